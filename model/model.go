@@ -1,0 +1,269 @@
+// Package model is toolgen's intermediate representation: what the parser reads from
+// annotated Go source and what the generator turns into schemas and Go code.
+//
+// The model is plain data. It holds no go/types values, so it can be written to JSON,
+// compared in golden tests, and built by hand in the generator's tests. Every value that
+// ends up in a schema (defaults, enum values, bounds) is kept as JSON text, exactly as it
+// will be written, so the generator never re-interprets what the parser decided.
+package model
+
+// Package is one Go package's tools and the named types they use.
+type Package struct {
+	// Path is the package's import path, for example "example.com/shop/orders".
+	Path string `json:"path"`
+	// Name is the package name as written in its package clause.
+	Name string `json:"name"`
+	// Dir is the package directory, relative to the directory toolgen ran in, using
+	// forward slashes ("." for the current directory).
+	Dir string `json:"dir"`
+	// Tools are the package's tools, sorted by Name.
+	Tools []*Tool `json:"tools"`
+	// Types are the named types reachable from the tools' inputs and outputs, sorted by
+	// ID. Type nodes of kind Named refer to them by ID.
+	Types []*NamedType `json:"types,omitempty"`
+}
+
+// Type returns the named type with the given ID, or nil.
+func (p *Package) Type(id string) *NamedType {
+	for _, t := range p.Types {
+		if t.ID == id {
+			return t
+		}
+	}
+	return nil
+}
+
+// Tool is one annotated function or method.
+type Tool struct {
+	// Name is the tool name the model sees, matching ^[a-zA-Z0-9_-]{1,64}$.
+	Name string `json:"name"`
+	// GoName is the function or method name.
+	GoName string `json:"goName"`
+	// Receiver is the receiver's type name for a method ("Service" for
+	// func (s *Service) ...), empty for a package-level function.
+	Receiver string `json:"receiver,omitempty"`
+	// ReceiverPointer reports a pointer receiver.
+	ReceiverPointer bool `json:"receiverPointer,omitempty"`
+	// Title is the human title (MCP title and annotations.title).
+	Title string `json:"title,omitempty"`
+	// Description is the doc comment text without directive lines, paragraphs kept.
+	Description string `json:"description,omitempty"`
+	// Groups lists the tool's groups in the order written.
+	Groups []string `json:"groups,omitempty"`
+	// Annotations are the MCP hints exactly as written.
+	Annotations Annotations `json:"annotations"`
+	// Strict asks for strict schemas in the dialects that have them.
+	Strict bool `json:"strict"`
+	// Sequential asks the runtime to run the tool alone, after parallel calls.
+	Sequential bool `json:"sequential,omitempty"`
+	// Timeout is a Go duration string ("30s"), empty for none.
+	Timeout string `json:"timeout,omitempty"`
+	// Context reports that the function's first parameter is a context.Context.
+	Context bool `json:"context,omitempty"`
+	// Input says how the model's arguments reach the function.
+	Input Input `json:"input"`
+	// Output says what the function returns.
+	Output Output `json:"output"`
+	// Pos is where the function is declared.
+	Pos Pos `json:"pos"`
+}
+
+// Annotations are MCP tool hints. A nil hint was not written by the author; the runtime
+// applies the MCP defaults to it.
+type Annotations struct {
+	ReadOnly    *bool `json:"readOnly,omitempty"`
+	Destructive *bool `json:"destructive,omitempty"`
+	Idempotent  *bool `json:"idempotent,omitempty"`
+	OpenWorld   *bool `json:"openWorld,omitempty"`
+}
+
+// InputKind is the shape of a tool's parameters.
+type InputKind string
+
+// The input shapes of DESIGN.md.
+const (
+	// InputNone: the function takes no arguments (besides an optional context).
+	InputNone InputKind = "none"
+	// InputStruct: one struct or pointer-to-struct parameter whose fields are the
+	// properties. Input.Type is that parameter's type.
+	InputStruct InputKind = "struct"
+	// InputParams: ordinary parameters, each a property named as in the source.
+	// Input.Params lists them in order.
+	InputParams InputKind = "params"
+)
+
+// Input describes a tool's parameters.
+type Input struct {
+	Kind InputKind `json:"kind"`
+	// Type is the struct parameter's type (kind Named, Struct or Pointer to one of
+	// them) for InputStruct.
+	Type *Type `json:"type,omitempty"`
+	// Params are the parameters for InputParams. Each is a Field whose GoPath holds
+	// the parameter name.
+	Params []*Field `json:"params,omitempty"`
+}
+
+// OutputKind is the shape of a tool's result.
+type OutputKind string
+
+// The output shapes of DESIGN.md.
+const (
+	// OutputNone: the function returns only an error, or nothing.
+	OutputNone OutputKind = "none"
+	// OutputText: the function returns a string, sent to the model as text.
+	OutputText OutputKind = "text"
+	// OutputResult: the function returns a runtime.Result (or a pointer to one).
+	OutputResult OutputKind = "result"
+	// OutputValue: the function returns a serializable value, sent as structured
+	// content with an output schema.
+	OutputValue OutputKind = "value"
+)
+
+// Output describes a tool's results.
+type Output struct {
+	Kind OutputKind `json:"kind"`
+	// Type is the value's type for OutputValue.
+	Type *Type `json:"type,omitempty"`
+	// ResultPointer reports a *runtime.Result for OutputResult.
+	ResultPointer bool `json:"resultPointer,omitempty"`
+	// Error reports that the function returns an error (alone or last).
+	Error bool `json:"error,omitempty"`
+}
+
+// Kind is the kind of a Type node.
+type Kind string
+
+// The type kinds toolgen maps.
+const (
+	String   Kind = "string"
+	Bool     Kind = "bool"
+	Int      Kind = "int"   // Bits: 8, 16, 32, 64 (int and int64 are 64)
+	Uint     Kind = "uint"  // Bits as for Int
+	Float    Kind = "float" // Bits: 32 or 64
+	Time     Kind = "time"  // time.Time, an RFC 3339 date-time string
+	Duration Kind = "duration"
+	Bytes    Kind = "bytes" // []byte, base64 text
+	Slice    Kind = "slice"
+	Array    Kind = "array" // Len elements
+	Map      Kind = "map"   // map[Key]Elem, Key a string type
+	Pointer  Kind = "pointer"
+	Struct   Kind = "struct" // an unnamed struct literal type
+	Named    Kind = "named"  // a defined type; see Package.Types[Ref]
+	Text     Kind = "text"   // implements encoding.TextUnmarshaler; a string
+	Any      Kind = "any"    // any or interface{}: free-form JSON
+	Raw      Kind = "raw"    // json.RawMessage: free-form JSON kept as bytes
+)
+
+// Type is a node of a Go type as toolgen maps it.
+type Type struct {
+	Kind Kind `json:"kind"`
+	// Bits is the size of Int, Uint and Float kinds.
+	Bits int `json:"bits,omitempty"`
+	// Elem is the element of Slice, Array, Map and Pointer kinds.
+	Elem *Type `json:"elem,omitempty"`
+	// Key is a Map's key type: String, or Named with a string underlying type.
+	Key *Type `json:"key,omitempty"`
+	// Len is the length of an Array.
+	Len int `json:"len,omitempty"`
+	// Fields are a Struct's properties, flattened as encoding/json does.
+	Fields []*Field `json:"fields,omitempty"`
+	// Ref is the NamedType.ID of a Named kind.
+	Ref string `json:"ref,omitempty"`
+}
+
+// NamedType is a defined Go type used by some tool.
+type NamedType struct {
+	// ID is unique within the Package: the type name, qualified by its package
+	// name when two packages' types share a name ("Item", "other.Item").
+	ID string `json:"id"`
+	// Name is the type's name in its package.
+	Name string `json:"name"`
+	// PkgPath is the import path of the package that declares it.
+	PkgPath string `json:"pkgPath"`
+	// Doc is the type's doc comment text.
+	Doc string `json:"doc,omitempty"`
+	// Underlying is the mapped underlying type. For types that implement
+	// encoding.TextUnmarshaler it is of kind Text; for time.Time, Time; and so on.
+	Underlying *Type `json:"underlying"`
+	// Enum lists the type's typed constants, in declaration order, when the type is a
+	// string or integer type that has any in its package.
+	Enum []*EnumValue `json:"enum,omitempty"`
+	// Recursive reports that the type refers to itself, directly or not.
+	Recursive bool `json:"recursive,omitempty"`
+}
+
+// EnumValue is one typed constant of an enum type.
+type EnumValue struct {
+	// GoName is the constant's name.
+	GoName string `json:"goName"`
+	// Value is the constant's value as JSON ("\"celsius\"" or "2").
+	Value string `json:"value"`
+	// Doc is the constant's doc or line comment text.
+	Doc string `json:"doc,omitempty"`
+}
+
+// Field is one property of an object: a struct field (possibly promoted from an
+// embedded struct) or a parameter of an ordinary function.
+type Field struct {
+	// Name is the JSON property name.
+	Name string `json:"name"`
+	// GoPath is the selector path from the struct to the field, one entry per embedded
+	// struct crossed ("Inner", "Field"); a parameter's is its name alone.
+	GoPath []string `json:"goPath"`
+	// EmbeddedPointers marks, per GoPath entry but the last, an embedded struct reached
+	// through a pointer, which the decoder must allocate.
+	EmbeddedPointers []bool `json:"embeddedPointers,omitempty"`
+	// Type is the field's type.
+	Type *Type `json:"type"`
+	// Description is the field's doc (or line) comment, else its type's doc comment.
+	Description string `json:"description,omitempty"`
+	// Required reports a required property.
+	Required bool `json:"required"`
+	// OmitEmpty reports omitempty or omitzero in the json tag (for output schemas).
+	OmitEmpty bool `json:"omitEmpty,omitempty"`
+	// Constraints are the tool tag's keywords.
+	Constraints Constraints `json:"constraints"`
+	// Pos is where the field (or parameter) is declared.
+	Pos Pos `json:"pos"`
+}
+
+// Constraints are JSON Schema keywords from a tool tag or a //toolgen:param line.
+// Values are JSON text (numbers as written, strings quoted); a nil or empty value is
+// absent.
+//
+// They apply to the field's value, looking through pointers. On a slice, array or map,
+// the list keywords (MinItems, MaxItems, UniqueItems) constrain the list itself and all
+// other value keywords (Enum, Const, bounds, lengths, Pattern, Format) constrain each
+// item, so `tool:"enum=a|b,maxItems=3"` on a []string means "up to three of a and b".
+// Title, Deprecated, Default and Sensitive belong to the property.
+type Constraints struct {
+	Enum             []string `json:"enum,omitempty"`
+	Const            string   `json:"const,omitempty"`
+	Default          string   `json:"default,omitempty"`
+	Minimum          string   `json:"minimum,omitempty"`
+	Maximum          string   `json:"maximum,omitempty"`
+	ExclusiveMinimum string   `json:"exclusiveMinimum,omitempty"`
+	ExclusiveMaximum string   `json:"exclusiveMaximum,omitempty"`
+	MultipleOf       string   `json:"multipleOf,omitempty"`
+	MinLength        *int     `json:"minLength,omitempty"`
+	MaxLength        *int     `json:"maxLength,omitempty"`
+	// Pattern is an RE2 expression, already checked.
+	Pattern string `json:"pattern,omitempty"`
+	// Format is one of the formats DESIGN.md lists.
+	Format      string `json:"format,omitempty"`
+	MinItems    *int   `json:"minItems,omitempty"`
+	MaxItems    *int   `json:"maxItems,omitempty"`
+	UniqueItems bool   `json:"uniqueItems,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Deprecated  bool   `json:"deprecated,omitempty"`
+	// Sensitive values are never echoed in errors or logs.
+	Sensitive bool `json:"sensitive,omitempty"`
+}
+
+// Pos is a source position. File is relative to the directory toolgen ran in, with
+// forward slashes.
+type Pos struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+}

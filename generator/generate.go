@@ -1,0 +1,58 @@
+// Package generator turns a model.Package into files: the JSON Schemas under toolschema/
+// and the Go source toolgen.gen.go.
+//
+// It is pure: model in, files out. It never reads or writes the disk, so the same model
+// always gives byte-identical files.
+package generator
+
+import (
+	"fmt"
+	"path"
+
+	"github.com/toolgen/toolgen/model"
+)
+
+// GoFile is the name of the generated Go file in each package directory.
+const GoFile = "toolgen.gen.go"
+
+// SchemaDir is the directory, inside each package directory, that holds the schemas.
+const SchemaDir = "toolschema"
+
+// File is one generated file.
+type File struct {
+	// Path is relative to the package directory, with forward slashes
+	// ("toolgen.gen.go", "toolschema/get_weather.json").
+	Path string
+	// Data is the file's whole content.
+	Data []byte
+}
+
+// Generate returns the files for pkg, sorted by Path. A package without tools gets no
+// files.
+func Generate(pkg *model.Package) ([]File, error) {
+	if len(pkg.Tools) == 0 {
+		return nil, nil
+	}
+	schemas, err := buildSchemas(pkg)
+	if err != nil {
+		return nil, fmt.Errorf("generate schemas for %s: %w", pkg.Path, err)
+	}
+	files := schemas.files()
+	src, err := goSource(pkg, schemas)
+	if err != nil {
+		return nil, fmt.Errorf("generate Go code for %s: %w", pkg.Path, err)
+	}
+	files = append(files, File{Path: GoFile, Data: src})
+	sortFiles(files)
+	return files, nil
+}
+
+// Owned reports whether a file path, relative to a package directory, is one toolgen
+// writes, so the CLI can find orphaned files.
+func Owned(rel string) bool {
+	if rel == GoFile {
+		return true
+	}
+	dir, file := path.Split(rel)
+	return dir == SchemaDir+"/" && path.Ext(file) == ".json"
+}

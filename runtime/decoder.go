@@ -1,0 +1,812 @@
+package runtime
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// Default limits on a call's arguments.
+const (
+	// DefaultMaxArgumentBytes is the largest argument text a call accepts: 1 MiB.
+	DefaultMaxArgumentBytes = 1 << 20
+	// DefaultMaxDepth is the deepest nesting of objects and arrays a call accepts.
+	DefaultMaxDepth = 64
+)
+
+// Limits bound what one call's arguments may cost. A zero field means its default.
+type Limits struct {
+	// MaxArgumentBytes is the largest argument text accepted, in bytes.
+	MaxArgumentBytes int
+	// MaxDepth is the deepest nesting of objects and arrays accepted.
+	MaxDepth int
+}
+
+func (l Limits) maxBytes() int {
+	if l.MaxArgumentBytes > 0 {
+		return l.MaxArgumentBytes
+	}
+	return DefaultMaxArgumentBytes
+}
+
+func (l Limits) maxDepth() int {
+	if l.MaxDepth > 0 {
+		return l.MaxDepth
+	}
+	return DefaultMaxDepth
+}
+
+// A Decoder reads one call's JSON arguments in a single pass, without reflection, and
+// collects every violation of the tool's schema with its JSON Pointer path.
+//
+// Generated decoders drive it; user code rarely needs it. The methods that read a value
+// report a type violation and skip the value when it has the wrong type, so decoding
+// goes on and every problem is reported at once. A syntax error, or a limit exceeded,
+// stops decoding: after it every read reports failure and no more violations are added.
+type Decoder struct {
+	data []byte // the text being read: the arguments, or a string holding an object
+	pos  int
+	// valStart is where the last value read began, for the "(got ...)" of violations.
+	valStart int
+
+	open   []container // the objects and arrays being read, innermost last
+	path   []segment   // the JSON Pointer path of the value being read
+	limits Limits
+
+	violations []Violation
+	broken     bool // a syntax error or exceeded limit stopped decoding
+
+	key     []byte // the name of the property NextField moved to
+	scratch []byte // unescaped string contents
+
+	// pendingOuter and pendingPos hold the text to return to once the container that
+	// enterString switched into is closed.
+	pendingOuter []byte
+	pendingPos   int
+}
+
+// container is an object or array being read.
+type container struct {
+	array bool
+	first bool // no element read yet
+	// outer holds the text to go back to when this container was read from a JSON string
+	// that held it (the double-encoding leniency); nil otherwise.
+	outer    []byte
+	outerPos int
+}
+
+// segment is one step of a JSON Pointer path: a property name or an array index.
+type segment struct {
+	name      string
+	index     int
+	isIndex   bool
+	sensitive bool
+}
+
+// NewDecoder returns a decoder for args within limits. Empty arguments (no bytes, or
+// only white space) and null mean an empty object.
+func NewDecoder(args []byte, limits Limits) *Decoder {
+	d := &Decoder{}
+	d.Reset(args, limits)
+	return d
+}
+
+// Reset makes d read args, keeping its buffers.
+func (d *Decoder) Reset(args []byte, limits Limits) {
+	*d = Decoder{
+		open:    d.open[:0],
+		path:    d.path[:0],
+		scratch: d.scratch[:0],
+		limits:  limits,
+		data:    args,
+	}
+	if len(args) > limits.maxBytes() {
+		d.data = nil
+		d.stop(CodeTooLarge, "the arguments are "+strconv.Itoa(len(args))+" bytes long, over the limit of "+strconv.Itoa(limits.maxBytes()))
+		return
+	}
+	d.skipSpace()
+	if d.pos == len(d.data) || isNullAt(d.data, d.pos) && onlySpaceAfter(d.data, d.pos+4) {
+		d.data, d.pos = emptyObject, 0
+	}
+}
+
+var emptyObject = []byte("{}")
+
+func isNullAt(b []byte, i int) bool {
+	return len(b)-i >= 4 && b[i] == 'n' && b[i+1] == 'u' && b[i+2] == 'l' && b[i+3] == 'l'
+}
+
+func onlySpaceAfter(b []byte, i int) bool {
+	for ; i < len(b); i++ {
+		if !isSpace(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Finish checks that nothing but white space follows the arguments and reports whether
+// they were valid.
+func (d *Decoder) Finish() bool {
+	if !d.broken {
+		d.skipSpace()
+		if d.pos < len(d.data) {
+			d.syntaxError("unexpected text after the arguments")
+		}
+	}
+	return len(d.violations) == 0
+}
+
+// Violations returns what was found wrong so far, in the order found.
+func (d *Decoder) Violations() []Violation { return d.violations }
+
+// Failed reports whether any violation was found so far.
+func (d *Decoder) Failed() bool { return len(d.violations) > 0 }
+
+// Enter pushes a property name onto the path of the value being read.
+func (d *Decoder) Enter(name string) { d.path = append(d.path, segment{name: name}) }
+
+// EnterSensitive is Enter for a property whose values must never be echoed: violations
+// at or below it leave out the value they got.
+func (d *Decoder) EnterSensitive(name string) {
+	d.path = append(d.path, segment{name: name, sensitive: true})
+}
+
+// Leave pops what the last Enter pushed.
+func (d *Decoder) Leave() { d.path = d.path[:len(d.path)-1] }
+
+// Fail records a violation of the value just read, at the current path.
+func (d *Decoder) Fail(code Code, message string) {
+	if d.broken {
+		return
+	}
+	d.violations = append(d.violations, Violation{
+		Path:    d.pointer(),
+		Code:    code,
+		Message: message,
+		Got:     d.got(),
+	})
+}
+
+// failHere records a violation that has no value to show.
+func (d *Decoder) failHere(path string, code Code, message string) {
+	if d.broken {
+		return
+	}
+	d.violations = append(d.violations, Violation{Path: path, Code: code, Message: message})
+}
+
+// Missing records that a required property is absent from the object being read.
+func (d *Decoder) Missing(name string) {
+	d.failHere(d.pointer()+"/"+escapePointer(name), CodeRequired, "missing required property")
+}
+
+// stop records a violation that ends decoding.
+func (d *Decoder) stop(code Code, message string) {
+	if d.broken {
+		return
+	}
+	d.violations = append(d.violations, Violation{Path: d.pointer(), Code: code, Message: message})
+	d.broken = true
+}
+
+func (d *Decoder) syntaxError(what string) {
+	d.stop(CodeSyntax, "malformed JSON: "+what+" at offset "+strconv.Itoa(d.pos))
+}
+
+func (d *Decoder) unexpected() {
+	if d.pos >= len(d.data) {
+		d.syntaxError("unexpected end of input")
+		return
+	}
+	d.syntaxError("unexpected " + quoteChar(d.data[d.pos]))
+}
+
+func quoteChar(c byte) string {
+	if c < utf8.RuneSelf && strconv.IsPrint(rune(c)) {
+		return strconv.QuoteRune(rune(c))
+	}
+	return "byte 0x" + strconv.FormatUint(uint64(c), 16)
+}
+
+// pointer renders the current path as a JSON Pointer ("" for the root).
+func (d *Decoder) pointer() string {
+	if len(d.path) == 0 {
+		return ""
+	}
+	var b []byte
+	for _, s := range d.path {
+		b = append(b, '/')
+		if s.isIndex {
+			b = strconv.AppendInt(b, int64(s.index), 10)
+		} else {
+			b = append(b, escapePointer(s.name)...)
+		}
+	}
+	return string(b)
+}
+
+func escapePointer(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '~' || s[i] == '/' {
+			var b []byte
+			for j := 0; j < len(s); j++ {
+				switch s[j] {
+				case '~':
+					b = append(b, '~', '0')
+				case '/':
+					b = append(b, '~', '1')
+				default:
+					b = append(b, s[j])
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// got describes the value just read for a violation, or "" when it must not be shown.
+func (d *Decoder) got() string {
+	for _, s := range d.path {
+		if s.sensitive {
+			return ""
+		}
+	}
+	if d.valStart >= d.pos || d.pos > len(d.data) {
+		return ""
+	}
+	return describe(d.data[d.valStart:d.pos])
+}
+
+// describe shows a JSON value briefly: scalars as written (long ones cut), objects and
+// arrays by kind.
+func describe(raw []byte) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	}
+	const max = 48
+	if len(raw) <= max {
+		return string(raw)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(raw[cut]) {
+		cut--
+	}
+	s := string(raw[:cut]) + "…"
+	if raw[0] == '"' {
+		s += `"`
+	}
+	return s
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func (d *Decoder) skipSpace() {
+	for d.pos < len(d.data) && isSpace(d.data[d.pos]) {
+		d.pos++
+	}
+}
+
+// peek skips white space and returns the next byte, or 0 at the end.
+func (d *Decoder) peek() byte {
+	d.skipSpace()
+	if d.pos < len(d.data) {
+		return d.data[d.pos]
+	}
+	return 0
+}
+
+// Null reports whether the next value is null, and consumes it if so. Generated code
+// uses it for optional properties, where null means absent.
+func (d *Decoder) Null() bool {
+	if d.broken || d.peek() != 'n' {
+		return false
+	}
+	if !isNullAt(d.data, d.pos) {
+		return false // a syntax error the next read reports
+	}
+	d.valStart = d.pos
+	d.pos += 4
+	return true
+}
+
+// mismatch records that the next value is not of the wanted type and skips it.
+func (d *Decoder) mismatch(want string) {
+	d.valStart = d.pos
+	if !d.skipValue() {
+		return
+	}
+	d.Fail(CodeType, "must be "+want)
+}
+
+// BeginObject starts reading an object, reporting whether there is one to read. An
+// object that arrives as a JSON string holding it is read from that string. Read its
+// properties with NextField until it returns false.
+func (d *Decoder) BeginObject() bool { return d.begin(false) }
+
+// BeginArray starts reading an array, reporting whether there is one to read. An array
+// that arrives as a JSON string holding it is read from that string. Read its items
+// with NextItem until it returns false.
+func (d *Decoder) BeginArray() bool { return d.begin(true) }
+
+func (d *Decoder) begin(array bool) bool {
+	if d.broken {
+		return false
+	}
+	open, want := byte('{'), "an object"
+	if array {
+		open, want = '[', "an array"
+	}
+	c := d.peek()
+	if c == '"' && d.enterString(open) {
+		c = d.data[d.pos]
+	}
+	if c != open {
+		d.mismatch(want)
+		return false
+	}
+	if len(d.open) >= d.limits.maxDepth() {
+		d.stop(CodeTooDeep, "nested deeper than the limit of "+strconv.Itoa(d.limits.maxDepth())+" levels")
+		return false
+	}
+	d.pos++
+	d.open = append(d.open, container{array: array, first: true, outer: d.pendingOuter, outerPos: d.pendingPos})
+	d.pendingOuter = nil
+	if array {
+		d.path = append(d.path, segment{isIndex: true, index: -1})
+	}
+	return true
+}
+
+// enterString handles the double-encoding leniency: when the string at d.pos holds a
+// whole, well-formed object or array (open is '{' or '['), the decoder switches to
+// reading the string's contents and returns true. Otherwise it changes nothing.
+func (d *Decoder) enterString(open byte) bool {
+	start := d.pos
+	content, ok := d.readString()
+	if !ok {
+		d.pos = start
+		return false
+	}
+	end := d.pos
+	inner := trimSpace(content)
+	if len(inner) == 0 || inner[0] != open || !wellFormed(inner, d.limits.maxDepth()-len(d.open)) {
+		d.pos = start
+		return false
+	}
+	// The contents may live in d.scratch, which later strings reuse: keep a copy.
+	inner = append([]byte(nil), inner...)
+	d.pendingOuter, d.pendingPos = d.data, end
+	d.data, d.pos = inner, 0
+	return true
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// wellFormed reports whether b is exactly one JSON value, nested at most depth levels.
+func wellFormed(b []byte, depth int) bool {
+	probe := Decoder{data: b, limits: Limits{MaxDepth: max(depth, 1), MaxArgumentBytes: len(b) + 1}}
+	return probe.skipValue() && probe.Finish()
+}
+
+// NextField advances to the next property of the object being read and reports whether
+// there is one; its name is then FieldName. At the end of the object it returns false.
+func (d *Decoder) NextField() bool {
+	if d.broken {
+		return false
+	}
+	top := &d.open[len(d.open)-1]
+	c := d.peek()
+	if c == '}' {
+		d.pos++
+		d.end()
+		return false
+	}
+	if !top.first {
+		if c != ',' {
+			d.unexpected()
+			return false
+		}
+		d.pos++
+		c = d.peek()
+	}
+	top.first = false
+	if c != '"' {
+		d.unexpected()
+		return false
+	}
+	name, ok := d.readString()
+	if !ok {
+		return false
+	}
+	d.key = name
+	if d.peek() != ':' {
+		d.unexpected()
+		return false
+	}
+	d.pos++
+	return true
+}
+
+// FieldName returns the name of the property NextField moved to. The bytes are valid
+// until the next read.
+func (d *Decoder) FieldName() []byte { return d.key }
+
+// NextItem advances to the next item of the array being read and reports whether there
+// is one. At the end of the array it returns false.
+func (d *Decoder) NextItem() bool {
+	if d.broken {
+		return false
+	}
+	top := &d.open[len(d.open)-1]
+	c := d.peek()
+	if c == ']' {
+		d.pos++
+		d.path = d.path[:len(d.path)-1]
+		d.end()
+		return false
+	}
+	if !top.first {
+		if c != ',' {
+			d.unexpected()
+			return false
+		}
+		d.pos++
+	}
+	top.first = false
+	d.path[len(d.path)-1].index++
+	return true
+}
+
+// Index returns the index of the array item NextItem moved to.
+func (d *Decoder) Index() int { return d.path[len(d.path)-1].index }
+
+// end closes the innermost container, going back to the enclosing text when the
+// container was read from a string.
+func (d *Decoder) end() {
+	top := d.open[len(d.open)-1]
+	d.open = d.open[:len(d.open)-1]
+	if top.outer != nil {
+		d.data, d.pos = top.outer, top.outerPos
+	}
+}
+
+// Unknown records that the current property is not one of known, suggesting the nearest
+// name, and skips its value.
+func (d *Decoder) Unknown(known []string) {
+	name := string(d.key)
+	path := d.pointer() + "/" + escapePointer(name)
+	if !d.skipValue() {
+		return
+	}
+	d.failHere(path, CodeUnknownProperty, unknownMessage(name, known))
+}
+
+// Duplicate records that the current property appeared before in the same object, and
+// skips its value.
+func (d *Decoder) Duplicate() {
+	path := d.pointer() + "/" + escapePointer(string(d.key))
+	if !d.skipValue() {
+		return
+	}
+	d.failHere(path, CodeDuplicate, "duplicate property")
+}
+
+// Skip skips the next value, checking only that it is well formed.
+func (d *Decoder) Skip() { d.skipValue() }
+
+// skipValue skips one value, reporting false (with a syntax error) when it is malformed.
+func (d *Decoder) skipValue() bool {
+	if d.broken {
+		return false
+	}
+	switch c := d.peek(); c {
+	case '{', '[':
+		if len(d.open) >= d.limits.maxDepth() {
+			d.stop(CodeTooDeep, "nested deeper than the limit of "+strconv.Itoa(d.limits.maxDepth())+" levels")
+			return false
+		}
+		d.pos++
+		return d.skipMembers(c)
+	case '"':
+		_, ok := d.readString()
+		return ok
+	case 't':
+		return d.literal("true")
+	case 'f':
+		return d.literal("false")
+	case 'n':
+		return d.literal("null")
+	default:
+		_, ok := d.readNumber()
+		return ok
+	}
+}
+
+// skipMembers reads the members of an object or array whose opening byte was consumed,
+// up to and including its closing byte.
+func (d *Decoder) skipMembers(open byte) bool {
+	d.open = append(d.open, container{array: open == '['})
+	ok := d.skipRest(open)
+	d.open = d.open[:len(d.open)-1]
+	return ok
+}
+
+func (d *Decoder) skipRest(open byte) bool {
+	closing := byte('}')
+	if open == '[' {
+		closing = ']'
+	}
+	first := true
+	for {
+		c := d.peek()
+		if c == closing {
+			d.pos++
+			return true
+		}
+		if !first {
+			if c != ',' {
+				d.unexpected()
+				return false
+			}
+			d.pos++
+			c = d.peek()
+		}
+		first = false
+		if open == '{' {
+			if c != '"' {
+				d.unexpected()
+				return false
+			}
+			if _, ok := d.readString(); !ok {
+				return false
+			}
+			if d.peek() != ':' {
+				d.unexpected()
+				return false
+			}
+			d.pos++
+		}
+		if !d.skipValue() {
+			return false
+		}
+	}
+}
+
+func (d *Decoder) literal(word string) bool {
+	if len(d.data)-d.pos >= len(word) && string(d.data[d.pos:d.pos+len(word)]) == word {
+		d.pos += len(word)
+		return true
+	}
+	for i := 0; i < len(word); i++ {
+		if d.pos >= len(d.data) || d.data[d.pos] != word[i] {
+			d.unexpected()
+			return false
+		}
+		d.pos++
+	}
+	return true
+}
+
+// readNumber reads a JSON number and returns its text.
+func (d *Decoder) readNumber() ([]byte, bool) {
+	b, start := d.data, d.pos
+	i := start
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		d.pos = i
+		d.unexpected()
+		return nil, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || b[i] < '0' || b[i] > '9' {
+			d.pos = i
+			d.unexpected()
+			return nil, false
+		}
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || b[i] < '0' || b[i] > '9' {
+			d.pos = i
+			d.unexpected()
+			return nil, false
+		}
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	}
+	d.pos = i
+	return b[start:i], true
+}
+
+// readString reads a JSON string at d.pos (which holds the opening quote) and returns its
+// unescaped contents, valid until the next read. Invalid UTF-8 becomes U+FFFD, as
+// encoding/json does.
+func (d *Decoder) readString() ([]byte, bool) {
+	b := d.data
+	i := d.pos + 1
+	start := i
+	// Fast path: no escapes, ASCII or valid UTF-8.
+	ascii := true
+	for i < len(b) {
+		c := b[i]
+		if c == '"' {
+			d.pos = i + 1
+			s := b[start:i]
+			if !ascii && !utf8.Valid(s) {
+				return d.fixUTF8(s), true
+			}
+			return s, true
+		}
+		if c == '\\' {
+			return d.readEscaped(start)
+		}
+		if c < 0x20 {
+			d.pos = i
+			d.syntaxError("control character in string")
+			return nil, false
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+		i++
+	}
+	d.pos = i
+	d.unexpected()
+	return nil, false
+}
+
+// fixUTF8 replaces invalid UTF-8 in s with U+FFFD, into d.scratch.
+func (d *Decoder) fixUTF8(s []byte) []byte {
+	out := d.scratch[:0]
+	for len(s) > 0 {
+		r, n := utf8.DecodeRune(s)
+		if r == utf8.RuneError && n == 1 {
+			out = utf8.AppendRune(out, utf8.RuneError)
+		} else {
+			out = append(out, s[:n]...)
+		}
+		s = s[n:]
+	}
+	d.scratch = out
+	return out
+}
+
+// readEscaped reads the rest of a string that holds escapes, from its first content byte.
+func (d *Decoder) readEscaped(start int) ([]byte, bool) {
+	b := d.data
+	out := d.scratch[:0]
+	i := start
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			d.scratch = out
+			return out, true
+		case c == '\\':
+			i++
+			if i >= len(b) {
+				d.pos = i
+				d.unexpected()
+				return nil, false
+			}
+			switch b[i] {
+			case '"', '\\', '/':
+				out = append(out, b[i])
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r, ok := hex4(b, i+1)
+				if !ok {
+					d.pos = i
+					d.syntaxError("invalid \\u escape")
+					return nil, false
+				}
+				i += 4
+				if utf16IsSurrogate(r) {
+					// A high surrogate followed by a low one makes one rune;
+					// anything else is U+FFFD, as encoding/json does.
+					if r < 0xdc00 && i+6 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
+						if r2, ok := hex4(b, i+3); ok && r2 >= 0xdc00 && r2 < 0xe000 {
+							r = (r-0xd800)<<10 | (r2 - 0xdc00) + 0x10000
+							i += 6
+						} else {
+							r = utf8.RuneError
+						}
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				out = utf8.AppendRune(out, r)
+			default:
+				d.pos = i
+				d.syntaxError("invalid escape")
+				return nil, false
+			}
+			i++
+		case c < 0x20:
+			d.pos = i
+			d.syntaxError("control character in string")
+			return nil, false
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n == 1 {
+				out = utf8.AppendRune(out, utf8.RuneError)
+			} else {
+				out = append(out, b[i:i+n]...)
+			}
+			i += n
+		}
+	}
+	d.pos = i
+	d.scratch = out
+	d.unexpected()
+	return nil, false
+}
+
+func utf16IsSurrogate(r rune) bool { return r >= 0xd800 && r < 0xe000 }
+
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}

@@ -1,0 +1,199 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Code names the rule a violation broke. Most are JSON Schema keyword names.
+type Code string
+
+// The violation codes.
+const (
+	CodeSyntax           Code = "syntax"           // the arguments are not well-formed JSON
+	CodeTooLarge         Code = "too_large"        // the arguments exceed the size limit
+	CodeTooDeep          Code = "too_deep"         // the arguments nest deeper than the limit
+	CodeType             Code = "type"             // a value of the wrong JSON type
+	CodeRequired         Code = "required"         // a required property is missing
+	CodeUnknownProperty  Code = "unknown_property" // a property the tool does not have
+	CodeDuplicate        Code = "duplicate"        // a property given twice
+	CodeEnum             Code = "enum"             // not one of the allowed values
+	CodeConst            Code = "const"            // not the one allowed value
+	CodeMinimum          Code = "minimum"
+	CodeMaximum          Code = "maximum"
+	CodeExclusiveMinimum Code = "exclusiveMinimum"
+	CodeExclusiveMaximum Code = "exclusiveMaximum"
+	CodeMultipleOf       Code = "multipleOf"
+	CodeMinLength        Code = "minLength"
+	CodeMaxLength        Code = "maxLength"
+	CodePattern          Code = "pattern"
+	CodeFormat           Code = "format"
+	CodeMinItems         Code = "minItems"
+	CodeMaxItems         Code = "maxItems"
+	CodeUniqueItems      Code = "uniqueItems"
+	CodeRange            Code = "range" // a number the Go type cannot hold
+)
+
+// Violation is one thing wrong with a call's arguments.
+type Violation struct {
+	// Path is the JSON Pointer of the offending value ("" for the arguments as a whole,
+	// "/days", "/items/2/name").
+	Path string
+	// Code names the rule broken.
+	Code Code
+	// Message says what the value must be, for the model ("must be at most 14").
+	Message string
+	// Got shows the offending value briefly, as JSON; empty for sensitive values and
+	// for violations with no single value.
+	Got string
+}
+
+// String renders the violation as the model reads it:
+// `/days: must be at most 14 (got 30)`.
+func (v Violation) String() string {
+	var b strings.Builder
+	if v.Path != "" {
+		b.WriteString(v.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(v.Message)
+	if v.Got != "" {
+		b.WriteString(" (got ")
+		b.WriteString(v.Got)
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// ArgumentError reports every violation found in a call's arguments. Its text always
+// reaches the model in full, so the model can correct its call.
+type ArgumentError struct {
+	Tool       string
+	Violations []Violation
+}
+
+// Error renders all violations on one line, for example
+// `invalid arguments for get_weather: /unit: must be one of "celsius", "fahrenheit" (got "kelvin"); /days: must be at most 14 (got 30)`.
+func (e *ArgumentError) Error() string {
+	var b strings.Builder
+	b.WriteString("invalid arguments for ")
+	b.WriteString(e.Tool)
+	b.WriteString(": ")
+	for i, v := range e.Violations {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(v.String())
+	}
+	return b.String()
+}
+
+// ToolError is an error whose message is safe for the model to read. Tools return one
+// (see ToolErrorf) to tell the model what went wrong in terms it can act on; any other
+// error a tool returns reaches the model only as a generic internal error.
+type ToolError struct {
+	// Message is what the model reads.
+	Message string
+	// Err is an optional cause, kept for logs and never shown to the model.
+	Err error
+}
+
+// ToolErrorf returns a *ToolError whose message, formatted as fmt.Sprintf does, reaches
+// the model. A %w verb wraps its operand as the cause: errors.Is and errors.As see it,
+// and its text is part of the message.
+func ToolErrorf(format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	return &ToolError{Message: err.Error(), Err: errors.Unwrap(err)}
+}
+
+func (e *ToolError) Error() string { return e.Message }
+
+// Unwrap returns the cause.
+func (e *ToolError) Unwrap() error { return e.Err }
+
+// SafeMessage returns the message of the first *ToolError in err's chain, and whether
+// there is one.
+func SafeMessage(err error) (string, bool) {
+	var te *ToolError
+	if errors.As(err, &te) {
+		return te.Message, true
+	}
+	return "", false
+}
+
+// unknownMessage says that a property is unknown and what the model may have meant.
+func unknownMessage(name string, known []string) string {
+	if len(known) == 0 {
+		return "unknown property: this object takes no properties"
+	}
+	if near := nearest(name, known); near != "" {
+		return "unknown property; did you mean " + strconv.Quote(near) + "?"
+	}
+	return "unknown property; expected one of " + quoteList(known)
+}
+
+func quoteList(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(n))
+	}
+	return b.String()
+}
+
+// nearest returns the name in known closest to name, if close enough to be a likely
+// typo or a different casing.
+func nearest(name string, known []string) string {
+	best, bestDist := "", -1
+	lower := strings.ToLower(name)
+	for _, k := range known {
+		if strings.ToLower(k) == lower || normalize(k) == normalize(name) {
+			return k
+		}
+		dist := levenshtein(lower, strings.ToLower(k))
+		if bestDist < 0 || dist < bestDist {
+			best, bestDist = k, dist
+		}
+	}
+	// Accept up to a third of the name's length in edits (at least one).
+	if bestDist >= 0 && bestDist <= max(1, len(name)/3) {
+		return best
+	}
+	return ""
+}
+
+// normalize folds case and drops separators, so "start_date" matches "startDate".
+func normalize(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r != '_' && r != '-' && r != ' ' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

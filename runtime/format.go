@@ -1,0 +1,327 @@
+package runtime
+
+import (
+	"net/netip"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Format is a JSON Schema string format toolgen checks.
+type Format string
+
+// The formats of the tool tag's format= keyword. Their checks follow the JSON Schema
+// 2020-12 definitions (RFC 3339 dates and times, ISO 8601 durations, RFC 5321 emails,
+// RFC 1123 host names, RFC 3986 URIs, RFC 4122 UUIDs).
+const (
+	FormatDateTime Format = "date-time"
+	FormatDate     Format = "date"
+	FormatTime     Format = "time"
+	FormatDuration Format = "duration"
+	FormatEmail    Format = "email"
+	FormatHostname Format = "hostname"
+	FormatIPv4     Format = "ipv4"
+	FormatIPv6     Format = "ipv6"
+	FormatURI      Format = "uri"
+	FormatUUID     Format = "uuid"
+)
+
+// Valid reports whether s has format f. An unknown format accepts everything, as JSON
+// Schema asks.
+func (f Format) Valid(s string) bool {
+	switch f {
+	case FormatDateTime:
+		return isDateTime(s)
+	case FormatDate:
+		return isDate(s)
+	case FormatTime:
+		return isTime(s)
+	case FormatDuration:
+		return isISODuration(s)
+	case FormatEmail:
+		return isEmail(s)
+	case FormatHostname:
+		return isHostname(s)
+	case FormatIPv4:
+		return isIPv4(s)
+	case FormatIPv6:
+		return isIPv6(s)
+	case FormatURI:
+		return isURI(s)
+	case FormatUUID:
+		return isUUID(s)
+	}
+	return true
+}
+
+// describe says what a value of the format looks like, for violation messages.
+func (f Format) describe() string {
+	switch f {
+	case FormatDateTime:
+		return "a date-time (RFC 3339) such as \"2024-01-31T09:30:00Z\""
+	case FormatDate:
+		return "a date (RFC 3339 full-date) such as \"2024-01-31\""
+	case FormatTime:
+		return "a time (RFC 3339 full-time) such as \"09:30:00Z\""
+	case FormatDuration:
+		return "an ISO 8601 duration such as \"P1DT2H\""
+	case FormatEmail:
+		return "an email address"
+	case FormatHostname:
+		return "a host name"
+	case FormatIPv4:
+		return "an IPv4 address"
+	case FormatIPv6:
+		return "an IPv6 address"
+	case FormatURI:
+		return "an absolute URI"
+	case FormatUUID:
+		return "a UUID such as \"123e4567-e89b-12d3-a456-426614174000\""
+	}
+	return "of format " + string(f)
+}
+
+func isUUID(s string) bool {
+	groups := strings.Split(s, "-")
+	sizes := [...]int{8, 4, 4, 4, 12}
+	if len(groups) != len(sizes) {
+		return false
+	}
+	for i, g := range groups {
+		if len(g) != sizes[i] {
+			return false
+		}
+		for _, c := range g {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isISODuration(s string) bool {
+	s, ok := strings.CutPrefix(s, "P")
+	if !ok || s == "" {
+		return false
+	}
+	if w, ok := strings.CutSuffix(s, "W"); ok {
+		if w == "" {
+			return false
+		}
+		for _, c := range w {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	allUnits := [...]string{"YMD", "HMS"}
+	for i, part := range strings.Split(s, "T") {
+		if i >= len(allUnits) || i != 0 && part == "" {
+			return false
+		}
+		units := allUnits[i]
+		for part != "" {
+			digits := 0
+			for digits < len(part) && part[digits] >= '0' && part[digits] <= '9' {
+				digits++
+			}
+			if digits == 0 || digits == len(part) {
+				return false
+			}
+			j := strings.IndexByte(units, part[digits])
+			if j < 0 {
+				return false
+			}
+			units = units[j+1:]
+			part = part[digits+1:]
+		}
+	}
+	return true
+}
+
+func isIPv4(s string) bool {
+	groups := strings.Split(s, ".")
+	if len(groups) != 4 {
+		return false
+	}
+	for _, g := range groups {
+		if len(g) > 1 && g[0] == '0' {
+			return false
+		}
+		n, err := strconv.Atoi(g)
+		if err != nil || n < 0 || n > 255 {
+			return false
+		}
+	}
+	return true
+}
+
+func isIPv6(s string) bool {
+	if !strings.Contains(s, ":") {
+		return false
+	}
+	addr, err := netip.ParseAddr(s)
+	return err == nil && addr.Zone() == ""
+}
+
+func isHostname(s string) bool {
+	s = strings.TrimSuffix(s, ".")
+	if len(s) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(s, ".") {
+		if len(label) < 1 || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, c := range label {
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isEmail(s string) bool {
+	if len(s) > 254 {
+		return false
+	}
+	at := strings.LastIndexByte(s, '@')
+	if at < 0 {
+		return false
+	}
+	local, domain := s[:at], s[at+1:]
+	if len(local) > 64 {
+		return false
+	}
+	if len(local) > 1 && strings.HasPrefix(local, `"`) && strings.HasSuffix(local, `"`) {
+		if strings.ContainsAny(local[1:len(local)-1], `\"`) {
+			return false
+		}
+	} else {
+		if strings.HasPrefix(local, ".") || strings.HasSuffix(local, ".") || strings.Contains(local, "..") {
+			return false
+		}
+		for _, c := range local {
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.ContainsRune(".!#$%&'*+-/=?^_`{|}~", c)) {
+				return false
+			}
+		}
+	}
+	if strings.HasPrefix(domain, "[") && strings.HasSuffix(domain, "]") {
+		domain = domain[1 : len(domain)-1]
+		if ip6, ok := strings.CutPrefix(domain, "IPv6:"); ok {
+			return isIPv6(ip6)
+		}
+		return isIPv4(domain)
+	}
+	return isHostname(domain)
+}
+
+func isDate(s string) bool {
+	_, err := time.Parse("2006-01-02", s)
+	return err == nil
+}
+
+// isTime checks an RFC 3339 full-time, leap seconds included.
+func isTime(str string) bool {
+	if len(str) < 9 || str[2] != ':' || str[5] != ':' {
+		return false
+	}
+	var hms [3]int
+	for i, tok := range strings.SplitN(str[:8], ":", 3) {
+		n, err := strconv.Atoi(tok)
+		if err != nil || n < 0 {
+			return false
+		}
+		hms[i] = n
+	}
+	h, m, s := hms[0], hms[1], hms[2]
+	if h > 23 || m > 59 || s > 60 {
+		return false
+	}
+	str = str[8:]
+	if rest, ok := strings.CutPrefix(str, "."); ok {
+		digits := 0
+		for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
+			digits++
+		}
+		if digits == 0 {
+			return false
+		}
+		str = rest[digits:]
+	}
+	if str != "z" && str != "Z" {
+		if len(str) != 6 || str[3] != ':' {
+			return false
+		}
+		sign := 0
+		switch str[0] {
+		case '+':
+			sign = -1
+		case '-':
+			sign = 1
+		default:
+			return false
+		}
+		zh, err1 := strconv.Atoi(str[1:3])
+		zm, err2 := strconv.Atoi(str[4:6])
+		if err1 != nil || err2 != nil || zh < 0 || zm < 0 || zh > 23 || zm > 59 {
+			return false
+		}
+		hm := h*60 + m + sign*(zh*60+zm)
+		if hm < 0 {
+			hm += 24 * 60
+		}
+		h, m = hm/60, hm%60
+	}
+	return s < 60 || h == 23 && m == 59
+}
+
+func isDateTime(s string) bool {
+	if len(s) < 20 || s[10] != 't' && s[10] != 'T' {
+		return false
+	}
+	return isDate(s[:10]) && isTime(s[11:])
+}
+
+func isURI(s string) bool {
+	u, err := url.Parse(s)
+	if err != nil {
+		return false
+	}
+	if host := u.Hostname(); strings.Contains(host, ":") {
+		if !strings.Contains(u.Host, "[") || !strings.Contains(u.Host, "]") || !isIPv6(host) {
+			return false
+		}
+	}
+	return u.IsAbs()
+}
+
+// Pattern is a regular expression (RE2 syntax, unanchored as JSON Schema's pattern),
+// compiled on first use. Generated code declares one per pattern keyword; toolgen
+// checked the expression when it generated the code.
+type Pattern struct {
+	src  string
+	once sync.Once
+	re   *regexp.Regexp
+	err  error
+}
+
+// NewPattern returns the pattern for the RE2 expression src.
+func NewPattern(src string) *Pattern { return &Pattern{src: src} }
+
+// MatchString reports whether s contains a match of the pattern. A pattern that does
+// not compile matches nothing.
+func (p *Pattern) MatchString(s string) bool {
+	p.once.Do(func() { p.re, p.err = regexp.Compile(p.src) })
+	return p.err == nil && p.re.MatchString(s)
+}
+
+// String returns the expression.
+func (p *Pattern) String() string { return p.src }

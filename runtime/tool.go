@@ -1,0 +1,90 @@
+package runtime
+
+import (
+	"encoding/json"
+	"slices"
+	"time"
+)
+
+// Tool describes one tool: what the model is told about it and how the runtime treats
+// it. Generated code declares one per annotated function; its fields are read-only.
+type Tool struct {
+	// Name is the tool's name, unique within a Toolset.
+	Name string
+	// Title is a human-readable title, or "".
+	Title string
+	// Description tells the model what the tool does and when to use it.
+	Description string
+	// Groups are the groups the tool belongs to (see Toolset.Group).
+	Groups []string
+	// Annotations are the hints the author wrote.
+	Annotations Annotations
+	// InputSchema is the JSON Schema (2020-12) of the tool's arguments.
+	InputSchema json.RawMessage
+	// OutputSchema is the JSON Schema of the tool's structured result, or nil when the
+	// tool returns text.
+	OutputSchema json.RawMessage
+	// Strict asks provider adapters for strict schemas where the provider has them.
+	Strict bool
+	// Timeout, when positive, bounds each call: the call's context is canceled after it
+	// and the model gets a timeout error.
+	Timeout time.Duration
+	// Sequential asks adapters to run the tool alone, after calls that run in parallel.
+	Sequential bool
+}
+
+// InGroup reports whether the tool belongs to any of the groups.
+func (t *Tool) InGroup(groups ...string) bool {
+	for _, g := range groups {
+		if slices.Contains(t.Groups, g) {
+			return true
+		}
+	}
+	return false
+}
+
+// Annotations are the MCP tool hints an author wrote. A nil hint was not written: MCP
+// consumers then assume its default, which Effective applies.
+type Annotations struct {
+	// ReadOnly: the tool does not change its environment.
+	ReadOnly *bool
+	// Destructive: the tool may destroy or overwrite data (meaningful when not read-only).
+	Destructive *bool
+	// Idempotent: calling it again with the same arguments has no further effect.
+	Idempotent *bool
+	// OpenWorld: the tool reaches outside systems (the web, other services).
+	OpenWorld *bool
+}
+
+// EffectiveAnnotations are the hints as a conservative consumer reads them, with MCP's
+// defaults for the absent ones: an unannotated tool is presumed destructive and
+// open-world.
+type EffectiveAnnotations struct {
+	ReadOnly    bool
+	Destructive bool
+	Idempotent  bool
+	OpenWorld   bool
+}
+
+// Effective applies MCP's defaults (readOnly false, destructive true, idempotent false,
+// openWorld true) to the hints not written. A read-only tool is never destructive and
+// always idempotent, since it changes nothing.
+func (a Annotations) Effective() EffectiveAnnotations {
+	e := EffectiveAnnotations{
+		ReadOnly:    valueOr(a.ReadOnly, false),
+		Destructive: valueOr(a.Destructive, true),
+		Idempotent:  valueOr(a.Idempotent, false),
+		OpenWorld:   valueOr(a.OpenWorld, true),
+	}
+	if e.ReadOnly {
+		e.Destructive, e.Idempotent = false, true
+	}
+	return e
+}
+
+func valueOr(p *bool, def bool) bool {
+	if p == nil {
+		return def
+	}
+	return *p
+}

@@ -159,6 +159,9 @@ type Type struct {
 	Kind Kind `json:"kind"`
 	// Bits is the size of Int, Uint and Float kinds.
 	Bits int `json:"bits,omitempty"`
+	// Basic is the Go spelling of an unnamed Int, Uint or Float type ("int",
+	// "int64", "uint8", "float32", ...), since Bits alone cannot tell int from int64.
+	Basic string `json:"basic,omitempty"`
 	// Elem is the element of Slice, Array, Map and Pointer kinds.
 	Elem *Type `json:"elem,omitempty"`
 	// Key is a Map's key type: String, or Named with a string underlying type.

@@ -1,0 +1,102 @@
+package parser
+
+import (
+	"cmp"
+	"strings"
+
+	"github.com/toolgen/toolgen/model"
+)
+
+// fieldJob is a property whose tool tag (or //toolgen:param line) is checked once
+// every type of the package is mapped, because the checks need to see through named
+// types that may still be in the making when the property is found.
+type fieldJob struct {
+	field *model.Field
+	items []kv
+	// pointer and omit are what make a property optional by default.
+	pointer, omit bool
+	site          model.Pos
+}
+
+// kv is one constraint: key[=value], from a tool tag or a //toolgen:param line.
+type kv struct {
+	Key      string
+	Value    string
+	HasValue bool
+	// Pos is the position of Key.
+	Pos model.Pos
+}
+
+// field maps one struct field chosen by mapStruct.
+func (b *pkgBuilder) field(sf structField, m mode, owner *namedEntry) *model.Field {
+	v := sf.v
+	at := b.l.pos(v.Pos())
+	info := b.l.docs.lookup(v.Pos())
+	omit := false
+	for o := range strings.SplitSeq(sf.opts, ",") {
+		switch o {
+		case "omitempty", "omitzero":
+			omit = true
+		case "string":
+			jt, _ := lookupTag(sf.tag, "json")
+			off := strings.Index(jt.Value, ",string")
+			b.errorf(b.tagPos(info, jt.Offset(off+1), at), "field %s: the json tag option \"string\" is not supported", v.Name())
+		}
+	}
+	mt, err := b.mapType(v.Type(), m, owner)
+	if err != nil {
+		b.errorf(at, "field %s: %v", v.Name(), err)
+		return nil
+	}
+	f := &model.Field{
+		Name:      sf.name,
+		GoPath:    sf.path,
+		Type:      mt,
+		OmitEmpty: omit,
+		Pos:       at,
+	}
+	if len(sf.path) > 1 {
+		f.EmbeddedPointers = sf.ptrs
+	}
+	if info != nil {
+		f.Description = cmp.Or(info.Doc, info.Comment)
+	}
+	if f.Description == "" {
+		f.Description = b.typeDoc(mt)
+	}
+	job := &fieldJob{field: f, pointer: isPointer(v.Type()), omit: omit, site: at}
+	if tv, ok := lookupTag(sf.tag, "tool"); ok {
+		items, errs := splitTag(tv.Value)
+		for _, e := range errs {
+			b.errorf(b.tagPos(info, tv.Offset(e.Off), at), "field %s: %s", v.Name(), e.Msg)
+		}
+		for _, it := range items {
+			job.items = append(job.items, kv{Key: it.Key, Value: it.Value, HasValue: it.HasValue, Pos: b.tagPos(info, tv.Offset(it.Off), at)})
+		}
+	}
+	b.jobs = append(b.jobs, job)
+	return f
+}
+
+// tagPos is the position of byte off of a field's tag text: exact in a raw string
+// literal, the literal's start in an interpreted one, the field itself when the
+// syntax is not at hand.
+func (b *pkgBuilder) tagPos(info *declInfo, off int, field model.Pos) model.Pos {
+	if info == nil || info.Tag == nil {
+		return field
+	}
+	p := b.l.position(info.TagPos)
+	lit := info.Tag.Value
+	if !strings.HasPrefix(lit, "`") {
+		return p
+	}
+	for i := 0; i < 1+off && i < len(lit); i++ {
+		if lit[i] == '\n' {
+			p.Line++
+			p.Col = 1
+		} else {
+			p.Col++
+		}
+	}
+	return p
+}

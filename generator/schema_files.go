@@ -1,0 +1,232 @@
+package generator
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolgen/toolgen/model"
+)
+
+// schemaSet holds the canonical schemas of a package's tools and the schema files made
+// from them. It is built once by buildSchemas and only read afterwards.
+type schemaSet struct {
+	// tools are the tools' schemas, sorted by tool name.
+	tools []*toolSchema
+	// rendered are the files under toolschema/, sorted by path.
+	rendered []File
+}
+
+// toolSchema is one tool's canonical schemas.
+type toolSchema struct {
+	tool *model.Tool
+	// input is the input schema; output the output schema, nil when there is none.
+	input, output *schema
+	// inputJSON and outputJSON are the same schemas as compact JSON.
+	inputJSON, outputJSON []byte
+}
+
+// dialect lowers the canonical schemas into one provider's file,
+// toolschema/<name>.json. Dialects must not modify the canonical schemas: they
+// transform clones (schema.clone, schema.walk).
+type dialect struct {
+	// name is the file's base name; no tool may take it.
+	name string
+	// render returns the document to write, marshaled with two-space indent.
+	render func(s *schemaSet) (any, error)
+}
+
+// dialects returns the dialect files written beside the per-tool files.
+//
+// The provider dialects (openai, openai-responses, anthropic, gemini) are to be added
+// here; their names are already reserved (see reservedName).
+func dialects() []dialect {
+	return []dialect{
+		{name: "mcp", render: renderMCP},
+	}
+}
+
+// reservedName reports whether a tool name would clash with a dialect file under
+// toolschema/, including the dialects to come.
+func reservedName(name string) bool {
+	switch name {
+	case "mcp", "openai", "openai-responses", "anthropic", "gemini":
+		return true
+	}
+	return false
+}
+
+// buildSchemas builds the canonical input and output schemas of every tool in pkg and
+// renders the files under toolschema/.
+func buildSchemas(pkg *model.Package) (*schemaSet, error) {
+	cyclic := cyclicTypes(pkg)
+	set := &schemaSet{}
+	seen := map[string]bool{}
+	for _, t := range pkg.Tools {
+		if t == nil {
+			return nil, fmt.Errorf("missing tool")
+		}
+		if seen[t.Name] {
+			return nil, fmt.Errorf("two tools are named %q", t.Name)
+		}
+		seen[t.Name] = true
+		if reservedName(t.Name) {
+			return nil, fmt.Errorf("tool %s: the name %q is reserved for %s/%s.json; choose another with name=", t.Name, t.Name, SchemaDir, t.Name)
+		}
+		ts, err := buildTool(pkg, cyclic, t)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
+		}
+		set.tools = append(set.tools, ts)
+	}
+	slices.SortFunc(set.tools, func(a, b *toolSchema) int { return strings.Compare(a.tool.Name, b.tool.Name) })
+	for _, ts := range set.tools {
+		data, err := encodeJSON(mcpToolOf(ts, true), true)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", ts.tool.Name, err)
+		}
+		set.rendered = append(set.rendered, File{Path: SchemaDir + "/" + ts.tool.Name + ".json", Data: data})
+	}
+	for _, d := range dialects() {
+		doc, err := d.render(set)
+		if err != nil {
+			return nil, fmt.Errorf("%s schemas: %w", d.name, err)
+		}
+		data, err := encodeJSON(doc, true)
+		if err != nil {
+			return nil, fmt.Errorf("%s schemas: %w", d.name, err)
+		}
+		set.rendered = append(set.rendered, File{Path: SchemaDir + "/" + d.name + ".json", Data: data})
+	}
+	sortFiles(set.rendered)
+	return set, nil
+}
+
+// buildTool builds one tool's schemas.
+func buildTool(pkg *model.Package, cyclic map[string]bool, t *model.Tool) (*toolSchema, error) {
+	ts := &toolSchema{tool: t}
+	var err error
+	in := newBuilder(pkg, cyclic, false)
+	if ts.input, err = in.build(func() (*schema, error) { return in.inputRoot(t) }); err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	if ts.inputJSON, err = encodeJSON(ts.input, false); err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	if t.Output.Kind != model.OutputValue {
+		return ts, nil
+	}
+	if t.Output.Type == nil {
+		return nil, fmt.Errorf("output schema: missing type")
+	}
+	out := newBuilder(pkg, cyclic, true)
+	if ts.output, err = out.build(func() (*schema, error) { return out.outputRoot(t.Output.Type) }); err != nil {
+		return nil, fmt.Errorf("output schema: %w", err)
+	}
+	if ts.outputJSON, err = encodeJSON(ts.output, false); err != nil {
+		return nil, fmt.Errorf("output schema: %w", err)
+	}
+	return ts, nil
+}
+
+// files returns the files under toolschema/: toolschema/<tool>.json for every tool and
+// one file per dialect, sorted by path.
+func (s *schemaSet) files() []File {
+	files := make([]File, len(s.rendered))
+	for i, f := range s.rendered {
+		files[i] = File{Path: f.Path, Data: bytes.Clone(f.Data)}
+	}
+	return files
+}
+
+// lookup returns the schemas of the named tool, or nil.
+func (s *schemaSet) lookup(tool string) *toolSchema {
+	i, ok := slices.BinarySearchFunc(s.tools, tool, func(t *toolSchema, name string) int {
+		return strings.Compare(t.tool.Name, name)
+	})
+	if !ok {
+		return nil
+	}
+	return s.tools[i]
+}
+
+// inputJSON returns the tool's canonical input schema as compact JSON, the same schema
+// as in its toolschema file, or nil for an unknown tool.
+func (s *schemaSet) inputJSON(tool string) []byte {
+	if ts := s.lookup(tool); ts != nil {
+		return bytes.Clone(ts.inputJSON)
+	}
+	return nil
+}
+
+// outputJSON returns the tool's canonical output schema as compact JSON, or nil when
+// the tool has none (its output is not a value) or is unknown.
+func (s *schemaSet) outputJSON(tool string) []byte {
+	if ts := s.lookup(tool); ts != nil && ts.outputJSON != nil {
+		return bytes.Clone(ts.outputJSON)
+	}
+	return nil
+}
+
+// sortFiles sorts files by path.
+func sortFiles(files []File) {
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+}
+
+// mcpTool is an MCP Tool object, as in tools/list, plus toolgen's groups.
+type mcpTool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  *schema         `json:"inputSchema"`
+	OutputSchema *schema         `json:"outputSchema,omitempty"`
+	Annotations  *mcpAnnotations `json:"annotations,omitempty"`
+	Groups       []string        `json:"groups,omitempty"`
+}
+
+// mcpAnnotations are MCP tool annotations: only what the author wrote.
+type mcpAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// mcpToolOf returns the MCP Tool object of ts, with its groups when withGroups is set.
+func mcpToolOf(ts *toolSchema, withGroups bool) *mcpTool {
+	t := ts.tool
+	m := &mcpTool{
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  strings.TrimSpace(t.Description),
+		InputSchema:  ts.input,
+		OutputSchema: ts.output,
+	}
+	a := t.Annotations
+	if t.Title != "" || a.ReadOnly != nil || a.Destructive != nil || a.Idempotent != nil || a.OpenWorld != nil {
+		m.Annotations = &mcpAnnotations{
+			Title:           t.Title,
+			ReadOnlyHint:    a.ReadOnly,
+			DestructiveHint: a.Destructive,
+			IdempotentHint:  a.Idempotent,
+			OpenWorldHint:   a.OpenWorld,
+		}
+	}
+	if withGroups {
+		m.Groups = t.Groups
+	}
+	return m
+}
+
+// renderMCP renders toolschema/mcp.json: the tools/list result, without groups.
+func renderMCP(s *schemaSet) (any, error) {
+	doc := struct {
+		Tools []*mcpTool `json:"tools"`
+	}{Tools: []*mcpTool{}}
+	for _, ts := range s.tools {
+		doc.Tools = append(doc.Tools, mcpToolOf(ts, false))
+	}
+	return doc, nil
+}

@@ -188,31 +188,38 @@ func (b *pkgBuilder) mapType(t types.Type, m mode, owner *namedEntry) (*model.Ty
 
 // mapBasic maps a predeclared type.
 func mapBasic(t *types.Basic) (*model.Type, error) {
+	num := func(k model.Kind, bits int, basic string) (*model.Type, error) {
+		return &model.Type{Kind: k, Bits: bits, Basic: basic}, nil
+	}
 	switch t.Kind() {
 	case types.String:
 		return &model.Type{Kind: model.String}, nil
 	case types.Bool:
 		return &model.Type{Kind: model.Bool}, nil
-	case types.Int, types.Int64:
-		return &model.Type{Kind: model.Int, Bits: 64}, nil
+	case types.Int:
+		return num(model.Int, 64, "int")
 	case types.Int8:
-		return &model.Type{Kind: model.Int, Bits: 8}, nil
+		return num(model.Int, 8, "int8")
 	case types.Int16:
-		return &model.Type{Kind: model.Int, Bits: 16}, nil
+		return num(model.Int, 16, "int16")
 	case types.Int32:
-		return &model.Type{Kind: model.Int, Bits: 32}, nil
-	case types.Uint, types.Uint64:
-		return &model.Type{Kind: model.Uint, Bits: 64}, nil
+		return num(model.Int, 32, "int32")
+	case types.Int64:
+		return num(model.Int, 64, "int64")
+	case types.Uint:
+		return num(model.Uint, 64, "uint")
 	case types.Uint8:
-		return &model.Type{Kind: model.Uint, Bits: 8}, nil
+		return num(model.Uint, 8, "uint8")
 	case types.Uint16:
-		return &model.Type{Kind: model.Uint, Bits: 16}, nil
+		return num(model.Uint, 16, "uint16")
 	case types.Uint32:
-		return &model.Type{Kind: model.Uint, Bits: 32}, nil
+		return num(model.Uint, 32, "uint32")
+	case types.Uint64:
+		return num(model.Uint, 64, "uint64")
 	case types.Float32:
-		return &model.Type{Kind: model.Float, Bits: 32}, nil
+		return num(model.Float, 32, "float32")
 	case types.Float64:
-		return &model.Type{Kind: model.Float, Bits: 64}, nil
+		return num(model.Float, 64, "float64")
 	case types.Uintptr:
 		return nil, errors.New("unsupported type uintptr: use an integer type")
 	case types.Complex64, types.Complex128:

@@ -488,7 +488,7 @@ func (d *Decoder) end() {
 
 // Unknown records that the current property is not one of known, suggesting the nearest
 // name, and skips its value.
-func (d *Decoder) Unknown(known []string) {
+func (d *Decoder) Unknown(known ...string) {
 	name := string(d.key)
 	path := d.pointer() + "/" + escapePointer(name)
 	if !d.skipValue() {
@@ -809,4 +809,14 @@ func hex4(b []byte, i int) (rune, bool) {
 		r = r<<4 | rune(c)
 	}
 	return r, true
+}
+
+// EmptyObject reads the arguments of a tool that takes none: an object with no
+// properties.
+func (d *Decoder) EmptyObject() {
+	if d.BeginObject() {
+		for d.NextField() {
+			d.Unknown()
+		}
+	}
 }

@@ -211,6 +211,20 @@ func (d *Decoder) MaxItems(count, n int) {
 	}
 }
 
+// MinProperties checks that a map read has at least n entries.
+func (d *Decoder) MinProperties(count, n int) {
+	if count < n {
+		d.failList(CodeMinProperties, "must have at least "+strconv.Itoa(n)+" "+plural(n, "property", "properties")+" (got "+strconv.Itoa(count)+")")
+	}
+}
+
+// MaxProperties checks that a map read has at most n entries.
+func (d *Decoder) MaxProperties(count, n int) {
+	if count > n {
+		d.failList(CodeMaxProperties, "must have at most "+strconv.Itoa(n)+" "+plural(n, "property", "properties")+" (got "+strconv.Itoa(count)+")")
+	}
+}
+
 // failList records a violation of a whole list, whose text is not worth echoing.
 func (d *Decoder) failList(code Code, message string) { d.failHere(d.pointer(), code, message) }
 

@@ -4,6 +4,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -21,9 +24,14 @@ type declInfo struct {
 	TagPos token.Position
 }
 
-// fileDocs indexes the declarations of one file by the line and column of their
-// names.
-type fileDocs map[[2]int]*declInfo
+// fileDocs indexes the declarations of one file by the line of their names.
+type fileDocs map[int][]docEntry
+
+// docEntry is one declared name of a line.
+type docEntry struct {
+	col  int
+	info *declInfo
+}
 
 // docIndex finds doc comments and tags of declarations by position. Files of the
 // loaded packages are indexed from their syntax; the files of other packages (which
@@ -33,10 +41,13 @@ type docIndex struct {
 	own    *token.FileSet       // for files parsed here
 	syntax map[string]*ast.File // loaded syntax by file name
 	files  map[string]fileDocs  // indexed files by name (nil: unreadable)
+	dir    string               // where to run "go env GOROOT"
+	goroot *string              // for file names starting with $GOROOT, once known
 }
 
-func newDocIndex(fset *token.FileSet) *docIndex {
+func newDocIndex(fset *token.FileSet, dir string) *docIndex {
 	return &docIndex{
+		dir:    dir,
 		fset:   fset,
 		own:    token.NewFileSet(),
 		syntax: map[string]*ast.File{},
@@ -59,15 +70,16 @@ func (x *docIndex) lookup(pos token.Pos) *declInfo {
 	if fd == nil {
 		return nil
 	}
-	if d := fd[[2]int{p.Line, p.Column}]; d != nil {
-		return d
-	}
-	if p.Column == 0 { // positions without columns: the first name on the line
-		for k, d := range fd {
-			if k[0] == p.Line {
-				return d
-			}
+	// Positions from export data may not point at the name itself (a type's points at
+	// its "type" keyword): take the first name at or after the column.
+	entries := fd[p.Line]
+	for _, e := range entries {
+		if e.col >= p.Column {
+			return e.info
 		}
+	}
+	if len(entries) > 0 {
+		return entries[len(entries)-1].info
 	}
 	return nil
 }
@@ -79,11 +91,31 @@ func (x *docIndex) file(name string) fileDocs {
 	var fd fileDocs
 	if f := x.syntax[name]; f != nil {
 		fd = indexFile(x.fset, f)
-	} else if f, err := parser.ParseFile(x.own, name, nil, parser.ParseComments|parser.SkipObjectResolution); err == nil {
+	} else if f, err := parser.ParseFile(x.own, x.expand(name), nil, parser.ParseComments|parser.SkipObjectResolution); err == nil {
 		fd = indexFile(x.own, f)
 	}
 	x.files[name] = fd
 	return fd
+}
+
+// expand resolves the $GOROOT prefix that the standard library's export data uses
+// for its file names.
+func (x *docIndex) expand(name string) string {
+	rest, ok := strings.CutPrefix(name, "$GOROOT")
+	if !ok {
+		return name
+	}
+	if x.goroot == nil {
+		cmd := exec.Command("go", "env", "GOROOT")
+		cmd.Dir = x.dir
+		out, _ := cmd.Output()
+		root := strings.TrimSpace(string(out))
+		x.goroot = &root
+	}
+	if *x.goroot == "" {
+		return name
+	}
+	return filepath.Join(*x.goroot, filepath.FromSlash(rest))
 }
 
 // commentText is a comment group's text without its final newline.
@@ -103,7 +135,11 @@ func indexFile(fset *token.FileSet, f *ast.File) fileDocs {
 			return
 		}
 		p := fset.Position(id.Pos())
-		fd[[2]int{p.Line, p.Column}] = d
+		i := len(fd[p.Line])
+		for i > 0 && fd[p.Line][i-1].col > p.Column {
+			i--
+		}
+		fd[p.Line] = slices.Insert(fd[p.Line], i, docEntry{p.Column, d})
 	}
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)

@@ -116,7 +116,7 @@ func newLoader(dir string) *loader {
 		dir:   dir,
 		roots: []string{dir},
 		fset:  fset,
-		docs:  newDocIndex(fset),
+		docs:  newDocIndex(fset, dir),
 		rel:   map[string]string{},
 		seen:  map[string]bool{},
 		ifs:   newIfaces(),

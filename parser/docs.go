@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
@@ -22,6 +21,9 @@ type declInfo struct {
 	Tag *ast.BasicLit
 	// TagPos is the position of Tag.
 	TagPos token.Position
+	// Pos is the position of the name. Export data only records lines, so this is the
+	// place to get the column of a declaration in a package loaded from it.
+	Pos token.Position
 }
 
 // fileDocs indexes the declarations of one file by the line of their names.
@@ -29,6 +31,7 @@ type fileDocs map[int][]docEntry
 
 // docEntry is one declared name of a line.
 type docEntry struct {
+	name string
 	col  int
 	info *declInfo
 }
@@ -60,8 +63,8 @@ func (x *docIndex) addSyntax(f *ast.File) {
 	x.syntax[x.fset.File(f.Pos()).Name()] = f
 }
 
-// lookup returns what is known about the declaration whose name is at pos, or nil.
-func (x *docIndex) lookup(pos token.Pos) *declInfo {
+// lookup returns what is known about the declaration of name at pos, or nil.
+func (x *docIndex) lookup(pos token.Pos, name string) *declInfo {
 	if !pos.IsValid() {
 		return nil
 	}
@@ -70,18 +73,18 @@ func (x *docIndex) lookup(pos token.Pos) *declInfo {
 	if fd == nil {
 		return nil
 	}
-	// Positions from export data may not point at the name itself (a type's points at
-	// its "type" keyword): take the first name at or after the column.
-	entries := fd[p.Line]
-	for _, e := range entries {
-		if e.col >= p.Column {
+	// Positions from export data have no columns: match the line and the name.
+	var found *declInfo
+	for _, e := range fd[p.Line] {
+		switch {
+		case e.name != name:
+		case e.col == p.Column:
 			return e.info
+		case found == nil:
+			found = e.info
 		}
 	}
-	if len(entries) > 0 {
-		return entries[len(entries)-1].info
-	}
-	return nil
+	return found
 }
 
 func (x *docIndex) file(name string) fileDocs {
@@ -135,11 +138,8 @@ func indexFile(fset *token.FileSet, f *ast.File) fileDocs {
 			return
 		}
 		p := fset.Position(id.Pos())
-		i := len(fd[p.Line])
-		for i > 0 && fd[p.Line][i-1].col > p.Column {
-			i--
-		}
-		fd[p.Line] = slices.Insert(fd[p.Line], i, docEntry{p.Column, d})
+		d.Pos = p
+		fd[p.Line] = append(fd[p.Line], docEntry{id.Name, p.Column, d})
 	}
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
@@ -179,7 +179,8 @@ func indexFile(fset *token.FileSet, f *ast.File) fileDocs {
 				add(embeddedName(field.Type), d)
 			}
 			for _, n := range field.Names {
-				add(n, d)
+				dn := *d
+				add(n, &dn)
 			}
 		}
 		return true

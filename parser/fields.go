@@ -2,6 +2,7 @@ package parser
 
 import (
 	"cmp"
+	"go/types"
 	"strings"
 
 	"github.com/toolgen/toolgen/model"
@@ -30,8 +31,7 @@ type kv struct {
 // field maps one struct field chosen by mapStruct.
 func (b *pkgBuilder) field(sf structField, m mode, owner *namedEntry) *model.Field {
 	v := sf.v
-	at := b.l.pos(v.Pos())
-	info := b.l.docs.lookup(v.Pos())
+	at, info := b.declPos(v)
 	omit := false
 	for o := range strings.SplitSeq(sf.opts, ",") {
 		switch o {
@@ -76,6 +76,16 @@ func (b *pkgBuilder) field(sf structField, m mode, owner *namedEntry) *model.Fie
 	}
 	b.jobs = append(b.jobs, job)
 	return f
+}
+
+// declPos is the position of a declared name and what its syntax says, found by
+// name in its file when export data left the column out.
+func (b *pkgBuilder) declPos(obj types.Object) (model.Pos, *declInfo) {
+	info := b.l.docs.lookup(obj.Pos(), obj.Name())
+	if info != nil && info.Pos.IsValid() {
+		return b.l.position(info.Pos), info
+	}
+	return b.l.pos(obj.Pos()), info
 }
 
 // tagPos is the position of byte off of a field's tag text: exact in a raw string

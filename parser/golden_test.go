@@ -16,7 +16,8 @@ var update = flag.Bool("update", false, "rewrite the expected sections of testda
 
 // TestGolden loads each testdata/parser/*.txtar archive as a module and compares
 // what Load returns with its want.json (the packages) or want.errors (the
-// ErrorList) section.
+// ErrorList) section. Load gets the patterns of a "load:" line of the archive's
+// comment, else "./...".
 func TestGolden(t *testing.T) {
 	root, err := filepath.Abs("..")
 	if err != nil {
@@ -56,7 +57,13 @@ func TestGolden(t *testing.T) {
 					writeFile(t, filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data)
 				}
 			}
-			pkgs, err := Load(Config{Dir: dir}, "./...")
+			patterns := []string{"./..."}
+			for line := range strings.Lines(string(ar.Comment)) {
+				if rest, ok := strings.CutPrefix(line, "load:"); ok {
+					patterns = strings.Fields(rest)
+				}
+			}
+			pkgs, err := Load(Config{Dir: dir}, patterns...)
 			var got, gotSection string
 			if err != nil {
 				if _, ok := err.(ErrorList); !ok {

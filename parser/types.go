@@ -279,7 +279,7 @@ func (b *pkgBuilder) mapNamed(t *types.Named, m mode, owner *namedEntry) (*model
 				PkgPath: obj.Pkg().Path(),
 			},
 		}
-		if d := b.l.docs.lookup(obj.Pos()); d != nil {
+		if d := b.l.docs.lookup(obj.Pos(), obj.Name()); d != nil {
 			e.nt.Doc = d.Doc
 		}
 		b.named[obj] = e
@@ -367,7 +367,7 @@ func (b *pkgBuilder) enum(t *types.Named) []*model.EnumValue {
 		}
 		seen[v] = true
 		ev := &model.EnumValue{GoName: c.c.Name(), Value: v}
-		if d := b.l.docs.lookup(c.c.Pos()); d != nil {
+		if d := b.l.docs.lookup(c.c.Pos(), c.c.Name()); d != nil {
 			ev.Doc = cmp.Or(d.Doc, d.Comment)
 		}
 		out = append(out, ev)
@@ -505,7 +505,8 @@ func (b *pkgBuilder) mapStruct(st *types.Struct, m mode, owner *namedEntry) []*m
 					ptr := isPointer(sf.Type())
 					if ptr && !sf.Exported() {
 						if tn, ok := ft.(*types.Named); ok && tn.Obj().Pkg() != b.pkg.Types {
-							b.errorf(b.l.pos(sf.Pos()), "embedded field %s: a pointer to an unexported struct type of another package cannot be allocated", sf.Name())
+							at, _ := b.declPos(sf)
+							b.errorf(at, "embedded field %s: a pointer to an unexported struct type of another package cannot be allocated", sf.Name())
 							continue
 						}
 					}
@@ -570,7 +571,8 @@ func (b *pkgBuilder) unexportedTagged(v *types.Var, hasJSON, hasTool bool) {
 	if len(keys) == 0 {
 		return
 	}
-	b.errorf(b.l.pos(v.Pos()), "unexported field %s has a %s tag, but encoding/json ignores unexported fields", v.Name(), strings.Join(keys, " and "))
+	at, _ := b.declPos(v)
+	b.errorf(at, "unexported field %s has a %s tag, but encoding/json ignores unexported fields", v.Name(), strings.Join(keys, " and "))
 }
 
 // jsonName is the name part of a json tag.

@@ -1,7 +1,7 @@
-// Package bank is toolgen's dependency-injection example: the tools are methods of a
+// Package banking is toolgen's dependency-injection example: the tools are methods of a
 // Service, whose fields carry the application's state, and the signed-in user comes from
 // the call's context, never from the model's arguments.
-package bank
+package banking
 
 import (
 	"context"

@@ -1,9 +1,9 @@
-// Package weather is toolgen's first example: a forecast tool that takes a struct of
+// Package forecast is toolgen's first example: a forecast tool that takes a struct of
 // arguments with an enum from constants, bounds and defaults, and a greeting tool written
 // as an ordinary function whose parameters are described with //toolgen:param lines.
 //
 // The forecasts are made up from the city's name, so the example needs no network.
-package weather
+package forecast
 
 import (
 	"context"

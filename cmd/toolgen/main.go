@@ -1,0 +1,207 @@
+// Command toolgen turns annotated Go functions into LLM tools: JSON Schemas per
+// provider dialect, reflection-free argument decoders and a dispatch table.
+//
+// Usage:
+//
+//	toolgen generate [-tags list] [packages]   write the generated files (default ".")
+//	toolgen check [-tags list] [packages]      exit 1 with a diff if any file is missing, stale or orphaned
+//	toolgen version                            print the version
+//
+// In a package, add:
+//
+//	//go:generate go run github.com/toolgen/toolgen/cmd/toolgen generate
+//
+// Errors are printed as file:line:col: message, all of them, sorted; toolgen then exits
+// with status 1 and writes nothing. Usage errors exit with status 2.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	rdebug "runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolgen/toolgen/generator"
+	"github.com/toolgen/toolgen/internal/output"
+	"github.com/toolgen/toolgen/parser"
+	"github.com/toolgen/toolgen/runtime"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1 // errors in the source, or check found differences
+	exitUsage = 2
+)
+
+// usageError marks errors in how toolgen was called.
+type usageError struct{ error }
+
+// failure marks a failure already reported to the user.
+var errReported = errors.New("reported")
+
+// run runs toolgen with args and returns its exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCommand(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	var ue usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errReported):
+		return exitFail
+	case errors.As(err, &ue) || isCobraUsageError(err):
+		fmt.Fprintf(stderr, "toolgen: %v\nRun 'toolgen --help' for usage.\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "toolgen: %v\n", err)
+	return exitFail
+}
+
+// isCobraUsageError recognizes the errors cobra returns for bad flags and arguments.
+func isCobraUsageError(err error) bool {
+	msg := err.Error()
+	for _, prefix := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires "} {
+		if strings.HasPrefix(msg, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "toolgen",
+		Short:         "Generate LLM tools from annotated Go functions",
+		Long:          "toolgen reads //toolgen:tool functions and writes their JSON Schemas (toolschema/),\nreflection-free argument decoders and a dispatch table (toolgen.gen.go).",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newGenerateCommand(stdout, stderr), newCheckCommand(stdout, stderr), newVersionCommand(stdout))
+	return root
+}
+
+// loadFlags are the flags of the commands that load packages.
+type loadFlags struct {
+	tags    []string
+	verbose bool
+}
+
+func (f *loadFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringSliceVar(&f.tags, "tags", nil, "build tags to load the packages with (comma-separated)")
+	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "print each file written")
+}
+
+func newGenerateCommand(stdout, stderr io.Writer) *cobra.Command {
+	var flags loadFlags
+	cmd := &cobra.Command{
+		Use:   "generate [packages]",
+		Short: "Write the generated files of the packages (default \".\")",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			changes, err := plan(args, flags, stderr)
+			if err != nil {
+				return err
+			}
+			if err := output.Apply(".", changes); err != nil {
+				return err
+			}
+			if flags.verbose {
+				for _, c := range changes {
+					verb := "wrote"
+					if c.Op == output.Delete {
+						verb = "removed"
+					}
+					fmt.Fprintf(stdout, "%s %s\n", verb, c.Path)
+				}
+			}
+			return nil
+		},
+	}
+	flags.register(cmd)
+	return cmd
+}
+
+func newCheckCommand(stdout, stderr io.Writer) *cobra.Command {
+	var flags loadFlags
+	cmd := &cobra.Command{
+		Use:   "check [packages]",
+		Short: "Check that the generated files are current; print a diff and exit 1 if not",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			changes, err := plan(args, flags, stderr)
+			if err != nil {
+				return err
+			}
+			if len(changes) == 0 {
+				return nil
+			}
+			for _, c := range changes {
+				fmt.Fprintf(stderr, "%s: %s\n", c.Path, c.Op)
+				stdout.Write(output.Diff(c))
+			}
+			fmt.Fprintf(stderr, "toolgen check: %d generated %s out of date; run 'toolgen generate'\n", len(changes), plural(len(changes), "file is", "files are"))
+			return errReported
+		},
+	}
+	flags.register(cmd)
+	return cmd
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func newVersionCommand(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print toolgen's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			version := "(devel)"
+			if info, ok := rdebug.ReadBuildInfo(); ok && info.Main.Version != "" {
+				version = info.Main.Version
+			}
+			fmt.Fprintf(stdout, "toolgen %s (runtime contract version %d)\n", version, runtime.Version)
+			return nil
+		},
+	}
+}
+
+// plan loads and generates the packages and compares the result with the disk. It
+// reports source errors itself and then returns errReported.
+func plan(patterns []string, flags loadFlags, stderr io.Writer) ([]output.Change, error) {
+	pkgs, err := parser.Load(parser.Config{Tags: flags.tags}, patterns...)
+	var list parser.ErrorList
+	if errors.As(err, &list) {
+		for _, d := range list {
+			fmt.Fprintln(stderr, d)
+		}
+		return nil, errReported
+	}
+	if err != nil {
+		return nil, err
+	}
+	var dirs []output.Dir
+	for _, p := range pkgs {
+		files, err := generator.Generate(p)
+		if err != nil {
+			return nil, err
+		}
+		dirs = append(dirs, output.Dir{Path: p.Dir, Files: files})
+	}
+	return output.Plan(".", dirs)
+}

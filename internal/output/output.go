@@ -1,0 +1,197 @@
+// Package output compares the files toolgen wants in each package directory with what
+// is on disk, and writes the difference (generate) or reports it as diffs (check).
+//
+// A package directory's toolgen files are toolgen.gen.go and every .json file in
+// toolschema/; any of them that generation no longer produces is orphaned and goes.
+package output
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/toolgen/toolgen/generator"
+)
+
+// Op is what a Change does to a file.
+type Op int
+
+// The kinds of change.
+const (
+	Create Op = iota // the file is missing
+	Update           // the file is stale
+	Delete           // the file is orphaned
+)
+
+func (o Op) String() string {
+	switch o {
+	case Create:
+		return "missing"
+	case Update:
+		return "stale"
+	}
+	return "orphaned"
+}
+
+// Change is one file that differs from what generation wants.
+type Change struct {
+	Op Op
+	// Path is the file's path, relative to the directory toolgen ran in.
+	Path string
+	// Old is the content on disk (nil when missing); New is the wanted content (nil
+	// when orphaned).
+	Old, New []byte
+}
+
+// Plan compares the wanted files of each package directory (relative to root) with
+// the disk and returns the changes, sorted by path. Unchanged files are left out.
+func Plan(root string, dirs []Dir) ([]Change, error) {
+	var changes []Change
+	for _, d := range dirs {
+		c, err := planDir(root, d)
+		if err != nil {
+			return nil, err
+		}
+		changes = append(changes, c...)
+	}
+	slices.SortFunc(changes, func(a, b Change) int {
+		switch {
+		case a.Path < b.Path:
+			return -1
+		case a.Path > b.Path:
+			return 1
+		}
+		return 0
+	})
+	return changes, nil
+}
+
+// Dir is one package directory and the files generation wants in it.
+type Dir struct {
+	// Path is relative to the root, with forward slashes.
+	Path  string
+	Files []generator.File
+}
+
+func planDir(root string, d Dir) ([]Change, error) {
+	base := filepath.Join(root, filepath.FromSlash(d.Path))
+	want := map[string][]byte{}
+	for _, f := range d.Files {
+		want[f.Path] = f.Data
+	}
+	existing, err := ownedFiles(base)
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	for _, f := range d.Files {
+		rel := filepath.ToSlash(filepath.Join(d.Path, f.Path))
+		old, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(f.Path)))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			changes = append(changes, Change{Op: Create, Path: rel, New: f.Data})
+		case err != nil:
+			return nil, fmt.Errorf("read %s: %w", rel, err)
+		case !bytes.Equal(old, f.Data):
+			changes = append(changes, Change{Op: Update, Path: rel, Old: old, New: f.Data})
+		}
+	}
+	for _, name := range existing {
+		if _, ok := want[name]; ok {
+			continue
+		}
+		rel := filepath.ToSlash(filepath.Join(d.Path, name))
+		old, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(name)))
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", rel, err)
+		}
+		changes = append(changes, Change{Op: Delete, Path: rel, Old: old})
+	}
+	return changes, nil
+}
+
+// ownedFiles lists the toolgen files present in a package directory, relative to it.
+func ownedFiles(dir string) ([]string, error) {
+	var out []string
+	if _, err := os.Stat(filepath.Join(dir, generator.GoFile)); err == nil {
+		out = append(out, generator.GoFile)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, generator.SchemaDir))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("list %s: %w", generator.SchemaDir, err)
+	}
+	for _, e := range entries {
+		name := generator.SchemaDir + "/" + e.Name()
+		if !e.IsDir() && generator.Owned(name) {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
+// Apply makes the changes on disk under root. Each file is written atomically: to a
+// temporary file in its directory, then renamed over the old one. A toolschema
+// directory left empty is removed.
+func Apply(root string, changes []Change) error {
+	for _, c := range changes {
+		path := filepath.Join(root, filepath.FromSlash(c.Path))
+		if c.Op == Delete {
+			if err := os.Remove(path); err != nil {
+				return fmt.Errorf("remove %s: %w", c.Path, err)
+			}
+			dir := filepath.Dir(path)
+			if filepath.Base(dir) == generator.SchemaDir {
+				// Fails, harmlessly, when the directory still holds files.
+				_ = os.Remove(dir)
+			}
+			continue
+		}
+		if err := writeAtomic(path, c.New); err != nil {
+			return fmt.Errorf("write %s: %w", c.Path, err)
+		}
+	}
+	return nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // harmless once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Diff renders a change as a unified diff, with /dev/null for a missing or orphaned
+// side.
+func Diff(c Change) []byte {
+	oldName, newName := "a/"+c.Path, "b/"+c.Path
+	switch c.Op {
+	case Create:
+		oldName = "/dev/null"
+	case Delete:
+		newName = "/dev/null"
+	}
+	return diff.Diff(oldName, c.Old, newName, c.New)
+}

@@ -185,8 +185,13 @@ func (l *loader) relDir(dir string) string {
 func (l *loader) loadErrors(root *packages.Package) bool {
 	broken := false
 	packages.Visit([]*packages.Package{root}, nil, func(p *packages.Package) {
+		compileErrors := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind != packages.ListError })
 		for _, e := range p.Errors {
 			if e.Kind == packages.TypeError && p == root && isGenerated(e.Pos) {
+				continue
+			}
+			if e.Kind == packages.ListError && compileErrors && strings.HasPrefix(e.Msg, "# ") {
+				// The go command's copy of a parse or type error also reported on its own.
 				continue
 			}
 			if p == root {

@@ -320,6 +320,7 @@ func (b *pkgBuilder) shape(fd *ast.FuncDecl, obj *types.Func, t *model.Tool, par
 	namePos := b.l.pos(fd.Name.Pos())
 	if sig.TypeParams().Len() > 0 {
 		b.errorf(namePos, "generic function %s cannot be a tool", obj.Name())
+		return
 	}
 	if recv := sig.Recv(); recv != nil {
 		rt := types.Unalias(recv.Type())
@@ -331,6 +332,7 @@ func (b *pkgBuilder) shape(fd *ast.FuncDecl, obj *types.Func, t *model.Tool, par
 			t.Receiver = n.Obj().Name()
 			if sig.RecvTypeParams().Len() > 0 || n.TypeParams().Len() > 0 {
 				b.errorf(namePos, "method %s of generic type %s cannot be a tool", obj.Name(), n.Obj().Name())
+				return
 			}
 		}
 	}

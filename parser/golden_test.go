@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the expected sections of testda
 // TestGolden loads each testdata/parser/*.txtar archive as a module and compares
 // what Load returns with its want.json (the packages) or want.errors (the
 // ErrorList) section. Load gets the patterns of a "load:" line of the archive's
-// comment, else "./...".
+// comment, else "./...", and the build tags of a "tags:" line.
 func TestGolden(t *testing.T) {
 	root, err := filepath.Abs("..")
 	if err != nil {
@@ -58,12 +58,16 @@ func TestGolden(t *testing.T) {
 				}
 			}
 			patterns := []string{"./..."}
+			cfg := Config{Dir: dir}
 			for line := range strings.Lines(string(ar.Comment)) {
 				if rest, ok := strings.CutPrefix(line, "load:"); ok {
 					patterns = strings.Fields(rest)
 				}
+				if rest, ok := strings.CutPrefix(line, "tags:"); ok {
+					cfg.Tags = strings.Fields(rest)
+				}
 			}
-			pkgs, err := Load(Config{Dir: dir}, patterns...)
+			pkgs, err := Load(cfg, patterns...)
 			var got, gotSection string
 			if err != nil {
 				if _, ok := err.(ErrorList); !ok {

@@ -49,13 +49,9 @@ func splitOptions(s string, base int) ([]option, []offError) {
 			i++
 			if i < len(s) && s[i] == '"' {
 				end, err := scanQuoted(s, i)
-				if err != "" {
+				if err != "" { // the rest of the line is inside the quotes
 					errs = append(errs, offError{base + start, err})
-					// Skip to the next space so that later options still get checked.
-					for i < len(s) && !isSpace(s[i]) {
-						i++
-					}
-					continue
+					return opts, errs
 				}
 				v, uerr := strconv.Unquote(s[i:end])
 				if uerr != nil {

@@ -51,7 +51,7 @@ var errReported = errors.New("reported")
 // run runs toolgen with args and returns its exit code.
 func run(args []string, stdout, stderr io.Writer) int {
 	root := newRootCommand(stdout, stderr)
-	root.SetArgs(args)
+	root.SetArgs(goFlagSpelling(args))
 	err := root.Execute()
 	var ue usageError
 	switch {
@@ -65,6 +65,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "toolgen: %v\n", err)
 	return exitFail
+}
+
+// goFlagSpelling lets -tags through with one dash, as the go command spells it:
+// pflag would otherwise read -tags as the shorthand flags -t -a -g -s.
+func goFlagSpelling(args []string) []string {
+	out := make([]string, len(args))
+	copy(out, args)
+	for i, a := range out {
+		if a == "--" {
+			break
+		}
+		if a == "-tags" || strings.HasPrefix(a, "-tags=") {
+			out[i] = "-" + a
+		}
+	}
+	return out
 }
 
 // isCobraUsageError recognizes the errors cobra returns for bad flags and arguments.

@@ -197,7 +197,9 @@ func (l *loader) loadErrors(root *packages.Package) bool {
 			if p == root {
 				broken = true
 			}
-			d := Diagnostic{Pos: l.errorPos(e.Pos), Msg: e.Msg}
+			// Messages of the go command may name files by absolute path.
+			msg := strings.ReplaceAll(e.Msg, l.dir+string(filepath.Separator), "")
+			d := Diagnostic{Pos: l.errorPos(e.Pos), Msg: msg}
 			if key := d.String(); !l.seen[key] {
 				l.seen[key] = true
 				l.diags = append(l.diags, d)

@@ -459,7 +459,7 @@ func (b *pkgBuilder) mapStruct(st *types.Struct, m mode, owner *namedEntry) []*m
 				sf := s.Field(i)
 				tag := s.Tag(i)
 				jsonTag, hasJSON := reflect.StructTag(tag).Lookup("json")
-				_, hasTool := reflect.StructTag(tag).Lookup("tool")
+				_, hasTool := lookupTag(tag, "tool")
 				ft := types.Unalias(sf.Type())
 				if p, ok := ft.(*types.Pointer); ok {
 					ft = types.Unalias(p.Elem())

@@ -260,7 +260,7 @@ func durationLiteral(d time.Duration) jen.Code {
 			if d == u.d {
 				return jen.Qual("time", u.name)
 			}
-			return jen.Lit(int64(d/u.d)).Op("*").Qual("time", u.name)
+			return jen.Lit(int(d/u.d)).Op("*").Qual("time", u.name)
 		}
 	}
 	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
@@ -646,13 +646,13 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 	case model.Time:
 		return g.simpleValue(r, dst, "Time", "t"+sfx, "")
 	case model.Duration:
-		return g.simpleValue(r, dst, "Duration", "v"+sfx, "")
+		return g.simpleValue(r, dst, "Duration", "x"+sfx, "")
 	case model.Bytes:
-		return g.simpleValue(r, dst, "Bytes", "v"+sfx, "")
+		return g.simpleValue(r, dst, "Bytes", "x"+sfx, "")
 	case model.Any:
-		return g.simpleValue(r, dst, "Any", "v"+sfx, "")
+		return g.simpleValue(r, dst, "Any", "x"+sfx, "")
 	case model.Raw:
-		return g.simpleValue(r, dst, "Raw", "v"+sfx, "")
+		return g.simpleValue(r, dst, "Raw", "x"+sfx, "")
 	case model.Text:
 		return []jen.Code{jen.Id("d").Dot("Text").Call(dst.addr())}
 	case model.Pointer:

@@ -646,7 +646,7 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 	case model.Time:
 		return g.simpleValue(r, dst, "Time", "t"+sfx, "")
 	case model.Duration:
-		return g.simpleValue(r, dst, "Duration", "x"+sfx, "")
+		return g.durationValue(r, c, dst, sfx)
 	case model.Bytes:
 		return g.simpleValue(r, dst, "Bytes", "x"+sfx, "")
 	case model.Any:
@@ -654,6 +654,9 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 	case model.Raw:
 		return g.simpleValue(r, dst, "Raw", "x"+sfx, "")
 	case model.Text:
+		if hasStringKeywords(c) {
+			return g.stringValue(r, c, dst, sfx)
+		}
 		return []jen.Code{jen.Id("d").Dot("Text").Call(dst.addr())}
 	case model.Pointer:
 		p := "p" + sfx
@@ -740,11 +743,19 @@ func oneOfMessage(vals []string) string {
 	return "must be one of " + strings.Join(vals, ", ")
 }
 
+// hasStringKeywords reports keywords that a text value is checked against as a string.
+func hasStringKeywords(c *model.Constraints) bool {
+	return c.MinLength != nil || c.MaxLength != nil || c.Pattern != "" || c.Format != "" || len(c.Enum) > 0 || c.Const != ""
+}
+
 func (g *goGen) stringValue(r resolved, c *model.Constraints, dst lvalue, sfx string) []jen.Code {
 	s := "s" + sfx
 	vals := enumValues(r, c)
 	if c.Const != "" {
 		vals = []string{c.Const}
+	}
+	if r.Kind == model.Text {
+		return g.textValue(c, dst, s, vals)
 	}
 	if len(vals) > 0 {
 		code := "CodeEnum"
@@ -762,6 +773,13 @@ func (g *goGen) stringValue(r resolved, c *model.Constraints, dst lvalue, sfx st
 			jen.Switch(jen.String().Parens(jen.Id(s))).Block(cases...),
 		)}
 	}
+	body := g.stringChecks(c, s)
+	body = append(body, dst.place().Op("=").Add(g.convert(r, jen.Id(s), "string")))
+	return []jen.Code{jen.If(jen.List(jen.Id(s), jen.Id("ok")).Op(":=").Id("d").Dot("String").Call(), jen.Id("ok")).Block(body...)}
+}
+
+// stringChecks returns the checks of the string keywords on the string in variable s.
+func (g *goGen) stringChecks(c *model.Constraints, s string) []jen.Code {
 	var body []jen.Code
 	if c.MinLength != nil {
 		body = append(body, jen.Id("d").Dot("MinLength").Call(jen.Id(s), jen.Lit(*c.MinLength)))
@@ -775,8 +793,74 @@ func (g *goGen) stringValue(r resolved, c *model.Constraints, dst lvalue, sfx st
 	if c.Format != "" {
 		body = append(body, jen.Id("d").Dot("Format").Call(jen.Id(s), jen.Qual(runtimePkg, formatConst(c.Format))))
 	}
-	body = append(body, dst.place().Op("=").Add(g.convert(r, jen.Id(s), "string")))
+	return body
+}
+
+// textValue reads a string, checks it as a string, and has the value parse it.
+func (g *goGen) textValue(c *model.Constraints, dst lvalue, s string, vals []string) []jen.Code {
+	set := jen.Id("d").Dot("SetText").Call(dst.addr(), jen.Id(s))
+	body := g.stringChecks(c, s)
+	if len(vals) > 0 {
+		code := "CodeEnum"
+		if c.Const != "" {
+			code = "CodeConst"
+		}
+		var list []jen.Code
+		for _, v := range vals {
+			list = append(list, jen.Op(v))
+		}
+		body = append(body, jen.Switch(jen.Id(s)).Block(
+			jen.Case(list...).Block(set),
+			jen.Default().Block(jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(oneOfMessage(vals)))),
+		))
+	} else {
+		body = append(body, set)
+	}
 	return []jen.Code{jen.If(jen.List(jen.Id(s), jen.Id("ok")).Op(":=").Id("d").Dot("String").Call(), jen.Id("ok")).Block(body...)}
+}
+
+// durationValue reads a Go duration string, checking enum and const.
+func (g *goGen) durationValue(r resolved, c *model.Constraints, dst lvalue, sfx string) []jen.Code {
+	vals := c.Enum
+	if c.Const != "" {
+		vals = []string{c.Const}
+	}
+	if len(vals) == 0 {
+		return g.simpleValue(r, dst, "Duration", "x"+sfx, "")
+	}
+	x := "x" + sfx
+	code := "CodeEnum"
+	if c.Const != "" {
+		code = "CodeConst"
+	}
+	var list []jen.Code
+	for _, v := range vals {
+		list = append(list, g.durationConst(v))
+	}
+	return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id("ok")).Op(":=").Id("d").Dot("Duration").Call(), jen.Id("ok")).Block(
+		jen.Switch(jen.Id(x)).Block(
+			jen.Case(list...).Block(dst.place().Op("=").Add(g.convert(r, jen.Id(x), ""))),
+			jen.Default().Block(jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(oneOfMessage(vals)))),
+		),
+	)}
+}
+
+// durationConst returns the Go constant of a duration given as a JSON string.
+func (g *goGen) durationConst(v string) jen.Code {
+	var s string
+	if err := json.Unmarshal([]byte(v), &s); err != nil {
+		g.fail(fmt.Errorf("duration %s: %w", v, err))
+		return jen.Lit(0)
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		g.fail(fmt.Errorf("duration %s: %w", v, err))
+		return jen.Lit(0)
+	}
+	if d == 0 {
+		return jen.Qual("time", "Duration").Call(jen.Lit(0))
+	}
+	return durationLiteral(d)
 }
 
 // formatConst names the runtime constant of a format.
@@ -1050,13 +1134,30 @@ func (g *goGen) mapValue(r resolved, c *model.Constraints, dst lvalue, depth int
 	return []jen.Code{jen.If(jen.Id("d").Dot("BeginObject").Call()).Block(body...)}
 }
 
-// defaultValue returns the assignment of fld's default to dst.
+// defaultValue returns the statement that stores fld's default in dst.
 func (g *goGen) defaultValue(fld *model.Field, dst lvalue) jen.Code {
-	t := fld.Type
-	if t.Kind == model.Pointer {
-		return dst.place().Op("=").New(g.defaultLiteral(t.Elem, fld.Constraints.Default, true))
+	t, v := fld.Type, fld.Constraints.Default
+	ptr := t.Kind == model.Pointer
+	if ptr {
+		t = t.Elem
 	}
-	return dst.place().Op("=").Add(g.defaultLiteral(t, fld.Constraints.Default, false))
+	if g.resolve(t).Kind == model.Text {
+		// The value parses its own text; the parser checked the default's other
+		// keywords, and a failure here is reported like a model's mistake.
+		var s string
+		if err := json.Unmarshal([]byte(v), &s); err != nil {
+			g.fail(fmt.Errorf("default %s: %w", v, err))
+		}
+		target := dst.addr()
+		if ptr {
+			target = jen.Qual(runtimePkg, "New").Call(dst.addr())
+		}
+		return jen.Id("d").Dot("SetText").Call(target, jen.Lit(s))
+	}
+	if ptr {
+		return dst.place().Op("=").New(g.defaultLiteral(t, v, true))
+	}
+	return dst.place().Op("=").Add(g.defaultLiteral(t, v, false))
 }
 
 // defaultLiteral returns the Go expression of the JSON value v for type t; typed asks
@@ -1067,6 +1168,12 @@ func (g *goGen) defaultLiteral(t *model.Type, v string, typed bool) jen.Code {
 		return jen.Qual(r.named.PkgPath, name)
 	}
 	var lit jen.Code = jen.Op(v)
+	if r.Kind == model.Duration {
+		lit = g.durationConst(v)
+		if r.named == nil {
+			return lit // already a typed time.Duration
+		}
+	}
 	if r.Kind == model.String {
 		var s string
 		if err := json.Unmarshal([]byte(v), &s); err != nil {

@@ -93,7 +93,7 @@ func isStringish(t *model.Type) bool { return kindIn(t, model.String, model.Text
 func isNumeric(t *model.Type) bool   { return kindIn(t, model.Int, model.Uint, model.Float) }
 func isList(t *model.Type) bool      { return kindIn(t, model.Slice, model.Array, model.Map) }
 func isScalar(t *model.Type) bool {
-	return kindIn(t, model.String, model.Text, model.Bool, model.Int, model.Uint, model.Float, model.Duration, model.Time)
+	return kindIn(t, model.String, model.Text, model.Bool, model.Int, model.Uint, model.Float, model.Duration)
 }
 
 // value is a parsed enum, const or default value.

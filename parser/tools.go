@@ -372,7 +372,13 @@ func (b *pkgBuilder) shape(fd *ast.FuncDecl, obj *types.Func, t *model.Tool, par
 		if err != nil {
 			b.errorf(b.l.pos(rest[0].Pos()), "parameter %s: %v", paramName(rest[0]), err)
 		}
-		t.Input.Type = mt
+		if named := mt; named != nil && (named.Kind == model.Named || named.Kind == model.Pointer && named.Elem != nil && named.Elem.Kind == model.Named) {
+			t.Input.Type = mt
+		} else if err == nil {
+			// The generated code declares a variable of the parameter's type, and an
+			// unnamed struct type cannot be spelled again exactly (tags, embedding).
+			b.errorf(b.l.pos(rest[0].Pos()), "parameter %s: an unnamed struct type cannot be a tool's argument struct; declare a named type for it", paramName(rest[0]))
+		}
 	default:
 		t.Input = model.Input{Kind: model.InputParams}
 		b.params(obj, t, rest, paramDirs)

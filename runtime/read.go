@@ -317,6 +317,14 @@ func (d *Decoder) Text(v encoding.TextUnmarshaler) bool {
 	return true
 }
 
+// SetText has v parse s, the text of the value just read, reporting a violation if it
+// cannot.
+func (d *Decoder) SetText(v encoding.TextUnmarshaler, s string) {
+	if err := v.UnmarshalText([]byte(s)); err != nil {
+		d.Fail(CodeFormat, "is not valid: "+err.Error())
+	}
+}
+
 // Raw reads any JSON value and returns a copy of its text.
 func (d *Decoder) Raw() (json.RawMessage, bool) {
 	if d.broken {

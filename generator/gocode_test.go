@@ -1,0 +1,152 @@
+package generator
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/toolgen/toolgen/model"
+)
+
+var _ = registerUpdateFlag()
+
+// TestGoldenGoCode generates every package of the parser's golden cases
+// (testdata/parser/*.txtar, whose want.json is the model) and compares the Go file with
+// testdata/generator/gocode/<case>/<dir>/toolgen.gen.go. The parser and the generator
+// are thus tested apart, through the model they share. Run with -update to rewrite the
+// golden files, and read the diff before committing it.
+func TestGoldenGoCode(t *testing.T) {
+	for _, c := range parserCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			for _, pkg := range c.pkgs {
+				files, err := Generate(pkg)
+				if err != nil {
+					t.Fatalf("Generate(%s): %v", pkg.Path, err)
+				}
+				for _, f := range files {
+					if f.Path != GoFile {
+						continue // the schema tests cover toolschema/
+					}
+					golden := filepath.Join("..", "testdata", "generator", "gocode", c.name, filepath.FromSlash(pkg.Dir), GoFile)
+					compareGolden(t, golden, f.Data)
+				}
+			}
+		})
+	}
+}
+
+// TestGeneratedCodeBuilds writes each parser golden case's sources with everything
+// generated for them into a module, and runs go vet on it: the generated code must
+// compile and pass vet for every shape of input.
+func TestGeneratedCodeBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds modules")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gosum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range parserCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			gomod := "module example.com/x\n\ngo 1.26\n\nrequire github.com/toolgen/toolgen v0.0.0\n\nreplace github.com/toolgen/toolgen => " + root + "\n"
+			write(t, filepath.Join(dir, "go.mod"), []byte(gomod))
+			write(t, filepath.Join(dir, "go.sum"), gosum)
+			for _, f := range c.archive.Files {
+				if !strings.HasPrefix(f.Name, "want.") {
+					write(t, filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data)
+				}
+			}
+			for _, pkg := range c.pkgs {
+				files, err := Generate(pkg)
+				if err != nil {
+					t.Fatalf("Generate(%s): %v", pkg.Path, err)
+				}
+				for _, f := range files {
+					write(t, filepath.Join(dir, filepath.FromSlash(path.Join(pkg.Dir, f.Path))), f.Data)
+				}
+			}
+			args := []string{"vet", "-structtag=false"} // the fixtures hold a deliberately odd tag
+			for line := range strings.Lines(string(c.archive.Comment)) {
+				if tags, ok := strings.CutPrefix(line, "tags:"); ok {
+					args = append(args, "-tags="+strings.Join(strings.Fields(tags), ","))
+				}
+			}
+			cmd := exec.Command("go", append(args, "./...")...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("go vet on the generated code: %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+type parserCase struct {
+	name    string
+	archive *txtar.Archive
+	pkgs    []*model.Package
+}
+
+// parserCases reads the parser golden archives that expect a model (not errors).
+func parserCases(t *testing.T) []parserCase {
+	t.Helper()
+	archives, err := filepath.Glob(filepath.Join("..", "testdata", "parser", "*.txtar"))
+	if err != nil || len(archives) == 0 {
+		t.Fatalf("no parser golden archives: %v", err)
+	}
+	var cases []parserCase
+	for _, file := range archives {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if f.Name != "want.json" {
+				continue
+			}
+			var pkgs []*model.Package
+			if err := json.Unmarshal(f.Data, &pkgs); err != nil {
+				t.Fatalf("%s: want.json: %v", file, err)
+			}
+			cases = append(cases, parserCase{name: strings.TrimSuffix(filepath.Base(file), ".txtar"), archive: ar, pkgs: pkgs})
+		}
+	}
+	return cases
+}
+
+func write(t *testing.T, name string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// compareGolden compares data with the golden file, or rewrites it under -update.
+func compareGolden(t *testing.T, golden string, data []byte) {
+	t.Helper()
+	if updateGolden() {
+		write(t, golden, data)
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./generator -update)", err)
+	}
+	if string(want) != string(data) {
+		t.Errorf("%s differs from the generated code (run go test ./generator -update and review the diff)", golden)
+	}
+}

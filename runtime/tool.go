@@ -31,6 +31,22 @@ type Tool struct {
 	Timeout time.Duration
 	// Sequential asks adapters to run the tool alone, after calls that run in parallel.
 	Sequential bool
+
+	// OpenAI, Anthropic and Gemini hold the input schema lowered to each provider's
+	// dialect by toolgen. Provider adapters send them; when one is empty (a Tool built
+	// by hand), the adapter sends InputSchema, not strict.
+	OpenAI    ProviderSchema
+	Anthropic ProviderSchema
+	Gemini    ProviderSchema
+}
+
+// ProviderSchema is a tool's input schema in one provider's dialect.
+type ProviderSchema struct {
+	// Parameters is the schema as the provider takes it.
+	Parameters json.RawMessage
+	// Strict reports that Parameters meets the provider's strict mode and that the tool
+	// asks for it; toolgen clears it, with a warning, for a schema strict mode rejects.
+	Strict bool
 }
 
 // InGroup reports whether the tool belongs to any of the groups.

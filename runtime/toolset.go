@@ -141,23 +141,41 @@ func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
 		return ErrorResult(ts.unknownToolMessage(name), fmt.Errorf("unknown tool %q", name))
 	}
 	run, err := ts.decode(e, args)
+	if p, ok := err.(*decodePanic); ok {
+		return ErrorResult(internalMessage(p.tool), p.err)
+	}
 	if err != nil {
 		return ErrorResult(err.Error(), err)
 	}
 	return invoke(ctx, e.tool, run)
 }
 
-// decode validates args and returns the call to run, or an *ArgumentError.
-func (ts *Toolset) decode(e entry, args []byte) (Invocation, error) {
+// decode validates args and returns the call to run, or an *ArgumentError. A panic
+// while decoding (a bug, never the input's fault) is an internal error.
+func (ts *Toolset) decode(e entry, args []byte) (run Invocation, err error) {
 	d := ts.pool.Get().(*Decoder)
-	defer ts.pool.Put(d)
+	defer func() {
+		if p := recover(); p != nil {
+			run, err = nil, &decodePanic{tool: e.tool, err: fmt.Errorf("decoding the arguments of %s panicked: %v\n%s", e.tool.Name, p, debug.Stack())}
+			return // d may be inconsistent: do not reuse it
+		}
+		ts.pool.Put(d)
+	}()
 	d.Reset(args, ts.limits)
-	run := e.dispatch(e.index, d)
+	run = e.dispatch(e.index, d)
 	if run == nil || d.Failed() {
 		return nil, &ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations)}
 	}
 	return run, nil
 }
+
+// decodePanic is a panic recovered while decoding arguments.
+type decodePanic struct {
+	tool *Tool
+	err  error
+}
+
+func (p *decodePanic) Error() string { return p.err.Error() }
 
 func (ts *Toolset) unknownToolMessage(name string) string {
 	names := make([]string, len(ts.entries))

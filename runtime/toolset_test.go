@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -211,5 +212,62 @@ func TestResultText(t *testing.T) {
 	r, err := StructuredResult(map[string]string{"a": "<b>"}, false)
 	if err != nil || r.Text() != `{"a":"<b>"}` || string(r.Structured) != `{"a":"<b>"}` {
 		t.Errorf("StructuredResult = %q %s %v", r.Text(), r.Structured, err)
+	}
+}
+
+func TestCallRecoversDecoderPanics(t *testing.T) {
+	ts := NewToolset([]Tool{{Name: "buggy"}}, func(int, *Decoder) Invocation {
+		var s []int
+		_ = s[3] // a decoder bug
+		return nil
+	})
+	r := ts.Call(context.Background(), "buggy", []byte(`{}`))
+	if !r.IsError || r.Text() != "buggy failed with an internal error" || !strings.Contains(r.Err.Error(), "index out of range") {
+		t.Errorf("got %v %q %v", r.IsError, r.Text(), r.Err)
+	}
+}
+
+func TestRunCalls(t *testing.T) {
+	var mu sync.Mutex
+	running, peak := 0, 0
+	var order []string
+	tools := []Tool{{Name: "par"}, {Name: "seq", Sequential: true}}
+	ts := NewToolset(tools, func(i int, d *Decoder) Invocation {
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		name := tools[i].Name
+		return func(context.Context) (*Result, error) {
+			mu.Lock()
+			running++
+			peak = max(peak, running)
+			order = append(order, name)
+			mu.Unlock()
+			time.Sleep(5 * time.Millisecond)
+			mu.Lock()
+			running--
+			mu.Unlock()
+			return TextResult(name), nil
+		}
+	})
+	calls := []ToolCall{{ID: "1", Name: "seq"}, {ID: "2", Name: "par"}, {ID: "3", Name: "nope"}, {ID: "4", Name: "par"}, {ID: "5", Name: "par", Arguments: []byte("{")}, {ID: "6", Name: "par"}, {ID: "7", Name: "seq"}}
+	got := ts.RunCalls(context.Background(), calls, 2)
+	if len(got) != len(calls) {
+		t.Fatalf("%d results for %d calls", len(got), len(calls))
+	}
+	for i, r := range got {
+		if r.Call.ID != calls[i].ID || r.Result == nil {
+			t.Errorf("result %d answers %q, want %q", i, r.Call.ID, calls[i].ID)
+		}
+	}
+	if !got[2].Result.IsError || !got[4].Result.IsError || got[1].Result.IsError {
+		t.Errorf("outcomes: %v %v %v", got[1].Result.Text(), got[2].Result.Text(), got[4].Result.Text())
+	}
+	if peak > 2 {
+		t.Errorf("%d calls ran at once, want at most 2", peak)
+	}
+	if n := len(order); n != 5 || order[n-1] != "seq" || order[n-2] != "seq" {
+		t.Errorf("sequential calls did not run last, alone: %v", order)
 	}
 }

@@ -1,0 +1,70 @@
+package runtime
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// ToolCall is one call a model asked for, in any provider's format.
+type ToolCall struct {
+	// ID is the provider's id of the call, echoed in the answer; "" when the provider
+	// gave none.
+	ID string
+	// Name is the tool's name.
+	Name string
+	// Arguments is the JSON text of the arguments.
+	Arguments []byte
+}
+
+// CallResult is the answer to one ToolCall.
+type CallResult struct {
+	Call   ToolCall
+	Result *Result
+	// Duration is how long the call took, decoding included.
+	Duration time.Duration
+}
+
+// DefaultMaxParallel is how many calls of one turn run at once by default.
+const DefaultMaxParallel = 8
+
+// RunCalls runs the calls of one model turn and returns exactly one result per call, in
+// the calls' order, whatever happens: an unknown tool, invalid arguments, an error, a
+// panic, a timeout or a canceled context each give an error result. Calls run in
+// parallel, at most maxParallel at once (DefaultMaxParallel when zero or less); calls
+// to tools marked Sequential run one at a time, after the others.
+func (ts *Toolset) RunCalls(ctx context.Context, calls []ToolCall, maxParallel int) []CallResult {
+	if maxParallel <= 0 {
+		maxParallel = DefaultMaxParallel
+	}
+	out := make([]CallResult, len(calls))
+	run := func(i int) {
+		start := time.Now()
+		res := ts.Call(ctx, calls[i].Name, calls[i].Arguments)
+		out[i] = CallResult{Call: calls[i], Result: res, Duration: time.Since(start)}
+	}
+	var sequential []int
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, maxParallel)
+	for i, c := range calls {
+		if t, ok := ts.Lookup(c.Name); ok && t.Sequential {
+			sequential = append(sequential, i)
+			continue
+		}
+		if len(calls) == 1 {
+			run(i) // nothing to run beside it
+			continue
+		}
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			run(i)
+		}()
+	}
+	wg.Wait()
+	for _, i := range sequential {
+		run(i)
+	}
+	return out
+}

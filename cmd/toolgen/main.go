@@ -187,14 +187,40 @@ func newVersionCommand(stdout io.Writer) *cobra.Command {
 		Short: "Print toolgen's version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			version := "(devel)"
-			if info, ok := rdebug.ReadBuildInfo(); ok && info.Main.Version != "" {
-				version = info.Main.Version
-			}
-			fmt.Fprintf(stdout, "toolgen %s (runtime contract version %d)\n", version, runtime.Version)
+			info, _ := rdebug.ReadBuildInfo()
+			fmt.Fprintf(stdout, "toolgen %s (runtime contract version %d)\n", moduleVersion(info), runtime.Version)
 			return nil
 		},
 	}
+}
+
+// modulePath is toolgen's module path.
+const modulePath = "github.com/toolgen/toolgen"
+
+// moduleVersion returns the version of toolgen's module in a binary's build
+// information. Run as documented, with go run (or go tool) from the user's module,
+// toolgen's module is a dependency, not the main module, whose version is the user's.
+func moduleVersion(info *rdebug.BuildInfo) string {
+	if info == nil {
+		return "(devel)"
+	}
+	m := &info.Main
+	if m.Path != modulePath {
+		m = nil
+		for _, d := range info.Deps {
+			if d.Path == modulePath {
+				m = d
+				break
+			}
+		}
+	}
+	if m != nil && m.Replace != nil {
+		m = m.Replace
+	}
+	if m == nil || m.Version == "" {
+		return "(devel)"
+	}
+	return m.Version
 }
 
 // plan loads and generates the packages and compares the result with the disk. It

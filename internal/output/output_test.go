@@ -1,0 +1,333 @@
+package output
+
+import (
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolgen/toolgen/generator"
+)
+
+// oldTime is set on files before Apply, so that a rewrite always shows.
+var oldTime = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+
+// writeTree writes files (slash paths relative to root) and backdates them.
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, oldTime, oldTime); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// readTree returns every file under root, by slash path relative to root.
+func readTree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		out[filepath.ToSlash(rel)] = string(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func mtime(t *testing.T, path string) time.Time {
+	t.Helper()
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.ModTime()
+}
+
+func files(kv ...string) []generator.File {
+	var out []generator.File
+	for i := 0; i < len(kv); i += 2 {
+		out = append(out, generator.File{Path: kv[i], Data: []byte(kv[i+1])})
+	}
+	return out
+}
+
+// summary renders changes as "op path" lines.
+func summary(changes []Change) string {
+	var b strings.Builder
+	for _, c := range changes {
+		b.WriteString(c.Op.String() + " " + c.Path + "\n")
+	}
+	return b.String()
+}
+
+func TestPlan(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"b/toolgen.gen.go":          "package b // same\n",
+		"b/toolschema/stale.json":   "{\"old\": true}\n",
+		"b/toolschema/orphan.json":  "{\"orphan\": true}\n",
+		"b/toolschema/notes.txt":    "not toolgen's\n",
+		"b/toolschema/sub/x.json":   "{}\n", // not directly in toolschema: not toolgen's
+		"b/other.json":              "{}\n", // not in toolschema: not toolgen's
+		"a/toolschema/orphan.json":  "{}\n",
+		"a/toolgen.gen.go":          "package a // orphaned\n",
+		"c/toolschema/unknown.json": "{}\n",
+	})
+	changes, err := Plan(root, []Dir{
+		{Path: "b", Files: files(
+			"toolgen.gen.go", "package b // same\n",
+			"toolschema/missing.json", "{\"new\": true}\n",
+			"toolschema/stale.json", "{\"new\": true}\n",
+		)},
+		{Path: "a"}, // no tools any more
+		{Path: "d", Files: files("toolgen.gen.go", "package d\n")}, // directory not on disk yet
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `orphaned a/toolgen.gen.go
+orphaned a/toolschema/orphan.json
+missing b/toolschema/missing.json
+orphaned b/toolschema/orphan.json
+stale b/toolschema/stale.json
+missing d/toolgen.gen.go
+`
+	if got := summary(changes); got != want {
+		t.Errorf("Plan:\n%s\nwant:\n%s", got, want)
+	}
+	for _, c := range changes {
+		switch c.Path {
+		case "b/toolschema/stale.json":
+			if string(c.Old) != "{\"old\": true}\n" || string(c.New) != "{\"new\": true}\n" {
+				t.Errorf("%s: Old %q, New %q", c.Path, c.Old, c.New)
+			}
+		case "b/toolschema/missing.json":
+			if c.Old != nil || string(c.New) != "{\"new\": true}\n" {
+				t.Errorf("%s: Old %q, New %q", c.Path, c.Old, c.New)
+			}
+		case "b/toolschema/orphan.json":
+			if string(c.Old) != "{\"orphan\": true}\n" || c.New != nil {
+				t.Errorf("%s: Old %q, New %q", c.Path, c.Old, c.New)
+			}
+		}
+	}
+	// Plan only reads.
+	if got := readTree(t, root); len(got) != 9 {
+		t.Errorf("Plan changed the tree: %v", slices.Sorted(maps.Keys(got)))
+	}
+}
+
+func TestPlanRootPackage(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"toolschema/x.json": "{}\n"})
+	changes, err := Plan(root, []Dir{{Path: ".", Files: files("toolgen.gen.go", "package x\n", "toolschema/x.json", "{}\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := summary(changes), "missing toolgen.gen.go\n"; got != want {
+		t.Errorf("Plan = %q, want %q", got, want)
+	}
+}
+
+func TestPlanUpToDate(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"p/toolgen.gen.go":    "package p\n",
+		"p/toolschema/x.json": "{}\n",
+	})
+	changes, err := Plan(root, []Dir{{Path: "p", Files: files("toolgen.gen.go", "package p\n", "toolschema/x.json", "{}\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 0 {
+		t.Errorf("Plan = %s, want no changes", summary(changes))
+	}
+}
+
+func TestApply(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"p/toolgen.gen.go":          "package p // same\n",
+		"p/toolschema/same.json":    "{}\n",
+		"p/toolschema/stale.json":   "{\"old\": true}\n",
+		"p/toolschema/orphan.json":  "{}\n",
+		"p/toolschema/README.md":    "hand-written\n",
+		"gone/toolgen.gen.go":       "package gone\n",
+		"gone/toolschema/mcp.json":  "{}\n",
+		"gone/toolschema/ping.json": "{}\n",
+		"gone/gone.go":              "package gone\n",
+	})
+	dirs := []Dir{
+		{Path: "p", Files: files(
+			"toolgen.gen.go", "package p // same\n",
+			"toolschema/new.json", "{\"new\": true}\n",
+			"toolschema/same.json", "{}\n",
+			"toolschema/stale.json", "{\"new\": true}\n",
+		)},
+		{Path: "gone"},
+		{Path: "fresh", Files: files("toolgen.gen.go", "package fresh\n", "toolschema/t.json", "{}\n")},
+	}
+	changes, err := Plan(root, dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Apply(root, changes); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"p/toolgen.gen.go":        "package p // same\n",
+		"p/toolschema/same.json":  "{}\n",
+		"p/toolschema/stale.json": "{\"new\": true}\n",
+		"p/toolschema/new.json":   "{\"new\": true}\n",
+		"p/toolschema/README.md":  "hand-written\n",
+		"gone/gone.go":            "package gone\n",
+		"fresh/toolgen.gen.go":    "package fresh\n",
+		"fresh/toolschema/t.json": "{}\n",
+	}
+	got := readTree(t, root)
+	for name, data := range want {
+		if got[name] != data {
+			t.Errorf("%s = %q, want %q", name, got[name], data)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			// Also catches temporary files left behind.
+			t.Errorf("unexpected file %s", name)
+		}
+	}
+
+	// Unchanged files are not rewritten.
+	for _, name := range []string{"p/toolgen.gen.go", "p/toolschema/same.json", "p/toolschema/README.md"} {
+		if m := mtime(t, filepath.Join(root, name)); !m.Equal(oldTime) {
+			t.Errorf("%s was rewritten (mtime %v)", name, m)
+		}
+	}
+	if m := mtime(t, filepath.Join(root, "p/toolschema/stale.json")); m.Equal(oldTime) {
+		t.Errorf("p/toolschema/stale.json was not rewritten")
+	}
+	info, err := os.Stat(filepath.Join(root, "p/toolschema/new.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := info.Mode().Perm(); perm != 0o644 {
+		t.Errorf("p/toolschema/new.json has mode %v, want 0644", perm)
+	}
+
+	// A toolschema directory left empty is removed; the package directory stays.
+	if _, err := os.Stat(filepath.Join(root, "gone", generator.SchemaDir)); !os.IsNotExist(err) {
+		t.Errorf("gone/toolschema still exists (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "gone")); err != nil {
+		t.Errorf("gone/ was removed: %v", err)
+	}
+
+	// Now everything is up to date.
+	changes, err = Plan(root, dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 0 {
+		t.Errorf("Plan after Apply = %s, want no changes", summary(changes))
+	}
+}
+
+// TestApplyFailureLeavesNoTemp checks that a write that cannot complete leaves
+// neither a temporary file nor a partial file behind.
+func TestApplyFailureLeavesNoTemp(t *testing.T) {
+	root := t.TempDir()
+	// A directory where the file should go makes the final rename fail.
+	if err := os.MkdirAll(filepath.Join(root, "p", "toolschema", "x.json", "inner"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := Apply(root, []Change{{Op: Create, Path: "p/toolschema/x.json", New: []byte("{}\n")}})
+	if err == nil || !strings.Contains(err.Error(), "write p/toolschema/x.json") {
+		t.Fatalf("Apply = %v, want an error writing p/toolschema/x.json", err)
+	}
+	entries, err := os.ReadDir(filepath.Join(root, "p", "toolschema"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if !slices.Equal(names, []string{"x.json"}) {
+		t.Errorf("toolschema holds %q, want only the x.json directory", names)
+	}
+}
+
+func TestDiff(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		c    Change
+		want string
+	}{{
+		name: "missing",
+		c:    Change{Op: Create, Path: "p/toolschema/x.json", New: []byte("{\n  \"a\": 1\n}\n")},
+		want: "diff /dev/null b/p/toolschema/x.json\n" +
+			"--- /dev/null\n" +
+			"+++ b/p/toolschema/x.json\n" +
+			"@@ -0,0 +1,3 @@\n" +
+			"+{\n" +
+			"+  \"a\": 1\n" +
+			"+}\n",
+	}, {
+		name: "stale",
+		c:    Change{Op: Update, Path: "toolschema/x.json", Old: []byte("{\n  \"a\": 1\n}\n"), New: []byte("{\n  \"a\": 2\n}\n")},
+		want: "diff a/toolschema/x.json b/toolschema/x.json\n" +
+			"--- a/toolschema/x.json\n" +
+			"+++ b/toolschema/x.json\n" +
+			"@@ -1,3 +1,3 @@\n" +
+			" {\n" +
+			"-  \"a\": 1\n" +
+			"+  \"a\": 2\n" +
+			" }\n",
+	}, {
+		name: "orphaned",
+		c:    Change{Op: Delete, Path: "toolgen.gen.go", Old: []byte("package p\n")},
+		want: "diff a/toolgen.gen.go /dev/null\n" +
+			"--- a/toolgen.gen.go\n" +
+			"+++ /dev/null\n" +
+			"@@ -1,1 +0,0 @@\n" +
+			"-package p\n",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(Diff(tc.c)); got != tc.want {
+				t.Errorf("Diff:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestOpString(t *testing.T) {
+	for op, want := range map[Op]string{Create: "missing", Update: "stale", Delete: "orphaned"} {
+		if got := op.String(); got != want {
+			t.Errorf("%d.String() = %q, want %q", op, got, want)
+		}
+	}
+}

@@ -203,13 +203,15 @@ func invoke(ctx context.Context, tool *Tool, run Invocation) *Result {
 		ctx, cancel = context.WithTimeout(ctx, tool.Timeout)
 		defer cancel()
 	}
-	if ctx.Done() == nil {
-		// Nothing can cancel the call: run it here, without a goroutine.
-		return finish(ctx, tool, run)
-	}
 	if err := ctx.Err(); err != nil {
 		return stopped(tool, ctx)
 	}
+	if _, ok := ctx.Deadline(); !ok {
+		// No deadline to keep: run the call here, without a goroutine. A canceled
+		// context reaches the tool, which stops as its own code decides.
+		return finish(ctx, tool, run)
+	}
+	// A deadline must hold even for a tool that ignores its context.
 	done := make(chan *Result, 1)
 	go func() { done <- finish(ctx, tool, run) }()
 	select {

@@ -152,6 +152,37 @@ func (d *Decoder) EnterSensitive(name string) {
 	d.path = append(d.path, segment{name: name, sensitive: true})
 }
 
+// PropertyFlags say how a property is read; combine them with |.
+type PropertyFlags uint8
+
+// The property flags.
+const (
+	// Required is the zero value: null is a value like any other.
+	Required PropertyFlags = 0
+	// Optional: null means the property is absent.
+	Optional PropertyFlags = 1 << iota
+	// Sensitive: the property's values are never echoed in violations.
+	Sensitive
+)
+
+// Property starts reading the value of the property NextField moved to, named name, and
+// reports whether to read it. It returns false, having consumed the value, when the
+// property is optional and null (absent), or when it was already seen in this object (a
+// duplicate, reported). Otherwise it marks it seen and enters its path: call Leave once
+// the value is read.
+func (d *Decoder) Property(seen *bool, name string, flags PropertyFlags) bool {
+	if flags&Optional != 0 && d.Null() {
+		return false
+	}
+	if *seen {
+		d.Duplicate()
+		return false
+	}
+	*seen = true
+	d.path = append(d.path, segment{name: name, sensitive: flags&Sensitive != 0})
+	return true
+}
+
 // Leave pops what the last Enter pushed.
 func (d *Decoder) Leave() { d.path = d.path[:len(d.path)-1] }
 

@@ -433,33 +433,18 @@ func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int) []jen.C
 	seen := "seen" + suffix(depth)
 	var stmts []jen.Code
 	if len(fields) > 0 {
-		stmts = append(stmts, jen.Var().Id(seen).Index(jen.Lit(len(fields))).Bool())
+		stmts = append(stmts, jen.Var().Id(seen).Index(jen.Lit(len(fields))).Qual(runtimePkg, "Presence"))
 	}
 	var cases []jen.Code
 	names := make([]jen.Code, len(fields))
 	for i, fld := range fields {
 		names[i] = jen.Lit(fld.Name)
-		var body []jen.Code
-		if !fld.Required {
-			body = append(body, jen.If(jen.Id("d").Dot("Null").Call()).Block(
-				jen.Continue().Comment("null means absent"),
-			))
-		}
-		mark := jen.Id(seen).Index(jen.Lit(i))
-		body = append(body,
-			jen.If(jen.Add(mark)).Block(jen.Id("d").Dot("Duplicate").Call(), jen.Continue()),
-			jen.Id(seen).Index(jen.Lit(i)).Op("=").True(),
-		)
-		enter := "Enter"
-		if fld.Constraints.Sensitive {
-			enter = "EnterSensitive"
-		}
-		body = append(body, jen.Id("d").Dot(enter).Call(jen.Lit(fld.Name)))
 		target, prep := g.fieldTarget(dst, fld)
-		body = append(body, prep...)
-		body = append(body, g.value(fld.Type, &fld.Constraints, target, depth, !fld.Required)...)
+		body := append(prep, g.value(fld.Type, &fld.Constraints, target, depth, !fld.Required)...)
 		body = append(body, jen.Id("d").Dot("Leave").Call())
-		cases = append(cases, jen.Case(jen.Lit(fld.Name)).Block(body...))
+		cases = append(cases, jen.Case(jen.Lit(fld.Name)).Block(
+			jen.If(jen.Id("d").Dot("Property").Call(jen.Op("&").Id(seen).Index(jen.Lit(i)), jen.Lit(fld.Name), propertyFlags(fld))).Block(body...),
+		))
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Unknown").Call(names...)))
 	stmts = append(stmts, jen.For(jen.Id("d").Dot("NextField").Call()).Block(
@@ -468,16 +453,34 @@ func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int) []jen.C
 	for i, fld := range fields {
 		switch {
 		case fld.Required:
-			stmts = append(stmts, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(
+			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(i)).Op("==").Qual(runtimePkg, "Absent")).Block(
 				jen.Id("d").Dot("Missing").Call(jen.Lit(fld.Name)),
 			))
 		case fld.Constraints.Default != "":
 			target, prep := g.fieldTarget(dst, fld)
 			set := append(prep, g.defaultValue(fld, target))
-			stmts = append(stmts, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(set...))
+			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(i)).Op("!=").Qual(runtimePkg, "Present")).Block(set...))
 		}
 	}
 	return stmts
+}
+
+// propertyFlags returns the runtime.PropertyFlags expression for fld.
+func propertyFlags(fld *model.Field) jen.Code {
+	var flags []jen.Code
+	if !fld.Required {
+		flags = append(flags, jen.Qual(runtimePkg, "Optional"))
+	}
+	if fld.Constraints.Sensitive {
+		flags = append(flags, jen.Qual(runtimePkg, "Sensitive"))
+	}
+	switch len(flags) {
+	case 0:
+		return jen.Qual(runtimePkg, "Required")
+	case 1:
+		return flags[0]
+	}
+	return jen.Add(flags[0]).Op("|").Add(flags[1])
 }
 
 // lvalue is a place a decoded value is stored.

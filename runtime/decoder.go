@@ -165,20 +165,34 @@ const (
 	Sensitive
 )
 
+// Presence records what an object held for one of its properties.
+type Presence uint8
+
+// The presences of a property.
+const (
+	// Absent: the object did not hold the property.
+	Absent Presence = iota
+	// Null: it held null for an optional property, which counts as absent.
+	Null
+	// Present: it held a value.
+	Present
+)
+
 // Property starts reading the value of the property NextField moved to, named name, and
 // reports whether to read it. It returns false, having consumed the value, when the
-// property is optional and null (absent), or when it was already seen in this object (a
-// duplicate, reported). Otherwise it marks it seen and enters its path: call Leave once
-// the value is read.
-func (d *Decoder) Property(seen *bool, name string, flags PropertyFlags) bool {
-	if flags&Optional != 0 && d.Null() {
-		return false
-	}
-	if *seen {
+// property was already in this object (a duplicate, reported, even if the first was
+// null) or when it is optional and null (recorded as Null). Otherwise it records the
+// property Present and enters its path: call Leave once the value is read.
+func (d *Decoder) Property(p *Presence, name string, flags PropertyFlags) bool {
+	if *p != Absent {
 		d.Duplicate()
 		return false
 	}
-	*seen = true
+	if flags&Optional != 0 && d.Null() {
+		*p = Null
+		return false
+	}
+	*p = Present
 	d.path = append(d.path, segment{name: name, sensitive: flags&Sensitive != 0})
 	return true
 }

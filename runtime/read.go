@@ -267,8 +267,10 @@ func (d *Decoder) Time() (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
+	// time.Time alone accepts some text that is not RFC 3339 (a one-digit hour, an
+	// offset of +24:00): check the format first, as JSON Schema's date-time does.
 	var t time.Time
-	if err := t.UnmarshalText(b); err != nil {
+	if !isDateTime(string(b)) || t.UnmarshalText(b) != nil {
 		d.Fail(CodeFormat, "must be "+FormatDateTime.describe())
 		return time.Time{}, false
 	}

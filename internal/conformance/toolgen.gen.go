@@ -291,36 +291,32 @@ func toolgenDecodeArgsFail(d *runtime.Decoder, v *toolgenArgsFail) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]bool
+	var seen [1]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "how":
-			if seen[0] {
-				d.Duplicate()
-				continue
-			}
-			seen[0] = true
-			d.Enter("how")
-			if s, ok := d.StringBytes(); ok {
-				switch string(s) {
-				case "safe":
-					v.how = "safe"
-				case "internal":
-					v.how = "internal"
-				case "panic":
-					v.how = "panic"
-				case "slow":
-					v.how = "slow"
-				default:
-					d.Fail(runtime.CodeEnum, "must be one of \"safe\", \"internal\", \"panic\", \"slow\"")
+			if d.Property(&seen[0], "how", runtime.Required) {
+				if s, ok := d.StringBytes(); ok {
+					switch string(s) {
+					case "safe":
+						v.how = "safe"
+					case "internal":
+						v.how = "internal"
+					case "panic":
+						v.how = "panic"
+					case "slow":
+						v.how = "slow"
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of \"safe\", \"internal\", \"panic\", \"slow\"")
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("how")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("how")
 	}
 }
@@ -338,82 +334,60 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]bool
+	var seen [4]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if seen[0] {
-				d.Duplicate()
-				continue
-			}
-			seen[0] = true
-			d.Enter("name")
-			if s, ok := d.String(); ok {
-				d.MinLength(s, 1)
-				d.MaxLength(s, 20)
-				v.name = s
-			}
-			d.Leave()
-		case "times":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("times")
-			if n, ok := d.Int(1, 3); ok {
-				v.times = int(n)
-			}
-			d.Leave()
-		case "loud":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[2] {
-				d.Duplicate()
-				continue
-			}
-			seen[2] = true
-			d.Enter("loud")
-			p := runtime.New(&v.loud)
-			if b1, ok := d.Bool(); ok {
-				*p = b1
-			}
-			d.Leave()
-		case "color":
-			if seen[3] {
-				d.Duplicate()
-				continue
-			}
-			seen[3] = true
-			d.Enter("color")
-			if s, ok := d.StringBytes(); ok {
-				switch string(s) {
-				case "red":
-					v.color = Red
-				case "green":
-					v.color = Green
-				case "blue":
-					v.color = Blue
-				default:
-					d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"blue\"")
+			if d.Property(&seen[0], "name", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 1)
+					d.MaxLength(s, 20)
+					v.name = s
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "times":
+			if d.Property(&seen[1], "times", runtime.Optional) {
+				if n, ok := d.Int(1, 3); ok {
+					v.times = int(n)
+				}
+				d.Leave()
+			}
+		case "loud":
+			if d.Property(&seen[2], "loud", runtime.Optional) {
+				p := runtime.New(&v.loud)
+				if b1, ok := d.Bool(); ok {
+					*p = b1
+				}
+				d.Leave()
+			}
+		case "color":
+			if d.Property(&seen[3], "color", runtime.Required) {
+				if s, ok := d.StringBytes(); ok {
+					switch string(s) {
+					case "red":
+						v.color = Red
+					case "green":
+						v.color = Green
+					case "blue":
+						v.color = Blue
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"blue\"")
+					}
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("name", "times", "loud", "color")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("name")
 	}
-	if !seen[1] {
+	if seen[1] != runtime.Present {
 		v.times = 1
 	}
-	if !seen[3] {
+	if seen[3] == runtime.Absent {
 		d.Missing("color")
 	}
 }
@@ -428,26 +402,22 @@ func toolgenDecodeArgsStoreLookup(d *runtime.Decoder, v *toolgenArgsStoreLookup)
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]bool
+	var seen [1]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "key":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "key", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.Match(s, toolgenPattern0)
+					v.key = s
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("key")
-			if s, ok := d.String(); ok {
-				d.Match(s, toolgenPattern0)
-				v.key = s
-			}
-			d.Leave()
 		default:
 			d.Unknown("key")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("key")
 	}
 }
@@ -457,653 +427,390 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [38]bool
+	var seen [38]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "enum":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[0] {
-				d.Duplicate()
-				continue
-			}
-			seen[0] = true
-			d.Enter("enum")
-			if s, ok := d.StringBytes(); ok {
-				switch string(s) {
-				case "a":
-					v.Enum = "a"
-				case "b":
-					v.Enum = "b"
-				case "c d":
-					v.Enum = "c d"
-				default:
-					d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\", \"c d\"")
+			if d.Property(&seen[0], "enum", runtime.Optional) {
+				if s, ok := d.StringBytes(); ok {
+					switch string(s) {
+					case "a":
+						v.Enum = "a"
+					case "b":
+						v.Enum = "b"
+					case "c d":
+						v.Enum = "c d"
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\", \"c d\"")
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "intEnum":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("intEnum")
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				switch n {
-				case 1, 2, 3:
-					v.IntEnum = int(n)
-				default:
-					d.Fail(runtime.CodeEnum, "must be one of 1, 2, 3")
+			if d.Property(&seen[1], "intEnum", runtime.Optional) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					switch n {
+					case 1, 2, 3:
+						v.IntEnum = int(n)
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of 1, 2, 3")
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "const":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[2] {
-				d.Duplicate()
-				continue
-			}
-			seen[2] = true
-			d.Enter("const")
-			if s, ok := d.StringBytes(); ok {
-				switch string(s) {
-				case "fixed":
-					v.Const = "fixed"
-				default:
-					d.Fail(runtime.CodeConst, "must be \"fixed\"")
+			if d.Property(&seen[2], "const", runtime.Optional) {
+				if s, ok := d.StringBytes(); ok {
+					switch string(s) {
+					case "fixed":
+						v.Const = "fixed"
+					default:
+						d.Fail(runtime.CodeConst, "must be \"fixed\"")
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "default":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[3], "default", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					v.Default = s
+				}
+				d.Leave()
 			}
-			if seen[3] {
-				d.Duplicate()
-				continue
-			}
-			seen[3] = true
-			d.Enter("default")
-			if s, ok := d.String(); ok {
-				v.Default = s
-			}
-			d.Leave()
 		case "defaultInt":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[4], "defaultInt", runtime.Optional) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					v.DefaultInt = int(n)
+				}
+				d.Leave()
 			}
-			if seen[4] {
-				d.Duplicate()
-				continue
-			}
-			seen[4] = true
-			d.Enter("defaultInt")
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.DefaultInt = int(n)
-			}
-			d.Leave()
 		case "defaultPtr":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[5], "defaultPtr", runtime.Optional) {
+				p := runtime.New(&v.DefaultPtr)
+				if b1, ok := d.Bool(); ok {
+					*p = b1
+				}
+				d.Leave()
 			}
-			if seen[5] {
-				d.Duplicate()
-				continue
-			}
-			seen[5] = true
-			d.Enter("defaultPtr")
-			p := runtime.New(&v.DefaultPtr)
-			if b1, ok := d.Bool(); ok {
-				*p = b1
-			}
-			d.Leave()
 		case "defaultEnum":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[6] {
-				d.Duplicate()
-				continue
-			}
-			seen[6] = true
-			d.Enter("defaultEnum")
-			if s, ok := d.StringBytes(); ok {
-				switch string(s) {
-				case "red":
-					v.DefaultEnum = Red
-				case "green":
-					v.DefaultEnum = Green
-				case "blue":
-					v.DefaultEnum = Blue
-				default:
-					d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"blue\"")
+			if d.Property(&seen[6], "defaultEnum", runtime.Optional) {
+				if s, ok := d.StringBytes(); ok {
+					switch string(s) {
+					case "red":
+						v.DefaultEnum = Red
+					case "green":
+						v.DefaultEnum = Green
+					case "blue":
+						v.DefaultEnum = Blue
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"blue\"")
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "min":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[7], "min", runtime.Optional) {
+				if n, ok := d.Int(-5, math.MaxInt64); ok {
+					v.Min = int(n)
+				}
+				d.Leave()
 			}
-			if seen[7] {
-				d.Duplicate()
-				continue
-			}
-			seen[7] = true
-			d.Enter("min")
-			if n, ok := d.Int(-5, math.MaxInt64); ok {
-				v.Min = int(n)
-			}
-			d.Leave()
 		case "max":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[8], "max", runtime.Optional) {
+				if n, ok := d.Int(math.MinInt64, 5); ok {
+					v.Max = int(n)
+				}
+				d.Leave()
 			}
-			if seen[8] {
-				d.Duplicate()
-				continue
-			}
-			seen[8] = true
-			d.Enter("max")
-			if n, ok := d.Int(math.MinInt64, 5); ok {
-				v.Max = int(n)
-			}
-			d.Leave()
 		case "exclMin":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[9] {
-				d.Duplicate()
-				continue
-			}
-			seen[9] = true
-			d.Enter("exclMin")
-			if f, ok := d.Float(64); ok {
-				if f <= 0 {
-					d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+			if d.Property(&seen[9], "exclMin", runtime.Optional) {
+				if f, ok := d.Float(64); ok {
+					if f <= 0 {
+						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+					}
+					v.ExclMin = f
 				}
-				v.ExclMin = f
+				d.Leave()
 			}
-			d.Leave()
 		case "exclMax":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[10] {
-				d.Duplicate()
-				continue
-			}
-			seen[10] = true
-			d.Enter("exclMax")
-			if f, ok := d.Float(64); ok {
-				if f >= 1 {
-					d.Fail(runtime.CodeExclusiveMaximum, "must be less than 1")
+			if d.Property(&seen[10], "exclMax", runtime.Optional) {
+				if f, ok := d.Float(64); ok {
+					if f >= 1 {
+						d.Fail(runtime.CodeExclusiveMaximum, "must be less than 1")
+					}
+					v.ExclMax = f
 				}
-				v.ExclMax = f
+				d.Leave()
 			}
-			d.Leave()
 		case "multInt":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[11] {
-				d.Duplicate()
-				continue
-			}
-			seen[11] = true
-			d.Enter("multInt")
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				if n%5 != 0 {
-					d.Fail(runtime.CodeMultipleOf, "must be a multiple of 5")
+			if d.Property(&seen[11], "multInt", runtime.Optional) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					if n%5 != 0 {
+						d.Fail(runtime.CodeMultipleOf, "must be a multiple of 5")
+					}
+					v.MultInt = int(n)
 				}
-				v.MultInt = int(n)
+				d.Leave()
 			}
-			d.Leave()
 		case "multFloat":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[12], "multFloat", runtime.Optional) {
+				if f, ok := d.Float(64); ok {
+					d.MultipleOf("0.1")
+					v.MultFloat = f
+				}
+				d.Leave()
 			}
-			if seen[12] {
-				d.Duplicate()
-				continue
-			}
-			seen[12] = true
-			d.Enter("multFloat")
-			if f, ok := d.Float(64); ok {
-				d.MultipleOf("0.1")
-				v.MultFloat = f
-			}
-			d.Leave()
 		case "minLen":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[13], "minLen", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 2)
+					v.MinLen = s
+				}
+				d.Leave()
 			}
-			if seen[13] {
-				d.Duplicate()
-				continue
-			}
-			seen[13] = true
-			d.Enter("minLen")
-			if s, ok := d.String(); ok {
-				d.MinLength(s, 2)
-				v.MinLen = s
-			}
-			d.Leave()
 		case "maxLen":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[14], "maxLen", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.MaxLength(s, 3)
+					v.MaxLen = s
+				}
+				d.Leave()
 			}
-			if seen[14] {
-				d.Duplicate()
-				continue
-			}
-			seen[14] = true
-			d.Enter("maxLen")
-			if s, ok := d.String(); ok {
-				d.MaxLength(s, 3)
-				v.MaxLen = s
-			}
-			d.Leave()
 		case "pattern":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[15], "pattern", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.Match(s, toolgenPattern1)
+					v.Pattern = s
+				}
+				d.Leave()
 			}
-			if seen[15] {
-				d.Duplicate()
-				continue
-			}
-			seen[15] = true
-			d.Enter("pattern")
-			if s, ok := d.String(); ok {
-				d.Match(s, toolgenPattern1)
-				v.Pattern = s
-			}
-			d.Leave()
 		case "comma":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[16], "comma", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.Match(s, toolgenPattern2)
+					v.Comma = s
+				}
+				d.Leave()
 			}
-			if seen[16] {
-				d.Duplicate()
-				continue
-			}
-			seen[16] = true
-			d.Enter("comma")
-			if s, ok := d.String(); ok {
-				d.Match(s, toolgenPattern2)
-				v.Comma = s
-			}
-			d.Leave()
 		case "dateTime":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[17], "dateTime", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatDateTime)
+					v.DateTime = s
+				}
+				d.Leave()
 			}
-			if seen[17] {
-				d.Duplicate()
-				continue
-			}
-			seen[17] = true
-			d.Enter("dateTime")
-			if s, ok := d.String(); ok {
-				d.Format(s, runtime.FormatDateTime)
-				v.DateTime = s
-			}
-			d.Leave()
 		case "date":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[18], "date", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatDate)
+					v.Date = s
+				}
+				d.Leave()
 			}
-			if seen[18] {
-				d.Duplicate()
-				continue
-			}
-			seen[18] = true
-			d.Enter("date")
-			if s, ok := d.String(); ok {
-				d.Format(s, runtime.FormatDate)
-				v.Date = s
-			}
-			d.Leave()
 		case "timeOfDay":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[19], "timeOfDay", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatTime)
+					v.TimeOfDay = s
+				}
+				d.Leave()
 			}
-			if seen[19] {
-				d.Duplicate()
-				continue
-			}
-			seen[19] = true
-			d.Enter("timeOfDay")
-			if s, ok := d.String(); ok {
-				d.Format(s, runtime.FormatTime)
-				v.TimeOfDay = s
-			}
-			d.Leave()
 		case "isoDuration":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[20], "isoDuration", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatDuration)
+					v.ISODuration = s
+				}
+				d.Leave()
 			}
-			if seen[20] {
-				d.Duplicate()
-				continue
-			}
-			seen[20] = true
-			d.Enter("isoDuration")
-			if s, ok := d.String(); ok {
-				d.Format(s, runtime.FormatDuration)
-				v.ISODuration = s
-			}
-			d.Leave()
 		case "email":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[21], "email", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatEmail)
+					v.Email = s
+				}
+				d.Leave()
 			}
-			if seen[21] {
-				d.Duplicate()
-				continue
-			}
-			seen[21] = true
-			d.Enter("email")
-			if s, ok := d.String(); ok {
-				d.Format(s, runtime.FormatEmail)
-				v.Email = s
-			}
-			d.Leave()
 		case "hostname":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[22], "hostname", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatHostname)
+					v.Hostname = s
+				}
+				d.Leave()
 			}
-			if seen[22] {
-				d.Duplicate()
-				continue
-			}
-			seen[22] = true
-			d.Enter("hostname")
-			if s, ok := d.String(); ok {
-				d.Format(s, runtime.FormatHostname)
-				v.Hostname = s
-			}
-			d.Leave()
 		case "ipv4":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[23], "ipv4", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatIPv4)
+					v.IPv4 = s
+				}
+				d.Leave()
 			}
-			if seen[23] {
-				d.Duplicate()
-				continue
-			}
-			seen[23] = true
-			d.Enter("ipv4")
-			if s, ok := d.String(); ok {
-				d.Format(s, runtime.FormatIPv4)
-				v.IPv4 = s
-			}
-			d.Leave()
 		case "ipv6":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[24], "ipv6", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatIPv6)
+					v.IPv6 = s
+				}
+				d.Leave()
 			}
-			if seen[24] {
-				d.Duplicate()
-				continue
-			}
-			seen[24] = true
-			d.Enter("ipv6")
-			if s, ok := d.String(); ok {
-				d.Format(s, runtime.FormatIPv6)
-				v.IPv6 = s
-			}
-			d.Leave()
 		case "uri":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[25], "uri", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatURI)
+					v.URI = s
+				}
+				d.Leave()
 			}
-			if seen[25] {
-				d.Duplicate()
-				continue
-			}
-			seen[25] = true
-			d.Enter("uri")
-			if s, ok := d.String(); ok {
-				d.Format(s, runtime.FormatURI)
-				v.URI = s
-			}
-			d.Leave()
 		case "uuid":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[26], "uuid", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatUUID)
+					v.UUID = s
+				}
+				d.Leave()
 			}
-			if seen[26] {
-				d.Duplicate()
-				continue
-			}
-			seen[26] = true
-			d.Enter("uuid")
-			if s, ok := d.String(); ok {
-				d.Format(s, runtime.FormatUUID)
-				v.UUID = s
-			}
-			d.Leave()
 		case "minItems":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[27] {
-				d.Duplicate()
-				continue
-			}
-			seen[27] = true
-			d.Enter("minItems")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.MinItems)
-				for d.NextItem() {
-					e := runtime.Append(&v.MinItems)
-					if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-						*e = int(n1)
+			if d.Property(&seen[27], "minItems", runtime.Optional) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.MinItems)
+					for d.NextItem() {
+						e := runtime.Append(&v.MinItems)
+						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							*e = int(n1)
+						}
 					}
+					d.MinItems(len(v.MinItems), 2)
 				}
-				d.MinItems(len(v.MinItems), 2)
+				d.Leave()
 			}
-			d.Leave()
 		case "maxItems":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[28] {
-				d.Duplicate()
-				continue
-			}
-			seen[28] = true
-			d.Enter("maxItems")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.MaxItems)
-				for d.NextItem() {
-					e := runtime.Append(&v.MaxItems)
-					if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-						*e = int(n1)
+			if d.Property(&seen[28], "maxItems", runtime.Optional) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.MaxItems)
+					for d.NextItem() {
+						e := runtime.Append(&v.MaxItems)
+						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							*e = int(n1)
+						}
 					}
+					d.MaxItems(len(v.MaxItems), 2)
 				}
-				d.MaxItems(len(v.MaxItems), 2)
+				d.Leave()
 			}
-			d.Leave()
 		case "unique":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[29] {
-				d.Duplicate()
-				continue
-			}
-			seen[29] = true
-			d.Enter("unique")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.Unique)
-				for d.NextItem() {
-					e := runtime.Append(&v.Unique)
-					if s1, ok := d.String(); ok {
-						*e = s1
+			if d.Property(&seen[29], "unique", runtime.Optional) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.Unique)
+					for d.NextItem() {
+						e := runtime.Append(&v.Unique)
+						if s1, ok := d.String(); ok {
+							*e = s1
+						}
 					}
+					runtime.Unique(d, v.Unique)
 				}
-				runtime.Unique(d, v.Unique)
+				d.Leave()
 			}
-			d.Leave()
 		case "itemBounds":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[30] {
-				d.Duplicate()
-				continue
-			}
-			seen[30] = true
-			d.Enter("itemBounds")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.ItemBounds)
-				for d.NextItem() {
-					e := runtime.Append(&v.ItemBounds)
-					if n1, ok := d.Int(0, 9); ok {
-						*e = int(n1)
+			if d.Property(&seen[30], "itemBounds", runtime.Optional) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.ItemBounds)
+					for d.NextItem() {
+						e := runtime.Append(&v.ItemBounds)
+						if n1, ok := d.Int(0, 9); ok {
+							*e = int(n1)
+						}
 					}
+					d.MaxItems(len(v.ItemBounds), 3)
 				}
-				d.MaxItems(len(v.ItemBounds), 3)
+				d.Leave()
 			}
-			d.Leave()
 		case "colorList":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[31] {
-				d.Duplicate()
-				continue
-			}
-			seen[31] = true
-			d.Enter("colorList")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.ColorList)
-				for d.NextItem() {
-					e := runtime.Append(&v.ColorList)
-					if s1, ok := d.StringBytes(); ok {
-						switch string(s1) {
-						case "red":
-							*e = Red
-						case "blue":
-							*e = Blue
-						default:
-							d.Fail(runtime.CodeEnum, "must be one of \"red\", \"blue\"")
+			if d.Property(&seen[31], "colorList", runtime.Optional) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.ColorList)
+					for d.NextItem() {
+						e := runtime.Append(&v.ColorList)
+						if s1, ok := d.StringBytes(); ok {
+							switch string(s1) {
+							case "red":
+								*e = Red
+							case "blue":
+								*e = Blue
+							default:
+								d.Fail(runtime.CodeEnum, "must be one of \"red\", \"blue\"")
+							}
 						}
 					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "secret":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[32] {
-				d.Duplicate()
-				continue
-			}
-			seen[32] = true
-			d.EnterSensitive("secret")
-			if s, ok := d.String(); ok {
-				d.MinLength(s, 8)
-				v.Secret = s
-			}
-			d.Leave()
-		case "titled":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[33] {
-				d.Duplicate()
-				continue
-			}
-			seen[33] = true
-			d.Enter("titled")
-			if s, ok := d.String(); ok {
-				v.Titled = s
-			}
-			d.Leave()
-		case "mustHave":
-			if seen[34] {
-				d.Duplicate()
-				continue
-			}
-			seen[34] = true
-			d.Enter("mustHave")
-			if !d.Null() {
-				p := runtime.New(&v.MustHave)
-				if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-					*p = int(n1)
+			if d.Property(&seen[32], "secret", runtime.Optional|runtime.Sensitive) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 8)
+					v.Secret = s
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "titled":
+			if d.Property(&seen[33], "titled", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					v.Titled = s
+				}
+				d.Leave()
+			}
+		case "mustHave":
+			if d.Property(&seen[34], "mustHave", runtime.Required) {
+				if !d.Null() {
+					p := runtime.New(&v.MustHave)
+					if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+						*p = int(n1)
+					}
+				}
+				d.Leave()
+			}
 		case "mayOmit":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[35], "mayOmit", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					v.MayOmit = s
+				}
+				d.Leave()
 			}
-			if seen[35] {
-				d.Duplicate()
-				continue
-			}
-			seen[35] = true
-			d.Enter("mayOmit")
-			if s, ok := d.String(); ok {
-				v.MayOmit = s
-			}
-			d.Leave()
 		case "small":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[36], "small", runtime.Optional) {
+				if n, ok := d.Int(math.MinInt8, 100); ok {
+					v.Small = int8(n)
+				}
+				d.Leave()
 			}
-			if seen[36] {
-				d.Duplicate()
-				continue
-			}
-			seen[36] = true
-			d.Enter("small")
-			if n, ok := d.Int(math.MinInt8, 100); ok {
-				v.Small = int8(n)
-			}
-			d.Leave()
 		case "stamp":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[37], "stamp", runtime.Optional) {
+				if t, ok := d.Time(); ok {
+					v.Stamp = t
+				}
+				d.Leave()
 			}
-			if seen[37] {
-				d.Duplicate()
-				continue
-			}
-			seen[37] = true
-			d.Enter("stamp")
-			if t, ok := d.Time(); ok {
-				v.Stamp = t
-			}
-			d.Leave()
 		default:
 			d.Unknown("enum", "intEnum", "const", "default", "defaultInt", "defaultPtr", "defaultEnum", "min", "max", "exclMin", "exclMax", "multInt", "multFloat", "minLen", "maxLen", "pattern", "comma", "dateTime", "date", "timeOfDay", "isoDuration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid", "minItems", "maxItems", "unique", "itemBounds", "colorList", "secret", "titled", "mustHave", "mayOmit", "small", "stamp")
 		}
 	}
-	if !seen[3] {
+	if seen[3] != runtime.Present {
 		v.Default = "dflt"
 	}
-	if !seen[4] {
+	if seen[4] != runtime.Present {
 		v.DefaultInt = 7
 	}
-	if !seen[5] {
+	if seen[5] != runtime.Present {
 		v.DefaultPtr = new(bool(true))
 	}
-	if !seen[6] {
+	if seen[6] != runtime.Present {
 		v.DefaultEnum = Green
 	}
-	if !seen[34] {
+	if seen[34] == runtime.Absent {
 		d.Missing("mustHave")
 	}
 }
@@ -1113,600 +820,369 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [35]bool
+	var seen [35]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "id":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "id", runtime.Required) {
+				if s, ok := d.String(); ok {
+					v.Base.ID = s
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("id")
-			if s, ok := d.String(); ok {
-				v.Base.ID = s
-			}
-			d.Leave()
 		case "note":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[1], "note", runtime.Optional) {
+				runtime.Ensure(&v.Extra)
+				if s, ok := d.String(); ok {
+					v.Extra.Note = s
+				}
+				d.Leave()
 			}
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("note")
-			runtime.Ensure(&v.Extra)
-			if s, ok := d.String(); ok {
-				v.Extra.Note = s
-			}
-			d.Leave()
 		case "shadowed":
-			if seen[2] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[2], "shadowed", runtime.Required) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					v.Shadowed = int(n)
+				}
+				d.Leave()
 			}
-			seen[2] = true
-			d.Enter("shadowed")
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Shadowed = int(n)
-			}
-			d.Leave()
 		case "str":
-			if seen[3] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[3], "str", runtime.Required) {
+				if s, ok := d.String(); ok {
+					v.Str = s
+				}
+				d.Leave()
 			}
-			seen[3] = true
-			d.Enter("str")
-			if s, ok := d.String(); ok {
-				v.Str = s
-			}
-			d.Leave()
 		case "bool":
-			if seen[4] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[4], "bool", runtime.Required) {
+				if b, ok := d.Bool(); ok {
+					v.Bool = b
+				}
+				d.Leave()
 			}
-			seen[4] = true
-			d.Enter("bool")
-			if b, ok := d.Bool(); ok {
-				v.Bool = b
-			}
-			d.Leave()
 		case "int":
-			if seen[5] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[5], "int", runtime.Required) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					v.Int = int(n)
+				}
+				d.Leave()
 			}
-			seen[5] = true
-			d.Enter("int")
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Int = int(n)
-			}
-			d.Leave()
 		case "int8":
-			if seen[6] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[6], "int8", runtime.Required) {
+				if n, ok := d.Int(math.MinInt8, math.MaxInt8); ok {
+					v.Int8 = int8(n)
+				}
+				d.Leave()
 			}
-			seen[6] = true
-			d.Enter("int8")
-			if n, ok := d.Int(math.MinInt8, math.MaxInt8); ok {
-				v.Int8 = int8(n)
-			}
-			d.Leave()
 		case "int16":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[7], "int16", runtime.Optional) {
+				if n, ok := d.Int(math.MinInt16, math.MaxInt16); ok {
+					v.Int16 = int16(n)
+				}
+				d.Leave()
 			}
-			if seen[7] {
-				d.Duplicate()
-				continue
-			}
-			seen[7] = true
-			d.Enter("int16")
-			if n, ok := d.Int(math.MinInt16, math.MaxInt16); ok {
-				v.Int16 = int16(n)
-			}
-			d.Leave()
 		case "int32":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[8], "int32", runtime.Optional) {
+				if n, ok := d.Int(math.MinInt32, math.MaxInt32); ok {
+					v.Int32 = int32(n)
+				}
+				d.Leave()
 			}
-			if seen[8] {
-				d.Duplicate()
-				continue
-			}
-			seen[8] = true
-			d.Enter("int32")
-			if n, ok := d.Int(math.MinInt32, math.MaxInt32); ok {
-				v.Int32 = int32(n)
-			}
-			d.Leave()
 		case "int64":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[9], "int64", runtime.Optional) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					v.Int64 = n
+				}
+				d.Leave()
 			}
-			if seen[9] {
-				d.Duplicate()
-				continue
-			}
-			seen[9] = true
-			d.Enter("int64")
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Int64 = n
-			}
-			d.Leave()
 		case "uint":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[10], "uint", runtime.Optional) {
+				if n, ok := d.Uint(0, math.MaxUint64); ok {
+					v.Uint = uint(n)
+				}
+				d.Leave()
 			}
-			if seen[10] {
-				d.Duplicate()
-				continue
-			}
-			seen[10] = true
-			d.Enter("uint")
-			if n, ok := d.Uint(0, math.MaxUint64); ok {
-				v.Uint = uint(n)
-			}
-			d.Leave()
 		case "uint8":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[11], "uint8", runtime.Optional) {
+				if n, ok := d.Uint(0, math.MaxUint8); ok {
+					v.Uint8 = uint8(n)
+				}
+				d.Leave()
 			}
-			if seen[11] {
-				d.Duplicate()
-				continue
-			}
-			seen[11] = true
-			d.Enter("uint8")
-			if n, ok := d.Uint(0, math.MaxUint8); ok {
-				v.Uint8 = uint8(n)
-			}
-			d.Leave()
 		case "uint16":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[12], "uint16", runtime.Optional) {
+				if n, ok := d.Uint(0, math.MaxUint16); ok {
+					v.Uint16 = uint16(n)
+				}
+				d.Leave()
 			}
-			if seen[12] {
-				d.Duplicate()
-				continue
-			}
-			seen[12] = true
-			d.Enter("uint16")
-			if n, ok := d.Uint(0, math.MaxUint16); ok {
-				v.Uint16 = uint16(n)
-			}
-			d.Leave()
 		case "uint32":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[13], "uint32", runtime.Optional) {
+				if n, ok := d.Uint(0, math.MaxUint32); ok {
+					v.Uint32 = uint32(n)
+				}
+				d.Leave()
 			}
-			if seen[13] {
-				d.Duplicate()
-				continue
-			}
-			seen[13] = true
-			d.Enter("uint32")
-			if n, ok := d.Uint(0, math.MaxUint32); ok {
-				v.Uint32 = uint32(n)
-			}
-			d.Leave()
 		case "uint64":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[14], "uint64", runtime.Optional) {
+				if n, ok := d.Uint(0, math.MaxUint64); ok {
+					v.Uint64 = n
+				}
+				d.Leave()
 			}
-			if seen[14] {
-				d.Duplicate()
-				continue
-			}
-			seen[14] = true
-			d.Enter("uint64")
-			if n, ok := d.Uint(0, math.MaxUint64); ok {
-				v.Uint64 = n
-			}
-			d.Leave()
 		case "float32":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[15], "float32", runtime.Optional) {
+				if f, ok := d.Float(32); ok {
+					v.Float32 = float32(f)
+				}
+				d.Leave()
 			}
-			if seen[15] {
-				d.Duplicate()
-				continue
-			}
-			seen[15] = true
-			d.Enter("float32")
-			if f, ok := d.Float(32); ok {
-				v.Float32 = float32(f)
-			}
-			d.Leave()
 		case "float64":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[16], "float64", runtime.Optional) {
+				if f, ok := d.Float(64); ok {
+					v.Float64 = f
+				}
+				d.Leave()
 			}
-			if seen[16] {
-				d.Duplicate()
-				continue
-			}
-			seen[16] = true
-			d.Enter("float64")
-			if f, ok := d.Float(64); ok {
-				v.Float64 = f
-			}
-			d.Leave()
 		case "time":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[17], "time", runtime.Optional) {
+				if t, ok := d.Time(); ok {
+					v.Time = t
+				}
+				d.Leave()
 			}
-			if seen[17] {
-				d.Duplicate()
-				continue
-			}
-			seen[17] = true
-			d.Enter("time")
-			if t, ok := d.Time(); ok {
-				v.Time = t
-			}
-			d.Leave()
 		case "duration":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[18], "duration", runtime.Optional) {
+				if x, ok := d.Duration(); ok {
+					v.Duration = x
+				}
+				d.Leave()
 			}
-			if seen[18] {
-				d.Duplicate()
-				continue
-			}
-			seen[18] = true
-			d.Enter("duration")
-			if x, ok := d.Duration(); ok {
-				v.Duration = x
-			}
-			d.Leave()
 		case "bytes":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[19], "bytes", runtime.Optional) {
+				if x, ok := d.Bytes(); ok {
+					v.Bytes = x
+				}
+				d.Leave()
 			}
-			if seen[19] {
-				d.Duplicate()
-				continue
-			}
-			seen[19] = true
-			d.Enter("bytes")
-			if x, ok := d.Bytes(); ok {
-				v.Bytes = x
-			}
-			d.Leave()
 		case "list":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[20] {
-				d.Duplicate()
-				continue
-			}
-			seen[20] = true
-			d.Enter("list")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.List)
-				for d.NextItem() {
-					e := runtime.Append(&v.List)
-					if s1, ok := d.String(); ok {
-						*e = s1
-					}
-				}
-			}
-			d.Leave()
-		case "pair":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[21] {
-				d.Duplicate()
-				continue
-			}
-			seen[21] = true
-			d.Enter("pair")
-			if d.BeginArray() {
-				n := 0
-				for d.NextItem() {
-					if n < 2 {
-						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-							v.Pair[n] = int(n1)
+			if d.Property(&seen[20], "list", runtime.Optional) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.List)
+					for d.NextItem() {
+						e := runtime.Append(&v.List)
+						if s1, ok := d.String(); ok {
+							*e = s1
 						}
-					} else {
-						d.Skip()
 					}
-					n++
 				}
-				d.MinItems(n, 2)
-				d.MaxItems(n, 2)
+				d.Leave()
 			}
-			d.Leave()
+		case "pair":
+			if d.Property(&seen[21], "pair", runtime.Optional) {
+				if d.BeginArray() {
+					n := 0
+					for d.NextItem() {
+						if n < 2 {
+							if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+								v.Pair[n] = int(n1)
+							}
+						} else {
+							d.Skip()
+						}
+						n++
+					}
+					d.MinItems(n, 2)
+					d.MaxItems(n, 2)
+				}
+				d.Leave()
+			}
 		case "counts":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[22] {
-				d.Duplicate()
-				continue
-			}
-			seen[22] = true
-			d.Enter("counts")
-			if d.BeginObject() {
-				runtime.MakeMap(&v.Counts)
-				for d.NextField() {
-					k := string(d.FieldName())
-					if _, dup := v.Counts[k]; dup {
-						d.Duplicate()
-						continue
+			if d.Property(&seen[22], "counts", runtime.Optional) {
+				if d.BeginObject() {
+					runtime.MakeMap(&v.Counts)
+					for d.NextField() {
+						k := string(d.FieldName())
+						if _, dup := v.Counts[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(string(k))
+						e := runtime.ZeroValue(v.Counts)
+						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							e = int(n1)
+						}
+						v.Counts[k] = e
+						d.Leave()
 					}
-					d.Enter(string(k))
-					e := runtime.ZeroValue(v.Counts)
-					if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-						e = int(n1)
-					}
-					v.Counts[k] = e
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "byColor":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[23] {
-				d.Duplicate()
-				continue
-			}
-			seen[23] = true
-			d.Enter("byColor")
-			if d.BeginObject() {
-				runtime.MakeMap(&v.ByColor)
-				for d.NextField() {
-					switch string(d.FieldName()) {
-					case "red", "green", "blue":
-					default:
-						d.Unknown("red", "green", "blue")
-						continue
+			if d.Property(&seen[23], "byColor", runtime.Optional) {
+				if d.BeginObject() {
+					runtime.MakeMap(&v.ByColor)
+					for d.NextField() {
+						switch string(d.FieldName()) {
+						case "red", "green", "blue":
+						default:
+							d.Unknown("red", "green", "blue")
+							continue
+						}
+						k := Color(d.FieldName())
+						if _, dup := v.ByColor[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(string(k))
+						e := runtime.ZeroValue(v.ByColor)
+						if f1, ok := d.Float(64); ok {
+							e = f1
+						}
+						v.ByColor[k] = e
+						d.Leave()
 					}
-					k := Color(d.FieldName())
-					if _, dup := v.ByColor[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(string(k))
-					e := runtime.ZeroValue(v.ByColor)
-					if f1, ok := d.Float(64); ok {
-						e = f1
-					}
-					v.ByColor[k] = e
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "ptr":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[24], "ptr", runtime.Optional) {
+				p := runtime.New(&v.Ptr)
+				if s1, ok := d.String(); ok {
+					*p = s1
+				}
+				d.Leave()
 			}
-			if seen[24] {
-				d.Duplicate()
-				continue
-			}
-			seen[24] = true
-			d.Enter("ptr")
-			p := runtime.New(&v.Ptr)
-			if s1, ok := d.String(); ok {
-				*p = s1
-			}
-			d.Leave()
 		case "nested":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[25], "nested", runtime.Optional) {
+				p := runtime.New(&v.Nested)
+				toolgenDecodeNode(d, p)
+				d.Leave()
 			}
-			if seen[25] {
-				d.Duplicate()
-				continue
-			}
-			seen[25] = true
-			d.Enter("nested")
-			p := runtime.New(&v.Nested)
-			toolgenDecodeNode(d, p)
-			d.Leave()
 		case "tree":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[26], "tree", runtime.Optional) {
+				toolgenDecodeNode(d, &v.Tree)
+				d.Leave()
 			}
-			if seen[26] {
-				d.Duplicate()
-				continue
-			}
-			seen[26] = true
-			d.Enter("tree")
-			toolgenDecodeNode(d, &v.Tree)
-			d.Leave()
 		case "color":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[27] {
-				d.Duplicate()
-				continue
-			}
-			seen[27] = true
-			d.Enter("color")
-			if s, ok := d.StringBytes(); ok {
-				switch string(s) {
-				case "red":
-					v.Color = Red
-				case "green":
-					v.Color = Green
-				case "blue":
-					v.Color = Blue
-				default:
-					d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"blue\"")
+			if d.Property(&seen[27], "color", runtime.Optional) {
+				if s, ok := d.StringBytes(); ok {
+					switch string(s) {
+					case "red":
+						v.Color = Red
+					case "green":
+						v.Color = Green
+					case "blue":
+						v.Color = Blue
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"blue\"")
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "level":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[28] {
-				d.Duplicate()
-				continue
-			}
-			seen[28] = true
-			d.Enter("level")
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				switch n {
-				case 1, 2:
-					v.Level = other.Level(n)
-				default:
-					d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+			if d.Property(&seen[28], "level", runtime.Optional) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					switch n {
+					case 1, 2:
+						v.Level = other.Level(n)
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "tags":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[29] {
-				d.Duplicate()
-				continue
-			}
-			seen[29] = true
-			d.Enter("tags")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.Tags)
-				for d.NextItem() {
-					e := runtime.Append(&v.Tags)
-					toolgenDecodeTag(d, e)
+			if d.Property(&seen[29], "tags", runtime.Optional) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.Tags)
+					for d.NextItem() {
+						e := runtime.Append(&v.Tags)
+						toolgenDecodeTag(d, e)
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "addr":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[30], "addr", runtime.Optional) {
+				d.Text(&v.Addr)
+				d.Leave()
 			}
-			if seen[30] {
-				d.Duplicate()
-				continue
-			}
-			seen[30] = true
-			d.Enter("addr")
-			d.Text(&v.Addr)
-			d.Leave()
 		case "any":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[31], "any", runtime.Optional) {
+				if x, ok := d.Any(); ok {
+					v.Any = x
+				}
+				d.Leave()
 			}
-			if seen[31] {
-				d.Duplicate()
-				continue
-			}
-			seen[31] = true
-			d.Enter("any")
-			if x, ok := d.Any(); ok {
-				v.Any = x
-			}
-			d.Leave()
 		case "raw":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[32], "raw", runtime.Optional) {
+				if x, ok := d.Raw(); ok {
+					v.Raw = x
+				}
+				d.Leave()
 			}
-			if seen[32] {
-				d.Duplicate()
-				continue
-			}
-			seen[32] = true
-			d.Enter("raw")
-			if x, ok := d.Raw(); ok {
-				v.Raw = x
-			}
-			d.Leave()
 		case "matrix":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[33] {
-				d.Duplicate()
-				continue
-			}
-			seen[33] = true
-			d.Enter("matrix")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.Matrix)
-				for d.NextItem() {
-					e := runtime.Append(&v.Matrix)
-					if d.BeginArray() {
-						runtime.MakeSlice(e)
-						for d.NextItem() {
-							e1 := runtime.Append(e)
-							if n2, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-								*e1 = int(n2)
+			if d.Property(&seen[33], "matrix", runtime.Optional) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.Matrix)
+					for d.NextItem() {
+						e := runtime.Append(&v.Matrix)
+						if d.BeginArray() {
+							runtime.MakeSlice(e)
+							for d.NextItem() {
+								e1 := runtime.Append(e)
+								if n2, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+									*e1 = int(n2)
+								}
 							}
 						}
 					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "inline":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[34] {
-				d.Duplicate()
-				continue
-			}
-			seen[34] = true
-			d.Enter("inline")
-			if d.BeginObject() {
-				var seen1 [1]bool
-				for d.NextField() {
-					switch string(d.FieldName()) {
-					case "x":
-						if seen1[0] {
-							d.Duplicate()
-							continue
+			if d.Property(&seen[34], "inline", runtime.Optional) {
+				if d.BeginObject() {
+					var seen1 [1]runtime.Presence
+					for d.NextField() {
+						switch string(d.FieldName()) {
+						case "x":
+							if d.Property(&seen1[0], "x", runtime.Required) {
+								if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+									v.Inline.X = int(n1)
+								}
+								d.Leave()
+							}
+						default:
+							d.Unknown("x")
 						}
-						seen1[0] = true
-						d.Enter("x")
-						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-							v.Inline.X = int(n1)
-						}
-						d.Leave()
-					default:
-						d.Unknown("x")
+					}
+					if seen1[0] == runtime.Absent {
+						d.Missing("x")
 					}
 				}
-				if !seen1[0] {
-					d.Missing("x")
-				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("id", "note", "shadowed", "str", "bool", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "time", "duration", "bytes", "list", "pair", "counts", "byColor", "ptr", "nested", "tree", "color", "level", "tags", "addr", "any", "raw", "matrix", "inline")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("id")
 	}
-	if !seen[2] {
+	if seen[2] == runtime.Absent {
 		d.Missing("shadowed")
 	}
-	if !seen[3] {
+	if seen[3] == runtime.Absent {
 		d.Missing("str")
 	}
-	if !seen[4] {
+	if seen[4] == runtime.Absent {
 		d.Missing("bool")
 	}
-	if !seen[5] {
+	if seen[5] == runtime.Absent {
 		d.Missing("int")
 	}
-	if !seen[6] {
+	if seen[6] == runtime.Absent {
 		d.Missing("int8")
 	}
 }
@@ -1716,40 +1192,29 @@ func toolgenDecodeTag(d *runtime.Decoder, v *other.Tag) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]bool
+	var seen [2]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "key":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "key", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 1)
+					v.Key = s
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("key")
-			if s, ok := d.String(); ok {
-				d.MinLength(s, 1)
-				v.Key = s
-			}
-			d.Leave()
 		case "value":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[1], "value", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					v.Value = s
+				}
+				d.Leave()
 			}
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("value")
-			if s, ok := d.String(); ok {
-				v.Value = s
-			}
-			d.Leave()
 		default:
 			d.Unknown("key", "value")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("key")
 	}
 }
@@ -1759,43 +1224,32 @@ func toolgenDecodeNode(d *runtime.Decoder, v *Node) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]bool
+	var seen [2]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if seen[0] {
-				d.Duplicate()
-				continue
-			}
-			seen[0] = true
-			d.Enter("name")
-			if s, ok := d.String(); ok {
-				v.Name = s
-			}
-			d.Leave()
-		case "children":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("children")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.Children)
-				for d.NextItem() {
-					e := runtime.Append(&v.Children)
-					toolgenDecodeNode(d, e)
+			if d.Property(&seen[0], "name", runtime.Required) {
+				if s, ok := d.String(); ok {
+					v.Name = s
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "children":
+			if d.Property(&seen[1], "children", runtime.Optional) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.Children)
+					for d.NextItem() {
+						e := runtime.Append(&v.Children)
+						toolgenDecodeNode(d, e)
+					}
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("name", "children")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("name")
 	}
 }

@@ -3,7 +3,6 @@ package difftest
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"reflect"
 	"runtime/debug"
 	"strings"
@@ -32,18 +31,10 @@ type Outcome struct {
 	Verdict    Verdict             // the oracle's
 	Accept     bool                // the decoder's verdict
 	Violations []runtime.Violation // the decoder's
-	// Known names the known divergence (see Known) that explains a disagreement, or
-	// is "" when there was none.
-	Known string
 }
 
-// StrictEnv, when set to 1 in the environment, makes known divergences fail like any
-// other: use it to check whether a fix of the runtime or generator closed them.
-const StrictEnv = "DIFFTEST_STRICT"
-
 // Check decodes args with the generated decoder and with the oracle and reports, on
-// t, every difference: a panic, an accept/reject disagreement (unless a known
-// divergence explains it), a value that differs from encoding/json's, a rejection
+// t, every difference: a panic, an accept/reject disagreement, a value that differs from encoding/json's, a rejection
 // without violations, a violation whose path names nothing, a broken invariant.
 func Check[T any](t testing.TB, s Subject[T], args []byte) Outcome {
 	t.Helper()
@@ -73,10 +64,6 @@ func Check[T any](t testing.TB, s Subject[T], args []byte) Outcome {
 		}
 	}
 	if ok != out.Verdict.Accept() {
-		if k := known(o, s, args, out, got); k != "" && os.Getenv(StrictEnv) != "1" {
-			out.Known = k
-			return out
-		}
 		t.Errorf("%s: accept/reject disagreement\n  input:   %s\n  oracle:  %v\n  decoder: %s", s.Tool, Quote(args), out.Verdict, decoderVerdict(ok, viols))
 		return out
 	}
@@ -129,7 +116,6 @@ func Quote(args []byte) string {
 
 // RunCorpus checks every case of a corpus, each as a subtest: the oracle's verdict
 // against the case's expectation, then the decoder against the oracle (Check).
-// Known divergences are logged, not failed, unless StrictEnv is set.
 func RunCorpus[T any](t *testing.T, s Subject[T], cases []Case) {
 	t.Helper()
 	o, err := For(s.Tool, s.InputSchema)
@@ -150,10 +136,7 @@ func RunCorpus[T any](t *testing.T, s Subject[T], cases []Case) {
 					t.Errorf("oracle: %s: %v, want %s", Quote(args), v, map[Want]string{Accept: "accept", Reject: "reject"}[c.Want])
 				}
 			}
-			out := Check(t, s, args)
-			if out.Known != "" {
-				t.Logf("known divergence %s on %s: oracle %v; decoder %s", out.Known, Quote(args), out.Verdict, decoderVerdict(out.Accept, out.Violations))
-			}
+			Check(t, s, args)
 		})
 	}
 }

@@ -97,39 +97,31 @@ func toolgenDecodeArgsGetTransactions(d *runtime.Decoder, v *toolgenArgsGetTrans
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]bool
+	var seen [2]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "startDate":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "startDate", runtime.Required) {
+				if t, ok := d.Time(); ok {
+					v.startDate = t
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("startDate")
-			if t, ok := d.Time(); ok {
-				v.startDate = t
-			}
-			d.Leave()
 		case "endDate":
-			if seen[1] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[1], "endDate", runtime.Required) {
+				if t, ok := d.Time(); ok {
+					v.endDate = t
+				}
+				d.Leave()
 			}
-			seen[1] = true
-			d.Enter("endDate")
-			if t, ok := d.Time(); ok {
-				v.endDate = t
-			}
-			d.Leave()
 		default:
 			d.Unknown("startDate", "endDate")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("startDate")
 	}
-	if !seen[1] {
+	if seen[1] == runtime.Absent {
 		d.Missing("endDate")
 	}
 }
@@ -139,44 +131,36 @@ func toolgenDecodeCloseRequest(d *runtime.Decoder, v *CloseRequest) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]bool
+	var seen [2]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "reason":
-			if seen[0] {
-				d.Duplicate()
-				continue
-			}
-			seen[0] = true
-			d.Enter("reason")
-			if s, ok := d.String(); ok {
-				d.MinLength(s, 3)
-				d.MaxLength(s, 500)
-				v.Reason = s
-			}
-			d.Leave()
-		case "confirm":
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("confirm")
-			if b, ok := d.Bool(); ok {
-				if !b {
-					d.Fail(runtime.CodeConst, "must be true")
+			if d.Property(&seen[0], "reason", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 3)
+					d.MaxLength(s, 500)
+					v.Reason = s
 				}
-				v.Confirm = b
+				d.Leave()
 			}
-			d.Leave()
+		case "confirm":
+			if d.Property(&seen[1], "confirm", runtime.Required) {
+				if b, ok := d.Bool(); ok {
+					if !b {
+						d.Fail(runtime.CodeConst, "must be true")
+					}
+					v.Confirm = b
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("reason", "confirm")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("reason")
 	}
-	if !seen[1] {
+	if seen[1] == runtime.Absent {
 		d.Missing("confirm")
 	}
 }

@@ -87,43 +87,32 @@ func toolgenDecodeArgsHelloWorld(d *runtime.Decoder, v *toolgenArgsHelloWorld) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]bool
+	var seen [2]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "name", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 1)
+					v.name = s
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("name")
-			if s, ok := d.String(); ok {
-				d.MinLength(s, 1)
-				v.name = s
-			}
-			d.Leave()
 		case "times":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[1], "times", runtime.Optional) {
+				if n, ok := d.Int(1, 5); ok {
+					v.times = int(n)
+				}
+				d.Leave()
 			}
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("times")
-			if n, ok := d.Int(1, 5); ok {
-				v.times = int(n)
-			}
-			d.Leave()
 		default:
 			d.Unknown("name", "times")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("name")
 	}
-	if !seen[1] {
+	if seen[1] != runtime.Present {
 		v.times = 1
 	}
 }
@@ -133,68 +122,50 @@ func toolgenDecodeQuery(d *runtime.Decoder, v *Query) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]bool
+	var seen [3]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "city":
-			if seen[0] {
-				d.Duplicate()
-				continue
-			}
-			seen[0] = true
-			d.Enter("city")
-			if s, ok := d.String(); ok {
-				d.MinLength(s, 1)
-				d.MaxLength(s, 80)
-				v.City = s
-			}
-			d.Leave()
-		case "days":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("days")
-			if n, ok := d.Int(1, 14); ok {
-				v.Days = int(n)
-			}
-			d.Leave()
-		case "unit":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[2] {
-				d.Duplicate()
-				continue
-			}
-			seen[2] = true
-			d.Enter("unit")
-			if s, ok := d.StringBytes(); ok {
-				switch string(s) {
-				case "celsius":
-					v.Unit = Celsius
-				case "fahrenheit":
-					v.Unit = Fahrenheit
-				default:
-					d.Fail(runtime.CodeEnum, "must be one of \"celsius\", \"fahrenheit\"")
+			if d.Property(&seen[0], "city", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 1)
+					d.MaxLength(s, 80)
+					v.City = s
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "days":
+			if d.Property(&seen[1], "days", runtime.Optional) {
+				if n, ok := d.Int(1, 14); ok {
+					v.Days = int(n)
+				}
+				d.Leave()
+			}
+		case "unit":
+			if d.Property(&seen[2], "unit", runtime.Optional) {
+				if s, ok := d.StringBytes(); ok {
+					switch string(s) {
+					case "celsius":
+						v.Unit = Celsius
+					case "fahrenheit":
+						v.Unit = Fahrenheit
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of \"celsius\", \"fahrenheit\"")
+					}
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("city", "days", "unit")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("city")
 	}
-	if !seen[1] {
+	if seen[1] != runtime.Present {
 		v.Days = 1
 	}
-	if !seen[2] {
+	if seen[2] != runtime.Present {
 		v.Unit = Celsius
 	}
 }

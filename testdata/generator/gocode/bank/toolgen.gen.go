@@ -139,26 +139,22 @@ func toolgenDecodeFreezeArgs(d *runtime.Decoder, v *FreezeArgs) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]bool
+	var seen [1]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "card_id":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "card_id", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatUUID)
+					v.CardID = s
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("card_id")
-			if s, ok := d.String(); ok {
-				d.Format(s, runtime.FormatUUID)
-				v.CardID = s
-			}
-			d.Leave()
 		default:
 			d.Unknown("card_id")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("card_id")
 	}
 }
@@ -168,72 +164,50 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]bool
+	var seen [4]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "from":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "from", runtime.Required) {
+				if t, ok := d.Time(); ok {
+					v.From = t
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("from")
-			if t, ok := d.Time(); ok {
-				v.From = t
-			}
-			d.Leave()
 		case "to":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[1], "to", runtime.Optional) {
+				p := runtime.New(&v.To)
+				if t1, ok := d.Time(); ok {
+					*p = t1
+				}
+				d.Leave()
 			}
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("to")
-			p := runtime.New(&v.To)
-			if t1, ok := d.Time(); ok {
-				*p = t1
-			}
-			d.Leave()
 		case "limit":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[2], "limit", runtime.Optional) {
+				if n, ok := d.Int(1, 500); ok {
+					v.Limit = int32(n)
+				}
+				d.Leave()
 			}
-			if seen[2] {
-				d.Duplicate()
-				continue
-			}
-			seen[2] = true
-			d.Enter("limit")
-			if n, ok := d.Int(1, 500); ok {
-				v.Limit = int32(n)
-			}
-			d.Leave()
 		case "account":
-			if seen[3] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[3], "account", runtime.Sensitive) {
+				if s, ok := d.String(); ok {
+					d.Match(s, toolgenPattern0)
+					v.Account = s
+				}
+				d.Leave()
 			}
-			seen[3] = true
-			d.EnterSensitive("account")
-			if s, ok := d.String(); ok {
-				d.Match(s, toolgenPattern0)
-				v.Account = s
-			}
-			d.Leave()
 		default:
 			d.Unknown("from", "to", "limit", "account")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("from")
 	}
-	if !seen[2] {
+	if seen[2] != runtime.Present {
 		v.Limit = 50
 	}
-	if !seen[3] {
+	if seen[3] == runtime.Absent {
 		d.Missing("account")
 	}
 }

@@ -115,47 +115,36 @@ func toolgenDecodeArgsAdd(d *runtime.Decoder, v *toolgenArgsAdd) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]bool
+	var seen [2]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "a":
-			if seen[0] {
-				d.Duplicate()
-				continue
-			}
-			seen[0] = true
-			d.Enter("a")
-			if n, ok := d.Int(-128, 127); ok {
-				v.a = int8(n)
-			}
-			d.Leave()
-		case "b":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("b")
-			if n, ok := d.Uint(0, math.MaxUint16); ok {
-				switch n {
-				case 100:
-					v.b = uint16(n)
-				default:
-					d.Fail(runtime.CodeConst, "must be 100")
+			if d.Property(&seen[0], "a", runtime.Required) {
+				if n, ok := d.Int(-128, 127); ok {
+					v.a = int8(n)
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "b":
+			if d.Property(&seen[1], "b", runtime.Optional) {
+				if n, ok := d.Uint(0, math.MaxUint16); ok {
+					switch n {
+					case 100:
+						v.b = uint16(n)
+					default:
+						d.Fail(runtime.CodeConst, "must be 100")
+					}
+				}
+				d.Leave()
+			}
 		default:
 			d.Unknown("a", "b")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("a")
 	}
-	if !seen[1] {
+	if seen[1] != runtime.Present {
 		v.b = 100
 	}
 }
@@ -175,129 +164,96 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [6]bool
+	var seen [6]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "name", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 1)
+					v.name = s
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("name")
-			if s, ok := d.String(); ok {
-				d.MinLength(s, 1)
-				v.name = s
-			}
-			d.Leave()
 		case "times":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[1], "times", runtime.Optional) {
+				if n, ok := d.Int(1, 5); ok {
+					v.times = int(n)
+				}
+				d.Leave()
 			}
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("times")
-			if n, ok := d.Int(1, 5); ok {
-				v.times = int(n)
-			}
-			d.Leave()
 		case "loud":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[2], "loud", runtime.Optional) {
+				if b, ok := d.Bool(); ok {
+					v.loud = b
+				}
+				d.Leave()
 			}
-			if seen[2] {
-				d.Duplicate()
-				continue
-			}
-			seen[2] = true
-			d.Enter("loud")
-			if b, ok := d.Bool(); ok {
-				v.loud = b
-			}
-			d.Leave()
 		case "tags":
-			if seen[3] {
-				d.Duplicate()
-				continue
-			}
-			seen[3] = true
-			d.Enter("tags")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.tags)
-				for d.NextItem() {
-					e := runtime.Append(&v.tags)
-					if s1, ok := d.StringBytes(); ok {
-						switch string(s1) {
-						case "a":
-							*e = "a"
-						case "b":
-							*e = "b"
-						case "c d":
-							*e = "c d"
-						default:
-							d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\", \"c d\"")
+			if d.Property(&seen[3], "tags", runtime.Required) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.tags)
+					for d.NextItem() {
+						e := runtime.Append(&v.tags)
+						if s1, ok := d.StringBytes(); ok {
+							switch string(s1) {
+							case "a":
+								*e = "a"
+							case "b":
+								*e = "b"
+							case "c d":
+								*e = "c d"
+							default:
+								d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\", \"c d\"")
+							}
 						}
 					}
+					d.MaxItems(len(v.tags), 3)
+					runtime.Unique(d, v.tags)
 				}
-				d.MaxItems(len(v.tags), 3)
-				runtime.Unique(d, v.tags)
+				d.Leave()
 			}
-			d.Leave()
 		case "ratio":
-			if seen[4] {
-				d.Duplicate()
-				continue
-			}
-			seen[4] = true
-			d.Enter("ratio")
-			if f, ok := d.Float(32); ok {
-				if f > 1.5 {
-					d.Fail(runtime.CodeMaximum, "must be at most 1.5")
+			if d.Property(&seen[4], "ratio", runtime.Required) {
+				if f, ok := d.Float(32); ok {
+					if f > 1.5 {
+						d.Fail(runtime.CodeMaximum, "must be at most 1.5")
+					}
+					if f <= 0 {
+						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+					}
+					d.MultipleOf("0.25")
+					v.ratio = float32(f)
 				}
-				if f <= 0 {
-					d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
-				}
-				d.MultipleOf("0.25")
-				v.ratio = float32(f)
+				d.Leave()
 			}
-			d.Leave()
 		case "level":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[5] {
-				d.Duplicate()
-				continue
-			}
-			seen[5] = true
-			d.Enter("level")
-			p := runtime.New(&v.level)
-			if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				switch n1 {
-				case 1, 2:
-					*p = Level(n1)
-				default:
-					d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+			if d.Property(&seen[5], "level", runtime.Optional) {
+				p := runtime.New(&v.level)
+				if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					switch n1 {
+					case 1, 2:
+						*p = Level(n1)
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("name", "times", "loud", "tags", "ratio", "level")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("name")
 	}
-	if !seen[1] {
+	if seen[1] != runtime.Present {
 		v.times = 1
 	}
-	if !seen[3] {
+	if seen[3] == runtime.Absent {
 		d.Missing("tags")
 	}
-	if !seen[4] {
+	if seen[4] == runtime.Absent {
 		d.Missing("ratio")
 	}
 }
@@ -313,44 +269,36 @@ func toolgenDecodeArgsPick(d *runtime.Decoder, v *toolgenArgsPick) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]bool
+	var seen [2]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "l":
-			if seen[0] {
-				d.Duplicate()
-				continue
-			}
-			seen[0] = true
-			d.Enter("l")
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				switch n {
-				case 1, 2:
-					v.l = Level(n)
-				default:
-					d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+			if d.Property(&seen[0], "l", runtime.Required) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					switch n {
+					case 1, 2:
+						v.l = Level(n)
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "note":
-			if seen[1] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[1], "note", runtime.Required) {
+				if s, ok := d.String(); ok {
+					v.note = s
+				}
+				d.Leave()
 			}
-			seen[1] = true
-			d.Enter("note")
-			if s, ok := d.String(); ok {
-				v.note = s
-			}
-			d.Leave()
 		default:
 			d.Unknown("l", "note")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("l")
 	}
-	if !seen[1] {
+	if seen[1] == runtime.Absent {
 		d.Missing("note")
 	}
 }
@@ -365,31 +313,27 @@ func toolgenDecodeArgsSingle(d *runtime.Decoder, v *toolgenArgsSingle) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]bool
+	var seen [1]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "ids":
-			if seen[0] {
-				d.Duplicate()
-				continue
-			}
-			seen[0] = true
-			d.Enter("ids")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.ids)
-				for d.NextItem() {
-					e := runtime.Append(&v.ids)
-					if n1, ok := d.Uint(0, math.MaxUint64); ok {
-						*e = n1
+			if d.Property(&seen[0], "ids", runtime.Required) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.ids)
+					for d.NextItem() {
+						e := runtime.Append(&v.ids)
+						if n1, ok := d.Uint(0, math.MaxUint64); ok {
+							*e = n1
+						}
 					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("ids")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("ids")
 	}
 }

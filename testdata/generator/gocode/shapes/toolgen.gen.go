@@ -61,75 +61,63 @@ func toolgenDecodeArgsMove(d *runtime.Decoder, v *toolgenArgsMove) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]bool
+	var seen [3]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "p":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "p", runtime.Required) {
+				toolgenDecodePoint(d, &v.p)
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("p")
-			toolgenDecodePoint(d, &v.p)
-			d.Leave()
 		case "by":
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("by")
-			if d.BeginObject() {
-				runtime.MakeMap(&v.by)
-				for d.NextField() {
-					k := Key(d.FieldName())
-					if _, dup := v.by[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(string(k))
-					e := runtime.ZeroValue(v.by)
-					if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-						switch n1 {
-						case 0, 1:
-							e = Mode(n1)
-						default:
-							d.Fail(runtime.CodeEnum, "must be one of 0, 1")
+			if d.Property(&seen[1], "by", runtime.Required) {
+				if d.BeginObject() {
+					runtime.MakeMap(&v.by)
+					for d.NextField() {
+						k := Key(d.FieldName())
+						if _, dup := v.by[k]; dup {
+							d.Duplicate()
+							continue
 						}
+						d.Enter(string(k))
+						e := runtime.ZeroValue(v.by)
+						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							switch n1 {
+							case 0, 1:
+								e = Mode(n1)
+							default:
+								d.Fail(runtime.CodeEnum, "must be one of 0, 1")
+							}
+						}
+						v.by[k] = e
+						d.Leave()
 					}
-					v.by[k] = e
-					d.Leave()
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "mode":
-			if seen[2] {
-				d.Duplicate()
-				continue
-			}
-			seen[2] = true
-			d.Enter("mode")
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				switch n {
-				case 0, 1:
-					v.mode = Mode(n)
-				default:
-					d.Fail(runtime.CodeEnum, "must be one of 0, 1")
+			if d.Property(&seen[2], "mode", runtime.Required) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					switch n {
+					case 0, 1:
+						v.mode = Mode(n)
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of 0, 1")
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("p", "by", "mode")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("p")
 	}
-	if !seen[1] {
+	if seen[1] == runtime.Absent {
 		d.Missing("by")
 	}
-	if !seen[2] {
+	if seen[2] == runtime.Absent {
 		d.Missing("mode")
 	}
 }
@@ -139,39 +127,31 @@ func toolgenDecodePoint(d *runtime.Decoder, v *Point) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]bool
+	var seen [2]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "x":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "x", runtime.Required) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					v.X = int(n)
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("x")
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.X = int(n)
-			}
-			d.Leave()
 		case "y":
-			if seen[1] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[1], "y", runtime.Required) {
+				if n, ok := d.Int(0, math.MaxInt64); ok {
+					v.Y = int(n)
+				}
+				d.Leave()
 			}
-			seen[1] = true
-			d.Enter("y")
-			if n, ok := d.Int(0, math.MaxInt64); ok {
-				v.Y = int(n)
-			}
-			d.Leave()
 		default:
 			d.Unknown("x", "y")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("x")
 	}
-	if !seen[1] {
+	if seen[1] == runtime.Absent {
 		d.Missing("y")
 	}
 }

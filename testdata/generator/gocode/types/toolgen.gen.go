@@ -50,443 +50,324 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [24]bool
+	var seen [24]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "id":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "id", runtime.Required) {
+				if s, ok := d.String(); ok {
+					v.Base.ID = s
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("id")
-			if s, ok := d.String(); ok {
-				v.Base.ID = s
-			}
-			d.Leave()
 		case "Tagged":
-			if seen[1] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[1], "Tagged", runtime.Required) {
+				if s, ok := d.String(); ok {
+					v.Base.Tagged = s
+				}
+				d.Leave()
 			}
-			seen[1] = true
-			d.Enter("Tagged")
-			if s, ok := d.String(); ok {
-				v.Base.Tagged = s
-			}
-			d.Leave()
 		case "level":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[2], "level", runtime.Optional) {
+				runtime.Ensure(&v.Extra)
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					v.Extra.Level = int(n)
+				}
+				d.Leave()
 			}
-			if seen[2] {
-				d.Duplicate()
-				continue
-			}
-			seen[2] = true
-			d.Enter("level")
-			runtime.Ensure(&v.Extra)
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Extra.Level = int(n)
-			}
-			d.Leave()
 		case "visible":
-			if seen[3] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[3], "visible", runtime.Required) {
+				if b, ok := d.Bool(); ok {
+					v.hidden.Visible = b
+				}
+				d.Leave()
 			}
-			seen[3] = true
-			d.Enter("visible")
-			if b, ok := d.Bool(); ok {
-				v.hidden.Visible = b
-			}
-			d.Leave()
 		case "named":
-			if seen[4] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[4], "named", runtime.Required) {
+				toolgenDecodeNamed(d, &v.Named)
+				d.Leave()
 			}
-			seen[4] = true
-			d.Enter("named")
-			toolgenDecodeNamed(d, &v.Named)
-			d.Leave()
 		case "note":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[5], "note", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					v.Note = s
+				}
+				d.Leave()
 			}
-			if seen[5] {
-				d.Duplicate()
-				continue
-			}
-			seen[5] = true
-			d.Enter("note")
-			if s, ok := d.String(); ok {
-				v.Note = s
-			}
-			d.Leave()
 		case "-":
-			if seen[6] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[6], "-", runtime.Required) {
+				if s, ok := d.String(); ok {
+					v.Dash = s
+				}
+				d.Leave()
 			}
-			seen[6] = true
-			d.Enter("-")
-			if s, ok := d.String(); ok {
-				v.Dash = s
-			}
-			d.Leave()
 		case "opt":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[7] {
-				d.Duplicate()
-				continue
-			}
-			seen[7] = true
-			d.Enter("opt")
-			p := runtime.New(&v.Opt)
-			if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				*p = int(n1)
-			}
-			d.Leave()
-		case "must":
-			if seen[8] {
-				d.Duplicate()
-				continue
-			}
-			seen[8] = true
-			d.Enter("must")
-			if !d.Null() {
-				p := runtime.New(&v.Must)
+			if d.Property(&seen[7], "opt", runtime.Optional) {
+				p := runtime.New(&v.Opt)
 				if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					*p = int(n1)
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "must":
+			if d.Property(&seen[8], "must", runtime.Required) {
+				if !d.Null() {
+					p := runtime.New(&v.Must)
+					if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+						*p = int(n1)
+					}
+				}
+				d.Leave()
+			}
 		case "map":
-			if seen[9] {
-				d.Duplicate()
-				continue
-			}
-			seen[9] = true
-			d.Enter("map")
-			if d.BeginObject() {
-				runtime.MakeMap(&v.Map)
-				for d.NextField() {
-					k := string(d.FieldName())
-					if _, dup := v.Map[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(string(k))
-					e := runtime.ZeroValue(v.Map)
-					if d.BeginArray() {
-						runtime.MakeSlice(&e)
-						for d.NextItem() {
-							e1 := runtime.Append(&e)
-							if n2, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-								*e1 = int(n2)
-							}
+			if d.Property(&seen[9], "map", runtime.Required) {
+				if d.BeginObject() {
+					runtime.MakeMap(&v.Map)
+					for d.NextField() {
+						k := string(d.FieldName())
+						if _, dup := v.Map[k]; dup {
+							d.Duplicate()
+							continue
 						}
-					}
-					v.Map[k] = e
-					d.Leave()
-				}
-				d.MaxProperties(len(v.Map), 10)
-			}
-			d.Leave()
-		case "labels":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[10] {
-				d.Duplicate()
-				continue
-			}
-			seen[10] = true
-			d.Enter("labels")
-			if d.BeginObject() {
-				runtime.MakeMap(&v.Labels)
-				for d.NextField() {
-					k := string(d.FieldName())
-					if _, dup := v.Labels[k]; dup {
-						d.Duplicate()
-						continue
-					}
-					d.Enter(string(k))
-					e := runtime.ZeroValue(v.Labels)
-					if s1, ok := d.String(); ok {
-						e = s1
-					}
-					v.Labels[k] = e
-					d.Leave()
-				}
-			}
-			d.Leave()
-		case "grid":
-			if seen[11] {
-				d.Duplicate()
-				continue
-			}
-			seen[11] = true
-			d.Enter("grid")
-			if d.BeginArray() {
-				n := 0
-				for d.NextItem() {
-					if n < 3 {
+						d.Enter(string(k))
+						e := runtime.ZeroValue(v.Map)
 						if d.BeginArray() {
-							n1 := 0
+							runtime.MakeSlice(&e)
 							for d.NextItem() {
-								if n1 < 2 {
-									if f2, ok := d.Float(64); ok {
-										v.Grid[n][n1] = f2
-									}
-								} else {
-									d.Skip()
+								e1 := runtime.Append(&e)
+								if n2, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+									*e1 = int(n2)
 								}
-								n1++
 							}
-							d.MinItems(n1, 2)
-							d.MaxItems(n1, 2)
 						}
-					} else {
-						d.Skip()
+						v.Map[k] = e
+						d.Leave()
 					}
-					n++
+					d.MaxProperties(len(v.Map), 10)
 				}
-				d.MinItems(n, 3)
-				d.MaxItems(n, 3)
+				d.Leave()
 			}
-			d.Leave()
+		case "labels":
+			if d.Property(&seen[10], "labels", runtime.Optional) {
+				if d.BeginObject() {
+					runtime.MakeMap(&v.Labels)
+					for d.NextField() {
+						k := string(d.FieldName())
+						if _, dup := v.Labels[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(string(k))
+						e := runtime.ZeroValue(v.Labels)
+						if s1, ok := d.String(); ok {
+							e = s1
+						}
+						v.Labels[k] = e
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
+		case "grid":
+			if d.Property(&seen[11], "grid", runtime.Required) {
+				if d.BeginArray() {
+					n := 0
+					for d.NextItem() {
+						if n < 3 {
+							if d.BeginArray() {
+								n1 := 0
+								for d.NextItem() {
+									if n1 < 2 {
+										if f2, ok := d.Float(64); ok {
+											v.Grid[n][n1] = f2
+										}
+									} else {
+										d.Skip()
+									}
+									n1++
+								}
+								d.MinItems(n1, 2)
+								d.MaxItems(n1, 2)
+							}
+						} else {
+							d.Skip()
+						}
+						n++
+					}
+					d.MinItems(n, 3)
+					d.MaxItems(n, 3)
+				}
+				d.Leave()
+			}
 		case "data":
-			if seen[12] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[12], "data", runtime.Required) {
+				if x, ok := d.Bytes(); ok {
+					v.Data = x
+				}
+				d.Leave()
 			}
-			seen[12] = true
-			d.Enter("data")
-			if x, ok := d.Bytes(); ok {
-				v.Data = x
-			}
-			d.Leave()
 		case "wait":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[13], "wait", runtime.Optional) {
+				if x, ok := d.Duration(); ok {
+					v.Wait = x
+				}
+				d.Leave()
 			}
-			if seen[13] {
-				d.Duplicate()
-				continue
-			}
-			seen[13] = true
-			d.Enter("wait")
-			if x, ok := d.Duration(); ok {
-				v.Wait = x
-			}
-			d.Leave()
 		case "color":
-			if seen[14] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[14], "color", runtime.Required) {
+				d.Text(&v.Color)
+				d.Leave()
 			}
-			seen[14] = true
-			d.Enter("color")
-			d.Text(&v.Color)
-			d.Leave()
 		case "addr":
-			if seen[15] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[15], "addr", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatIPv4)
+					d.SetText(&v.Addr, s)
+				}
+				d.Leave()
 			}
-			seen[15] = true
-			d.Enter("addr")
-			if s, ok := d.String(); ok {
-				d.Format(s, runtime.FormatIPv4)
-				d.SetText(&v.Addr, s)
-			}
-			d.Leave()
 		case "free":
-			if seen[16] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[16], "free", runtime.Required) {
+				if x, ok := d.Any(); ok {
+					v.Free = x
+				}
+				d.Leave()
 			}
-			seen[16] = true
-			d.Enter("free")
-			if x, ok := d.Any(); ok {
-				v.Free = x
-			}
-			d.Leave()
 		case "raw":
-			if seen[17] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[17], "raw", runtime.Required) {
+				if x, ok := d.Raw(); ok {
+					v.Raw = x
+				}
+				d.Leave()
 			}
-			seen[17] = true
-			d.Enter("raw")
-			if x, ok := d.Raw(); ok {
-				v.Raw = x
-			}
-			d.Leave()
 		case "point":
-			if seen[18] {
-				d.Duplicate()
-				continue
-			}
-			seen[18] = true
-			d.Enter("point")
-			if d.BeginObject() {
-				var seen1 [2]bool
-				for d.NextField() {
-					switch string(d.FieldName()) {
-					case "X":
-						if seen1[0] {
-							d.Duplicate()
-							continue
+			if d.Property(&seen[18], "point", runtime.Required) {
+				if d.BeginObject() {
+					var seen1 [2]runtime.Presence
+					for d.NextField() {
+						switch string(d.FieldName()) {
+						case "X":
+							if d.Property(&seen1[0], "X", runtime.Required) {
+								if n1, ok := d.Int(0, math.MaxInt64); ok {
+									v.Point.X = int(n1)
+								}
+								d.Leave()
+							}
+						case "Y":
+							if d.Property(&seen1[1], "Y", runtime.Required) {
+								if n1, ok := d.Int(0, math.MaxInt64); ok {
+									v.Point.Y = int(n1)
+								}
+								d.Leave()
+							}
+						default:
+							d.Unknown("X", "Y")
 						}
-						seen1[0] = true
-						d.Enter("X")
-						if n1, ok := d.Int(0, math.MaxInt64); ok {
-							v.Point.X = int(n1)
-						}
-						d.Leave()
-					case "Y":
-						if seen1[1] {
-							d.Duplicate()
-							continue
-						}
-						seen1[1] = true
-						d.Enter("Y")
-						if n1, ok := d.Int(0, math.MaxInt64); ok {
-							v.Point.Y = int(n1)
-						}
-						d.Leave()
-					default:
-						d.Unknown("X", "Y")
+					}
+					if seen1[0] == runtime.Absent {
+						d.Missing("X")
+					}
+					if seen1[1] == runtime.Absent {
+						d.Missing("Y")
 					}
 				}
-				if !seen1[0] {
-					d.Missing("X")
-				}
-				if !seen1[1] {
-					d.Missing("Y")
-				}
+				d.Leave()
 			}
-			d.Leave()
 		case "tree":
-			if seen[19] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[19], "tree", runtime.Required) {
+				toolgenDecodeTree(d, &v.Tree)
+				d.Leave()
 			}
-			seen[19] = true
-			d.Enter("tree")
-			toolgenDecodeTree(d, &v.Tree)
-			d.Leave()
 		case "a":
-			if seen[20] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[20], "a", runtime.Required) {
+				toolgenDecodeA(d, &v.A)
+				d.Leave()
 			}
-			seen[20] = true
-			d.Enter("a")
-			toolgenDecodeA(d, &v.A)
-			d.Leave()
 		case "NoTag":
-			if seen[21] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[21], "NoTag", runtime.Required) {
+				if s, ok := d.String(); ok {
+					v.NoTag = s
+				}
+				d.Leave()
 			}
-			seen[21] = true
-			d.Enter("NoTag")
-			if s, ok := d.String(); ok {
-				v.NoTag = s
-			}
-			d.Leave()
 		case "escaped":
-			if seen[22] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[22], "escaped", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.Match(s, toolgenPattern0)
+					v.Escaped = s
+				}
+				d.Leave()
 			}
-			seen[22] = true
-			d.Enter("escaped")
-			if s, ok := d.String(); ok {
-				d.Match(s, toolgenPattern0)
-				v.Escaped = s
-			}
-			d.Leave()
 		case "literal":
-			if seen[23] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[23], "literal", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.Match(s, toolgenPattern0)
+					v.Literal = s
+				}
+				d.Leave()
 			}
-			seen[23] = true
-			d.Enter("literal")
-			if s, ok := d.String(); ok {
-				d.Match(s, toolgenPattern0)
-				v.Literal = s
-			}
-			d.Leave()
 		default:
 			d.Unknown("id", "Tagged", "level", "visible", "named", "note", "-", "opt", "must", "map", "labels", "grid", "data", "wait", "color", "addr", "free", "raw", "point", "tree", "a", "NoTag", "escaped", "literal")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("id")
 	}
-	if !seen[1] {
+	if seen[1] == runtime.Absent {
 		d.Missing("Tagged")
 	}
-	if !seen[3] {
+	if seen[3] == runtime.Absent {
 		d.Missing("visible")
 	}
-	if !seen[4] {
+	if seen[4] == runtime.Absent {
 		d.Missing("named")
 	}
-	if !seen[6] {
+	if seen[6] == runtime.Absent {
 		d.Missing("-")
 	}
-	if !seen[8] {
+	if seen[8] == runtime.Absent {
 		d.Missing("must")
 	}
-	if !seen[9] {
+	if seen[9] == runtime.Absent {
 		d.Missing("map")
 	}
-	if !seen[11] {
+	if seen[11] == runtime.Absent {
 		d.Missing("grid")
 	}
-	if !seen[12] {
+	if seen[12] == runtime.Absent {
 		d.Missing("data")
 	}
-	if !seen[13] {
+	if seen[13] != runtime.Present {
 		v.Wait = 90 * time.Second
 	}
-	if !seen[14] {
+	if seen[14] == runtime.Absent {
 		d.Missing("color")
 	}
-	if !seen[15] {
+	if seen[15] == runtime.Absent {
 		d.Missing("addr")
 	}
-	if !seen[16] {
+	if seen[16] == runtime.Absent {
 		d.Missing("free")
 	}
-	if !seen[17] {
+	if seen[17] == runtime.Absent {
 		d.Missing("raw")
 	}
-	if !seen[18] {
+	if seen[18] == runtime.Absent {
 		d.Missing("point")
 	}
-	if !seen[19] {
+	if seen[19] == runtime.Absent {
 		d.Missing("tree")
 	}
-	if !seen[20] {
+	if seen[20] == runtime.Absent {
 		d.Missing("a")
 	}
-	if !seen[21] {
+	if seen[21] == runtime.Absent {
 		d.Missing("NoTag")
 	}
-	if !seen[22] {
+	if seen[22] == runtime.Absent {
 		d.Missing("escaped")
 	}
-	if !seen[23] {
+	if seen[23] == runtime.Absent {
 		d.Missing("literal")
 	}
 }
@@ -496,25 +377,21 @@ func toolgenDecodeNamed(d *runtime.Decoder, v *Named) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]bool
+	var seen [1]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "x":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "x", runtime.Required) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					v.X = int(n)
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("x")
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.X = int(n)
-			}
-			d.Leave()
 		default:
 			d.Unknown("x")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("x")
 	}
 }
@@ -524,46 +401,35 @@ func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]bool
+	var seen [2]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "value":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "value", runtime.Required) {
+				if s, ok := d.String(); ok {
+					v.Value = s
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("value")
-			if s, ok := d.String(); ok {
-				v.Value = s
-			}
-			d.Leave()
 		case "children":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("children")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.Children)
-				for d.NextItem() {
-					e := runtime.Append(&v.Children)
-					if !d.Null() {
-						p1 := runtime.New(e)
-						toolgenDecodeTree(d, p1)
+			if d.Property(&seen[1], "children", runtime.Optional) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.Children)
+					for d.NextItem() {
+						e := runtime.Append(&v.Children)
+						if !d.Null() {
+							p1 := runtime.New(e)
+							toolgenDecodeTree(d, p1)
+						}
 					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("value", "children")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("value")
 	}
 }
@@ -573,22 +439,15 @@ func toolgenDecodeA(d *runtime.Decoder, v *A) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]bool
+	var seen [1]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "b":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[0], "b", runtime.Optional) {
+				p := runtime.New(&v.B)
+				toolgenDecodeB(d, p)
+				d.Leave()
 			}
-			if seen[0] {
-				d.Duplicate()
-				continue
-			}
-			seen[0] = true
-			d.Enter("b")
-			p := runtime.New(&v.B)
-			toolgenDecodeB(d, p)
-			d.Leave()
 		default:
 			d.Unknown("b")
 		}
@@ -600,41 +459,33 @@ func toolgenDecodeB(d *runtime.Decoder, v *B) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]bool
+	var seen [2]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "a":
-			if seen[0] {
-				d.Duplicate()
-				continue
-			}
-			seen[0] = true
-			d.Enter("a")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.A)
-				for d.NextItem() {
-					e := runtime.Append(&v.A)
-					toolgenDecodeA(d, e)
+			if d.Property(&seen[0], "a", runtime.Required) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.A)
+					for d.NextItem() {
+						e := runtime.Append(&v.A)
+						toolgenDecodeA(d, e)
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "leaf":
-			if seen[1] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[1], "leaf", runtime.Required) {
+				toolgenDecodeLeaf(d, &v.Leaf)
+				d.Leave()
 			}
-			seen[1] = true
-			d.Enter("leaf")
-			toolgenDecodeLeaf(d, &v.Leaf)
-			d.Leave()
 		default:
 			d.Unknown("a", "leaf")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("a")
 	}
-	if !seen[1] {
+	if seen[1] == runtime.Absent {
 		d.Missing("leaf")
 	}
 }
@@ -644,25 +495,21 @@ func toolgenDecodeLeaf(d *runtime.Decoder, v *Leaf) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]bool
+	var seen [1]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "n":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "n", runtime.Required) {
+				if n, ok := d.Uint(0, math.MaxUint64); ok {
+					v.N = uint(n)
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("n")
-			if n, ok := d.Uint(0, math.MaxUint64); ok {
-				v.N = uint(n)
-			}
-			d.Leave()
 		default:
 			d.Unknown("n")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("n")
 	}
 }

@@ -61,68 +61,50 @@ func toolgenDecodeWeatherArgs(d *runtime.Decoder, v *WeatherArgs) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]bool
+	var seen [3]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "city":
-			if seen[0] {
-				d.Duplicate()
-				continue
-			}
-			seen[0] = true
-			d.Enter("city")
-			if s, ok := d.String(); ok {
-				d.MinLength(s, 1)
-				d.MaxLength(s, 100)
-				v.City = s
-			}
-			d.Leave()
-		case "unit":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[1] {
-				d.Duplicate()
-				continue
-			}
-			seen[1] = true
-			d.Enter("unit")
-			if s, ok := d.StringBytes(); ok {
-				switch string(s) {
-				case "celsius":
-					v.Unit = Celsius
-				case "fahrenheit":
-					v.Unit = Fahrenheit
-				default:
-					d.Fail(runtime.CodeEnum, "must be one of \"celsius\", \"fahrenheit\"")
+			if d.Property(&seen[0], "city", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 1)
+					d.MaxLength(s, 100)
+					v.City = s
 				}
+				d.Leave()
 			}
-			d.Leave()
+		case "unit":
+			if d.Property(&seen[1], "unit", runtime.Optional) {
+				if s, ok := d.StringBytes(); ok {
+					switch string(s) {
+					case "celsius":
+						v.Unit = Celsius
+					case "fahrenheit":
+						v.Unit = Fahrenheit
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of \"celsius\", \"fahrenheit\"")
+					}
+				}
+				d.Leave()
+			}
 		case "days":
-			if d.Null() {
-				continue // null means absent
+			if d.Property(&seen[2], "days", runtime.Optional) {
+				if n, ok := d.Int(1, 14); ok {
+					v.Days = int(n)
+				}
+				d.Leave()
 			}
-			if seen[2] {
-				d.Duplicate()
-				continue
-			}
-			seen[2] = true
-			d.Enter("days")
-			if n, ok := d.Int(1, 14); ok {
-				v.Days = int(n)
-			}
-			d.Leave()
 		default:
 			d.Unknown("city", "unit", "days")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("city")
 	}
-	if !seen[1] {
+	if seen[1] != runtime.Present {
 		v.Unit = Celsius
 	}
-	if !seen[2] {
+	if seen[2] != runtime.Present {
 		v.Days = 3
 	}
 }

@@ -75,88 +75,66 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]bool
+	var seen [4]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "items":
-			if seen[0] {
-				d.Duplicate()
-				continue
-			}
-			seen[0] = true
-			d.Enter("items")
-			if d.BeginArray() {
-				runtime.MakeSlice(&v.Items)
-				for d.NextItem() {
-					e := runtime.Append(&v.Items)
-					toolgenDecodeCatalogItem(d, e)
+			if d.Property(&seen[0], "items", runtime.Required) {
+				if d.BeginArray() {
+					runtime.MakeSlice(&v.Items)
+					for d.NextItem() {
+						e := runtime.Append(&v.Items)
+						toolgenDecodeCatalogItem(d, e)
+					}
+					d.MinItems(len(v.Items), 1)
 				}
-				d.MinItems(len(v.Items), 1)
+				d.Leave()
 			}
-			d.Leave()
 		case "stock":
-			if seen[1] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[1], "stock", runtime.Required) {
+				toolgenDecodeInventoryItem(d, &v.Stock)
+				d.Leave()
 			}
-			seen[1] = true
-			d.Enter("stock")
-			toolgenDecodeInventoryItem(d, &v.Stock)
-			d.Leave()
 		case "size":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[2] {
-				d.Duplicate()
-				continue
-			}
-			seen[2] = true
-			d.Enter("size")
-			if s, ok := d.StringBytes(); ok {
-				switch string(s) {
-				case "s":
-					v.Size = catalog.Small
-				case "m":
-					v.Size = catalog.Medium
-				default:
-					d.Fail(runtime.CodeEnum, "must be one of \"s\", \"m\"")
+			if d.Property(&seen[2], "size", runtime.Optional) {
+				if s, ok := d.StringBytes(); ok {
+					switch string(s) {
+					case "s":
+						v.Size = catalog.Small
+					case "m":
+						v.Size = catalog.Medium
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of \"s\", \"m\"")
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		case "tier":
-			if d.Null() {
-				continue // null means absent
-			}
-			if seen[3] {
-				d.Duplicate()
-				continue
-			}
-			seen[3] = true
-			d.Enter("tier")
-			if n, ok := d.Uint(0, math.MaxUint8); ok {
-				switch n {
-				case 2:
-					v.Tier = catalog.Tier(n)
-				default:
-					d.Fail(runtime.CodeEnum, "must be 2")
+			if d.Property(&seen[3], "tier", runtime.Optional) {
+				if n, ok := d.Uint(0, math.MaxUint8); ok {
+					switch n {
+					case 2:
+						v.Tier = catalog.Tier(n)
+					default:
+						d.Fail(runtime.CodeEnum, "must be 2")
+					}
 				}
+				d.Leave()
 			}
-			d.Leave()
 		default:
 			d.Unknown("items", "stock", "size", "tier")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("items")
 	}
-	if !seen[1] {
+	if seen[1] == runtime.Absent {
 		d.Missing("stock")
 	}
-	if !seen[2] {
+	if seen[2] != runtime.Present {
 		v.Size = catalog.Medium
 	}
-	if !seen[3] {
+	if seen[3] != runtime.Present {
 		v.Tier = catalog.Gold
 	}
 }
@@ -166,40 +144,32 @@ func toolgenDecodeCatalogItem(d *runtime.Decoder, v *catalog.Item) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]bool
+	var seen [2]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "sku":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "sku", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.Match(s, toolgenPattern0)
+					v.SKU = s
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("sku")
-			if s, ok := d.String(); ok {
-				d.Match(s, toolgenPattern0)
-				v.SKU = s
-			}
-			d.Leave()
 		case "qty":
-			if seen[1] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[1], "qty", runtime.Required) {
+				if n, ok := d.Uint(1, math.MaxUint8); ok {
+					v.Qty = uint8(n)
+				}
+				d.Leave()
 			}
-			seen[1] = true
-			d.Enter("qty")
-			if n, ok := d.Uint(1, math.MaxUint8); ok {
-				v.Qty = uint8(n)
-			}
-			d.Leave()
 		default:
 			d.Unknown("sku", "qty")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("sku")
 	}
-	if !seen[1] {
+	if seen[1] == runtime.Absent {
 		d.Missing("qty")
 	}
 }
@@ -209,25 +179,21 @@ func toolgenDecodeInventoryItem(d *runtime.Decoder, v *inventory.Item) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]bool
+	var seen [1]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "count":
-			if seen[0] {
-				d.Duplicate()
-				continue
+			if d.Property(&seen[0], "count", runtime.Required) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					v.Count = int(n)
+				}
+				d.Leave()
 			}
-			seen[0] = true
-			d.Enter("count")
-			if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
-				v.Count = int(n)
-			}
-			d.Leave()
 		default:
 			d.Unknown("count")
 		}
 	}
-	if !seen[0] {
+	if seen[0] == runtime.Absent {
 		d.Missing("count")
 	}
 }

@@ -1,0 +1,25 @@
+// Package openai adapts a runtime.Toolset to OpenAI's two tool-calling wire formats: Chat
+// Completions (POST /v1/chat/completions) and Responses (POST /v1/responses).
+//
+// It offers the tools (ChatTools, ResponsesTools and the tool choice helpers), reads the
+// calls a model asks for from a whole response body (ChatCalls, ResponsesCalls) or a
+// stream (ChatStream, ResponsesStream, fed by ReadSSE), and builds the items that answer
+// them (ChatToolMessages, ResponsesOutputs). Running the calls is
+// runtime.Toolset.RunCalls, which answers every call exactly once, in order. Chat and
+// Responses implement runtime.Provider over raw JSON bodies, for runtime.Loop.
+//
+// The package reads and writes JSON bodies and depends on the standard library only, so
+// it fits any HTTP client; the official SDK's types marshal to and from its bodies.
+//
+// A whole conversation, with the tools of a generated package weather and a send
+// function that posts a body to /v1/chat/completions and returns the response body:
+//
+//	loop := runtime.Loop{Provider: openai.Chat{}, Tools: weather.Tools(), Send: send}
+//	final, _, err := loop.Run(ctx, []byte(`{"model":"gpt-5","messages":[{"role":"user","content":"Rain in Paris?"}]}`))
+//
+// One round by hand:
+//
+//	calls, err := openai.ChatCalls(body) // body: a chat completion
+//	results := tools.RunCalls(ctx, calls, 0)
+//	answers := openai.ChatToolMessages(results) // append after the assistant message
+package openai

@@ -1,0 +1,78 @@
+package openai
+
+import (
+	"context"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// ChatToolMessage is the Chat Completions message that answers one tool call:
+// {"role":"tool","tool_call_id":..,"content":..}.
+type ChatToolMessage struct {
+	// Role is always "tool".
+	Role       string `json:"role"`
+	ToolCallID string `json:"tool_call_id"`
+	// Content is the text the model reads. OpenAI has no error flag: a failed call's
+	// content is its error message.
+	Content string `json:"content"`
+}
+
+// FunctionCallOutput is the Responses input item that answers one function call:
+// {"type":"function_call_output","call_id":..,"output":..}.
+type FunctionCallOutput struct {
+	// Type is always "function_call_output".
+	Type   string `json:"type"`
+	CallID string `json:"call_id"`
+	// Output is the text the model reads; a failed call's output is its error message.
+	Output string `json:"output"`
+}
+
+// ChatToolMessages returns one tool message per result, in order, to append to the
+// conversation after the assistant message that made the calls. Each holds the
+// result's Text: what it says for the model, or its error message.
+func ChatToolMessages(results []runtime.CallResult) []ChatToolMessage {
+	out := make([]ChatToolMessage, len(results))
+	for i, r := range results {
+		out[i] = ChatToolMessage{Role: "tool", ToolCallID: r.Call.ID, Content: text(r.Result)}
+	}
+	return out
+}
+
+// ResponsesOutputs returns one function_call_output item per result, in order, to
+// append to the input after the response's output items.
+func ResponsesOutputs(results []runtime.CallResult) []FunctionCallOutput {
+	out := make([]FunctionCallOutput, len(results))
+	for i, r := range results {
+		out[i] = FunctionCallOutput{Type: "function_call_output", CallID: r.Call.ID, Output: text(r.Result)}
+	}
+	return out
+}
+
+func text(r *runtime.Result) string {
+	if r == nil {
+		return ""
+	}
+	return r.Text()
+}
+
+// RunChat runs the tool calls of a whole Chat Completions response body with ts (see
+// runtime.Toolset.RunCalls: in parallel, every call answered once, in order) and
+// returns the tool messages that answer them; none when the model called no tool.
+// The error is about the body only: failed calls are answered with their error.
+func RunChat(ctx context.Context, ts *runtime.Toolset, body []byte) ([]ChatToolMessage, error) {
+	calls, err := ChatCalls(body)
+	if err != nil || len(calls) == 0 {
+		return nil, err
+	}
+	return ChatToolMessages(ts.RunCalls(ctx, calls, 0)), nil
+}
+
+// RunResponses runs the function calls of a whole Responses body with ts, as RunChat
+// does, and returns the function_call_output items that answer them.
+func RunResponses(ctx context.Context, ts *runtime.Toolset, body []byte) ([]FunctionCallOutput, error) {
+	calls, err := ResponsesCalls(body)
+	if err != nil || len(calls) == 0 {
+		return nil, err
+	}
+	return ResponsesOutputs(ts.RunCalls(ctx, calls, 0)), nil
+}

@@ -1,0 +1,254 @@
+package openai
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// Chat is the Chat Completions format as a runtime.Provider, for runtime.Loop. It works
+// on raw request and response bodies and keeps every field it does not own.
+type Chat struct{}
+
+// Responses is the Responses API format as a runtime.Provider, for runtime.Loop. It
+// works on raw request and response bodies and keeps every field it does not own.
+type Responses struct{}
+
+var (
+	_ runtime.Provider = Chat{}
+	_ runtime.Provider = Responses{}
+)
+
+// Name returns "openai".
+func (Chat) Name() string { return "openai" }
+
+// Name returns "openai-responses".
+func (Responses) Name() string { return "openai-responses" }
+
+// Prepare returns request with the tools of ts in "tools" and "tool_choice" set to
+// choice. Tools already in the request stay, before those of ts, unless they are
+// functions named like one of ts (an earlier Prepare's), which are replaced; with
+// runtime.ChoiceNone the tools stay listed and tool_choice is "none". When there is no
+// tool at all, "tools" and "tool_choice" are removed, since the API rejects them empty.
+func (Chat) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+	var tools []any
+	for _, t := range ChatTools(ts) {
+		tools = append(tools, t)
+	}
+	return prepare(request, ts, choice, tools, func(item json.RawMessage) string {
+		var t struct {
+			Type     string `json:"type"`
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		}
+		if json.Unmarshal(item, &t) != nil || t.Type != "function" {
+			return ""
+		}
+		return t.Function.Name
+	})
+}
+
+// Prepare returns request with the tools of ts in "tools" and "tool_choice" set to
+// choice, as Chat.Prepare does, in the Responses format.
+func (Responses) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+	var tools []any
+	for _, t := range ResponsesTools(ts) {
+		tools = append(tools, t)
+	}
+	return prepare(request, ts, choice, tools, func(item json.RawMessage) string {
+		var t struct {
+			Type string `json:"type"`
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(item, &t) != nil || t.Type != "function" {
+			return ""
+		}
+		return t.Name
+	})
+}
+
+// prepare merges tools, the definitions of ts, into the request's tools and sets the
+// tool choice; functionName names the function an existing tool defines, or "".
+func prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice, tools []any, functionName func(json.RawMessage) string) ([]byte, error) {
+	switch choice {
+	case runtime.ChoiceAuto, runtime.ChoiceRequired, runtime.ChoiceNone:
+	default:
+		return nil, fmt.Errorf("unknown tool choice %q", choice)
+	}
+	obj, err := decodeObject(request, "the request")
+	if err != nil {
+		return nil, err
+	}
+	existing, err := decodeArray(obj, "tools")
+	if err != nil {
+		return nil, fmt.Errorf("the request: %w", err)
+	}
+	var all []any
+	for _, item := range existing {
+		if name := functionName(item); name != "" && ts != nil {
+			if _, ours := ts.Lookup(name); ours {
+				continue
+			}
+		}
+		all = append(all, item)
+	}
+	all = append(all, tools...)
+	if len(all) == 0 {
+		delete(obj, "tools")
+		delete(obj, "tool_choice")
+		return marshal(obj)
+	}
+	if obj["tools"], err = marshal(all); err != nil {
+		return nil, err
+	}
+	obj["tool_choice"] = ToolChoice(choice)
+	return marshal(obj)
+}
+
+// Calls returns the function calls of a chat completion; see ChatCalls.
+func (Chat) Calls(response []byte) ([]runtime.ToolCall, error) { return ChatCalls(response) }
+
+// Calls returns the function calls of a Responses body; see ResponsesCalls.
+func (Responses) Calls(response []byte) ([]runtime.ToolCall, error) { return ResponsesCalls(response) }
+
+// Continue returns request with "messages" extended by the response's assistant message
+// (choices[0].message), exactly as received, then one tool message per call, in the
+// calls' order. results must answer every function call of the message once, matched
+// by call id; anything else is an error, since the API rejects a conversation with an
+// unanswered call.
+func (Chat) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
+	obj, err := decodeObject(request, "the request")
+	if err != nil {
+		return nil, err
+	}
+	messages, err := decodeArray(obj, "messages")
+	if err != nil {
+		return nil, fmt.Errorf("the request: %w", err)
+	}
+	msg, err := chatMessage(response)
+	if err != nil {
+		return nil, err
+	}
+	calls, err := messageCalls(msg)
+	if err != nil {
+		return nil, err
+	}
+	answers, err := match(calls, results)
+	if err != nil {
+		return nil, err
+	}
+	all := make([]any, 0, len(messages)+1+len(answers))
+	for _, m := range messages {
+		all = append(all, m)
+	}
+	all = append(all, msg)
+	for _, m := range ChatToolMessages(answers) {
+		all = append(all, m)
+	}
+	if obj["messages"], err = marshal(all); err != nil {
+		return nil, err
+	}
+	return marshal(obj)
+}
+
+// Continue returns request with "input" extended by the response's output items
+// (reasoning and messages included, exactly as received), then one
+// function_call_output item per call, in the calls' order. An input that is a string
+// first becomes [{"role":"user","content":<the string>}]. A request that continues a
+// stored response (previous_response_id) is moved on to this response and given the
+// function_call_output items alone; so is one that belongs to a conversation, which
+// holds the output items already. results must answer every function call once, as
+// for Chat.Continue.
+func (Responses) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
+	obj, err := decodeObject(request, "the request")
+	if err != nil {
+		return nil, err
+	}
+	output, err := responsesOutput(response)
+	if err != nil {
+		return nil, err
+	}
+	calls, err := outputCalls(output)
+	if err != nil {
+		return nil, err
+	}
+	answers, err := match(calls, results)
+	if err != nil {
+		return nil, err
+	}
+	var all []any
+	switch {
+	case !isNull(obj["previous_response_id"]):
+		var r struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(response, &r); err != nil || r.ID == "" {
+			return nil, fmt.Errorf("the request continues a stored response, but the response has no id to continue from")
+		}
+		obj["previous_response_id"] = json.RawMessage(strconv.Quote(r.ID))
+	case !isNull(obj["conversation"]):
+	default:
+		input, err := inputItems(obj["input"])
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range input {
+			all = append(all, item)
+		}
+		for _, item := range output {
+			all = append(all, item)
+		}
+	}
+	for _, o := range ResponsesOutputs(answers) {
+		all = append(all, o)
+	}
+	if obj["input"], err = marshal(all); err != nil {
+		return nil, err
+	}
+	return marshal(obj)
+}
+
+// inputItems returns a request's input as a list of items.
+func inputItems(raw json.RawMessage) ([]json.RawMessage, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		msg, err := marshal(map[string]string{"role": "user", "content": text})
+		return []json.RawMessage{msg}, err
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fmt.Errorf(`the request's "input" is neither a string nor a list of items: %w`, err)
+	}
+	return items, nil
+}
+
+// match returns the results that answer calls, in the calls' order, or an error when
+// a call has no result, or two, or a result answers no call.
+func match(calls []runtime.ToolCall, results []runtime.CallResult) ([]runtime.CallResult, error) {
+	byID := make(map[string]runtime.CallResult, len(results))
+	for _, r := range results {
+		if _, dup := byID[r.Call.ID]; dup {
+			return nil, fmt.Errorf("two results answer call %s", r.Call.ID)
+		}
+		byID[r.Call.ID] = r
+	}
+	out := make([]runtime.CallResult, len(calls))
+	for i, c := range calls {
+		r, ok := byID[c.ID]
+		if !ok {
+			return nil, fmt.Errorf("call %s (%s) has no result: the API rejects an unanswered call", c.ID, c.Name)
+		}
+		out[i] = r
+		delete(byID, c.ID)
+	}
+	for id, r := range byID {
+		return nil, fmt.Errorf("a result answers call %s (%s), which the response did not make", id, r.Call.Name)
+	}
+	return out, nil
+}

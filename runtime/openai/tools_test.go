@@ -1,0 +1,161 @@
+package openai_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/openai"
+)
+
+func TestChatToolsWire(t *testing.T) {
+	tools := openai.ChatTools(testTools())
+	got := mustMarshal(t, tools)
+	want := `[
+		{"type":"function","function":{"name":"add","description":"Adds two numbers.","strict":false,"parameters":` + addSchema + `}},
+		{"type":"function","function":{"name":"fail","description":"Always fails.","strict":false,"parameters":{"type":"object","properties":{}}}},
+		{"type":"function","function":{"name":"get_weather","description":"Current weather in a city.","strict":true,"parameters":` + weatherStrict + `}},
+		{"type":"function","function":{"name":"ping","strict":false,"parameters":{"type":"object","properties":{}}}}]`
+	sameJSON(t, "chat tools", got, []byte(want))
+	if openai.ChatTools(nil) != nil {
+		t.Error("ChatTools(nil) is not nil")
+	}
+}
+
+func TestResponsesToolsWire(t *testing.T) {
+	got := mustMarshal(t, openai.ResponsesTools(testTools()))
+	want := `[
+		{"type":"function","name":"add","description":"Adds two numbers.","strict":false,"parameters":` + addSchema + `},
+		{"type":"function","name":"fail","description":"Always fails.","strict":false,"parameters":{"type":"object","properties":{}}},
+		{"type":"function","name":"get_weather","description":"Current weather in a city.","strict":true,"parameters":` + weatherStrict + `},
+		{"type":"function","name":"ping","strict":false,"parameters":{"type":"object","properties":{}}}]`
+	sameJSON(t, "responses tools", got, []byte(want))
+}
+
+// The definitions are what the official SDK sends: each unmarshals into the SDK's tool
+// union as a function tool, and the SDK marshals it back to the same JSON.
+func TestChatToolsMatchSDK(t *testing.T) {
+	for _, tool := range openai.ChatTools(testTools()) {
+		ours := mustMarshal(t, tool)
+		var u sdk.ChatCompletionToolUnionParam
+		if err := json.Unmarshal(ours, &u); err != nil {
+			t.Fatalf("%s: the SDK rejects it: %v", tool.Function.Name, err)
+		}
+		if u.OfFunction == nil {
+			t.Fatalf("%s: not a function tool for the SDK: %s", tool.Function.Name, ours)
+		}
+		fn := u.OfFunction.Function
+		if fn.Name != tool.Function.Name || fn.Strict.Value != tool.Function.Strict || !fn.Strict.Valid() {
+			t.Errorf("%s: the SDK reads name %q strict %v", tool.Function.Name, fn.Name, fn.Strict)
+		}
+		sameJSON(t, tool.Function.Name+" through the SDK", mustMarshal(t, u), ours)
+	}
+}
+
+func TestResponsesToolsMatchSDK(t *testing.T) {
+	for _, tool := range openai.ResponsesTools(testTools()) {
+		ours := mustMarshal(t, tool)
+		var u responses.ToolUnionParam
+		if err := json.Unmarshal(ours, &u); err != nil {
+			t.Fatalf("%s: the SDK rejects it: %v", tool.Name, err)
+		}
+		if u.OfFunction == nil {
+			t.Fatalf("%s: not a function tool for the SDK: %s", tool.Name, ours)
+		}
+		fn := u.OfFunction
+		if fn.Name != tool.Name || !fn.Strict.Valid() || fn.Strict.Value != tool.Strict || len(fn.Parameters) == 0 {
+			t.Errorf("%s: the SDK reads name %q strict %v parameters %v", tool.Name, fn.Name, fn.Strict, fn.Parameters)
+		}
+		sameJSON(t, tool.Name+" through the SDK", mustMarshal(t, u), ours)
+	}
+}
+
+// A tool without a lowered schema is sent with its own schema, not strict, even when
+// it asks for strict mode: only toolgen knows the schema meets strict mode's rules.
+func TestToolsWithoutLoweredSchema(t *testing.T) {
+	ts := runtime.NewToolset([]runtime.Tool{{Name: "w", InputSchema: json.RawMessage(weatherSchema), Strict: true}},
+		func(int, *runtime.Decoder) runtime.Invocation { return nil })
+	c := openai.ChatTools(ts)[0].Function
+	r := openai.ResponsesTools(ts)[0]
+	if c.Strict || r.Strict || string(c.Parameters) != weatherSchema || string(r.Parameters) != weatherSchema {
+		t.Errorf("got chat %+v, responses %+v", c, r)
+	}
+}
+
+// The tool choices are what the SDK sends for the same choice. (The SDK's param unions
+// cannot be unmarshaled to check them the other way: they do not tell a named function
+// from the other object forms.)
+func TestChatToolChoicesMatchSDK(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		ours   json.RawMessage
+		theirs sdk.ChatCompletionToolChoiceOptionUnionParam
+	}{
+		{"auto", openai.ToolChoice(runtime.ChoiceAuto), sdk.ChatCompletionToolChoiceOptionUnionParam{OfAuto: param.NewOpt("auto")}},
+		{"none", openai.ToolChoice(runtime.ChoiceNone), sdk.ChatCompletionToolChoiceOptionUnionParam{OfAuto: param.NewOpt("none")}},
+		{"required", openai.ToolChoice(runtime.ChoiceRequired), sdk.ChatCompletionToolChoiceOptionUnionParam{OfAuto: param.NewOpt("required")}},
+		{"function", openai.ChatToolChoiceFunction("get_weather"),
+			sdk.ToolChoiceOptionFunctionToolChoice(sdk.ChatCompletionNamedToolChoiceFunctionParam{Name: "get_weather"})},
+		{"allowed", openai.ChatToolChoiceAllowed(runtime.ChoiceRequired, "add", "ping"),
+			sdk.ToolChoiceOptionAllowedTools(sdk.ChatCompletionAllowedToolsParam{Mode: sdk.ChatCompletionAllowedToolsModeRequired, Tools: []map[string]any{
+				{"type": "function", "function": map[string]any{"name": "add"}},
+				{"type": "function", "function": map[string]any{"name": "ping"}},
+			}})},
+		{"allowed auto", openai.ChatToolChoiceAllowed(runtime.ChoiceAuto, "add"),
+			sdk.ToolChoiceOptionAllowedTools(sdk.ChatCompletionAllowedToolsParam{Mode: sdk.ChatCompletionAllowedToolsModeAuto, Tools: []map[string]any{
+				{"type": "function", "function": map[string]any{"name": "add"}},
+			}})},
+	} {
+		sameJSON(t, tc.name, tc.ours, mustMarshal(t, tc.theirs))
+	}
+}
+
+func TestResponsesToolChoicesMatchSDK(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		ours   json.RawMessage
+		theirs responses.ResponseNewParamsToolChoiceUnion
+	}{
+		{"auto", openai.ToolChoice(runtime.ChoiceAuto), responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(responses.ToolChoiceOptionsAuto)}},
+		{"none", openai.ToolChoice(runtime.ChoiceNone), responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(responses.ToolChoiceOptionsNone)}},
+		{"required", openai.ToolChoice(runtime.ChoiceRequired), responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(responses.ToolChoiceOptionsRequired)}},
+		{"function", openai.ResponsesToolChoiceFunction("get_weather"),
+			responses.ResponseNewParamsToolChoiceUnion{OfFunctionTool: &responses.ToolChoiceFunctionParam{Name: "get_weather"}}},
+		{"allowed", openai.ResponsesToolChoiceAllowed(runtime.ChoiceRequired, "add", "ping"),
+			responses.ResponseNewParamsToolChoiceUnion{OfAllowedTools: &responses.ToolChoiceAllowedParam{Mode: responses.ToolChoiceAllowedModeRequired, Tools: []map[string]any{
+				{"type": "function", "name": "add"}, {"type": "function", "name": "ping"},
+			}}}},
+	} {
+		sameJSON(t, tc.name, tc.ours, mustMarshal(t, tc.theirs))
+	}
+}
+
+// The definitions equal those the SDK builds from the same fields.
+func TestToolsEqualSDKBuilt(t *testing.T) {
+	ts := testTools()
+	tool, _ := ts.Lookup("get_weather")
+	var params map[string]any
+	if err := json.Unmarshal(tool.OpenAI.Parameters, &params); err != nil {
+		t.Fatal(err)
+	}
+	chat := sdk.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+		Name: tool.Name, Description: param.NewOpt(tool.Description), Strict: param.NewOpt(true), Parameters: params,
+	})
+	resp := responses.ToolUnionParam{OfFunction: &responses.FunctionToolParam{
+		Name: tool.Name, Description: param.NewOpt(tool.Description), Strict: param.NewOpt(true), Parameters: params,
+	}}
+	for _, c := range openai.ChatTools(ts) {
+		if c.Function.Name == tool.Name {
+			sameJSON(t, "chat tool", mustMarshal(t, c), mustMarshal(t, chat))
+		}
+	}
+	for _, r := range openai.ResponsesTools(ts) {
+		if r.Name == tool.Name {
+			sameJSON(t, "responses tool", mustMarshal(t, r), mustMarshal(t, resp))
+		}
+	}
+}

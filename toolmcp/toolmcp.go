@@ -1,0 +1,190 @@
+// Package toolmcp serves a runtime.Toolset over the Model Context Protocol with the
+// official MCP Go SDK (github.com/modelcontextprotocol/go-sdk).
+//
+// Register adds every tool of a Toolset to an *mcp.Server:
+//
+//	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "v1.0.0"}, nil)
+//	toolmcp.Register(server, forecast.Tools())
+//	err := server.Run(ctx, toolmcp.StdioTransport())
+//
+// Tools go through the SDK's low-level Server.AddTool, not the generic mcp.AddTool: the
+// schemas are the ones toolgen generated, sent as written (no reflection, no inference),
+// and each tools/call is decoded and validated once, by the generated decoder, through
+// Toolset.Call. So the client gets toolgen's messages: invalid arguments, including
+// null, missing, non-object, too large and too deeply nested ones, come back as a
+// result with isError set and every violation listed, for the model to correct its
+// call. A call never panics the server.
+//
+// A tools/call naming a tool that is not registered is answered by the SDK with the
+// JSON-RPC error -32602 (invalid params), as the MCP specification asks.
+//
+// Serve stdio with StdioTransport rather than mcp.StdioTransport: the SDK ends a stdio
+// session, and so the server, on a line it cannot read (not JSON, nested deeper than
+// 1,000 levels, ...), where StdioTransport answers it with a JSON-RPC error and reads
+// on. Over streamable HTTP such a request fails alone.
+package toolmcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// An Option configures Register.
+type Option func(*config)
+
+type config struct {
+	context func(context.Context, *mcp.CallToolRequest) context.Context
+	observe func(context.Context, *mcp.CallToolRequest, *runtime.Result)
+}
+
+// WithContext derives the context of each call from the request's before the tool runs.
+// MCP carries no application user: use it to put the caller's identity where the tools
+// look for it, from req.Extra (the verified token of an authenticated HTTP request, or
+// its headers) or a fixed value for a single-user server. The request's context, and so
+// the client's cancellation, should stay the parent of the one f returns.
+func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.Context) Option {
+	return func(c *config) { c.context = f }
+}
+
+// WithObserver calls f after every tools/call with the tool's result, before it is sent.
+// Result.Err holds the whole error of a failed call, which the client never sees (an
+// internal error reaches it only as a generic message): log it there.
+func WithObserver(f func(ctx context.Context, req *mcp.CallToolRequest, res *runtime.Result)) Option {
+	return func(c *config) { c.observe = f }
+}
+
+// Register adds every tool of ts to s; pass ts.Group(...) to serve a subset. A tool
+// replaces a tool of the same name already on s, as Server.AddTool does, and, like
+// it, Register panics when a tool's input schema is not a JSON object schema (a
+// programming error, never the case for generated tools).
+//
+// Each tools/call runs ts.Call with the call's context, so a client's cancellation
+// (notifications/cancelled) or a closed HTTP request reaches the tool, and its result
+// is sent as Result converts it.
+func Register(s *mcp.Server, ts *runtime.Toolset, opts ...Option) {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	for _, t := range ts.Tools() {
+		s.AddTool(Tool(t), handler(ts, t.Name, &c))
+	}
+}
+
+// emptyInputSchema is the input schema of a tool declared without one: any object.
+var emptyInputSchema = json.RawMessage(`{"type":"object"}`)
+
+// Tool returns the MCP description of t: its name, title, description, input and output
+// schemas (as written, raw JSON), and its annotations.
+//
+// Annotations hold the title, when there is one, and the hints the author wrote. The
+// SDK's ToolAnnotations has plain booleans for readOnlyHint and idempotentHint, so
+// those two are always sent, false when not written; false is their MCP default, so a
+// client reads the same hints. destructiveHint and openWorldHint are sent only when
+// written. A tool with neither title nor hints has no annotations. A tool built by hand
+// without an input schema gets {"type":"object"}.
+func Tool(t *runtime.Tool) *mcp.Tool {
+	mt := &mcp.Tool{
+		Name:        t.Name,
+		Title:       t.Title,
+		Description: t.Description,
+		InputSchema: emptyInputSchema,
+	}
+	if len(t.InputSchema) > 0 {
+		mt.InputSchema = t.InputSchema
+	}
+	if len(t.OutputSchema) > 0 {
+		// Assigned only when present: a nil json.RawMessage in the interface would be
+		// sent as "outputSchema": null.
+		mt.OutputSchema = t.OutputSchema
+	}
+	a := t.Annotations
+	if t.Title != "" || a.ReadOnly != nil || a.Destructive != nil || a.Idempotent != nil || a.OpenWorld != nil {
+		mt.Annotations = &mcp.ToolAnnotations{
+			Title:           t.Title,
+			ReadOnlyHint:    a.ReadOnly != nil && *a.ReadOnly,
+			IdempotentHint:  a.Idempotent != nil && *a.Idempotent,
+			DestructiveHint: cloneBool(a.Destructive),
+			OpenWorldHint:   cloneBool(a.OpenWorld),
+		}
+	}
+	return mt
+}
+
+func cloneBool(p *bool) *bool {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// Result returns r as an MCP tools/call result: isError as r.IsError, each content
+// block as the MCP block of its type with its audience annotation (a block meant for the
+// user alone is sent, with audience ["user"]: the client decides what to show), and
+// r.Structured, when present, as structuredContent (its JSON is already a text block
+// of r, as the specification recommends).
+func Result(r *runtime.Result) *mcp.CallToolResult {
+	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
+	for _, c := range r.Content {
+		out.Content = append(out.Content, content(c))
+	}
+	if len(r.Structured) > 0 {
+		out.StructuredContent = r.Structured
+	}
+	return out
+}
+
+// content converts one block. A block of a type MCP does not know is sent as text.
+func content(c runtime.Content) mcp.Content {
+	var ann *mcp.Annotations
+	if len(c.Audience) > 0 {
+		ann = &mcp.Annotations{Audience: make([]mcp.Role, len(c.Audience))}
+		for i, r := range c.Audience {
+			ann.Audience[i] = mcp.Role(r)
+		}
+	}
+	switch c.Type {
+	case runtime.ContentImage:
+		return &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType, Annotations: ann}
+	case runtime.ContentAudio:
+		return &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType, Annotations: ann}
+	case runtime.ContentResourceLink:
+		return &mcp.ResourceLink{URI: c.URI, Name: c.Name, MIMEType: c.MIMEType, Annotations: ann}
+	}
+	return &mcp.TextContent{Text: c.Text, Annotations: ann}
+}
+
+// handler is the SDK handler of the tool named name: the raw arguments go to ts.Call,
+// whose generated decoder is the only one to read them.
+func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		// ts.Call never panics, but the options are the application's code: a panic
+		// there must not end the session (the SDK does not recover handler panics).
+		defer func() {
+			if p := recover(); p != nil {
+				r := runtime.ErrorResult(name+" failed with an internal error",
+					fmt.Errorf("toolmcp: serving %s panicked: %v\n%s", name, p, debug.Stack()))
+				res, err = Result(r), nil
+			}
+		}()
+		if c.context != nil {
+			ctx = c.context(ctx, req)
+		}
+		var args []byte
+		if req.Params != nil {
+			args = req.Params.Arguments
+		}
+		r := ts.Call(ctx, name, args)
+		if c.observe != nil {
+			c.observe(ctx, req, r)
+		}
+		return Result(r), nil
+	}
+}

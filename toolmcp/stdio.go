@@ -1,0 +1,363 @@
+package toolmcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxMessageDepth is the deepest nesting of objects and arrays the SDK reads in a
+// message (its internal/json limit); a deeper message would end its session.
+const maxMessageDepth = 1000
+
+// IOTransport is an mcp.Transport that speaks newline-delimited JSON-RPC over a reader
+// and a writer, as mcp.IOTransport does, with one difference: a line the SDK cannot
+// read is answered with a JSON-RPC error (parse error -32700 or invalid request -32600,
+// with the request's id when it can be found) and skipped, and the session goes on. On
+// such a line the SDK ends the session, and with it a stdio server: text that is not
+// JSON, a message nested deeper than 1,000 levels or longer than the size limit, a JSON
+// value that is not a JSON-RPC 2.0 message, or a batch (batches left MCP in revision
+// 2025-06-18).
+//
+// Every other line reaches the SDK unchanged. MCP's stdio transport puts one message
+// on each line; a message spread over several lines is answered as invalid.
+type IOTransport struct {
+	// Reader is read for the client's messages; closing the connection closes it.
+	Reader io.ReadCloser
+	// Writer receives the server's messages; closing the connection closes it.
+	Writer io.WriteCloser
+	// MaxMessageBytes is the longest line read; longer ones are answered with an
+	// error. Zero means mcp.DefaultMaxLineLength.
+	MaxMessageBytes int
+}
+
+// StdioTransport returns an IOTransport over standard input and output. Closing its
+// connection closes standard input but not standard output, as with mcp.StdioTransport.
+func StdioTransport() *IOTransport {
+	return &IOTransport{Reader: os.Stdin, Writer: nopCloser{os.Stdout}}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// Connect starts screening the reader's lines and connects the SDK's newline-delimited
+// transport to the screened stream.
+func (t *IOTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	limit := t.MaxMessageBytes
+	if limit <= 0 {
+		limit = mcp.DefaultMaxLineLength
+	}
+	pr, pw := io.Pipe()
+	w := &lockedWriter{w: t.Writer}
+	go screen(t.Reader, pw, w, limit)
+	inner := &mcp.IOTransport{
+		Reader:        readCloser{pr, t.Reader},
+		Writer:        w,
+		MaxLineLength: -1, // screen enforces the limit, and answers what exceeds it
+	}
+	return inner.Connect(ctx)
+}
+
+// readCloser is the screened stream; closing it closes the source too, which ends
+// screen's read.
+type readCloser struct {
+	*io.PipeReader
+	src io.Closer
+}
+
+func (r readCloser) Close() error {
+	return errors.Join(r.PipeReader.Close(), r.src.Close())
+}
+
+// lockedWriter serializes the SDK's writes and screen's answers: each Write is one
+// whole message line.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.WriteCloser
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) Close() error { return l.w.Close() }
+
+// screen copies src to dst line by line, passing on the lines the SDK can read and
+// answering the others on w.
+func screen(src io.Reader, dst *io.PipeWriter, w io.Writer, limit int) {
+	r := bufio.NewReaderSize(src, 64<<10)
+	var line []byte
+	for {
+		line = line[:0]
+		tooLong := false
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = r.ReadSlice('\n')
+			if !tooLong {
+				if len(line)+len(chunk) > limit+1 { // +1: the newline
+					tooLong = true
+					line = append(line, chunk[:limit+1-len(line)]...)
+				} else {
+					line = append(line, chunk...)
+				}
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		if len(line) > 0 || tooLong {
+			var msg []byte
+			if tooLong {
+				msg = answer(topLevelID(line), jsonrpc.CodeInvalidRequest, "Invalid request: the message is longer than "+strconv.Itoa(limit)+" bytes")
+			} else {
+				msg = check(line)
+			}
+			if msg != nil {
+				if _, werr := w.Write(msg); werr != nil {
+					dst.CloseWithError(werr)
+					return
+				}
+			} else if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+				// The SDK rejects white space after a message, before its newline.
+				if _, werr := dst.Write(append(trimmed, '\n')); werr != nil {
+					return // the connection was closed
+				}
+			}
+		}
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			dst.CloseWithError(err)
+			return
+		}
+	}
+}
+
+// check returns the error answer to line, or nil when the SDK can read it.
+func check(line []byte) []byte {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return nil
+	}
+	if depthOver(line, maxMessageDepth) {
+		return answer(topLevelID(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid request: the message is nested deeper than %d levels", maxMessageDepth))
+	}
+	if !json.Valid(line) {
+		return answer(topLevelID(line), jsonrpc.CodeParseError, "Parse error: the message is not valid JSON (MCP's stdio transport sends one message per line)")
+	}
+	if line[0] == '[' {
+		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: JSON-RPC batches are not supported")
+	}
+	if line[0] != '{' {
+		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: a message must be a JSON-RPC 2.0 object")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(line, &fields); err != nil {
+		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: "+err.Error())
+	}
+	id, hasID := fields["id"]
+	if hasID && !validID(id) {
+		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: the id must be a string or a number")
+	}
+	var version string
+	if err := json.Unmarshal(fields["jsonrpc"], &version); err != nil || version != "2.0" {
+		return answer(id, jsonrpc.CodeInvalidRequest, `Invalid request: the message must have "jsonrpc": "2.0"`)
+	}
+	if e, ok := fields["error"]; ok && string(e) != "null" {
+		var we struct {
+			Code    int64           `json:"code"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(e, &we); err != nil {
+			return answer(id, jsonrpc.CodeInvalidRequest, "Invalid request: the error of a response must be a JSON-RPC error object")
+		}
+	}
+	if method, ok := fields["method"]; ok {
+		var s string
+		if err := json.Unmarshal(method, &s); err != nil {
+			return answer(id, jsonrpc.CodeInvalidRequest, "Invalid request: the method must be a string")
+		}
+		return nil
+	}
+	// A response to a request of the server's.
+	if !hasID || string(id) == "null" {
+		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: a message must have a method, or an id when it is a response")
+	}
+	return nil
+}
+
+// validID reports whether raw, valid JSON, is an id the SDK accepts: null, a string or
+// a number.
+func validID(raw json.RawMessage) bool {
+	switch raw[0] {
+	case 'n', '"':
+		return raw[0] == '"' || string(raw) == "null"
+	}
+	_, err := strconv.ParseFloat(string(raw), 64)
+	return err == nil
+}
+
+// answer returns a JSON-RPC error response line; id is nil when unknown.
+func answer(id json.RawMessage, code int64, message string) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	type wireError struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   wireError       `json:"error"`
+	}{"2.0", id, wireError{code, message}})
+	return append(b, '\n')
+}
+
+// depthOver reports whether data nests objects and arrays deeper than max, counted as
+// the SDK counts them.
+func depthOver(data []byte, max int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, b := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if depth > max {
+				return true
+			}
+		case '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return false
+}
+
+// topLevelID finds the "id" member of the object that b starts, without parsing the
+// other members (they may be too deep, invalid or cut short), and returns it when it is
+// a string or a number; otherwise nil.
+func topLevelID(b []byte) json.RawMessage {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil
+	}
+	i++
+	for {
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] != '"' {
+			return nil
+		}
+		start := i
+		if i = skipString(b, i); i < 0 {
+			return nil
+		}
+		key := b[start:i]
+		if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
+			return nil
+		}
+		i = skipSpace(b, i+1)
+		start = i
+		if i = skipValue(b, i); i < 0 {
+			return nil
+		}
+		if string(key) == `"id"` {
+			v := b[start:i]
+			if json.Valid(v) && validID(v) && string(v) != "null" {
+				return json.RawMessage(bytes.Clone(v))
+			}
+			return nil
+		}
+		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' {
+			return nil
+		}
+		i++
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at b[i], or -1.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// skipValue returns the index after the value starting at b[i], or -1 when it is cut
+// short. It counts brackets instead of recursing, so any depth is fine, and checks
+// nothing else.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				if i = skipString(b, i); i < 0 {
+					return -1
+				}
+				i--
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return -1
+	}
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+	}
+	return -1
+}

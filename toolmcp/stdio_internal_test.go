@@ -1,0 +1,47 @@
+package toolmcp
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestTopLevelID(t *testing.T) {
+	deep := strings.Repeat("[", 5000) + strings.Repeat("]", 5000)
+	for _, tc := range []struct{ in, want string }{
+		{`{"jsonrpc":"2.0","id":7,"method":"x"}`, `7`},
+		{` { "id" : "a\"b" , "x":1}`, `"a\"b"`},
+		{`{"params":` + deep + `,"id":-1.5e3}`, `-1.5e3`},
+		{`{"params":{"id":1},"id":2}`, `2`},
+		{`{"params":"}\"{","id":3}`, `3`},
+		{`{"id":4,"params":{"cut`, `4`},
+		{`{"params":{"cut`, ``},
+		{`{"id":null}`, ``},
+		{`{"id":true}`, ``},
+		{`{"id":{"a":1}}`, ``},
+		{`{"id":1e400}`, ``},
+		{`[{"id":1}]`, ``},
+		{`{"id"`, ``},
+		{``, ``},
+	} {
+		if got := string(topLevelID([]byte(tc.in))); got != tc.want {
+			t.Errorf("topLevelID(%.60q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestDepthOver(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want bool
+	}{
+		{`{"a":[1]}`, 2, false},
+		{`{"a":[[1]]}`, 2, true},
+		{`{"a":"[[[[["}`, 2, false},
+		{`{"a":"\"[[[["}`, 2, false},
+	} {
+		if got := depthOver([]byte(tc.in), tc.max); got != tc.want {
+			t.Errorf("depthOver(%s, %d) = %v", tc.in, tc.max, got)
+		}
+	}
+}

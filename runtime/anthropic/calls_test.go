@@ -1,0 +1,119 @@
+package anthropic_test
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/toolgen/toolgen/runtime"
+	tga "github.com/toolgen/toolgen/runtime/anthropic"
+)
+
+func callsText(calls []runtime.ToolCall) string {
+	var b strings.Builder
+	for _, c := range calls {
+		b.WriteString(c.ID + " " + c.Name + " " + string(c.Arguments) + "\n")
+	}
+	return b.String()
+}
+
+// TestCallsFromSDKMessage reads the calls of a response the SDK's Message type
+// encodes: parallel tool_use blocks among text and thinking blocks, in order.
+func TestCallsFromSDKMessage(t *testing.T) {
+	msg := anthropic.Message{
+		ID:         "msg_01",
+		Type:       "message",
+		Role:       "assistant",
+		Model:      "claude-sonnet-4-5",
+		StopReason: anthropic.StopReasonToolUse,
+		Content: []anthropic.ContentBlockUnion{
+			{Type: "thinking", Thinking: "Two cities.", Signature: "c2lnbmF0dXJl"},
+			{Type: "text", Text: "Let me check both."},
+			{Type: "tool_use", ID: "toolu_01", Name: "get_weather", Input: json.RawMessage(`{"city":"Paris"}`)},
+			{Type: "tool_use", ID: "toolu_02", Name: "get_weather", Input: json.RawMessage(`{"city":"Tokyo"}`)},
+			{Type: "server_tool_use", ID: "srvtoolu_01", Name: "web_search", Input: json.RawMessage(`{"query":"x"}`)},
+			{Type: "tool_use", ID: "toolu_03", Name: "report", Input: json.RawMessage(`{}`)},
+		},
+	}
+	body := mustMarshal(t, msg)
+	calls, err := tga.Calls(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "toolu_01 get_weather {\"city\":\"Paris\"}\ntoolu_02 get_weather {\"city\":\"Tokyo\"}\ntoolu_03 report {}\n"
+	if got := callsText(calls); got != want {
+		t.Errorf("Calls = \n%s\nwant\n%s", got, want)
+	}
+	if !tga.HasToolCalls(body) {
+		t.Errorf("HasToolCalls = false")
+	}
+	if city, ok := tga.Argument(calls[1], "city"); !ok || city != "Tokyo" {
+		t.Errorf("Argument(city) = %q, %v", city, ok)
+	}
+	if m, err := tga.ArgumentsMap(calls[0]); err != nil || m["city"] != "Paris" || len(m) != 1 {
+		t.Errorf("ArgumentsMap = %v, %v", m, err)
+	}
+
+	msg.Content = []anthropic.ContentBlockUnion{{Type: "text", Text: "It is sunny."}}
+	msg.StopReason = anthropic.StopReasonEndTurn
+	body = mustMarshal(t, msg)
+	if calls, err := tga.Calls(body); err != nil || len(calls) != 0 {
+		t.Errorf("Calls of a text answer = %v, %v", calls, err)
+	}
+	if tga.HasToolCalls(body) {
+		t.Errorf("HasToolCalls of a text answer = true")
+	}
+}
+
+// TestCallsRecorded reads a response recorded by the SDK's tool runner tests.
+func TestCallsRecorded(t *testing.T) {
+	body, err := os.ReadFile("testdata/tool_runner_concurrent.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, err := tga.Calls(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := callsText(calls), "toolu_019dfQh1VSo4ykF3MUFvGpMg get_weather {\"city\":\"San Francisco\"}\n"; got != want {
+		t.Errorf("Calls = %s, want %s", got, want)
+	}
+	var sdk anthropic.Message
+	if err := json.Unmarshal(body, &sdk); err != nil {
+		t.Fatal(err)
+	}
+	if tu := sdk.Content[1].AsToolUse(); tu.ID != calls[0].ID || tu.Name != calls[0].Name || !jsonEqual(t, tu.Input, calls[0].Arguments) {
+		t.Errorf("the SDK reads the call as %+v", tu)
+	}
+}
+
+func TestCallsErrors(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, "overloaded_error: Overloaded"},
+		{`[1]`, "the response is not a JSON object"},
+		{`null`, "the response is null"},
+		{`{"type":"message"}`, `no "content"`},
+		{`{"content":{}}`, `"content" is not an array`},
+		{`{"content":[1]}`, "content[0] is not a content block"},
+		{`{"content":[{"type":"tool_use","name":"f","input":{}}]}`, "without an id"},
+		{`{"content":[{"type":"tool_use","id":"t","input":{}}]}`, "without a name"},
+		{`{"content":[{"type":"tool_use","id":"t","name":"f","input":"{}"}]}`, "is not a JSON object"},
+		{`{"content":[{"type":"tool_use","id":"t","name":"f","input":{"city":"Pa"}}],"stop_reason":"max_tokens"}`, "cut off by max_tokens inside tool_use block t (f)"},
+	} {
+		calls, err := tga.Calls([]byte(tc.body))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Calls(%s) = %v, %v; want an error containing %q", tc.body, calls, err, tc.want)
+		}
+		if tga.HasToolCalls([]byte(tc.body)) {
+			t.Errorf("HasToolCalls(%s) = true", tc.body)
+		}
+	}
+	// A tool_use whose input is null (a tool without parameters) has no arguments.
+	calls, err := tga.Calls([]byte(`{"content":[{"type":"tool_use","id":"t","name":"f","input":null}]}`))
+	if err != nil || len(calls) != 1 || string(calls[0].Arguments) != "{}" {
+		t.Errorf("Calls with null input = %v, %v", calls, err)
+	}
+}

@@ -1,0 +1,142 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// Messages is the Messages API as a runtime.Provider, for runtime.Loop. It works on
+// raw request and response bodies and keeps every field it does not own.
+type Messages struct{}
+
+var _ runtime.Provider = Messages{}
+
+// Name returns "anthropic".
+func (Messages) Name() string { return "anthropic" }
+
+// Prepare returns request with the tools of ts in its "tools" array and its
+// "tool_choice" set to choice (auto, any for runtime.ChoiceRequired, none). Tools of
+// the request named like none of ts, such as server tools, stay before them; a
+// disable_parallel_tool_use the request's tool choice had is kept. Without any tool,
+// "tools" and "tool_choice" are removed.
+func (Messages) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+	tc, err := ToolChoiceFor(choice)
+	if err != nil {
+		return nil, err
+	}
+	req, err := decodeObject(request, "the request")
+	if err != nil {
+		return nil, err
+	}
+	existing, err := decodeArray(req, "tools", "the request")
+	if err != nil {
+		return nil, err
+	}
+	var tools []json.RawMessage
+	for _, raw := range existing {
+		var t struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(raw, &t)
+		if _, ours := ts.Lookup(t.Name); !ours {
+			tools = append(tools, raw)
+		}
+	}
+	for _, t := range Tools(ts) {
+		raw, err := marshal(t)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, raw)
+	}
+	if len(tools) == 0 {
+		delete(req, "tools")
+		delete(req, "tool_choice")
+		return marshal(req)
+	}
+	if req["tools"], err = marshal(tools); err != nil {
+		return nil, err
+	}
+	var old ToolChoice
+	_ = json.Unmarshal(req["tool_choice"], &old)
+	if tc.Type != ChoiceNone {
+		tc.DisableParallelToolUse = old.DisableParallelToolUse
+	}
+	if req["tool_choice"], err = marshal(tc); err != nil {
+		return nil, err
+	}
+	return marshal(req)
+}
+
+// Calls returns the tool calls of a response body; see the package function Calls.
+func (Messages) Calls(response []byte) ([]runtime.ToolCall, error) { return Calls(response) }
+
+// Continue returns request with two messages appended to its "messages": the
+// assistant turn of response, {"role":"assistant","content": <the response's content
+// as received>}, thinking blocks and their signatures included, and the user message
+// of ToolResults(results). results must answer every tool_use of the response, in
+// order, as runtime.Toolset.RunCalls does; a response without calls adds the
+// assistant turn alone.
+func (Messages) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
+	req, err := decodeObject(request, "the request")
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := req["messages"]; !ok {
+		return nil, errors.New(`the request has no "messages"`)
+	}
+	messages, err := decodeArray(req, "messages", "the request")
+	if err != nil {
+		return nil, err
+	}
+	resp, err := decodeObject(response, "the response")
+	if err != nil {
+		return nil, err
+	}
+	content, calls, err := contentAndCalls(resp)
+	if err != nil {
+		return nil, err
+	}
+	if err := runtime.CheckResults(calls, results); err != nil {
+		return nil, err
+	}
+	turn, err := assistantMessage(content)
+	if err != nil {
+		return nil, err
+	}
+	messages = append(messages, turn)
+	if len(results) > 0 {
+		answers, err := marshal(ToolResults(results))
+		if err != nil {
+			return nil, fmt.Errorf("encode the tool results: %w", err)
+		}
+		messages = append(messages, answers)
+	}
+	if req["messages"], err = marshal(messages); err != nil {
+		return nil, err
+	}
+	return marshal(req)
+}
+
+// AssistantMessage returns the assistant turn of a Messages response body, to append
+// to the request's "messages" before the answers to its calls:
+// {"role":"assistant","content": <the response's content as received>}. Thinking
+// blocks and their signatures stay as they came, as the API requires.
+func AssistantMessage(response []byte) (json.RawMessage, error) {
+	resp, err := decodeObject(response, "the response")
+	if err != nil {
+		return nil, err
+	}
+	content, _, err := contentAndCalls(resp)
+	if err != nil {
+		return nil, err
+	}
+	return assistantMessage(content)
+}
+
+func assistantMessage(content json.RawMessage) (json.RawMessage, error) {
+	return marshal(map[string]json.RawMessage{"role": json.RawMessage(`"assistant"`), "content": content})
+}

@@ -8,6 +8,7 @@ package generator
 import (
 	"fmt"
 	"path"
+	"slices"
 
 	"github.com/toolgen/toolgen/model"
 )
@@ -27,24 +28,28 @@ type File struct {
 	Data []byte
 }
 
-// Generate returns the files for pkg, sorted by Path. A package without tools gets no
-// files.
-func Generate(pkg *model.Package) ([]File, error) {
+// Generate returns the files for pkg, sorted by Path, and the warnings about them,
+// sorted by position. A package without tools gets no files.
+//
+// Warnings do not stop generation: they report, for example, a tool whose schema a
+// provider's strict mode cannot take (the tool is then sent without strict mode to that
+// provider) or a schema a provider's dialect can only approximate.
+func Generate(pkg *model.Package) ([]File, []Warning, error) {
 	if len(pkg.Tools) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	schemas, err := buildSchemas(pkg)
 	if err != nil {
-		return nil, fmt.Errorf("generate schemas for %s: %w", pkg.Path, err)
+		return nil, nil, fmt.Errorf("generate schemas for %s: %w", pkg.Path, err)
 	}
 	files := schemas.files()
 	src, err := goSource(pkg, schemas)
 	if err != nil {
-		return nil, fmt.Errorf("generate Go code for %s: %w", pkg.Path, err)
+		return nil, nil, fmt.Errorf("generate Go code for %s: %w", pkg.Path, err)
 	}
 	files = append(files, File{Path: GoFile, Data: src})
 	sortFiles(files)
-	return files, nil
+	return files, slices.Clone(schemas.warnings), nil
 }
 
 // Owned reports whether a file path, relative to a package directory, is one toolgen

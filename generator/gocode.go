@@ -219,7 +219,22 @@ func (g *goGen) toolDef(t *model.Tool) (jen.Code, error) {
 	if t.Sequential {
 		field("Sequential", jen.True())
 	}
+	if ts := g.schemas.lookup(t.Name); ts != nil {
+		field("OpenAI", providerSchema(ts.openAI.json, ts.openAI.strict))
+		field("Anthropic", providerSchema(ts.anthropic.json, ts.anthropic.strict))
+		field("Gemini", providerSchema(ts.geminiJSON, false))
+	}
 	return jen.Custom(multiline, fields...), nil
+}
+
+// providerSchema writes a runtime.ProviderSchema literal, its Strict field only when
+// set.
+func providerSchema(params []byte, strict bool) jen.Code {
+	fields := []jen.Code{jen.Id("Parameters").Op(":").Add(jsonLiteral(params))}
+	if strict {
+		fields = append(fields, jen.Id("Strict").Op(":").True())
+	}
+	return jen.Qual(runtimePkg, "ProviderSchema").Custom(multiline, fields...)
 }
 
 // multiline renders a composite literal's elements one per line.

@@ -25,7 +25,7 @@ func TestGoldenGoCode(t *testing.T) {
 	for _, c := range parserCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			for _, pkg := range c.pkgs {
-				files, err := Generate(pkg)
+				files, _, err := Generate(pkg)
 				if err != nil {
 					t.Fatalf("Generate(%s): %v", pkg.Path, err)
 				}
@@ -68,7 +68,7 @@ func TestGeneratedCodeBuilds(t *testing.T) {
 				}
 			}
 			for _, pkg := range c.pkgs {
-				files, err := Generate(pkg)
+				files, _, err := Generate(pkg)
 				if err != nil {
 					t.Fatalf("Generate(%s): %v", pkg.Path, err)
 				}

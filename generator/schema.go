@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/toolgen/toolgen/model"
 )
 
 // schema is one JSON Schema (draft 2020-12) node.
@@ -59,6 +61,9 @@ type schema struct {
 	// note is text the node adds to the description of the property that holds it: an
 	// enum's list of values, the syntax of a duration.
 	note string
+	// field is the struct field or parameter whose property this node is, so dialects
+	// can point warnings at it; nil for other nodes.
+	field *model.Field
 }
 
 // typeList is the "type" keyword: a single name, or an array of names once a node is

@@ -284,6 +284,7 @@ func (b *builder) property(f *model.Field, path string) (*schema, error) {
 		core.Description = ""
 	}
 	s.Description = strings.TrimSpace(desc)
+	s.field = f
 	s.Title = c.Title
 	s.Deprecated = c.Deprecated
 	if !b.output && c.Default != "" {

@@ -16,6 +16,8 @@ type schemaSet struct {
 	tools []*toolSchema
 	// rendered are the files under toolschema/, sorted by path.
 	rendered []File
+	// warnings are the problems the dialects found, sorted.
+	warnings []Warning
 }
 
 // toolSchema is one tool's canonical schemas.
@@ -25,6 +27,23 @@ type toolSchema struct {
 	input, output *schema
 	// inputJSON and outputJSON are the same schemas as compact JSON.
 	inputJSON, outputJSON []byte
+
+	// openAI and anthropic are the input schema lowered to those providers' dialects
+	// (the canonical schema itself when not strict), gemini to Gemini's.
+	openAI, anthropic lowered
+	gemini            *geminiSchema
+	// geminiJSON is gemini as compact JSON.
+	geminiJSON []byte
+}
+
+// lowered is a tool's input schema in one provider's dialect.
+type lowered struct {
+	params *schema
+	// json is params as compact JSON.
+	json []byte
+	// strict reports that params meets the provider's strict mode, for a tool that
+	// asks for it.
+	strict bool
 }
 
 // dialect lowers the canonical schemas into one provider's file,
@@ -38,17 +57,18 @@ type dialect struct {
 }
 
 // dialects returns the dialect files written beside the per-tool files.
-//
-// The provider dialects (openai, openai-responses, anthropic, gemini) are to be added
-// here; their names are already reserved (see reservedName).
 func dialects() []dialect {
 	return []dialect{
 		{name: "mcp", render: renderMCP},
+		{name: "openai", render: renderOpenAIChat},
+		{name: "openai-responses", render: renderOpenAIResponses},
+		{name: "anthropic", render: renderAnthropic},
+		{name: "gemini", render: renderGemini},
 	}
 }
 
 // reservedName reports whether a tool name would clash with a dialect file under
-// toolschema/, including the dialects to come.
+// toolschema/.
 func reservedName(name string) bool {
 	switch name {
 	case "mcp", "openai", "openai-responses", "anthropic", "gemini":
@@ -81,6 +101,13 @@ func buildSchemas(pkg *model.Package) (*schemaSet, error) {
 		set.tools = append(set.tools, ts)
 	}
 	slices.SortFunc(set.tools, func(a, b *toolSchema) int { return strings.Compare(a.tool.Name, b.tool.Name) })
+	var sink warningSink
+	for _, ts := range set.tools {
+		if err := ts.lower(&sink); err != nil {
+			return nil, fmt.Errorf("tool %s: %w", ts.tool.Name, err)
+		}
+	}
+	set.warnings = sink.warnings()
 	for _, ts := range set.tools {
 		data, err := encodeJSON(mcpToolOf(ts, true), true)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io/fs"
 	"math/big"
 	"os"
@@ -48,9 +49,18 @@ func TestSchemaGolden(t *testing.T) {
 			}
 			files := set.files()
 			dir := filepath.Join(schemaGoldenDir, tc.name)
+			// The warnings sit beside toolschema/, in warnings.txt, for review.
+			var warnings bytes.Buffer
+			for _, w := range set.warnings {
+				fmt.Fprintln(&warnings, w)
+			}
+			warningsFile := filepath.Join(dir, "warnings.txt")
 			if updateGolden() {
 				if err := os.RemoveAll(dir); err != nil {
 					t.Fatal(err)
+				}
+				if warnings.Len() > 0 {
+					write(t, warningsFile, warnings.Bytes())
 				}
 				for _, f := range files {
 					p := filepath.Join(dir, filepath.FromSlash(f.Path))
@@ -62,9 +72,12 @@ func TestSchemaGolden(t *testing.T) {
 					}
 				}
 			}
+			if golden, err := os.ReadFile(warningsFile); (err == nil || warnings.Len() > 0) && string(golden) != warnings.String() {
+				t.Errorf("warnings differ from %s (run go test ./generator -run Schema -update):\n--- got\n%s--- want\n%s", warningsFile, warnings.Bytes(), golden)
+			}
 			var want []string
 			err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-				if err == nil && !d.IsDir() {
+				if err == nil && !d.IsDir() && p != warningsFile {
 					rel, _ := filepath.Rel(dir, p)
 					want = append(want, filepath.ToSlash(rel))
 				}
@@ -106,15 +119,23 @@ func TestSchemaFiles(t *testing.T) {
 		if !slices.IsSortedFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) }) {
 			t.Errorf("%s: files are not sorted", tc.name)
 		}
-		if len(files) != len(pkg.Tools)+1 {
+		if len(files) != len(pkg.Tools)+len(dialects()) {
 			t.Errorf("%s: %d files for %d tools", tc.name, len(files), len(pkg.Tools))
 		}
 		for _, f := range files {
 			if !Owned(f.Path) {
 				t.Errorf("%s: %s is not a path toolgen owns", tc.name, f.Path)
 			}
-			if !bytes.HasSuffix(f.Data, []byte("}\n")) || !bytes.HasPrefix(f.Data, []byte("{\n  \"")) {
-				t.Errorf("%s: %s is not an indented object with a trailing newline", tc.name, f.Path)
+			switch f.Path {
+			case SchemaDir + "/openai.json", SchemaDir + "/openai-responses.json", SchemaDir + "/anthropic.json":
+				// The providers' "tools" arrays.
+				if !bytes.HasSuffix(f.Data, []byte("]\n")) || !bytes.HasPrefix(f.Data, []byte("[\n  {\n")) {
+					t.Errorf("%s: %s is not an indented array with a trailing newline", tc.name, f.Path)
+				}
+			default:
+				if !bytes.HasSuffix(f.Data, []byte("}\n")) || !bytes.HasPrefix(f.Data, []byte("{\n  \"")) {
+					t.Errorf("%s: %s is not an indented object with a trailing newline", tc.name, f.Path)
+				}
 			}
 		}
 		for _, tool := range pkg.Tools {

@@ -12,7 +12,9 @@
 //	//go:generate go run github.com/toolgen/toolgen/cmd/toolgen generate
 //
 // Errors are printed as file:line:col: message, all of them, sorted; toolgen then exits
-// with status 1 and writes nothing. Usage errors exit with status 2.
+// with status 1 and writes nothing. Usage errors exit with status 2. Warnings, such as a
+// tool a provider's strict mode cannot take, are printed as file:line:col: warning:
+// message, sorted; they change neither the files written nor the exit status.
 package main
 
 import (
@@ -238,12 +240,18 @@ func plan(patterns []string, flags loadFlags, stderr io.Writer) ([]output.Change
 		return nil, err
 	}
 	var dirs []output.Dir
+	var warnings []generator.Warning
 	for _, p := range pkgs {
-		files, err := generator.Generate(p)
+		files, ws, err := generator.Generate(p)
 		if err != nil {
 			return nil, err
 		}
+		warnings = append(warnings, ws...)
 		dirs = append(dirs, output.Dir{Path: p.Dir, Files: files})
+	}
+	// Warnings do not stop generation, nor change the exit status.
+	for _, w := range generator.SortWarnings(warnings) {
+		fmt.Fprintln(stderr, w)
 	}
 	return output.Plan(".", dirs)
 }

@@ -29,6 +29,17 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
 	Strict:       true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
+	},
 }, {
 	Name:        "freeze_card",
 	Description: "FreezeCard freezes the user's card at once.",
@@ -39,6 +50,17 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"card_id":{"type":"string","format":"uuid"}},"required":["card_id"],"additionalProperties":false}`),
 	Strict:      true,
 	Sequential:  true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{"card_id":{"type":"string","format":"uuid"}},"required":["card_id"],"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{"card_id":{"type":"string","format":"uuid"}},"required":["card_id"],"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"card_id":{"type":"STRING","description":"A UUID."}},"required":["card_id"]}`),
+	},
 }, {
 	Name:        "get_transactions",
 	Description: "GetTransactions lists the signed-in user's transactions in a period.\n\nUse it whenever the user asks about their spending or payments.",
@@ -51,15 +73,46 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"From is the start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"To is the end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":"integer","description":"Limit caps the number of transactions.","minimum":1,"maximum":500,"default":50},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Transaction is one payment.","properties":{"id":{"type":"string"},"at":{"type":"string","format":"date-time"},"amount":{"type":"number"},"memo":{"type":"string","description":"Memo is free text."}},"required":["id","at","amount"]}}},"required":["result"]}`),
 	Strict:       true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"From is the start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"To is the end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":["integer","null"],"description":"Limit caps the number of transactions.\n\nDefaults to 50.","minimum":1,"maximum":500},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","to","limit","account"],"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"From is the start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"To is the end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":"integer","description":"Limit caps the number of transactions.\n\nFrom 1 to 500. Defaults to 50."},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"],"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"from":{"type":"STRING","format":"date-time","description":"From is the start of the period, inclusive."},"to":{"type":"STRING","format":"date-time","description":"To is the end of the period, exclusive; now when absent.","nullable":true},"limit":{"type":"INTEGER","description":"Limit caps the number of transactions.","minimum":1,"maximum":500,"default":50},"account":{"type":"STRING","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"]}`),
+	},
 }, {
 	Name:        "ping",
 	Description: "Ping checks the connection.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
+	},
 }, {
 	Name:        "statement",
 	Description: "Statement renders a statement.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
+	},
 }}
 
 // toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the

@@ -24,48 +24,147 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"boolean"}},"required":["result"]}`),
 	Strict:       true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
+	},
 }, {
 	Name:        "full",
 	Description: "Full returns a runtime.Result.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
+	},
 }, {
 	Name:        "full_ptr",
 	Description: "FullPtr returns a *runtime.Result or an error.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
+	},
 }, {
 	Name:        "just_error",
 	Description: "JustError returns an error.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
+	},
 }, {
 	Name:         "map",
 	Description:  "Map returns a map of pointers.",
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":{"type":["number","null"]}}`),
 	Strict:       true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
+	},
 }, {
 	Name:         "named",
 	Description:  "Named returns a named string type.",
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"string","description":"Msg is a message."}},"required":["result"]}`),
 	Strict:       true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
+	},
 }, {
 	Name:        "nothing",
 	Description: "Nothing returns nothing.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
+	},
 }, {
 	Name:        "text",
 	Description: "Text returns text.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
+	},
 }, {
 	Name:        "text_err",
 	Description: "TextErr returns text or an error.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
+	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

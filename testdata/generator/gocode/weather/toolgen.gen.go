@@ -32,6 +32,17 @@ var toolgenTools = [...]runtime.Tool{{
 	OutputSchema: json.RawMessage(`{"type":"object","description":"Forecast is a weather forecast.","properties":{"summary":{"type":"string"},"high":{"type":"number"}},"required":["summary","high"]}`),
 	Strict:       true,
 	Timeout:      30 * time.Second,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to look up.\n\nFrom 1 to 100 characters."},"unit":{"description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is the metric unit.\n- \"fahrenheit\": used in the US\n\nDefaults to \"celsius\".","anyOf":[{"type":"string","enum":["celsius","fahrenheit"]},{"type":"null"}]},"days":{"type":["integer","null"],"description":"forecast length\n\nDefaults to 3.","minimum":1,"maximum":14}},"required":["city","unit","days"],"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to look up.\n\nFrom 1 to 100 characters."},"unit":{"type":"string","description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is the metric unit.\n- \"fahrenheit\": used in the US\n\nDefaults to \"celsius\".","enum":["celsius","fahrenheit"]},"days":{"type":"integer","description":"forecast length\n\nFrom 1 to 14. Defaults to 3."}},"required":["city"],"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"city":{"type":"STRING","description":"City is the city to look up.","minLength":1,"maxLength":100},"unit":{"type":"STRING","format":"enum","description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is the metric unit.\n- \"fahrenheit\": used in the US","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"type":"INTEGER","description":"forecast length","minimum":1,"maximum":14,"default":3}},"required":["city"]}`),
+	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

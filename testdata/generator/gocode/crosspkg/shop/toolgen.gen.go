@@ -27,12 +27,34 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","description":"Items are the ordered items.","items":{"type":"object","description":"Item is a catalog item.","properties":{"sku":{"type":"string","description":"SKU is the stock keeping unit.","pattern":"^[A-Z0-9]+$"},"qty":{"type":"integer","description":"how many","minimum":1,"maximum":255}},"required":["sku","qty"],"additionalProperties":false},"minItems":1},"stock":{"type":"object","description":"Item is an inventory item.","properties":{"count":{"type":"integer"}},"required":["count"],"additionalProperties":false},"size":{"type":"string","description":"Size defaults to medium.\n\n- \"s\": small\n- \"m\": medium","enum":["s","m"],"default":"m"},"tier":{"type":"integer","description":"Tier is a service tier.\n\n- 2: The only tier constant, with the declaration's doc.","enum":[2],"default":2}},"required":["items","stock"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"description":"Receipt marshals itself."}},"required":["result"]}`),
 	Strict:       true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","description":"Items are the ordered items.","items":{"type":"object","description":"Item is a catalog item.","properties":{"sku":{"type":"string","description":"SKU is the stock keeping unit.","pattern":"^[A-Z0-9]+$"},"qty":{"type":"integer","description":"how many","minimum":1,"maximum":255}},"required":["sku","qty"],"additionalProperties":false},"minItems":1},"stock":{"type":"object","description":"Item is an inventory item.","properties":{"count":{"type":"integer"}},"required":["count"],"additionalProperties":false},"size":{"description":"Size defaults to medium.\n\n- \"s\": small\n- \"m\": medium\n\nDefaults to \"m\".","anyOf":[{"type":"string","enum":["s","m"]},{"type":"null"}]},"tier":{"description":"Tier is a service tier.\n\n- 2: The only tier constant, with the declaration's doc.\n\nDefaults to 2.","anyOf":[{"type":"integer","enum":[2]},{"type":"null"}]}},"required":["items","stock","size","tier"],"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","description":"Items are the ordered items.","items":{"type":"object","description":"Item is a catalog item.","properties":{"sku":{"type":"string","description":"SKU is the stock keeping unit.","pattern":"^[A-Z0-9]+$"},"qty":{"type":"integer","description":"how many\n\nFrom 1 to 255."}},"required":["sku","qty"],"additionalProperties":false},"minItems":1},"stock":{"type":"object","description":"Item is an inventory item.","properties":{"count":{"type":"integer"}},"required":["count"],"additionalProperties":false},"size":{"type":"string","description":"Size defaults to medium.\n\n- \"s\": small\n- \"m\": medium\n\nDefaults to \"m\".","enum":["s","m"]},"tier":{"type":"integer","description":"Tier is a service tier.\n\n- 2: The only tier constant, with the declaration's doc.\n\nDefaults to 2.","enum":[2]}},"required":["items","stock"],"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"items":{"type":"ARRAY","description":"Items are the ordered items.","items":{"type":"OBJECT","description":"Item is a catalog item.","properties":{"sku":{"type":"STRING","description":"SKU is the stock keeping unit.","pattern":"^[A-Z0-9]+$"},"qty":{"type":"INTEGER","description":"how many","minimum":1,"maximum":255}},"required":["sku","qty"]},"minItems":1},"stock":{"type":"OBJECT","description":"Item is an inventory item.","properties":{"count":{"type":"INTEGER"}},"required":["count"]},"size":{"type":"STRING","format":"enum","description":"Size defaults to medium.\n\n- \"s\": small\n- \"m\": medium","enum":["s","m"],"default":"m"},"tier":{"type":"INTEGER","description":"Tier is a service tier.\n\n- 2: The only tier constant, with the declaration's doc.\n\nMust be 2.","default":2}},"required":["items","stock"]}`),
+	},
 }, {
 	Name:         "stamp",
 	Description:  "Stamp returns a stamp.",
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"string","description":"Stamp is written as text."}},"required":["result"]}`),
 	Strict:       true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
+	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

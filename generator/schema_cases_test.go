@@ -17,6 +17,7 @@ func schemaCases() []schemaCase {
 		{"params", paramsPackage},
 		{"shared", sharedPackage},
 		{"kinds", kindsPackage},
+		{"dialects", dialectsPackage},
 	}
 }
 
@@ -343,6 +344,102 @@ func kindsPackage() *model.Package {
 				fld("from", tTime()),
 				fld("to", tPtr(tTime())),
 			)},
+		},
+	}
+}
+
+// at returns an option that sets a field's position in dialects.go.
+func at(line int) func(*model.Field) {
+	return func(f *model.Field) { f.Pos = model.Pos{File: "dialects/dialects.go", Line: line, Col: 2} }
+}
+
+// toolAt returns a position in dialects.go, for a tool.
+func toolAt(line int) model.Pos { return model.Pos{File: "dialects/dialects.go", Line: line, Col: 1} }
+
+// nested returns depth structs, each holding the next in its "next" property.
+func nested(depth int) *model.Type {
+	t := tStruct(fld("leaf", tString()))
+	for range depth - 1 {
+		t = tStruct(fld("next", t))
+	}
+	return t
+}
+
+// dialectsPackage: what the provider dialects must lower, restate or refuse: keywords
+// strict modes drop, formats, constants and integer enums, references with keywords
+// beside them, a map and a free-form value in a strict tool, OpenAI's depth limit,
+// Anthropic's union limit, and names Gemini may refuse.
+func dialectsPackage() *model.Package {
+	var options []*model.Field
+	for i := range 17 {
+		options = append(options, fld("opt"+string(rune('a'+i)), tPtr(tInt(64)), optional, at(60+i)))
+	}
+	return &model.Package{
+		Path: "example.com/dialects", Name: "dialects", Dir: "dialects",
+		Tools: []*model.Tool{
+			{
+				Name: "book_trip", GoName: "BookTrip", Description: "BookTrip books a trip.", Strict: true, Pos: toolAt(10),
+				Input: model.Input{Kind: model.InputParams, Params: []*model.Field{
+					fld("destination", tString(), at(11), desc("Where to."), cons(func(c *model.Constraints) { c.MinLength, c.MaxLength = ip(1), ip(80) })),
+					fld("website", tString(), optional, at(12), cons(func(c *model.Constraints) { c.Format = "uri" })),
+					fld("travelers", tSlice(tNamed("Traveler")), at(13), cons(func(c *model.Constraints) { c.MinItems, c.MaxItems, c.UniqueItems = ip(2), ip(9), true })),
+					fld("class", tNamed("Class"), optional, at(14), cons(func(c *model.Constraints) { c.Default = "2" })),
+					fld("budget", tFloat(64), at(15), cons(func(c *model.Constraints) { c.ExclusiveMinimum, c.MultipleOf = "0", "0.01" })),
+					fld("nights", tInt(8), at(16), cons(func(c *model.Constraints) { c.ExclusiveMaximum = "30" })),
+					fld("code", tString(), optional, at(17), cons(func(c *model.Constraints) { c.Const = `"X1"` })),
+					fld("seats", tInt(64), optional, at(18), cons(func(c *model.Constraints) { c.Const = "2" })),
+					fld("legacy", tString(), optional, at(19), desc("Old field."), cons(func(c *model.Constraints) { c.Title, c.Deprecated = "Legacy", true })),
+					fld("home-airport", tString(), optional, at(20), cons(func(c *model.Constraints) { c.Pattern = "^[A-Z]{3}$" })),
+					fld("home", tNamed("Address"), at(21), desc("Where the travelers live.")),
+					fld("work", tPtr(tNamed("Address")), optional, at(22), desc("Where they work.")),
+					fld("departure", tTime(), at(23)),
+					fld("day", tString(), optional, at(24), cons(func(c *model.Constraints) { c.Format = "date" })),
+					fld("photo", tBytes(), optional, at(25), cons(func(c *model.Constraints) { c.MaxLength = ip(1000) })),
+				}},
+				Output: model.Output{Kind: model.OutputText},
+			},
+			{
+				Name: "tag_items", GoName: "TagItems", Description: "TagItems labels items.", Strict: true, Pos: toolAt(30),
+				Input: model.Input{Kind: model.InputParams, Params: []*model.Field{
+					fld("labels", tMap(tString(), tString()), at(31), cons(func(c *model.Constraints) { c.MaxItems, c.MaxLength = ip(10), ip(20) })),
+					fld("extra", tAny(), optional, at(32)),
+				}},
+				Output: model.Output{Kind: model.OutputNone, Error: true},
+			},
+			{
+				Name: "deep", GoName: "Deep", Description: "Deep nests eleven objects.", Strict: true, Pos: toolAt(40),
+				Input:  model.Input{Kind: model.InputParams, Params: []*model.Field{fld("next", nested(10), at(41))}},
+				Output: model.Output{Kind: model.OutputNone},
+			},
+			{
+				Name: "many_options", GoName: "ManyOptions", Description: "ManyOptions has seventeen optional numbers.", Strict: true, Pos: toolAt(50),
+				Input:  model.Input{Kind: model.InputParams, Params: options},
+				Output: model.Output{Kind: model.OutputNone},
+			},
+			{
+				Name: "9lives", GoName: "NineLives", Description: "NineLives has a name Gemini refuses.", Pos: toolAt(90),
+				Input:  model.Input{Kind: model.InputNone},
+				Output: model.Output{Kind: model.OutputNone},
+			},
+		},
+		Types: []*model.NamedType{
+			{ID: "Address", Name: "Address", PkgPath: "example.com/dialects", Doc: "Address is a postal address.",
+				Underlying: tStruct(
+					fld("street", tString(), at(101)),
+					fld("city", tString(), at(102)),
+				)},
+			{ID: "Class", Name: "Class", PkgPath: "example.com/dialects", Doc: "Class is a travel class.",
+				Underlying: tInt(64),
+				Enum: []*model.EnumValue{
+					{GoName: "Economy", Value: "1", Doc: "The cheapest."},
+					{GoName: "Business", Value: "2"},
+					{GoName: "First", Value: "3"},
+				}},
+			{ID: "Traveler", Name: "Traveler", PkgPath: "example.com/dialects", Doc: "Traveler is one person.",
+				Underlying: tStruct(
+					fld("name", tString(), at(111)),
+					fld("age", tPtr(tUint(8)), optional, at(112)),
+				)},
 		},
 	}
 }

@@ -54,15 +54,17 @@ type oracleCase struct {
 	valid    bool
 }
 
-// TestSchemaOracleInstances validates hand-written instances against the generated
-// schemas.
-func TestSchemaOracleInstances(t *testing.T) {
-	checks := []struct {
-		pkg    string
-		tool   string
-		output bool
-		cases  []oracleCase
-	}{
+// oracleCheck is a schema of a golden case and instances to validate against it.
+type oracleCheck struct {
+	pkg    string
+	tool   string
+	output bool
+	cases  []oracleCase
+}
+
+// oracleChecks returns hand-written instances for the golden cases' schemas.
+func oracleChecks() []oracleCheck {
+	return []oracleCheck{
 		{"weather", "get_weather", false, []oracleCase{
 			{`{"city":"Paris"}`, true},
 			{`{"city":"Paris","unit":"fahrenheit","days":14}`, true},
@@ -209,7 +211,34 @@ func TestSchemaOracleInstances(t *testing.T) {
 			{`{"result":3}`, true},
 			{`{"result":"3"}`, false},
 		}},
+		{"dialects", "book_trip", false, []oracleCase{
+			{`{"destination":"Rome","travelers":[{"name":"a"},{"name":"b","age":30}],"budget":100.5,"nights":3,"home":{"street":"s","city":"c"},"departure":"2026-05-01T10:00:00Z"}`, true},
+			{`{"destination":"Rome","website":"https://example.com/x","travelers":[{"name":"a","age":null},{"name":"b"}],"class":3,"budget":0.01,"nights":-128,"code":"X1","seats":2,"legacy":"x","home-airport":"FCO","home":{"street":"s","city":"c"},"work":{"street":"w","city":"c"},"departure":"2026-05-01T10:00:00Z","day":"2026-05-01","photo":"aGk="}`, true},
+			{`{"destination":"Rome","travelers":[{"name":"a"},{"name":"b"}],"budget":1,"nights":3,"home":{"street":"s","city":"c"},"work":null,"class":null,"departure":"2026-05-01T10:00:00Z"}`, false}, // class is not nullable
+			{`{"destination":"Rome","travelers":[{"name":"a"}],"budget":1,"nights":3,"home":{"street":"s","city":"c"},"departure":"2026-05-01T10:00:00Z"}`, false},                                       // minItems
+			{`{"destination":"Rome","travelers":[{"name":"a"},{"name":"b"}],"budget":0,"nights":3,"home":{"street":"s","city":"c"},"departure":"2026-05-01T10:00:00Z"}`, false},                          // exclusiveMinimum
+			{`{"destination":"Rome","travelers":[{"name":"a"},{"name":"b"}],"budget":1,"nights":30,"home":{"street":"s","city":"c"},"departure":"2026-05-01T10:00:00Z"}`, false},                         // exclusiveMaximum
+		}},
+		{"dialects", "tag_items", false, []oracleCase{
+			{`{"labels":{}}`, true},
+			{`{"labels":{"a":"x","b":"y"},"extra":[1,{"k":null}]}`, true},
+			{`{"labels":{"a":"` + strings.Repeat("x", 21) + `"}}`, false},
+		}},
+		{"dialects", "deep", false, []oracleCase{
+			{`{"next":{"next":{"next":{"next":{"next":{"next":{"next":{"next":{"next":{"next":{"leaf":"x"}}}}}}}}}}}`, true},
+		}},
+		{"dialects", "many_options", false, []oracleCase{
+			{`{}`, true},
+			{`{"opta":1,"optq":null}`, true},
+			{`{"opta":"1"}`, false},
+		}},
 	}
+}
+
+// TestSchemaOracleInstances validates hand-written instances against the generated
+// schemas.
+func TestSchemaOracleInstances(t *testing.T) {
+	checks := oracleChecks()
 	sets := map[string]*schemaSet{}
 	for _, tc := range schemaCases() {
 		set, err := buildSchemas(tc.pkg())

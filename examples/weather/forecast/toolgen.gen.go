@@ -31,6 +31,17 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to forecast, such as \"Paris\" or \"Tokyo\".","minLength":1,"maxLength":80},"days":{"type":"integer","description":"Days is how many days to forecast, today included.","minimum":1,"maximum":14,"default":1},"unit":{"type":"string","description":"Unit is the unit of the temperatures in the answer.\n\n- \"celsius\": Celsius is degrees Celsius.\n- \"fahrenheit\": Fahrenheit is degrees Fahrenheit.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"Report is a city's forecast.","properties":{"city":{"type":"string"},"unit":{"type":"string","description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is degrees Celsius.\n- \"fahrenheit\": Fahrenheit is degrees Fahrenheit."},"days":{"type":["array","null"],"items":{"type":"object","description":"Forecast is one day's weather.","properties":{"date":{"type":"string","description":"Date is the day, as YYYY-MM-DD."},"high":{"type":"number","description":"High is the day's highest temperature."},"low":{"type":"number","description":"Low is the day's lowest temperature."},"summary":{"type":"string","description":"Summary describes the sky, such as \"sunny\" or \"light rain\"."}},"required":["date","high","low","summary"]}}},"required":["city","unit","days"]}`),
 	Strict:       true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to forecast, such as \"Paris\" or \"Tokyo\".\n\nFrom 1 to 80 characters."},"days":{"type":["integer","null"],"description":"Days is how many days to forecast, today included.\n\nDefaults to 1.","minimum":1,"maximum":14},"unit":{"description":"Unit is the unit of the temperatures in the answer.\n\n- \"celsius\": Celsius is degrees Celsius.\n- \"fahrenheit\": Fahrenheit is degrees Fahrenheit.\n\nDefaults to \"celsius\".","anyOf":[{"type":"string","enum":["celsius","fahrenheit"]},{"type":"null"}]}},"required":["city","days","unit"],"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to forecast, such as \"Paris\" or \"Tokyo\".\n\nFrom 1 to 80 characters."},"days":{"type":"integer","description":"Days is how many days to forecast, today included.\n\nFrom 1 to 14. Defaults to 1."},"unit":{"type":"string","description":"Unit is the unit of the temperatures in the answer.\n\n- \"celsius\": Celsius is degrees Celsius.\n- \"fahrenheit\": Fahrenheit is degrees Fahrenheit.\n\nDefaults to \"celsius\".","enum":["celsius","fahrenheit"]}},"required":["city"],"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"city":{"type":"STRING","description":"City is the city to forecast, such as \"Paris\" or \"Tokyo\".","minLength":1,"maxLength":80},"days":{"type":"INTEGER","description":"Days is how many days to forecast, today included.","minimum":1,"maximum":14,"default":1},"unit":{"type":"STRING","format":"enum","description":"Unit is the unit of the temperatures in the answer.\n\n- \"celsius\": Celsius is degrees Celsius.\n- \"fahrenheit\": Fahrenheit is degrees Fahrenheit.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"]}`),
+	},
 }, {
 	Name:        "hello_world",
 	Description: "HelloWorld greets a person by name.",
@@ -41,6 +52,17 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.","minLength":1},"times":{"type":"integer","description":"How many times to say hello.","minimum":1,"maximum":5,"default":1}},"required":["name"],"additionalProperties":false}`),
 	Strict:      true,
+	OpenAI: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.\n\nAt least 1 character."},"times":{"type":["integer","null"],"description":"How many times to say hello.\n\nDefaults to 1.","minimum":1,"maximum":5}},"required":["name","times"],"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Anthropic: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.\n\nAt least 1 character."},"times":{"type":"integer","description":"How many times to say hello.\n\nFrom 1 to 5. Defaults to 1."}},"required":["name"],"additionalProperties":false}`),
+		Strict:     true,
+	},
+	Gemini: runtime.ProviderSchema{
+		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"name":{"type":"STRING","description":"The name of the person to greet.","minLength":1},"times":{"type":"INTEGER","description":"How many times to say hello.","minimum":1,"maximum":5,"default":1}},"required":["name"]}`),
+	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

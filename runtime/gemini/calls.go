@@ -1,0 +1,152 @@
+package gemini
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// functionCall is the functionCall of a part.
+type functionCall struct {
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Args         json.RawMessage `json:"args"`
+	PartialArgs  json.RawMessage `json:"partialArgs"`
+	WillContinue *bool           `json:"willContinue"`
+}
+
+// promptFeedback is the feedback on a blocked prompt.
+type promptFeedback struct {
+	BlockReason        string `json:"blockReason"`
+	BlockReasonMessage string `json:"blockReasonMessage"`
+}
+
+// blocked returns an error for a response whose prompt was blocked, or nil.
+func blocked(resp map[string]json.RawMessage) error {
+	var fb promptFeedback
+	_ = json.Unmarshal(resp["promptFeedback"], &fb)
+	if fb.BlockReason == "" {
+		return nil
+	}
+	if fb.BlockReasonMessage != "" {
+		return fmt.Errorf("the prompt was blocked: %s: %s", fb.BlockReason, fb.BlockReasonMessage)
+	}
+	return fmt.Errorf("the prompt was blocked: %s", fb.BlockReason)
+}
+
+// Calls returns the function calls of a generateContent response body: the
+// functionCall parts of its first candidate's content, in order (several parts are
+// parallel calls), each with its id when the API gave one, its name and its args
+// object as Arguments. A response without functionCall parts has no calls. An error
+// body, a blocked prompt, a candidate that finished with MALFORMED_FUNCTION_CALL or
+// UNEXPECTED_TOOL_CALL, and a malformed functionCall are errors.
+func Calls(body []byte) ([]runtime.ToolCall, error) {
+	resp, err := decodeObject(body, "the response")
+	if err != nil {
+		return nil, err
+	}
+	_, calls, err := contentAndCalls(resp)
+	return calls, err
+}
+
+// contentAndCalls returns the raw content of a response's first candidate (nil when it
+// has none) and its calls.
+func contentAndCalls(resp map[string]json.RawMessage) (json.RawMessage, []runtime.ToolCall, error) {
+	if err := errorOf(resp["error"]); err != nil {
+		return nil, nil, err
+	}
+	candidates, err := decodeArray(resp, "candidates", "the response")
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(candidates) == 0 {
+		return nil, nil, blocked(resp)
+	}
+	cand, err := decodeObject(candidates[0], "candidates[0]")
+	if err != nil {
+		return nil, nil, err
+	}
+	var finish struct {
+		FinishReason  string `json:"finishReason"`
+		FinishMessage string `json:"finishMessage"`
+	}
+	_ = json.Unmarshal(candidates[0], &finish)
+	switch finish.FinishReason {
+	case "MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL":
+		msg := fmt.Sprintf("the model's function call failed: %s", finish.FinishReason)
+		if finish.FinishMessage != "" {
+			msg += ": " + finish.FinishMessage
+		}
+		return nil, nil, errors.New(msg)
+	}
+	content := cand["content"]
+	if isNull(content) {
+		return nil, nil, nil
+	}
+	c, err := decodeObject(content, "candidates[0].content")
+	if err != nil {
+		return nil, nil, err
+	}
+	parts, err := decodeArray(c, "parts", "candidates[0].content")
+	if err != nil {
+		return nil, nil, err
+	}
+	var calls []runtime.ToolCall
+	for i, raw := range parts {
+		var p struct {
+			FunctionCall json.RawMessage `json:"functionCall"`
+		}
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return nil, nil, fmt.Errorf("part %d is not a part: %w", i, err)
+		}
+		if isNull(p.FunctionCall) {
+			continue
+		}
+		call, err := readCall(p.FunctionCall)
+		if err != nil {
+			return nil, nil, fmt.Errorf("part %d: %w", i, err)
+		}
+		calls = append(calls, call)
+	}
+	return content, calls, nil
+}
+
+// readCall reads one functionCall.
+func readCall(raw json.RawMessage) (runtime.ToolCall, error) {
+	var fc functionCall
+	if err := json.Unmarshal(raw, &fc); err != nil {
+		return runtime.ToolCall{}, fmt.Errorf("functionCall is not an object: %w", err)
+	}
+	switch {
+	case fc.Name == "":
+		return runtime.ToolCall{}, errors.New("functionCall without a name")
+	case !isNull(fc.PartialArgs) || fc.WillContinue != nil && *fc.WillContinue:
+		return runtime.ToolCall{}, fmt.Errorf("functionCall %s streams its arguments (partialArgs), which this package does not assemble: leave streamFunctionCallArguments unset", fc.Name)
+	case isNull(fc.Args):
+		fc.Args = json.RawMessage(`{}`)
+	case !isObject(fc.Args):
+		return runtime.ToolCall{}, fmt.Errorf("the args of functionCall %s are not a JSON object", fc.Name)
+	}
+	return runtime.ToolCall{ID: fc.ID, Name: fc.Name, Arguments: fc.Args}, nil
+}
+
+// HasToolCalls reports whether a generateContent response body holds function calls
+// that Calls can read.
+func HasToolCalls(body []byte) bool {
+	calls, err := Calls(body)
+	return err == nil && len(calls) > 0
+}
+
+// ArgumentsMap returns the top-level arguments of call, strings as their value and
+// other values as their JSON text (see runtime.ArgumentsMap).
+func ArgumentsMap(call runtime.ToolCall) (map[string]string, error) {
+	return runtime.ArgumentsMap(call.Arguments)
+}
+
+// Argument returns one top-level argument of call as ArgumentsMap renders it, and
+// whether the call has it.
+func Argument(call runtime.ToolCall, name string) (string, bool) {
+	return runtime.Argument(call.Arguments, name)
+}

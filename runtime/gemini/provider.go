@@ -1,0 +1,203 @@
+package gemini
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// GenerateContent is the generateContent method as a runtime.Provider, for
+// runtime.Loop. It works on raw request and response bodies and keeps every field it
+// does not own.
+type GenerateContent struct{}
+
+var _ runtime.Provider = GenerateContent{}
+
+// Name returns "gemini".
+func (GenerateContent) Name() string { return "gemini" }
+
+// Prepare returns request with the tools of ts declared in its "tools" array and the
+// mode of "toolConfig.functionCallingConfig" set to choice (AUTO, ANY for
+// runtime.ChoiceRequired, NONE). Other entries of "tools" (Google Search, code
+// execution, functions named like none of ts) stay before the declarations of ts, and
+// the other fields of "toolConfig" stay too. Without any tool, "tools" and the
+// function calling config are removed. Fields spelled in snake_case, which the API
+// also accepts, are rewritten in camelCase.
+func (GenerateContent) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+	cfg, err := ToolConfigFor(choice)
+	if err != nil {
+		return nil, err
+	}
+	req, err := decodeObject(request, "the request")
+	if err != nil {
+		return nil, err
+	}
+	existing, err := decodeArray(req, "tools", "the request")
+	if err != nil {
+		return nil, err
+	}
+	var tools []json.RawMessage
+	for i, raw := range existing {
+		entry, err := decodeObject(raw, fmt.Sprintf("tools[%d] of the request", i))
+		if err != nil {
+			return nil, err
+		}
+		if field(entry, "functionDeclarations", "function_declarations") == nil {
+			tools = append(tools, raw)
+			continue
+		}
+		decls, err := decodeArray(entry, "functionDeclarations", fmt.Sprintf("tools[%d] of the request", i))
+		if err != nil {
+			return nil, err
+		}
+		var kept []json.RawMessage
+		for _, d := range decls {
+			var decl struct {
+				Name string `json:"name"`
+			}
+			_ = json.Unmarshal(d, &decl)
+			if _, ours := ts.Lookup(decl.Name); !ours {
+				kept = append(kept, d)
+			}
+		}
+		delete(entry, "functionDeclarations")
+		if len(kept) > 0 {
+			if entry["functionDeclarations"], err = marshal(kept); err != nil {
+				return nil, err
+			}
+		}
+		if len(entry) > 0 {
+			raw, err := marshal(entry)
+			if err != nil {
+				return nil, err
+			}
+			tools = append(tools, raw)
+		}
+	}
+	for _, t := range Tools(ts) {
+		raw, err := marshal(t)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, raw)
+	}
+
+	toolConfig := map[string]json.RawMessage{}
+	if raw := field(req, "toolConfig", "tool_config"); !isNull(raw) {
+		if toolConfig, err = decodeObject(raw, "the toolConfig of the request"); err != nil {
+			return nil, err
+		}
+	}
+	calling := map[string]json.RawMessage{}
+	if raw := field(toolConfig, "functionCallingConfig", "function_calling_config"); !isNull(raw) {
+		if calling, err = decodeObject(raw, "the functionCallingConfig of the request"); err != nil {
+			return nil, err
+		}
+	}
+	delete(toolConfig, "functionCallingConfig")
+	if len(tools) == 0 {
+		delete(req, "tools")
+	} else {
+		if req["tools"], err = marshal(tools); err != nil {
+			return nil, err
+		}
+		field(calling, "allowedFunctionNames", "allowed_function_names")
+		delete(calling, "allowedFunctionNames")
+		if calling["mode"], err = marshal(cfg.FunctionCallingConfig.Mode); err != nil {
+			return nil, err
+		}
+		if toolConfig["functionCallingConfig"], err = marshal(calling); err != nil {
+			return nil, err
+		}
+	}
+	delete(req, "toolConfig")
+	if len(toolConfig) > 0 {
+		if req["toolConfig"], err = marshal(toolConfig); err != nil {
+			return nil, err
+		}
+	}
+	return marshal(req)
+}
+
+// Calls returns the function calls of a response body; see the package function
+// Calls.
+func (GenerateContent) Calls(response []byte) ([]runtime.ToolCall, error) { return Calls(response) }
+
+// Continue returns request with two contents appended to its "contents": the model
+// turn of response, candidates[0].content as received (thought signatures and every
+// other part unchanged), and the user content of FunctionResponses(results). results
+// must answer every function call of the response, in order, as
+// runtime.Toolset.RunCalls does; a response without calls adds the model turn alone.
+func (GenerateContent) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
+	req, err := decodeObject(request, "the request")
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := req["contents"]; !ok {
+		return nil, errors.New(`the request has no "contents"`)
+	}
+	contents, err := decodeArray(req, "contents", "the request")
+	if err != nil {
+		return nil, err
+	}
+	resp, err := decodeObject(response, "the response")
+	if err != nil {
+		return nil, err
+	}
+	content, calls, err := contentAndCalls(resp)
+	if err != nil {
+		return nil, err
+	}
+	if err := runtime.CheckResults(calls, results); err != nil {
+		return nil, err
+	}
+	if content != nil {
+		turn, err := modelContent(content)
+		if err != nil {
+			return nil, err
+		}
+		contents = append(contents, turn)
+	}
+	if len(results) > 0 {
+		answers, err := marshal(FunctionResponses(results))
+		if err != nil {
+			return nil, fmt.Errorf("encode the function responses: %w", err)
+		}
+		contents = append(contents, answers)
+	}
+	if req["contents"], err = marshal(contents); err != nil {
+		return nil, err
+	}
+	return marshal(req)
+}
+
+// ModelContent returns the model turn of a generateContent response body, to append
+// to the request's "contents" before the answers to its calls: candidates[0].content
+// as received, its parts unchanged, so that thought signatures go back as the API
+// requires. It is nil for a response without content.
+func ModelContent(response []byte) (json.RawMessage, error) {
+	resp, err := decodeObject(response, "the response")
+	if err != nil {
+		return nil, err
+	}
+	content, _, err := contentAndCalls(resp)
+	if err != nil || content == nil {
+		return nil, err
+	}
+	return modelContent(content)
+}
+
+// modelContent returns content, with the role "model" added when it has none.
+func modelContent(content json.RawMessage) (json.RawMessage, error) {
+	c, err := decodeObject(content, "candidates[0].content")
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := c["role"]; ok {
+		return content, nil
+	}
+	c["role"] = json.RawMessage(`"model"`)
+	return marshal(c)
+}

@@ -1,0 +1,63 @@
+package gemini
+
+import (
+	"encoding/json"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// Content is a conversation turn of a request's "contents".
+type Content struct {
+	// Role is "user" for the answers to function calls.
+	Role  string `json:"role"`
+	Parts []Part `json:"parts"`
+}
+
+// Part is one part of a Content; this package writes function responses.
+type Part struct {
+	FunctionResponse *FunctionResponse `json:"functionResponse,omitempty"`
+}
+
+// FunctionResponse answers one function call.
+type FunctionResponse struct {
+	// ID echoes the id of the call, when it had one.
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name"`
+	// Response holds "output", the result (its structured JSON, or its text as a
+	// string), or "error", the error's text, for a failed call.
+	Response map[string]json.RawMessage `json:"response"`
+}
+
+// FunctionResponses returns the user content that answers results, one
+// functionResponse part per result, in the order of the calls, as the API wants them:
+// calls FC1, FC2 are answered FR1, FR2. results are the answers to every function call
+// of the turn, as runtime.Toolset.RunCalls returns them.
+func FunctionResponses(results []runtime.CallResult) Content {
+	parts := make([]Part, len(results))
+	for i, r := range results {
+		fr := Response(r)
+		parts[i] = Part{FunctionResponse: &fr}
+	}
+	return Content{Role: "user", Parts: parts}
+}
+
+// Response returns the functionResponse that answers one call: {"output": ...} with
+// the structured result, or the result's text for the model (blocks meant for the user
+// alone are left out), or {"error": text} when the call failed.
+func Response(r runtime.CallResult) FunctionResponse {
+	res := r.Result
+	if res == nil {
+		res = runtime.ErrorResult(r.Call.Name+" returned no result", nil)
+	}
+	key, value := "output", json.RawMessage(nil)
+	switch {
+	case res.IsError:
+		key = "error"
+	case len(res.Structured) > 0 && json.Valid(res.Structured):
+		value = res.Structured
+	}
+	if value == nil {
+		value, _ = marshal(res.Text()) // a string always encodes
+	}
+	return FunctionResponse{ID: r.Call.ID, Name: r.Call.Name, Response: map[string]json.RawMessage{key: value}}
+}

@@ -1,0 +1,185 @@
+package gemini
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// Stream accumulates the chunks of a streamed response (streamGenerateContent with
+// alt=sse), each a GenerateContentResponse, into the response they make together.
+// Feed it every chunk, as ReadSSE does:
+//
+//	var s gemini.Stream
+//	err := gemini.ReadSSE(resp.Body, s.Add)
+//	calls, err := s.Calls()
+//
+// Function calls arrive whole, each in a part; the parts of the first candidate are
+// kept in order and unchanged, thought signatures included. The stream ends with a
+// chunk carrying a finishReason: Calls and Response answer only once it has come, so
+// that a cut-off stream is an error, never a partial turn. The zero Stream is ready to
+// use; a Stream is not safe for concurrent use.
+type Stream struct {
+	response  map[string]json.RawMessage // top-level fields but candidates, later chunks winning
+	candidate map[string]json.RawMessage // fields of candidates[0] but content
+	content   map[string]json.RawMessage // fields of candidates[0].content but parts
+	parts     []json.RawMessage
+	finished  bool
+	chunks    int
+	err       error // the first error, sticky
+}
+
+// Add adds one chunk: its JSON data (the SSE event name is ignored). It returns an
+// error for data that is not a response object and for an error chunk; the Stream then
+// keeps that error.
+func (s *Stream) Add(event, data []byte) error {
+	if s.err != nil {
+		return s.err
+	}
+	s.err = s.add(data)
+	return s.err
+}
+
+func (s *Stream) add(data []byte) error {
+	s.chunks++
+	chunk, err := decodeObject(data, fmt.Sprintf("stream chunk %d", s.chunks))
+	if err != nil {
+		return err
+	}
+	if err := errorOf(chunk["error"]); err != nil {
+		return err
+	}
+	if s.response == nil {
+		s.response = map[string]json.RawMessage{}
+		s.candidate = map[string]json.RawMessage{}
+		s.content = map[string]json.RawMessage{}
+	}
+	candidates, err := decodeArray(chunk, "candidates", fmt.Sprintf("stream chunk %d", s.chunks))
+	if err != nil {
+		return err
+	}
+	delete(chunk, "candidates")
+	merge(s.response, chunk)
+	if len(candidates) == 0 {
+		return nil
+	}
+	cand, err := decodeObject(candidates[0], fmt.Sprintf("candidates[0] of stream chunk %d", s.chunks))
+	if err != nil {
+		return err
+	}
+	content := cand["content"]
+	delete(cand, "content")
+	merge(s.candidate, cand)
+	var finish string
+	_ = json.Unmarshal(cand["finishReason"], &finish)
+	if finish != "" && finish != "FINISH_REASON_UNSPECIFIED" {
+		s.finished = true
+	}
+	if isNull(content) {
+		return nil
+	}
+	c, err := decodeObject(content, fmt.Sprintf("the content of stream chunk %d", s.chunks))
+	if err != nil {
+		return err
+	}
+	parts, err := decodeArray(c, "parts", fmt.Sprintf("the content of stream chunk %d", s.chunks))
+	if err != nil {
+		return err
+	}
+	delete(c, "parts")
+	merge(s.content, c)
+	for _, p := range parts {
+		if !emptyText(p) {
+			s.parts = append(s.parts, p)
+		}
+	}
+	return nil
+}
+
+// emptyText reports whether a part is {"text":""} and nothing else: a streamed turn
+// may end with one, and it carries nothing to send back. A part with an empty text
+// and a thought signature is kept.
+func emptyText(part json.RawMessage) bool {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(part, &p) != nil || len(p) != 1 {
+		return false
+	}
+	var text string
+	raw, ok := p["text"]
+	return ok && json.Unmarshal(raw, &text) == nil && text == ""
+}
+
+// merge sets the non-null fields of src in dst.
+func merge(dst, src map[string]json.RawMessage) {
+	for k, v := range src {
+		if !isNull(v) {
+			dst[k] = v
+		}
+	}
+}
+
+// Done reports whether the stream is complete: a chunk with a finishReason came.
+func (s *Stream) Done() bool { return s.finished && s.err == nil }
+
+// Err returns the error that stopped the stream, or nil.
+func (s *Stream) Err() error { return s.err }
+
+// Response returns the streamed response as one generateContent response body: the
+// last value of each top-level field (usageMetadata, modelVersion, ...) and one
+// candidate whose content holds the parts of every chunk in order. It fails for a
+// stream cut off before its finishReason, or whose prompt was blocked.
+func (s *Stream) Response() ([]byte, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	if s.response != nil {
+		if err := blocked(s.response); err != nil {
+			return nil, err
+		}
+	}
+	if !s.finished {
+		return nil, fmt.Errorf("the stream ended without a finishReason, after %d chunks: the turn is incomplete", s.chunks)
+	}
+	cand := make(map[string]json.RawMessage, len(s.candidate)+1)
+	for k, v := range s.candidate {
+		cand[k] = v
+	}
+	if len(s.parts) > 0 || len(s.content) > 0 {
+		content := make(map[string]json.RawMessage, len(s.content)+1)
+		for k, v := range s.content {
+			content[k] = v
+		}
+		parts := s.parts
+		if parts == nil {
+			parts = []json.RawMessage{}
+		}
+		var err error
+		if content["parts"], err = marshal(parts); err != nil {
+			return nil, err
+		}
+		if cand["content"], err = marshal(content); err != nil {
+			return nil, err
+		}
+	}
+	resp := make(map[string]json.RawMessage, len(s.response)+1)
+	for k, v := range s.response {
+		resp[k] = v
+	}
+	candidates, err := marshal([]map[string]json.RawMessage{cand})
+	if err != nil {
+		return nil, err
+	}
+	resp["candidates"] = candidates
+	return marshal(resp)
+}
+
+// Calls returns the function calls of the streamed turn, in order, as Calls reads
+// them from a whole response. An incomplete stream is an error.
+func (s *Stream) Calls() ([]runtime.ToolCall, error) {
+	body, err := s.Response()
+	if err != nil {
+		return nil, err
+	}
+	return Calls(body)
+}

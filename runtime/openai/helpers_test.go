@@ -36,15 +36,22 @@ func testTools() *runtime.Toolset {
 		case 0:
 			var city string
 			if d.BeginObject() {
+				var seen bool
 				for d.NextField() {
 					switch string(d.FieldName()) {
 					case "city":
+						seen = true
 						d.Enter("city")
 						city, _ = d.String()
 						d.Leave()
-					default:
+					case "unit":
 						d.Skip()
+					default:
+						d.Unknown("city", "unit")
 					}
+				}
+				if !seen {
+					d.Missing("city")
 				}
 			}
 			if !d.Finish() {

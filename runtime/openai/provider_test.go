@@ -1,0 +1,399 @@
+package openai_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/openai"
+)
+
+const chatRequest = `{"model":"gpt-4o","temperature":0.2,"metadata":{"run":"t1"},"x_vendor":{"keep":[1,2]},
+	"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Weather in Paris, and 1+2?"}],
+	"tools":[{"type":"function","function":{"name":"user_tool","parameters":{"type":"object"}}}]}`
+
+// kept checks that every field of before but tools, tool_choice and changed is in
+// after, unchanged.
+func kept(t *testing.T, before, after []byte, changed ...string) {
+	t.Helper()
+	var b, a map[string]json.RawMessage
+	json.Unmarshal(before, &b)
+	json.Unmarshal(after, &a)
+	for k, v := range b {
+		switch k {
+		case "tools", "tool_choice":
+			continue
+		}
+		if contains(changed, k) {
+			continue
+		}
+		if _, ok := a[k]; !ok {
+			t.Errorf("field %q was dropped", k)
+			continue
+		}
+		sameJSON(t, "field "+k, a[k], v)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func toolNames(t *testing.T, tools json.RawMessage, chat bool) []string {
+	t.Helper()
+	var list []struct {
+		Name     string `json:"name"`
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal(tools, &list); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, x := range list {
+		if chat {
+			names = append(names, x.Function.Name)
+		} else {
+			names = append(names, x.Name)
+		}
+	}
+	return names
+}
+
+func TestChatPrepare(t *testing.T) {
+	ts := testTools()
+	req, err := openai.Chat{}.Prepare([]byte(chatRequest), ts, runtime.ChoiceAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept(t, []byte(chatRequest), req)
+	if got := strings.Join(toolNames(t, field(t, req, "tools"), true), ","); got != "user_tool,add,fail,get_weather,ping" {
+		t.Errorf("tools = %s", got)
+	}
+	if c := string(field(t, req, "tool_choice")); c != `"auto"` {
+		t.Errorf("tool_choice = %s", c)
+	}
+	// The request is one the SDK accepts, its tools function tools.
+	var p sdk.ChatCompletionNewParams
+	if err := json.Unmarshal(req, &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Tools) != 5 || p.Tools[3].OfFunction == nil || p.Tools[3].OfFunction.Function.Name != "get_weather" ||
+		!p.Tools[3].OfFunction.Function.Strict.Value || p.ToolChoice.OfAuto.Value != "auto" {
+		t.Errorf("the SDK reads the request otherwise: %s", req)
+	}
+
+	// Preparing again changes nothing: the tools of ts are replaced, not repeated.
+	again, err := openai.Chat{}.Prepare(req, ts, runtime.ChoiceAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameJSON(t, "prepared twice", again, req)
+
+	// None keeps the tools listed and says "none".
+	none, err := openai.Chat{}.Prepare(req, ts, runtime.ChoiceNone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameJSON(t, "tools with none", field(t, none, "tools"), field(t, req, "tools"))
+	if c := string(field(t, none, "tool_choice")); c != `"none"` {
+		t.Errorf("tool_choice = %s", c)
+	}
+	req2, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, runtime.ChoiceRequired)
+	if c := string(field(t, req2, "tool_choice")); c != `"required"` {
+		t.Errorf("tool_choice = %s", c)
+	}
+
+	// No tools at all: neither tools nor tool_choice is sent.
+	empty := runtime.NewToolset(nil, nil)
+	bare, err := openai.Chat{}.Prepare([]byte(`{"model":"m","messages":[],"tools":[],"tool_choice":"auto"}`), empty, runtime.ChoiceAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameJSON(t, "no tools", bare, []byte(`{"model":"m","messages":[]}`))
+
+	for _, bad := range []struct {
+		req    string
+		choice runtime.Choice
+		want   string
+	}{
+		{chatRequest, "sometimes", `unknown tool choice "sometimes"`},
+		{`[]`, runtime.ChoiceAuto, "not a JSON object"},
+		{`{"tools":{}}`, runtime.ChoiceAuto, `"tools" is not an array`},
+	} {
+		if _, err := (openai.Chat{}).Prepare([]byte(bad.req), ts, bad.choice); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("Prepare(%s, %s) = %v, want %q", bad.req, bad.choice, err, bad.want)
+		}
+	}
+}
+
+func TestChatContinue(t *testing.T) {
+	ts := testTools()
+	req, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, runtime.ChoiceAuto)
+	p := openai.Chat{}
+	calls, err := p.Calls([]byte(threeCalls))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ts.RunCalls(context.Background(), calls, 0)
+	next, err := p.Continue(req, []byte(threeCalls), res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept(t, req, next, "messages")
+	sameJSON(t, "tools", field(t, next, "tools"), field(t, req, "tools"))
+
+	var msgs []json.RawMessage
+	json.Unmarshal(field(t, next, "messages"), &msgs)
+	if len(msgs) != 6 {
+		t.Fatalf("got %d messages, want 2 + 1 + 3", len(msgs))
+	}
+	// The assistant message is exactly as received, fields unknown here included.
+	var resp struct {
+		Choices []struct {
+			Message json.RawMessage `json:"message"`
+		} `json:"choices"`
+	}
+	json.Unmarshal([]byte(threeCalls), &resp)
+	sameJSON(t, "assistant message", msgs[2], resp.Choices[0].Message)
+
+	// The SDK reads the conversation: system, user, the assistant's three calls, then
+	// one tool message per call, in order.
+	var params []sdk.ChatCompletionMessageParamUnion
+	if err := json.Unmarshal(field(t, next, "messages"), &params); err != nil {
+		t.Fatal(err)
+	}
+	if params[0].OfSystem == nil || params[1].OfUser == nil || params[2].OfAssistant == nil || len(params[2].OfAssistant.ToolCalls) != 3 {
+		t.Fatalf("the SDK reads the messages otherwise: %s", field(t, next, "messages"))
+	}
+	for i, want := range []struct{ id, text string }{
+		{"call_w", "Sunny in Paris"}, {"call_t", `unknown tool "teleport"`}, {"call_a", "3"},
+	} {
+		m := params[3+i].OfTool
+		if m == nil || m.ToolCallID != want.id || !strings.Contains(m.Content.OfString.Value, want.text) {
+			t.Errorf("message %d: got %s, want a tool message for %s with %q", 3+i, msgs[3+i], want.id, want.text)
+		}
+		if params[2].OfAssistant.ToolCalls[i].OfFunction.ID != want.id {
+			t.Errorf("assistant call %d is not %s", i, want.id)
+		}
+	}
+
+	// Results in another order are put back in the calls' order.
+	reversed := []runtime.CallResult{res[2], res[1], res[0]}
+	next2, err := p.Continue(req, []byte(threeCalls), reversed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameJSON(t, "from reversed results", next2, next)
+
+	// Every call needs exactly one answer.
+	for _, bad := range []struct {
+		results []runtime.CallResult
+		want    string
+	}{
+		{res[:2], "call call_a (add) has no result"},
+		{append(append([]runtime.CallResult{}, res...), res[0]), "two results answer call call_w"},
+		{append(append([]runtime.CallResult{}, res...), runtime.CallResult{Call: call("call_x", "ping", "{}"), Result: runtime.TextResult("pong")}), "which the response did not make"},
+	} {
+		if _, err := p.Continue(req, []byte(threeCalls), bad.results); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("Continue = %v, want %q", err, bad.want)
+		}
+	}
+	if _, err := p.Continue([]byte(`{"messages":"hi"}`), []byte(threeCalls), res); err == nil {
+		t.Error("Continue accepts messages that are not a list")
+	}
+	if _, err := p.Continue(req, []byte(`{"choices":[]}`), res); err == nil {
+		t.Error("Continue accepts a response without choices")
+	}
+}
+
+const responsesRequest = `{"model":"gpt-4.1","instructions":"Be brief.","input":"Weather in Paris and Tokyo?","store":false,"x_vendor":1,
+	"tools":[{"type":"web_search"},{"type":"function","name":"get_weather","parameters":{},"strict":false}]}`
+
+func TestResponsesPrepare(t *testing.T) {
+	ts := testTools()
+	req, err := openai.Responses{}.Prepare([]byte(responsesRequest), ts, runtime.ChoiceRequired)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept(t, []byte(responsesRequest), req)
+	// The hosted tool stays; the stale get_weather is replaced by ts's.
+	tools := field(t, req, "tools")
+	if got := strings.Join(toolNames(t, tools, false), ","); got != ",add,fail,get_weather,ping" {
+		t.Errorf("tools = %s", got)
+	}
+	var list []responses.ToolUnionParam
+	if err := json.Unmarshal(tools, &list); err != nil {
+		t.Fatal(err)
+	}
+	if list[0].OfWebSearch == nil || list[3].OfFunction == nil || !list[3].OfFunction.Strict.Value {
+		t.Errorf("the SDK reads the tools otherwise: %s", tools)
+	}
+	if c := string(field(t, req, "tool_choice")); c != `"required"` {
+		t.Errorf("tool_choice = %s", c)
+	}
+	again, _ := openai.Responses{}.Prepare(req, ts, runtime.ChoiceRequired)
+	sameJSON(t, "prepared twice", again, req)
+}
+
+func TestResponsesContinue(t *testing.T) {
+	ts := testTools()
+	p := openai.Responses{}
+	req, _ := p.Prepare([]byte(responsesRequest), ts, runtime.ChoiceAuto)
+	resp := sdkResponse(t)
+	calls, err := p.Calls(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ts.RunCalls(context.Background(), calls, 0)
+	next, err := p.Continue(req, resp, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept(t, req, next, "input")
+
+	var input []json.RawMessage
+	json.Unmarshal(field(t, next, "input"), &input)
+	if len(input) != 1+4+2 {
+		t.Fatalf("input has %d items, want the user message, 4 output items and 2 outputs: %s", len(input), field(t, next, "input"))
+	}
+	sameJSON(t, "the string input", input[0], []byte(`{"role":"user","content":"Weather in Paris and Tokyo?"}`))
+	// That is the SDK's own encoding of a user message (which its union cannot read back
+	// without a type, so the SDK checks the other items below).
+	sameJSON(t, "the string input as the SDK writes it", input[0],
+		mustMarshal(t, responses.ResponseInputItemParamOfMessage("Weather in Paris and Tokyo?", responses.EasyInputMessageRoleUser)))
+	var output []json.RawMessage
+	json.Unmarshal(field(t, resp, "output"), &output)
+	for i, item := range output {
+		sameJSON(t, fmt.Sprintf("output item %d", i), input[1+i], item)
+	}
+	var items responses.ResponseInputParam
+	if err := json.Unmarshal(mustMarshal(t, input[1:]), &items); err != nil {
+		t.Fatal(err)
+	}
+	items = append(responses.ResponseInputParam{{}}, items...)
+	for i, want := range []struct{ id, text string }{{"call_1", "Sunny in Paris"}, {"call_2", "Sunny in Tokyo"}} {
+		o := items[5+i].OfFunctionCallOutput
+		if o == nil || o.CallID.Value != want.id || o.Output.OfString.Value != want.text {
+			t.Errorf("input item %d: %s, want the output of %s", 5+i, input[5+i], want.id)
+		}
+	}
+	if items[3].OfFunctionCall == nil || items[3].OfFunctionCall.CallID != "call_1" || items[1].OfReasoning == nil {
+		t.Errorf("the SDK reads the echoed items otherwise: %s", field(t, next, "input"))
+	}
+
+	// Continuing again keeps the list input and appends.
+	next2, err := p.Continue(next, resp, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var input2 []json.RawMessage
+	json.Unmarshal(field(t, next2, "input"), &input2)
+	if len(input2) != len(input)+6 {
+		t.Errorf("continued twice: %d items", len(input2))
+	}
+}
+
+func TestResponsesContinueStored(t *testing.T) {
+	ts := testTools()
+	p := openai.Responses{}
+	resp := sdkResponse(t)
+	calls, _ := p.Calls(resp)
+	res := ts.RunCalls(context.Background(), calls, 0)
+
+	next, err := p.Continue([]byte(`{"model":"m","previous_response_id":"resp_0","input":[{"role":"user","content":"hi"}]}`), resp, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"model":"m","previous_response_id":"resp_1","input":[
+		{"type":"function_call_output","call_id":"call_1","output":"Sunny in Paris"},
+		{"type":"function_call_output","call_id":"call_2","output":"Sunny in Tokyo"}]}`
+	sameJSON(t, "stored continuation", next, []byte(want))
+
+	conv, err := p.Continue([]byte(`{"model":"m","conversation":"conv_1","input":"hi"}`), resp, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = `{"model":"m","conversation":"conv_1","input":[
+		{"type":"function_call_output","call_id":"call_1","output":"Sunny in Paris"},
+		{"type":"function_call_output","call_id":"call_2","output":"Sunny in Tokyo"}]}`
+	sameJSON(t, "conversation continuation", conv, []byte(want))
+
+	if _, err := p.Continue([]byte(`{"input":7}`), resp, res); err == nil {
+		t.Error("Continue accepts a number as input")
+	}
+}
+
+// scripted returns a SendFunc that answers with the given bodies in turn and records
+// the requests.
+func scripted(t *testing.T, sent *[][]byte, bodies ...string) runtime.SendFunc {
+	return func(_ context.Context, req []byte) ([]byte, error) {
+		*sent = append(*sent, req)
+		if len(*sent) > len(bodies) {
+			t.Fatalf("request %d was not expected: %s", len(*sent), req)
+		}
+		return []byte(bodies[len(*sent)-1]), nil
+	}
+}
+
+func TestLoopChat(t *testing.T) {
+	final := `{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Sunny, and 3."}}]}`
+	var sent [][]byte
+	var rounds []runtime.Round
+	loop := runtime.Loop{Provider: openai.Chat{}, Tools: testTools(), Send: scripted(t, &sent, threeCalls, final),
+		OnRound: func(r runtime.Round) { rounds = append(rounds, r) }}
+	resp, conv, err := loop.Run(context.Background(), []byte(chatRequest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(resp) != final || len(sent) != 2 || len(rounds) != 1 || rounds[0].Provider != "openai" {
+		t.Fatalf("got %s after %d requests and %d rounds", resp, len(sent), len(rounds))
+	}
+	var ids []string
+	for _, c := range rounds[0].Calls {
+		ids = append(ids, c.Call.ID)
+	}
+	if strings.Join(ids, ",") != "call_w,call_t,call_a" || !rounds[0].Calls[1].Result.IsError {
+		t.Errorf("round calls %v", ids)
+	}
+	var msgs []map[string]any
+	json.Unmarshal(field(t, conv, "messages"), &msgs)
+	if len(msgs) != 6 || msgs[3]["tool_call_id"] != "call_w" || msgs[5]["content"] != "3" {
+		t.Errorf("conversation: %s", field(t, conv, "messages"))
+	}
+}
+
+func TestLoopResponsesMaxRounds(t *testing.T) {
+	resp := string(sdkResponse(t))
+	final := `{"id":"resp_9","output":[{"type":"message","id":"m","role":"assistant","content":[{"type":"output_text","text":"Done."}]}]}`
+	var sent [][]byte
+	loop := runtime.Loop{Provider: openai.Responses{}, Tools: testTools(), Send: scripted(t, &sent, resp, final), MaxRounds: 1}
+	got, _, err := loop.Run(context.Background(), []byte(responsesRequest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != final || len(sent) != 2 {
+		t.Fatalf("got %s after %d requests", got, len(sent))
+	}
+	// The last request switches tools off but keeps them listed.
+	if c := string(field(t, sent[1], "tool_choice")); c != `"none"` {
+		t.Errorf("tool_choice of the last request = %s", c)
+	}
+	sameJSON(t, "tools of the last request", field(t, sent[1], "tools"), field(t, sent[0], "tools"))
+	var input []json.RawMessage
+	json.Unmarshal(field(t, sent[1], "input"), &input)
+	if len(input) != 7 {
+		t.Errorf("the last request's input has %d items", len(input))
+	}
+}

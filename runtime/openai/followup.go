@@ -10,7 +10,8 @@ import (
 // {"role":"tool","tool_call_id":..,"content":..}.
 type ChatToolMessage struct {
 	// Role is always "tool".
-	Role       string `json:"role"`
+	Role string `json:"role"`
+	// ToolCallID is the id of the call answered.
 	ToolCallID string `json:"tool_call_id"`
 	// Content is the text the model reads. OpenAI has no error flag: a failed call's
 	// content is its error message.
@@ -21,7 +22,8 @@ type ChatToolMessage struct {
 // {"type":"function_call_output","call_id":..,"output":..}.
 type FunctionCallOutput struct {
 	// Type is always "function_call_output".
-	Type   string `json:"type"`
+	Type string `json:"type"`
+	// CallID is the call_id of the call answered.
 	CallID string `json:"call_id"`
 	// Output is the text the model reads; a failed call's output is its error message.
 	Output string `json:"output"`

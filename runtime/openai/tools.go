@@ -2,7 +2,6 @@ package openai
 
 import (
 	"encoding/json"
-	"strconv"
 
 	"github.com/toolgen/toolgen/runtime"
 )
@@ -11,13 +10,16 @@ import (
 // {"type":"function","function":{"name":...,"description":...,"strict":...,"parameters":{...}}}.
 type ChatTool struct {
 	// Type is always "function".
-	Type     string       `json:"type"`
+	Type string `json:"type"`
+	// Function describes the function.
 	Function ChatFunction `json:"function"`
 }
 
 // ChatFunction is the function a ChatTool describes.
 type ChatFunction struct {
-	Name        string `json:"name"`
+	// Name is the tool's name, which the model calls it by.
+	Name string `json:"name"`
+	// Description tells the model what the tool does and when to use it.
 	Description string `json:"description,omitempty"`
 	// Strict asks for Structured Outputs: the model's arguments then always match
 	// Parameters, which must meet strict mode's rules.
@@ -31,11 +33,15 @@ type ChatFunction struct {
 // Strict is always sent, since the API's default for it is not documented reliably.
 type ResponsesTool struct {
 	// Type is always "function".
-	Type        string          `json:"type"`
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters"`
-	Strict      bool            `json:"strict"`
+	Type string `json:"type"`
+	// Name is the tool's name, which the model calls it by.
+	Name string `json:"name"`
+	// Description tells the model what the tool does and when to use it.
+	Description string `json:"description,omitempty"`
+	// Parameters is the JSON Schema of the arguments.
+	Parameters json.RawMessage `json:"parameters"`
+	// Strict asks for Structured Outputs, as ChatFunction.Strict does.
+	Strict bool `json:"strict"`
 }
 
 // emptyParameters is the schema of a tool that takes no arguments.
@@ -90,7 +96,8 @@ func ResponsesTools(ts *runtime.Toolset) []ResponsesTool {
 // ToolChoice returns the tool_choice value of c, for either API: "auto", "none" or
 // "required". Any other Choice is sent as written.
 func ToolChoice(c runtime.Choice) json.RawMessage {
-	return json.RawMessage(strconv.Quote(string(c)))
+	b, _ := marshal(string(c))
+	return b
 }
 
 // ChatToolChoiceFunction returns the Chat Completions tool_choice that makes the model

@@ -8,6 +8,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
+	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
@@ -157,5 +158,36 @@ func TestToolsEqualSDKBuilt(t *testing.T) {
 		if r.Name == tool.Name {
 			sameJSON(t, "responses tool", mustMarshal(t, r), mustMarshal(t, resp))
 		}
+	}
+}
+
+// The generated tools of the weather example go through the SDK unchanged, with the
+// schema toolgen lowered for OpenAI when it filled one.
+func TestGeneratedToolsMatchSDK(t *testing.T) {
+	ts := forecast.Tools()
+	chat := openai.ChatTools(ts)
+	resp := openai.ResponsesTools(ts)
+	for i, tool := range ts.Tools() {
+		params, strict := tool.InputSchema, false
+		if len(tool.OpenAI.Parameters) > 0 {
+			params, strict = tool.OpenAI.Parameters, tool.OpenAI.Strict
+		}
+		c, r := chat[i].Function, resp[i]
+		if c.Name != tool.Name || r.Name != tool.Name || c.Strict != strict || r.Strict != strict {
+			t.Errorf("%s: got chat %s/%v, responses %s/%v, want strict %v", tool.Name, c.Name, c.Strict, r.Name, r.Strict, strict)
+		}
+		sameJSON(t, tool.Name+" chat parameters", c.Parameters, params)
+		sameJSON(t, tool.Name+" responses parameters", r.Parameters, params)
+
+		var cu sdk.ChatCompletionToolUnionParam
+		if err := json.Unmarshal(mustMarshal(t, chat[i]), &cu); err != nil || cu.OfFunction == nil {
+			t.Fatalf("%s: the SDK rejects the chat tool: %v", tool.Name, err)
+		}
+		sameJSON(t, tool.Name+" chat tool through the SDK", mustMarshal(t, cu), mustMarshal(t, chat[i]))
+		var ru responses.ToolUnionParam
+		if err := json.Unmarshal(mustMarshal(t, resp[i]), &ru); err != nil || ru.OfFunction == nil {
+			t.Fatalf("%s: the SDK rejects the responses tool: %v", tool.Name, err)
+		}
+		sameJSON(t, tool.Name+" responses tool through the SDK", mustMarshal(t, ru), mustMarshal(t, resp[i]))
 	}
 }

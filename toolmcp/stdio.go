@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,6 +32,10 @@ const maxMessageDepth = 1000
 //
 // Every other line reaches the SDK unchanged. MCP's stdio transport puts one message
 // on each line; a message spread over several lines is answered as invalid.
+//
+// At the end of the input, the session ends once the requests already read are
+// answered (or after 5 seconds), where the SDK would drop their answers: requests piped
+// into a server all get their answers.
 type IOTransport struct {
 	// Reader is read for the client's messages; closing the connection closes it.
 	Reader io.ReadCloser
@@ -59,8 +64,9 @@ func (t *IOTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		limit = mcp.DefaultMaxLineLength
 	}
 	pr, pw := io.Pipe()
-	w := &lockedWriter{w: t.Writer}
-	go screen(t.Reader, pw, w, limit)
+	flight := &inflight{ids: map[string]int{}}
+	w := &lockedWriter{w: t.Writer, flight: flight}
+	go screen(t.Reader, pw, w, limit, flight)
 	inner := &mcp.IOTransport{
 		Reader:        readCloser{pr, t.Reader},
 		Writer:        w,
@@ -81,23 +87,34 @@ func (r readCloser) Close() error {
 }
 
 // lockedWriter serializes the SDK's writes and screen's answers: each Write is one
-// whole message line.
+// whole message line. It tells flight of each response written.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.WriteCloser
+	mu     sync.Mutex
+	w      io.WriteCloser
+	flight *inflight
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	l.mu.Unlock()
+	if id, isRequest := topLevel(p); id != nil && !isRequest {
+		l.flight.done(normalizeID(id))
+	}
+	return n, err
 }
 
 func (l *lockedWriter) Close() error { return l.w.Close() }
 
+// drainTimeout bounds how long the end of the input waits for the answers to the
+// requests already read.
+const drainTimeout = 5 * time.Second
+
 // screen copies src to dst line by line, passing on the lines the SDK can read and
-// answering the others on w.
-func screen(src io.Reader, dst *io.PipeWriter, w io.Writer, limit int) {
+// answering the others on w. At the end of src it waits, up to drainTimeout, for the
+// answers to the requests passed on before ending dst (and so the session), so that
+// piping requests into a server gets every answer.
+func screen(src io.Reader, dst *io.PipeWriter, w io.Writer, limit int, flight *inflight) {
 	r := bufio.NewReaderSize(src, 64<<10)
 	var line []byte
 	for {
@@ -121,10 +138,14 @@ func screen(src io.Reader, dst *io.PipeWriter, w io.Writer, limit int) {
 		}
 		if len(line) > 0 || tooLong {
 			var msg []byte
+			var call string
 			if tooLong {
 				msg = answer(topLevelID(line), jsonrpc.CodeInvalidRequest, "Invalid request: the message is longer than "+strconv.Itoa(limit)+" bytes")
 			} else {
-				msg = check(line)
+				msg, call = check(line)
+			}
+			if call != "" {
+				flight.add(call)
 			}
 			if msg != nil {
 				if _, werr := w.Write(msg); werr != nil {
@@ -141,6 +162,7 @@ func screen(src io.Reader, dst *io.PipeWriter, w io.Writer, limit int) {
 		if err != nil {
 			if err == io.EOF {
 				err = nil
+				flight.wait(drainTimeout)
 			}
 			dst.CloseWithError(err)
 			return
@@ -148,35 +170,36 @@ func screen(src io.Reader, dst *io.PipeWriter, w io.Writer, limit int) {
 	}
 }
 
-// check returns the error answer to line, or nil when the SDK can read it.
-func check(line []byte) []byte {
+// check returns the error answer to line, or nil when the SDK can read it; then, when
+// line is a request expecting an answer, call is its id, normalized.
+func check(line []byte) (msg []byte, call string) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
-		return nil
+		return nil, ""
 	}
 	if depthOver(line, maxMessageDepth) {
-		return answer(topLevelID(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid request: the message is nested deeper than %d levels", maxMessageDepth))
+		return answer(topLevelID(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid request: the message is nested deeper than %d levels", maxMessageDepth)), ""
 	}
 	if !json.Valid(line) {
-		return answer(topLevelID(line), jsonrpc.CodeParseError, "Parse error: the message is not valid JSON (MCP's stdio transport sends one message per line)")
+		return answer(topLevelID(line), jsonrpc.CodeParseError, "Parse error: the message is not valid JSON (MCP's stdio transport sends one message per line)"), ""
 	}
 	if line[0] == '[' {
-		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: JSON-RPC batches are not supported")
+		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: JSON-RPC batches are not supported"), ""
 	}
 	if line[0] != '{' {
-		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: a message must be a JSON-RPC 2.0 object")
+		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: a message must be a JSON-RPC 2.0 object"), ""
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(line, &fields); err != nil {
-		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: "+err.Error())
+		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: "+err.Error()), ""
 	}
 	id, hasID := fields["id"]
 	if hasID && !validID(id) {
-		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: the id must be a string or a number")
+		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: the id must be a string or a number"), ""
 	}
 	var version string
 	if err := json.Unmarshal(fields["jsonrpc"], &version); err != nil || version != "2.0" {
-		return answer(id, jsonrpc.CodeInvalidRequest, `Invalid request: the message must have "jsonrpc": "2.0"`)
+		return answer(id, jsonrpc.CodeInvalidRequest, `Invalid request: the message must have "jsonrpc": "2.0"`), ""
 	}
 	if e, ok := fields["error"]; ok && string(e) != "null" {
 		var we struct {
@@ -185,21 +208,24 @@ func check(line []byte) []byte {
 			Data    json.RawMessage `json:"data"`
 		}
 		if err := json.Unmarshal(e, &we); err != nil {
-			return answer(id, jsonrpc.CodeInvalidRequest, "Invalid request: the error of a response must be a JSON-RPC error object")
+			return answer(id, jsonrpc.CodeInvalidRequest, "Invalid request: the error of a response must be a JSON-RPC error object"), ""
 		}
 	}
 	if method, ok := fields["method"]; ok {
 		var s string
 		if err := json.Unmarshal(method, &s); err != nil {
-			return answer(id, jsonrpc.CodeInvalidRequest, "Invalid request: the method must be a string")
+			return answer(id, jsonrpc.CodeInvalidRequest, "Invalid request: the method must be a string"), ""
 		}
-		return nil
+		if hasID && string(id) != "null" {
+			return nil, normalizeID(id)
+		}
+		return nil, ""
 	}
 	// A response to a request of the server's.
 	if !hasID || string(id) == "null" {
-		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: a message must have a method, or an id when it is a response")
+		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: a message must have a method, or an id when it is a response"), ""
 	}
-	return nil
+	return nil, ""
 }
 
 // validID reports whether raw, valid JSON, is an id the SDK accepts: null, a string or
@@ -267,40 +293,107 @@ func depthOver(data []byte, max int) bool {
 // other members (they may be too deep, invalid or cut short), and returns it when it is
 // a string or a number; otherwise nil.
 func topLevelID(b []byte) json.RawMessage {
+	id, _ := topLevel(b)
+	return id
+}
+
+// topLevel reads the members of the object that b starts as topLevelID does, and
+// reports its id and whether it has a method (a request or notification, not a
+// response). Of an object cut short, it reports what comes before the cut.
+func topLevel(b []byte) (id json.RawMessage, hasMethod bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return nil
+		return nil, false
 	}
 	i++
 	for {
 		i = skipSpace(b, i)
 		if i >= len(b) || b[i] != '"' {
-			return nil
+			return id, hasMethod
 		}
 		start := i
 		if i = skipString(b, i); i < 0 {
-			return nil
+			return id, hasMethod
 		}
 		key := b[start:i]
 		if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
-			return nil
+			return id, hasMethod
 		}
 		i = skipSpace(b, i+1)
 		start = i
 		if i = skipValue(b, i); i < 0 {
-			return nil
+			return id, hasMethod
 		}
-		if string(key) == `"id"` {
-			v := b[start:i]
-			if json.Valid(v) && validID(v) && string(v) != "null" {
-				return json.RawMessage(bytes.Clone(v))
+		switch string(key) {
+		case `"id"`:
+			if v := b[start:i]; json.Valid(v) && validID(v) && string(v) != "null" {
+				id = json.RawMessage(bytes.Clone(v))
 			}
-			return nil
+		case `"method"`:
+			hasMethod = true
 		}
 		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' {
-			return nil
+			return id, hasMethod
 		}
 		i++
+	}
+}
+
+// normalizeID returns an id, a JSON string or number, as the SDK writes it back: a
+// number as an integer, a string with its escapes undone.
+func normalizeID(raw json.RawMessage) string {
+	if raw[0] == '"' {
+		var s string
+		json.Unmarshal(raw, &s)
+		return strconv.Quote(s)
+	}
+	f, _ := strconv.ParseFloat(string(raw), 64)
+	return strconv.FormatInt(int64(f), 10)
+}
+
+// inflight counts the requests passed on to the SDK and not answered yet.
+type inflight struct {
+	mu      sync.Mutex
+	ids     map[string]int
+	drained chan struct{} // closed when ids empties while wait waits
+}
+
+func (f *inflight) add(id string) {
+	f.mu.Lock()
+	f.ids[id]++
+	f.mu.Unlock()
+}
+
+func (f *inflight) done(id string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ids[id] == 0 {
+		return // not a request of the client's: screen answered it, or unknown
+	}
+	if f.ids[id]--; f.ids[id] == 0 {
+		delete(f.ids, id)
+	}
+	if len(f.ids) == 0 && f.drained != nil {
+		close(f.drained)
+		f.drained = nil
+	}
+}
+
+// wait returns once every request passed on is answered, or after timeout.
+func (f *inflight) wait(timeout time.Duration) {
+	f.mu.Lock()
+	if len(f.ids) == 0 {
+		f.mu.Unlock()
+		return
+	}
+	drained := make(chan struct{})
+	f.drained = drained
+	f.mu.Unlock()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-drained:
+	case <-t.C:
 	}
 }
 

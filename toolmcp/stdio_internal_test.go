@@ -45,3 +45,26 @@ func TestDepthOver(t *testing.T) {
 		}
 	}
 }
+
+func TestTopLevel(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		id     string
+		method bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"result":{"method":"x"}}`, `1`, false},
+		{`{"jsonrpc":"2.0","id":"s","method":"ping"}`, `"s"`, true},
+		{`{"method":"notifications/x","params":{}}`, ``, true},
+		{`{"id":1,"result":{"cut`, `1`, false},
+	} {
+		id, method := topLevel([]byte(tc.in))
+		if string(id) != tc.id || method != tc.method {
+			t.Errorf("topLevel(%s) = %s, %v; want %s, %v", tc.in, id, method, tc.id, tc.method)
+		}
+	}
+	for in, want := range map[string]string{`1`: `1`, `2.0`: `2`, `-3e2`: `-300`, `"a"`: `"a"`, `"\u0061"`: `"a"`} {
+		if got := normalizeID([]byte(in)); got != want {
+			t.Errorf("normalizeID(%s) = %s, want %s", in, got, want)
+		}
+	}
+}

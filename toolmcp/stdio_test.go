@@ -201,3 +201,19 @@ func TestIOTransportEndsAtEOF(t *testing.T) {
 		t.Fatal("the session did not end when its input did")
 	}
 }
+
+func TestIOTransportAnswersRequestsReadBeforeEOF(t *testing.T) {
+	c := startRaw(t, 0)
+	c.send(`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"echo","arguments":{"text":"piped"}}}`)
+	c.send(`{"jsonrpc":"2.0","id":2.0,"method":"tools/list"}`)
+	c.send(`{"jsonrpc":"2.0","id":"\u0062","method":"ping"}`)
+	c.in.Close() // as `printf ... | server` does, at once
+	c.expect(`"a"`)
+	c.expect(`2`)
+	c.expect(`"b"`)
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session did not end after answering")
+	}
+}

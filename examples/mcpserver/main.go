@@ -1,0 +1,139 @@
+// Command mcpserver serves toolgen's example tools over the Model Context Protocol: the
+// weather tools (get_weather, hello_world) and the bank tools (get_transactions,
+// close_account) of a demo bank holding sample transactions.
+//
+// By default it speaks MCP over stdio, as a client such as Claude Desktop starts it:
+//
+//	go run ./examples/mcpserver
+//
+// With -http it serves streamable HTTP, stateless, at /mcp:
+//
+//	go run ./examples/mcpserver -http 127.0.0.1:8080
+//
+// MCP says nothing of the application's users, so every bank call acts for one fixed
+// demo user, put in the call's context by toolmcp.WithContext. The server has no
+// authentication: keep the HTTP address on the loopback interface.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/examples/bank/banking"
+	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/toolmcp"
+)
+
+// demoUser is the user every bank call acts for.
+const demoUser = "demo"
+
+// demoService returns a bank holding the demo user's sample transactions, in November
+// 2026.
+func demoService() *banking.Service {
+	day := func(d, h int) time.Time { return time.Date(2026, time.November, d, h, 0, 0, 0, time.UTC) }
+	return banking.NewService(map[string][]banking.Transaction{
+		demoUser: {
+			{ID: "t1", Time: day(3, 9), Description: "Bakery", AmountCents: -450},
+			{ID: "t2", Time: day(10, 8), Description: "Salary", AmountCents: 320000},
+			{ID: "t3", Time: day(12, 18), Description: "Grocery store", AmountCents: -6230},
+			{ID: "t4", Time: day(21, 7), Description: "Rent", AmountCents: -95000},
+			{ID: "t5", Time: day(27, 20), Description: "Cinema", AmountCents: -2400},
+		},
+	})
+}
+
+// newServer returns the MCP server of the example tools. Failed calls are logged to
+// logger with their whole error, which the client never sees.
+func newServer(logger *slog.Logger) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{
+		Name:    "toolgen-examples",
+		Title:   "toolgen examples: weather and a demo bank",
+		Version: "v0.1.0",
+	}, nil)
+	observe := toolmcp.WithObserver(func(ctx context.Context, req *mcp.CallToolRequest, res *runtime.Result) {
+		if res.IsError {
+			logger.LogAttrs(ctx, slog.LevelWarn, "tool call failed",
+				slog.String("tool", req.Params.Name), slog.Any("error", res.Err))
+		}
+	})
+	toolmcp.Register(s, forecast.Tools(), observe)
+	toolmcp.Register(s, banking.ServiceTools(demoService()), observe,
+		toolmcp.WithContext(func(ctx context.Context, _ *mcp.CallToolRequest) context.Context {
+			return banking.WithUser(ctx, demoUser)
+		}))
+	return s
+}
+
+// httpHandler serves s over streamable HTTP at /mcp, stateless: every request stands
+// alone, with no session to keep, so any number of clients and server replicas work.
+func httpHandler(s *mcp.Server) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(
+		func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true},
+	))
+	return mux
+}
+
+func main() {
+	addr := flag.String("http", "", "serve streamable HTTP (stateless) on `address`, such as 127.0.0.1:8080, instead of stdio")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcpserver [-http address]\n\nServes toolgen's example tools over MCP, on stdio by default.\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() > 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+
+	// Standard output carries the protocol on stdio: logs go to standard error.
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	s := newServer(logger)
+	var err error
+	if *addr == "" {
+		err = s.Run(ctx, toolmcp.StdioTransport())
+	} else {
+		err = serveHTTP(ctx, *addr, s, logger)
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		logger.Error("mcpserver", "error", err)
+		os.Exit(1)
+	}
+}
+
+// serveHTTP serves s on addr until ctx is done.
+func serveHTTP(ctx context.Context, addr string, s *mcp.Server, logger *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: httpHandler(s), ReadHeaderTimeout: 10 * time.Second}
+	logger.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
+	done := make(chan error, 1)
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		done <- srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return <-done
+}

@@ -13,7 +13,10 @@
 // Toolset.Call. So the client gets toolgen's messages: invalid arguments, including
 // null, missing, non-object, too large and too deeply nested ones, come back as a
 // result with isError set and every violation listed, for the model to correct its
-// call. A call never panics the server.
+// call. A call never panics the server. (mcp.AddTool would infer schemas by
+// reflection, validate each call's arguments against them before decoding them again,
+// and, in v1.8.0, panic, ending the process, on "arguments": null when a property has
+// a default.)
 //
 // A tools/call naming a tool that is not registered is answered by the SDK with the
 // JSON-RPC error -32602 (invalid params), as the MCP specification asks.
@@ -65,8 +68,8 @@ func WithObserver(f func(ctx context.Context, req *mcp.CallToolRequest, res *run
 // programming error, never the case for generated tools).
 //
 // Each tools/call runs ts.Call with the call's context, so a client's cancellation
-// (notifications/cancelled) or a closed HTTP request reaches the tool, and its result
-// is sent as Result converts it.
+// (notifications/cancelled) reaches the tool, and its result is sent as Result
+// converts it.
 func Register(s *mcp.Server, ts *runtime.Toolset, opts ...Option) {
 	var c config
 	for _, o := range opts {

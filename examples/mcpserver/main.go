@@ -78,11 +78,14 @@ func newServer(logger *slog.Logger) *mcp.Server {
 
 // httpHandler serves s over streamable HTTP at /mcp, stateless: every request stands
 // alone, with no session to keep, so any number of clients and server replicas work.
+// A call whose HTTP request goes away is canceled (for clients of MCP 2026-07-28 and
+// later, where the request is the call's whole life; older ones cancel with
+// notifications/cancelled).
 func httpHandler(s *mcp.Server) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Stateless: true},
+		&mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true},
 	))
 	return mux
 }

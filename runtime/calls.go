@@ -29,18 +29,26 @@ type CallResult struct {
 const DefaultMaxParallel = 8
 
 // RunCalls runs the calls of one model turn and returns exactly one result per call, in
-// the calls' order, whatever happens: an unknown tool, invalid arguments, an error, a
-// panic, a timeout or a canceled context each give an error result. Calls run in
-// parallel, at most maxParallel at once (DefaultMaxParallel when zero or less); calls
-// to tools marked Sequential run one at a time, after the others.
+// the calls' order, whatever happens: an unknown tool, invalid arguments, a denial, an
+// error, a panic, a timeout or a canceled context each give an error result. Calls run
+// in parallel, at most maxParallel at once (when zero or less, the Toolset's
+// WithMaxParallel setting, else DefaultMaxParallel); calls to tools marked Sequential
+// run one at a time, after the others. Each call's context carries its CallInfo: its
+// id, and the provider named by ctx's CallInfo, if any.
 func (ts *Toolset) RunCalls(ctx context.Context, calls []ToolCall, maxParallel int) []CallResult {
+	if maxParallel <= 0 {
+		maxParallel = ts.cfg.maxParallel
+	}
 	if maxParallel <= 0 {
 		maxParallel = DefaultMaxParallel
 	}
+	base, _ := CallFromContext(ctx)
 	out := make([]CallResult, len(calls))
 	run := func(i int) {
 		start := time.Now()
-		res := ts.Call(ctx, calls[i].Name, calls[i].Arguments)
+		info := base
+		info.ID = calls[i].ID
+		res := ts.Call(ContextWithCall(ctx, info), calls[i].Name, calls[i].Arguments)
 		out[i] = CallResult{Call: calls[i], Result: res, Duration: time.Since(start)}
 	}
 	var sequential []int

@@ -81,6 +81,7 @@ func (l *Loop) Run(ctx context.Context, request []byte) (response, conversation 
 		maxRounds = DefaultMaxRounds
 	}
 	name := l.Provider.Name()
+	ctx = ContextWithCall(ctx, CallInfo{Provider: name})
 	for round := 1; ; round++ {
 		choice := ChoiceAuto
 		if round > maxRounds {

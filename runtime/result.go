@@ -24,6 +24,10 @@ type Result struct {
 	// It is never sent to the model: an internal error reaches the model only as a
 	// generic message.
 	Err error
+	// Outcome classifies how the call ended; Toolset.Call always sets it.
+	Outcome Outcome
+
+	reason string // why a denied call was denied
 }
 
 // Text returns the text the model reads: the text blocks meant for it, joined by
@@ -95,13 +99,17 @@ func ImageContent(data []byte, mimeType string) Content {
 
 // TextResult returns a successful result holding text.
 func TextResult(text string) *Result {
-	return &Result{Content: []Content{TextContent(text)}}
+	return &Result{Content: []Content{TextContent(text)}, Outcome: OutcomeOK}
 }
 
 // ErrorResult returns a failed result whose text, msg, the model reads; err is kept for
-// logs (it may be nil).
+// logs (it may be nil). A tool that returns it has the outcome tool_error.
 func ErrorResult(msg string, err error) *Result {
-	return &Result{IsError: true, Content: []Content{TextContent(msg)}, Err: err}
+	return errorResult(OutcomeToolError, msg, err)
+}
+
+func errorResult(o Outcome, msg string, err error) *Result {
+	return &Result{IsError: true, Content: []Content{TextContent(msg)}, Err: err, Outcome: o}
 }
 
 // StructuredResult encodes v as the structured result, with its JSON as the text the
@@ -120,7 +128,7 @@ func StructuredResult(v any, wrap bool) (*Result, error) {
 		return nil, fmt.Errorf("encode the result: %w", err)
 	}
 	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	return &Result{Content: []Content{TextContent(string(data))}, Structured: data}, nil
+	return &Result{Content: []Content{TextContent(string(data))}, Structured: data, Outcome: OutcomeOK}, nil
 }
 
 // okText is what the model reads after a tool that returns nothing succeeded, so that

@@ -31,6 +31,10 @@ type Tool struct {
 	Timeout time.Duration
 	// Sequential asks adapters to run the tool alone, after calls that run in parallel.
 	Sequential bool
+	// Sensitive lists the JSON Pointers of the arguments' sensitive properties, "*"
+	// standing for any array index or map key ("/password", "/users/*/token"); their
+	// values are never echoed in errors and are redacted from logs (see Redact).
+	Sensitive []string
 
 	// OpenAI, Anthropic and Gemini hold the input schema lowered to each provider's
 	// dialect by toolgen. Provider adapters send them; when one is empty (a Tool built

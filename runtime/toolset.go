@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Invocation runs one call whose arguments were decoded and found valid. It returns
@@ -20,12 +21,23 @@ type Invocation func(ctx context.Context) (*Result, error)
 type Dispatch func(index int, d *Decoder) Invocation
 
 // Toolset is a set of tools that can be listed and called. The generated Tools and
-// TTools functions return one; Group, Join and WithLimits make others. A Toolset is safe
-// for concurrent use.
+// TTools functions return one; Group, Select and Join make others, and the With methods
+// return the same tools with other settings. A Toolset is safe for concurrent use.
 type Toolset struct {
 	entries []entry // sorted by tool name
-	limits  Limits
+	cfg     config
 	pool    *sync.Pool // of *Decoder
+}
+
+// config holds a Toolset's settings; the zero value is the default.
+type config struct {
+	limits       Limits
+	timeout      time.Duration
+	maxParallel  int
+	approver     Approver
+	policy       Policy
+	observer     Observer
+	logArguments bool
 }
 
 type entry struct {
@@ -41,17 +53,17 @@ func NewToolset(tools []Tool, dispatch Dispatch) *Toolset {
 	for i := range tools {
 		entries[i] = entry{tool: &tools[i], dispatch: dispatch, index: i}
 	}
-	return newToolset(entries, Limits{}, nil)
+	return newToolset(entries, config{}, nil)
 }
 
-func newToolset(entries []entry, limits Limits, pool *sync.Pool) *Toolset {
+func newToolset(entries []entry, cfg config, pool *sync.Pool) *Toolset {
 	if !slices.IsSortedFunc(entries, compareEntries) {
 		slices.SortStableFunc(entries, compareEntries)
 	}
 	if pool == nil {
 		pool = &sync.Pool{New: func() any { return new(Decoder) }}
 	}
-	return &Toolset{entries: entries, limits: limits, pool: pool}
+	return &Toolset{entries: entries, cfg: cfg, pool: pool}
 }
 
 func compareEntries(a, b entry) int { return strings.Compare(a.tool.Name, b.tool.Name) }
@@ -86,33 +98,83 @@ func (ts *Toolset) find(name string) (entry, bool) {
 	return ts.entries[i], true
 }
 
-// Group returns the tools that belong to any of the named groups.
+// Group returns the tools that belong to any of the named groups. Calls to other tools
+// are refused as unknown: a view offers, and runs, only what it holds.
 func (ts *Toolset) Group(names ...string) *Toolset {
+	return ts.filter(func(t *Tool) bool { return t.InGroup(names...) })
+}
+
+// Select returns the named tools (names the set does not hold are ignored). Like Group,
+// it refuses calls to the tools it leaves out.
+func (ts *Toolset) Select(names ...string) *Toolset {
+	return ts.filter(func(t *Tool) bool { return slices.Contains(names, t.Name) })
+}
+
+func (ts *Toolset) filter(keep func(*Tool) bool) *Toolset {
 	var entries []entry
 	for _, e := range ts.entries {
-		if e.tool.InGroup(names...) {
+		if keep(e.tool) {
 			entries = append(entries, e)
 		}
 	}
-	return &Toolset{entries: entries, limits: ts.limits, pool: ts.pool}
+	return &Toolset{entries: entries, cfg: ts.cfg, pool: ts.pool}
+}
+
+// with returns the same tools with the settings change applied.
+func (ts *Toolset) with(change func(*config)) *Toolset {
+	out := *ts
+	change(&out.cfg)
+	return &out
 }
 
 // WithLimits returns the same tools with other limits on call arguments.
-func (ts *Toolset) WithLimits(l Limits) *Toolset {
-	return &Toolset{entries: ts.entries, limits: l, pool: ts.pool}
+func (ts *Toolset) WithLimits(l Limits) *Toolset { return ts.with(func(c *config) { c.limits = l }) }
+
+// WithTimeout returns the same tools with a default timeout for each call, for tools
+// that do not set their own (the timeout= directive option).
+func (ts *Toolset) WithTimeout(d time.Duration) *Toolset {
+	return ts.with(func(c *config) { c.timeout = d })
 }
 
-// Join returns a Toolset holding the tools of all sets, with the limits of the first.
+// WithMaxParallel returns the same tools running at most n calls of a turn at once
+// (see RunCalls); DefaultMaxParallel when n is zero.
+func (ts *Toolset) WithMaxParallel(n int) *Toolset {
+	return ts.with(func(c *config) { c.maxParallel = n })
+}
+
+// WithApprover returns the same tools gated by a: every call to a tool whose effective
+// annotations say destructive waits for its decision. See Approver.
+func (ts *Toolset) WithApprover(a Approver) *Toolset {
+	return ts.with(func(c *config) { c.approver = a })
+}
+
+// WithPolicy returns the same tools with another policy for calls that need approval
+// when no Approver is set. The default, RunAll, runs them.
+func (ts *Toolset) WithPolicy(p Policy) *Toolset { return ts.with(func(c *config) { c.policy = p }) }
+
+// WithObserver returns the same tools reporting every call to o.
+func (ts *Toolset) WithObserver(o Observer) *Toolset {
+	return ts.with(func(c *config) { c.observer = o })
+}
+
+// WithArgumentLogging returns the same tools giving observers the arguments of each
+// call, with the values of sensitive properties redacted. By default observers never
+// see argument values.
+func (ts *Toolset) WithArgumentLogging(on bool) *Toolset {
+	return ts.with(func(c *config) { c.logArguments = on })
+}
+
+// Join returns a Toolset holding the tools of all sets, with the settings of the first.
 // A tool present in several sets (the same Tool of the same origin, as when a group is
 // joined with its whole set) appears once. Join panics if two different tools share a
 // name, as http.ServeMux does for conflicting patterns: that is a programming error
 // to catch at start-up, not at run time.
 func Join(sets ...*Toolset) *Toolset {
 	var entries []entry
-	var limits Limits
+	var cfg config
 	for i, s := range sets {
 		if i == 0 {
-			limits = s.limits
+			cfg = s.cfg
 		}
 		entries = append(entries, s.entries...)
 	}
@@ -127,27 +189,75 @@ func Join(sets ...*Toolset) *Toolset {
 		}
 		out = append(out, e)
 	}
-	return newToolset(out, limits, nil)
+	return newToolset(out, cfg, nil)
 }
 
 // Call runs the named tool with the model's JSON arguments and returns its result. It
-// never panics and always returns a result: an unknown tool, invalid arguments, a tool
-// error, a panic in the tool, a timeout and a canceled context are all error results,
-// with text the model can act on. Internal errors and panics reach the model only as a
-// generic message; Result.Err keeps the whole error for logs.
+// never panics and always returns a result: an unknown tool, invalid arguments, a
+// denied call, a tool error, a panic in the tool, a timeout and a canceled context are
+// all error results, with text the model can act on and an Outcome. Internal errors and
+// panics reach the model only as a generic message; Result.Err keeps the whole error
+// for logs. The call's id and provider, for the approver and observers, come from the
+// context (ContextWithCall).
 func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
-	e, ok := ts.find(name)
-	if !ok {
-		return ErrorResult(ts.unknownToolMessage(name), fmt.Errorf("unknown tool %q", name))
+	info, _ := CallFromContext(ctx)
+	start := time.Now()
+	e, found := ts.find(name)
+	res := ts.call(ctx, info, e, found, name, args)
+	if ts.cfg.observer != nil {
+		ts.observe(ctx, info, e.tool, name, args, start, res)
+	}
+	return res
+}
+
+func (ts *Toolset) call(ctx context.Context, info CallInfo, e entry, found bool, name string, args []byte) *Result {
+	if !found {
+		return errorResult(OutcomeUnknownTool, ts.unknownToolMessage(name), fmt.Errorf("unknown tool %q", name))
 	}
 	run, err := ts.decode(e, args)
 	if p, ok := err.(*decodePanic); ok {
-		return ErrorResult(internalMessage(p.tool), p.err)
+		return errorResult(OutcomeInternalError, internalMessage(p.tool), p.err)
 	}
 	if err != nil {
-		return ErrorResult(err.Error(), err)
+		return errorResult(OutcomeInvalidArguments, err.Error(), err)
 	}
-	return invoke(ctx, e.tool, run)
+	run, res := ts.approve(ctx, e, info, args, run)
+	if res != nil {
+		return res
+	}
+	timeout := e.tool.Timeout
+	if timeout <= 0 {
+		timeout = ts.cfg.timeout
+	}
+	return invoke(ctx, e.tool, timeout, run)
+}
+
+// observe tells the observer about a call.
+func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name string, args []byte, start time.Time, res *Result) {
+	ev := Event{
+		Tool:     name,
+		CallID:   info.ID,
+		Provider: info.Provider,
+		Start:    start,
+		Duration: time.Since(start),
+		Outcome:  res.Outcome,
+		Reason:   res.reason,
+	}
+	if tool != nil {
+		ev.Groups = tool.Groups
+	}
+	var ae *ArgumentError
+	switch {
+	case errors.As(res.Err, &ae):
+		// The violations' text holds values the model sent: keep only paths and rules.
+		ev.Violations = withoutValues(ae.Violations)
+	case res.Outcome != OutcomeUnknownTool:
+		ev.Err = res.Err
+	}
+	if ts.cfg.logArguments && tool != nil {
+		ev.Arguments = Redact(tool, args)
+	}
+	ts.cfg.observer(ctx, ev)
 }
 
 // decode validates args and returns the call to run, or an *ArgumentError. A panic
@@ -161,7 +271,7 @@ func (ts *Toolset) decode(e entry, args []byte) (run Invocation, err error) {
 		}
 		ts.pool.Put(d)
 	}()
-	d.Reset(args, ts.limits)
+	d.Reset(args, ts.cfg.limits)
 	run = e.dispatch(e.index, d)
 	if run == nil || d.Failed() {
 		return nil, &ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations)}
@@ -197,23 +307,23 @@ func (ts *Toolset) unknownToolMessage(name string) string {
 
 // invoke runs a decoded call under the tool's timeout, turning every way it can end
 // into a result.
-func invoke(ctx context.Context, tool *Tool, run Invocation) *Result {
-	if tool.Timeout > 0 {
+func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation) *Result {
+	if timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, tool.Timeout)
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	if err := ctx.Err(); err != nil {
-		return stopped(tool, ctx)
+		return stopped(tool, ctx, timeout)
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		// No deadline to keep: run the call here, without a goroutine. A canceled
 		// context reaches the tool, which stops as its own code decides.
-		return finish(ctx, tool, run)
+		return finish(ctx, tool, timeout, run)
 	}
 	// A deadline must hold even for a tool that ignores its context.
 	done := make(chan *Result, 1)
-	go func() { done <- finish(ctx, tool, run) }()
+	go func() { done <- finish(ctx, tool, timeout, run) }()
 	select {
 	case r := <-done:
 		return r
@@ -223,30 +333,36 @@ func invoke(ctx context.Context, tool *Tool, run Invocation) *Result {
 		case r := <-done:
 			return r
 		default:
-			return stopped(tool, ctx)
+			return stopped(tool, ctx, timeout)
 		}
 	}
 }
 
 // finish runs the call, recovering a panic, and turns its outcome into a result.
-func finish(ctx context.Context, tool *Tool, run Invocation) (res *Result) {
+func finish(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation) (res *Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			err := fmt.Errorf("%s panicked: %v\n%s", tool.Name, p, debug.Stack())
-			res = ErrorResult(internalMessage(tool), err)
+			res = errorResult(OutcomeInternalError, internalMessage(tool), err)
 		}
 	}()
 	r, err := run(ctx)
 	switch {
 	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
-		return stopped(tool, ctx)
+		return stopped(tool, ctx, timeout)
 	case err != nil:
 		if msg, ok := SafeMessage(err); ok {
-			return ErrorResult(msg, err)
+			return errorResult(OutcomeToolError, msg, err)
 		}
-		return ErrorResult(internalMessage(tool), err)
+		return errorResult(OutcomeInternalError, internalMessage(tool), err)
 	case r == nil:
 		return TextResult(okText)
+	}
+	if r.Outcome == "" {
+		r.Outcome = OutcomeOK
+		if r.IsError {
+			r.Outcome = OutcomeToolError // a runtime.Result the tool marked failed
+		}
 	}
 	return r
 }
@@ -255,15 +371,16 @@ func internalMessage(tool *Tool) string {
 	return tool.Name + " failed with an internal error"
 }
 
-// stopped is the result of a call whose context ended.
-func stopped(tool *Tool, ctx context.Context) *Result {
+// stopped is the result of a call whose context ended; timeout is the call's own
+// timeout, if it had one.
+func stopped(tool *Tool, ctx context.Context, timeout time.Duration) *Result {
 	err := ctx.Err()
 	if errors.Is(err, context.DeadlineExceeded) {
 		msg := tool.Name + " timed out"
-		if tool.Timeout > 0 {
-			msg += " after " + tool.Timeout.String()
+		if timeout > 0 {
+			msg += " after " + timeout.String()
 		}
-		return ErrorResult(msg, fmt.Errorf("%s: %w", tool.Name, err))
+		return errorResult(OutcomeTimeout, msg, fmt.Errorf("%s: %w", tool.Name, err))
 	}
-	return ErrorResult(tool.Name+" was canceled", fmt.Errorf("%s: %w", tool.Name, err))
+	return errorResult(OutcomeCanceled, tool.Name+" was canceled", fmt.Errorf("%s: %w", tool.Name, err))
 }

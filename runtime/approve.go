@@ -1,0 +1,120 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// Approver decides whether a call to a destructive tool may run. A Toolset with an
+// Approver consults it for every tool whose effective annotations say destructive
+// (unannotated tools included: MCP presumes them destructive), after the call's
+// arguments were validated and before the tool runs. It must be safe for concurrent
+// use, and should honor ctx: a canceled context denies the call.
+type Approver func(ctx context.Context, req ApprovalRequest) Decision
+
+// ApprovalRequest is a call waiting for approval.
+type ApprovalRequest struct {
+	Tool *Tool
+	// Call identifies the call (its id and provider, when known).
+	Call CallInfo
+	// Arguments are the call's arguments, valid against the tool's schema, exactly as
+	// the model sent them. Show Redacted to people and logs.
+	Arguments json.RawMessage
+}
+
+// Redacted returns the arguments with the values of sensitive properties replaced.
+func (r ApprovalRequest) Redacted() json.RawMessage { return Redact(r.Tool, r.Arguments) }
+
+// Decision is an Approver's answer.
+type Decision struct {
+	// Allow lets the call run.
+	Allow bool
+	// Reason says why a call is denied; the model reads it.
+	Reason string
+	// Arguments, when set on an allowing decision, replace the call's arguments; they
+	// are validated again, and an invalid edit fails the call.
+	Arguments json.RawMessage
+}
+
+// Allow returns a decision that lets the call run as it is.
+func Allow() Decision { return Decision{Allow: true} }
+
+// Deny returns a decision that refuses the call; the model reads reason.
+func Deny(reason string) Decision { return Decision{Reason: reason} }
+
+// AllowWith returns a decision that lets the call run with other arguments.
+func AllowWith(args json.RawMessage) Decision { return Decision{Allow: true, Arguments: args} }
+
+// Policy decides what happens to calls that need approval when no Approver is set.
+type Policy int
+
+// The policies.
+const (
+	// RunAll runs every call: gating on annotations is opt-in (DESIGN.md), so generated
+	// tools work as written until an application asks for approvals. This is the
+	// default.
+	RunAll Policy = iota
+	// DenyDestructive denies every call that needs approval, failing closed: for
+	// applications that must never run a destructive tool unattended.
+	DenyDestructive
+)
+
+// needsApproval reports whether calls to t go through the approval gate.
+func needsApproval(t *Tool) bool { return t.Annotations.Effective().Destructive }
+
+// approve runs the gate for a call whose arguments are valid. It returns the call to
+// run, or the result that answers the call instead.
+func (ts *Toolset) approve(ctx context.Context, e entry, info CallInfo, args []byte, run Invocation) (Invocation, *Result) {
+	if !needsApproval(e.tool) {
+		return run, nil
+	}
+	if ts.cfg.approver == nil {
+		if ts.cfg.policy == DenyDestructive {
+			return nil, denied(e.tool, "destructive tools need an approval and none can be given")
+		}
+		return run, nil
+	}
+	dec, err := ts.safeApprove(ctx, ApprovalRequest{Tool: e.tool, Call: info, Arguments: args})
+	switch {
+	case err != nil:
+		r := denied(e.tool, "the approval failed")
+		r.Err = err
+		return nil, r
+	case ctx.Err() != nil:
+		return nil, stopped(e.tool, ctx, 0)
+	case !dec.Allow:
+		return nil, denied(e.tool, dec.Reason)
+	case dec.Arguments == nil:
+		return run, nil
+	}
+	edited, err := ts.decode(e, dec.Arguments)
+	if p, ok := err.(*decodePanic); ok {
+		return nil, errorResult(OutcomeInternalError, internalMessage(p.tool), p.err)
+	}
+	if err != nil {
+		return nil, errorResult(OutcomeInvalidArguments, "the approved change to the arguments is invalid: "+err.Error(), err)
+	}
+	return edited, nil
+}
+
+// safeApprove calls the approver, turning a panic into an error: an approval that
+// fails denies the call.
+func (ts *Toolset) safeApprove(ctx context.Context, req ApprovalRequest) (dec Decision, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the approver of %s panicked: %v", req.Tool.Name, p)
+		}
+	}()
+	return ts.cfg.approver(ctx, req), nil
+}
+
+func denied(t *Tool, reason string) *Result {
+	msg := t.Name + " was denied"
+	if reason != "" {
+		msg += ": " + reason
+	}
+	r := errorResult(OutcomeDenied, msg, nil)
+	r.reason = reason
+	return r
+}

@@ -1,0 +1,131 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"time"
+)
+
+// Outcome classifies how a call ended.
+type Outcome string
+
+// The outcomes of a call.
+const (
+	OutcomeOK               Outcome = "ok"
+	OutcomeInvalidArguments Outcome = "invalid_arguments" // the model's arguments broke the schema
+	OutcomeToolError        Outcome = "tool_error"        // the tool returned a safe error (ToolErrorf)
+	OutcomeInternalError    Outcome = "internal_error"    // any other error, or a panic: masked from the model
+	OutcomeDenied           Outcome = "denied"            // the approver or the policy refused the call
+	OutcomeTimeout          Outcome = "timeout"
+	OutcomeCanceled         Outcome = "canceled"
+	OutcomeUnknownTool      Outcome = "unknown_tool"
+)
+
+// CallInfo identifies a call for the tool, the approver and observers. RunCalls and
+// the provider adapters put it in the call's context; tools read it with
+// CallFromContext.
+type CallInfo struct {
+	// ID is the provider's call id, "" when there is none (a direct Call).
+	ID string
+	// Provider names the provider the call came from ("openai", "mcp", ...), or "".
+	Provider string
+}
+
+type callInfoKey struct{}
+
+// ContextWithCall returns ctx carrying info.
+func ContextWithCall(ctx context.Context, info CallInfo) context.Context {
+	return context.WithValue(ctx, callInfoKey{}, info)
+}
+
+// CallFromContext returns the CallInfo ctx carries.
+func CallFromContext(ctx context.Context) (CallInfo, bool) {
+	info, ok := ctx.Value(callInfoKey{}).(CallInfo)
+	return info, ok
+}
+
+// Event describes one call, for an Observer. It never holds argument values unless the
+// Toolset was told to log them (WithArgumentLogging), and then only with the values of
+// sensitive properties redacted.
+type Event struct {
+	Tool     string
+	CallID   string
+	Provider string
+	Groups   []string
+	Start    time.Time
+	Duration time.Duration
+	Outcome  Outcome
+	// Err is the whole error behind a tool_error, internal_error, timeout or canceled
+	// outcome, for the log: internal errors reach the model only as a generic message,
+	// and here in full.
+	Err error
+	// Violations are the violations of invalid_arguments, without the values got.
+	Violations []Violation
+	// Reason is why a denied call was denied.
+	Reason string
+	// Arguments are the call's arguments with sensitive values redacted, when the
+	// Toolset logs arguments; nil otherwise.
+	Arguments json.RawMessage
+}
+
+// Observer is told about every call once it has ended. It must be safe for concurrent
+// use: calls of one turn run in parallel.
+type Observer func(ctx context.Context, e Event)
+
+// SlogObserver returns an Observer that logs each call to logger: at Info when it went
+// well, at Warn when the model or the approver can act on what went wrong, at Error for
+// internal errors.
+func SlogObserver(logger *slog.Logger) Observer {
+	return func(ctx context.Context, e Event) {
+		attrs := []slog.Attr{
+			slog.String("tool", e.Tool),
+			slog.String("outcome", string(e.Outcome)),
+			slog.Duration("duration", e.Duration),
+		}
+		if e.CallID != "" {
+			attrs = append(attrs, slog.String("call_id", e.CallID))
+		}
+		if e.Provider != "" {
+			attrs = append(attrs, slog.String("provider", e.Provider))
+		}
+		if len(e.Groups) > 0 {
+			attrs = append(attrs, slog.Any("groups", e.Groups))
+		}
+		if e.Err != nil {
+			attrs = append(attrs, slog.String("error", e.Err.Error()))
+		}
+		if e.Reason != "" {
+			attrs = append(attrs, slog.String("reason", e.Reason))
+		}
+		if len(e.Violations) > 0 {
+			v := make([]string, len(e.Violations))
+			for i, x := range e.Violations {
+				v[i] = x.String()
+			}
+			attrs = append(attrs, slog.Any("violations", v))
+		}
+		if e.Arguments != nil {
+			attrs = append(attrs, slog.String("arguments", string(e.Arguments)))
+		}
+		level := slog.LevelInfo
+		switch e.Outcome {
+		case OutcomeOK:
+		case OutcomeInternalError:
+			level = slog.LevelError
+		default:
+			level = slog.LevelWarn
+		}
+		logger.LogAttrs(ctx, level, "tool call", attrs...)
+	}
+}
+
+// withoutValues returns the violations with the values got removed, for observers.
+func withoutValues(vs []Violation) []Violation {
+	out := make([]Violation, len(vs))
+	for i, v := range vs {
+		v.Got = ""
+		out[i] = v
+	}
+	return out
+}

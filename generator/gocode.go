@@ -219,6 +219,13 @@ func (g *goGen) toolDef(t *model.Tool) (jen.Code, error) {
 	if t.Sequential {
 		field("Sequential", jen.True())
 	}
+	if paths := sensitivePaths(g.pkg, t); len(paths) > 0 {
+		field("Sensitive", jen.Index().String().ValuesFunc(func(grp *jen.Group) {
+			for _, p := range paths {
+				grp.Lit(p)
+			}
+		}))
+	}
 	if ts := g.schemas.lookup(t.Name); ts != nil {
 		field("OpenAI", providerSchema(ts.openAI.json, ts.openAI.strict))
 		field("Anthropic", providerSchema(ts.anthropic.json, ts.anthropic.strict))
@@ -235,6 +242,65 @@ func providerSchema(params []byte, strict bool) jen.Code {
 		fields = append(fields, jen.Id("Strict").Op(":").True())
 	}
 	return jen.Qual(runtimePkg, "ProviderSchema").Custom(multiline, fields...)
+}
+
+// sensitivePaths returns the JSON Pointers of t's sensitive properties, "*" standing
+// for any array index or map key, in declaration order.
+func sensitivePaths(pkg *model.Package, t *model.Tool) []string {
+	var fields []*model.Field
+	switch t.Input.Kind {
+	case model.InputParams:
+		fields = t.Input.Params
+	case model.InputStruct:
+		fields = structFields(pkg, t.Input.Type)
+	}
+	var out []string
+	var walk func(fields []*model.Field, prefix string, visiting map[string]bool)
+	var walkType func(typ *model.Type, prefix string, visiting map[string]bool)
+	walk = func(fields []*model.Field, prefix string, visiting map[string]bool) {
+		for _, f := range fields {
+			path := prefix + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(f.Name)
+			if f.Constraints.Sensitive {
+				out = append(out, path)
+				continue
+			}
+			walkType(f.Type, path, visiting)
+		}
+	}
+	walkType = func(typ *model.Type, prefix string, visiting map[string]bool) {
+		switch typ.Kind {
+		case model.Pointer:
+			walkType(typ.Elem, prefix, visiting)
+		case model.Slice, model.Array, model.Map:
+			walkType(typ.Elem, prefix+"/*", visiting)
+		case model.Struct:
+			walk(typ.Fields, prefix, visiting)
+		case model.Named:
+			nt := pkg.Type(typ.Ref)
+			if nt == nil || visiting[nt.ID] {
+				return // a recursive type's sensitive paths are listed at its first level
+			}
+			visiting[nt.ID] = true
+			walkType(nt.Underlying, prefix, visiting)
+			delete(visiting, nt.ID)
+		}
+	}
+	walk(fields, "", map[string]bool{})
+	return out
+}
+
+// structFields returns the fields of a struct type, looking through a pointer and a
+// named type.
+func structFields(pkg *model.Package, t *model.Type) []*model.Field {
+	if t.Kind == model.Pointer {
+		t = t.Elem
+	}
+	if t.Kind == model.Named {
+		if nt := pkg.Type(t.Ref); nt != nil {
+			t = nt.Underlying
+		}
+	}
+	return t.Fields
 }
 
 // multiline renders a composite literal's elements one per line.

@@ -233,6 +233,13 @@ func TestMetadata(t *testing.T) {
 	if string(noArgs.InputSchema) != `{"type":"object","properties":{},"additionalProperties":false}` {
 		t.Errorf("no_args input schema: %s", noArgs.InputSchema)
 	}
+	constrained, _ := ts.Lookup("echo_constrained")
+	if strings.Join(constrained.Sensitive, ",") != "/secret" {
+		t.Errorf("echo_constrained sensitive paths: %q", constrained.Sensitive)
+	}
+	if got := string(runtime.Redact(constrained, []byte(`{"secret":"hunter2hunter2","mustHave":1}`))); got != `{"mustHave":1,"secret":"[redacted]"}` {
+		t.Errorf("Redact = %s", got)
+	}
 	rich, _ := ts.Lookup("rich")
 	if rich.OutputSchema != nil {
 		t.Errorf("a runtime.Result tool has an output schema: %s", rich.OutputSchema)

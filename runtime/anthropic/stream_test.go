@@ -295,24 +295,15 @@ func TestStreamMaxTokens(t *testing.T) {
 	}
 }
 
+// TestReadSSE checks that ReadSSE passes on an event cut off by the end of the stream;
+// the reader itself is tested in runtime/internal/wire, with the cases this test held.
 func TestReadSSE(t *testing.T) {
-	input := "\xef\xbb\xbf: a comment\r\nevent: one\r\ndata: {\"a\":\r\ndata:1}\r\nid: 7\r\n\r\n\n\nretry: 10\nevent: lonely\n\ndata:no space\n\ndata: last"
 	var got []string
-	err := tga.ReadSSE(strings.NewReader(input), func(event, data []byte) error {
+	err := tga.ReadSSE(strings.NewReader("event: e\r\ndata: a\r\r: ping\ndata: cut off"), func(event, data []byte) error {
 		got = append(got, string(event)+"|"+string(data))
 		return nil
 	})
-	want := []string{"one|{\"a\":\n1}", "|no space", "|last"}
-	if err != nil || strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("ReadSSE = %q, %v; want %q", got, err, want)
-	}
-	stop := errors.New("stop")
-	n := 0
-	err = tga.ReadSSE(strings.NewReader("data: 1\n\ndata: 2\n\n"), func(event, data []byte) error {
-		n++
-		return stop
-	})
-	if err != stop || n != 1 {
-		t.Errorf("ReadSSE did not stop at fn's error: %v after %d events", err, n)
+	if err != nil || strings.Join(got, ",") != "e|a,|cut off" {
+		t.Errorf("ReadSSE = %q, %v; want both events", got, err)
 	}
 }

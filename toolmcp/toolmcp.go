@@ -43,7 +43,6 @@ type Option func(*config)
 
 type config struct {
 	context func(context.Context, *mcp.CallToolRequest) context.Context
-	observe func(context.Context, *mcp.CallToolRequest, *runtime.Result)
 }
 
 // WithContext derives the context of each call from the request's before the tool runs.
@@ -55,13 +54,6 @@ func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.C
 	return func(c *config) { c.context = f }
 }
 
-// WithObserver calls f after every tools/call with the tool's result, before it is sent.
-// Result.Err holds the whole error of a failed call, which the client never sees (an
-// internal error reaches it only as a generic message): log it there.
-func WithObserver(f func(ctx context.Context, req *mcp.CallToolRequest, res *runtime.Result)) Option {
-	return func(c *config) { c.observe = f }
-}
-
 // Register adds every tool of ts to s; pass ts.Group(...) to serve a subset. A tool
 // replaces a tool of the same name already on s, as Server.AddTool does, and, like
 // it, Register panics when a tool's input schema is not a JSON object schema (a
@@ -69,7 +61,10 @@ func WithObserver(f func(ctx context.Context, req *mcp.CallToolRequest, res *run
 //
 // Each tools/call runs ts.Call with the call's context, so a client's cancellation
 // (notifications/cancelled) reaches the tool, and its result is sent as Result
-// converts it.
+// converts it. The context carries runtime.CallInfo{Provider: "mcp"} (the SDK does not
+// expose the JSON-RPC id), for the Toolset's approver and observers: give ts an
+// observer (Toolset.WithObserver, runtime.SlogObserver) to log the whole error of a
+// failed call, which the client never sees.
 func Register(s *mcp.Server, ts *runtime.Toolset, opts ...Option) {
 	var c config
 	for _, o := range opts {
@@ -168,8 +163,9 @@ func content(c runtime.Content) mcp.Content {
 // whose generated decoder is the only one to read them.
 func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		// ts.Call never panics, but the options are the application's code: a panic
-		// there must not end the session (the SDK does not recover handler panics).
+		// ts.Call never panics, but WithContext's function is the application's code:
+		// a panic there must not end the session (the SDK does not recover handler
+		// panics).
 		defer func() {
 			if p := recover(); p != nil {
 				r := runtime.ErrorResult(name+" failed with an internal error",
@@ -177,6 +173,7 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 				res, err = Result(r), nil
 			}
 		}()
+		ctx = runtime.ContextWithCall(ctx, runtime.CallInfo{Provider: "mcp"})
 		if c.context != nil {
 			ctx = c.context(ctx, req)
 		}
@@ -184,10 +181,6 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 		if req.Params != nil {
 			args = req.Params.Arguments
 		}
-		r := ts.Call(ctx, name, args)
-		if c.observe != nil {
-			c.observe(ctx, req, r)
-		}
-		return Result(r), nil
+		return Result(ts.Call(ctx, name, args)), nil
 	}
 }

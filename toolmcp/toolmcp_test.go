@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"testing"
 	"time"
 
@@ -109,7 +109,8 @@ func newFixture() *fixture {
 		case "whoami":
 			return func(ctx context.Context) (*runtime.Result, error) {
 				user, _ := ctx.Value(userKey{}).(string)
-				return runtime.TextResult("user " + user), nil
+				info, _ := runtime.CallFromContext(ctx)
+				return runtime.TextResult("user " + user + " via " + info.Provider), nil
 			}
 		}
 		return nil
@@ -431,27 +432,32 @@ func TestCancellationReachesTheTool(t *testing.T) {
 	}
 }
 
-func TestWithContextAndObserver(t *testing.T) {
-	var observed atomic.Pointer[runtime.Result]
-	var observedName atomic.Value
-	cs := serve(t, newFixture().ts,
-		toolmcp.WithContext(func(ctx context.Context, req *mcp.CallToolRequest) context.Context {
-			return context.WithValue(ctx, userKey{}, "ada")
-		}),
-		toolmcp.WithObserver(func(ctx context.Context, req *mcp.CallToolRequest, res *runtime.Result) {
-			observedName.Store(req.Params.Name)
-			observed.Store(res)
-		}))
-	if res := call(t, cs, "whoami", nil); text(res) != "user ada" {
-		t.Errorf("whoami = %q, want the user WithContext put in the context", text(res))
+func TestWithContextAndTheToolsetsObserver(t *testing.T) {
+	var mu sync.Mutex
+	var events []runtime.Event
+	ts := newFixture().ts.WithObserver(func(ctx context.Context, e runtime.Event) {
+		mu.Lock()
+		events = append(events, e)
+		mu.Unlock()
+	})
+	cs := serve(t, ts, toolmcp.WithContext(func(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+		return context.WithValue(ctx, userKey{}, "ada")
+	}))
+	if res := call(t, cs, "whoami", nil); text(res) != "user ada via mcp" {
+		t.Errorf("whoami = %q, want the user WithContext put in the context, and the provider", text(res))
 	}
 	res := call(t, cs, "fail_internal", nil)
-	got := observed.Load()
-	if got == nil || observedName.Load() != "fail_internal" || got.Err == nil || !strings.Contains(got.Err.Error(), "hunter2") {
-		t.Errorf("the observer got %+v, want fail_internal's result with the whole error", got)
-	}
 	if strings.Contains(text(res), "hunter2") {
 		t.Errorf("the client got the internal error: %s", text(res))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 2 {
+		t.Fatalf("the observer saw %d calls, want 2", len(events))
+	}
+	e := events[1]
+	if e.Tool != "fail_internal" || e.Provider != "mcp" || e.Outcome != runtime.OutcomeInternalError || e.Err == nil || !strings.Contains(e.Err.Error(), "hunter2") {
+		t.Errorf("the observer got %+v, want fail_internal's internal error in full, from mcp", e)
 	}
 }
 

@@ -54,22 +54,17 @@ func demoService() *banking.Service {
 	})
 }
 
-// newServer returns the MCP server of the example tools. Failed calls are logged to
-// logger with their whole error, which the client never sees.
+// newServer returns the MCP server of the example tools. Every call is logged to
+// logger, a failed one with its whole error, which the client never sees.
 func newServer(logger *slog.Logger) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{
 		Name:    "toolgen-examples",
 		Title:   "toolgen examples: weather and a demo bank",
 		Version: "v0.1.0",
 	}, nil)
-	observe := toolmcp.WithObserver(func(ctx context.Context, req *mcp.CallToolRequest, res *runtime.Result) {
-		if res.IsError {
-			logger.LogAttrs(ctx, slog.LevelWarn, "tool call failed",
-				slog.String("tool", req.Params.Name), slog.Any("error", res.Err))
-		}
-	})
-	toolmcp.Register(s, forecast.Tools(), observe)
-	toolmcp.Register(s, banking.ServiceTools(demoService()), observe,
+	observe := runtime.SlogObserver(logger)
+	toolmcp.Register(s, forecast.Tools().WithObserver(observe))
+	toolmcp.Register(s, banking.ServiceTools(demoService()).WithObserver(observe),
 		toolmcp.WithContext(func(ctx context.Context, _ *mcp.CallToolRequest) context.Context {
 			return banking.WithUser(ctx, demoUser)
 		}))

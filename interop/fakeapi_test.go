@@ -1,0 +1,324 @@
+package interop_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	bank "github.com/toolgen/toolgen/examples/bank/banking"
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// apiKey is the dummy key every SDK client sends; the fake APIs insist on it.
+const apiKey = "test-key"
+
+// api is what a fake provider API shares across its rounds: how it authenticates a
+// request and how it reports a rejected one.
+type api struct {
+	// headers checks the request headers the API requires (credentials, version).
+	headers func(http.Header) error
+	// errorBody is the API's error body for a 400 with the given message.
+	errorBody func(msg string) string
+}
+
+// round is one request a fake API expects, in order, and its answer.
+type round struct {
+	// path is the expected request URI, query included.
+	path string
+	// check validates the request body as the API would; an error rejects the request
+	// with a 400, and fails the test.
+	check func(body []byte) error
+	// reply is the JSON body of the answer, unless events is set.
+	reply string
+	// events, when set, are streamed as server-sent events instead.
+	events []sseEvent
+}
+
+// sseEvent is one server-sent event: its optional name and its data.
+type sseEvent struct{ name, data string }
+
+// startAPI starts a fake provider API that expects exactly the given rounds, in
+// order, and fails t on any other request, on a request the rounds' checks reject, and
+// when t ends with rounds left unasked.
+func startAPI(t *testing.T, a api, rounds ...round) *httptest.Server {
+	t.Helper()
+	var (
+		mu   sync.Mutex
+		next int
+	)
+	reject := func(w http.ResponseWriter, format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		t.Errorf("fake API rejects the request: %s", msg)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, a.errorBody(msg))
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n := next
+		next++
+		mu.Unlock()
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			reject(w, "reading the body: %v", err)
+			return
+		}
+		if n >= len(rounds) {
+			reject(w, "request %d to %s is one too many", n+1, r.URL)
+			return
+		}
+		rd := rounds[n]
+		switch {
+		case r.Method != http.MethodPost:
+			reject(w, "round %d: method %s, want POST", n+1, r.Method)
+			return
+		case r.URL.RequestURI() != rd.path:
+			reject(w, "round %d: path %s, want %s", n+1, r.URL.RequestURI(), rd.path)
+			return
+		case r.Header.Get("Content-Type") != "application/json":
+			reject(w, "round %d: Content-Type %q, want application/json", n+1, r.Header.Get("Content-Type"))
+			return
+		}
+		if err := a.headers(r.Header); err != nil {
+			reject(w, "round %d: %v", n+1, err)
+			return
+		}
+		if !json.Valid(body) {
+			reject(w, "round %d: the body is not JSON: %s", n+1, body)
+			return
+		}
+		if err := rd.check(body); err != nil {
+			reject(w, "round %d: %v\nrequest: %s", n+1, err, body)
+			return
+		}
+		if rd.events == nil {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, rd.reply)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		flusher, _ := w.(http.Flusher)
+		for _, e := range rd.events {
+			if e.name != "" {
+				fmt.Fprintf(w, "event: %s\n", e.name)
+			}
+			fmt.Fprintf(w, "data: %s\n\n", e.data)
+			if flusher != nil {
+				flusher.Flush()
+			}
+		}
+	}))
+	t.Cleanup(func() {
+		srv.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		if next < len(rounds) {
+			t.Errorf("the fake API was asked %d of its %d rounds", next, len(rounds))
+		}
+	})
+	return srv
+}
+
+// plannedCall is one call the fake model makes, and what its answer must say.
+type plannedCall struct {
+	name string
+	args string // the arguments, a JSON object
+	want string // a piece of the answer's text
+	// fails says the answer must be an error.
+	fails bool
+}
+
+// scenario is a conversation the fake model holds: a prompt, one turn of parallel
+// calls, and a final text once they are answered.
+type scenario struct {
+	prompt string
+	calls  []plannedCall
+	final  string
+}
+
+// weather is the scenario of the SDK loops, over examples/weather's tools: two calls
+// to get_weather, the second with a days argument out of bounds, and a call to a tool
+// that does not exist.
+var weather = scenario{
+	prompt: "What is the weather in Paris and in Oslo?",
+	calls: []plannedCall{
+		{name: "get_weather", args: `{"city":"Paris","days":2}`, want: `"city":"Paris"`},
+		{name: "get_weather", args: `{"city":"Oslo","days":30}`, want: "invalid arguments for get_weather: /days: must be at most 14 (got 30)", fails: true},
+		{name: "get_stock_price", args: `{"symbol":"ACME"}`, want: `unknown tool "get_stock_price"`, fails: true},
+	},
+	final: "Paris will be mild; I could not get Oslo's forecast for 30 days.",
+}
+
+// banking is the scenario of the Loop runs, over examples/bank's tools, whose user
+// comes from the context: a valid get_transactions, a close_account whose arguments
+// break two rules, and an unknown tool.
+var banking = scenario{
+	prompt: "What did I spend in March? And close my account.",
+	calls: []plannedCall{
+		{name: "get_transactions", args: `{"startDate":"2026-03-01T00:00:00Z","endDate":"2026-04-01T00:00:00Z"}`, want: "Corner bakery"},
+		{name: "close_account", args: `{"reason":"no","confirm":false}`, want: "invalid arguments for close_account: /reason: ", fails: true},
+		{name: "transfer_money", args: `{"to":"mallory","amountCents":100000}`, want: `unknown tool "transfer_money"`, fails: true},
+	},
+	final: "You spent 4.20 at the Corner bakery in March. Your account stays open.",
+}
+
+// callID is the id of a scenario's i-th call, in a provider's style ("call_01").
+func callID(prefix string, i int) string { return fmt.Sprintf("%s%02d", prefix, i+1) }
+
+// answer is the answer to one call, as a follow-up request carries it.
+type answer struct {
+	id   string
+	text string
+	// isError is the answer's error flag; nil for a dialect without one.
+	isError *bool
+}
+
+// checkAnswers checks the answers of a follow-up against the scenario whose calls had
+// the given ids: every call answered exactly once, no answer to anything else, each
+// answer saying what it must, with the right error flag, and, when ordered, in the
+// calls' order.
+func (s scenario) checkAnswers(ids []string, got []answer, ordered bool) error {
+	if len(ids) != len(s.calls) {
+		return fmt.Errorf("%d call ids for %d calls", len(ids), len(s.calls))
+	}
+	seen := map[string]bool{}
+	for i, a := range got {
+		c := slices.Index(ids, a.id)
+		switch {
+		case c < 0:
+			return fmt.Errorf("answer %d is to %q, which is no call of the turn", i, a.id)
+		case seen[a.id]:
+			return fmt.Errorf("call %q is answered twice", a.id)
+		case ordered && c != i:
+			return fmt.Errorf("answer %d is to %q, want %q: answers must follow the calls' order", i, a.id, ids[i])
+		}
+		seen[a.id] = true
+		want := s.calls[c]
+		if !bytes.Contains([]byte(a.text), []byte(want.want)) {
+			return fmt.Errorf("the answer to %q (%s) says %q, want it to contain %q", a.id, want.name, a.text, want.want)
+		}
+		if a.isError != nil && *a.isError != want.fails {
+			return fmt.Errorf("the answer to %q (%s) has error flag %v, want %v", a.id, want.name, *a.isError, want.fails)
+		}
+	}
+	for _, id := range ids {
+		if !seen[id] {
+			return fmt.Errorf("call %q is not answered", id)
+		}
+	}
+	return nil
+}
+
+// roundTrip converts v into the SDK type *into by a JSON round trip, as a user hands
+// the adapter's output to an SDK.
+func roundTrip(t *testing.T, v, into any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, into); err != nil {
+		t.Fatalf("the SDK type %T does not take %s: %v", into, b, err)
+	}
+}
+
+// mustJSON marshals v, for the fake APIs' replies.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// jsonEqual reports whether a and b are the same JSON value.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && equalValues(x, y)
+}
+
+func equalValues(x, y any) bool {
+	xb, err1 := json.Marshal(x) // maps marshal with sorted keys: a canonical form
+	yb, err2 := json.Marshal(y)
+	return err1 == nil && err2 == nil && bytes.Equal(xb, yb)
+}
+
+// text returns a JSON value as the model would read it: a string as itself, anything
+// else as its JSON text.
+func text(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	return string(v)
+}
+
+// toolCalls returns the scenario's calls as the adapter must read them, with ids in a
+// provider's style.
+func (s scenario) toolCalls(idPrefix string) []runtime.ToolCall {
+	calls := make([]runtime.ToolCall, len(s.calls))
+	for i, c := range s.calls {
+		calls[i] = runtime.ToolCall{ID: callID(idPrefix, i), Name: c.name, Arguments: []byte(c.args)}
+	}
+	return calls
+}
+
+// ids returns the ids of the scenario's calls, in a provider's style.
+func (s scenario) ids(idPrefix string) []string {
+	ids := make([]string, len(s.calls))
+	for i := range s.calls {
+		ids[i] = callID(idPrefix, i)
+	}
+	return ids
+}
+
+// sameCalls fails t unless got and want are the same calls, in order, arguments
+// compared as JSON values.
+func sameCalls(t *testing.T, what string, got, want []runtime.ToolCall) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d calls, want %d: %q", what, len(got), len(want), got)
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if g.ID != w.ID || g.Name != w.Name || !jsonEqual(g.Arguments, w.Arguments) {
+			t.Errorf("%s: call %d is %s %s(%s), want %s %s(%s)", what, i, g.ID, g.Name, g.Arguments, w.ID, w.Name, w.Arguments)
+		}
+	}
+}
+
+// bankTools returns examples/bank's tools over a service where alice has two
+// transactions, one of them in March 2026.
+func bankTools() *runtime.Toolset {
+	return bank.ServiceTools(bank.NewService(map[string][]bank.Transaction{
+		"alice": {
+			{ID: "t1", Time: time.Date(2026, time.February, 27, 9, 0, 0, 0, time.UTC), Description: "Rent", AmountCents: -90000},
+			{ID: "t2", Time: time.Date(2026, time.March, 3, 8, 30, 0, 0, time.UTC), Description: "Corner bakery", AmountCents: -420},
+		},
+	}))
+}
+
+// runLoop runs a runtime.Loop over the bank's tools for the signed-in user alice, whose
+// calls must be the banking scenario's, in one round, and returns the final response.
+func runLoop(t *testing.T, p runtime.Provider, send runtime.SendFunc, request string) []byte {
+	t.Helper()
+	var rounds []runtime.Round
+	loop := runtime.Loop{Provider: p, Tools: bankTools(), Send: send,
+		OnRound: func(r runtime.Round) { rounds = append(rounds, r) }}
+	final, _, err := loop.Run(bank.WithUser(t.Context(), "alice"), []byte(request))
+	if err != nil {
+		t.Fatalf("Loop.Run: %v", err)
+	}
+	if len(rounds) != 1 || len(rounds[0].Calls) != len(banking.calls) {
+		t.Fatalf("the loop ran %d rounds (%+v), want one of %d calls", len(rounds), rounds, len(banking.calls))
+	}
+	return final
+}

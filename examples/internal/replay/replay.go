@@ -1,0 +1,390 @@
+// Package replay is a scripted model for the examples and their tests: a
+// runtime.SendFunc per provider wire format (OpenAI Chat Completions, OpenAI Responses,
+// Anthropic Messages, Gemini generateContent) that answers with real-shaped response
+// bodies and needs no network and no API key.
+//
+// A Script says what the model does: the question it expects, the tool calls it makes
+// turn after turn (several in one turn are parallel calls; a turn may be planned from
+// the results of the one before, as a model corrects a call it got wrong), and the
+// final answer it composes from the tool results it finds in the request.
+//
+// The model keeps no state: like the real APIs, it reads the whole conversation from
+// each request. And it reads it as strictly as they do. A request the API would refuse
+// (a call id left unanswered or answered twice, an Anthropic tool_result that is not
+// first in the one user message after the tool_use, Gemini function responses out of
+// order, a call to a tool the request does not offer, a model turn not echoed as it was
+// sent, a missing model or max_tokens) is an error wrapping ErrRejected, so an example
+// or a test fails as soon as an adapter writes something the API would reject.
+package replay
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// ErrRejected is wrapped by the errors for requests the real API would reject.
+var ErrRejected = errors.New("the API would reject this request")
+
+// ErrScript is wrapped by the errors for conversations the script cannot play: a
+// question it was not written for, a call its tools do not allow.
+var ErrScript = errors.New("the script cannot answer this request")
+
+// Script is what the scripted model does in a conversation.
+type Script struct {
+	// Question is the user's question the script answers; the first user message of a
+	// request must say it. Empty accepts any question.
+	Question string
+	// Turns are the model's turns of tool calls, in order. A request whose conversation
+	// holds k of them already gets turn k+1, or the final answer when there is none or
+	// it makes no call.
+	Turns []Turn
+	// Answer composes the final answer from the results of every call, in the order
+	// of the calls, as the model found them in the request. Nil quotes each result.
+	Answer func(results []Seen) string
+}
+
+// Turn is one turn of tool calls.
+type Turn struct {
+	// Say is text the model writes before its calls ("Let me check."); may be empty.
+	Say string
+	// Calls are the turn's calls, made at once.
+	Calls []Call
+	// Plan, when set, makes the calls instead of Calls, from the results of the turn
+	// before, as the model found them in the request: a model that reads what its
+	// tools said. Returning no call ends the tool calls.
+	Plan func(last []Seen) []Call
+}
+
+// Call is one tool call the model makes.
+type Call struct {
+	// ID is the call's id in the conversation. Scripts leave it empty: the model
+	// gives each call a provider-shaped id of its own.
+	ID string
+	// Name is the tool's name.
+	Name string
+	// Args is the JSON object of the arguments ("" means {}).
+	Args string
+}
+
+// Seen is a tool result as the model finds it in a request.
+type Seen struct {
+	// Call is the call answered, as the conversation holds it.
+	Call Call
+	// Text is the result as the model reads it: the tool message's text, or for
+	// Gemini the JSON of a structured output.
+	Text string
+	// IsError reports a result marked as failed: Anthropic's is_error, Gemini's
+	// "error". OpenAI's formats have no mark (the error is the text): false there.
+	IsError bool
+}
+
+// Quote is the default Answer: one line per result, quoting it.
+func Quote(results []Seen) string {
+	if len(results) == 0 {
+		return "I did not need any tool to answer that."
+	}
+	var b strings.Builder
+	b.WriteString("Here is what the tools said:")
+	for _, r := range results {
+		status := ""
+		if r.IsError {
+			status = " (error)"
+		}
+		fmt.Fprintf(&b, "\n- %s %s%s: %s", r.Call.Name, r.Call.Args, status, r.Text)
+	}
+	return b.String()
+}
+
+// format is one wire format: how to read a request into an exchange, and how to
+// write the model's reply as a response body.
+type format struct {
+	name string
+	// read parses and checks a request.
+	read func(body []byte) (*exchange, error)
+	// write returns the response body for a reply to a request.
+	write func(ex *exchange, r *reply) ([]byte, error)
+	// callID returns the id the format gives call j of turn t (both from 0).
+	callID func(seed string, t, j int) string
+	// mark, when set, returns what turn t must carry back besides its calls: the
+	// id of a Responses reasoning item, a Gemini thought signature.
+	mark func(seed string, t int) string
+	// markName names what mark returns, for messages.
+	markName string
+}
+
+// exchange is a request, as the model reads it, in any format.
+type exchange struct {
+	// model is the request's model ("" when the format has none in the body).
+	model string
+	// question is the text of the first user message.
+	question string
+	// turns are the model's earlier turns of tool calls, each with its answers.
+	turns []pastTurn
+	// tools are the names of the function tools the request offers.
+	tools []string
+	// choice is the tool choice: auto, none or required.
+	choice runtime.Choice
+	// only, when not nil, lists the tools the model may call (a forced function,
+	// allowed tools).
+	only []string
+	// single is set when the request allows at most one call per turn.
+	single bool
+	// size is the request's length, for the usage counts.
+	size int
+	// raw holds format-specific fields a response echoes.
+	raw map[string]json.RawMessage
+}
+
+// pastTurn is one of the model's earlier turns of tool calls.
+type pastTurn struct {
+	calls []Call
+	// seen are the answers, in the calls' order.
+	seen []Seen
+	// marks are what the turn carried besides its calls (see format.mark).
+	marks []string
+}
+
+// reply is what the model says: calls, with what it says before them, or an answer.
+type reply struct {
+	turn  int // the turn's number, from 0, when calls is not empty
+	say   string
+	calls []Call
+	text  string
+	seed  string
+}
+
+// Send returns the scripted model for a provider wire format, named as the
+// runtime.Provider's Name: "openai" (Chat Completions), "openai-responses", "anthropic"
+// (Messages) or "gemini" (generateContent).
+func Send(provider string, s *Script) (runtime.SendFunc, error) {
+	f, ok := formats[provider]
+	if !ok {
+		return nil, fmt.Errorf("replay: unknown provider %q (want one of %s)", provider, strings.Join(Providers, ", "))
+	}
+	return func(ctx context.Context, request []byte) ([]byte, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return play(f, s, request)
+	}, nil
+}
+
+// play answers one request.
+func play(f format, s *Script, request []byte) ([]byte, error) {
+	ex, err := f.read(request)
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", f.name, err)
+	}
+	ex.size = len(request)
+	r, err := s.next(f, ex)
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", f.name, err)
+	}
+	return f.write(ex, r)
+}
+
+// next checks the conversation of ex against the script and returns the model's reply.
+func (s *Script) next(f format, ex *exchange) (*reply, error) {
+	if s.Question != "" && strings.TrimSpace(ex.question) != strings.TrimSpace(s.Question) {
+		return nil, fmt.Errorf("%w: it answers %q, but the user asked %q", ErrScript, s.Question, ex.question)
+	}
+	seed := s.Question
+	if seed == "" {
+		seed = ex.question
+	}
+	var all, last []Seen
+	for t, past := range ex.turns {
+		want, err := s.calls(t, last)
+		if err != nil {
+			return nil, err
+		}
+		if len(want) != len(past.calls) {
+			return nil, fmt.Errorf("%w: the model's turn %d made %d calls, but the request holds %d: send the model's turns back as they came", ErrRejected, t+1, len(want), len(past.calls))
+		}
+		for j, c := range past.calls {
+			id := f.callID(seed, t, j)
+			if c.ID != id || c.Name != want[j].Name || !sameJSON(c.Args, want[j].Args) {
+				return nil, fmt.Errorf("%w: call %d of the model's turn %d was %s %s (id %s), but the request holds %s %s (id %s): send the model's turns back as they came", ErrRejected, j+1, t+1, want[j].Name, want[j].Args, id, c.Name, c.Args, c.ID)
+			}
+		}
+		if f.mark != nil && !slices.Contains(past.marks, f.mark(seed, t)) {
+			return nil, fmt.Errorf("%w: the model's turn %d came back without its %s %s: send the model's turns back as they came", ErrRejected, t+1, f.markName, f.mark(seed, t))
+		}
+		last = past.seen
+		all = append(all, past.seen...)
+	}
+	answer := func() *reply {
+		text := Quote(all)
+		if s.Answer != nil {
+			text = s.Answer(all)
+		}
+		return &reply{text: text, seed: seed}
+	}
+	if ex.choice == runtime.ChoiceNone {
+		return answer(), nil // told to answer with what it has
+	}
+	t := len(ex.turns)
+	calls, err := s.calls(t, last)
+	if err != nil {
+		return nil, err
+	}
+	if len(calls) == 0 {
+		if ex.choice == runtime.ChoiceRequired {
+			return nil, fmt.Errorf("%w: the request requires a tool call, but the script has none left after %d turns", ErrScript, t)
+		}
+		return answer(), nil
+	}
+	if ex.single && len(calls) > 1 {
+		return nil, fmt.Errorf("%w: the request allows one call per turn, but turn %d makes %d", ErrScript, t+1, len(calls))
+	}
+	for j := range calls {
+		c := &calls[j]
+		if !slices.Contains(ex.tools, c.Name) {
+			return nil, fmt.Errorf("%w: turn %d calls %s, but the request offers no such tool (it offers %s)", ErrScript, t+1, c.Name, list(ex.tools))
+		}
+		if ex.only != nil && !slices.Contains(ex.only, c.Name) {
+			return nil, fmt.Errorf("%w: turn %d calls %s, but the request's tool choice allows only %s", ErrScript, t+1, c.Name, list(ex.only))
+		}
+		c.ID = f.callID(seed, t, j)
+	}
+	var say string
+	if t < len(s.Turns) {
+		say = s.Turns[t].Say
+	}
+	return &reply{turn: t, say: say, calls: calls, seed: seed}, nil
+}
+
+// calls returns the calls of turn t (from 0), given the results of the turn before,
+// with their arguments compacted.
+func (s *Script) calls(t int, last []Seen) ([]Call, error) {
+	if t >= len(s.Turns) {
+		return nil, nil
+	}
+	turn := s.Turns[t]
+	calls := turn.Calls
+	if turn.Plan != nil {
+		calls = turn.Plan(slices.Clone(last))
+	}
+	out := make([]Call, len(calls))
+	for j, c := range calls {
+		args := strings.TrimSpace(c.Args)
+		if args == "" {
+			args = "{}"
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, []byte(args)); err != nil || args[0] != '{' {
+			return nil, fmt.Errorf("%w: the arguments of call %d of turn %d, %s, are not a JSON object", ErrScript, j+1, t+1, c.Args)
+		}
+		out[j] = Call{Name: c.Name, Args: buf.String()}
+	}
+	return out, nil
+}
+
+// sameJSON reports whether two JSON texts hold the same value.
+func sameJSON(a, b string) bool {
+	var x, y any
+	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
+		return false
+	}
+	p, _ := json.Marshal(x)
+	q, _ := json.Marshal(y)
+	return bytes.Equal(p, q)
+}
+
+// list quotes names for messages.
+func list(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// rejectf returns an error wrapping ErrRejected.
+func rejectf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrRejected, fmt.Sprintf(format, args...))
+}
+
+// token returns n characters of base62 derived from parts: stable ids that look like
+// the providers' random ones.
+func token(n int, parts ...any) string {
+	const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	sum := sha256.Sum256(fmt.Appendf(nil, "%#v", parts))
+	v := new(big.Int).SetBytes(sum[:])
+	base := big.NewInt(int64(len(digits)))
+	out := make([]byte, n)
+	for i := range out {
+		var d big.Int
+		v.DivMod(v, base, &d)
+		out[i] = digits[d.Int64()]
+	}
+	return string(out)
+}
+
+// tokens estimates a token count from a length in bytes, for usage fields.
+func tokens(n int) int { return max(1, n/4) }
+
+// object decodes a JSON object, or says what is wrong, as the API would.
+func object(raw json.RawMessage, what string) (map[string]json.RawMessage, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return nil, rejectf("%s is not a JSON object", what)
+	}
+	return obj, nil
+}
+
+// isNull reports whether raw is absent or null.
+func isNull(raw json.RawMessage) bool {
+	s := bytes.TrimSpace(raw)
+	return len(s) == 0 || string(s) == "null"
+}
+
+// stringOf decodes a JSON string field; absent gives "", false.
+func stringOf(raw json.RawMessage) (string, bool) {
+	var s string
+	if isNull(raw) || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// compact returns raw without insignificant white space.
+func compact(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return string(raw)
+	}
+	return buf.String()
+}
+
+// marshal encodes v without escaping HTML characters, as the APIs do.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// validName reports whether name fits OpenAI's and Anthropic's tool names.
+func validName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for _, r := range name {
+		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}

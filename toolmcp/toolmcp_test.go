@@ -486,3 +486,45 @@ func TestResult(t *testing.T) {
 		t.Errorf("Result(empty) = %s, want an empty content array, never null", got)
 	}
 }
+
+// TestApprovalGate: the Toolset's approver gates destructive tools called over MCP as
+// everywhere else; a denied call is an isError result naming the reason, and observer
+// events name the provider "mcp".
+func TestApprovalGate(t *testing.T) {
+	var mu sync.Mutex
+	var asked []string
+	var events []runtime.Event
+	ts := newFixture().ts.
+		WithApprover(func(_ context.Context, req runtime.ApprovalRequest) runtime.Decision {
+			mu.Lock()
+			asked = append(asked, req.Tool.Name)
+			mu.Unlock()
+			return runtime.Deny("an operator must approve it")
+		}).
+		WithObserver(func(_ context.Context, e runtime.Event) {
+			mu.Lock()
+			events = append(events, e)
+			mu.Unlock()
+		})
+	cs := serve(t, ts)
+	// fail_safe is unannotated, so presumed destructive; echo is read-only and
+	// fail_internal says destructive=false.
+	res := call(t, cs, "fail_safe", json.RawMessage(`{}`))
+	if !res.IsError || text(res) != "fail_safe was denied: an operator must approve it" {
+		t.Errorf("fail_safe: isError %v, %q", res.IsError, text(res))
+	}
+	if res := call(t, cs, "echo", json.RawMessage(`{"text":"hi"}`)); res.IsError {
+		t.Errorf("echo was gated: %q", text(res))
+	}
+	if res := call(t, cs, "fail_internal", json.RawMessage(`{}`)); text(res) != "fail_internal failed with an internal error" {
+		t.Errorf("fail_internal was gated: %q", text(res))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(asked, ",") != "fail_safe" {
+		t.Errorf("the approver was asked about %v", asked)
+	}
+	if len(events) != 3 || events[0].Outcome != runtime.OutcomeDenied || events[0].Provider != "mcp" || events[1].Outcome != runtime.OutcomeOK {
+		t.Errorf("events: %+v", events)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
 // toolUse is a content block of a response, as far as tool calls go.
@@ -22,7 +23,7 @@ type toolUse struct {
 // message, a malformed tool_use block and a response cut off by max_tokens inside a
 // tool_use block are errors: a call is never returned half written.
 func Calls(body []byte) ([]runtime.ToolCall, error) {
-	msg, err := decodeObject(body, "the response")
+	msg, err := wire.DecodeObject(body, "the response")
 	if err != nil {
 		return nil, err
 	}
@@ -36,10 +37,10 @@ func contentAndCalls(msg map[string]json.RawMessage) (json.RawMessage, []runtime
 		return nil, nil, errorOf(msg["error"])
 	}
 	content, ok := msg["content"]
-	if !ok || isNull(content) {
+	if !ok || wire.IsNull(content) {
 		return nil, nil, errors.New(`the response has no "content": it is not a message`)
 	}
-	blocks, err := decodeArray(msg, "content", "the response")
+	blocks, err := wire.DecodeArray(msg, "content", "the response")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -57,9 +58,9 @@ func contentAndCalls(msg map[string]json.RawMessage) (json.RawMessage, []runtime
 			return nil, nil, fmt.Errorf("content[%d]: tool_use block without an id", i)
 		case b.Name == "":
 			return nil, nil, fmt.Errorf("content[%d]: tool_use block %s without a name", i, b.ID)
-		case isNull(b.Input):
+		case wire.IsNull(b.Input):
 			b.Input = json.RawMessage(`{}`)
-		case !isObject(b.Input):
+		case !wire.IsObject(b.Input):
 			return nil, nil, fmt.Errorf("content[%d]: the input of tool_use block %s (%s) is not a JSON object", i, b.ID, b.Name)
 		}
 		calls = append(calls, runtime.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Input})

@@ -2,10 +2,10 @@ package anthropic
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
 // Messages is the Messages API as a runtime.Provider, for runtime.Loop. It works on
@@ -27,11 +27,11 @@ func (Messages) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choi
 	if err != nil {
 		return nil, err
 	}
-	req, err := decodeObject(request, "the request")
+	req, err := wire.DecodeObject(request, "the request")
 	if err != nil {
 		return nil, err
 	}
-	existing, err := decodeArray(req, "tools", "the request")
+	existing, err := wire.DecodeArray(req, "tools", "the request")
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (Messages) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choi
 		}
 	}
 	for _, t := range Tools(ts) {
-		raw, err := marshal(t)
+		raw, err := wire.Marshal(t)
 		if err != nil {
 			return nil, err
 		}
@@ -55,9 +55,9 @@ func (Messages) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choi
 	if len(tools) == 0 {
 		delete(req, "tools")
 		delete(req, "tool_choice")
-		return marshal(req)
+		return wire.Marshal(req)
 	}
-	if req["tools"], err = marshal(tools); err != nil {
+	if req["tools"], err = wire.Marshal(tools); err != nil {
 		return nil, err
 	}
 	var old ToolChoice
@@ -65,10 +65,10 @@ func (Messages) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choi
 	if tc.Type != ChoiceNone {
 		tc.DisableParallelToolUse = old.DisableParallelToolUse
 	}
-	if req["tool_choice"], err = marshal(tc); err != nil {
+	if req["tool_choice"], err = wire.Marshal(tc); err != nil {
 		return nil, err
 	}
-	return marshal(req)
+	return wire.Marshal(req)
 }
 
 // Calls returns the tool calls of a response body; see the package function Calls.
@@ -81,18 +81,15 @@ func (Messages) Calls(response []byte) ([]runtime.ToolCall, error) { return Call
 // order, as runtime.Toolset.RunCalls does; a response without calls adds the
 // assistant turn alone.
 func (Messages) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
-	req, err := decodeObject(request, "the request")
+	req, err := wire.DecodeObject(request, "the request")
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := req["messages"]; !ok {
-		return nil, errors.New(`the request has no "messages"`)
-	}
-	messages, err := decodeArray(req, "messages", "the request")
+	messages, err := wire.RequireArray(req, "messages", "the request")
 	if err != nil {
 		return nil, err
 	}
-	resp, err := decodeObject(response, "the response")
+	resp, err := wire.DecodeObject(response, "the response")
 	if err != nil {
 		return nil, err
 	}
@@ -109,16 +106,16 @@ func (Messages) Continue(request, response []byte, results []runtime.CallResult)
 	}
 	messages = append(messages, turn)
 	if len(results) > 0 {
-		answers, err := marshal(ToolResults(results))
+		answers, err := wire.Marshal(ToolResults(results))
 		if err != nil {
 			return nil, fmt.Errorf("encode the tool results: %w", err)
 		}
 		messages = append(messages, answers)
 	}
-	if req["messages"], err = marshal(messages); err != nil {
+	if req["messages"], err = wire.Marshal(messages); err != nil {
 		return nil, err
 	}
-	return marshal(req)
+	return wire.Marshal(req)
 }
 
 // AssistantMessage returns the assistant turn of a Messages response body, to append
@@ -126,7 +123,7 @@ func (Messages) Continue(request, response []byte, results []runtime.CallResult)
 // {"role":"assistant","content": <the response's content as received>}. Thinking
 // blocks and their signatures stay as they came, as the API requires.
 func AssistantMessage(response []byte) (json.RawMessage, error) {
-	resp, err := decodeObject(response, "the response")
+	resp, err := wire.DecodeObject(response, "the response")
 	if err != nil {
 		return nil, err
 	}
@@ -138,5 +135,5 @@ func AssistantMessage(response []byte) (json.RawMessage, error) {
 }
 
 func assistantMessage(content json.RawMessage) (json.RawMessage, error) {
-	return marshal(map[string]json.RawMessage{"role": json.RawMessage(`"assistant"`), "content": content})
+	return wire.Marshal(map[string]json.RawMessage{"role": json.RawMessage(`"assistant"`), "content": content})
 }

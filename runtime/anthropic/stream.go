@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
 // Stream accumulates the server-sent events of a streamed Messages response
@@ -99,7 +100,7 @@ func (s *Stream) add(name, data []byte) error {
 		if s.message != nil {
 			return fmt.Errorf("stream event %d is a second message_start", s.events)
 		}
-		msg, err := decodeObject(ev.Message, "the message of message_start")
+		msg, err := wire.DecodeObject(ev.Message, "the message of message_start")
 		if err != nil {
 			return err
 		}
@@ -108,7 +109,7 @@ func (s *Stream) add(name, data []byte) error {
 		if ev.Index == nil || *ev.Index != len(s.blocks) {
 			return fmt.Errorf("content_block_start for block %s, want block %d", indexText(ev.Index), len(s.blocks))
 		}
-		fields, err := decodeObject(ev.ContentBlock, fmt.Sprintf("the content_block of block %d", len(s.blocks)))
+		fields, err := wire.DecodeObject(ev.ContentBlock, fmt.Sprintf("the content_block of block %d", len(s.blocks)))
 		if err != nil {
 			return err
 		}
@@ -145,15 +146,15 @@ func (s *Stream) add(name, data []byte) error {
 		}
 	case "message_delta":
 		var delta map[string]json.RawMessage
-		if !isNull(ev.Delta) {
+		if !wire.IsNull(ev.Delta) {
 			var err error
-			if delta, err = decodeObject(ev.Delta, "the delta of message_delta"); err != nil {
+			if delta, err = wire.DecodeObject(ev.Delta, "the delta of message_delta"); err != nil {
 				return err
 			}
 		}
-		merge(s.message, delta)
-		if !isNull(ev.Usage) {
-			usage, err := decodeObject(ev.Usage, "the usage of message_delta")
+		wire.Merge(s.message, delta)
+		if !wire.IsNull(ev.Usage) {
+			usage, err := wire.DecodeObject(ev.Usage, "the usage of message_delta")
 			if err != nil {
 				return err
 			}
@@ -162,8 +163,8 @@ func (s *Stream) add(name, data []byte) error {
 			if old == nil {
 				old = map[string]json.RawMessage{}
 			}
-			merge(old, usage)
-			if s.message["usage"], err = marshal(old); err != nil {
+			wire.Merge(old, usage)
+			if s.message["usage"], err = wire.Marshal(old); err != nil {
 				return err
 			}
 		}
@@ -203,16 +204,6 @@ func (b *streamBlock) describe(index int) string {
 	return fmt.Sprintf("%s block %d", b.typ, index)
 }
 
-// merge sets the non-null fields of src in dst: message_delta sends null for values it
-// does not update.
-func merge(dst, src map[string]json.RawMessage) {
-	for k, v := range src {
-		if !isNull(v) {
-			dst[k] = v
-		}
-	}
-}
-
 // Done reports whether the stream is complete: message_stop arrived.
 func (s *Stream) Done() bool { return s.stopped && s.err == nil }
 
@@ -240,10 +231,10 @@ func (s *Stream) Response() ([]byte, error) {
 		msg[k] = v
 	}
 	var err error
-	if msg["content"], err = marshal(content); err != nil {
+	if msg["content"], err = wire.Marshal(content); err != nil {
 		return nil, err
 	}
-	return marshal(msg)
+	return wire.Marshal(msg)
 }
 
 // complete returns an error naming what an unfinished stream lacks.
@@ -280,7 +271,7 @@ func (b *streamBlock) assemble() (json.RawMessage, error) {
 		}
 		var s string
 		_ = json.Unmarshal(fields[key], &s)
-		raw, err := marshal(s + string(more))
+		raw, err := wire.Marshal(s + string(more))
 		fields[key] = raw
 		return err
 	}
@@ -299,13 +290,13 @@ func (b *streamBlock) assemble() (json.RawMessage, error) {
 	if len(b.citations) > 0 {
 		var citations []json.RawMessage
 		_ = json.Unmarshal(fields["citations"], &citations)
-		raw, err := marshal(append(citations, b.citations...))
+		raw, err := wire.Marshal(append(citations, b.citations...))
 		if err != nil {
 			return nil, err
 		}
 		fields["citations"] = raw
 	}
-	return marshal(fields)
+	return wire.Marshal(fields)
 }
 
 // Calls returns the tool calls of the streamed message, in order, as Calls reads them

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
 // functionCall is the functionCall of a part.
@@ -43,7 +44,7 @@ func blocked(resp map[string]json.RawMessage) error {
 // body, a blocked prompt, a candidate that finished with MALFORMED_FUNCTION_CALL or
 // UNEXPECTED_TOOL_CALL, and a malformed functionCall are errors.
 func Calls(body []byte) ([]runtime.ToolCall, error) {
-	resp, err := decodeObject(body, "the response")
+	resp, err := wire.DecodeObject(body, "the response")
 	if err != nil {
 		return nil, err
 	}
@@ -57,14 +58,14 @@ func contentAndCalls(resp map[string]json.RawMessage) (json.RawMessage, []runtim
 	if err := errorOf(resp["error"]); err != nil {
 		return nil, nil, err
 	}
-	candidates, err := decodeArray(resp, "candidates", "the response")
+	candidates, err := wire.DecodeArray(resp, "candidates", "the response")
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(candidates) == 0 {
 		return nil, nil, blocked(resp)
 	}
-	cand, err := decodeObject(candidates[0], "candidates[0]")
+	cand, err := wire.DecodeObject(candidates[0], "candidates[0]")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,14 +83,14 @@ func contentAndCalls(resp map[string]json.RawMessage) (json.RawMessage, []runtim
 		return nil, nil, errors.New(msg)
 	}
 	content := cand["content"]
-	if isNull(content) {
+	if wire.IsNull(content) {
 		return nil, nil, nil
 	}
-	c, err := decodeObject(content, "candidates[0].content")
+	c, err := wire.DecodeObject(content, "candidates[0].content")
 	if err != nil {
 		return nil, nil, err
 	}
-	parts, err := decodeArray(c, "parts", "candidates[0].content")
+	parts, err := wire.DecodeArray(c, "parts", "candidates[0].content")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -101,7 +102,7 @@ func contentAndCalls(resp map[string]json.RawMessage) (json.RawMessage, []runtim
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return nil, nil, fmt.Errorf("part %d is not a part: %w", i, err)
 		}
-		if isNull(p.FunctionCall) {
+		if wire.IsNull(p.FunctionCall) {
 			continue
 		}
 		call, err := readCall(p.FunctionCall)
@@ -122,11 +123,11 @@ func readCall(raw json.RawMessage) (runtime.ToolCall, error) {
 	switch {
 	case fc.Name == "":
 		return runtime.ToolCall{}, errors.New("functionCall without a name")
-	case !isNull(fc.PartialArgs) || fc.WillContinue != nil && *fc.WillContinue:
+	case !wire.IsNull(fc.PartialArgs) || fc.WillContinue != nil && *fc.WillContinue:
 		return runtime.ToolCall{}, fmt.Errorf("functionCall %s streams its arguments (partialArgs), which this package does not assemble: leave streamFunctionCallArguments unset", fc.Name)
-	case isNull(fc.Args):
+	case wire.IsNull(fc.Args):
 		fc.Args = json.RawMessage(`{}`)
-	case !isObject(fc.Args):
+	case !wire.IsObject(fc.Args):
 		return runtime.ToolCall{}, fmt.Errorf("the args of functionCall %s are not a JSON object", fc.Name)
 	}
 	return runtime.ToolCall{ID: fc.ID, Name: fc.Name, Arguments: fc.Args}, nil

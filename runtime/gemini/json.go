@@ -4,58 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
-
-// marshal encodes v as compact JSON without escaping <, > and &, so that text the
-// model wrote or reads goes through unchanged.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
-// decodeObject decodes a JSON object into its fields, raw, so that the fields a
-// function does not own go back out unchanged.
-func decodeObject(body []byte, what string) (map[string]json.RawMessage, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(body, &obj); err != nil {
-		return nil, fmt.Errorf("%s is not a JSON object: %w", what, err)
-	}
-	if obj == nil {
-		return nil, fmt.Errorf("%s is null, not a JSON object", what)
-	}
-	return obj, nil
-}
-
-// isNull reports whether raw is absent or JSON null.
-func isNull(raw json.RawMessage) bool {
-	s := bytes.TrimSpace(raw)
-	return len(s) == 0 || string(s) == "null"
-}
-
-// isObject reports whether raw is a JSON object (assuming it is valid JSON).
-func isObject(raw json.RawMessage) bool {
-	s := bytes.TrimSpace(raw)
-	return len(s) > 0 && s[0] == '{'
-}
-
-// decodeArray decodes field of obj as an array of raw items; an absent or null field
-// is an empty array.
-func decodeArray(obj map[string]json.RawMessage, field, what string) ([]json.RawMessage, error) {
-	raw := obj[field]
-	if isNull(raw) {
-		return nil, nil
-	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, fmt.Errorf("%s: %q is not an array: %w", what, field, err)
-	}
-	return items, nil
-}
 
 // field returns the field of obj spelled camel (as this package writes it) or snake
 // (which the API accepts too), moving a snake_case field to its camelCase name so that
@@ -80,7 +31,7 @@ type apiError struct {
 
 // errorOf turns a non-null "error" field into an error, or returns nil.
 func errorOf(raw json.RawMessage) error {
-	if isNull(raw) {
+	if wire.IsNull(raw) {
 		return nil
 	}
 	var e apiError

@@ -2,10 +2,10 @@ package gemini
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
 // GenerateContent is the generateContent method as a runtime.Provider, for
@@ -30,17 +30,17 @@ func (GenerateContent) Prepare(request []byte, ts *runtime.Toolset, choice runti
 	if err != nil {
 		return nil, err
 	}
-	req, err := decodeObject(request, "the request")
+	req, err := wire.DecodeObject(request, "the request")
 	if err != nil {
 		return nil, err
 	}
-	existing, err := decodeArray(req, "tools", "the request")
+	existing, err := wire.DecodeArray(req, "tools", "the request")
 	if err != nil {
 		return nil, err
 	}
 	var tools []json.RawMessage
 	for i, raw := range existing {
-		entry, err := decodeObject(raw, fmt.Sprintf("tools[%d] of the request", i))
+		entry, err := wire.DecodeObject(raw, fmt.Sprintf("tools[%d] of the request", i))
 		if err != nil {
 			return nil, err
 		}
@@ -48,7 +48,7 @@ func (GenerateContent) Prepare(request []byte, ts *runtime.Toolset, choice runti
 			tools = append(tools, raw)
 			continue
 		}
-		decls, err := decodeArray(entry, "functionDeclarations", fmt.Sprintf("tools[%d] of the request", i))
+		decls, err := wire.DecodeArray(entry, "functionDeclarations", fmt.Sprintf("tools[%d] of the request", i))
 		if err != nil {
 			return nil, err
 		}
@@ -64,12 +64,12 @@ func (GenerateContent) Prepare(request []byte, ts *runtime.Toolset, choice runti
 		}
 		delete(entry, "functionDeclarations")
 		if len(kept) > 0 {
-			if entry["functionDeclarations"], err = marshal(kept); err != nil {
+			if entry["functionDeclarations"], err = wire.Marshal(kept); err != nil {
 				return nil, err
 			}
 		}
 		if len(entry) > 0 {
-			raw, err := marshal(entry)
+			raw, err := wire.Marshal(entry)
 			if err != nil {
 				return nil, err
 			}
@@ -77,7 +77,7 @@ func (GenerateContent) Prepare(request []byte, ts *runtime.Toolset, choice runti
 		}
 	}
 	for _, t := range Tools(ts) {
-		raw, err := marshal(t)
+		raw, err := wire.Marshal(t)
 		if err != nil {
 			return nil, err
 		}
@@ -85,14 +85,14 @@ func (GenerateContent) Prepare(request []byte, ts *runtime.Toolset, choice runti
 	}
 
 	toolConfig := map[string]json.RawMessage{}
-	if raw := field(req, "toolConfig", "tool_config"); !isNull(raw) {
-		if toolConfig, err = decodeObject(raw, "the toolConfig of the request"); err != nil {
+	if raw := field(req, "toolConfig", "tool_config"); !wire.IsNull(raw) {
+		if toolConfig, err = wire.DecodeObject(raw, "the toolConfig of the request"); err != nil {
 			return nil, err
 		}
 	}
 	calling := map[string]json.RawMessage{}
-	if raw := field(toolConfig, "functionCallingConfig", "function_calling_config"); !isNull(raw) {
-		if calling, err = decodeObject(raw, "the functionCallingConfig of the request"); err != nil {
+	if raw := field(toolConfig, "functionCallingConfig", "function_calling_config"); !wire.IsNull(raw) {
+		if calling, err = wire.DecodeObject(raw, "the functionCallingConfig of the request"); err != nil {
 			return nil, err
 		}
 	}
@@ -100,25 +100,25 @@ func (GenerateContent) Prepare(request []byte, ts *runtime.Toolset, choice runti
 	if len(tools) == 0 {
 		delete(req, "tools")
 	} else {
-		if req["tools"], err = marshal(tools); err != nil {
+		if req["tools"], err = wire.Marshal(tools); err != nil {
 			return nil, err
 		}
 		field(calling, "allowedFunctionNames", "allowed_function_names")
 		delete(calling, "allowedFunctionNames")
-		if calling["mode"], err = marshal(cfg.FunctionCallingConfig.Mode); err != nil {
+		if calling["mode"], err = wire.Marshal(cfg.FunctionCallingConfig.Mode); err != nil {
 			return nil, err
 		}
-		if toolConfig["functionCallingConfig"], err = marshal(calling); err != nil {
+		if toolConfig["functionCallingConfig"], err = wire.Marshal(calling); err != nil {
 			return nil, err
 		}
 	}
 	delete(req, "toolConfig")
 	if len(toolConfig) > 0 {
-		if req["toolConfig"], err = marshal(toolConfig); err != nil {
+		if req["toolConfig"], err = wire.Marshal(toolConfig); err != nil {
 			return nil, err
 		}
 	}
-	return marshal(req)
+	return wire.Marshal(req)
 }
 
 // Calls returns the function calls of a response body; see the package function
@@ -131,18 +131,15 @@ func (GenerateContent) Calls(response []byte) ([]runtime.ToolCall, error) { retu
 // must answer every function call of the response, in order, as
 // runtime.Toolset.RunCalls does; a response without calls adds the model turn alone.
 func (GenerateContent) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
-	req, err := decodeObject(request, "the request")
+	req, err := wire.DecodeObject(request, "the request")
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := req["contents"]; !ok {
-		return nil, errors.New(`the request has no "contents"`)
-	}
-	contents, err := decodeArray(req, "contents", "the request")
+	contents, err := wire.RequireArray(req, "contents", "the request")
 	if err != nil {
 		return nil, err
 	}
-	resp, err := decodeObject(response, "the response")
+	resp, err := wire.DecodeObject(response, "the response")
 	if err != nil {
 		return nil, err
 	}
@@ -161,16 +158,16 @@ func (GenerateContent) Continue(request, response []byte, results []runtime.Call
 		contents = append(contents, turn)
 	}
 	if len(results) > 0 {
-		answers, err := marshal(FunctionResponses(results))
+		answers, err := wire.Marshal(FunctionResponses(results))
 		if err != nil {
 			return nil, fmt.Errorf("encode the function responses: %w", err)
 		}
 		contents = append(contents, answers)
 	}
-	if req["contents"], err = marshal(contents); err != nil {
+	if req["contents"], err = wire.Marshal(contents); err != nil {
 		return nil, err
 	}
-	return marshal(req)
+	return wire.Marshal(req)
 }
 
 // ModelContent returns the model turn of a generateContent response body, to append
@@ -178,7 +175,7 @@ func (GenerateContent) Continue(request, response []byte, results []runtime.Call
 // as received, its parts unchanged, so that thought signatures go back as the API
 // requires. It is nil for a response without content.
 func ModelContent(response []byte) (json.RawMessage, error) {
-	resp, err := decodeObject(response, "the response")
+	resp, err := wire.DecodeObject(response, "the response")
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +188,7 @@ func ModelContent(response []byte) (json.RawMessage, error) {
 
 // modelContent returns content, with the role "model" added when it has none.
 func modelContent(content json.RawMessage) (json.RawMessage, error) {
-	c, err := decodeObject(content, "candidates[0].content")
+	c, err := wire.DecodeObject(content, "candidates[0].content")
 	if err != nil {
 		return nil, err
 	}
@@ -199,5 +196,5 @@ func modelContent(content json.RawMessage) (json.RawMessage, error) {
 		return content, nil
 	}
 	c["role"] = json.RawMessage(`"model"`)
-	return marshal(c)
+	return wire.Marshal(c)
 }

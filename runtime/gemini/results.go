@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
 // Content is a conversation turn of a request's "contents".
@@ -57,7 +58,7 @@ func Response(r runtime.CallResult) FunctionResponse {
 		value = res.Structured
 	}
 	if value == nil {
-		value, _ = marshal(res.Text()) // a string always encodes
+		value, _ = wire.Marshal(res.Text()) // a string always encodes
 	}
 	return FunctionResponse{ID: r.Call.ID, Name: r.Call.Name, Response: map[string]json.RawMessage{key: value}}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
 // Stream accumulates the chunks of a streamed response (streamGenerateContent with
@@ -43,7 +44,7 @@ func (s *Stream) Add(event, data []byte) error {
 
 func (s *Stream) add(data []byte) error {
 	s.chunks++
-	chunk, err := decodeObject(data, fmt.Sprintf("stream chunk %d", s.chunks))
+	chunk, err := wire.DecodeObject(data, fmt.Sprintf("stream chunk %d", s.chunks))
 	if err != nil {
 		return err
 	}
@@ -55,40 +56,40 @@ func (s *Stream) add(data []byte) error {
 		s.candidate = map[string]json.RawMessage{}
 		s.content = map[string]json.RawMessage{}
 	}
-	candidates, err := decodeArray(chunk, "candidates", fmt.Sprintf("stream chunk %d", s.chunks))
+	candidates, err := wire.DecodeArray(chunk, "candidates", fmt.Sprintf("stream chunk %d", s.chunks))
 	if err != nil {
 		return err
 	}
 	delete(chunk, "candidates")
-	merge(s.response, chunk)
+	wire.Merge(s.response, chunk)
 	if len(candidates) == 0 {
 		return nil
 	}
-	cand, err := decodeObject(candidates[0], fmt.Sprintf("candidates[0] of stream chunk %d", s.chunks))
+	cand, err := wire.DecodeObject(candidates[0], fmt.Sprintf("candidates[0] of stream chunk %d", s.chunks))
 	if err != nil {
 		return err
 	}
 	content := cand["content"]
 	delete(cand, "content")
-	merge(s.candidate, cand)
+	wire.Merge(s.candidate, cand)
 	var finish string
 	_ = json.Unmarshal(cand["finishReason"], &finish)
 	if finish != "" && finish != "FINISH_REASON_UNSPECIFIED" {
 		s.finished = true
 	}
-	if isNull(content) {
+	if wire.IsNull(content) {
 		return nil
 	}
-	c, err := decodeObject(content, fmt.Sprintf("the content of stream chunk %d", s.chunks))
+	c, err := wire.DecodeObject(content, fmt.Sprintf("the content of stream chunk %d", s.chunks))
 	if err != nil {
 		return err
 	}
-	parts, err := decodeArray(c, "parts", fmt.Sprintf("the content of stream chunk %d", s.chunks))
+	parts, err := wire.DecodeArray(c, "parts", fmt.Sprintf("the content of stream chunk %d", s.chunks))
 	if err != nil {
 		return err
 	}
 	delete(c, "parts")
-	merge(s.content, c)
+	wire.Merge(s.content, c)
 	for _, p := range parts {
 		if !emptyText(p) {
 			s.parts = append(s.parts, p)
@@ -108,15 +109,6 @@ func emptyText(part json.RawMessage) bool {
 	var text string
 	raw, ok := p["text"]
 	return ok && json.Unmarshal(raw, &text) == nil && text == ""
-}
-
-// merge sets the non-null fields of src in dst.
-func merge(dst, src map[string]json.RawMessage) {
-	for k, v := range src {
-		if !isNull(v) {
-			dst[k] = v
-		}
-	}
 }
 
 // Done reports whether the stream is complete: a chunk with a finishReason came.
@@ -155,10 +147,10 @@ func (s *Stream) Response() ([]byte, error) {
 			parts = []json.RawMessage{}
 		}
 		var err error
-		if content["parts"], err = marshal(parts); err != nil {
+		if content["parts"], err = wire.Marshal(parts); err != nil {
 			return nil, err
 		}
-		if cand["content"], err = marshal(content); err != nil {
+		if cand["content"], err = wire.Marshal(content); err != nil {
 			return nil, err
 		}
 	}
@@ -166,12 +158,12 @@ func (s *Stream) Response() ([]byte, error) {
 	for k, v := range s.response {
 		resp[k] = v
 	}
-	candidates, err := marshal([]map[string]json.RawMessage{cand})
+	candidates, err := wire.Marshal([]map[string]json.RawMessage{cand})
 	if err != nil {
 		return nil, err
 	}
 	resp["candidates"] = candidates
-	return marshal(resp)
+	return wire.Marshal(resp)
 }
 
 // Calls returns the function calls of the streamed turn, in order, as Calls reads

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
 // chatToolCall is one entry of a Chat Completions message's tool_calls.
@@ -20,19 +21,16 @@ type chatToolCall struct {
 
 // chatMessage returns choices[0].message of a Chat Completions body, raw.
 func chatMessage(body []byte) (json.RawMessage, error) {
-	obj, err := decodeObject(body, "the chat completion")
+	obj, err := wire.DecodeObject(body, "the chat completion")
 	if err != nil {
 		return nil, err
 	}
 	if err := errorOf(obj["error"]); err != nil {
 		return nil, err
 	}
-	if _, ok := obj["choices"]; !ok {
-		return nil, errors.New(`the chat completion has no "choices"`)
-	}
-	choices, err := decodeArray(obj, "choices")
+	choices, err := wire.RequireArray(obj, "choices", "the chat completion")
 	if err != nil {
-		return nil, fmt.Errorf("the chat completion: %w", err)
+		return nil, err
 	}
 	if len(choices) == 0 {
 		return nil, errors.New("the chat completion has no choices")
@@ -43,7 +41,7 @@ func chatMessage(body []byte) (json.RawMessage, error) {
 	if err := json.Unmarshal(choices[0], &choice); err != nil {
 		return nil, fmt.Errorf("the chat completion's first choice: %w", err)
 	}
-	if isNull(choice.Message) {
+	if wire.IsNull(choice.Message) {
 		return nil, errors.New("the chat completion's first choice has no message")
 	}
 	return choice.Message, nil
@@ -72,7 +70,7 @@ func messageCalls(msg json.RawMessage) ([]runtime.ToolCall, error) {
 	}
 	var calls []runtime.ToolCall
 	for i, raw := range m.ToolCalls {
-		if isNull(raw) {
+		if wire.IsNull(raw) {
 			continue
 		}
 		var tc chatToolCall
@@ -109,21 +107,14 @@ type responsesFunctionCall struct {
 
 // responsesOutput returns the output items of a whole Responses body, raw.
 func responsesOutput(body []byte) ([]json.RawMessage, error) {
-	obj, err := decodeObject(body, "the response")
+	obj, err := wire.DecodeObject(body, "the response")
 	if err != nil {
 		return nil, err
 	}
 	if err := errorOf(obj["error"]); err != nil {
 		return nil, err
 	}
-	if _, ok := obj["output"]; !ok {
-		return nil, errors.New(`the response has no "output"`)
-	}
-	output, err := decodeArray(obj, "output")
-	if err != nil {
-		return nil, fmt.Errorf("the response: %w", err)
-	}
-	return output, nil
+	return wire.RequireArray(obj, "output", "the response")
 }
 
 // ResponsesCalls returns the function calls of a whole Responses API body (the output

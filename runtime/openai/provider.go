@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
 // Chat is the Chat Completions format as a runtime.Provider, for runtime.Loop. It works
@@ -78,13 +79,13 @@ func prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice, tools [
 	default:
 		return nil, fmt.Errorf("unknown tool choice %q", choice)
 	}
-	obj, err := decodeObject(request, "the request")
+	obj, err := wire.DecodeObject(request, "the request")
 	if err != nil {
 		return nil, err
 	}
-	existing, err := decodeArray(obj, "tools")
+	existing, err := wire.DecodeArray(obj, "tools", "the request")
 	if err != nil {
-		return nil, fmt.Errorf("the request: %w", err)
+		return nil, err
 	}
 	var all []any
 	for _, item := range existing {
@@ -99,13 +100,13 @@ func prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice, tools [
 	if len(all) == 0 {
 		delete(obj, "tools")
 		delete(obj, "tool_choice")
-		return marshal(obj)
+		return wire.Marshal(obj)
 	}
-	if obj["tools"], err = marshal(all); err != nil {
+	if obj["tools"], err = wire.Marshal(all); err != nil {
 		return nil, err
 	}
 	obj["tool_choice"] = ToolChoice(choice)
-	return marshal(obj)
+	return wire.Marshal(obj)
 }
 
 // Calls returns the function calls of a chat completion; see ChatCalls.
@@ -120,13 +121,13 @@ func (Responses) Calls(response []byte) ([]runtime.ToolCall, error) { return Res
 // by call id; anything else is an error, since the API rejects a conversation with an
 // unanswered call.
 func (Chat) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
-	obj, err := decodeObject(request, "the request")
+	obj, err := wire.DecodeObject(request, "the request")
 	if err != nil {
 		return nil, err
 	}
-	messages, err := decodeArray(obj, "messages")
+	messages, err := wire.DecodeArray(obj, "messages", "the request")
 	if err != nil {
-		return nil, fmt.Errorf("the request: %w", err)
+		return nil, err
 	}
 	msg, err := chatMessage(response)
 	if err != nil {
@@ -148,10 +149,10 @@ func (Chat) Continue(request, response []byte, results []runtime.CallResult) ([]
 	for _, m := range ChatToolMessages(answers) {
 		all = append(all, m)
 	}
-	if obj["messages"], err = marshal(all); err != nil {
+	if obj["messages"], err = wire.Marshal(all); err != nil {
 		return nil, err
 	}
-	return marshal(obj)
+	return wire.Marshal(obj)
 }
 
 // Continue returns request with "input" extended by the response's output items
@@ -163,7 +164,7 @@ func (Chat) Continue(request, response []byte, results []runtime.CallResult) ([]
 // holds the output items already. results must answer every function call once, as
 // for Chat.Continue.
 func (Responses) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
-	obj, err := decodeObject(request, "the request")
+	obj, err := wire.DecodeObject(request, "the request")
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +182,7 @@ func (Responses) Continue(request, response []byte, results []runtime.CallResult
 	}
 	var all []any
 	switch {
-	case !isNull(obj["previous_response_id"]):
+	case !wire.IsNull(obj["previous_response_id"]):
 		var r struct {
 			ID string `json:"id"`
 		}
@@ -189,7 +190,7 @@ func (Responses) Continue(request, response []byte, results []runtime.CallResult
 			return nil, fmt.Errorf("the request continues a stored response, but the response has no id to continue from")
 		}
 		obj["previous_response_id"] = json.RawMessage(strconv.Quote(r.ID))
-	case !isNull(obj["conversation"]):
+	case !wire.IsNull(obj["conversation"]):
 	default:
 		input, err := inputItems(obj["input"])
 		if err != nil {
@@ -205,20 +206,20 @@ func (Responses) Continue(request, response []byte, results []runtime.CallResult
 	for _, o := range ResponsesOutputs(answers) {
 		all = append(all, o)
 	}
-	if obj["input"], err = marshal(all); err != nil {
+	if obj["input"], err = wire.Marshal(all); err != nil {
 		return nil, err
 	}
-	return marshal(obj)
+	return wire.Marshal(obj)
 }
 
 // inputItems returns a request's input as a list of items.
 func inputItems(raw json.RawMessage) ([]json.RawMessage, error) {
-	if isNull(raw) {
+	if wire.IsNull(raw) {
 		return nil, nil
 	}
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
-		msg, err := marshal(map[string]string{"role": "user", "content": text})
+		msg, err := wire.Marshal(map[string]string{"role": "user", "content": text})
 		return []json.RawMessage{msg}, err
 	}
 	var items []json.RawMessage

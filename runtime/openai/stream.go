@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
 // isDone reports whether an SSE data payload is the "[DONE]" that ends a Chat
@@ -260,7 +261,7 @@ func (s *ChatStream) Message() (json.RawMessage, error) {
 	for _, c := range calls {
 		msg.ToolCalls = append(msg.ToolCalls, toolCall{ID: c.ID, Type: "function", Function: function{Name: c.Name, Arguments: string(c.Arguments)}})
 	}
-	return marshal(msg)
+	return wire.Marshal(msg)
 }
 
 // Completion returns the finished stream as a whole chat completion body, which
@@ -276,7 +277,7 @@ func (s *ChatStream) Completion() ([]byte, error) {
 		Message      json.RawMessage `json:"message"`
 		FinishReason string          `json:"finish_reason"`
 	}
-	return marshal(struct {
+	return wire.Marshal(struct {
 		ID      string   `json:"id"`
 		Object  string   `json:"object"`
 		Created int64    `json:"created"`
@@ -370,7 +371,7 @@ func (s *ResponsesStream) add(data []byte) error {
 	case "response.output_text.delta":
 		s.text.WriteString(e.Delta)
 	case "response.completed":
-		if isNull(e.Response) {
+		if wire.IsNull(e.Response) {
 			return fmt.Errorf("response.completed (event %d) has no response", s.events)
 		}
 		s.completed, s.response = true, bytes.Clone(e.Response)
@@ -401,7 +402,7 @@ func (s *ResponsesStream) add(data []byte) error {
 // stringArguments returns the arguments string of an item, if it has one.
 func stringArguments(raw json.RawMessage) (string, bool) {
 	var s string
-	if isNull(raw) || json.Unmarshal(raw, &s) != nil {
+	if wire.IsNull(raw) || json.Unmarshal(raw, &s) != nil {
 		return "", false
 	}
 	return s, true

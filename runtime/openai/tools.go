@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
 // ChatTool is a tool definition in Chat Completions' format:
@@ -96,21 +97,21 @@ func ResponsesTools(ts *runtime.Toolset) []ResponsesTool {
 // ToolChoice returns the tool_choice value of c, for either API: "auto", "none" or
 // "required". Any other Choice is sent as written.
 func ToolChoice(c runtime.Choice) json.RawMessage {
-	b, _ := marshal(string(c))
+	b, _ := wire.Marshal(string(c))
 	return b
 }
 
 // ChatToolChoiceFunction returns the Chat Completions tool_choice that makes the model
 // call the named function: {"type":"function","function":{"name":name}}.
 func ChatToolChoiceFunction(name string) json.RawMessage {
-	b, _ := marshal(map[string]any{"type": "function", "function": map[string]string{"name": name}})
+	b, _ := wire.Marshal(map[string]any{"type": "function", "function": map[string]string{"name": name}})
 	return b
 }
 
 // ResponsesToolChoiceFunction returns the Responses tool_choice that makes the model
 // call the named function: {"type":"function","name":name}.
 func ResponsesToolChoiceFunction(name string) json.RawMessage {
-	b, _ := marshal(map[string]string{"type": "function", "name": name})
+	b, _ := wire.Marshal(map[string]string{"type": "function", "name": name})
 	return b
 }
 
@@ -124,7 +125,7 @@ func ChatToolChoiceAllowed(c runtime.Choice, names ...string) json.RawMessage {
 	for i, n := range names {
 		tools[i] = map[string]any{"type": "function", "function": map[string]string{"name": n}}
 	}
-	b, _ := marshal(map[string]any{
+	b, _ := wire.Marshal(map[string]any{
 		"type":          "allowed_tools",
 		"allowed_tools": map[string]any{"mode": allowedMode(c), "tools": tools},
 	})
@@ -140,7 +141,7 @@ func ResponsesToolChoiceAllowed(c runtime.Choice, names ...string) json.RawMessa
 	for i, n := range names {
 		tools[i] = map[string]string{"type": "function", "name": n}
 	}
-	b, _ := marshal(map[string]any{"type": "allowed_tools", "mode": allowedMode(c), "tools": tools})
+	b, _ := wire.Marshal(map[string]any{"type": "allowed_tools", "mode": allowedMode(c), "tools": tools})
 	return b
 }
 

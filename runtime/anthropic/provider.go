@@ -3,6 +3,7 @@ package anthropic
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
@@ -35,29 +36,12 @@ func (Messages) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choi
 	if err != nil {
 		return nil, err
 	}
-	var tools []json.RawMessage
-	for _, raw := range existing {
-		var t struct {
-			Name string `json:"name"`
-		}
-		_ = json.Unmarshal(raw, &t)
-		if _, ours := ts.Lookup(t.Name); !ours {
-			tools = append(tools, raw)
-		}
+	ours := func(tool json.RawMessage) bool {
+		_, ok := ts.Lookup(wire.NameOf(tool))
+		return ok
 	}
-	for _, t := range Tools(ts) {
-		raw, err := wire.Marshal(t)
-		if err != nil {
-			return nil, err
-		}
-		tools = append(tools, raw)
-	}
-	if len(tools) == 0 {
-		delete(req, "tools")
-		delete(req, "tool_choice")
-		return wire.Marshal(req)
-	}
-	if req["tools"], err = wire.Marshal(tools); err != nil {
+	tools, err := wire.AppendJSON(slices.DeleteFunc(existing, ours), Tools(ts)...)
+	if err != nil {
 		return nil, err
 	}
 	var old ToolChoice
@@ -65,10 +49,7 @@ func (Messages) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choi
 	if tc.Type != ChoiceNone {
 		tc.DisableParallelToolUse = old.DisableParallelToolUse
 	}
-	if req["tool_choice"], err = wire.Marshal(tc); err != nil {
-		return nil, err
-	}
-	return wire.Marshal(req)
+	return wire.WithTools(req, tools, tc)
 }
 
 // Calls returns the tool calls of a response body; see the package function Calls.
@@ -106,16 +87,11 @@ func (Messages) Continue(request, response []byte, results []runtime.CallResult)
 	}
 	messages = append(messages, turn)
 	if len(results) > 0 {
-		answers, err := wire.Marshal(ToolResults(results))
-		if err != nil {
+		if messages, err = wire.AppendJSON(messages, ToolResults(results)); err != nil {
 			return nil, fmt.Errorf("encode the tool results: %w", err)
 		}
-		messages = append(messages, answers)
 	}
-	if req["messages"], err = wire.Marshal(messages); err != nil {
-		return nil, err
-	}
-	return wire.Marshal(req)
+	return wire.With(req, "messages", messages)
 }
 
 // AssistantMessage returns the assistant turn of a Messages response body, to append

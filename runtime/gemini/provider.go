@@ -3,6 +3,7 @@ package gemini
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
@@ -52,16 +53,10 @@ func (GenerateContent) Prepare(request []byte, ts *runtime.Toolset, choice runti
 		if err != nil {
 			return nil, err
 		}
-		var kept []json.RawMessage
-		for _, d := range decls {
-			var decl struct {
-				Name string `json:"name"`
-			}
-			_ = json.Unmarshal(d, &decl)
-			if _, ours := ts.Lookup(decl.Name); !ours {
-				kept = append(kept, d)
-			}
-		}
+		kept := slices.DeleteFunc(decls, func(d json.RawMessage) bool {
+			_, ours := ts.Lookup(wire.NameOf(d))
+			return ours
+		})
 		delete(entry, "functionDeclarations")
 		if len(kept) > 0 {
 			if entry["functionDeclarations"], err = wire.Marshal(kept); err != nil {
@@ -76,12 +71,8 @@ func (GenerateContent) Prepare(request []byte, ts *runtime.Toolset, choice runti
 			tools = append(tools, raw)
 		}
 	}
-	for _, t := range Tools(ts) {
-		raw, err := wire.Marshal(t)
-		if err != nil {
-			return nil, err
-		}
-		tools = append(tools, raw)
+	if tools, err = wire.AppendJSON(tools, Tools(ts)...); err != nil {
+		return nil, err
 	}
 
 	toolConfig := map[string]json.RawMessage{}
@@ -158,16 +149,11 @@ func (GenerateContent) Continue(request, response []byte, results []runtime.Call
 		contents = append(contents, turn)
 	}
 	if len(results) > 0 {
-		answers, err := wire.Marshal(FunctionResponses(results))
-		if err != nil {
+		if contents, err = wire.AppendJSON(contents, FunctionResponses(results)); err != nil {
 			return nil, fmt.Errorf("encode the function responses: %w", err)
 		}
-		contents = append(contents, answers)
 	}
-	if req["contents"], err = wire.Marshal(contents); err != nil {
-		return nil, err
-	}
-	return wire.Marshal(req)
+	return wire.With(req, "contents", contents)
 }
 
 // ModelContent returns the model turn of a generateContent response body, to append

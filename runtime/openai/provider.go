@@ -3,6 +3,7 @@ package openai
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -34,11 +35,7 @@ func (Responses) Name() string { return "openai-responses" }
 // runtime.ChoiceNone the tools stay listed and tool_choice is "none". When there is no
 // tool at all, "tools" and "tool_choice" are removed, since the API rejects them empty.
 func (Chat) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
-	var tools []any
-	for _, t := range ChatTools(ts) {
-		tools = append(tools, t)
-	}
-	return prepare(request, ts, choice, tools, func(item json.RawMessage) string {
+	return prepare(request, ts, choice, ChatTools(ts), func(item json.RawMessage) string {
 		var t struct {
 			Type     string `json:"type"`
 			Function struct {
@@ -55,11 +52,7 @@ func (Chat) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) 
 // Prepare returns request with the tools of ts in "tools" and "tool_choice" set to
 // choice, as Chat.Prepare does, in the Responses format.
 func (Responses) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
-	var tools []any
-	for _, t := range ResponsesTools(ts) {
-		tools = append(tools, t)
-	}
-	return prepare(request, ts, choice, tools, func(item json.RawMessage) string {
+	return prepare(request, ts, choice, ResponsesTools(ts), func(item json.RawMessage) string {
 		var t struct {
 			Type string `json:"type"`
 			Name string `json:"name"`
@@ -73,7 +66,7 @@ func (Responses) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Cho
 
 // prepare merges tools, the definitions of ts, into the request's tools and sets the
 // tool choice; functionName names the function an existing tool defines, or "".
-func prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice, tools []any, functionName func(json.RawMessage) string) ([]byte, error) {
+func prepare[T any](request []byte, ts *runtime.Toolset, choice runtime.Choice, tools []T, functionName func(json.RawMessage) string) ([]byte, error) {
 	switch choice {
 	case runtime.ChoiceAuto, runtime.ChoiceRequired, runtime.ChoiceNone:
 	default:
@@ -87,26 +80,19 @@ func prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice, tools [
 	if err != nil {
 		return nil, err
 	}
-	var all []any
-	for _, item := range existing {
-		if name := functionName(item); name != "" && ts != nil {
-			if _, ours := ts.Lookup(name); ours {
-				continue
-			}
+	ours := func(item json.RawMessage) bool { // an earlier Prepare's
+		name := functionName(item)
+		if name == "" || ts == nil {
+			return false
 		}
-		all = append(all, item)
+		_, ok := ts.Lookup(name)
+		return ok
 	}
-	all = append(all, tools...)
-	if len(all) == 0 {
-		delete(obj, "tools")
-		delete(obj, "tool_choice")
-		return wire.Marshal(obj)
-	}
-	if obj["tools"], err = wire.Marshal(all); err != nil {
+	all, err := wire.AppendJSON(slices.DeleteFunc(existing, ours), tools...)
+	if err != nil {
 		return nil, err
 	}
-	obj["tool_choice"] = ToolChoice(choice)
-	return wire.Marshal(obj)
+	return wire.WithTools(obj, all, ToolChoice(choice))
 }
 
 // Calls returns the function calls of a chat completion; see ChatCalls.
@@ -141,18 +127,10 @@ func (Chat) Continue(request, response []byte, results []runtime.CallResult) ([]
 	if err != nil {
 		return nil, err
 	}
-	all := make([]any, 0, len(messages)+1+len(answers))
-	for _, m := range messages {
-		all = append(all, m)
-	}
-	all = append(all, msg)
-	for _, m := range ChatToolMessages(answers) {
-		all = append(all, m)
-	}
-	if obj["messages"], err = wire.Marshal(all); err != nil {
+	if messages, err = wire.AppendJSON(append(messages, msg), ChatToolMessages(answers)...); err != nil {
 		return nil, err
 	}
-	return wire.Marshal(obj)
+	return wire.With(obj, "messages", messages)
 }
 
 // Continue returns request with "input" extended by the response's output items
@@ -180,7 +158,7 @@ func (Responses) Continue(request, response []byte, results []runtime.CallResult
 	if err != nil {
 		return nil, err
 	}
-	var all []any
+	var all []json.RawMessage
 	switch {
 	case !wire.IsNull(obj["previous_response_id"]):
 		var r struct {
@@ -196,20 +174,12 @@ func (Responses) Continue(request, response []byte, results []runtime.CallResult
 		if err != nil {
 			return nil, err
 		}
-		for _, item := range input {
-			all = append(all, item)
-		}
-		for _, item := range output {
-			all = append(all, item)
-		}
+		all = append(input, output...)
 	}
-	for _, o := range ResponsesOutputs(answers) {
-		all = append(all, o)
-	}
-	if obj["input"], err = wire.Marshal(all); err != nil {
+	if all, err = wire.AppendJSON(all, ResponsesOutputs(answers)...); err != nil {
 		return nil, err
 	}
-	return wire.Marshal(obj)
+	return wire.With(obj, "input", all)
 }
 
 // inputItems returns a request's input as a list of items.

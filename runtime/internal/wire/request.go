@@ -1,0 +1,58 @@
+package wire
+
+import (
+	"encoding/json"
+)
+
+// The helpers below rewrite requests the way the providers' Prepare and Continue do:
+// decode the request object, change the fields they own, and encode it again with
+// every other field as it came.
+
+// AppendJSON appends the JSON encoding (Marshal) of each v to list, and returns list
+// as it is when there is no v.
+func AppendJSON[T any](list []json.RawMessage, vs ...T) ([]json.RawMessage, error) {
+	for _, v := range vs {
+		raw, err := Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, raw)
+	}
+	return list, nil
+}
+
+// With sets field of obj to the JSON encoding of v and returns obj encoded.
+func With(obj map[string]json.RawMessage, field string, v any) ([]byte, error) {
+	raw, err := Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	obj[field] = raw
+	return Marshal(obj)
+}
+
+// NameOf returns the "name" field of a JSON object, or "" when it has none.
+func NameOf(raw json.RawMessage) string {
+	var v struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(raw, &v)
+	return v.Name
+}
+
+// WithTools sets the "tools" of a request to tools and its "tool_choice" to the JSON
+// encoding of choice, and returns the request encoded. Without tools it removes both
+// fields instead, since the APIs reject an empty list of tools.
+func WithTools(req map[string]json.RawMessage, tools []json.RawMessage, choice any) ([]byte, error) {
+	if len(tools) == 0 {
+		delete(req, "tools")
+		delete(req, "tool_choice")
+		return Marshal(req)
+	}
+	raw, err := Marshal(tools)
+	if err != nil {
+		return nil, err
+	}
+	req["tools"] = raw
+	return With(req, "tool_choice", choice)
+}

@@ -80,8 +80,7 @@ func contentAndCalls(msg map[string]json.RawMessage) (json.RawMessage, []runtime
 // HasToolCalls reports whether a Messages response body holds tool calls that Calls
 // can read.
 func HasToolCalls(body []byte) bool {
-	calls, err := Calls(body)
-	return err == nil && len(calls) > 0
+	return wire.HasCalls(Calls(body))
 }
 
 // ArgumentsMap returns the top-level arguments of call, strings as their value and

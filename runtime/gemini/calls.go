@@ -136,8 +136,7 @@ func readCall(raw json.RawMessage) (runtime.ToolCall, error) {
 // HasToolCalls reports whether a generateContent response body holds function calls
 // that Calls can read.
 func HasToolCalls(body []byte) bool {
-	calls, err := Calls(body)
-	return err == nil && len(calls) > 0
+	return wire.HasCalls(Calls(body))
 }
 
 // ArgumentsMap returns the top-level arguments of call, strings as their value and

@@ -166,12 +166,11 @@ func HasToolCalls(body []byte) bool {
 	if json.Unmarshal(body, &probe) != nil {
 		return false
 	}
-	var calls []runtime.ToolCall
 	switch {
 	case probe.Choices != nil:
-		calls, _ = ChatCalls(body)
+		return wire.HasCalls(ChatCalls(body))
 	case probe.Output != nil:
-		calls, _ = ResponsesCalls(body)
+		return wire.HasCalls(ResponsesCalls(body))
 	}
-	return len(calls) > 0
+	return false
 }

@@ -203,6 +203,10 @@ type EnumValue struct {
 	Value string `json:"value"`
 	// Doc is the constant's doc or line comment text.
 	Doc string `json:"doc,omitempty"`
+	// Pos is where the constant is declared (its name), so that warnings about it,
+	// such as a missing doc comment, can point at it. It is the zero Pos in models
+	// built by hand.
+	Pos Pos `json:"pos"`
 }
 
 // Field is one property of an object: a struct field (possibly promoted from an

@@ -366,8 +366,9 @@ func (b *pkgBuilder) enum(t *types.Named) []*model.EnumValue {
 			continue
 		}
 		seen[v] = true
-		ev := &model.EnumValue{GoName: c.c.Name(), Value: v}
-		if d := b.l.docs.lookup(c.c.Pos(), c.c.Name()); d != nil {
+		pos, d := b.declPos(c.c)
+		ev := &model.EnumValue{GoName: c.c.Name(), Value: v, Pos: pos}
+		if d != nil {
 			ev.Doc = cmp.Or(d.Doc, d.Comment)
 		}
 		out = append(out, ev)

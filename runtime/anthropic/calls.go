@@ -23,16 +23,16 @@ type toolUse struct {
 // message, a malformed tool_use block and a response cut off by max_tokens inside a
 // tool_use block are errors: a call is never returned half written.
 func Calls(body []byte) ([]runtime.ToolCall, error) {
-	msg, err := wire.DecodeObject(body, "the response")
-	if err != nil {
-		return nil, err
-	}
-	_, calls, err := contentAndCalls(msg)
+	_, calls, err := contentAndCalls(body)
 	return calls, err
 }
 
-// contentAndCalls returns the raw "content" of a response message and its calls.
-func contentAndCalls(msg map[string]json.RawMessage) (json.RawMessage, []runtime.ToolCall, error) {
+// contentAndCalls returns the raw "content" of a response body and its calls.
+func contentAndCalls(body []byte) (json.RawMessage, []runtime.ToolCall, error) {
+	msg, err := wire.DecodeObject(body, "the response")
+	if err != nil {
+		return nil, nil, err
+	}
 	if typeOf(msg) == "error" {
 		return nil, nil, errorOf(msg["error"])
 	}

@@ -70,11 +70,7 @@ func (Messages) Continue(request, response []byte, results []runtime.CallResult)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := wire.DecodeObject(response, "the response")
-	if err != nil {
-		return nil, err
-	}
-	content, calls, err := contentAndCalls(resp)
+	content, calls, err := contentAndCalls(response)
 	if err != nil {
 		return nil, err
 	}
@@ -99,11 +95,7 @@ func (Messages) Continue(request, response []byte, results []runtime.CallResult)
 // {"role":"assistant","content": <the response's content as received>}. Thinking
 // blocks and their signatures stay as they came, as the API requires.
 func AssistantMessage(response []byte) (json.RawMessage, error) {
-	resp, err := wire.DecodeObject(response, "the response")
-	if err != nil {
-		return nil, err
-	}
-	content, _, err := contentAndCalls(resp)
+	content, _, err := contentAndCalls(response)
 	if err != nil {
 		return nil, err
 	}

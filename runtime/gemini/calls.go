@@ -44,17 +44,17 @@ func blocked(resp map[string]json.RawMessage) error {
 // body, a blocked prompt, a candidate that finished with MALFORMED_FUNCTION_CALL or
 // UNEXPECTED_TOOL_CALL, and a malformed functionCall are errors.
 func Calls(body []byte) ([]runtime.ToolCall, error) {
-	resp, err := wire.DecodeObject(body, "the response")
-	if err != nil {
-		return nil, err
-	}
-	_, calls, err := contentAndCalls(resp)
+	_, calls, err := contentAndCalls(body)
 	return calls, err
 }
 
-// contentAndCalls returns the raw content of a response's first candidate (nil when it
-// has none) and its calls.
-func contentAndCalls(resp map[string]json.RawMessage) (json.RawMessage, []runtime.ToolCall, error) {
+// contentAndCalls returns the raw content of a response body's first candidate (nil
+// when it has none) and its calls.
+func contentAndCalls(body []byte) (json.RawMessage, []runtime.ToolCall, error) {
+	resp, err := wire.DecodeObject(body, "the response")
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := errorOf(resp["error"]); err != nil {
 		return nil, nil, err
 	}

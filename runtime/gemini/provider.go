@@ -130,11 +130,7 @@ func (GenerateContent) Continue(request, response []byte, results []runtime.Call
 	if err != nil {
 		return nil, err
 	}
-	resp, err := wire.DecodeObject(response, "the response")
-	if err != nil {
-		return nil, err
-	}
-	content, calls, err := contentAndCalls(resp)
+	content, calls, err := contentAndCalls(response)
 	if err != nil {
 		return nil, err
 	}
@@ -161,11 +157,7 @@ func (GenerateContent) Continue(request, response []byte, results []runtime.Call
 // as received, its parts unchanged, so that thought signatures go back as the API
 // requires. It is nil for a response without content.
 func ModelContent(response []byte) (json.RawMessage, error) {
-	resp, err := wire.DecodeObject(response, "the response")
-	if err != nil {
-		return nil, err
-	}
-	content, _, err := contentAndCalls(resp)
+	content, _, err := contentAndCalls(response)
 	if err != nil || content == nil {
 		return nil, err
 	}

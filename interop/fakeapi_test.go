@@ -164,7 +164,7 @@ var banking = scenario{
 	prompt: "What did I spend in March? And close my account.",
 	calls: []plannedCall{
 		{name: "get_transactions", args: `{"startDate":"2026-03-01T00:00:00Z","endDate":"2026-04-01T00:00:00Z"}`, want: "Corner bakery"},
-		{name: "close_account", args: `{"reason":"no","confirm":false}`, want: "invalid arguments for close_account: /reason: ", fails: true},
+		{name: "close_account", args: `{"reason":"no","confirm":false}`, want: `invalid arguments for close_account: /reason: must be at least 3 characters long (got "no"); /confirm: must be true (got false)`, fails: true},
 		{name: "transfer_money", args: `{"to":"mallory","amountCents":100000}`, want: `unknown tool "transfer_money"`, fails: true},
 	},
 	final: "You spent 4.20 at the Corner bakery in March. Your account stays open.",

@@ -28,11 +28,7 @@ func (Messages) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choi
 	if err != nil {
 		return nil, err
 	}
-	req, err := wire.DecodeObject(request, "the request")
-	if err != nil {
-		return nil, err
-	}
-	existing, err := wire.DecodeArray(req, "tools", "the request")
+	req, existing, err := wire.DecodeRequest(request, "tools", wire.DecodeArray)
 	if err != nil {
 		return nil, err
 	}
@@ -62,11 +58,7 @@ func (Messages) Calls(response []byte) ([]runtime.ToolCall, error) { return Call
 // order, as runtime.Toolset.RunCalls does; a response without calls adds the
 // assistant turn alone.
 func (Messages) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
-	req, err := wire.DecodeObject(request, "the request")
-	if err != nil {
-		return nil, err
-	}
-	messages, err := wire.RequireArray(req, "messages", "the request")
+	req, messages, err := wire.DecodeRequest(request, "messages", wire.RequireArray)
 	if err != nil {
 		return nil, err
 	}

@@ -31,11 +31,7 @@ func (GenerateContent) Prepare(request []byte, ts *runtime.Toolset, choice runti
 	if err != nil {
 		return nil, err
 	}
-	req, err := wire.DecodeObject(request, "the request")
-	if err != nil {
-		return nil, err
-	}
-	existing, err := wire.DecodeArray(req, "tools", "the request")
+	req, existing, err := wire.DecodeRequest(request, "tools", wire.DecodeArray)
 	if err != nil {
 		return nil, err
 	}
@@ -122,11 +118,7 @@ func (GenerateContent) Calls(response []byte) ([]runtime.ToolCall, error) { retu
 // must answer every function call of the response, in order, as
 // runtime.Toolset.RunCalls does; a response without calls adds the model turn alone.
 func (GenerateContent) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
-	req, err := wire.DecodeObject(request, "the request")
-	if err != nil {
-		return nil, err
-	}
-	contents, err := wire.RequireArray(req, "contents", "the request")
+	req, contents, err := wire.DecodeRequest(request, "contents", wire.RequireArray)
 	if err != nil {
 		return nil, err
 	}

@@ -72,11 +72,7 @@ func prepare[T any](request []byte, ts *runtime.Toolset, choice runtime.Choice, 
 	default:
 		return nil, fmt.Errorf("unknown tool choice %q", choice)
 	}
-	obj, err := wire.DecodeObject(request, "the request")
-	if err != nil {
-		return nil, err
-	}
-	existing, err := wire.DecodeArray(obj, "tools", "the request")
+	obj, existing, err := wire.DecodeRequest(request, "tools", wire.DecodeArray)
 	if err != nil {
 		return nil, err
 	}
@@ -107,11 +103,7 @@ func (Responses) Calls(response []byte) ([]runtime.ToolCall, error) { return Res
 // by call id; anything else is an error, since the API rejects a conversation with an
 // unanswered call.
 func (Chat) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
-	obj, err := wire.DecodeObject(request, "the request")
-	if err != nil {
-		return nil, err
-	}
-	messages, err := wire.DecodeArray(obj, "messages", "the request")
+	obj, messages, err := wire.DecodeRequest(request, "messages", wire.DecodeArray)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,21 @@ import (
 // decode the request object, change the fields they own, and encode it again with
 // every other field as it came.
 
+// DecodeRequest decodes a request body and the array in its field, as Prepare (for
+// the request's "tools") and Continue (for its conversation) begin. array is
+// DecodeArray, or RequireArray for a field the request must have.
+func DecodeRequest(request []byte, field string, array func(obj map[string]json.RawMessage, field, what string) ([]json.RawMessage, error)) (map[string]json.RawMessage, []json.RawMessage, error) {
+	req, err := DecodeObject(request, "the request")
+	if err != nil {
+		return nil, nil, err
+	}
+	list, err := array(req, field, "the request")
+	if err != nil {
+		return nil, nil, err
+	}
+	return req, list, nil
+}
+
 // AppendJSON appends the JSON encoding (Marshal) of each v to list, and returns list
 // as it is when there is no v.
 func AppendJSON[T any](list []json.RawMessage, vs ...T) ([]json.RawMessage, error) {

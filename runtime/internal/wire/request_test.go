@@ -2,10 +2,35 @@ package wire_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
+
+func TestDecodeRequest(t *testing.T) {
+	req, list, err := wire.DecodeRequest([]byte(`{"model":"m","messages":[{"role":"user"}]}`), "messages", wire.RequireArray)
+	if err != nil || string(req["model"]) != `"m"` || len(list) != 1 || string(list[0]) != `{"role":"user"}` {
+		t.Errorf("DecodeRequest = %q, %q, %v", req, list, err)
+	}
+	if req, list, err := wire.DecodeRequest([]byte(`{"model":"m"}`), "tools", wire.DecodeArray); err != nil || len(req) != 1 || list != nil {
+		t.Errorf("DecodeRequest without the optional field = %q, %q, %v", req, list, err)
+	}
+	for _, tc := range []struct {
+		body  string
+		array func(map[string]json.RawMessage, string, string) ([]json.RawMessage, error)
+		want  string
+	}{
+		{`{"model":"m"}`, wire.RequireArray, `the request has no "messages"`},
+		{`{"messages":{}}`, wire.DecodeArray, `the request: "messages" is not an array: `},
+		{`[]`, wire.DecodeArray, `the request is not a JSON object: `},
+		{`null`, wire.RequireArray, `the request is null, not a JSON object`},
+	} {
+		if _, _, err := wire.DecodeRequest([]byte(tc.body), "messages", tc.array); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("DecodeRequest(%s) = %v, want an error starting %q", tc.body, err, tc.want)
+		}
+	}
+}
 
 func TestAppendJSON(t *testing.T) {
 	list := []json.RawMessage{json.RawMessage(`1`)}

@@ -33,7 +33,8 @@ type File struct {
 //
 // Warnings do not stop generation: they report, for example, a tool whose schema a
 // provider's strict mode cannot take (the tool is then sent without strict mode to that
-// provider) or a schema a provider's dialect can only approximate.
+// provider), a schema a provider's dialect can only approximate, or what Lint finds
+// missing (descriptions, hints).
 func Generate(pkg *model.Package) ([]File, []Warning, error) {
 	if len(pkg.Tools) == 0 {
 		return nil, nil, nil
@@ -49,7 +50,8 @@ func Generate(pkg *model.Package) ([]File, []Warning, error) {
 	}
 	files = append(files, File{Path: GoFile, Data: src})
 	sortFiles(files)
-	return files, slices.Clone(schemas.warnings), nil
+	warnings := append(slices.Clone(schemas.warnings), Lint(pkg)...)
+	return files, SortWarnings(warnings), nil
 }
 
 // Owned reports whether a file path, relative to a package directory, is one toolgen

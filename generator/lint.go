@@ -1,0 +1,144 @@
+package generator
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/toolgen/toolgen/model"
+)
+
+// Lint returns warnings about what a package's tools leave unsaid, sorted by position.
+// A model chooses and calls tools from their descriptions, and an MCP client decides
+// what to ask the user about from their hints, so each gap costs something:
+//
+//   - a tool that states neither readonly nor destructive: clients apply MCP's default
+//     and treat it as destructive (warned at the tool);
+//   - a tool without a description (warned at the tool);
+//   - a property of a tool's input, at any depth, without a description: a struct
+//     field without a doc or line comment (nor a documented named type), or a
+//     parameter whose //toolgen:param line has no desc= (warned once at the field or
+//     parameter, however many tools share its type);
+//   - a typed constant of an enum type without a doc comment (warned at the constant).
+//
+// Lint says nothing about declarations outside the loaded modules (their positions are
+// absolute paths): only their authors can document them.
+//
+// Generate returns these warnings along with the dialects' own.
+func Lint(pkg *model.Package) []Warning {
+	l := &linter{pkg: pkg, fields: map[any]bool{}, types: map[string]bool{}}
+	for _, t := range pkg.Tools {
+		l.tool(t)
+	}
+	for _, nt := range pkg.Types {
+		l.enum(nt)
+	}
+	return SortWarnings(l.out)
+}
+
+type linter struct {
+	pkg *model.Package
+	out []Warning
+	// fields holds the fields already checked, by position (or by pointer when the
+	// model has no positions), so a field of a shared type is warned about once.
+	fields map[any]bool
+	// types holds the IDs of the named types already walked.
+	types map[string]bool
+}
+
+func (l *linter) warn(pos model.Pos, format string, args ...any) {
+	if external(pos) {
+		return
+	}
+	l.out = append(l.out, Warning{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
+// external reports a position outside the loaded modules, which the parser reports
+// as an absolute path (for example, in the module cache).
+func external(pos model.Pos) bool {
+	f := pos.File
+	return path.IsAbs(f) || len(f) >= 3 && f[1] == ':' && f[2] == '/' // C:/...
+}
+
+func (l *linter) tool(t *model.Tool) {
+	a := t.Annotations
+	switch {
+	case a.Destructive != nil || a.ReadOnly != nil && *a.ReadOnly:
+	case a.ReadOnly == nil:
+		l.warn(t.Pos, "tool %s: neither readonly nor destructive: clients will treat it as destructive; add readonly if it changes nothing, or destructive=false if it only adds or updates", t.Name)
+	default: // readonly=false alone
+		l.warn(t.Pos, "tool %s: readonly=false without destructive: clients will treat it as destructive; add destructive=false if it only adds or updates, or destructive to say so", t.Name)
+	}
+	if strings.TrimSpace(t.Description) == "" {
+		l.warn(t.Pos, "tool %s: no description: write a doc comment on %s saying what it does and when to use it", t.Name, t.GoName)
+	}
+	switch t.Input.Kind {
+	case model.InputStruct:
+		l.walk(t.Input.Type)
+	case model.InputParams:
+		for _, p := range t.Input.Params {
+			if l.first(p) && strings.TrimSpace(p.Description) == "" {
+				l.warn(p.Pos, "tool %s: parameter %q has no description: add desc=\"...\" to a //toolgen:param %s line", t.Name, p.Name, goName(p))
+			}
+			l.walk(p.Type)
+		}
+	}
+}
+
+// first reports whether f is seen for the first time.
+func (l *linter) first(f *model.Field) bool {
+	var key any = f
+	if f.Pos.File != "" {
+		key = f.Pos
+	}
+	if l.fields[key] {
+		return false
+	}
+	l.fields[key] = true
+	return true
+}
+
+// walk checks the properties of the objects in t, at every depth.
+func (l *linter) walk(t *model.Type) {
+	for t != nil {
+		switch t.Kind {
+		case model.Pointer, model.Slice, model.Array, model.Map:
+			t = t.Elem
+			continue
+		case model.Struct:
+			for _, f := range t.Fields {
+				if l.first(f) && strings.TrimSpace(f.Description) == "" {
+					l.warn(f.Pos, "property %q has no description: write a doc comment on field %s", f.Name, goName(f))
+				}
+				l.walk(f.Type)
+			}
+		case model.Named:
+			if l.types[t.Ref] {
+				return
+			}
+			l.types[t.Ref] = true
+			if nt := l.pkg.Type(t.Ref); nt != nil {
+				l.walk(nt.Underlying)
+			}
+		}
+		return
+	}
+}
+
+// enum checks that each constant of an enum type says what it means: the constants'
+// doc comments are the only explanation of the values a model gets.
+func (l *linter) enum(nt *model.NamedType) {
+	for _, ev := range nt.Enum {
+		if strings.TrimSpace(ev.Doc) == "" {
+			l.warn(ev.Pos, "enum value %s of type %s (constant %s) has no doc comment: write one saying what the value means", ev.Value, nt.Name, ev.GoName)
+		}
+	}
+}
+
+// goName is a field's Go name, or a parameter's.
+func goName(f *model.Field) string {
+	if len(f.GoPath) == 0 {
+		return f.Name
+	}
+	return f.GoPath[len(f.GoPath)-1]
+}

@@ -3,9 +3,9 @@
 //
 // Usage:
 //
-//	toolgen generate [-tags list] [packages]   write the generated files (default ".")
-//	toolgen check [-tags list] [packages]      exit 1 with a diff if any file is missing, stale or orphaned
-//	toolgen version                            print the version
+//	toolgen generate [-tags list] [-strict] [packages]   write the generated files (default ".")
+//	toolgen check [-tags list] [-strict] [packages]      exit 1 with a diff if any file is missing, stale or orphaned
+//	toolgen version                                      print the version
 //
 // In a package, add:
 //
@@ -13,8 +13,10 @@
 //
 // Errors are printed as file:line:col: message, all of them, sorted; toolgen then exits
 // with status 1 and writes nothing. Usage errors exit with status 2. Warnings, such as a
-// tool a provider's strict mode cannot take, are printed as file:line:col: warning:
-// message, sorted; they change neither the files written nor the exit status.
+// tool a provider's strict mode cannot take or a property without a description (see
+// generator.Lint), are printed as file:line:col: warning: message, sorted; they change
+// neither the files written nor the exit status. With -strict, generate and check treat
+// them as errors: printed as file:line:col: message, exit status 1, nothing written.
 package main
 
 import (
@@ -23,12 +25,14 @@ import (
 	"io"
 	"os"
 	rdebug "runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolgen/toolgen/generator"
 	"github.com/toolgen/toolgen/internal/output"
+	"github.com/toolgen/toolgen/model"
 	"github.com/toolgen/toolgen/parser"
 	"github.com/toolgen/toolgen/runtime"
 )
@@ -69,8 +73,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return exitFail
 }
 
-// goFlagSpelling lets -tags through with one dash, as the go command spells it:
-// pflag would otherwise read -tags as the shorthand flags -t -a -g -s.
+// longFlags are the flags longer than a letter that may be spelled with one dash.
+var longFlags = []string{"tags", "strict", "verbose", "help"}
+
+// goFlagSpelling lets the long flags through with one dash, as the go command spells
+// them (-tags, -strict): pflag would otherwise read -tags as the shorthand flags
+// -t -a -g -s.
 func goFlagSpelling(args []string) []string {
 	out := make([]string, len(args))
 	copy(out, args)
@@ -78,7 +86,12 @@ func goFlagSpelling(args []string) []string {
 		if a == "--" {
 			break
 		}
-		if a == "-tags" || strings.HasPrefix(a, "-tags=") {
+		name, ok := strings.CutPrefix(a, "-")
+		if !ok || strings.HasPrefix(name, "-") {
+			continue
+		}
+		name, _, _ = strings.Cut(name, "=")
+		if slices.Contains(longFlags, name) {
 			out[i] = "-" + a
 		}
 	}
@@ -111,15 +124,21 @@ func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
 	return root
 }
 
-// loadFlags are the flags of the commands that load packages.
+// loadFlags are the flags of generate and check.
 type loadFlags struct {
 	tags    []string
 	verbose bool
+	strict  bool
 }
 
 func (f *loadFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringSliceVar(&f.tags, "tags", nil, "build tags to load the packages with (comma-separated)")
+	registerTags(cmd, &f.tags)
 	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "print each file written")
+	cmd.Flags().BoolVar(&f.strict, "strict", false, "treat warnings as errors: print them as errors, exit 1 and write nothing")
+}
+
+func registerTags(cmd *cobra.Command, tags *[]string) {
+	cmd.Flags().StringSliceVar(tags, "tags", nil, "build tags to load the packages with (comma-separated)")
 }
 
 func newGenerateCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -226,32 +245,68 @@ func moduleVersion(info *rdebug.BuildInfo) string {
 }
 
 // plan loads and generates the packages and compares the result with the disk. It
-// reports source errors itself and then returns errReported.
+// reports source errors itself and then returns errReported. It prints the warnings;
+// with flags.strict, as errors, and then returns errReported.
 func plan(patterns []string, flags loadFlags, stderr io.Writer) ([]output.Change, error) {
-	pkgs, err := parser.Load(parser.Config{Tags: flags.tags}, patterns...)
+	gens, warnings, err := generateAll(patterns, flags.tags, stderr)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warnings {
+		if flags.strict {
+			fmt.Fprintln(stderr, strictError(w))
+		} else {
+			fmt.Fprintln(stderr, w)
+		}
+	}
+	if flags.strict && len(warnings) > 0 {
+		return nil, errReported
+	}
+	// Otherwise, warnings do not stop generation, nor change the exit status.
+	var dirs []output.Dir
+	for _, g := range gens {
+		dirs = append(dirs, output.Dir{Path: g.pkg.Dir, Files: g.files})
+	}
+	return output.Plan(".", dirs)
+}
+
+// strictError formats a warning as the error -strict makes it: file:line:col: message.
+func strictError(w generator.Warning) string {
+	if w.Pos.File == "" {
+		return w.Msg
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", w.Pos.File, w.Pos.Line, w.Pos.Col, w.Msg)
+}
+
+// generated is one package and its generated files.
+type generated struct {
+	pkg   *model.Package
+	files []generator.File
+}
+
+// generateAll loads the packages and generates their files in memory. It reports
+// source errors itself and then returns errReported. The warnings come back sorted.
+func generateAll(patterns, tags []string, stderr io.Writer) ([]generated, []generator.Warning, error) {
+	pkgs, err := parser.Load(parser.Config{Tags: tags}, patterns...)
 	var list parser.ErrorList
 	if errors.As(err, &list) {
 		for _, d := range list {
 			fmt.Fprintln(stderr, d)
 		}
-		return nil, errReported
+		return nil, nil, errReported
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var dirs []output.Dir
+	var gens []generated
 	var warnings []generator.Warning
 	for _, p := range pkgs {
 		files, ws, err := generator.Generate(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		warnings = append(warnings, ws...)
-		dirs = append(dirs, output.Dir{Path: p.Dir, Files: files})
+		gens = append(gens, generated{pkg: p, files: files})
 	}
-	// Warnings do not stop generation, nor change the exit status.
-	for _, w := range generator.SortWarnings(warnings) {
-		fmt.Fprintln(stderr, w)
-	}
-	return output.Plan(".", dirs)
+	return gens, generator.SortWarnings(warnings), nil
 }

@@ -227,6 +227,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"generate", "--nope"}, exitUsage, "toolgen: unknown flag: --nope\nRun 'toolgen --help' for usage.\n"},
 		{[]string{"check", "-x"}, exitUsage, "toolgen: unknown shorthand flag: 'x' in -x\nRun 'toolgen --help' for usage.\n"},
 		{[]string{"generate", "-tags"}, exitUsage, "toolgen: flag needs an argument: --tags\nRun 'toolgen --help' for usage.\n"},
+		{[]string{"generate", "-strict=maybe"}, exitUsage, "toolgen: invalid argument \"maybe\" for \"--strict\" flag: strconv.ParseBool: parsing \"maybe\": invalid syntax\nRun 'toolgen --help' for usage.\n"},
 		{[]string{"frob"}, exitUsage, "toolgen: unknown command \"frob\" for \"toolgen\"\nRun 'toolgen --help' for usage.\n"},
 		{[]string{"version", "extra"}, exitUsage, "toolgen: unknown command \"extra\" for \"toolgen version\"\nRun 'toolgen --help' for usage.\n"},
 		{[]string{"version"}, exitOK, ""},
@@ -241,11 +242,11 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
-// TestGoFlagSpelling checks that -tags takes one dash or two, as the go command's
-// flags do, and that arguments after -- are left alone.
+// TestGoFlagSpelling checks that the long flags take one dash or two, as the go
+// command's flags do, and that arguments after -- are left alone.
 func TestGoFlagSpelling(t *testing.T) {
-	got := goFlagSpelling([]string{"generate", "-tags", "a,b", "-tags=c", "--tags", "d", "-v", "-t", "--", "-tags"})
-	want := []string{"generate", "--tags", "a,b", "--tags=c", "--tags", "d", "-v", "-t", "--", "-tags"}
+	got := goFlagSpelling([]string{"generate", "-tags", "a,b", "-tags=c", "--tags", "d", "-v", "-t", "-strict", "-strict=false", "-strictx", "--", "-tags"})
+	want := []string{"generate", "--tags", "a,b", "--tags=c", "--tags", "d", "-v", "-t", "--strict", "--strict=false", "-strictx", "--", "-tags"}
 	if !slices.Equal(got, want) {
 		t.Errorf("goFlagSpelling = %q, want %q", got, want)
 	}

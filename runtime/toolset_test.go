@@ -271,3 +271,18 @@ func TestRunCalls(t *testing.T) {
 		t.Errorf("sequential calls did not run last, alone: %v", order)
 	}
 }
+
+func TestSelectView(t *testing.T) {
+	ts := newTestSet().Select("echo", "list", "missing")
+	var names []string
+	for _, tool := range ts.Tools() {
+		names = append(names, tool.Name)
+	}
+	if strings.Join(names, ",") != "echo,list" {
+		t.Errorf("Select = %v", names)
+	}
+	res := ts.RunCalls(context.Background(), []ToolCall{{ID: "1", Name: "echo", Arguments: []byte(`{"text":"a"}`)}, {ID: "2", Name: "panic"}}, 0)
+	if res[0].Result.IsError || res[1].Result.Outcome != OutcomeUnknownTool {
+		t.Errorf("a selection ran a tool outside it: %q %q", res[0].Result.Text(), res[1].Result.Text())
+	}
+}

@@ -23,6 +23,10 @@ func TestDestructiveCallsAreDenied(t *testing.T) {
 	if strings.Join(asked, ",") != "close_account" {
 		t.Errorf("approver asked for %v", asked)
 	}
+	// The user comes from the context: an argument cannot choose another one.
+	if !strings.Contains(out.String(), `/userId: unknown property; expected one of "startDate", "endDate"`) {
+		t.Errorf("a userId argument was not refused:\n%s", out.String())
+	}
 	if !strings.Contains(out.String(), "< [denied] close_account was denied: tests never close accounts") {
 		t.Errorf("output:\n%s", out.String())
 	}

@@ -5,6 +5,7 @@
 //
 //	toolgen generate [-tags list] [-strict] [packages]   write the generated files (default ".")
 //	toolgen check [-tags list] [-strict] [packages]      exit 1 with a diff if any file is missing, stale or orphaned
+//	toolgen list [-tags list] [-json] [packages]         print the tools, their hints and estimated token costs
 //	toolgen version                                      print the version
 //
 // In a package, add:
@@ -74,10 +75,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // longFlags are the flags longer than a letter that may be spelled with one dash.
-var longFlags = []string{"tags", "strict", "verbose", "help"}
+var longFlags = []string{"tags", "strict", "json", "verbose", "help"}
 
 // goFlagSpelling lets the long flags through with one dash, as the go command spells
-// them (-tags, -strict): pflag would otherwise read -tags as the shorthand flags
+// them (-tags, -strict, -json): pflag would otherwise read -tags as the shorthand flags
 // -t -a -g -s.
 func goFlagSpelling(args []string) []string {
 	out := make([]string, len(args))
@@ -120,7 +121,7 @@ func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newGenerateCommand(stdout, stderr), newCheckCommand(stdout, stderr), newVersionCommand(stdout))
+	root.AddCommand(newGenerateCommand(stdout, stderr), newCheckCommand(stdout, stderr), newListCommand(stdout, stderr), newVersionCommand(stdout))
 	return root
 }
 

@@ -228,6 +228,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"check", "-x"}, exitUsage, "toolgen: unknown shorthand flag: 'x' in -x\nRun 'toolgen --help' for usage.\n"},
 		{[]string{"generate", "-tags"}, exitUsage, "toolgen: flag needs an argument: --tags\nRun 'toolgen --help' for usage.\n"},
 		{[]string{"generate", "-strict=maybe"}, exitUsage, "toolgen: invalid argument \"maybe\" for \"--strict\" flag: strconv.ParseBool: parsing \"maybe\": invalid syntax\nRun 'toolgen --help' for usage.\n"},
+		{[]string{"list", "-v"}, exitUsage, "toolgen: unknown shorthand flag: 'v' in -v\nRun 'toolgen --help' for usage.\n"},
 		{[]string{"frob"}, exitUsage, "toolgen: unknown command \"frob\" for \"toolgen\"\nRun 'toolgen --help' for usage.\n"},
 		{[]string{"version", "extra"}, exitUsage, "toolgen: unknown command \"extra\" for \"toolgen version\"\nRun 'toolgen --help' for usage.\n"},
 		{[]string{"version"}, exitOK, ""},
@@ -245,8 +246,8 @@ func TestExitCodes(t *testing.T) {
 // TestGoFlagSpelling checks that the long flags take one dash or two, as the go
 // command's flags do, and that arguments after -- are left alone.
 func TestGoFlagSpelling(t *testing.T) {
-	got := goFlagSpelling([]string{"generate", "-tags", "a,b", "-tags=c", "--tags", "d", "-v", "-t", "-strict", "-strict=false", "-strictx", "--", "-tags"})
-	want := []string{"generate", "--tags", "a,b", "--tags=c", "--tags", "d", "-v", "-t", "--strict", "--strict=false", "-strictx", "--", "-tags"}
+	got := goFlagSpelling([]string{"generate", "-tags", "a,b", "-tags=c", "--tags", "d", "-v", "-t", "-strict", "-strict=false", "-json", "-jsonx", "--", "-tags"})
+	want := []string{"generate", "--tags", "a,b", "--tags=c", "--tags", "d", "-v", "-t", "--strict", "--strict=false", "--json", "-jsonx", "--", "-tags"}
 	if !slices.Equal(got, want) {
 		t.Errorf("goFlagSpelling = %q, want %q", got, want)
 	}

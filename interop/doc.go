@@ -22,8 +22,10 @@
 //
 // Each provider also runs a whole runtime.Loop whose SendFunc goes through the SDK's
 // raw request facility (plain net/http for Gemini, whose SDK has no supported one), and
-// the streaming variants feed the SDK's stream events to the adapter's stream
-// accumulators and compare the calls with those the SDK's own accumulator produced.
+// the streaming variants feed the events the SDK's streaming API yields to the
+// adapter's stream accumulators and compare the calls with those the SDK produced: its
+// accumulator for Chat Completions and Anthropic, which have one, its
+// response.completed event for Responses and its typed chunks for Gemini.
 //
 // The SDKs are imported by these tests alone: the runtime stays standard-library only.
 package interop

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -251,14 +252,28 @@ func equalValues(x, y any) bool {
 	return err1 == nil && err2 == nil && bytes.Equal(xb, yb)
 }
 
-// text returns a JSON value as the model would read it: a string as itself, anything
+// asText returns a JSON value as the model would read it: a string as itself, anything
 // else as its JSON text.
-func text(v json.RawMessage) string {
+func asText(v json.RawMessage) string {
 	var s string
 	if json.Unmarshal(v, &s) == nil {
 		return s
 	}
 	return string(v)
+}
+
+// contentText returns the text of a message or result content: a string, or text
+// parts (of any provider).
+func contentText(content json.RawMessage) string {
+	var parts []struct{ Type, Text string }
+	if json.Unmarshal(content, &parts) != nil {
+		return asText(content)
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.Text)
+	}
+	return b.String()
 }
 
 // toolCalls returns the scenario's calls as the adapter must read them, with ids in a

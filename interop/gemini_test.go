@@ -219,7 +219,7 @@ func checkGemini(ts *runtime.Toolset, s scenario, turn json.RawMessage, followUp
 			if isError {
 				output = errText
 			}
-			answers = append(answers, answer{id: fr.ID, text: text(output), isError: &isError})
+			answers = append(answers, answer{id: fr.ID, text: asText(output), isError: &isError})
 		}
 		return s.checkAnswers(s.ids("fc_"), answers, true)
 	}

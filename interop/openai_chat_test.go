@@ -99,7 +99,7 @@ func checkChat(ts *runtime.Toolset, s scenario, stream, followUp bool) func([]by
 			return err
 		}
 		msgs := req.Messages
-		if len(msgs) == 0 || msgs[0].Role != "user" || text(msgs[0].Content) != s.prompt {
+		if len(msgs) == 0 || msgs[0].Role != "user" || asText(msgs[0].Content) != s.prompt {
 			return errors.New("the conversation does not start with the user's prompt")
 		}
 		if !followUp {
@@ -142,19 +142,6 @@ func checkToolChoice(choice json.RawMessage) error {
 		return nil
 	}
 	return fmt.Errorf("tool_choice %s", choice)
-}
-
-// contentText returns the text of a message content: a string, or text parts.
-func contentText(content json.RawMessage) string {
-	var parts []struct{ Type, Text string }
-	if json.Unmarshal(content, &parts) != nil {
-		return text(content)
-	}
-	var b strings.Builder
-	for _, p := range parts {
-		b.WriteString(p.Text)
-	}
-	return b.String()
 }
 
 // chatCalls returns the scenario's calls as an assistant message's tool_calls.

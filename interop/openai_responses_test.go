@@ -77,7 +77,7 @@ func checkResponses(ts *runtime.Toolset, s scenario, stream, followUp bool) func
 		}
 		var items []responsesItem
 		if json.Unmarshal(req.Input, &items) != nil {
-			if followUp || text(req.Input) != s.prompt {
+			if followUp || asText(req.Input) != s.prompt {
 				return fmt.Errorf("input %s, want the prompt", req.Input)
 			}
 			return nil

@@ -2,23 +2,14 @@ package anthropic_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
-	"github.com/toolgen/toolgen/runtime"
 	tga "github.com/toolgen/toolgen/runtime/anthropic"
+	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 )
-
-func callsText(calls []runtime.ToolCall) string {
-	var b strings.Builder
-	for _, c := range calls {
-		b.WriteString(c.ID + " " + c.Name + " " + string(c.Arguments) + "\n")
-	}
-	return b.String()
-}
 
 // TestCallsFromSDKMessage reads the calls of a response the SDK's Message type
 // encodes: parallel tool_use blocks among text and thinking blocks, in order.
@@ -38,13 +29,13 @@ func TestCallsFromSDKMessage(t *testing.T) {
 			{Type: "tool_use", ID: "toolu_03", Name: "report", Input: json.RawMessage(`{}`)},
 		},
 	}
-	body := mustMarshal(t, msg)
+	body := wiretest.MustMarshal(t, msg)
 	calls, err := tga.Calls(body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "toolu_01 get_weather {\"city\":\"Paris\"}\ntoolu_02 get_weather {\"city\":\"Tokyo\"}\ntoolu_03 report {}\n"
-	if got := callsText(calls); got != want {
+	if got := wiretest.CallsText(calls); got != want {
 		t.Errorf("Calls = \n%s\nwant\n%s", got, want)
 	}
 	if !tga.HasToolCalls(body) {
@@ -59,7 +50,7 @@ func TestCallsFromSDKMessage(t *testing.T) {
 
 	msg.Content = []anthropic.ContentBlockUnion{{Type: "text", Text: "It is sunny."}}
 	msg.StopReason = anthropic.StopReasonEndTurn
-	body = mustMarshal(t, msg)
+	body = wiretest.MustMarshal(t, msg)
 	if calls, err := tga.Calls(body); err != nil || len(calls) != 0 {
 		t.Errorf("Calls of a text answer = %v, %v", calls, err)
 	}
@@ -70,22 +61,19 @@ func TestCallsFromSDKMessage(t *testing.T) {
 
 // TestCallsRecorded reads a response recorded by the SDK's tool runner tests.
 func TestCallsRecorded(t *testing.T) {
-	body, err := os.ReadFile("testdata/tool_runner_concurrent.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	body := wiretest.ReadFile(t, "testdata/tool_runner_concurrent.json")
 	calls, err := tga.Calls(body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := callsText(calls), "toolu_019dfQh1VSo4ykF3MUFvGpMg get_weather {\"city\":\"San Francisco\"}\n"; got != want {
+	if got, want := wiretest.CallsText(calls), "toolu_019dfQh1VSo4ykF3MUFvGpMg get_weather {\"city\":\"San Francisco\"}\n"; got != want {
 		t.Errorf("Calls = %s, want %s", got, want)
 	}
 	var sdk anthropic.Message
 	if err := json.Unmarshal(body, &sdk); err != nil {
 		t.Fatal(err)
 	}
-	if tu := sdk.Content[1].AsToolUse(); tu.ID != calls[0].ID || tu.Name != calls[0].Name || !jsonEqual(t, tu.Input, calls[0].Arguments) {
+	if tu := sdk.Content[1].AsToolUse(); tu.ID != calls[0].ID || tu.Name != calls[0].Name || !wiretest.JSONEqual(t, tu.Input, calls[0].Arguments) {
 		t.Errorf("the SDK reads the call as %+v", tu)
 	}
 }

@@ -3,7 +3,6 @@ package anthropic_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -11,17 +10,8 @@ import (
 
 	"github.com/toolgen/toolgen/runtime"
 	tga "github.com/toolgen/toolgen/runtime/anthropic"
+	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 )
-
-// fields decodes a JSON object into its raw fields.
-func fields(t *testing.T, body []byte) map[string]json.RawMessage {
-	t.Helper()
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(body, &m); err != nil {
-		t.Fatalf("%s: %v", body, err)
-	}
-	return m
-}
 
 // parallelCalls are the calls of one turn: a tool that works, an unknown tool, a tool
 // that panics, one that fails and one with a structured result.
@@ -37,8 +27,8 @@ var parallelCalls = []runtime.ToolCall{
 // among them: one user message, one tool_result per call in order, as the SDK's
 // MessageParam reads it.
 func TestToolResultsMatchSDK(t *testing.T) {
-	results := testSet().RunCalls(context.Background(), parallelCalls, 0)
-	body := mustMarshal(t, tga.ToolResults(results))
+	results := wiretest.Toolset().RunCalls(context.Background(), parallelCalls, 0)
+	body := wiretest.MustMarshal(t, tga.ToolResults(results))
 	var m anthropic.MessageParam
 	if err := json.Unmarshal(body, &m); err != nil {
 		t.Fatal(err)
@@ -65,7 +55,7 @@ func TestToolResultsMatchSDK(t *testing.T) {
 			t.Errorf("block %d: id %s is_error %v, want %s %v", i, tr.ToolUseID, tr.IsError.Value, parallelCalls[i].ID, want[i].isError)
 		}
 		if len(tr.Content) != 1 || tr.Content[0].OfText == nil || !strings.HasPrefix(tr.Content[0].OfText.Text, want[i].text) {
-			t.Errorf("block %d: content %s, want text %q", i, mustMarshal(t, tr.Content), want[i].text)
+			t.Errorf("block %d: content %s, want text %q", i, wiretest.MustMarshal(t, tr.Content), want[i].text)
 		}
 	}
 	if strings.Contains(string(body), "secret") {
@@ -87,7 +77,7 @@ func TestToolResultImages(t *testing.T) {
 		runtime.ImageContent([]byte("\x89PNG"), "image/png"),
 		runtime.UserText("for the user only"),
 	}}
-	body := mustMarshal(t, tga.Result(runtime.CallResult{Call: runtime.ToolCall{ID: "toolu_01", Name: "chart"}, Result: res}))
+	body := wiretest.MustMarshal(t, tga.Result(runtime.CallResult{Call: runtime.ToolCall{ID: "toolu_01", Name: "chart"}, Result: res}))
 	var tr anthropic.ToolResultBlockParam
 	if err := json.Unmarshal(body, &tr); err != nil {
 		t.Fatal(err)
@@ -95,11 +85,11 @@ func TestToolResultImages(t *testing.T) {
 	if len(tr.Content) != 2 || tr.Content[0].OfText == nil || tr.Content[0].OfText.Text != "Here is the chart." ||
 		tr.Content[1].OfImage == nil || tr.Content[1].OfImage.Source.OfBase64 == nil ||
 		tr.Content[1].OfImage.Source.OfBase64.Data != "iVBORw==" || tr.Content[1].OfImage.Source.OfBase64.MediaType != "image/png" {
-		t.Errorf("the SDK reads %s as %s", body, mustMarshal(t, tr))
+		t.Errorf("the SDK reads %s as %s", body, wiretest.MustMarshal(t, tr))
 	}
 	// Nothing for the model: no content at all, not an empty text block.
 	empty := tga.Result(runtime.CallResult{Call: runtime.ToolCall{ID: "t"}, Result: &runtime.Result{Content: []runtime.Content{runtime.UserText("x")}}})
-	if b := mustMarshal(t, empty); string(b) != `{"type":"tool_result","tool_use_id":"t"}` {
+	if b := wiretest.MustMarshal(t, empty); string(b) != `{"type":"tool_result","tool_use_id":"t"}` {
 		t.Errorf("empty result = %s", b)
 	}
 }
@@ -112,17 +102,13 @@ const request = `{"model":"claude-sonnet-4-5","max_tokens":1024,"metadata":{"use
 
 func TestPrepare(t *testing.T) {
 	p := tga.Messages{}
-	ts := testSet()
+	ts := wiretest.Toolset()
 	out, err := p.Prepare([]byte(request), ts, runtime.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, orig := fields(t, out), fields(t, []byte(request))
-	for k, v := range orig {
-		if k != "tools" && k != "tool_choice" && !jsonEqual(t, got[k], v) {
-			t.Errorf("Prepare changed %q: %s, was %s", k, got[k], v)
-		}
-	}
+	wiretest.Kept(t, []byte(request), out, "tools", "tool_choice")
+	got := wiretest.Fields(t, out)
 	if !strings.Contains(string(out), "<and>") {
 		t.Errorf("Prepare escaped HTML characters: %s", got["system"])
 	}
@@ -135,7 +121,7 @@ func TestPrepare(t *testing.T) {
 	if strings.Join(names, ",") != "web_search,boom,fail,get_weather,report" {
 		t.Errorf("tools = %v, want the server tool kept, then the toolset's", names)
 	}
-	if !jsonEqual(t, got["tool_choice"], []byte(`{"type":"auto","disable_parallel_tool_use":true}`)) {
+	if !wiretest.JSONEqual(t, got["tool_choice"], []byte(`{"type":"auto","disable_parallel_tool_use":true}`)) {
 		t.Errorf("tool_choice = %s", got["tool_choice"])
 	}
 	var params anthropic.MessageNewParams
@@ -143,26 +129,26 @@ func TestPrepare(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(params.Tools) != 5 || params.Tools[0].OfWebSearchTool20250305 == nil || params.Tools[3].OfTool == nil || !params.Tools[3].OfTool.Strict.Value {
-		t.Errorf("the SDK reads the tools as %s", mustMarshal(t, params.Tools))
+		t.Errorf("the SDK reads the tools as %s", wiretest.MustMarshal(t, params.Tools))
 	}
 	// Prepare again, as the Loop does each round: nothing changes.
 	again, err := p.Prepare(out, ts, runtime.ChoiceAuto)
-	if err != nil || !jsonEqual(t, again, out) {
+	if err != nil || !wiretest.JSONEqual(t, again, out) {
 		t.Errorf("Prepare is not idempotent:\n%s\n%s", out, again)
 	}
 	none, err := p.Prepare(out, ts, runtime.ChoiceNone)
-	if err != nil || !jsonEqual(t, fields(t, none)["tool_choice"], []byte(`{"type":"none"}`)) {
+	if err != nil || !wiretest.JSONEqual(t, wiretest.Fields(t, none)["tool_choice"], []byte(`{"type":"none"}`)) {
 		t.Errorf("ChoiceNone: %s, %v", none, err)
 	}
 	req, err := p.Prepare(out, ts, runtime.ChoiceRequired)
-	if err != nil || !jsonEqual(t, fields(t, req)["tool_choice"], []byte(`{"type":"any","disable_parallel_tool_use":true}`)) {
+	if err != nil || !wiretest.JSONEqual(t, wiretest.Fields(t, req)["tool_choice"], []byte(`{"type":"any","disable_parallel_tool_use":true}`)) {
 		t.Errorf("ChoiceRequired: %s, %v", req, err)
 	}
 	// An empty set keeps the request's own tools; without any tool, neither tools nor
 	// tool_choice remain.
 	empty := runtime.NewToolset(nil, nil)
 	foreign, err := p.Prepare([]byte(`{"tools":[{"name":"lookup"}],"tool_choice":{"type":"any"},"messages":[]}`), empty, runtime.ChoiceAuto)
-	if err != nil || !jsonEqual(t, foreign, []byte(`{"tools":[{"name":"lookup"}],"tool_choice":{"type":"auto"},"messages":[]}`)) {
+	if err != nil || !wiretest.JSONEqual(t, foreign, []byte(`{"tools":[{"name":"lookup"}],"tool_choice":{"type":"auto"},"messages":[]}`)) {
 		t.Errorf("Prepare with an empty set = %s, %v", foreign, err)
 	}
 	if out, err := p.Prepare([]byte(`{"tool_choice":{"type":"any"},"messages":[]}`), empty, runtime.ChoiceAuto); err != nil || string(out) != `{"messages":[]}` {
@@ -193,29 +179,25 @@ func TestContinue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results := testSet().RunCalls(context.Background(), calls, 0)
+	results := wiretest.Toolset().RunCalls(context.Background(), calls, 0)
 	out, err := p.Continue([]byte(request), []byte(response), results)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, orig := fields(t, out), fields(t, []byte(request))
-	for k, v := range orig {
-		if k != "messages" && !jsonEqual(t, got[k], v) {
-			t.Errorf("Continue changed %q: %s, was %s", k, got[k], v)
-		}
-	}
+	wiretest.Kept(t, []byte(request), out, "messages")
+	got := wiretest.Fields(t, out)
 	var messages []map[string]json.RawMessage
 	if err := json.Unmarshal(got["messages"], &messages); err != nil || len(messages) != 3 {
 		t.Fatalf("messages = %s", got["messages"])
 	}
-	if string(messages[1]["role"]) != `"assistant"` || !jsonEqual(t, messages[1]["content"], fields(t, []byte(response))["content"]) {
-		t.Errorf("the assistant turn is not the response's content: %s", mustMarshal(t, messages[1]))
+	if string(messages[1]["role"]) != `"assistant"` || !wiretest.JSONEqual(t, messages[1]["content"], wiretest.Fields(t, []byte(response))["content"]) {
+		t.Errorf("the assistant turn is not the response's content: %s", wiretest.MustMarshal(t, messages[1]))
 	}
 	if !strings.Contains(string(messages[1]["content"]), `"signature":"EqQBCkgIARABGAIiQL+/x9f/ZZ=="`) || !strings.Contains(string(messages[1]["content"]), "<both>") {
 		t.Errorf("the thinking block changed: %s", messages[1]["content"])
 	}
-	if want := mustMarshal(t, tga.ToolResults(results)); !jsonEqual(t, mustMarshal(t, messages[2]), want) {
-		t.Errorf("the answers = %s, want %s", mustMarshal(t, messages[2]), want)
+	if want := wiretest.MustMarshal(t, tga.ToolResults(results)); !wiretest.JSONEqual(t, wiretest.MustMarshal(t, messages[2]), want) {
+		t.Errorf("the answers = %s, want %s", wiretest.MustMarshal(t, messages[2]), want)
 	}
 	var params anthropic.MessageNewParams
 	if err := json.Unmarshal(out, &params); err != nil {
@@ -224,11 +206,11 @@ func TestContinue(t *testing.T) {
 	asst, user := params.Messages[1], params.Messages[2]
 	if asst.OfAssistant == nil || len(asst.OfAssistant.Content) != 4 || asst.OfAssistant.Content[0].OfThinking == nil ||
 		asst.OfAssistant.Content[0].OfThinking.Signature != "EqQBCkgIARABGAIiQL+/x9f/ZZ==" || asst.OfAssistant.Content[2].OfToolUse == nil {
-		t.Errorf("the SDK reads the assistant turn as %s", mustMarshal(t, asst))
+		t.Errorf("the SDK reads the assistant turn as %s", wiretest.MustMarshal(t, asst))
 	}
 	if user.OfUser == nil || len(user.OfUser.Content) != 2 ||
 		user.OfUser.Content[0].OfToolResult.ToolUseID != "toolu_01" || user.OfUser.Content[1].OfToolResult.ToolUseID != "toolu_02" {
-		t.Errorf("the SDK reads the answers as %s", mustMarshal(t, user))
+		t.Errorf("the SDK reads the answers as %s", wiretest.MustMarshal(t, user))
 	}
 
 	// Answers that do not match the turn's calls are refused.
@@ -263,13 +245,13 @@ func TestLoopParallel(t *testing.T) {
 	for _, c := range parallelCalls {
 		blocks = append(blocks, map[string]any{"type": "tool_use", "id": c.ID, "name": c.Name, "input": json.RawMessage(c.Arguments)})
 	}
-	turn := mustMarshal(t, map[string]any{"type": "message", "role": "assistant", "content": blocks, "stop_reason": "tool_use"})
+	turn := wiretest.MustMarshal(t, map[string]any{"type": "message", "role": "assistant", "content": blocks, "stop_reason": "tool_use"})
 	final := []byte(`{"type":"message","role":"assistant","content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn"}`)
 	var requests [][]byte
 	var rounds []runtime.Round
 	loop := runtime.Loop{
 		Provider: tga.Messages{},
-		Tools:    testSet(),
+		Tools:    wiretest.Toolset(),
 		Send: func(_ context.Context, req []byte) ([]byte, error) {
 			requests = append(requests, req)
 			if len(requests) == 1 {
@@ -294,7 +276,7 @@ func TestLoopParallel(t *testing.T) {
 		t.Fatalf("the conversation has %d messages, want 3", len(params.Messages))
 	}
 	if params.Messages[2].OfUser == nil {
-		t.Fatalf("the answers are not a user message: %s", mustMarshal(t, params.Messages[2]))
+		t.Fatalf("the answers are not a user message: %s", wiretest.MustMarshal(t, params.Messages[2]))
 	}
 	answers := params.Messages[2].OfUser.Content
 	if len(answers) != len(parallelCalls) {
@@ -302,7 +284,7 @@ func TestLoopParallel(t *testing.T) {
 	}
 	for i, a := range answers {
 		if a.OfToolResult == nil || a.OfToolResult.ToolUseID != parallelCalls[i].ID {
-			t.Errorf("answer %d = %s, want the answer to %s", i, mustMarshal(t, a), parallelCalls[i].ID)
+			t.Errorf("answer %d = %s, want the answer to %s", i, wiretest.MustMarshal(t, a), parallelCalls[i].ID)
 		}
 		if wantErr := i == 1 || i == 2 || i == 3; a.OfToolResult.IsError.Value != wantErr {
 			t.Errorf("answer %d: is_error %v", i, a.OfToolResult.IsError.Value)
@@ -313,10 +295,7 @@ func TestLoopParallel(t *testing.T) {
 // TestLoopRecorded replays a conversation the SDK's tool runner recorded, where the
 // tool fails once and then succeeds: the Loop sends the recorded conversation.
 func TestLoopRecorded(t *testing.T) {
-	data, err := os.ReadFile("testdata/tool_runner_tool_call_error.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := wiretest.ReadFile(t, "testdata/tool_runner_tool_call_error.json")
 	var recorded []struct{ Request, Response json.RawMessage }
 	if err := json.Unmarshal(data, &recorded); err != nil {
 		t.Fatal(err)
@@ -351,23 +330,23 @@ func TestLoopRecorded(t *testing.T) {
 		if err := json.Unmarshal(want, &rec); err != nil {
 			t.Fatal(err)
 		}
-		if g, w := mustMarshal(t, got.Messages), mustMarshal(t, rec.Messages); !jsonEqual(t, g, w) {
+		if g, w := wiretest.MustMarshal(t, got.Messages), wiretest.MustMarshal(t, rec.Messages); !wiretest.JSONEqual(t, g, w) {
 			t.Errorf("round %d: messages\n%s\nrecorded\n%s", round, g, w)
 		}
-		if g, w := mustMarshal(t, got.Tools), mustMarshal(t, rec.Tools); !jsonEqual(t, g, w) {
+		if g, w := wiretest.MustMarshal(t, got.Tools), wiretest.MustMarshal(t, rec.Tools); !wiretest.JSONEqual(t, g, w) {
 			t.Errorf("round %d: tools\n%s\nrecorded\n%s", round, g, w)
 		}
 		resp := recorded[round].Response
 		round++
 		return resp, nil
 	}}
-	first := fields(t, recorded[0].Request)
+	first := wiretest.Fields(t, recorded[0].Request)
 	delete(first, "tool_choice")
-	resp, _, err := loop.Run(context.Background(), mustMarshal(t, first))
+	resp, _, err := loop.Run(context.Background(), wiretest.MustMarshal(t, first))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if round != len(recorded) || !jsonEqual(t, resp, recorded[len(recorded)-1].Response) {
+	if round != len(recorded) || !wiretest.JSONEqual(t, resp, recorded[len(recorded)-1].Response) {
 		t.Errorf("the loop ended after %d of %d rounds with %s", round, len(recorded), resp)
 	}
 }
@@ -379,9 +358,9 @@ func TestAssistantMessage(t *testing.T) {
 	}
 	var m anthropic.MessageParam
 	if err := json.Unmarshal(turn, &m); err != nil || m.OfAssistant == nil || len(m.OfAssistant.Content) != 4 {
-		t.Errorf("the SDK reads %s as %s (%v)", turn, mustMarshal(t, m), err)
+		t.Errorf("the SDK reads %s as %s (%v)", turn, wiretest.MustMarshal(t, m), err)
 	}
-	if !jsonEqual(t, fields(t, turn)["content"], fields(t, []byte(response))["content"]) {
+	if !wiretest.JSONEqual(t, wiretest.Fields(t, turn)["content"], wiretest.Fields(t, []byte(response))["content"]) {
 		t.Errorf("AssistantMessage changed the content: %s", turn)
 	}
 	if _, err := tga.AssistantMessage([]byte(`{"type":"error","error":{"message":"x"}}`)); err == nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
 	tga "github.com/toolgen/toolgen/runtime/anthropic"
+	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 )
 
 // sdkEvents are stream events from the SDK's own accumulation tests (message_test.go),
@@ -104,14 +105,14 @@ func TestStreamMatchesSDK(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if sdk := []byte(msg.RawJSON()); !jsonEqual(t, body, sdk) {
+			if sdk := []byte(msg.RawJSON()); !wiretest.JSONEqual(t, body, sdk) {
 				t.Errorf("Response differs from the SDK's accumulated message:\nours %s\nSDK  %s", body, sdk)
 			}
 			calls, err := s.Calls()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := callsText(calls); got != sdkEventCalls[name] {
+			if got := wiretest.CallsText(calls); got != sdkEventCalls[name] {
 				t.Errorf("Calls = %q, want %q", got, sdkEventCalls[name])
 			}
 		})
@@ -121,12 +122,9 @@ func TestStreamMatchesSDK(t *testing.T) {
 // recordedEvents reads a recorded SSE stream into its events.
 func recordedEvents(t *testing.T, file string) [][2][]byte {
 	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := wiretest.ReadFile(t, file)
 	var events [][2][]byte
-	err = tga.ReadSSE(bytes.NewReader(data), func(event, data []byte) error {
+	err := tga.ReadSSE(bytes.NewReader(data), func(event, data []byte) error {
 		events = append(events, [2][]byte{event, data})
 		return nil
 	})
@@ -156,7 +154,7 @@ func TestStreamRecorded(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		if got := callsText(calls); got != want {
+		if got := wiretest.CallsText(calls); got != want {
 			t.Errorf("%s: Calls = %q, want %q", file, got, want)
 		}
 		// The assembled body is the wire JSON of the message the SDK accumulates from
@@ -172,7 +170,7 @@ func TestStreamRecorded(t *testing.T) {
 			}
 		}
 		body, _ := s.Response()
-		if sdk := []byte(msg.RawJSON()); !jsonEqual(t, body, sdk) {
+		if sdk := []byte(msg.RawJSON()); !wiretest.JSONEqual(t, body, sdk) {
 			t.Errorf("%s: Response differs from the SDK's message:\nours %s\nSDK  %s", file, body, sdk)
 		}
 		if !s.Done() || s.Err() != nil {
@@ -269,7 +267,7 @@ func TestStreamErrors(t *testing.T) {
 		}
 	}
 	body, err := s.Response()
-	if err != nil || !jsonEqual(t, body, []byte(`{"content":[],"stop_reason":"end_turn","usage":{"output_tokens":5}}`)) {
+	if err != nil || !wiretest.JSONEqual(t, body, []byte(`{"content":[],"stop_reason":"end_turn","usage":{"output_tokens":5}}`)) {
 		t.Errorf("Response = %s, %v", body, err)
 	}
 }

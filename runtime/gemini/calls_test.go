@@ -2,23 +2,14 @@ package gemini_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"google.golang.org/genai"
 
-	"github.com/toolgen/toolgen/runtime"
 	tgg "github.com/toolgen/toolgen/runtime/gemini"
+	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 )
-
-func callsText(calls []runtime.ToolCall) string {
-	var b strings.Builder
-	for _, c := range calls {
-		b.WriteString(c.ID + " " + c.Name + " " + string(c.Arguments) + "\n")
-	}
-	return b.String()
-}
 
 // sdkResponse is a turn of parallel calls, as the SDK's types encode it: a thought,
 // the first call with the thought signature, a second call, and a call with an id.
@@ -39,13 +30,13 @@ func sdkResponse() *genai.GenerateContentResponse {
 }
 
 func TestCallsFromSDKResponse(t *testing.T) {
-	body := mustMarshal(t, sdkResponse())
+	body := wiretest.MustMarshal(t, sdkResponse())
 	calls, err := tgg.Calls(body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := " get_weather {\"city\":\"Paris\"}\n get_weather {\"city\":\"Tokyo\"}\nfc-3 report {}\n"
-	if got := callsText(calls); got != want {
+	if got := wiretest.CallsText(calls); got != want {
 		t.Errorf("Calls = \n%s\nwant\n%s", got, want)
 	}
 	if !tgg.HasToolCalls(body) {
@@ -61,7 +52,7 @@ func TestCallsFromSDKResponse(t *testing.T) {
 		FinishReason: genai.FinishReasonStop,
 		Content:      genai.NewContentFromText("Sunny.", genai.RoleModel),
 	}}}
-	body = mustMarshal(t, text)
+	body = wiretest.MustMarshal(t, text)
 	if calls, err := tgg.Calls(body); err != nil || len(calls) != 0 || tgg.HasToolCalls(body) {
 		t.Errorf("Calls of a text answer = %v, %v", calls, err)
 	}
@@ -69,25 +60,22 @@ func TestCallsFromSDKResponse(t *testing.T) {
 
 // TestCallsRecorded reads a response recorded in the SDK's examples.
 func TestCallsRecorded(t *testing.T) {
-	body, err := os.ReadFile("testdata/function_declaration_json_schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	body := wiretest.ReadFile(t, "testdata/function_declaration_json_schema.json")
 	calls, err := tgg.Calls(body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(calls) != 1 || calls[0].ID != "" || calls[0].Name != "controlLight" ||
-		!jsonEqual(t, calls[0].Arguments, []byte(`{"brightness":50,"colorTemperature":"warm"}`)) {
-		t.Fatalf("Calls = %q", callsText(calls))
+		!wiretest.JSONEqual(t, calls[0].Arguments, []byte(`{"brightness":50,"colorTemperature":"warm"}`)) {
+		t.Fatalf("Calls = %q", wiretest.CallsText(calls))
 	}
 	var sdk genai.GenerateContentResponse
 	if err := json.Unmarshal(body, &sdk); err != nil {
 		t.Fatal(err)
 	}
 	fc := sdk.FunctionCalls()
-	if len(fc) != 1 || fc[0].Name != calls[0].Name || !jsonEqual(t, mustMarshal(t, fc[0].Args), calls[0].Arguments) {
-		t.Errorf("the SDK reads the calls as %s", mustMarshal(t, fc))
+	if len(fc) != 1 || fc[0].Name != calls[0].Name || !wiretest.JSONEqual(t, wiretest.MustMarshal(t, fc[0].Args), calls[0].Arguments) {
+		t.Errorf("the SDK reads the calls as %s", wiretest.MustMarshal(t, fc))
 	}
 }
 

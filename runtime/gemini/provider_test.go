@@ -10,17 +10,8 @@ import (
 
 	"github.com/toolgen/toolgen/runtime"
 	tgg "github.com/toolgen/toolgen/runtime/gemini"
+	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 )
-
-// fields decodes a JSON object into its raw fields.
-func fields(t *testing.T, body []byte) map[string]json.RawMessage {
-	t.Helper()
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(body, &m); err != nil {
-		t.Fatalf("%s: %v", body, err)
-	}
-	return m
-}
 
 // parallelCalls are the calls of one turn: a tool that works, an unknown tool, a tool
 // that panics, one that fails and one with a structured result; Gemini gives ids to
@@ -37,8 +28,8 @@ var parallelCalls = []runtime.ToolCall{
 // tool among them: one user content, one functionResponse per call in order, as the
 // SDK's Content reads it.
 func TestFunctionResponsesMatchSDK(t *testing.T) {
-	results := testSet().RunCalls(context.Background(), parallelCalls, 0)
-	body := mustMarshal(t, tgg.FunctionResponses(results))
+	results := wiretest.Toolset().RunCalls(context.Background(), parallelCalls, 0)
+	body := wiretest.MustMarshal(t, tgg.FunctionResponses(results))
 	var c genai.Content
 	if err := json.Unmarshal(body, &c); err != nil {
 		t.Fatal(err)
@@ -64,14 +55,14 @@ func TestFunctionResponsesMatchSDK(t *testing.T) {
 		if fr.ID != parallelCalls[i].ID || fr.Name != parallelCalls[i].Name || len(fr.Response) != 1 {
 			t.Errorf("part %d: id %q name %q response %v", i, fr.ID, fr.Name, fr.Response)
 		}
-		if got := mustMarshal(t, fr.Response[want[i].key]); !jsonEqual(t, got, mustMarshal(t, want[i].value)) {
+		if got := wiretest.MustMarshal(t, fr.Response[want[i].key]); !wiretest.JSONEqual(t, got, wiretest.MustMarshal(t, want[i].value)) {
 			t.Errorf("part %d: %s = %s, want %v", i, want[i].key, got, want[i].value)
 		}
 	}
 	if strings.Contains(string(body), "secret") {
 		t.Errorf("a panic's value reached the model: %s", body)
 	}
-	if back := mustMarshal(t, &c); !jsonEqual(t, body, back) {
+	if back := wiretest.MustMarshal(t, &c); !wiretest.JSONEqual(t, body, back) {
 		t.Errorf("the SDK's Content changes the answers:\nours %s\nSDK  %s", body, back)
 	}
 }
@@ -84,17 +75,13 @@ const request = `{"contents":[{"role":"user","parts":[{"text":"Weather in Paris 
 
 func TestPrepare(t *testing.T) {
 	p := tgg.GenerateContent{}
-	ts := testSet()
+	ts := wiretest.Toolset()
 	out, err := p.Prepare([]byte(request), ts, runtime.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, orig := fields(t, out), fields(t, []byte(request))
-	for k, v := range orig {
-		if k != "tools" && k != "tool_config" && !jsonEqual(t, got[k], v) {
-			t.Errorf("Prepare changed %q: %s, was %s", k, got[k], v)
-		}
-	}
+	wiretest.Kept(t, []byte(request), out, "tools", "tool_config")
+	got := wiretest.Fields(t, out)
 	if _, ok := got["tool_config"]; ok {
 		t.Errorf("Prepare kept tool_config beside toolConfig")
 	}
@@ -118,15 +105,15 @@ func TestPrepare(t *testing.T) {
 		t.Errorf("toolConfig = %s", got["toolConfig"])
 	}
 	again, err := p.Prepare(out, ts, runtime.ChoiceAuto)
-	if err != nil || !jsonEqual(t, again, out) {
+	if err != nil || !wiretest.JSONEqual(t, again, out) {
 		t.Errorf("Prepare is not idempotent:\n%s\n%s", out, again)
 	}
 	none, err := p.Prepare(out, ts, runtime.ChoiceNone)
-	if err != nil || !jsonEqual(t, fields(t, none)["toolConfig"], []byte(`{"functionCallingConfig":{"mode":"NONE"},"retrievalConfig":{"languageCode":"fr"}}`)) {
+	if err != nil || !wiretest.JSONEqual(t, wiretest.Fields(t, none)["toolConfig"], []byte(`{"functionCallingConfig":{"mode":"NONE"},"retrievalConfig":{"languageCode":"fr"}}`)) {
 		t.Errorf("ChoiceNone: %s, %v", none, err)
 	}
 	req, err := p.Prepare(out, ts, runtime.ChoiceRequired)
-	if err != nil || !jsonEqual(t, fields(t, req)["toolConfig"], []byte(`{"functionCallingConfig":{"mode":"ANY"},"retrievalConfig":{"languageCode":"fr"}}`)) {
+	if err != nil || !wiretest.JSONEqual(t, wiretest.Fields(t, req)["toolConfig"], []byte(`{"functionCallingConfig":{"mode":"ANY"},"retrievalConfig":{"languageCode":"fr"}}`)) {
 		t.Errorf("ChoiceRequired: %s, %v", req, err)
 	}
 	// An empty set keeps the request's own declarations; without any tool, neither
@@ -164,17 +151,13 @@ func TestContinue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results := testSet().RunCalls(context.Background(), calls, 0)
+	results := wiretest.Toolset().RunCalls(context.Background(), calls, 0)
 	out, err := p.Continue([]byte(request), []byte(response), results)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, orig := fields(t, out), fields(t, []byte(request))
-	for k, v := range orig {
-		if k != "contents" && !jsonEqual(t, got[k], v) {
-			t.Errorf("Continue changed %q: %s, was %s", k, got[k], v)
-		}
-	}
+	wiretest.Kept(t, []byte(request), out, "contents")
+	got := wiretest.Fields(t, out)
 	var contents []json.RawMessage
 	if err := json.Unmarshal(got["contents"], &contents); err != nil || len(contents) != 3 {
 		t.Fatalf("contents = %s", got["contents"])
@@ -185,13 +168,13 @@ func TestContinue(t *testing.T) {
 		} `json:"candidates"`
 	}
 	_ = json.Unmarshal([]byte(response), &resp)
-	if !jsonEqual(t, contents[1], resp.Candidates[0].Content) {
+	if !wiretest.JSONEqual(t, contents[1], resp.Candidates[0].Content) {
 		t.Errorf("the model turn is not candidates[0].content: %s", contents[1])
 	}
 	if !strings.Contains(string(contents[1]), `"thoughtSignature":"CiQBjz1rX+/9Zx0AAAA="`) || !strings.Contains(string(contents[1]), "<both>") {
 		t.Errorf("the model turn changed: %s", contents[1])
 	}
-	if want := mustMarshal(t, tgg.FunctionResponses(results)); !jsonEqual(t, contents[2], want) {
+	if want := wiretest.MustMarshal(t, tgg.FunctionResponses(results)); !wiretest.JSONEqual(t, contents[2], want) {
 		t.Errorf("the answers = %s, want %s", contents[2], want)
 	}
 	var sdk []*genai.Content
@@ -201,13 +184,13 @@ func TestContinue(t *testing.T) {
 	model, user := sdk[1], sdk[2]
 	if model.Role != genai.RoleModel || len(model.Parts) != 3 || !model.Parts[0].Thought ||
 		string(model.Parts[1].ThoughtSignature) != "\n$\x01\x8f=k_\xef\xfdg\x1d\x00\x00\x00" || model.Parts[2].ThoughtSignature != nil {
-		t.Errorf("the SDK reads the model turn as %s", mustMarshal(t, model))
+		t.Errorf("the SDK reads the model turn as %s", wiretest.MustMarshal(t, model))
 	}
 	// FC1, FC2 -> FR1, FR2, the id echoed where the call had one.
 	if user.Role != genai.RoleUser || len(user.Parts) != 2 ||
 		user.Parts[0].FunctionResponse.ID != "" || user.Parts[0].FunctionResponse.Response["output"] != "Sunny in Paris" ||
 		user.Parts[1].FunctionResponse.ID != "fc-2" || user.Parts[1].FunctionResponse.Response["output"] != "Sunny in Tokyo" {
-		t.Errorf("the SDK reads the answers as %s", mustMarshal(t, user))
+		t.Errorf("the SDK reads the answers as %s", wiretest.MustMarshal(t, user))
 	}
 
 	for _, bad := range [][]runtime.CallResult{results[:1], {results[1], results[0]}, nil} {
@@ -240,7 +223,7 @@ func TestModelContent(t *testing.T) {
 	}
 	var c genai.Content
 	if err := json.Unmarshal(turn, &c); err != nil || c.Role != genai.RoleModel || len(c.Parts) != 3 {
-		t.Errorf("the SDK reads %s as %s (%v)", turn, mustMarshal(t, &c), err)
+		t.Errorf("the SDK reads %s as %s (%v)", turn, wiretest.MustMarshal(t, &c), err)
 	}
 	if turn, err := tgg.ModelContent([]byte(`{"candidates":[]}`)); err != nil || turn != nil {
 		t.Errorf("ModelContent without candidates = %s, %v", turn, err)
@@ -266,13 +249,13 @@ func TestLoopParallel(t *testing.T) {
 		}
 		parts = append(parts, part)
 	}
-	turn := mustMarshal(t, map[string]any{"candidates": []any{map[string]any{
+	turn := wiretest.MustMarshal(t, map[string]any{"candidates": []any{map[string]any{
 		"content": map[string]any{"role": "model", "parts": parts}, "finishReason": "STOP"}}})
 	final := []byte(`{"candidates":[{"content":{"role":"model","parts":[{"text":"Done."}]},"finishReason":"STOP"}]}`)
 	var requests [][]byte
 	loop := runtime.Loop{
 		Provider: tgg.GenerateContent{},
-		Tools:    testSet(),
+		Tools:    wiretest.Toolset(),
 		Send: func(_ context.Context, req []byte) ([]byte, error) {
 			requests = append(requests, req)
 			if len(requests) == 1 {
@@ -304,7 +287,7 @@ func TestLoopParallel(t *testing.T) {
 	for i, a := range answers {
 		fr := a.FunctionResponse
 		if fr == nil || fr.Name != parallelCalls[i].Name || fr.ID != parallelCalls[i].ID {
-			t.Errorf("answer %d = %s, want the answer to %s", i, mustMarshal(t, a), parallelCalls[i].Name)
+			t.Errorf("answer %d = %s, want the answer to %s", i, wiretest.MustMarshal(t, a), parallelCalls[i].Name)
 			continue
 		}
 		_, isErr := fr.Response["error"]

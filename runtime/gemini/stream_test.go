@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genai"
 
 	tgg "github.com/toolgen/toolgen/runtime/gemini"
+	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 )
 
 // feed adds chunks to a new Stream.
@@ -40,7 +41,7 @@ func TestStreamRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := callsText(calls); got != " get_weather {\"city\":\"Paris\"}\n" {
+	if got := wiretest.CallsText(calls); got != " get_weather {\"city\":\"Paris\"}\n" {
 		t.Errorf("Calls = %q", got)
 	}
 	body, err := s.Response()
@@ -54,7 +55,7 @@ func TestStreamRecorded(t *testing.T) {
 	c := resp.Candidates[0]
 	if c.FinishReason != genai.FinishReasonStop || c.Content.Role != genai.RoleModel || len(c.Content.Parts) != 1 ||
 		string(c.Content.Parts[0].ThoughtSignature) != "sig-1" || c.Content.Parts[0].FunctionCall.Name != "get_weather" {
-		t.Errorf("the SDK reads the assembled response as %s", mustMarshal(t, &resp))
+		t.Errorf("the SDK reads the assembled response as %s", wiretest.MustMarshal(t, &resp))
 	}
 	if !strings.Contains(string(body), `"thoughtSignature":"c2lnLTE="`) {
 		t.Errorf("the thought signature changed: %s", body)
@@ -81,7 +82,7 @@ func TestStreamParallel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := callsText(calls); got != "a get_weather {\"city\":\"Paris\"}\nb get_weather {\"city\":\"Tokyo\"}\n" {
+	if got := wiretest.CallsText(calls); got != "a get_weather {\"city\":\"Paris\"}\nb get_weather {\"city\":\"Tokyo\"}\n" {
 		t.Errorf("Calls = %q", got)
 	}
 	body, _ := s.Response()
@@ -106,7 +107,7 @@ func TestStreamParallel(t *testing.T) {
 	if err := ours.UnmarshalJSON(body); err != nil {
 		t.Fatal(err)
 	}
-	if a, b := mustMarshal(t, ours.Candidates[0].Content.Parts), mustMarshal(t, sdkParts); !jsonEqual(t, a, b) {
+	if a, b := wiretest.MustMarshal(t, ours.Candidates[0].Content.Parts), wiretest.MustMarshal(t, sdkParts); !wiretest.JSONEqual(t, a, b) {
 		t.Errorf("parts differ from the SDK's chunks:\nours %s\nSDK  %s", a, b)
 	}
 	// Every cut before the finishReason is an error, never fewer calls.
@@ -163,7 +164,7 @@ func TestStreamSDKCases(t *testing.T) {
 		if err := r.UnmarshalJSON(body); err != nil {
 			t.Fatal(err)
 		}
-		if got := partsOf(t, body); !jsonEqual(t, got, []byte(tc.want)) {
+		if got := partsOf(t, body); !wiretest.JSONEqual(t, got, []byte(tc.want)) {
 			t.Errorf("%s: parts %s, want %s", tc.name, got, tc.want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -19,26 +20,18 @@ func call(id, name, args string) runtime.ToolCall {
 func sameCalls(t *testing.T, what string, got []runtime.ToolCall, want ...runtime.ToolCall) {
 	t.Helper()
 	if len(got) != len(want) {
-		t.Fatalf("%s: got %d calls %s, want %d", what, len(got), showCalls(got), len(want))
+		t.Fatalf("%s: got %d calls %s, want %d", what, len(got), wiretest.CallsText(got), len(want))
 	}
 	for i := range got {
 		if got[i].ID != want[i].ID || got[i].Name != want[i].Name || string(got[i].Arguments) != string(want[i].Arguments) {
-			t.Errorf("%s: call %d is %s, want %s", what, i, showCalls(got[i:i+1]), showCalls(want[i:i+1]))
+			t.Errorf("%s: call %d is %s, want %s", what, i, wiretest.CallsText(got[i:i+1]), wiretest.CallsText(want[i:i+1]))
 		}
 	}
 }
 
-func showCalls(calls []runtime.ToolCall) string {
-	var parts []string
-	for _, c := range calls {
-		parts = append(parts, c.ID+" "+c.Name+string(c.Arguments))
-	}
-	return "[" + strings.Join(parts, "; ") + "]"
-}
-
 // sdkCompletion is a chat completion with two tool calls, built with the SDK's types.
 func sdkCompletion(t *testing.T) []byte {
-	return mustMarshal(t, sdk.ChatCompletion{
+	return wiretest.MustMarshal(t, sdk.ChatCompletion{
 		ID: "chatcmpl-1", Object: "chat.completion", Created: 1725392480, Model: "gpt-4o",
 		Choices: []sdk.ChatCompletionChoice{{
 			FinishReason: "tool_calls",
@@ -176,9 +169,9 @@ func sdkResponse(t *testing.T) []byte {
 	}
 	output := make([]json.RawMessage, len(items))
 	for i, it := range items {
-		output[i] = mustMarshal(t, it)
+		output[i] = wiretest.MustMarshal(t, it)
 	}
-	return mustMarshal(t, map[string]any{
+	return wiretest.MustMarshal(t, map[string]any{
 		"id": "resp_1", "object": "response", "created_at": 1741476542, "status": "completed",
 		"model": "gpt-4.1", "error": nil, "output": output, "x_unknown": map[string]int{"kept": 1},
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -80,7 +81,7 @@ func results(t *testing.T) []runtime.CallResult {
 func TestChatToolMessagesMatchSDK(t *testing.T) {
 	res := results(t)
 	for i, m := range openai.ChatToolMessages(res) {
-		ours := mustMarshal(t, m)
+		ours := wiretest.MustMarshal(t, m)
 		var u sdk.ChatCompletionMessageParamUnion
 		if err := json.Unmarshal(ours, &u); err != nil {
 			t.Fatalf("the SDK rejects %s: %v", ours, err)
@@ -88,9 +89,9 @@ func TestChatToolMessagesMatchSDK(t *testing.T) {
 		if u.OfTool == nil || u.OfTool.ToolCallID != res[i].Call.ID || u.OfTool.Content.OfString.Value != res[i].Result.Text() {
 			t.Errorf("the SDK reads %s as %+v", ours, u)
 		}
-		sameJSON(t, "tool message through the SDK", mustMarshal(t, u), ours)
+		wiretest.SameJSON(t, "tool message through the SDK", wiretest.MustMarshal(t, u), ours)
 		theirs := sdk.ToolMessage(res[i].Result.Text(), res[i].Call.ID)
-		sameJSON(t, "tool message built by the SDK", ours, mustMarshal(t, theirs))
+		wiretest.SameJSON(t, "tool message built by the SDK", ours, wiretest.MustMarshal(t, theirs))
 	}
 	if m := openai.ChatToolMessages(res)[1]; m.Content != "the service is down" {
 		t.Errorf("the error result reads %q", m.Content)
@@ -100,7 +101,7 @@ func TestChatToolMessagesMatchSDK(t *testing.T) {
 func TestResponsesOutputsMatchSDK(t *testing.T) {
 	res := results(t)
 	for i, o := range openai.ResponsesOutputs(res) {
-		ours := mustMarshal(t, o)
+		ours := wiretest.MustMarshal(t, o)
 		var u responses.ResponseInputItemUnionParam
 		if err := json.Unmarshal(ours, &u); err != nil {
 			t.Fatalf("the SDK rejects %s: %v", ours, err)
@@ -109,9 +110,9 @@ func TestResponsesOutputsMatchSDK(t *testing.T) {
 		if f == nil || f.CallID.Value != res[i].Call.ID || f.Output.OfString.Value != res[i].Result.Text() {
 			t.Errorf("the SDK reads %s as %+v", ours, u)
 		}
-		sameJSON(t, "function_call_output through the SDK", mustMarshal(t, u), ours)
+		wiretest.SameJSON(t, "function_call_output through the SDK", wiretest.MustMarshal(t, u), ours)
 		theirs := responses.ResponseInputItemParamOfFunctionCallOutput(res[i].Result.Text())
 		theirs.OfFunctionCallOutput.CallID = param.NewOpt(res[i].Call.ID)
-		sameJSON(t, "function_call_output built by the SDK", ours, mustMarshal(t, theirs))
+		wiretest.SameJSON(t, "function_call_output built by the SDK", ours, wiretest.MustMarshal(t, theirs))
 	}
 }

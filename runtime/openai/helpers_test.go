@@ -3,8 +3,6 @@ package openai_test
 import (
 	"context"
 	"encoding/json"
-	"reflect"
-	"testing"
 
 	"github.com/toolgen/toolgen/runtime"
 )
@@ -90,41 +88,4 @@ func testTools() *runtime.Toolset {
 		}
 		return func(context.Context) (*runtime.Result, error) { return runtime.TextResult("pong"), nil }
 	})
-}
-
-// jsonValue decodes JSON text into a generic value, for comparing JSON by value.
-func jsonValue(t *testing.T, data []byte) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, data)
-	}
-	return v
-}
-
-// sameJSON fails the test unless a and b are equal JSON values.
-func sameJSON(t *testing.T, what string, a, b []byte) {
-	t.Helper()
-	if !reflect.DeepEqual(jsonValue(t, a), jsonValue(t, b)) {
-		t.Errorf("%s differ:\n got  %s\n want %s", what, a, b)
-	}
-}
-
-func mustMarshal(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// field returns obj[name] of a JSON object.
-func field(t *testing.T, body []byte, name string) json.RawMessage {
-	t.Helper()
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(body, &obj); err != nil {
-		t.Fatalf("not a JSON object: %v\n%s", err, body)
-	}
-	return obj[name]
 }

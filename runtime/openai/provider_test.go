@@ -10,44 +10,13 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
 const chatRequest = `{"model":"gpt-4o","temperature":0.2,"metadata":{"run":"t1"},"x_vendor":{"keep":[1,2]},
 	"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Weather in Paris, and 1+2?"}],
 	"tools":[{"type":"function","function":{"name":"user_tool","parameters":{"type":"object"}}}]}`
-
-// kept checks that every field of before but tools, tool_choice and changed is in
-// after, unchanged.
-func kept(t *testing.T, before, after []byte, changed ...string) {
-	t.Helper()
-	var b, a map[string]json.RawMessage
-	json.Unmarshal(before, &b)
-	json.Unmarshal(after, &a)
-	for k, v := range b {
-		switch k {
-		case "tools", "tool_choice":
-			continue
-		}
-		if contains(changed, k) {
-			continue
-		}
-		if _, ok := a[k]; !ok {
-			t.Errorf("field %q was dropped", k)
-			continue
-		}
-		sameJSON(t, "field "+k, a[k], v)
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
 
 func toolNames(t *testing.T, tools json.RawMessage, chat bool) []string {
 	t.Helper()
@@ -77,11 +46,11 @@ func TestChatPrepare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept(t, []byte(chatRequest), req)
-	if got := strings.Join(toolNames(t, field(t, req, "tools"), true), ","); got != "user_tool,add,fail,get_weather,ping" {
+	wiretest.Kept(t, []byte(chatRequest), req, "tools", "tool_choice")
+	if got := strings.Join(toolNames(t, wiretest.Fields(t, req)["tools"], true), ","); got != "user_tool,add,fail,get_weather,ping" {
 		t.Errorf("tools = %s", got)
 	}
-	if c := string(field(t, req, "tool_choice")); c != `"auto"` {
+	if c := string(wiretest.Fields(t, req)["tool_choice"]); c != `"auto"` {
 		t.Errorf("tool_choice = %s", c)
 	}
 	// The request is one the SDK accepts, its tools function tools.
@@ -99,19 +68,19 @@ func TestChatPrepare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameJSON(t, "prepared twice", again, req)
+	wiretest.SameJSON(t, "prepared twice", again, req)
 
 	// None keeps the tools listed and says "none".
 	none, err := openai.Chat{}.Prepare(req, ts, runtime.ChoiceNone)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameJSON(t, "tools with none", field(t, none, "tools"), field(t, req, "tools"))
-	if c := string(field(t, none, "tool_choice")); c != `"none"` {
+	wiretest.SameJSON(t, "tools with none", wiretest.Fields(t, none)["tools"], wiretest.Fields(t, req)["tools"])
+	if c := string(wiretest.Fields(t, none)["tool_choice"]); c != `"none"` {
 		t.Errorf("tool_choice = %s", c)
 	}
 	req2, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, runtime.ChoiceRequired)
-	if c := string(field(t, req2, "tool_choice")); c != `"required"` {
+	if c := string(wiretest.Fields(t, req2)["tool_choice"]); c != `"required"` {
 		t.Errorf("tool_choice = %s", c)
 	}
 
@@ -121,7 +90,7 @@ func TestChatPrepare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameJSON(t, "no tools", bare, []byte(`{"model":"m","messages":[]}`))
+	wiretest.SameJSON(t, "no tools", bare, []byte(`{"model":"m","messages":[]}`))
 
 	for _, bad := range []struct {
 		req    string
@@ -151,11 +120,11 @@ func TestChatContinue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept(t, req, next, "messages")
-	sameJSON(t, "tools", field(t, next, "tools"), field(t, req, "tools"))
+	wiretest.Kept(t, req, next, "tools", "tool_choice", "messages")
+	wiretest.SameJSON(t, "tools", wiretest.Fields(t, next)["tools"], wiretest.Fields(t, req)["tools"])
 
 	var msgs []json.RawMessage
-	json.Unmarshal(field(t, next, "messages"), &msgs)
+	json.Unmarshal(wiretest.Fields(t, next)["messages"], &msgs)
 	if len(msgs) != 6 {
 		t.Fatalf("got %d messages, want 2 + 1 + 3", len(msgs))
 	}
@@ -166,16 +135,16 @@ func TestChatContinue(t *testing.T) {
 		} `json:"choices"`
 	}
 	json.Unmarshal([]byte(threeCalls), &resp)
-	sameJSON(t, "assistant message", msgs[2], resp.Choices[0].Message)
+	wiretest.SameJSON(t, "assistant message", msgs[2], resp.Choices[0].Message)
 
 	// The SDK reads the conversation: system, user, the assistant's three calls, then
 	// one tool message per call, in order.
 	var params []sdk.ChatCompletionMessageParamUnion
-	if err := json.Unmarshal(field(t, next, "messages"), &params); err != nil {
+	if err := json.Unmarshal(wiretest.Fields(t, next)["messages"], &params); err != nil {
 		t.Fatal(err)
 	}
 	if params[0].OfSystem == nil || params[1].OfUser == nil || params[2].OfAssistant == nil || len(params[2].OfAssistant.ToolCalls) != 3 {
-		t.Fatalf("the SDK reads the messages otherwise: %s", field(t, next, "messages"))
+		t.Fatalf("the SDK reads the messages otherwise: %s", wiretest.Fields(t, next)["messages"])
 	}
 	for i, want := range []struct{ id, text string }{
 		{"call_w", "Sunny in Paris"}, {"call_t", `unknown tool "teleport"`}, {"call_a", "3"},
@@ -195,7 +164,7 @@ func TestChatContinue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameJSON(t, "from reversed results", next2, next)
+	wiretest.SameJSON(t, "from reversed results", next2, next)
 
 	// Every call needs exactly one answer.
 	for _, bad := range []struct {
@@ -227,9 +196,9 @@ func TestResponsesPrepare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept(t, []byte(responsesRequest), req)
+	wiretest.Kept(t, []byte(responsesRequest), req, "tools", "tool_choice")
 	// The hosted tool stays; the stale get_weather is replaced by ts's.
-	tools := field(t, req, "tools")
+	tools := wiretest.Fields(t, req)["tools"]
 	if got := strings.Join(toolNames(t, tools, false), ","); got != ",add,fail,get_weather,ping" {
 		t.Errorf("tools = %s", got)
 	}
@@ -240,11 +209,11 @@ func TestResponsesPrepare(t *testing.T) {
 	if list[0].OfWebSearch == nil || list[3].OfFunction == nil || !list[3].OfFunction.Strict.Value {
 		t.Errorf("the SDK reads the tools otherwise: %s", tools)
 	}
-	if c := string(field(t, req, "tool_choice")); c != `"required"` {
+	if c := string(wiretest.Fields(t, req)["tool_choice"]); c != `"required"` {
 		t.Errorf("tool_choice = %s", c)
 	}
 	again, _ := openai.Responses{}.Prepare(req, ts, runtime.ChoiceRequired)
-	sameJSON(t, "prepared twice", again, req)
+	wiretest.SameJSON(t, "prepared twice", again, req)
 }
 
 func TestResponsesContinue(t *testing.T) {
@@ -261,25 +230,25 @@ func TestResponsesContinue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept(t, req, next, "input")
+	wiretest.Kept(t, req, next, "tools", "tool_choice", "input")
 
 	var input []json.RawMessage
-	json.Unmarshal(field(t, next, "input"), &input)
+	json.Unmarshal(wiretest.Fields(t, next)["input"], &input)
 	if len(input) != 1+4+2 {
-		t.Fatalf("input has %d items, want the user message, 4 output items and 2 outputs: %s", len(input), field(t, next, "input"))
+		t.Fatalf("input has %d items, want the user message, 4 output items and 2 outputs: %s", len(input), wiretest.Fields(t, next)["input"])
 	}
-	sameJSON(t, "the string input", input[0], []byte(`{"role":"user","content":"Weather in Paris and Tokyo?"}`))
+	wiretest.SameJSON(t, "the string input", input[0], []byte(`{"role":"user","content":"Weather in Paris and Tokyo?"}`))
 	// That is the SDK's own encoding of a user message (which its union cannot read back
 	// without a type, so the SDK checks the other items below).
-	sameJSON(t, "the string input as the SDK writes it", input[0],
-		mustMarshal(t, responses.ResponseInputItemParamOfMessage("Weather in Paris and Tokyo?", responses.EasyInputMessageRoleUser)))
+	wiretest.SameJSON(t, "the string input as the SDK writes it", input[0],
+		wiretest.MustMarshal(t, responses.ResponseInputItemParamOfMessage("Weather in Paris and Tokyo?", responses.EasyInputMessageRoleUser)))
 	var output []json.RawMessage
-	json.Unmarshal(field(t, resp, "output"), &output)
+	json.Unmarshal(wiretest.Fields(t, resp)["output"], &output)
 	for i, item := range output {
-		sameJSON(t, fmt.Sprintf("output item %d", i), input[1+i], item)
+		wiretest.SameJSON(t, fmt.Sprintf("output item %d", i), input[1+i], item)
 	}
 	var items responses.ResponseInputParam
-	if err := json.Unmarshal(mustMarshal(t, input[1:]), &items); err != nil {
+	if err := json.Unmarshal(wiretest.MustMarshal(t, input[1:]), &items); err != nil {
 		t.Fatal(err)
 	}
 	items = append(responses.ResponseInputParam{{}}, items...)
@@ -290,7 +259,7 @@ func TestResponsesContinue(t *testing.T) {
 		}
 	}
 	if items[3].OfFunctionCall == nil || items[3].OfFunctionCall.CallID != "call_1" || items[1].OfReasoning == nil {
-		t.Errorf("the SDK reads the echoed items otherwise: %s", field(t, next, "input"))
+		t.Errorf("the SDK reads the echoed items otherwise: %s", wiretest.Fields(t, next)["input"])
 	}
 
 	// Continuing again keeps the list input and appends.
@@ -299,7 +268,7 @@ func TestResponsesContinue(t *testing.T) {
 		t.Fatal(err)
 	}
 	var input2 []json.RawMessage
-	json.Unmarshal(field(t, next2, "input"), &input2)
+	json.Unmarshal(wiretest.Fields(t, next2)["input"], &input2)
 	if len(input2) != len(input)+6 {
 		t.Errorf("continued twice: %d items", len(input2))
 	}
@@ -319,7 +288,7 @@ func TestResponsesContinueStored(t *testing.T) {
 	want := `{"model":"m","previous_response_id":"resp_1","input":[
 		{"type":"function_call_output","call_id":"call_1","output":"Sunny in Paris"},
 		{"type":"function_call_output","call_id":"call_2","output":"Sunny in Tokyo"}]}`
-	sameJSON(t, "stored continuation", next, []byte(want))
+	wiretest.SameJSON(t, "stored continuation", next, []byte(want))
 
 	conv, err := p.Continue([]byte(`{"model":"m","conversation":"conv_1","input":"hi"}`), resp, res)
 	if err != nil {
@@ -328,7 +297,7 @@ func TestResponsesContinueStored(t *testing.T) {
 	want = `{"model":"m","conversation":"conv_1","input":[
 		{"type":"function_call_output","call_id":"call_1","output":"Sunny in Paris"},
 		{"type":"function_call_output","call_id":"call_2","output":"Sunny in Tokyo"}]}`
-	sameJSON(t, "conversation continuation", conv, []byte(want))
+	wiretest.SameJSON(t, "conversation continuation", conv, []byte(want))
 
 	if _, err := p.Continue([]byte(`{"input":7}`), resp, res); err == nil {
 		t.Error("Continue accepts a number as input")
@@ -368,9 +337,9 @@ func TestLoopChat(t *testing.T) {
 		t.Errorf("round calls %v", ids)
 	}
 	var msgs []map[string]any
-	json.Unmarshal(field(t, conv, "messages"), &msgs)
+	json.Unmarshal(wiretest.Fields(t, conv)["messages"], &msgs)
 	if len(msgs) != 6 || msgs[3]["tool_call_id"] != "call_w" || msgs[5]["content"] != "3" {
-		t.Errorf("conversation: %s", field(t, conv, "messages"))
+		t.Errorf("conversation: %s", wiretest.Fields(t, conv)["messages"])
 	}
 }
 
@@ -387,12 +356,12 @@ func TestLoopResponsesMaxRounds(t *testing.T) {
 		t.Fatalf("got %s after %d requests", got, len(sent))
 	}
 	// The last request switches tools off but keeps them listed.
-	if c := string(field(t, sent[1], "tool_choice")); c != `"none"` {
+	if c := string(wiretest.Fields(t, sent[1])["tool_choice"]); c != `"none"` {
 		t.Errorf("tool_choice of the last request = %s", c)
 	}
-	sameJSON(t, "tools of the last request", field(t, sent[1], "tools"), field(t, sent[0], "tools"))
+	wiretest.SameJSON(t, "tools of the last request", wiretest.Fields(t, sent[1])["tools"], wiretest.Fields(t, sent[0])["tools"])
 	var input []json.RawMessage
-	json.Unmarshal(field(t, sent[1], "input"), &input)
+	json.Unmarshal(wiretest.Fields(t, sent[1])["input"], &input)
 	if len(input) != 7 {
 		t.Errorf("the last request's input has %d items", len(input))
 	}

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
 	"strings"
 	"testing"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -28,19 +28,10 @@ func sseData(t *testing.T, r io.Reader) (events, data [][]byte) {
 	return events, data
 }
 
-func readFile(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // The SDK's recorded stream (text, then a get_weather call, finish_reason, usage
 // chunks and [DONE]) gives the call the SDK's own accumulator gives.
 func TestChatStreamSDKRecording(t *testing.T) {
-	_, chunks := sseData(t, bytes.NewReader(readFile(t, "testdata/chat_stream_sdk.sse")))
+	_, chunks := sseData(t, bytes.NewReader(wiretest.ReadFile(t, "testdata/chat_stream_sdk.sse")))
 	var s openai.ChatStream
 	var acc sdk.ChatCompletionAccumulator
 	for _, c := range chunks {
@@ -102,7 +93,7 @@ func TestChatStreamSDKRecording(t *testing.T) {
 // Every prefix of the recording that stops before the finish_reason chunk is an
 // error that says so; the prefixes that include it give the whole call.
 func TestChatStreamTruncated(t *testing.T) {
-	_, chunks := sseData(t, bytes.NewReader(readFile(t, "testdata/chat_stream_sdk.sse")))
+	_, chunks := sseData(t, bytes.NewReader(wiretest.ReadFile(t, "testdata/chat_stream_sdk.sse")))
 	finish := -1
 	for i, c := range chunks {
 		if bytes.Contains(c, []byte(`"finish_reason":"tool_calls"`)) {
@@ -122,7 +113,7 @@ func TestChatStreamTruncated(t *testing.T) {
 		calls, err := s.Calls()
 		if n <= finish {
 			if err == nil || !strings.Contains(err.Error(), "before a finish_reason") {
-				t.Fatalf("%d of %d chunks: got %s, %v; want an unfinished-stream error", n, len(chunks), showCalls(calls), err)
+				t.Fatalf("%d of %d chunks: got %s, %v; want an unfinished-stream error", n, len(chunks), wiretest.CallsText(calls), err)
 			}
 			if n > finish-9 && !strings.Contains(err.Error(), "get_weather (call_FXoAjBUMcVv1k40fficJ9cSs)") {
 				t.Errorf("%d chunks: the error does not name the pending call: %v", n, err)
@@ -130,14 +121,14 @@ func TestChatStreamTruncated(t *testing.T) {
 			continue
 		}
 		if err != nil || len(calls) != 1 {
-			t.Errorf("%d of %d chunks: %s, %v", n, len(chunks), showCalls(calls), err)
+			t.Errorf("%d of %d chunks: %s, %v", n, len(chunks), wiretest.CallsText(calls), err)
 		}
 	}
 }
 
 func TestChatStreamCutBody(t *testing.T) {
 	// The body itself is cut mid-event: ReadSSE drops the partial event.
-	full := readFile(t, "testdata/chat_stream_sdk.sse")
+	full := wiretest.ReadFile(t, "testdata/chat_stream_sdk.sse")
 	i := bytes.Index(full, []byte(`"finish_reason":"tool_calls"`))
 	var s openai.ChatStream
 	if err := openai.ReadSSE(bytes.NewReader(full[:i]), func(_, d []byte) error { return s.Add(d) }); err != nil {
@@ -231,7 +222,7 @@ func TestChatStreamErrors(t *testing.T) {
 		}
 		calls, err := s.Calls()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: Calls = %s, %v; want an error with %q", tc.name, showCalls(calls), err, tc.want)
+			t.Errorf("%s: Calls = %s, %v; want an error with %q", tc.name, wiretest.CallsText(calls), err, tc.want)
 		}
 		if addErr != nil && addErr.Error() != err.Error() {
 			t.Errorf("%s: Add said %v, Calls %v", tc.name, addErr, err)
@@ -245,7 +236,7 @@ func TestChatStreamErrors(t *testing.T) {
 // Every event of the Responses stream fixture is the event the SDK's stream union reads
 // it as, and the stream gives the calls of the final response.
 func TestResponsesStreamFixture(t *testing.T) {
-	events, data := sseData(t, bytes.NewReader(readFile(t, "testdata/responses_stream.sse")))
+	events, data := sseData(t, bytes.NewReader(wiretest.ReadFile(t, "testdata/responses_stream.sse")))
 	var s openai.ResponsesStream
 	for i, d := range data {
 		var u responses.ResponseStreamEventUnion
@@ -335,7 +326,7 @@ func TestResponsesStreamVariants(t *testing.T) {
 }
 
 func TestResponsesStreamTruncated(t *testing.T) {
-	_, data := sseData(t, bytes.NewReader(readFile(t, "testdata/responses_stream.sse")))
+	_, data := sseData(t, bytes.NewReader(wiretest.ReadFile(t, "testdata/responses_stream.sse")))
 	for n := 0; n < len(data); n++ { // every prefix without response.completed
 		var s openai.ResponsesStream
 		for _, d := range data[:n] {
@@ -345,7 +336,7 @@ func TestResponsesStreamTruncated(t *testing.T) {
 		}
 		calls, err := s.Calls()
 		if err == nil || !strings.Contains(err.Error(), "before response.completed") {
-			t.Fatalf("%d of %d events: %s, %v; want an incomplete-stream error", n, len(data), showCalls(calls), err)
+			t.Fatalf("%d of %d events: %s, %v; want an incomplete-stream error", n, len(data), wiretest.CallsText(calls), err)
 		}
 		if _, err := s.Response(); err == nil {
 			t.Fatalf("%d events: Response does not fail", n)
@@ -387,7 +378,7 @@ func TestResponsesStreamErrors(t *testing.T) {
 		}
 		calls, err := s.Calls()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: Calls = %s, %v; want an error with %q", tc.name, showCalls(calls), err, tc.want)
+			t.Errorf("%s: Calls = %s, %v; want an error with %q", tc.name, wiretest.CallsText(calls), err, tc.want)
 		}
 	}
 }

@@ -10,38 +10,39 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
 func TestChatToolsWire(t *testing.T) {
 	tools := openai.ChatTools(testTools())
-	got := mustMarshal(t, tools)
+	got := wiretest.MustMarshal(t, tools)
 	want := `[
 		{"type":"function","function":{"name":"add","description":"Adds two numbers.","strict":false,"parameters":` + addSchema + `}},
 		{"type":"function","function":{"name":"fail","description":"Always fails.","strict":false,"parameters":{"type":"object","properties":{}}}},
 		{"type":"function","function":{"name":"get_weather","description":"Current weather in a city.","strict":true,"parameters":` + weatherStrict + `}},
 		{"type":"function","function":{"name":"ping","strict":false,"parameters":{"type":"object","properties":{}}}}]`
-	sameJSON(t, "chat tools", got, []byte(want))
+	wiretest.SameJSON(t, "chat tools", got, []byte(want))
 	if openai.ChatTools(nil) != nil {
 		t.Error("ChatTools(nil) is not nil")
 	}
 }
 
 func TestResponsesToolsWire(t *testing.T) {
-	got := mustMarshal(t, openai.ResponsesTools(testTools()))
+	got := wiretest.MustMarshal(t, openai.ResponsesTools(testTools()))
 	want := `[
 		{"type":"function","name":"add","description":"Adds two numbers.","strict":false,"parameters":` + addSchema + `},
 		{"type":"function","name":"fail","description":"Always fails.","strict":false,"parameters":{"type":"object","properties":{}}},
 		{"type":"function","name":"get_weather","description":"Current weather in a city.","strict":true,"parameters":` + weatherStrict + `},
 		{"type":"function","name":"ping","strict":false,"parameters":{"type":"object","properties":{}}}]`
-	sameJSON(t, "responses tools", got, []byte(want))
+	wiretest.SameJSON(t, "responses tools", got, []byte(want))
 }
 
 // The definitions are what the official SDK sends: each unmarshals into the SDK's tool
 // union as a function tool, and the SDK marshals it back to the same JSON.
 func TestChatToolsMatchSDK(t *testing.T) {
 	for _, tool := range openai.ChatTools(testTools()) {
-		ours := mustMarshal(t, tool)
+		ours := wiretest.MustMarshal(t, tool)
 		var u sdk.ChatCompletionToolUnionParam
 		if err := json.Unmarshal(ours, &u); err != nil {
 			t.Fatalf("%s: the SDK rejects it: %v", tool.Function.Name, err)
@@ -53,13 +54,13 @@ func TestChatToolsMatchSDK(t *testing.T) {
 		if fn.Name != tool.Function.Name || fn.Strict.Value != tool.Function.Strict || !fn.Strict.Valid() {
 			t.Errorf("%s: the SDK reads name %q strict %v", tool.Function.Name, fn.Name, fn.Strict)
 		}
-		sameJSON(t, tool.Function.Name+" through the SDK", mustMarshal(t, u), ours)
+		wiretest.SameJSON(t, tool.Function.Name+" through the SDK", wiretest.MustMarshal(t, u), ours)
 	}
 }
 
 func TestResponsesToolsMatchSDK(t *testing.T) {
 	for _, tool := range openai.ResponsesTools(testTools()) {
-		ours := mustMarshal(t, tool)
+		ours := wiretest.MustMarshal(t, tool)
 		var u responses.ToolUnionParam
 		if err := json.Unmarshal(ours, &u); err != nil {
 			t.Fatalf("%s: the SDK rejects it: %v", tool.Name, err)
@@ -71,7 +72,7 @@ func TestResponsesToolsMatchSDK(t *testing.T) {
 		if fn.Name != tool.Name || !fn.Strict.Valid() || fn.Strict.Value != tool.Strict || len(fn.Parameters) == 0 {
 			t.Errorf("%s: the SDK reads name %q strict %v parameters %v", tool.Name, fn.Name, fn.Strict, fn.Parameters)
 		}
-		sameJSON(t, tool.Name+" through the SDK", mustMarshal(t, u), ours)
+		wiretest.SameJSON(t, tool.Name+" through the SDK", wiretest.MustMarshal(t, u), ours)
 	}
 }
 
@@ -111,7 +112,7 @@ func TestChatToolChoicesMatchSDK(t *testing.T) {
 				{"type": "function", "function": map[string]any{"name": "add"}},
 			}})},
 	} {
-		sameJSON(t, tc.name, tc.ours, mustMarshal(t, tc.theirs))
+		wiretest.SameJSON(t, tc.name, tc.ours, wiretest.MustMarshal(t, tc.theirs))
 	}
 }
 
@@ -131,7 +132,7 @@ func TestResponsesToolChoicesMatchSDK(t *testing.T) {
 				{"type": "function", "name": "add"}, {"type": "function", "name": "ping"},
 			}}}},
 	} {
-		sameJSON(t, tc.name, tc.ours, mustMarshal(t, tc.theirs))
+		wiretest.SameJSON(t, tc.name, tc.ours, wiretest.MustMarshal(t, tc.theirs))
 	}
 }
 
@@ -151,12 +152,12 @@ func TestToolsEqualSDKBuilt(t *testing.T) {
 	}}
 	for _, c := range openai.ChatTools(ts) {
 		if c.Function.Name == tool.Name {
-			sameJSON(t, "chat tool", mustMarshal(t, c), mustMarshal(t, chat))
+			wiretest.SameJSON(t, "chat tool", wiretest.MustMarshal(t, c), wiretest.MustMarshal(t, chat))
 		}
 	}
 	for _, r := range openai.ResponsesTools(ts) {
 		if r.Name == tool.Name {
-			sameJSON(t, "responses tool", mustMarshal(t, r), mustMarshal(t, resp))
+			wiretest.SameJSON(t, "responses tool", wiretest.MustMarshal(t, r), wiretest.MustMarshal(t, resp))
 		}
 	}
 }
@@ -176,18 +177,18 @@ func TestGeneratedToolsMatchSDK(t *testing.T) {
 		if c.Name != tool.Name || r.Name != tool.Name || c.Strict != strict || r.Strict != strict {
 			t.Errorf("%s: got chat %s/%v, responses %s/%v, want strict %v", tool.Name, c.Name, c.Strict, r.Name, r.Strict, strict)
 		}
-		sameJSON(t, tool.Name+" chat parameters", c.Parameters, params)
-		sameJSON(t, tool.Name+" responses parameters", r.Parameters, params)
+		wiretest.SameJSON(t, tool.Name+" chat parameters", c.Parameters, params)
+		wiretest.SameJSON(t, tool.Name+" responses parameters", r.Parameters, params)
 
 		var cu sdk.ChatCompletionToolUnionParam
-		if err := json.Unmarshal(mustMarshal(t, chat[i]), &cu); err != nil || cu.OfFunction == nil {
+		if err := json.Unmarshal(wiretest.MustMarshal(t, chat[i]), &cu); err != nil || cu.OfFunction == nil {
 			t.Fatalf("%s: the SDK rejects the chat tool: %v", tool.Name, err)
 		}
-		sameJSON(t, tool.Name+" chat tool through the SDK", mustMarshal(t, cu), mustMarshal(t, chat[i]))
+		wiretest.SameJSON(t, tool.Name+" chat tool through the SDK", wiretest.MustMarshal(t, cu), wiretest.MustMarshal(t, chat[i]))
 		var ru responses.ToolUnionParam
-		if err := json.Unmarshal(mustMarshal(t, resp[i]), &ru); err != nil || ru.OfFunction == nil {
+		if err := json.Unmarshal(wiretest.MustMarshal(t, resp[i]), &ru); err != nil || ru.OfFunction == nil {
 			t.Fatalf("%s: the SDK rejects the responses tool: %v", tool.Name, err)
 		}
-		sameJSON(t, tool.Name+" responses tool through the SDK", mustMarshal(t, ru), mustMarshal(t, resp[i]))
+		wiretest.SameJSON(t, tool.Name+" responses tool through the SDK", wiretest.MustMarshal(t, ru), wiretest.MustMarshal(t, resp[i]))
 	}
 }

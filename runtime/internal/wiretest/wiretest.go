@@ -1,0 +1,166 @@
+// Package wiretest holds what the tests of the provider packages (runtime/openai,
+// runtime/anthropic, runtime/gemini) share: a hand-written stand-in for a generated
+// package, and helpers that compare and take apart JSON. It is for tests only, and
+// like all of runtime/... depends on the standard library only.
+package wiretest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// Tools returns the tools of Toolset, in this order: boom, which panics; fail, which
+// fails with a message for the model; get_weather, with schemas lowered for Anthropic
+// (strict) and Gemini as toolgen fills them; and report, with its canonical schema
+// alone, which returns a structured value. boom and fail have no schema. Each call
+// returns a new slice, which the caller may change.
+func Tools() []runtime.Tool {
+	return []runtime.Tool{{
+		Name:        "boom",
+		Description: "Panics.",
+	}, {
+		Name:        "fail",
+		Description: "Fails with a message for the model.",
+	}, {
+		Name:        "get_weather",
+		Description: "Returns the weather of a city.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","minLength":1}},"required":["city"],"additionalProperties":false}`),
+		Strict:      true,
+		Anthropic: runtime.ProviderSchema{
+			Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city. Must be at least 1 character long."}},"required":["city"],"additionalProperties":false}`),
+			Strict:     true,
+		},
+		Gemini: runtime.ProviderSchema{
+			Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"city":{"type":"STRING","minLength":1}},"required":["city"]}`),
+		},
+	}, {
+		Name:        "report",
+		Description: "Returns a structured report.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"days":{"type":"integer","minimum":1,"maximum":14},"tags":{"type":"array","items":{"type":"string"}}},"additionalProperties":false}`),
+	}}
+}
+
+// Toolset returns the tools of Tools, as a generated package's Tools function would:
+// get_weather answers "Sunny in <city>", report {"days":<days>,"ok":true}, fail the
+// safe error "city <city> not found", and boom panics with "secret internal state".
+// Any arguments that are JSON are accepted.
+func Toolset() *runtime.Toolset {
+	tools := Tools()
+	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) runtime.Invocation {
+		raw, _ := d.Raw()
+		if !d.Finish() {
+			return nil
+		}
+		var args map[string]any
+		_ = json.Unmarshal(raw, &args)
+		switch tools[i].Name {
+		case "boom":
+			return func(context.Context) (*runtime.Result, error) { panic("secret internal state") }
+		case "fail":
+			return func(context.Context) (*runtime.Result, error) {
+				return nil, runtime.ToolErrorf("city %v not found", args["city"])
+			}
+		case "get_weather":
+			return func(context.Context) (*runtime.Result, error) {
+				return runtime.TextResult(fmt.Sprintf("Sunny in %v", args["city"])), nil
+			}
+		case "report":
+			return func(context.Context) (*runtime.Result, error) {
+				return runtime.StructuredResult(map[string]any{"days": args["days"], "ok": true}, false)
+			}
+		}
+		return nil
+	})
+}
+
+// MustMarshal returns the JSON encoding of v, failing the test when there is none.
+func MustMarshal(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// JSONEqual reports whether a and b are the same JSON value, whatever their spacing
+// and the order of their fields; it fails the test when either is not JSON.
+func JSONEqual(t testing.TB, a, b []byte) bool {
+	t.Helper()
+	return reflect.DeepEqual(value(t, a), value(t, b))
+}
+
+// SameJSON reports an error unless got and want are the same JSON value; what names
+// them in the message.
+func SameJSON(t testing.TB, what string, got, want []byte) {
+	t.Helper()
+	if !JSONEqual(t, got, want) {
+		t.Errorf("%s differ:\n got  %s\n want %s", what, got, want)
+	}
+}
+
+// value decodes JSON text into a generic value.
+func value(t testing.TB, data []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, data)
+	}
+	return v
+}
+
+// Fields decodes a JSON object into its raw fields, failing the test when body is not
+// an object.
+func Fields(t testing.TB, body []byte) map[string]json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatalf("not a JSON object: %v\n%s", err, body)
+	}
+	return m
+}
+
+// Kept reports an error for each field of the JSON object before, but those named in
+// changed, that after lacks or holds with another JSON value: the fields a Prepare or
+// a Continue does not own go through unchanged.
+func Kept(t testing.TB, before, after []byte, changed ...string) {
+	t.Helper()
+	b, a := Fields(t, before), Fields(t, after)
+	for k, v := range b {
+		if slices.Contains(changed, k) {
+			continue
+		}
+		if got, ok := a[k]; !ok {
+			t.Errorf("field %q was dropped", k)
+		} else if !JSONEqual(t, got, v) {
+			t.Errorf("field %q changed: %s, was %s", k, got, v)
+		}
+	}
+}
+
+// CallsText shows calls one a line, "<id> <name> <arguments>", to compare and print.
+func CallsText(calls []runtime.ToolCall) string {
+	var b strings.Builder
+	for _, c := range calls {
+		b.WriteString(c.ID + " " + c.Name + " " + string(c.Arguments) + "\n")
+	}
+	return b.String()
+}
+
+// ReadFile returns the content of a file, failing the test when it cannot be read.
+func ReadFile(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

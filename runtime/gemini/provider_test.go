@@ -76,11 +76,7 @@ const request = `{"contents":[{"role":"user","parts":[{"text":"Weather in Paris 
 func TestPrepare(t *testing.T) {
 	p := tgg.GenerateContent{}
 	ts := wiretest.Toolset()
-	out, err := p.Prepare([]byte(request), ts, runtime.ChoiceAuto)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wiretest.Kept(t, []byte(request), out, "tools", "tool_config")
+	out := wiretest.Prepare(t, p, ts, []byte(request), runtime.ChoiceAuto, "tools", "tool_config")
 	got := wiretest.Fields(t, out)
 	if _, ok := got["tool_config"]; ok {
 		t.Errorf("Prepare kept tool_config beside toolConfig")
@@ -103,10 +99,6 @@ func TestPrepare(t *testing.T) {
 	if config.FunctionCallingConfig.Mode != genai.FunctionCallingConfigModeAuto || config.FunctionCallingConfig.AllowedFunctionNames != nil ||
 		config.RetrievalConfig == nil || config.RetrievalConfig.LanguageCode != "fr" {
 		t.Errorf("toolConfig = %s", got["toolConfig"])
-	}
-	again, err := p.Prepare(out, ts, runtime.ChoiceAuto)
-	if err != nil || !wiretest.JSONEqual(t, again, out) {
-		t.Errorf("Prepare is not idempotent:\n%s\n%s", out, again)
 	}
 	none, err := p.Prepare(out, ts, runtime.ChoiceNone)
 	if err != nil || !wiretest.JSONEqual(t, wiretest.Fields(t, none)["toolConfig"], []byte(`{"functionCallingConfig":{"mode":"NONE"},"retrievalConfig":{"languageCode":"fr"}}`)) {
@@ -147,16 +139,7 @@ const response = `{"candidates":[{"content":{"role":"model","parts":[
 
 func TestContinue(t *testing.T) {
 	p := tgg.GenerateContent{}
-	calls, err := p.Calls([]byte(response))
-	if err != nil {
-		t.Fatal(err)
-	}
-	results := wiretest.Toolset().RunCalls(context.Background(), calls, 0)
-	out, err := p.Continue([]byte(request), []byte(response), results)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wiretest.Kept(t, []byte(request), out, "contents")
+	out, results := wiretest.Round(t, p, wiretest.Toolset(), []byte(request), []byte(response), "contents")
 	got := wiretest.Fields(t, out)
 	var contents []json.RawMessage
 	if err := json.Unmarshal(got["contents"], &contents); err != nil || len(contents) != 3 {
@@ -193,10 +176,8 @@ func TestContinue(t *testing.T) {
 		t.Errorf("the SDK reads the answers as %s", wiretest.MustMarshal(t, user))
 	}
 
-	for _, bad := range [][]runtime.CallResult{results[:1], {results[1], results[0]}, nil} {
-		if _, err := p.Continue([]byte(request), []byte(response), bad); err == nil {
-			t.Errorf("Continue accepted %d mismatched results", len(bad))
-		}
+	if _, err := p.Continue([]byte(request), []byte(response), []runtime.CallResult{results[1], results[0]}); err == nil {
+		t.Errorf("Continue accepted results out of the calls' order")
 	}
 	for _, tc := range [][2]string{
 		{`{"model":"m"}`, response},
@@ -210,7 +191,7 @@ func TestContinue(t *testing.T) {
 	}
 	// A turn without calls goes back alone; a content without a role gets "model".
 	text := `{"candidates":[{"content":{"parts":[{"text":"Sunny.","thoughtSignature":"c2ln"}]},"finishReason":"STOP"}]}`
-	out, err = p.Continue([]byte(`{"contents":[]}`), []byte(text), nil)
+	out, err := p.Continue([]byte(`{"contents":[]}`), []byte(text), nil)
 	if err != nil || string(out) != `{"contents":[{"parts":[{"text":"Sunny.","thoughtSignature":"c2ln"}],"role":"model"}]}` {
 		t.Errorf("Continue without calls = %s, %v", out, err)
 	}

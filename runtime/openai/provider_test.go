@@ -42,11 +42,7 @@ func toolNames(t *testing.T, tools json.RawMessage, chat bool) []string {
 
 func TestChatPrepare(t *testing.T) {
 	ts := testTools()
-	req, err := openai.Chat{}.Prepare([]byte(chatRequest), ts, runtime.ChoiceAuto)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wiretest.Kept(t, []byte(chatRequest), req, "tools", "tool_choice")
+	req := wiretest.Prepare(t, openai.Chat{}, ts, []byte(chatRequest), runtime.ChoiceAuto, "tools", "tool_choice")
 	if got := strings.Join(toolNames(t, wiretest.Fields(t, req)["tools"], true), ","); got != "user_tool,add,fail,get_weather,ping" {
 		t.Errorf("tools = %s", got)
 	}
@@ -62,13 +58,6 @@ func TestChatPrepare(t *testing.T) {
 		!p.Tools[3].OfFunction.Function.Strict.Value || p.ToolChoice.OfAuto.Value != "auto" {
 		t.Errorf("the SDK reads the request otherwise: %s", req)
 	}
-
-	// Preparing again changes nothing: the tools of ts are replaced, not repeated.
-	again, err := openai.Chat{}.Prepare(req, ts, runtime.ChoiceAuto)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wiretest.SameJSON(t, "prepared twice", again, req)
 
 	// None keeps the tools listed and says "none".
 	none, err := openai.Chat{}.Prepare(req, ts, runtime.ChoiceNone)
@@ -111,16 +100,7 @@ func TestChatContinue(t *testing.T) {
 	ts := testTools()
 	req, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, runtime.ChoiceAuto)
 	p := openai.Chat{}
-	calls, err := p.Calls([]byte(threeCalls))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := ts.RunCalls(context.Background(), calls, 0)
-	next, err := p.Continue(req, []byte(threeCalls), res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wiretest.Kept(t, req, next, "tools", "tool_choice", "messages")
+	next, res := wiretest.Round(t, p, ts, req, []byte(threeCalls), "tools", "tool_choice", "messages")
 	wiretest.SameJSON(t, "tools", wiretest.Fields(t, next)["tools"], wiretest.Fields(t, req)["tools"])
 
 	var msgs []json.RawMessage
@@ -192,11 +172,7 @@ const responsesRequest = `{"model":"gpt-4.1","instructions":"Be brief.","input":
 
 func TestResponsesPrepare(t *testing.T) {
 	ts := testTools()
-	req, err := openai.Responses{}.Prepare([]byte(responsesRequest), ts, runtime.ChoiceRequired)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wiretest.Kept(t, []byte(responsesRequest), req, "tools", "tool_choice")
+	req := wiretest.Prepare(t, openai.Responses{}, ts, []byte(responsesRequest), runtime.ChoiceRequired, "tools", "tool_choice")
 	// The hosted tool stays; the stale get_weather is replaced by ts's.
 	tools := wiretest.Fields(t, req)["tools"]
 	if got := strings.Join(toolNames(t, tools, false), ","); got != ",add,fail,get_weather,ping" {
@@ -212,8 +188,6 @@ func TestResponsesPrepare(t *testing.T) {
 	if c := string(wiretest.Fields(t, req)["tool_choice"]); c != `"required"` {
 		t.Errorf("tool_choice = %s", c)
 	}
-	again, _ := openai.Responses{}.Prepare(req, ts, runtime.ChoiceRequired)
-	wiretest.SameJSON(t, "prepared twice", again, req)
 }
 
 func TestResponsesContinue(t *testing.T) {
@@ -221,16 +195,7 @@ func TestResponsesContinue(t *testing.T) {
 	p := openai.Responses{}
 	req, _ := p.Prepare([]byte(responsesRequest), ts, runtime.ChoiceAuto)
 	resp := sdkResponse(t)
-	calls, err := p.Calls(resp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := ts.RunCalls(context.Background(), calls, 0)
-	next, err := p.Continue(req, resp, res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wiretest.Kept(t, req, next, "tools", "tool_choice", "input")
+	next, res := wiretest.Round(t, p, ts, req, resp, "tools", "tool_choice", "input")
 
 	var input []json.RawMessage
 	json.Unmarshal(wiretest.Fields(t, next)["input"], &input)

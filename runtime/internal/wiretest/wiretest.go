@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"slices"
@@ -146,6 +147,51 @@ func Kept(t testing.TB, before, after []byte, changed ...string) {
 	}
 }
 
+// Prepare returns request prepared by p with the tools of ts and choice, failing the
+// test on an error, and checks what every Prepare does: the fields of request but those
+// named in changed stay as they were, and preparing the result again, as the Loop does
+// each round, changes nothing.
+func Prepare(t testing.TB, p runtime.Provider, ts *runtime.Toolset, request []byte, choice runtime.Choice, changed ...string) []byte {
+	t.Helper()
+	out, err := p.Prepare(request, ts, choice)
+	if err != nil {
+		t.Fatalf("%s: Prepare: %v", p.Name(), err)
+	}
+	Kept(t, request, out, changed...)
+	again, err := p.Prepare(out, ts, choice)
+	if err != nil {
+		t.Fatalf("%s: Prepare of a prepared request: %v", p.Name(), err)
+	}
+	SameJSON(t, p.Name()+": a request prepared once and twice", again, out)
+	return out
+}
+
+// Round runs one round of runtime.Loop by hand: it reads the calls of response with p,
+// runs them with ts and continues request with their results, failing the test on an
+// error. It checks that the continued request keeps the fields of request but those
+// named in changed, and that Continue refuses results that leave a call unanswered.
+func Round(t testing.TB, p runtime.Provider, ts *runtime.Toolset, request, response []byte, changed ...string) (next []byte, results []runtime.CallResult) {
+	t.Helper()
+	calls, err := p.Calls(response)
+	if err != nil {
+		t.Fatalf("%s: Calls: %v", p.Name(), err)
+	}
+	results = ts.RunCalls(context.Background(), calls, 0)
+	next, err = p.Continue(request, response, results)
+	if err != nil {
+		t.Fatalf("%s: Continue: %v", p.Name(), err)
+	}
+	Kept(t, request, next, changed...)
+	if len(results) > 0 {
+		for _, bad := range [][]runtime.CallResult{results[:len(results)-1], nil} {
+			if _, err := p.Continue(request, response, bad); err == nil {
+				t.Errorf("%s: Continue accepted %d results for %d calls", p.Name(), len(bad), len(calls))
+			}
+		}
+	}
+	return next, results
+}
+
 // CallsText shows calls one a line, "<id> <name> <arguments>", to compare and print.
 func CallsText(calls []runtime.ToolCall) string {
 	var b strings.Builder
@@ -153,6 +199,26 @@ func CallsText(calls []runtime.ToolCall) string {
 		b.WriteString(c.ID + " " + c.Name + " " + string(c.Arguments) + "\n")
 	}
 	return b.String()
+}
+
+// CutSSE is an event stream cut off inside its second event, with CRLF and lone CR
+// line endings and a comment: the first event is "e" with data "a", the second has the
+// data "cut off" and no name.
+const CutSSE = "event: e\r\ndata: a\r\r: ping\ndata: cut off"
+
+// SSE reads input with read, a package's ReadSSE, and returns the events it passes
+// on, "<event>|<data>" each, joined by commas, failing the test on an error.
+func SSE(t testing.TB, read func(io.Reader, func(event, data []byte) error) error, input string) string {
+	t.Helper()
+	var events []string
+	err := read(strings.NewReader(input), func(event, data []byte) error {
+		events = append(events, string(event)+"|"+string(data))
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("ReadSSE(%q): %v", input, err)
+	}
+	return strings.Join(events, ",")
 }
 
 // ReadFile returns the content of a file, failing the test when it cannot be read.

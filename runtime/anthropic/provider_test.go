@@ -15,13 +15,7 @@ import (
 
 // parallelCalls are the calls of one turn: a tool that works, an unknown tool, a tool
 // that panics, one that fails and one with a structured result.
-var parallelCalls = []runtime.ToolCall{
-	{ID: "toolu_01", Name: "get_weather", Arguments: []byte(`{"city":"Paris"}`)},
-	{ID: "toolu_02", Name: "get_wether", Arguments: []byte(`{"city":"Oslo"}`)},
-	{ID: "toolu_03", Name: "boom", Arguments: []byte(`{}`)},
-	{ID: "toolu_04", Name: "fail", Arguments: []byte(`{"city":"Atlantis"}`)},
-	{ID: "toolu_05", Name: "report", Arguments: []byte(`{"days":3}`)},
-}
+var parallelCalls = wiretest.ParallelCalls("toolu_01", "toolu_02", "toolu_03", "toolu_04", "toolu_05")
 
 // TestToolResultsMatchSDK answers parallel calls, an unknown and a panicking tool
 // among them: one user message, one tool_result per call in order, as the SDK's
@@ -232,14 +226,8 @@ func TestLoopParallel(t *testing.T) {
 	loop := runtime.Loop{
 		Provider: tga.Messages{},
 		Tools:    wiretest.Toolset(),
-		Send: func(_ context.Context, req []byte) ([]byte, error) {
-			requests = append(requests, req)
-			if len(requests) == 1 {
-				return turn, nil
-			}
-			return final, nil
-		},
-		OnRound: func(r runtime.Round) { rounds = append(rounds, r) },
+		Send:     wiretest.Scripted(t, &requests, turn, final),
+		OnRound:  func(r runtime.Round) { rounds = append(rounds, r) },
 	}
 	resp, conv, err := loop.Run(context.Background(), []byte(`{"model":"m","max_tokens":100,"messages":[{"role":"user","content":"Go."}]}`))
 	if err != nil {

@@ -16,13 +16,7 @@ import (
 // parallelCalls are the calls of one turn: a tool that works, an unknown tool, a tool
 // that panics, one that fails and one with a structured result; Gemini gives ids to
 // some calls only.
-var parallelCalls = []runtime.ToolCall{
-	{Name: "get_weather", Arguments: []byte(`{"city":"Paris"}`)},
-	{ID: "fc-2", Name: "get_wether", Arguments: []byte(`{"city":"Oslo"}`)},
-	{Name: "boom", Arguments: []byte(`{}`)},
-	{Name: "fail", Arguments: []byte(`{"city":"Atlantis"}`)},
-	{ID: "fc-5", Name: "report", Arguments: []byte(`{"days":3}`)},
-}
+var parallelCalls = wiretest.ParallelCalls("", "fc-2", "", "", "fc-5")
 
 // TestFunctionResponsesMatchSDK answers parallel calls, an unknown and a panicking
 // tool among them: one user content, one functionResponse per call in order, as the
@@ -237,13 +231,7 @@ func TestLoopParallel(t *testing.T) {
 	loop := runtime.Loop{
 		Provider: tgg.GenerateContent{},
 		Tools:    wiretest.Toolset(),
-		Send: func(_ context.Context, req []byte) ([]byte, error) {
-			requests = append(requests, req)
-			if len(requests) == 1 {
-				return turn, nil
-			}
-			return final, nil
-		},
+		Send:     wiretest.Scripted(t, &requests, turn, final),
 	}
 	resp, conv, err := loop.Run(context.Background(), []byte(`{"contents":[{"role":"user","parts":[{"text":"Go."}]}]}`))
 	if err != nil {

@@ -271,21 +271,11 @@ func TestResponsesContinueStored(t *testing.T) {
 
 // scripted returns a SendFunc that answers with the given bodies in turn and records
 // the requests.
-func scripted(t *testing.T, sent *[][]byte, bodies ...string) runtime.SendFunc {
-	return func(_ context.Context, req []byte) ([]byte, error) {
-		*sent = append(*sent, req)
-		if len(*sent) > len(bodies) {
-			t.Fatalf("request %d was not expected: %s", len(*sent), req)
-		}
-		return []byte(bodies[len(*sent)-1]), nil
-	}
-}
-
 func TestLoopChat(t *testing.T) {
 	final := `{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Sunny, and 3."}}]}`
 	var sent [][]byte
 	var rounds []runtime.Round
-	loop := runtime.Loop{Provider: openai.Chat{}, Tools: testTools(), Send: scripted(t, &sent, threeCalls, final),
+	loop := runtime.Loop{Provider: openai.Chat{}, Tools: testTools(), Send: wiretest.Scripted(t, &sent, []byte(threeCalls), []byte(final)),
 		OnRound: func(r runtime.Round) { rounds = append(rounds, r) }}
 	resp, conv, err := loop.Run(context.Background(), []byte(chatRequest))
 	if err != nil {
@@ -312,7 +302,7 @@ func TestLoopResponsesMaxRounds(t *testing.T) {
 	resp := string(sdkResponse(t))
 	final := `{"id":"resp_9","output":[{"type":"message","id":"m","role":"assistant","content":[{"type":"output_text","text":"Done."}]}]}`
 	var sent [][]byte
-	loop := runtime.Loop{Provider: openai.Responses{}, Tools: testTools(), Send: scripted(t, &sent, resp, final), MaxRounds: 1}
+	loop := runtime.Loop{Provider: openai.Responses{}, Tools: testTools(), Send: wiretest.Scripted(t, &sent, []byte(resp), []byte(final)), MaxRounds: 1}
 	got, _, err := loop.Run(context.Background(), []byte(responsesRequest))
 	if err != nil {
 		t.Fatal(err)

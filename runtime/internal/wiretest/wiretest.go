@@ -82,6 +82,37 @@ func Toolset() *runtime.Toolset {
 	})
 }
 
+// ParallelCalls returns the calls of one turn to the tools of Toolset: get_weather for
+// Paris, which works; get_wether, an unknown tool; boom, which panics; fail, which
+// fails for Atlantis; and report for 3 days, which returns a structured value. ids are
+// the calls' ids in that order; a call without one has none.
+func ParallelCalls(ids ...string) []runtime.ToolCall {
+	calls := []runtime.ToolCall{
+		{Name: "get_weather", Arguments: []byte(`{"city":"Paris"}`)},
+		{Name: "get_wether", Arguments: []byte(`{"city":"Oslo"}`)},
+		{Name: "boom", Arguments: []byte(`{}`)},
+		{Name: "fail", Arguments: []byte(`{"city":"Atlantis"}`)},
+		{Name: "report", Arguments: []byte(`{"days":3}`)},
+	}
+	for i := range min(len(ids), len(calls)) {
+		calls[i].ID = ids[i]
+	}
+	return calls
+}
+
+// Scripted returns a runtime.SendFunc that answers the requests of a runtime.Loop with
+// bodies, in order, and records the requests in sent. A request beyond the script
+// fails the test.
+func Scripted(t testing.TB, sent *[][]byte, bodies ...[]byte) runtime.SendFunc {
+	return func(_ context.Context, req []byte) ([]byte, error) {
+		*sent = append(*sent, req)
+		if len(*sent) > len(bodies) {
+			t.Fatalf("request %d was not expected: %s", len(*sent), req)
+		}
+		return bodies[len(*sent)-1], nil
+	}
+}
+
 // MustMarshal returns the JSON encoding of v, failing the test when there is none.
 func MustMarshal(t testing.TB, v any) []byte {
 	t.Helper()

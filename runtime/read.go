@@ -185,14 +185,21 @@ func (d *Decoder) MultipleOf(divisor string) {
 
 // MinLength checks that s has at least n characters (Unicode code points).
 func (d *Decoder) MinLength(s string, n int) {
-	if utf8.RuneCountInString(s) < n {
+	// A character takes 1 to 4 bytes: most strings are decided by their length alone.
+	if len(s)/4 >= n {
+		return
+	}
+	if len(s) < n || utf8.RuneCountInString(s) < n {
 		d.Fail(CodeMinLength, "must be at least "+strconv.Itoa(n)+" "+plural(n, "character", "characters")+" long")
 	}
 }
 
 // MaxLength checks that s has at most n characters (Unicode code points).
 func (d *Decoder) MaxLength(s string, n int) {
-	if utf8.RuneCountInString(s) > n {
+	if len(s) <= n {
+		return
+	}
+	if len(s)/4 > n || utf8.RuneCountInString(s) > n {
 		d.Fail(CodeMaxLength, "must be at most "+strconv.Itoa(n)+" "+plural(n, "character", "characters")+" long")
 	}
 }
@@ -268,13 +275,80 @@ func (d *Decoder) Time() (time.Time, bool) {
 		return time.Time{}, false
 	}
 	// time.Time alone accepts some text that is not RFC 3339 (a one-digit hour, an
-	// offset of +24:00): check the format first, as JSON Schema's date-time does.
+	// offset of +24:00): check the format first, as JSON Schema's date-time does. The
+	// usual shape is checked here without allocating; isDateTime decides the others.
 	var t time.Time
-	if !isDateTime(string(b)) || t.UnmarshalText(b) != nil {
+	if !strictDateTime(b) && !isDateTime(string(b)) || t.UnmarshalText(b) != nil {
 		d.Fail(CodeFormat, "must be "+FormatDateTime.describe())
 		return time.Time{}, false
 	}
 	return t, true
+}
+
+// strictDateTime reports whether b is an RFC 3339 date-time in its most common shape,
+// "2006-01-02T15:04:05[.999999999](Z|+07:00)", with every field in range (seconds
+// up to 59): a sufficient condition for isDateTime, checked without allocating.
+func strictDateTime(b []byte) bool {
+	if len(b) < len("2006-01-02T15:04:05Z") || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' {
+		return false
+	}
+	year, ok1 := digits4(b[0:4])
+	month, ok2 := digits2(b[5:7])
+	day, ok3 := digits2(b[8:10])
+	hour, ok4 := digits2(b[11:13])
+	minute, ok5 := digits2(b[14:16])
+	sec, ok6 := digits2(b[17:19])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 ||
+		day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
+		return false
+	}
+	rest := b[19:]
+	if rest[0] == '.' {
+		n := 1
+		for n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
+			n++
+		}
+		if n == 1 {
+			return false
+		}
+		rest = rest[n:]
+	}
+	if len(rest) == 1 {
+		return rest[0] == 'Z'
+	}
+	if len(rest) != len("+07:00") || rest[0] != '+' && rest[0] != '-' || rest[3] != ':' {
+		return false
+	}
+	zh, ok1 := digits2(rest[1:3])
+	zm, ok2 := digits2(rest[4:6])
+	return ok1 && ok2 && zh <= 23 && zm <= 59
+}
+
+func digits2(b []byte) (int, bool) {
+	if b[0] < '0' || b[0] > '9' || b[1] < '0' || b[1] > '9' {
+		return 0, false
+	}
+	return int(b[0]-'0')*10 + int(b[1]-'0'), true
+}
+
+func digits4(b []byte) (int, bool) {
+	hi, ok1 := digits2(b[0:2])
+	lo, ok2 := digits2(b[2:4])
+	return hi*100 + lo, ok1 && ok2
+}
+
+// daysIn returns the number of days of a month of the proleptic Gregorian calendar.
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 // Duration reads a Go duration written as a string, such as "1h30m".

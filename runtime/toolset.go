@@ -201,7 +201,10 @@ func Join(sets ...*Toolset) *Toolset {
 // context (ContextWithCall).
 func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
 	info, _ := CallFromContext(ctx)
-	start := time.Now()
+	var start time.Time
+	if ts.cfg.observer != nil {
+		start = time.Now() // only observers read it
+	}
 	e, found := ts.find(name)
 	res := ts.call(ctx, info, e, found, name, args)
 	if ts.cfg.observer != nil {
@@ -356,7 +359,7 @@ func finish(ctx context.Context, tool *Tool, timeout time.Duration, run Invocati
 		}
 		return errorResult(OutcomeInternalError, internalMessage(tool), err)
 	case r == nil:
-		return TextResult(okText)
+		return okResult()
 	}
 	if r.Outcome == "" {
 		r.Outcome = OutcomeOK
@@ -365,6 +368,18 @@ func finish(ctx context.Context, tool *Tool, timeout time.Duration, run Invocati
 		}
 	}
 	return r
+}
+
+// okResult is TextResult(okText), the result of every call to a tool that returns
+// nothing, made with one allocation instead of two.
+func okResult() *Result {
+	p := &struct {
+		r Result
+		c [1]Content
+	}{}
+	p.c[0] = TextContent(okText)
+	p.r = Result{Content: p.c[:], Outcome: OutcomeOK}
+	return &p.r
 }
 
 func internalMessage(tool *Tool) string {

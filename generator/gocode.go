@@ -24,6 +24,7 @@ func goSource(pkg *model.Package, schemas *schemaSet) ([]byte, error) {
 		pkg:      pkg,
 		schemas:  schemas,
 		patterns: map[string]string{},
+		matchers: map[string]string{},
 		decoders: map[string]bool{},
 	}
 	f := jen.NewFilePathName(pkg.Path, pkg.Name)
@@ -51,6 +52,7 @@ func goSource(pkg *model.Package, schemas *schemaSet) ([]byte, error) {
 			return nil, err
 		}
 	}
+	g.emitMatchers(f)
 	if len(g.patternOrder) > 0 {
 		f.Comment("Patterns of the tools' string properties, compiled on first use.")
 		f.Var().DefsFunc(func(grp *jen.Group) {
@@ -76,6 +78,9 @@ type goGen struct {
 
 	patterns     map[string]string // pattern source -> variable name
 	patternOrder []string
+
+	matchers     map[string]string // simple pattern source -> function name
+	matcherOrder []matcherFunc
 
 	decoders map[string]bool // named struct types whose decoder is queued
 	queue    []string
@@ -872,7 +877,14 @@ func (g *goGen) stringChecks(c *model.Constraints, s string) []jen.Code {
 		body = append(body, jen.Id("d").Dot("MaxLength").Call(jen.Id(s), jen.Lit(*c.MaxLength)))
 	}
 	if c.Pattern != "" {
-		body = append(body, jen.Id("d").Dot("Match").Call(jen.Id(s), jen.Id(g.pattern(c.Pattern))))
+		if m, ok := g.matcher(c.Pattern); ok {
+			// The same violation as Decoder.Match reports.
+			body = append(body, jen.If(jen.Op("!").Id(m).Call(jen.Id(s))).Block(
+				jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, "CodePattern"), jen.Lit("must match the pattern "+c.Pattern)),
+			))
+		} else {
+			body = append(body, jen.Id("d").Dot("Match").Call(jen.Id(s), jen.Id(g.pattern(c.Pattern))))
+		}
 	}
 	if c.Format != "" {
 		body = append(body, jen.Id("d").Dot("Format").Call(jen.Id(s), jen.Qual(runtimePkg, formatConst(c.Format))))

@@ -528,7 +528,9 @@ func toolgenDecodeArgsStoreLookup(d *runtime.Decoder, v *toolgenArgsStoreLookup)
 		case "key":
 			if d.Property(&seen[0], "key", runtime.Required) {
 				if s, ok := d.String(); ok {
-					d.Match(s, toolgenPattern0)
+					if !toolgenMatch0(s) {
+						d.Fail(runtime.CodePattern, "must match the pattern ^[a-z]+$")
+					}
 					v.key = s
 				}
 				d.Leave()
@@ -699,7 +701,9 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 		case "pattern":
 			if d.Property(&seen[15], "pattern", runtime.Optional) {
 				if s, ok := d.String(); ok {
-					d.Match(s, toolgenPattern1)
+					if !toolgenMatch1(s) {
+						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{2}\\d$")
+					}
 					v.Pattern = s
 				}
 				d.Leave()
@@ -707,7 +711,9 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 		case "comma":
 			if d.Property(&seen[16], "comma", runtime.Optional) {
 				if s, ok := d.String(); ok {
-					d.Match(s, toolgenPattern2)
+					if !toolgenMatch2(s) {
+						d.Fail(runtime.CodePattern, "must match the pattern ^a,b$")
+					}
 					v.Comma = s
 				}
 				d.Leave()
@@ -1374,9 +1380,47 @@ func toolgenDecodeNode(d *runtime.Decoder, v *Node) {
 	}
 }
 
-// Patterns of the tools' string properties, compiled on first use.
-var (
-	toolgenPattern0 = runtime.NewPattern("^[a-z]+$")
-	toolgenPattern1 = runtime.NewPattern("^[A-Z]{2}\\d$")
-	toolgenPattern2 = runtime.NewPattern("^a,b$")
-)
+// toolgenMatch0 reports whether s matches the pattern "^[a-z]+$".
+func toolgenMatch0(s string) bool {
+	if len(s) < 1 {
+		return false
+	}
+	i := 0
+	{
+		start := i
+		for i < len(s) && ('a' <= s[i] && s[i] <= 'z') {
+			i++
+		}
+		if i-start < 1 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// toolgenMatch1 reports whether s matches the pattern "^[A-Z]{2}\\d$".
+func toolgenMatch1(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for _, c := range []byte(s[0:2]) {
+		if !('A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	if !('0' <= s[2] && s[2] <= '9') {
+		return false
+	}
+	return true
+}
+
+// toolgenMatch2 reports whether s matches the pattern "^a,b$".
+func toolgenMatch2(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	if s[0:3] != "a,b" {
+		return false
+	}
+	return true
+}

@@ -246,7 +246,9 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 		case "account":
 			if d.Property(&seen[3], "account", runtime.Sensitive) {
 				if s, ok := d.String(); ok {
-					d.Match(s, toolgenPattern0)
+					if !toolgenMatch0(s) {
+						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{2}[0-9]+$")
+					}
 					v.Account = s
 				}
 				d.Leave()
@@ -266,7 +268,25 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 	}
 }
 
-// Patterns of the tools' string properties, compiled on first use.
-var (
-	toolgenPattern0 = runtime.NewPattern("^[A-Z]{2}[0-9]+$")
-)
+// toolgenMatch0 reports whether s matches the pattern "^[A-Z]{2}[0-9]+$".
+func toolgenMatch0(s string) bool {
+	if len(s) < 3 {
+		return false
+	}
+	for _, c := range []byte(s[0:2]) {
+		if !('A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	i := 2
+	{
+		start := i
+		for i < len(s) && ('0' <= s[i] && s[i] <= '9') {
+			i++
+		}
+		if i-start < 1 {
+			return false
+		}
+	}
+	return i == len(s)
+}

@@ -302,7 +302,9 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 		case "escaped":
 			if d.Property(&seen[22], "escaped", runtime.Required) {
 				if s, ok := d.String(); ok {
-					d.Match(s, toolgenPattern0)
+					if !toolgenMatch0(s) {
+						d.Fail(runtime.CodePattern, "must match the pattern ^\\d+$")
+					}
 					v.Escaped = s
 				}
 				d.Leave()
@@ -310,7 +312,9 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 		case "literal":
 			if d.Property(&seen[23], "literal", runtime.Required) {
 				if s, ok := d.String(); ok {
-					d.Match(s, toolgenPattern0)
+					if !toolgenMatch0(s) {
+						d.Fail(runtime.CodePattern, "must match the pattern ^\\d+$")
+					}
 					v.Literal = s
 				}
 				d.Leave()
@@ -523,7 +527,20 @@ func toolgenDecodeLeaf(d *runtime.Decoder, v *Leaf) {
 	}
 }
 
-// Patterns of the tools' string properties, compiled on first use.
-var (
-	toolgenPattern0 = runtime.NewPattern("^\\d+$")
-)
+// toolgenMatch0 reports whether s matches the pattern "^\\d+$".
+func toolgenMatch0(s string) bool {
+	if len(s) < 1 {
+		return false
+	}
+	i := 0
+	{
+		start := i
+		for i < len(s) && ('0' <= s[i] && s[i] <= '9') {
+			i++
+		}
+		if i-start < 1 {
+			return false
+		}
+	}
+	return i == len(s)
+}

@@ -172,7 +172,9 @@ func toolgenDecodeCatalogItem(d *runtime.Decoder, v *catalog.Item) {
 		case "sku":
 			if d.Property(&seen[0], "sku", runtime.Required) {
 				if s, ok := d.String(); ok {
-					d.Match(s, toolgenPattern0)
+					if !toolgenMatch0(s) {
+						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z0-9]+$")
+					}
 					v.SKU = s
 				}
 				d.Leave()
@@ -220,7 +222,20 @@ func toolgenDecodeInventoryItem(d *runtime.Decoder, v *inventory.Item) {
 	}
 }
 
-// Patterns of the tools' string properties, compiled on first use.
-var (
-	toolgenPattern0 = runtime.NewPattern("^[A-Z0-9]+$")
-)
+// toolgenMatch0 reports whether s matches the pattern "^[A-Z0-9]+$".
+func toolgenMatch0(s string) bool {
+	if len(s) < 1 {
+		return false
+	}
+	i := 0
+	{
+		start := i
+		for i < len(s) && ('0' <= s[i] && s[i] <= '9' || 'A' <= s[i] && s[i] <= 'Z') {
+			i++
+		}
+		if i-start < 1 {
+			return false
+		}
+	}
+	return i == len(s)
+}

@@ -60,12 +60,14 @@ func text(r *runtime.Result) string {
 // RunChat runs the tool calls of a whole Chat Completions response body with ts (see
 // runtime.Toolset.RunCalls: in parallel, every call answered once, in order) and
 // returns the tool messages that answer them; none when the model called no tool.
+// Observers and approvers see the calls as from provider "openai".
 // The error is about the body only: failed calls are answered with their error.
 func RunChat(ctx context.Context, ts *runtime.Toolset, body []byte) ([]ChatToolMessage, error) {
 	calls, err := ChatCalls(body)
 	if err != nil || len(calls) == 0 {
 		return nil, err
 	}
+	ctx = runtime.ContextWithCall(ctx, runtime.CallInfo{Provider: Chat{}.Name()})
 	return ChatToolMessages(ts.RunCalls(ctx, calls, 0)), nil
 }
 
@@ -76,5 +78,6 @@ func RunResponses(ctx context.Context, ts *runtime.Toolset, body []byte) ([]Func
 	if err != nil || len(calls) == 0 {
 		return nil, err
 	}
+	ctx = runtime.ContextWithCall(ctx, runtime.CallInfo{Provider: Responses{}.Name()})
 	return ResponsesOutputs(ts.RunCalls(ctx, calls, 0)), nil
 }

@@ -1,0 +1,280 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/bench/thousand"
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/toolmcp"
+)
+
+// payloadRunner is a payload of any argument type.
+type payloadRunner interface {
+	benchDecode(b *testing.B)
+	checkCorpus(t *testing.T)
+	id() (name, tool string, args []byte)
+	// bareDecode is the generated approach, for BenchmarkCall.
+	bareDecode() func([]byte) error
+}
+
+// payload is one tool's arguments and the approaches that decode them into T.
+type payload[T any] struct {
+	name, tool     string
+	valid, invalid []string
+	approaches     []approach[T]
+}
+
+func (p payload[T]) id() (string, string, []byte) { return p.name, p.tool, []byte(p.valid[0]) }
+
+func (p payload[T]) bareDecode() func([]byte) error {
+	decode := p.approaches[0].decode
+	return func(args []byte) error { _, err := decode(args); return err }
+}
+
+// BenchmarkDecode decodes each payload's arguments with each approach. Only the
+// generated, encoding_json_handwritten, jsonschema_v6 and mcp_sdk approaches check the
+// schema's rules; the others check types only.
+//
+//	go test -run '^$' -bench BenchmarkDecode -benchmem ./bench
+func BenchmarkDecode(b *testing.B) {
+	for _, p := range payloads {
+		name, _, _ := p.id()
+		b.Run("payload="+name, p.benchDecode)
+	}
+}
+
+func (p payload[T]) benchDecode(b *testing.B) {
+	args := []byte(p.valid[0])
+	for _, a := range p.approaches {
+		b.Run("approach="+a.name, func(b *testing.B) {
+			if _, err := a.decode(args); err != nil {
+				b.Fatalf("%s rejects the benchmark's arguments: %v", a.name, err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := a.decode(args); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCall compares Toolset.Call, end to end, on the no-op tools with the bare
+// generated decode of the same arguments (path=decode: BenchmarkDecode's generated
+// approach).
+//
+//	go test -run '^$' -bench BenchmarkCall -benchmem ./bench
+func BenchmarkCall(b *testing.B) {
+	ts := Tools()
+	ctx := context.Background()
+	for _, p := range payloads {
+		name, tool, args := p.id()
+		b.Run("payload="+name, func(b *testing.B) {
+			b.Run("path=decode", func(b *testing.B) {
+				decode := p.bareDecode()
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := decode(args); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("path=call", func(b *testing.B) {
+				if r := ts.Call(ctx, tool, args); r.IsError {
+					b.Fatal(r.Text())
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if r := ts.Call(ctx, tool, args); r.IsError {
+						b.Fatal(r.Text())
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkToolset1000 measures getting 1,000 tools ready: the Toolset of the generated
+// 1,000-tool package bench/thousand (approach=toolgen); that Toolset served over MCP by
+// toolmcp.Register on a new server (approach=toolmcp); and 1,000 tools registered on a
+// new server with the SDK's typed mcp.AddTool, which infers and resolves each tool's
+// input and output schemas by reflection (approach=mcp_addtool; the In types cycle
+// through the three argument types of this package). toolmcp's BenchmarkRegister1000
+// compares the two MCP registrations with one shared argument type.
+//
+//	go test -run '^$' -bench BenchmarkToolset1000 -benchmem ./bench
+func BenchmarkToolset1000(b *testing.B) {
+	b.Run("approach=toolgen", func(b *testing.B) {
+		if n := thousand.Tools().Len(); n != 1000 {
+			b.Fatalf("%d tools", n)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			thousand.Tools()
+		}
+	})
+	b.Run("approach=toolmcp", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			toolmcp.Register(newServer(), thousand.Tools())
+		}
+	})
+	b.Run("approach=mcp_addtool", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			addTools1000(newServer())
+		}
+	})
+}
+
+func newServer() *mcp.Server {
+	return mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v0.0.1"}, nil)
+}
+
+var toolNames1000 = func() []string {
+	names := make([]string, 1000)
+	for i := range names {
+		names[i] = fmt.Sprintf("tool_%04d", i)
+	}
+	return names
+}()
+
+// addTools1000 registers 1,000 tools with mcp.AddTool.
+func addTools1000(s *mcp.Server) {
+	for i, name := range toolNames1000 {
+		t := &mcp.Tool{Name: name, Description: "A tool of the benchmark.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}
+		switch i % 3 {
+		case 0:
+			mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, in WeatherQuery) (*mcp.CallToolResult, WeatherQuery, error) {
+				return nil, in, nil
+			})
+		case 1:
+			mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, in TransactionsQuery) (*mcp.CallToolResult, TransactionsQuery, error) {
+				return nil, in, nil
+			})
+		default:
+			mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, in BatchRequest) (*mcp.CallToolResult, BatchRequest, error) {
+				return nil, in, nil
+			})
+		}
+	}
+}
+
+// TestCorpus checks that the comparison is fair: every approach that validates accepts
+// every valid argument set and rejects every invalid one, and every approach decodes
+// the valid ones to the same Go value.
+func TestCorpus(t *testing.T) {
+	for _, p := range payloads {
+		name, _, _ := p.id()
+		t.Run(name, p.checkCorpus)
+	}
+}
+
+var sameInstant = cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })
+
+func (p payload[T]) checkCorpus(t *testing.T) {
+	for i, args := range p.valid {
+		want, err := p.approaches[0].decode([]byte(args))
+		if err != nil {
+			t.Errorf("valid[%d]: %s rejects it: %v", i, p.approaches[0].name, err)
+			continue
+		}
+		for _, a := range p.approaches[1:] {
+			got, err := a.decode([]byte(args))
+			if err != nil {
+				t.Errorf("valid[%d]: %s rejects it: %v", i, a.name, err)
+				continue
+			}
+			if !a.validates {
+				// Without validation, the schema's defaults are not applied.
+				continue
+			}
+			if diff := cmp.Diff(want, got, sameInstant); diff != "" {
+				t.Errorf("valid[%d]: %s decodes it otherwise than %s (-%[3]s +%[2]s):\n%[4]s", i, a.name, p.approaches[0].name, diff)
+			}
+		}
+	}
+	for i, args := range p.invalid {
+		for _, a := range p.approaches {
+			if !a.validates {
+				continue
+			}
+			if _, err := a.decode([]byte(args)); err == nil {
+				t.Errorf("invalid[%d] %.80s: %s accepts it", i, args, a.name)
+			}
+		}
+	}
+}
+
+// TestTypeOnlyApproaches checks that the approaches that do not validate decode the
+// benchmark's arguments as encoding/json does.
+func TestTypeOnlyApproaches(t *testing.T) {
+	for _, p := range payloads {
+		name, _, _ := p.id()
+		t.Run(name, func(t *testing.T) { p.(interface{ checkTypeOnly(*testing.T) }).checkTypeOnly(t) })
+	}
+}
+
+func (p payload[T]) checkTypeOnly(t *testing.T) {
+	var base approach[T]
+	for _, a := range p.approaches {
+		if a.name == "encoding_json" {
+			base = a
+		}
+	}
+	for i, args := range p.valid {
+		want, err := base.decode([]byte(args))
+		if err != nil {
+			t.Fatalf("valid[%d]: encoding_json: %v", i, err)
+		}
+		for _, a := range p.approaches {
+			if a.validates {
+				continue
+			}
+			got, err := a.decode([]byte(args))
+			if err != nil {
+				t.Errorf("valid[%d]: %s: %v", i, a.name, err)
+				continue
+			}
+			if diff := cmp.Diff(want, got, sameInstant); diff != "" {
+				t.Errorf("valid[%d]: %s decodes it otherwise than encoding_json:\n%s", i, a.name, diff)
+			}
+		}
+	}
+}
+
+// TestToolsetCall checks that the tools BenchmarkCall calls run, and that a call with
+// invalid arguments reports them.
+func TestToolsetCall(t *testing.T) {
+	ts := Tools()
+	for _, p := range payloads {
+		_, tool, args := p.id()
+		if r := ts.Call(context.Background(), tool, args); r.IsError {
+			t.Errorf("%s: %s", tool, r.Text())
+		}
+	}
+	r := ts.Call(context.Background(), "get_weather", []byte(`{"city":"Paris","days":30,"unit":"kelvin"}`))
+	if !r.IsError || r.Outcome != runtime.OutcomeInvalidArguments {
+		t.Errorf("get_weather with bad arguments: %s", r.Text())
+	}
+}
+
+// TestRegistrations checks that the registrations BenchmarkToolset1000 compares work.
+func TestRegistrations(t *testing.T) {
+	ts := thousand.Tools()
+	if ts.Len() != 1000 {
+		t.Fatalf("thousand.Tools() has %d tools", ts.Len())
+	}
+	if r := ts.Call(context.Background(), "lookup_0999", []byte(`{"key":"k"}`)); r.IsError {
+		t.Errorf("lookup_0999: %s", r.Text())
+	}
+	toolmcp.Register(newServer(), ts)
+	addTools1000(newServer())
+}

@@ -1,0 +1,205 @@
+// Command ratios reads Go benchmark results and prints Markdown tables of medians and
+// of their ratios to a base, side by side: benchstat's tables give deltas in percent
+// with confidence intervals, these give the "0.21x" that the targets are written in.
+//
+//	go run ./bench/internal/ratios -col approach -base encoding_json results.txt
+//
+// Benchmarks are grouped by their name without the col key (BenchmarkDecode/payload=
+// weather/approach=generated-2 is row "BenchmarkDecode/payload=weather", column
+// "generated"); each cell is the median of every run of that benchmark.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+func main() {
+	col := flag.String("col", "approach", "the name key whose values are the columns")
+	base := flag.String("base", "encoding_json", `the column the ratios are to ("": no ratios)`)
+	flag.Parse()
+	t := newTable()
+	if flag.NArg() == 0 {
+		t.read(os.Stdin, *col)
+	}
+	for _, name := range flag.Args() {
+		f, err := os.Open(name)
+		if err != nil {
+			log.Fatal(err)
+		}
+		t.read(f, *col)
+		f.Close()
+	}
+	t.print(os.Stdout, *col, *base)
+}
+
+// table holds every measurement, by row and column.
+type table struct {
+	rows, cols []string
+	ns, bytes  map[[2]string][]float64
+	allocs     map[[2]string][]float64
+}
+
+func newTable() *table {
+	return &table{ns: map[[2]string][]float64{}, bytes: map[[2]string][]float64{}, allocs: map[[2]string][]float64{}}
+}
+
+var procSuffix = regexp.MustCompile(`-\d+$`)
+
+func (t *table) read(r io.Reader, col string) {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") {
+			continue
+		}
+		name := procSuffix.ReplaceAllString(fields[0], "")
+		var row []string
+		column := ""
+		for i, part := range strings.Split(name, "/") {
+			if k, v, ok := strings.Cut(part, "="); ok && i > 0 && k == col {
+				column = v
+				continue
+			}
+			row = append(row, part)
+		}
+		if column == "" {
+			continue
+		}
+		key := [2]string{strings.Join(row, "/"), column}
+		if !slices.Contains(t.rows, key[0]) {
+			t.rows = append(t.rows, key[0])
+		}
+		if !slices.Contains(t.cols, column) {
+			t.cols = append(t.cols, column)
+		}
+		for i := 2; i+1 < len(fields); i += 2 {
+			v, err := strconv.ParseFloat(fields[i], 64)
+			if err != nil {
+				continue
+			}
+			switch fields[i+1] {
+			case "ns/op":
+				t.ns[key] = append(t.ns[key], v)
+			case "B/op":
+				t.bytes[key] = append(t.bytes[key], v)
+			case "allocs/op":
+				t.allocs[key] = append(t.allocs[key], v)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func median(xs []float64) (float64, bool) {
+	if len(xs) == 0 {
+		return 0, false
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2], true
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2, true
+}
+
+func (t *table) print(w io.Writer, col, base string) {
+	if base != "" {
+		fmt.Fprintf(w, "Median time per operation, and its ratio to %s (n = runs per cell):\n\n", base)
+	} else {
+		fmt.Fprintf(w, "Median time per operation (n = runs per cell):\n\n")
+	}
+	header(w, col, t.cols)
+	for _, row := range t.rows {
+		fmt.Fprintf(w, "| %s |", row)
+		b, hasBase := median(t.ns[[2]string{row, base}])
+		for _, c := range t.cols {
+			xs := t.ns[[2]string{row, c}]
+			m, ok := median(xs)
+			switch {
+			case !ok:
+				fmt.Fprint(w, " |")
+			case hasBase && b > 0:
+				fmt.Fprintf(w, " %s (%s, n=%d) |", duration(m), ratio(m/b), len(xs))
+			default:
+				fmt.Fprintf(w, " %s (n=%d) |", duration(m), len(xs))
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	if len(t.allocs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nMedian allocations and bytes allocated per operation:\n\n")
+	header(w, col, t.cols)
+	for _, row := range t.rows {
+		fmt.Fprintf(w, "| %s |", row)
+		for _, c := range t.cols {
+			a, ok1 := median(t.allocs[[2]string{row, c}])
+			by, ok2 := median(t.bytes[[2]string{row, c}])
+			if !ok1 || !ok2 {
+				fmt.Fprint(w, " |")
+				continue
+			}
+			fmt.Fprintf(w, " %.0f allocs, %s |", a, size(by))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func header(w io.Writer, col string, cols []string) {
+	fmt.Fprintf(w, "| %s |", col)
+	for _, c := range cols {
+		fmt.Fprintf(w, " %s |", c)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprint(w, "|---|")
+	for range cols {
+		fmt.Fprint(w, "---|")
+	}
+	fmt.Fprintln(w)
+}
+
+func ratio(r float64) string {
+	switch {
+	case r >= 100:
+		return fmt.Sprintf("%.0fx", r)
+	case r >= 10:
+		return fmt.Sprintf("%.1fx", r)
+	}
+	return fmt.Sprintf("%.2fx", r)
+}
+
+func duration(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.2f s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns >= 1e4:
+		return fmt.Sprintf("%.1f µs", ns/1e3)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.2f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}
+
+func size(b float64) string {
+	switch {
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", b/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", b/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", b)
+}

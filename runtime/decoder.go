@@ -55,8 +55,14 @@ type Decoder struct {
 	violations []Violation
 	broken     bool // a syntax error or exceeded limit stopped decoding
 
-	key     []byte // the name of the property NextField moved to
-	scratch []byte // unescaped string contents
+	// The name of the property NextField moved to: d.data[keyStart:keyEnd], or key
+	// when it held escapes. The common case writes no pointer into the Decoder, which
+	// is reused and lives on the heap: while the garbage collector runs, every pointer
+	// written costs a write barrier.
+	keyStart, keyEnd int
+	keyEscaped       bool
+	key              []byte
+	scratch          []byte // unescaped string contents
 
 	// pendingOuter and pendingPos hold the text to return to once the container that
 	// enterString switched into is closed.
@@ -74,12 +80,16 @@ type container struct {
 	outerPos int
 }
 
-// segment is one step of a JSON Pointer path: a property name or an array index.
+// segment is one step of a JSON Pointer path: a property name or an array index. A
+// property's name is d.data[start:end] when inData (the key as the arguments spell it;
+// the common case, which writes no pointer), else name.
 type segment struct {
-	name      string
-	index     int
-	isIndex   bool
-	sensitive bool
+	name       string
+	start, end int
+	index      int
+	isIndex    bool
+	inData     bool
+	sensitive  bool
 }
 
 // NewDecoder returns a decoder for args within limits. Empty arguments (no bytes, or
@@ -92,13 +102,26 @@ func NewDecoder(args []byte, limits Limits) *Decoder {
 
 // Reset makes d read args, keeping its buffers.
 func (d *Decoder) Reset(args []byte, limits Limits) {
-	*d = Decoder{
-		open:    d.open[:0],
-		path:    d.path[:0],
-		scratch: d.scratch[:0],
-		limits:  limits,
-		data:    args,
+	// Field by field, and pointers only where they change: a Decoder is reused for
+	// every call, and while the garbage collector runs each pointer written costs a
+	// write barrier.
+	d.data, d.pos, d.valStart = args, 0, 0
+	d.open = d.open[:0]
+	d.path = d.path[:0]
+	d.scratch = d.scratch[:0]
+	d.limits = limits
+	d.broken = false
+	if d.violations != nil {
+		d.violations = nil
 	}
+	d.keyEscaped = false
+	if d.key != nil {
+		d.key = nil
+	}
+	if d.pendingOuter != nil {
+		d.pendingOuter = nil
+	}
+	d.pendingPos = 0
 	if len(args) > limits.maxBytes() {
 		d.data = nil
 		d.stop(CodeTooLarge, "the arguments are "+strconv.Itoa(len(args))+" bytes long, over the limit of "+strconv.Itoa(limits.maxBytes()))
@@ -193,8 +216,49 @@ func (d *Decoder) Property(p *Presence, name string, flags PropertyFlags) bool {
 		return false
 	}
 	*p = Present
-	d.path = append(d.path, segment{name: name, sensitive: flags&Sensitive != 0})
+	d.enterProperty(name, flags&Sensitive != 0)
 	return true
+}
+
+// enterProperty pushes the property NextField moved to, named name, onto the path,
+// pointing at its key in the text rather than storing the name when it can.
+func (d *Decoder) enterProperty(name string, sensitive bool) {
+	s := d.pushSegment()
+	s.isIndex, s.sensitive = false, sensitive
+	if !d.keyEscaped && d.keyEnd-d.keyStart == len(name) {
+		s.inData, s.start, s.end = true, d.keyStart, d.keyEnd
+		return
+	}
+	s.inData, s.name = false, name
+}
+
+// pushSegment grows the path by one segment and returns it, as it was left: the caller
+// sets every field it reads.
+func (d *Decoder) pushSegment() *segment {
+	n := len(d.path)
+	if n == cap(d.path) {
+		d.path = append(d.path, segment{})
+	} else {
+		d.path = d.path[:n+1]
+	}
+	return &d.path[n]
+}
+
+// nameOf returns the property name of a segment.
+func (d *Decoder) nameOf(s *segment) string {
+	if s.inData {
+		return string(d.data[s.start:s.end])
+	}
+	return s.name
+}
+
+// detachPath makes the path's names independent of d.data, before d.data changes.
+func (d *Decoder) detachPath() {
+	for i := range d.path {
+		if s := &d.path[i]; s.inData {
+			s.name, s.inData = d.nameOf(s), false
+		}
+	}
 }
 
 // Leave pops what the last Enter pushed.
@@ -260,12 +324,13 @@ func (d *Decoder) pointer() string {
 		return ""
 	}
 	var b []byte
-	for _, s := range d.path {
+	for i := range d.path {
+		s := &d.path[i]
 		b = append(b, '/')
 		if s.isIndex {
 			b = strconv.AppendInt(b, int64(s.index), 10)
 		} else {
-			b = append(b, escapePointer(s.name)...)
+			b = append(b, escapePointer(d.nameOf(s))...)
 		}
 	}
 	return string(b)
@@ -402,10 +467,13 @@ func (d *Decoder) begin(array bool) bool {
 		return false
 	}
 	d.pos++
-	d.open = append(d.open, container{array: array, first: true, outer: d.pendingOuter, outerPos: d.pendingPos})
-	d.pendingOuter = nil
+	d.push(array, d.pendingOuter, d.pendingPos)
+	if d.pendingOuter != nil {
+		d.pendingOuter = nil
+	}
 	if array {
-		d.path = append(d.path, segment{isIndex: true, index: -1})
+		s := d.pushSegment()
+		s.isIndex, s.index, s.inData, s.sensitive = true, -1, false, false
 	}
 	return true
 }
@@ -428,6 +496,7 @@ func (d *Decoder) enterString(open byte) bool {
 	}
 	// The contents may live in d.scratch, which later strings reuse: keep a copy.
 	inner = append([]byte(nil), inner...)
+	d.detachPath()
 	d.pendingOuter, d.pendingPos = d.data, end
 	d.data, d.pos = inner, 0
 	return true
@@ -475,11 +544,16 @@ func (d *Decoder) NextField() bool {
 		d.unexpected()
 		return false
 	}
+	start := d.pos + 1
 	name, ok := d.readString()
 	if !ok {
 		return false
 	}
-	d.key = name
+	if len(name) == 0 || &name[0] == &d.data[start] {
+		d.keyStart, d.keyEnd, d.keyEscaped = start, start+len(name), false
+	} else {
+		d.key, d.keyEscaped = name, true
+	}
 	if d.peek() != ':' {
 		d.unexpected()
 		return false
@@ -490,7 +564,12 @@ func (d *Decoder) NextField() bool {
 
 // FieldName returns the name of the property NextField moved to. The bytes are valid
 // until the next read.
-func (d *Decoder) FieldName() []byte { return d.key }
+func (d *Decoder) FieldName() []byte {
+	if d.keyEscaped {
+		return d.key
+	}
+	return d.data[d.keyStart:d.keyEnd]
+}
 
 // NextItem advances to the next item of the array being read and reports whether there
 // is one. At the end of the array it returns false.
@@ -521,6 +600,22 @@ func (d *Decoder) NextItem() bool {
 // Index returns the index of the array item NextItem moved to.
 func (d *Decoder) Index() int { return d.path[len(d.path)-1].index }
 
+// push opens a container; outer is the text to go back to at its end, if it is read
+// from a string. Like pushSegment, it writes pointers only when they change.
+func (d *Decoder) push(array bool, outer []byte, outerPos int) {
+	n := len(d.open)
+	if n == cap(d.open) {
+		d.open = append(d.open, container{})
+	} else {
+		d.open = d.open[:n+1]
+	}
+	c := &d.open[n]
+	c.array, c.first, c.outerPos = array, true, outerPos
+	if c.outer != nil || outer != nil {
+		c.outer = outer
+	}
+}
+
 // end closes the innermost container, going back to the enclosing text when the
 // container was read from a string.
 func (d *Decoder) end() {
@@ -534,7 +629,7 @@ func (d *Decoder) end() {
 // Unknown records that the current property is not one of known, suggesting the nearest
 // name, and skips its value.
 func (d *Decoder) Unknown(known ...string) {
-	name := string(d.key)
+	name := string(d.FieldName())
 	path := d.pointer() + "/" + escapePointer(name)
 	if !d.skipValue() {
 		return
@@ -545,7 +640,7 @@ func (d *Decoder) Unknown(known ...string) {
 // Duplicate records that the current property appeared before in the same object, and
 // skips its value.
 func (d *Decoder) Duplicate() {
-	path := d.pointer() + "/" + escapePointer(string(d.key))
+	path := d.pointer() + "/" + escapePointer(string(d.FieldName()))
 	if !d.skipValue() {
 		return
 	}
@@ -586,7 +681,8 @@ func (d *Decoder) skipValue() bool {
 // skipMembers reads the members of an object or array whose opening byte was consumed,
 // up to and including its closing byte.
 func (d *Decoder) skipMembers(open byte) bool {
-	d.open = append(d.open, container{array: open == '['})
+	d.push(open == '[', nil, 0)
+	d.open[len(d.open)-1].first = false
 	ok := d.skipRest(open)
 	d.open = d.open[:len(d.open)-1]
 	return ok

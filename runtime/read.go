@@ -427,7 +427,7 @@ func (d *Decoder) Any() (any, bool) {
 		}
 		m := map[string]any{}
 		for d.NextField() {
-			name := string(d.key)
+			name := string(d.FieldName())
 			if _, dup := m[name]; dup {
 				d.Duplicate()
 				continue

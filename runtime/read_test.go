@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -101,6 +102,72 @@ func TestLengthShortcuts(t *testing.T) {
 			if got, want := d.Failed(), runes > n; got != want {
 				t.Errorf("MaxLength(%q, %d) failed = %v, want %v", s, n, got, want)
 			}
+		}
+	}
+}
+
+// pair is decoded by decodePair, written as the generator writes decoders, with
+// Property, whose path points at the key in the text when it can.
+type pair struct {
+	A    int64
+	Next *pair
+}
+
+func decodePair(d *Decoder, v *pair) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [2]Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "a/b":
+			if d.Property(&seen[0], "a/b", Required) {
+				if n, ok := d.Int(0, 5); ok {
+					v.A = n
+				}
+				d.Leave()
+			}
+		case "next":
+			if d.Property(&seen[1], "next", Optional) {
+				decodePair(d, New(&v.Next))
+				d.Leave()
+			}
+		default:
+			d.Unknown("a/b", "next")
+		}
+	}
+	if seen[0] == Absent {
+		d.Missing("a/b")
+	}
+}
+
+// TestPropertyPaths checks the paths of violations below properties, whose keys are
+// escaped or not, inside objects that arrive as JSON strings or not, with one Decoder
+// reused for every case.
+func TestPropertyPaths(t *testing.T) {
+	d := NewDecoder(nil, Limits{})
+	for _, c := range []struct {
+		args  string
+		paths []string
+	}{
+		{`{"a/b":9}`, []string{"/a~1b"}},
+		{`{"a\/b":9}`, []string{"/a~1b"}},
+		{`{"a/b":1,"next":"{\"a/b\":9}"}`, []string{"/next/a~1b"}},
+		{`{"a/b":1,"next":"{\"a/b\":1,\"next\":{\"a/b\":7}}","zz":1}`, []string{"/next/next/a~1b", "/zz"}},
+		{`{"next":{"a/b":1,"next":"{\"a\\u002fb\":8,\"n\\u00e9\":1}"}}`, []string{"/next/next/a~1b", "/next/next/né", "/a~1b"}},
+		{`{"n\u0065xt":{"a/b":6},"a/b":-1}`, []string{"/next/a~1b", "/a~1b"}},
+		{`{"a/b":1,"next":{"a/b":1,"next":{"a/b":1,"x":2}}}`, []string{"/next/next/x"}},
+	} {
+		d.Reset([]byte(c.args), Limits{})
+		var v pair
+		decodePair(d, &v)
+		d.Finish()
+		var got []string
+		for _, viol := range d.Violations() {
+			got = append(got, viol.Path)
+		}
+		if strings.Join(got, " ") != strings.Join(c.paths, " ") {
+			t.Errorf("%s: violations at %q, want %q (%v)", c.args, got, c.paths, d.Violations())
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
+	"slices"
 )
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
@@ -134,6 +135,9 @@ func toolgenDecodeBatchRequest(d *runtime.Decoder, v *BatchRequest) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Items)
 					for d.NextItem() {
+						if cap(v.Items) == 0 {
+							v.Items = slices.Grow(v.Items, 4)
+						}
 						e := runtime.Append(&v.Items)
 						toolgenDecodeItem(d, e)
 					}
@@ -245,6 +249,9 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Categories)
 					for d.NextItem() {
+						if cap(v.Categories) == 0 {
+							v.Categories = slices.Grow(v.Categories, 4)
+						}
 						e := runtime.Append(&v.Categories)
 						if s1, ok := d.StringBytes(); ok {
 							switch string(s1) {

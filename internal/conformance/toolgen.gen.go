@@ -8,6 +8,7 @@ import (
 	other "github.com/toolgen/toolgen/internal/conformance/other"
 	"github.com/toolgen/toolgen/runtime"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -803,6 +804,9 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.MinItems)
 					for d.NextItem() {
+						if cap(v.MinItems) == 0 {
+							v.MinItems = slices.Grow(v.MinItems, 4)
+						}
 						e := runtime.Append(&v.MinItems)
 						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 							*e = int(n1)
@@ -817,6 +821,9 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.MaxItems)
 					for d.NextItem() {
+						if cap(v.MaxItems) == 0 {
+							v.MaxItems = slices.Grow(v.MaxItems, 2)
+						}
 						e := runtime.Append(&v.MaxItems)
 						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 							*e = int(n1)
@@ -831,6 +838,9 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Unique)
 					for d.NextItem() {
+						if cap(v.Unique) == 0 {
+							v.Unique = slices.Grow(v.Unique, 4)
+						}
 						e := runtime.Append(&v.Unique)
 						if s1, ok := d.String(); ok {
 							*e = s1
@@ -845,6 +855,9 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.ItemBounds)
 					for d.NextItem() {
+						if cap(v.ItemBounds) == 0 {
+							v.ItemBounds = slices.Grow(v.ItemBounds, 3)
+						}
 						e := runtime.Append(&v.ItemBounds)
 						if n1, ok := d.Int(0, 9); ok {
 							*e = int(n1)
@@ -859,6 +872,9 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.ColorList)
 					for d.NextItem() {
+						if cap(v.ColorList) == 0 {
+							v.ColorList = slices.Grow(v.ColorList, 4)
+						}
 						e := runtime.Append(&v.ColorList)
 						if s1, ok := d.StringBytes(); ok {
 							switch string(s1) {
@@ -1095,6 +1111,9 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.List)
 					for d.NextItem() {
+						if cap(v.List) == 0 {
+							v.List = slices.Grow(v.List, 4)
+						}
 						e := runtime.Append(&v.List)
 						if s1, ok := d.String(); ok {
 							*e = s1
@@ -1222,6 +1241,9 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Tags)
 					for d.NextItem() {
+						if cap(v.Tags) == 0 {
+							v.Tags = slices.Grow(v.Tags, 4)
+						}
 						e := runtime.Append(&v.Tags)
 						toolgenDecodeTag(d, e)
 					}
@@ -1252,10 +1274,16 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Matrix)
 					for d.NextItem() {
+						if cap(v.Matrix) == 0 {
+							v.Matrix = slices.Grow(v.Matrix, 4)
+						}
 						e := runtime.Append(&v.Matrix)
 						if d.BeginArray() {
 							runtime.MakeSlice(e)
 							for d.NextItem() {
+								if cap(*e) == 0 {
+									*e = slices.Grow(*e, 4)
+								}
 								e1 := runtime.Append(e)
 								if n2, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 									*e1 = int(n2)
@@ -1365,6 +1393,9 @@ func toolgenDecodeNode(d *runtime.Decoder, v *Node) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Children)
 					for d.NextItem() {
+						if cap(v.Children) == 0 {
+							v.Children = slices.Grow(v.Children, 4)
+						}
 						e := runtime.Append(&v.Children)
 						toolgenDecodeNode(d, e)
 					}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -143,6 +144,9 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 						if d.BeginArray() {
 							runtime.MakeSlice(&e)
 							for d.NextItem() {
+								if cap(e) == 0 {
+									e = slices.Grow(e, 4)
+								}
 								e1 := runtime.Append(&e)
 								if n2, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 									*e1 = int(n2)
@@ -429,6 +433,9 @@ func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Children)
 					for d.NextItem() {
+						if cap(v.Children) == 0 {
+							v.Children = slices.Grow(v.Children, 4)
+						}
 						e := runtime.Append(&v.Children)
 						if !d.Null() {
 							p1 := runtime.New(e)
@@ -480,6 +487,9 @@ func toolgenDecodeB(d *runtime.Decoder, v *B) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.A)
 					for d.NextItem() {
+						if cap(v.A) == 0 {
+							v.A = slices.Grow(v.A, 4)
+						}
 						e := runtime.Append(&v.A)
 						toolgenDecodeA(d, e)
 					}

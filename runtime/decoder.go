@@ -802,6 +802,13 @@ func (d *Decoder) readString() ([]byte, bool) {
 	// Fast path: no escapes, ASCII or valid UTF-8.
 	ascii := true
 	for i < len(b) {
+		// Skip plain ASCII with one table look-up a byte.
+		for i < len(b) && plainStringByte[b[i]] {
+			i++
+		}
+		if i == len(b) {
+			break
+		}
 		c := b[i]
 		if c == '"' {
 			d.pos = i + 1
@@ -828,6 +835,15 @@ func (d *Decoder) readString() ([]byte, bool) {
 	d.unexpected()
 	return nil, false
 }
+
+// plainStringByte tells the bytes a string holds as they are: ASCII but for the quote,
+// the backslash and control characters.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // fixUTF8 replaces invalid UTF-8 in s with U+FFFD, into d.scratch.
 func (d *Decoder) fixUTF8(s []byte) []byte {

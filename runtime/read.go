@@ -95,6 +95,30 @@ func integerDigits(num []byte) (neg bool, mag uint64, ok, overflow bool) {
 // type's range and the schema's inclusive bounds. Numbers with a fraction or an
 // exponent are not integers (encoding/json refuses them too).
 func (d *Decoder) Int(min, max int64) (int64, bool) {
+	// Fast path: an integer of at most 17 digits, read and converted in one pass.
+	if !d.broken {
+		d.skipSpace()
+		b, i := d.data, d.pos
+		neg := i < len(b) && b[i] == '-'
+		if neg {
+			i++
+		}
+		start := i
+		var n int64
+		for i < len(b) && i-start < 18 && b[i]-'0' <= 9 {
+			n = n*10 + int64(b[i]-'0')
+			i++
+		}
+		digits := i - start
+		if digits > 0 && digits < 18 && (b[start] != '0' || digits == 1) &&
+			(i == len(b) || b[i] != '.' && b[i] != 'e' && b[i] != 'E' && b[i]-'0' > 9) {
+			d.valStart, d.pos = d.pos, i
+			if neg {
+				n = -n
+			}
+			return d.intInRange(n, min, max)
+		}
+	}
 	num, ok := d.number("an integer")
 	if !ok {
 		return 0, false
@@ -114,6 +138,11 @@ func (d *Decoder) Int(min, max int64) (int64, bool) {
 	default:
 		n = int64(mag)
 	}
+	return d.intInRange(n, min, max)
+}
+
+// intInRange checks that n, just read, lies in [min, max].
+func (d *Decoder) intInRange(n, min, max int64) (int64, bool) {
 	if n < min {
 		d.Fail(CodeMinimum, "must be at least "+strconv.FormatInt(min, 10))
 		return 0, false

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"encoding/json"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,4 +172,79 @@ func TestPropertyPaths(t *testing.T) {
 			t.Errorf("%s: violations at %q, want %q (%v)", c.args, got, c.paths, d.Violations())
 		}
 	}
+}
+
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`)
+
+// FuzzInt checks Decoder.Int, fast path and slow, against strconv.ParseInt on the
+// number encoding/json sees, for integers in and out of bounds.
+func FuzzInt(f *testing.F) {
+	for _, s := range []string{"0", "-0", "7", "-7", "15", "01", "-", "1.5", "1e3", "1E3", "-1.0",
+		"99999999999999999", "999999999999999999", "9223372036854775807", "9223372036854775808",
+		"-9223372036854775808", "-9223372036854775809", "12345678901234567890", `"3"`, "true", "null", " 5 ", "5,", "5}"} {
+		f.Add(s, int64(-10), int64(14))
+	}
+	f.Fuzz(func(t *testing.T, s string, min, max int64) {
+		d := NewDecoder([]byte(s), Limits{})
+		got, ok := d.Int(min, max)
+		var viol Code
+		if vs := d.Violations(); len(vs) > 0 {
+			viol = vs[0].Code
+		}
+		// The reference: the JSON number the text starts with, if any.
+		trimmed := strings.TrimLeft(s, " \t\r\n")
+		num := jsonNumber.FindString(trimmed)
+		rest := trimmed[len(num):]
+		switch {
+		case num == "" || rest != "" && strings.IndexByte(".eE", rest[0]) >= 0:
+			// No number, or a malformed one: Int must fail.
+			if ok {
+				t.Fatalf("Int(%q) = %d, ok for text that is no number", s, got)
+			}
+			return
+		case strings.ContainsAny(num, ".eE"):
+			if ok || viol != CodeType {
+				t.Fatalf("Int(%q) = %d, %v (%s), want a type violation", s, got, ok, viol)
+			}
+			return
+		}
+		n, err := strconv.ParseInt(num, 10, 64)
+		switch {
+		case err != nil:
+			if ok || viol != CodeRange {
+				t.Fatalf("Int(%q) = %d, %v (%s), want a range violation", s, got, ok, viol)
+			}
+		case n < min:
+			if ok || viol != CodeMinimum {
+				t.Fatalf("Int(%q, %d, %d) = %d, %v (%s), want a minimum violation", s, min, max, got, ok, viol)
+			}
+		case n > max:
+			if ok || viol != CodeMaximum {
+				t.Fatalf("Int(%q, %d, %d) = %d, %v (%s), want a maximum violation", s, min, max, got, ok, viol)
+			}
+		default:
+			if !ok || got != n {
+				t.Fatalf("Int(%q, %d, %d) = %d, %v (%s), want %d", s, min, max, got, ok, viol, n)
+			}
+		}
+	})
+}
+
+// FuzzString checks Decoder.String against encoding/json on the same JSON string:
+// the same contents, invalid UTF-8 replaced, and the same strings refused.
+func FuzzString(f *testing.F) {
+	for _, s := range []string{"", "abc", `a\"b`, `\u00e9\n`, "é", "\xff", "a\x01", `\ud83d\ude00`, `\ud83d`, `\x`, "日本語", `\\`, `\/`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		text := `"` + s + `"`
+		d := NewDecoder([]byte(text), Limits{})
+		got, ok := d.String()
+		ok = ok && d.Finish()
+		var want string
+		wantOK := json.Unmarshal([]byte(text), &want) == nil
+		if ok != wantOK || ok && got != want {
+			t.Fatalf("String(%q) = %q, %v; encoding/json: %q, %v", text, got, ok, want, wantOK)
+		}
+	})
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
-	"slices"
 )
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
@@ -135,8 +134,8 @@ func toolgenDecodeBatchRequest(d *runtime.Decoder, v *BatchRequest) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Items)
 					for d.NextItem() {
-						if cap(v.Items) == 0 {
-							v.Items = slices.Grow(v.Items, 4)
+						if len(v.Items) == cap(v.Items) {
+							v.Items = runtime.Grow(d, v.Items, 100)
 						}
 						e := runtime.Append(&v.Items)
 						toolgenDecodeItem(d, e)
@@ -249,8 +248,8 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Categories)
 					for d.NextItem() {
-						if cap(v.Categories) == 0 {
-							v.Categories = slices.Grow(v.Categories, 4)
+						if len(v.Categories) == cap(v.Categories) {
+							v.Categories = runtime.Grow(d, v.Categories, 7)
 						}
 						e := runtime.Append(&v.Categories)
 						if s1, ok := d.StringBytes(); ok {

@@ -1147,18 +1147,18 @@ func listChecks(c *model.Constraints, count jen.Code) []jen.Code {
 
 func (g *goGen) sliceValue(r resolved, c *model.Constraints, dst lvalue, depth int) []jen.Code {
 	e := "e" + suffix(depth)
-	// The first item makes room for a few, as encoding/json does: growing from one by
-	// append's doubling would allocate for each of the first items.
-	initial := 4
-	if c.MaxItems != nil && *c.MaxItems < initial {
-		initial = max(*c.MaxItems, 1)
+	// runtime.Grow makes room for several items at a time: growing from one by append's
+	// doubling would allocate for each of the first items, and copy long arrays often.
+	maxItems := 0
+	if c.MaxItems != nil {
+		maxItems = *c.MaxItems
 	}
 	body := []jen.Code{
 		jen.Qual(runtimePkg, "MakeSlice").Call(dst.addr()),
 		jen.For(jen.Id("d").Dot("NextItem").Call()).Block(append(
 			[]jen.Code{
-				jen.If(jen.Cap(dst.place()).Op("==").Lit(0)).Block(
-					dst.place().Op("=").Qual("slices", "Grow").Call(dst.place(), jen.Lit(initial)),
+				jen.If(jen.Len(dst.place()).Op("==").Cap(dst.place())).Block(
+					dst.place().Op("=").Qual(runtimePkg, "Grow").Call(jen.Id("d"), dst.place(), jen.Lit(maxItems)),
 				),
 				jen.Id(e).Op(":=").Qual(runtimePkg, "Append").Call(dst.addr()),
 			},

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -74,6 +75,7 @@ type Decoder struct {
 type container struct {
 	array bool
 	first bool // no element read yet
+	start int  // where its first member begins, in the text it is read from
 	// outer holds the text to go back to when this container was read from a JSON string
 	// that held it (the double-encoding leniency); nil otherwise.
 	outer    []byte
@@ -610,10 +612,41 @@ func (d *Decoder) push(array bool, outer []byte, outerPos int) {
 		d.open = d.open[:n+1]
 	}
 	c := &d.open[n]
-	c.array, c.first, c.outerPos = array, true, outerPos
+	c.array, c.first, c.start, c.outerPos = array, true, d.pos, outerPos
 	if c.outer != nil || outer != nil {
 		c.outer = outer
 	}
+}
+
+// Grow returns s, the items of the array being read so far, with room for the next
+// one. When s is full it makes room for more than append would: for four items at
+// first (as encoding/json does), then, when the array may hold at most max items (max
+// > 0), for as many as the rest of the text could hold at the size the items read so
+// far took, within max, so that a long array is not copied again and again as it
+// grows. Without max it doubles s, as append does.
+func Grow[S ~[]E, E any](d *Decoder, s S, max int) S {
+	n := len(s)
+	if n < cap(s) {
+		return s
+	}
+	want := 4
+	if n > 0 {
+		want = 2 * n
+		if max > 0 && len(d.open) > 0 {
+			if used := d.pos - d.open[len(d.open)-1].start; used > 0 {
+				// The items read so far took used bytes, commas included: at that
+				// size, the rest of the text holds at most this many more.
+				want = n + (len(d.data)-d.pos)*n/used + 1
+			}
+		}
+	}
+	if max > 0 && want > max {
+		want = max
+	}
+	if want <= n {
+		want = n + 1
+	}
+	return slices.Grow(s, want-n)
 }
 
 // end closes the innermost container, going back to the enclosing text when the

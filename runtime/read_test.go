@@ -248,3 +248,57 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// TestGrow checks the room Grow makes: four items first, then, within max, as many as
+// the rest of the text could hold, and never more than max.
+func TestGrow(t *testing.T) {
+	list := func(n int, tail string) string {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(strconv.Itoa(100 + i))
+		}
+		return b.String() + "]" + tail
+	}
+	for _, c := range []struct {
+		args      string
+		max       int
+		maxGrowth int // how many times s may be reallocated
+		maxCap    int // allocation size classes may round it up
+	}{
+		{list(100, ""), 100, 2, 112},
+		{list(100, ""), 0, 6, 128},
+		{list(3, ""), 100, 1, 4},
+		{list(3, ""), 2, 2, 4},                            // more items than max: it still grows
+		{list(10, strings.Repeat(" ", 10000)), 50, 2, 56}, // 50, rounded up to a size class
+		{list(1, ""), 100, 1, 4},
+	} {
+		d := NewDecoder([]byte(c.args), Limits{})
+		var s []int64
+		growths := 0
+		if d.BeginArray() {
+			for d.NextItem() {
+				if len(s) == cap(s) {
+					s = Grow(d, s, c.max)
+					growths++
+				}
+				e := Append(&s)
+				*e, _ = d.Int(0, 1000)
+			}
+		}
+		if !d.Finish() {
+			t.Fatalf("%.30s: %v", c.args, d.Violations())
+		}
+		if growths > c.maxGrowth || cap(s) > c.maxCap {
+			t.Errorf("%.30s… (max %d): %d growths to cap %d, want at most %d growths, cap %d", c.args, c.max, growths, cap(s), c.maxGrowth, c.maxCap)
+		}
+		for i, v := range s {
+			if v != int64(100+i) {
+				t.Fatalf("%.30s: item %d = %d", c.args, i, v)
+			}
+		}
+	}
+}

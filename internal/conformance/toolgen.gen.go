@@ -8,7 +8,6 @@ import (
 	other "github.com/toolgen/toolgen/internal/conformance/other"
 	"github.com/toolgen/toolgen/runtime"
 	"math"
-	"slices"
 	"time"
 )
 
@@ -804,8 +803,8 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.MinItems)
 					for d.NextItem() {
-						if cap(v.MinItems) == 0 {
-							v.MinItems = slices.Grow(v.MinItems, 4)
+						if len(v.MinItems) == cap(v.MinItems) {
+							v.MinItems = runtime.Grow(d, v.MinItems, 0)
 						}
 						e := runtime.Append(&v.MinItems)
 						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
@@ -821,8 +820,8 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.MaxItems)
 					for d.NextItem() {
-						if cap(v.MaxItems) == 0 {
-							v.MaxItems = slices.Grow(v.MaxItems, 2)
+						if len(v.MaxItems) == cap(v.MaxItems) {
+							v.MaxItems = runtime.Grow(d, v.MaxItems, 2)
 						}
 						e := runtime.Append(&v.MaxItems)
 						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
@@ -838,8 +837,8 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Unique)
 					for d.NextItem() {
-						if cap(v.Unique) == 0 {
-							v.Unique = slices.Grow(v.Unique, 4)
+						if len(v.Unique) == cap(v.Unique) {
+							v.Unique = runtime.Grow(d, v.Unique, 0)
 						}
 						e := runtime.Append(&v.Unique)
 						if s1, ok := d.String(); ok {
@@ -855,8 +854,8 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.ItemBounds)
 					for d.NextItem() {
-						if cap(v.ItemBounds) == 0 {
-							v.ItemBounds = slices.Grow(v.ItemBounds, 3)
+						if len(v.ItemBounds) == cap(v.ItemBounds) {
+							v.ItemBounds = runtime.Grow(d, v.ItemBounds, 3)
 						}
 						e := runtime.Append(&v.ItemBounds)
 						if n1, ok := d.Int(0, 9); ok {
@@ -872,8 +871,8 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.ColorList)
 					for d.NextItem() {
-						if cap(v.ColorList) == 0 {
-							v.ColorList = slices.Grow(v.ColorList, 4)
+						if len(v.ColorList) == cap(v.ColorList) {
+							v.ColorList = runtime.Grow(d, v.ColorList, 0)
 						}
 						e := runtime.Append(&v.ColorList)
 						if s1, ok := d.StringBytes(); ok {
@@ -1111,8 +1110,8 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.List)
 					for d.NextItem() {
-						if cap(v.List) == 0 {
-							v.List = slices.Grow(v.List, 4)
+						if len(v.List) == cap(v.List) {
+							v.List = runtime.Grow(d, v.List, 0)
 						}
 						e := runtime.Append(&v.List)
 						if s1, ok := d.String(); ok {
@@ -1241,8 +1240,8 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Tags)
 					for d.NextItem() {
-						if cap(v.Tags) == 0 {
-							v.Tags = slices.Grow(v.Tags, 4)
+						if len(v.Tags) == cap(v.Tags) {
+							v.Tags = runtime.Grow(d, v.Tags, 0)
 						}
 						e := runtime.Append(&v.Tags)
 						toolgenDecodeTag(d, e)
@@ -1274,15 +1273,15 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Matrix)
 					for d.NextItem() {
-						if cap(v.Matrix) == 0 {
-							v.Matrix = slices.Grow(v.Matrix, 4)
+						if len(v.Matrix) == cap(v.Matrix) {
+							v.Matrix = runtime.Grow(d, v.Matrix, 0)
 						}
 						e := runtime.Append(&v.Matrix)
 						if d.BeginArray() {
 							runtime.MakeSlice(e)
 							for d.NextItem() {
-								if cap(*e) == 0 {
-									*e = slices.Grow(*e, 4)
+								if len(*e) == cap(*e) {
+									*e = runtime.Grow(d, *e, 0)
 								}
 								e1 := runtime.Append(e)
 								if n2, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
@@ -1393,8 +1392,8 @@ func toolgenDecodeNode(d *runtime.Decoder, v *Node) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Children)
 					for d.NextItem() {
-						if cap(v.Children) == 0 {
-							v.Children = slices.Grow(v.Children, 4)
+						if len(v.Children) == cap(v.Children) {
+							v.Children = runtime.Grow(d, v.Children, 0)
 						}
 						e := runtime.Append(&v.Children)
 						toolgenDecodeNode(d, e)

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
 	"math"
-	"slices"
 )
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
@@ -239,8 +238,8 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.tags)
 					for d.NextItem() {
-						if cap(v.tags) == 0 {
-							v.tags = slices.Grow(v.tags, 3)
+						if len(v.tags) == cap(v.tags) {
+							v.tags = runtime.Grow(d, v.tags, 3)
 						}
 						e := runtime.Append(&v.tags)
 						if s1, ok := d.StringBytes(); ok {
@@ -369,8 +368,8 @@ func toolgenDecodeArgsSingle(d *runtime.Decoder, v *toolgenArgsSingle) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.ids)
 					for d.NextItem() {
-						if cap(v.ids) == 0 {
-							v.ids = slices.Grow(v.ids, 4)
+						if len(v.ids) == cap(v.ids) {
+							v.ids = runtime.Grow(d, v.ids, 0)
 						}
 						e := runtime.Append(&v.ids)
 						if n1, ok := d.Uint(0, math.MaxUint64); ok {

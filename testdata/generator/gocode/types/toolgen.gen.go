@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
 	"math"
-	"slices"
 	"time"
 )
 
@@ -144,8 +143,8 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 						if d.BeginArray() {
 							runtime.MakeSlice(&e)
 							for d.NextItem() {
-								if cap(e) == 0 {
-									e = slices.Grow(e, 4)
+								if len(e) == cap(e) {
+									e = runtime.Grow(d, e, 0)
 								}
 								e1 := runtime.Append(&e)
 								if n2, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
@@ -433,8 +432,8 @@ func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Children)
 					for d.NextItem() {
-						if cap(v.Children) == 0 {
-							v.Children = slices.Grow(v.Children, 4)
+						if len(v.Children) == cap(v.Children) {
+							v.Children = runtime.Grow(d, v.Children, 0)
 						}
 						e := runtime.Append(&v.Children)
 						if !d.Null() {
@@ -487,8 +486,8 @@ func toolgenDecodeB(d *runtime.Decoder, v *B) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.A)
 					for d.NextItem() {
-						if cap(v.A) == 0 {
-							v.A = slices.Grow(v.A, 4)
+						if len(v.A) == cap(v.A) {
+							v.A = runtime.Grow(d, v.A, 0)
 						}
 						e := runtime.Append(&v.A)
 						toolgenDecodeA(d, e)

@@ -9,7 +9,6 @@ import (
 	inventory "example.com/x/inventory"
 	"github.com/toolgen/toolgen/runtime"
 	"math"
-	"slices"
 )
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
@@ -106,8 +105,8 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Items)
 					for d.NextItem() {
-						if cap(v.Items) == 0 {
-							v.Items = slices.Grow(v.Items, 4)
+						if len(v.Items) == cap(v.Items) {
+							v.Items = runtime.Grow(d, v.Items, 0)
 						}
 						e := runtime.Append(&v.Items)
 						toolgenDecodeCatalogItem(d, e)

@@ -278,3 +278,36 @@ func TestRegistrations(t *testing.T) {
 	toolmcp.Register(newServer(), ts)
 	addTools1000(newServer())
 }
+
+// TestKnownDifferences pins where the validating approaches part ways, on arguments
+// the corpus leaves out because of it (docs/PERFORMANCE.md lists them): for each, the
+// approaches that accept it.
+func TestKnownDifferences(t *testing.T) {
+	p := payloads[0].(payload[WeatherQuery])
+	for _, c := range []struct {
+		args   string
+		accept []string
+	}{
+		// A whole number written with a fraction or an exponent: the SDK's map keeps it
+		// as a float64 that the schema's "integer" accepts and re-encodes as 7.
+		{`{"city":"Paris","days":7.0}`, []string{"mcp_sdk"}},
+		{`{"city":"Paris","days":1e1}`, []string{"mcp_sdk"}},
+		// null for an optional property means absent to toolgen (OpenAI's strict mode
+		// sends it) and to encoding/json; the schema's "integer" refuses it.
+		{`{"city":"Paris","days":null}`, []string{"generated", "encoding_json_handwritten"}},
+		// A duplicate key: the last one wins everywhere but in toolgen, which refuses it.
+		{`{"city":"Paris","city":"Oslo"}`, []string{"encoding_json_handwritten", "jsonschema_v6", "mcp_sdk"}},
+		// Arguments double-encoded as a JSON string: only toolgen decodes them.
+		{`"{\"city\":\"Paris\"}"`, []string{"generated"}},
+	} {
+		var got []string
+		for _, a := range p.approaches {
+			if _, err := a.decode([]byte(c.args)); a.validates && err == nil {
+				got = append(got, a.name)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.accept) {
+			t.Errorf("%s: accepted by %v, want %v", c.args, got, c.accept)
+		}
+	}
+}

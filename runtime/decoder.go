@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -218,20 +220,16 @@ func (d *Decoder) Property(p *Presence, name string, flags PropertyFlags) bool {
 		return false
 	}
 	*p = Present
-	d.enterProperty(name, flags&Sensitive != 0)
-	return true
-}
-
-// enterProperty pushes the property NextField moved to, named name, onto the path,
-// pointing at its key in the text rather than storing the name when it can.
-func (d *Decoder) enterProperty(name string, sensitive bool) {
-	s := d.pushSegment()
-	s.isIndex, s.sensitive = false, sensitive
+	// Enter the property's path, pointing at its key in the text rather than storing
+	// the name when it can.
+	seg := d.pushSegment()
+	seg.isIndex, seg.sensitive = false, flags&Sensitive != 0
 	if !d.keyEscaped && d.keyEnd-d.keyStart == len(name) {
-		s.inData, s.start, s.end = true, d.keyStart, d.keyEnd
-		return
+		seg.inData, seg.start, seg.end = true, d.keyStart, d.keyEnd
+	} else {
+		seg.inData, seg.name = false, name
 	}
-	s.inData, s.name = false, name
+	return true
 }
 
 // pushSegment grows the path by one segment and returns it, as it was left: the caller
@@ -401,7 +399,12 @@ func describe(raw []byte) string {
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func (d *Decoder) skipSpace() {
-	for d.pos < len(d.data) && isSpace(d.data[d.pos]) {
+	for d.pos < len(d.data) {
+		// Every byte above the space is not white space: one comparison in the common
+		// case, compact JSON.
+		if c := d.data[d.pos]; c > ' ' || !isSpace(c) {
+			return
+		}
 		d.pos++
 	}
 }
@@ -835,10 +838,7 @@ func (d *Decoder) readString() ([]byte, bool) {
 	// Fast path: no escapes, ASCII or valid UTF-8.
 	ascii := true
 	for i < len(b) {
-		// Skip plain ASCII with one table look-up a byte.
-		for i < len(b) && plainStringByte[b[i]] {
-			i++
-		}
+		i = skipPlain(b, i)
 		if i == len(b) {
 			break
 		}
@@ -867,6 +867,29 @@ func (d *Decoder) readString() ([]byte, bool) {
 	d.pos = i
 	d.unexpected()
 	return nil, false
+}
+
+// skipPlain returns the index of the first byte of b at or after i that is not plain
+// (see plainStringByte), or len(b): eight bytes at a time while it can, then one.
+func skipPlain(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// A byte below 0x20, a quote or a backslash (a zero byte once xored with one),
+		// or a byte at or above 0x80 sets the high bit of its byte here. Borrows may
+		// set bits above the first such byte too, never below it: the lowest bit set
+		// is the first byte that is not plain.
+		quote, backslash := x^(ones*'"'), x^(ones*'\\')
+		special := ((x-ones*0x20)&^x | (quote-ones)&^quote | (backslash-ones)&^backslash | x) & highs
+		if special != 0 {
+			return i + bits.TrailingZeros64(special)/8
+		}
+		i += 8
+	}
+	for i < len(b) && plainStringByte[b[i]] {
+		i++
+	}
+	return i
 }
 
 // plainStringByte tells the bytes a string holds as they are: ASCII but for the quote,

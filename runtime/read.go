@@ -14,7 +14,7 @@ import (
 
 // String reads a string.
 func (d *Decoder) String() (string, bool) {
-	b, ok := d.StringBytes()
+	b, ok := d.stringAs("a string")
 	if !ok {
 		return "", false
 	}
@@ -35,6 +35,15 @@ func (d *Decoder) stringAs(want string) ([]byte, bool) {
 		return nil, false
 	}
 	d.valStart = d.pos
+	// The common case, a string without escapes or non-ASCII bytes, here; anything
+	// else in readString.
+	b := d.data
+	i := skipPlain(b, d.pos+1)
+	if i < len(b) && b[i] == '"' {
+		s := b[d.pos+1 : i]
+		d.pos = i + 1
+		return s, true
+	}
 	return d.readString()
 }
 
@@ -105,8 +114,15 @@ func (d *Decoder) Int(min, max int64) (int64, bool) {
 		}
 		start := i
 		var n int64
-		for i < len(b) && i-start < 18 && b[i]-'0' <= 9 {
-			n = n*10 + int64(b[i]-'0')
+		end := len(b)
+		if end-start > 18 {
+			end = start + 18
+		}
+		for _, c := range b[start:end] {
+			if c-'0' > 9 {
+				break
+			}
+			n = n*10 + int64(c-'0')
 			i++
 		}
 		digits := i - start
@@ -115,6 +131,9 @@ func (d *Decoder) Int(min, max int64) (int64, bool) {
 			d.valStart, d.pos = d.pos, i
 			if neg {
 				n = -n
+			}
+			if min <= n && n <= max {
+				return n, true
 			}
 			return d.intInRange(n, min, max)
 		}

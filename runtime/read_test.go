@@ -233,7 +233,8 @@ func FuzzInt(f *testing.F) {
 // FuzzString checks Decoder.String against encoding/json on the same JSON string:
 // the same contents, invalid UTF-8 replaced, and the same strings refused.
 func FuzzString(f *testing.F) {
-	for _, s := range []string{"", "abc", `a\"b`, `\u00e9\n`, "é", "\xff", "a\x01", `\ud83d\ude00`, `\ud83d`, `\x`, "日本語", `\\`, `\/`} {
+	for _, s := range []string{"", "abc", `a\"b`, `\u00e9\n`, "é", "\xff", "a\x01", `\ud83d\ude00`, `\ud83d`, `\x`, "日本語", `\\`, `\/`,
+		"a long plain string of words", "sixteen bytes ok then a quote\" inside", "0123456789abcdef\\n tail", "0123456789abcdéf", "0123456\x1f89abcdef"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -298,6 +299,35 @@ func TestGrow(t *testing.T) {
 		for i, v := range s {
 			if v != int64(100+i) {
 				t.Fatalf("%.30s: item %d = %d", c.args, i, v)
+			}
+		}
+	}
+}
+
+// TestSkipPlain checks skipPlain, eight bytes at a time, against the table, at every
+// offset and for every byte that is not plain.
+func TestSkipPlain(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		if plainStringByte[c] {
+			continue
+		}
+		for n := 0; n < 20; n++ {
+			for at := 0; at <= n; at++ {
+				b := []byte(strings.Repeat("a", n))
+				if at < n {
+					b[at] = byte(c)
+				}
+				// A non-plain byte after the first must not hide it.
+				b = append(b, byte(c), '"', 0)
+				want := at
+				if at == n {
+					want = n
+				}
+				for i := 0; i <= want; i++ {
+					if got := skipPlain(b, i); got != want {
+						t.Fatalf("skipPlain(%q, %d) = %d, want %d", b, i, got, want)
+					}
+				}
 			}
 		}
 	}

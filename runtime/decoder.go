@@ -550,14 +550,24 @@ func (d *Decoder) NextField() bool {
 		return false
 	}
 	start := d.pos + 1
-	name, ok := d.readString()
-	if !ok {
-		return false
-	}
-	if len(name) == 0 || &name[0] == &d.data[start] {
-		d.keyStart, d.keyEnd, d.keyEscaped = start, start+len(name), false
+	if end := skipPlain(d.data, start); end < len(d.data) && d.data[end] == '"' {
+		// A plain name, the usual case: it stays where it is in the text.
+		d.keyStart, d.keyEnd, d.keyEscaped = start, end, false
+		d.pos = end + 1
 	} else {
-		d.key, d.keyEscaped = name, true
+		name, ok := d.readString()
+		if !ok {
+			return false
+		}
+		if len(name) == 0 || &name[0] == &d.data[start] {
+			d.keyStart, d.keyEnd, d.keyEscaped = start, start+len(name), false
+		} else {
+			d.key, d.keyEscaped = name, true
+		}
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == ':' {
+		d.pos++
+		return true
 	}
 	if d.peek() != ':' {
 		d.unexpected()

@@ -14,6 +14,15 @@ import (
 
 // String reads a string.
 func (d *Decoder) String() (string, bool) {
+	// A plain string, the usual case, here; anything else through stringAs.
+	if !d.broken && d.pos < len(d.data) && d.data[d.pos] == '"' {
+		b := d.data
+		if end := skipPlain(b, d.pos+1); end < len(b) && b[end] == '"' {
+			s := string(b[d.pos+1 : end])
+			d.valStart, d.pos = d.pos, end+1
+			return s, true
+		}
+	}
 	b, ok := d.stringAs("a string")
 	if !ok {
 		return "", false

@@ -159,6 +159,7 @@ func TestPropertyPaths(t *testing.T) {
 		{`{"next":{"a/b":1,"next":"{\"a\\u002fb\":8,\"n\\u00e9\":1}"}}`, []string{"/next/next/a~1b", "/next/next/né", "/a~1b"}},
 		{`{"n\u0065xt":{"a/b":6},"a/b":-1}`, []string{"/next/a~1b", "/a~1b"}},
 		{`{"a/b":1,"next":{"a/b":1,"next":{"a/b":1,"x":2}}}`, []string{"/next/next/x"}},
+		{" { \"a/b\" : 9 ,\n\t\"next\" :\r{ \"a/b\"\t: 7 } } ", []string{"/a~1b", "/next/a~1b"}},
 	} {
 		d.Reset([]byte(c.args), Limits{})
 		var v pair

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # run.sh runs toolgen's benchmarks and prints the tables of docs/PERFORMANCE.md.
 #
-#   bench/run.sh                       # 8 rounds, 1s per benchmark, then the scaling runs
+#   bench/run.sh                       # 8 rounds, 1s per benchmark, then 6 scaling runs
 #   COUNT=10 BENCHTIME=2s bench/run.sh
 #   SCALING=0 bench/run.sh             # skip the generator scaling benchmarks
+#   SUMMARY_ONLY=1 OUT=bench/results/2026-11-30 bench/run.sh   # tables of earlier results
 #
 # The decode, call and registration benchmarks are interleaved: each round runs every
 # approach once, for every payload, so that drift in the machine's speed (other work,
@@ -20,15 +21,16 @@ cd "$(dirname "$0")/.."
 COUNT=${COUNT:-8}
 BENCHTIME=${BENCHTIME:-1s}
 SCALING=${SCALING:-1}
-SCALING_COUNT=${SCALING_COUNT:-3}
+SCALING_COUNT=${SCALING_COUNT:-6}
 SCALING_SIZES=${SCALING_SIZES:-100,1000,5000}
 OUT=${OUT:-bench/results/$(date -u +%Y-%m-%d)}
 BENCHSTAT=(go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da)
 APPROACHES="generated encoding_json encoding_json_handwritten jsonschema_v6 mcp_sdk easyjson goccy"
 
 mkdir -p "$OUT"
-rm -f "$OUT"/{decode,call,toolset,scaling}.txt "$OUT/summary.txt"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+if [ -z "${SUMMARY_ONLY:-}" ]; then
+rm -f "$OUT"/{decode,call,toolset,scaling}.txt "$OUT/summary.txt"
 {
 	echo "date: $(date -u +%FT%TZ)"
 	echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' (with uncommitted changes)')"
@@ -64,6 +66,7 @@ if [ "$SCALING" != 0 ]; then
 		./bench/scaling -scaling -sizes "$SCALING_SIZES" > "$OUT/scaling.txt"
 fi
 echo "load average (1, 5, 15 min) after: $(load)" >> "$OUT/machine.txt"
+fi
 
 {
 	cat "$OUT/machine.txt"
@@ -73,6 +76,10 @@ echo "load average (1, 5, 15 min) after: $(load)" >> "$OUT/machine.txt"
 		-col "/approach@(encoding_json ${APPROACHES/encoding_json /})" "$OUT/decode.txt"
 	echo
 	go run ./bench/internal/ratios -col approach -base encoding_json "$OUT/decode.txt"
+	echo
+	echo "## BenchmarkDecode, the generated decoders against the fastest others (base: goccy)"
+	"${BENCHSTAT[@]}" -filter '/approach:(goccy OR generated OR easyjson)' -row /payload \
+		-col '/approach@(goccy generated easyjson)' "$OUT/decode.txt"
 	echo
 	echo "## BenchmarkCall (base: the bare generated decode)"
 	"${BENCHSTAT[@]}" -row /payload -col /path "$OUT/call.txt"

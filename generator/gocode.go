@@ -897,22 +897,34 @@ func (g *goGen) textValue(c *model.Constraints, dst lvalue, s string, vals []str
 	set := jen.Id("d").Dot("SetText").Call(dst.addr(), jen.Id(s))
 	body := g.stringChecks(c, s)
 	if len(vals) > 0 {
-		code := "CodeEnum"
-		if c.Const != "" {
-			code = "CodeConst"
-		}
-		var list []jen.Code
-		for _, v := range vals {
-			list = append(list, jen.Op(v))
-		}
-		body = append(body, jen.Switch(jen.Id(s)).Block(
-			jen.Case(list...).Block(set),
-			jen.Default().Block(jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(oneOfMessage(vals)))),
-		))
+		body = append(body, oneOf(c, jen.Id(s), literals(vals), vals, set))
 	} else {
 		body = append(body, set)
 	}
 	return []jen.Code{jen.If(jen.List(jen.Id(s), jen.Id("ok")).Op(":=").Id("d").Dot("String").Call(), jen.Id("ok")).Block(body...)}
+}
+
+// oneOf returns the switch that checks the value subject against the allowed values
+// (list holds their Go expressions, vals their JSON text): assign runs for an allowed
+// value, and any other is reported as an enum (or const) violation.
+func oneOf(c *model.Constraints, subject jen.Code, list []jen.Code, vals []string, assign jen.Code) jen.Code {
+	code := "CodeEnum"
+	if c.Const != "" {
+		code = "CodeConst"
+	}
+	return jen.Switch(subject).Block(
+		jen.Case(list...).Block(assign),
+		jen.Default().Block(jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(oneOfMessage(vals)))),
+	)
+}
+
+// literals returns JSON number or string literals as Go expressions.
+func literals(vals []string) []jen.Code {
+	list := make([]jen.Code, len(vals))
+	for i, v := range vals {
+		list[i] = jen.Op(v)
+	}
+	return list
 }
 
 // durationValue reads a Go duration string, checking enum and const.
@@ -925,19 +937,12 @@ func (g *goGen) durationValue(r resolved, c *model.Constraints, dst lvalue, sfx 
 		return g.simpleValue(r, dst, "Duration", "x"+sfx, "")
 	}
 	x := "x" + sfx
-	code := "CodeEnum"
-	if c.Const != "" {
-		code = "CodeConst"
-	}
 	var list []jen.Code
 	for _, v := range vals {
 		list = append(list, g.durationConst(v))
 	}
 	return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id("ok")).Op(":=").Id("d").Dot("Duration").Call(), jen.Id("ok")).Block(
-		jen.Switch(jen.Id(x)).Block(
-			jen.Case(list...).Block(dst.place().Op("=").Add(g.convert(r, jen.Id(x), ""))),
-			jen.Default().Block(jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(oneOfMessage(vals)))),
-		),
+		oneOf(c, jen.Id(x), list, vals, dst.place().Op("=").Add(g.convert(r, jen.Id(x), ""))),
 	)}
 }
 
@@ -1012,18 +1017,7 @@ func (g *goGen) integerValue(r resolved, c *model.Constraints, dst lvalue, sfx s
 	}
 	assign := dst.place().Op("=").Add(g.convert(r, jen.Id(n), basic))
 	if len(vals) > 0 {
-		code := "CodeEnum"
-		if c.Const != "" {
-			code = "CodeConst"
-		}
-		var list []jen.Code
-		for _, v := range vals {
-			list = append(list, jen.Op(v))
-		}
-		body = append(body, jen.Switch(jen.Id(n)).Block(
-			jen.Case(list...).Block(assign),
-			jen.Default().Block(jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(oneOfMessage(vals)))),
-		))
+		body = append(body, oneOf(c, jen.Id(n), literals(vals), vals, assign))
 	} else {
 		body = append(body, assign)
 	}
@@ -1105,18 +1099,7 @@ func (g *goGen) floatValue(r resolved, c *model.Constraints, dst lvalue, sfx str
 	}
 	assign := dst.place().Op("=").Add(g.convert(r, jen.Id(f), "float64"))
 	if len(vals) > 0 {
-		code := "CodeEnum"
-		if c.Const != "" {
-			code = "CodeConst"
-		}
-		var list []jen.Code
-		for _, v := range vals {
-			list = append(list, jen.Op(v))
-		}
-		body = append(body, jen.Switch(jen.Id(f)).Block(
-			jen.Case(list...).Block(assign),
-			jen.Default().Block(jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(oneOfMessage(vals)))),
-		))
+		body = append(body, oneOf(c, jen.Id(f), literals(vals), vals, assign))
 	} else {
 		body = append(body, assign)
 	}

@@ -43,7 +43,8 @@ const DefaultMaxRounds = 8
 
 // Loop runs a conversation: request, tool calls, results, again, until the model answers
 // without calling tools or MaxRounds rounds of calls have run; then it asks for a final
-// answer with tools switched off.
+// answer with tools switched off. A model that calls tools even then is not answered:
+// Run returns its response with an error wrapping ErrMaxRounds.
 type Loop struct {
 	Provider Provider
 	Tools    *Toolset
@@ -67,11 +68,19 @@ type Round struct {
 	Duration time.Duration
 }
 
+// ErrMaxRounds is wrapped by the error Run returns, together with the last response, when
+// MaxRounds rounds of calls have run and the model still calls tools in its answer to the
+// request with tools switched off. Those calls are left unanswered: the conversation has
+// no final answer.
+var ErrMaxRounds = errors.New("runtime: the model still calls tools after the round limit")
+
 // ErrNoProvider is returned by Run when the Loop lacks a Provider, Tools or Send.
 var ErrNoProvider = errors.New("runtime: Loop needs a Provider, Tools and Send")
 
 // Run runs the conversation that request starts and returns the model's final response
-// body, and the request that produced it (the whole conversation).
+// body, and the request that produced it (the whole conversation). When the model still
+// calls tools after MaxRounds rounds, Run returns that response, its request and an error
+// for which errors.Is(err, ErrMaxRounds) holds.
 func (l *Loop) Run(ctx context.Context, request []byte) (response, conversation []byte, err error) {
 	if l.Provider == nil || l.Tools == nil || l.Send == nil {
 		return nil, nil, ErrNoProvider
@@ -99,8 +108,16 @@ func (l *Loop) Run(ctx context.Context, request []byte) (response, conversation 
 		if err != nil {
 			return resp, req, fmt.Errorf("%s: read the response of round %d: %w", name, round, err)
 		}
-		if len(calls) == 0 || choice == ChoiceNone {
+		if len(calls) == 0 {
 			return resp, req, nil
+		}
+		if choice == ChoiceNone {
+			what := "calls"
+			if len(calls) == 1 {
+				what = "call"
+			}
+			return resp, req, fmt.Errorf("%s: %w: %d rounds of calls ran, and the final response has %d %s left unanswered",
+				name, ErrMaxRounds, maxRounds, len(calls), what)
 		}
 		start := time.Now()
 		results := l.Tools.RunCalls(ctx, calls, l.MaxParallel)

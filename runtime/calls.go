@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 )
@@ -42,6 +43,9 @@ func (ts *Toolset) RunCalls(ctx context.Context, calls []ToolCall, maxParallel i
 	if maxParallel <= 0 {
 		maxParallel = DefaultMaxParallel
 	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	base, _ := CallFromContext(ctx)
 	out := make([]CallResult, len(calls))
 	run := func(i int) {
@@ -73,6 +77,13 @@ func (ts *Toolset) RunCalls(ctx context.Context, calls []ToolCall, maxParallel i
 	wg.Wait()
 	for _, i := range sequential {
 		run(i)
+	}
+	for i := range out {
+		if out[i].Result == nil {
+			// Call always returns a result; should one ever be missing, the call
+			// is still answered, under its own id.
+			out[i] = CallResult{Call: calls[i], Result: errorResult(OutcomeInternalError, "the call to "+calls[i].Name+" failed with an internal error", errors.New("runtime: no result"))}
+		}
 	}
 	return out
 }

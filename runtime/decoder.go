@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -14,6 +15,13 @@ const (
 	DefaultMaxArgumentBytes = 1 << 20
 	// DefaultMaxDepth is the deepest nesting of objects and arrays a call accepts.
 	DefaultMaxDepth = 64
+	// DefaultMaxViolations is how many violations of one call are reported in full;
+	// the rest are only counted.
+	DefaultMaxViolations = 20
+	// DefaultMaxViolationBytes bounds the text of the violations reported in full
+	// (paths, messages and values got, added up): once it is reached, the rest are only
+	// counted.
+	DefaultMaxViolationBytes = 4096
 )
 
 // Limits bound what one call's arguments may cost. A zero field means its default.
@@ -22,6 +30,11 @@ type Limits struct {
 	MaxArgumentBytes int
 	// MaxDepth is the deepest nesting of objects and arrays accepted.
 	MaxDepth int
+	// MaxViolations is how many violations are reported in full; the others are
+	// counted (see ArgumentError.Omitted).
+	MaxViolations int
+	// MaxViolationBytes bounds the text of the violations reported in full.
+	MaxViolationBytes int
 }
 
 func (l Limits) maxBytes() int {
@@ -36,6 +49,20 @@ func (l Limits) maxDepth() int {
 		return l.MaxDepth
 	}
 	return DefaultMaxDepth
+}
+
+func (l Limits) maxViolations() int {
+	if l.MaxViolations > 0 {
+		return l.MaxViolations
+	}
+	return DefaultMaxViolations
+}
+
+func (l Limits) maxViolationBytes() int {
+	if l.MaxViolationBytes > 0 {
+		return l.MaxViolationBytes
+	}
+	return DefaultMaxViolationBytes
 }
 
 // A Decoder reads one call's JSON arguments in a single pass, without reflection, and
@@ -56,7 +83,11 @@ type Decoder struct {
 	limits Limits
 
 	violations []Violation
-	broken     bool // a syntax error or exceeded limit stopped decoding
+	// omitted counts the violations found past the budget of Limits.MaxViolations and
+	// MaxViolationBytes; textBytes is the text of those kept.
+	omitted   int
+	textBytes int
+	broken    bool // a syntax error or exceeded limit stopped decoding
 
 	// The name of the property NextField moved to: d.data[keyStart:keyEnd], or key
 	// when it held escapes. The common case writes no pointer into the Decoder, which
@@ -94,6 +125,9 @@ type segment struct {
 	isIndex    bool
 	inData     bool
 	sensitive  bool
+	// key marks a map key or any other name the arguments chose (Enter), as opposed to
+	// a property the schema names: below a sensitive property it is not shown.
+	key bool
 }
 
 // NewDecoder returns a decoder for args within limits. Empty arguments (no bytes, or
@@ -115,6 +149,7 @@ func (d *Decoder) Reset(args []byte, limits Limits) {
 	d.scratch = d.scratch[:0]
 	d.limits = limits
 	d.broken = false
+	d.omitted, d.textBytes = 0, 0
 	if d.violations != nil {
 		d.violations = nil
 	}
@@ -164,14 +199,19 @@ func (d *Decoder) Finish() bool {
 	return len(d.violations) == 0
 }
 
-// Violations returns what was found wrong so far, in the order found.
+// Violations returns what was found wrong so far, in the order found, within the
+// budget of Limits.MaxViolations and MaxViolationBytes.
 func (d *Decoder) Violations() []Violation { return d.violations }
 
-// Failed reports whether any violation was found so far.
-func (d *Decoder) Failed() bool { return len(d.violations) > 0 }
+// Omitted returns how many violations were found past the budget and only counted.
+func (d *Decoder) Omitted() int { return d.omitted }
 
-// Enter pushes a property name onto the path of the value being read.
-func (d *Decoder) Enter(name string) { d.path = append(d.path, segment{name: name}) }
+// Failed reports whether any violation was found so far.
+func (d *Decoder) Failed() bool { return len(d.violations) > 0 || d.omitted > 0 }
+
+// Enter pushes a name the arguments chose, such as a map key, onto the path of the
+// value being read. Below a sensitive property such names are not shown in paths.
+func (d *Decoder) Enter(name string) { d.path = append(d.path, segment{name: name, key: true}) }
 
 // EnterSensitive is Enter for a property whose values must never be echoed: violations
 // at or below it leave out the value they got.
@@ -266,36 +306,56 @@ func (d *Decoder) Leave() { d.path = d.path[:len(d.path)-1] }
 
 // Fail records a violation of the value just read, at the current path.
 func (d *Decoder) Fail(code Code, message string) {
-	if d.broken {
+	if d.broken || d.full() {
 		return
 	}
-	d.violations = append(d.violations, Violation{
-		Path:    d.pointer(),
-		Code:    code,
-		Message: message,
-		Got:     d.got(),
-	})
+	d.add(Violation{Path: d.pointer(), Code: code, Message: message, Got: d.got()})
 }
 
-// failHere records a violation that has no value to show.
-func (d *Decoder) failHere(path string, code Code, message string) {
-	if d.broken {
+// full reports whether the violation budget is spent, counting the violation about to
+// be recorded as omitted if so. Callers check it before building a violation's text,
+// so that a call with a million mistakes costs no more than its bytes.
+func (d *Decoder) full() bool {
+	if len(d.violations) < d.limits.maxViolations() && d.textBytes < d.limits.maxViolationBytes() {
+		return false
+	}
+	d.omitted++
+	return true
+}
+
+// add records v, whose text counts against the budget. The text the model reads must
+// be valid UTF-8, whatever bytes the arguments held.
+func (d *Decoder) add(v Violation) {
+	v.Message = validText(v.Message)
+	d.textBytes += len(v.Path) + len(v.Message) + len(v.Got)
+	d.violations = append(d.violations, v)
+}
+
+// failHere records a violation that has no value to show, at the path the current
+// one extended by the name child ("" for the current path itself).
+func (d *Decoder) failHere(child string, code Code, message string) {
+	if d.broken || d.full() {
 		return
 	}
-	d.violations = append(d.violations, Violation{Path: path, Code: code, Message: message})
+	path := d.pointer()
+	if child != "" {
+		path += "/" + child
+	}
+	d.add(Violation{Path: path, Code: code, Message: message})
 }
 
 // Missing records that a required property is absent from the object being read.
 func (d *Decoder) Missing(name string) {
-	d.failHere(d.pointer()+"/"+escapePointer(name), CodeRequired, "missing required property")
+	d.failHere(escapePointer(name), CodeRequired, "missing required property")
 }
 
-// stop records a violation that ends decoding.
+// stop records a violation that ends decoding. It is kept even past the budget: it
+// says why the rest of the arguments was not read.
 func (d *Decoder) stop(code Code, message string) {
 	if d.broken {
 		return
 	}
-	d.violations = append(d.violations, Violation{Path: d.pointer(), Code: code, Message: message})
+	d.add(Violation{Path: d.pointer(), Code: code, Message: message})
 	d.broken = true
 }
 
@@ -318,22 +378,80 @@ func quoteChar(c byte) string {
 	return "byte 0x" + strconv.FormatUint(uint64(c), 16)
 }
 
-// pointer renders the current path as a JSON Pointer ("" for the root).
+// pointer renders the current path as a JSON Pointer ("" for the root). Names the
+// arguments chose are shown as "*" below a sensitive property, and cut when long.
 func (d *Decoder) pointer() string {
 	if len(d.path) == 0 {
 		return ""
 	}
 	var b []byte
+	hidden := false
 	for i := range d.path {
 		s := &d.path[i]
 		b = append(b, '/')
-		if s.isIndex {
+		switch {
+		case s.isIndex:
 			b = strconv.AppendInt(b, int64(s.index), 10)
-		} else {
-			b = append(b, escapePointer(d.nameOf(s))...)
+		case s.key && hidden:
+			b = append(b, '*')
+		default:
+			b = append(b, escapePointer(cutName(d.nameOf(s)))...)
 		}
+		hidden = hidden || s.sensitive
 	}
 	return string(b)
+}
+
+// sensitive reports whether the value being read is, or is inside, a sensitive
+// property.
+func (d *Decoder) sensitive() bool {
+	for i := range d.path {
+		if d.path[i].sensitive {
+			return true
+		}
+	}
+	return false
+}
+
+// childName renders the name of the property NextField moved to as a step of a path:
+// "*" below a sensitive property, cut when long.
+func (d *Decoder) childName() string {
+	if d.sensitive() {
+		return "*"
+	}
+	return escapePointer(cutName(string(d.FieldName())))
+}
+
+// maxNameBytes is the longest name a path shows whole; a longer one, which only the
+// arguments can hold, is cut.
+const maxNameBytes = 64
+
+// cutName cuts a name for a path, keeping it valid UTF-8.
+func cutName(s string) string {
+	if len(s) <= maxNameBytes {
+		return s
+	}
+	return cutText(s, maxNameBytes) + "…"
+}
+
+// cutText returns the longest prefix of s of at most n bytes that does not split a
+// character.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// validText returns s with each run of invalid UTF-8 bytes replaced by U+FFFD.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 func escapePointer(s string) string {
@@ -358,12 +476,7 @@ func escapePointer(s string) string {
 
 // got describes the value just read for a violation, or "" when it must not be shown.
 func (d *Decoder) got() string {
-	for _, s := range d.path {
-		if s.sensitive {
-			return ""
-		}
-	}
-	if d.valStart >= d.pos || d.pos > len(d.data) {
+	if d.sensitive() || d.valStart >= d.pos || d.pos > len(d.data) {
 		return ""
 	}
 	return describe(d.data[d.valStart:d.pos])
@@ -383,13 +496,9 @@ func describe(raw []byte) string {
 	}
 	const max = 48
 	if len(raw) <= max {
-		return string(raw)
+		return validText(string(raw))
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(raw[cut]) {
-		cut--
-	}
-	s := string(raw[:cut]) + "…"
+	s := validText(cutText(string(raw[:max+1]), max)) + "…"
 	if raw[0] == '"' {
 		s += `"`
 	}
@@ -675,22 +784,36 @@ func (d *Decoder) end() {
 // Unknown records that the current property is not one of known, suggesting the nearest
 // name, and skips its value.
 func (d *Decoder) Unknown(known ...string) {
+	if d.broken {
+		return
+	}
+	if d.full() {
+		d.skipValue()
+		return
+	}
 	name := string(d.FieldName())
-	path := d.pointer() + "/" + escapePointer(name)
+	child := d.childName()
 	if !d.skipValue() {
 		return
 	}
-	d.failHere(path, CodeUnknownProperty, unknownMessage(name, known))
+	d.add(Violation{Path: d.pointer() + "/" + child, Code: CodeUnknownProperty, Message: unknownMessage(name, known)})
 }
 
 // Duplicate records that the current property appeared before in the same object, and
 // skips its value.
 func (d *Decoder) Duplicate() {
-	path := d.pointer() + "/" + escapePointer(string(d.FieldName()))
+	if d.broken {
+		return
+	}
+	if d.full() {
+		d.skipValue()
+		return
+	}
+	child := d.childName()
 	if !d.skipValue() {
 		return
 	}
-	d.failHere(path, CodeDuplicate, "duplicate property")
+	d.add(Violation{Path: d.pointer() + "/" + child, Code: CodeDuplicate, Message: "duplicate property"})
 }
 
 // Skip skips the next value, checking only that it is well formed.

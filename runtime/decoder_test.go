@@ -153,7 +153,10 @@ func TestDecoderReportsEveryViolation(t *testing.T) {
 		{`{"name":"ab"}`, []string{"/x: missing required property"}},
 		{`{"x":1,"x":2}`, []string{"/x: duplicate property"}},
 		{`{"x":1.5}`, []string{"/x: must be an integer (got 1.5)"}},
-		{`{"x":1e2}`, []string{"/x: must be an integer (got 1e2)"}},
+		{`{"x":1e2}`, []string{"/x: must be at most 10 (got 1e2)"}}, // an integer, as JSON Schema says
+		{`{"x":2.5e0}`, []string{"/x: must be an integer (got 2.5e0)"}},
+		{`{"x":1e1,"name":"ab"}`, nil},
+		{`{"x":100e-1,"name":"ab"}`, nil},
 		{`{"x":"1"}`, []string{`/x: must be an integer (got "1")`}},
 		{`{"x":99999999999999999999}`, []string{"/x: is out of range for a 64-bit integer (got 99999999999999999999)"}},
 		{`{"x":null}`, []string{"/x: must be an integer (got null)"}},

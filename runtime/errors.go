@@ -74,9 +74,12 @@ func (v Violation) String() string {
 type ArgumentError struct {
 	Tool       string
 	Violations []Violation
+	// Omitted counts the violations found past the decoder's budget
+	// (Limits.MaxViolations, Limits.MaxViolationBytes): counted, not listed.
+	Omitted int
 }
 
-// Error renders all violations on one line, for example
+// Error renders the violations on one line, for example
 // `invalid arguments for get_weather: /unit: must be one of "celsius", "fahrenheit" (got "kelvin"); /days: must be at most 14 (got 30)`.
 func (e *ArgumentError) Error() string {
 	var b strings.Builder
@@ -88,6 +91,12 @@ func (e *ArgumentError) Error() string {
 			b.WriteString("; ")
 		}
 		b.WriteString(v.String())
+	}
+	if e.Omitted > 0 {
+		b.WriteString("; and ")
+		b.WriteString(strconv.Itoa(e.Omitted))
+		b.WriteString(plural(e.Omitted, " more violation", " more violations"))
+		b.WriteString(" not listed")
 	}
 	return b.String()
 }
@@ -150,6 +159,9 @@ func quoteList(names []string) string {
 // nearest returns the name in known closest to name, if close enough to be a likely
 // typo or a different casing.
 func nearest(name string, known []string) string {
+	if len(name) > maxNameBytes {
+		return "" // no typo of a known name, and too long to compare at a small cost
+	}
 	best, bestDist := "", -1
 	lower := strings.ToLower(name)
 	for _, k := range known {

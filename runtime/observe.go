@@ -62,6 +62,9 @@ type Event struct {
 	Err error
 	// Violations are the violations of invalid_arguments, without the values got.
 	Violations []Violation
+	// OmittedViolations counts the violations past the decoder's budget, which
+	// Violations does not list.
+	OmittedViolations int
 	// Reason is why a denied call was denied.
 	Reason string
 	// Arguments are the call's arguments with sensitive values redacted, when the
@@ -104,6 +107,9 @@ func SlogObserver(logger *slog.Logger) Observer {
 				v[i] = x.String()
 			}
 			attrs = append(attrs, slog.Any("violations", v))
+		}
+		if e.OmittedViolations > 0 {
+			attrs = append(attrs, slog.Int("omitted_violations", e.OmittedViolations))
 		}
 		if e.Arguments != nil {
 			attrs = append(attrs, slog.String("arguments", string(e.Arguments)))

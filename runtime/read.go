@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -87,31 +88,143 @@ func (d *Decoder) number(want string) ([]byte, bool) {
 	return d.readNumber()
 }
 
-// integerDigits splits an integer literal into its sign and magnitude; ok is false for
-// numbers with a fraction or exponent, and overflow true past 2^64-1.
+// integerDigits reads a JSON number as an integer: its sign and magnitude. ok is false
+// when the number is not integral (2.5, 1e-1); a number written with a fraction or an
+// exponent is an integer when its value is one (2.0, 1e1, 150e-1), as JSON Schema says.
+// overflow is true past 2^64-1. It costs one pass over the text, whatever the exponent.
 func integerDigits(num []byte) (neg bool, mag uint64, ok, overflow bool) {
-	if num[0] == '-' {
-		neg, num = true, num[1:]
+	dec, valid := parseDecimal(num)
+	if !valid {
+		return false, 0, false, false
 	}
-	for _, c := range num {
-		if c < '0' || c > '9' {
-			return neg, 0, false, false
+	neg = dec.neg
+	if dec.zero() {
+		return neg, 0, true, false
+	}
+	if dec.exp < 0 {
+		// The digits end in a digit other than zero: a fraction remains.
+		return neg, 0, false, false
+	}
+	if int64(dec.len())+dec.exp > 20 {
+		return neg, 0, true, true
+	}
+	for _, part := range [2][]byte{dec.hi, dec.lo} {
+		for _, c := range part {
+			hi, lo := bits.Mul64(mag, 10)
+			lo, carry := bits.Add64(lo, uint64(c-'0'), 0)
+			if hi != 0 || carry != 0 {
+				return neg, 0, true, true
+			}
+			mag = lo
 		}
-		if mag > (math.MaxUint64-9)/10 {
-			// Slow check only near the limit.
-			if mag > math.MaxUint64/10 || mag*10 > math.MaxUint64-uint64(c-'0') {
-				overflow = true
-				continue
+	}
+	for range dec.exp {
+		hi, lo := bits.Mul64(mag, 10)
+		if hi != 0 {
+			return neg, 0, true, true
+		}
+		mag = lo
+	}
+	return neg, mag, true, false
+}
+
+// decimal is a JSON number as sign × digits × 10^exp, where digits, the bytes of hi
+// then lo, have no leading or trailing zeros ("" for zero). hi and lo are the
+// significant parts of the number's integer and fraction digits, in its text.
+type decimal struct {
+	neg    bool
+	hi, lo []byte
+	exp    int64
+}
+
+func (x decimal) zero() bool { return len(x.hi)+len(x.lo) == 0 }
+func (x decimal) len() int   { return len(x.hi) + len(x.lo) }
+
+// maxExponent bounds the exponents parseDecimal keeps: far past any float, and far
+// from overflowing an int64 when digit counts are added to it.
+const maxExponent = 1 << 40
+
+// parseDecimal splits the text of a JSON number, in one pass, without allocating.
+func parseDecimal(num []byte) (x decimal, ok bool) {
+	i := 0
+	if i < len(num) && num[i] == '-' {
+		x.neg = true
+		i++
+	}
+	start := i
+	for i < len(num) && '0' <= num[i] && num[i] <= '9' {
+		i++
+	}
+	intPart := num[start:i]
+	var frac []byte
+	if i < len(num) && num[i] == '.' {
+		i++
+		start = i
+		for i < len(num) && '0' <= num[i] && num[i] <= '9' {
+			i++
+		}
+		frac = num[start:i]
+	}
+	if len(intPart) == 0 {
+		return x, false
+	}
+	var exp int64
+	if i < len(num) && (num[i] == 'e' || num[i] == 'E') {
+		i++
+		expNeg := false
+		if i < len(num) && (num[i] == '+' || num[i] == '-') {
+			expNeg = num[i] == '-'
+			i++
+		}
+		if i == len(num) {
+			return x, false
+		}
+		for ; i < len(num); i++ {
+			c := num[i]
+			if c < '0' || c > '9' {
+				return x, false
+			}
+			if exp < maxExponent {
+				exp = exp*10 + int64(c-'0')
 			}
 		}
-		mag = mag*10 + uint64(c-'0')
+		if expNeg {
+			exp = -exp
+		}
 	}
-	return neg, mag, true, overflow
+	if i != len(num) {
+		return x, false
+	}
+	// Leading zeros do not count; trailing ones move into the exponent.
+	exp -= int64(len(frac))
+	for len(intPart) > 0 && intPart[0] == '0' {
+		intPart = intPart[1:]
+	}
+	if len(intPart) == 0 {
+		for len(frac) > 0 && frac[0] == '0' {
+			frac = frac[1:]
+		}
+	}
+	for len(frac) > 0 && frac[len(frac)-1] == '0' {
+		frac = frac[:len(frac)-1]
+		exp++
+	}
+	if len(frac) == 0 {
+		for len(intPart) > 0 && intPart[len(intPart)-1] == '0' {
+			intPart = intPart[:len(intPart)-1]
+			exp++
+		}
+	}
+	x.hi, x.lo, x.exp = intPart, frac, exp
+	if x.zero() {
+		x.exp = 0
+	}
+	return x, true
 }
 
 // Int reads an integer and checks that it lies in [min, max], the tighter of the Go
-// type's range and the schema's inclusive bounds. Numbers with a fraction or an
-// exponent are not integers (encoding/json refuses them too).
+// type's range and the schema's inclusive bounds. Any integral number is an integer,
+// however it is written (2, 2.0, 1e1), as JSON Schema says; 2.5 is not.
 func (d *Decoder) Int(min, max int64) (int64, bool) {
 	// Fast path: an integer of at most 17 digits, read and converted in one pass.
 	if !d.broken {
@@ -226,18 +339,87 @@ func (d *Decoder) Float(bits int) (float64, bool) {
 }
 
 // MultipleOf checks that the number just read is a multiple of the JSON number
-// divisor, exactly, as JSON Schema's multipleOf asks.
+// divisor, exactly, as JSON Schema's multipleOf asks: 0.07 is a multiple of 0.01. It
+// costs one pass over the number's text, whatever its exponent (1e-999999 is decided
+// as fast as 0.5).
 func (d *Decoder) MultipleOf(divisor string) {
-	var x, q big.Rat
-	if _, ok := x.SetString(string(d.data[d.valStart:d.pos])); !ok {
+	x, ok := parseDecimal(d.data[d.valStart:d.pos])
+	if !ok {
 		return
 	}
-	if _, ok := q.SetString(divisor); !ok || q.Sign() == 0 {
+	q, ok := parseDecimal([]byte(divisor))
+	if !ok || q.zero() {
 		return
 	}
-	if !x.Quo(&x, &q).IsInt() {
+	if !isMultiple(x, q) {
 		d.Fail(CodeMultipleOf, "must be a multiple of "+divisor)
 	}
+}
+
+// isMultiple reports whether x/q is an integer, for q not zero. With x = D × 10^e and
+// q = K × 10^f, where D and K end in a digit other than zero, x/q = D/K × 10^(e-f):
+// when e < f it is not an integer, since 10 does not divide D; otherwise it is iff K,
+// less the factors of 2 and of 5 that 10^(e-f) supplies, divides D.
+func isMultiple(x, q decimal) bool {
+	if x.zero() {
+		return true
+	}
+	shift := x.exp - q.exp
+	if shift < 0 {
+		return false
+	}
+	if k, ok := q.uint64(); ok {
+		for _, p := range [2]uint64{2, 5} {
+			for n := int64(0); n < shift && k%p == 0; n++ {
+				k /= p
+			}
+		}
+		var r uint64
+		for _, part := range [2][]byte{x.hi, x.lo} {
+			for _, c := range part {
+				hi, lo := bits.Mul64(r, 10)
+				lo, carry := bits.Add64(lo, uint64(c-'0'), 0)
+				r = bits.Rem64(hi+carry, lo, k)
+			}
+		}
+		return r == 0
+	}
+	// A divisor of more than 19 digits, which only a schema can hold: the remainder
+	// is kept below it, so each digit costs the divisor's size.
+	var k, r, quo, rem, digit big.Int
+	k.SetString(string(q.hi)+string(q.lo), 10)
+	for _, p := range [2]int64{2, 5} {
+		bp := big.NewInt(p)
+		for n := int64(0); n < shift; n++ {
+			if quo.QuoRem(&k, bp, &rem); rem.Sign() != 0 {
+				break
+			}
+			k.Set(&quo)
+		}
+	}
+	ten := big.NewInt(10)
+	for _, part := range [2][]byte{x.hi, x.lo} {
+		for _, c := range part {
+			r.Mul(&r, ten)
+			r.Add(&r, digit.SetInt64(int64(c-'0')))
+			r.Mod(&r, &k)
+		}
+	}
+	return r.Sign() == 0
+}
+
+// uint64 returns the digits of x as an integer, if they fit.
+func (x decimal) uint64() (uint64, bool) {
+	if x.len() > 19 {
+		return 0, false
+	}
+	var n uint64
+	for _, part := range [2][]byte{x.hi, x.lo} {
+		for _, c := range part {
+			n = n*10 + uint64(c-'0')
+		}
+	}
+	return n, true
 }
 
 // MinLength checks that s has at least n characters (Unicode code points).
@@ -290,7 +472,7 @@ func (d *Decoder) MaxProperties(count, n int) {
 }
 
 // failList records a violation of a whole list, whose text is not worth echoing.
-func (d *Decoder) failList(code Code, message string) { d.failHere(d.pointer(), code, message) }
+func (d *Decoder) failList(code Code, message string) { d.failHere("", code, message) }
 
 // Unique checks that no two items of a list read are equal.
 func Unique[T comparable](d *Decoder, items []T) {
@@ -335,18 +517,35 @@ func (d *Decoder) Time() (time.Time, bool) {
 	// offset of +24:00): check the format first, as JSON Schema's date-time does. The
 	// usual shape is checked here without allocating; isDateTime decides the others.
 	var t time.Time
-	if !strictDateTime(b) && !isDateTime(string(b)) || t.UnmarshalText(b) != nil {
+	if !strictDateTime(b) && !isDateTime(string(b)) || t.UnmarshalText(upperDateTime(b)) != nil {
 		d.Fail(CodeFormat, "must be "+FormatDateTime.describe())
 		return time.Time{}, false
 	}
 	return t, true
 }
 
+// upperDateTime returns an RFC 3339 date-time with the lowercase "t" and "z" that
+// section 5.6 allows made uppercase, as time.Time parses it. The common text, already
+// uppercase, is returned as it is.
+func upperDateTime(b []byte) []byte {
+	if b[10] != 't' && b[len(b)-1] != 'z' {
+		return b
+	}
+	b = append([]byte(nil), b...)
+	if b[10] == 't' {
+		b[10] = 'T'
+	}
+	if b[len(b)-1] == 'z' {
+		b[len(b)-1] = 'Z'
+	}
+	return b
+}
+
 // strictDateTime reports whether b is an RFC 3339 date-time in its most common shape,
-// "2006-01-02T15:04:05[.999999999](Z|+07:00)", with every field in range (seconds
+// "2006-01-02T15:04:05[.999999999](Z|+07:00)" ("t" and "z" may be lowercase), with every field in range (seconds
 // up to 59): a sufficient condition for isDateTime, checked without allocating.
 func strictDateTime(b []byte) bool {
-	if len(b) < len("2006-01-02T15:04:05Z") || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' {
+	if len(b) < len("2006-01-02T15:04:05Z") || b[4] != '-' || b[7] != '-' || b[10] != 'T' && b[10] != 't' || b[13] != ':' || b[16] != ':' {
 		return false
 	}
 	year, ok1 := digits4(b[0:4])
@@ -371,7 +570,7 @@ func strictDateTime(b []byte) bool {
 		rest = rest[n:]
 	}
 	if len(rest) == 1 {
-		return rest[0] == 'Z'
+		return rest[0] == 'Z' || rest[0] == 'z'
 	}
 	if len(rest) != len("+07:00") || rest[0] != '+' && rest[0] != '-' || rest[3] != ':' {
 		return false
@@ -444,7 +643,7 @@ func (d *Decoder) Text(v encoding.TextUnmarshaler) bool {
 		return false
 	}
 	if err := v.UnmarshalText(b); err != nil {
-		d.Fail(CodeFormat, "is not valid: "+err.Error())
+		d.failText(err)
 		return false
 	}
 	return true
@@ -454,8 +653,29 @@ func (d *Decoder) Text(v encoding.TextUnmarshaler) bool {
 // cannot.
 func (d *Decoder) SetText(v encoding.TextUnmarshaler, s string) {
 	if err := v.UnmarshalText([]byte(s)); err != nil {
-		d.Fail(CodeFormat, "is not valid: "+err.Error())
+		d.failText(err)
 	}
+}
+
+// maxTextErrorBytes bounds how much of a value's own parse error a violation quotes.
+const maxTextErrorBytes = 200
+
+// failText reports that the value just read did not parse. The parse error is the
+// value's own text, which often quotes the input: it is left out for sensitive values,
+// and cut when long.
+func (d *Decoder) failText(err error) {
+	if d.broken || d.sensitive() {
+		d.Fail(CodeFormat, "is not valid")
+		return
+	}
+	if d.full() {
+		return
+	}
+	msg := err.Error()
+	if len(msg) > maxTextErrorBytes {
+		msg = cutText(msg, maxTextErrorBytes) + "…"
+	}
+	d.add(Violation{Path: d.pointer(), Code: CodeFormat, Message: "is not valid: " + msg, Got: d.got()})
 }
 
 // Raw reads any JSON value and returns a copy of its text.

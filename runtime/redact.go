@@ -10,8 +10,9 @@ import (
 const Redacted = "[redacted]"
 
 // Redact returns args with the values of t's sensitive properties (Tool.Sensitive)
-// replaced by "[redacted]", for logs and approval prompts. Arguments that are not
-// well-formed JSON are not echoed at all.
+// replaced by "[redacted]", for logs and approval prompts, in whatever form they
+// arrived: inside an object or array sent as a string, or in arguments encoded twice.
+// Arguments that are not well-formed JSON are not echoed at all.
 func Redact(t *Tool, args []byte) json.RawMessage {
 	d := NewDecoder(args, Limits{})
 	v, ok := d.Any()
@@ -29,7 +30,10 @@ func Redact(t *Tool, args []byte) json.RawMessage {
 }
 
 // redactPath replaces what path (JSON Pointer segments, "*" for any key or index)
-// reaches in v.
+// reaches in v. It reads values as the decoder does: a string that holds a whole
+// object or array (the double-encoding leniency) is read as that value. Any other value
+// that stands where the path goes on, a string or a number where an object was due, is
+// replaced whole: it may be the sensitive value in another form.
 func redactPath(v any, path []string) any {
 	if len(path) == 0 {
 		return Redacted
@@ -48,6 +52,29 @@ func redactPath(v any, path []string) any {
 				x[i] = redactPath(child, path[1:])
 			}
 		}
+	case string:
+		if held, ok := heldValue(x); ok {
+			return redactPath(held, path)
+		}
+		return Redacted
+	case nil:
+	default:
+		return Redacted
 	}
 	return v
+}
+
+// heldValue returns the object or array a string holds whole, as the decoder reads it
+// under the double-encoding leniency.
+func heldValue(s string) (any, bool) {
+	inner := trimSpace([]byte(s))
+	if len(inner) == 0 || inner[0] != '{' && inner[0] != '[' {
+		return nil, false
+	}
+	d := NewDecoder(inner, Limits{})
+	v, ok := d.Any()
+	if !ok || !d.Finish() {
+		return nil, false
+	}
+	return v, true
 }

@@ -200,6 +200,12 @@ func Join(sets ...*Toolset) *Toolset {
 // for logs. The call's id and provider, for the approver and observers, come from the
 // context (ContextWithCall).
 func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if ts == nil {
+		ts = &Toolset{}
+	}
 	info, _ := CallFromContext(ctx)
 	var start time.Time
 	if ts.cfg.observer != nil {
@@ -212,6 +218,9 @@ func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
 	}
 	return res
 }
+
+// maxToolNameBytes is the longest tool name an unknown-tool message quotes whole.
+const maxToolNameBytes = 64
 
 func (ts *Toolset) call(ctx context.Context, info CallInfo, e entry, found bool, name string, args []byte) *Result {
 	if !found {
@@ -254,12 +263,15 @@ func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name 
 	case errors.As(res.Err, &ae):
 		// The violations' text holds values the model sent: keep only paths and rules.
 		ev.Violations = withoutValues(ae.Violations)
+		ev.OmittedViolations = ae.Omitted
 	case res.Outcome != OutcomeUnknownTool:
 		ev.Err = res.Err
 	}
 	if ts.cfg.logArguments && tool != nil {
 		ev.Arguments = Redact(tool, args)
 	}
+	// An observer that panics loses its event, never the call's result.
+	defer func() { _ = recover() }()
 	ts.cfg.observer(ctx, ev)
 }
 
@@ -277,7 +289,7 @@ func (ts *Toolset) decode(e entry, args []byte) (run Invocation, err error) {
 	d.Reset(args, ts.cfg.limits)
 	run = e.dispatch(e.index, d)
 	if run == nil || d.Failed() {
-		return nil, &ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations)}
+		return nil, &ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
 	}
 	return run, nil
 }
@@ -296,7 +308,11 @@ func (ts *Toolset) unknownToolMessage(name string) string {
 		names[i] = e.tool.Name
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "unknown tool %q", name)
+	if len(name) > maxToolNameBytes {
+		fmt.Fprintf(&b, "unknown tool %q (%d bytes)", cutText(name, maxToolNameBytes)+"…", len(name))
+	} else {
+		fmt.Fprintf(&b, "unknown tool %q", name)
+	}
 	if near := nearest(name, names); near != "" {
 		fmt.Fprintf(&b, "; did you mean %q?", near)
 	}
@@ -319,14 +335,16 @@ func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocati
 	if err := ctx.Err(); err != nil {
 		return stopped(tool, ctx, timeout)
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		// No deadline to keep: run the call here, without a goroutine. A canceled
-		// context reaches the tool, which stops as its own code decides.
-		return finish(ctx, tool, timeout, run)
-	}
-	// A deadline must hold even for a tool that ignores its context.
+	// The tool runs on a goroutine of its own, so that a tool that ends its goroutine
+	// (runtime.Goexit, as a test's t.FailNow does) cannot take the caller's with it,
+	// and a deadline holds even for a tool that ignores its context.
 	done := make(chan *Result, 1)
-	go func() { done <- finish(ctx, tool, timeout, run) }()
+	go finish(ctx, tool, timeout, run, done)
+	if _, ok := ctx.Deadline(); !ok {
+		// No deadline to keep: a canceled context reaches the tool, which stops as
+		// its own code decides.
+		return <-done
+	}
 	select {
 	case r := <-done:
 		return r
@@ -341,15 +359,26 @@ func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocati
 	}
 }
 
-// finish runs the call, recovering a panic, and turns its outcome into a result.
-func finish(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation) (res *Result) {
+// finish runs the call and sends its result on done, whatever happens: a panic is
+// recovered, and a tool that calls runtime.Goexit still gets a result, sent by the
+// deferred function as its goroutine ends.
+func finish(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, done chan<- *Result) {
+	var res *Result
 	defer func() {
 		if p := recover(); p != nil {
 			err := fmt.Errorf("%s panicked: %v\n%s", tool.Name, p, debug.Stack())
 			res = errorResult(OutcomeInternalError, internalMessage(tool), err)
+		} else if res == nil {
+			res = errorResult(OutcomeInternalError, internalMessage(tool), fmt.Errorf("%s called runtime.Goexit", tool.Name))
 		}
+		done <- res
 	}()
 	r, err := run(ctx)
+	res = outcome(ctx, tool, timeout, r, err)
+}
+
+// outcome turns what a tool returned into its result.
+func outcome(ctx context.Context, tool *Tool, timeout time.Duration, r *Result, err error) *Result {
 	switch {
 	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return stopped(tool, ctx, timeout)

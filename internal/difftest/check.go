@@ -69,7 +69,7 @@ func Check[T any](t testing.TB, s Subject[T], args []byte) Outcome {
 	}
 	if ok {
 		var want T
-		if err := json.Unmarshal(out.Verdict.Normalized.JSON(), &want); err != nil {
+		if err := json.Unmarshal(out.Verdict.GoJSON, &want); err != nil {
 			t.Fatalf("%s: %s: encoding/json fails on what the oracle accepted: %v", s.Tool, Quote(args), err)
 		}
 		if !reflect.DeepEqual(got, want) {

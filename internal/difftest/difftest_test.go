@@ -60,10 +60,16 @@ func TestJudge(t *testing.T) {
 		{`{"s":null}`, Schema, ``},
 		{`{"s":"a"}`, Schema, ``},
 		{`{"s":"😀"}`, Schema, ``},
-		{`{"s":"ab","n":1.0}`, Unmarshal, ``},
+		{`{"s":"ab","n":1.0}`, Accepted, `{"s":"ab","n":1.0}`}, // an integer, as JSON Schema says
+		{`{"s":"ab","n":1.5}`, Schema, ``},
+		{`{"s":"ab","n":2e0}`, Accepted, `{"s":"ab","n":2e0}`},
+		{`{"s":"ab","n":-2e2}`, Unmarshal, ``}, // int8 overflow
 		{`{"s":"ab","n":-0}`, Accepted, `{"s":"ab","n":-0}`},
-		{`{"s":"ab","n":-200}`, Unmarshal, ``}, // int8 overflow
-		{`{"s":"ab","n":1e0}`, Unmarshal, ``},
+		{`{"s":"ab","n":-200}`, Unmarshal, ``},                 // int8 overflow
+		{`{"s":"ab","n":1.0}`, Accepted, `{"s":"ab","n":1.0}`}, // an integer, as JSON Schema says
+		{`{"s":"ab","n":1.5}`, Schema, ``},
+		{`{"s":"ab","n":2e0}`, Accepted, `{"s":"ab","n":2e0}`},
+		{`{"s":"ab","n":-2e2}`, Unmarshal, ``}, // int8 overflow
 		{`{"s":"ab","o":{"x":1,"x":2}}`, Duplicate, ``},
 		{`{"s":"ab","o":"{\"x\":1,\"x\":2}"}`, Duplicate, ``},
 		{`{"s":"ab","s":"ab"}`, Duplicate, ``},

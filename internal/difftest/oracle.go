@@ -8,7 +8,8 @@
 // encoding/json can unmarshal it into the tool's Go argument type, and the arguments
 // give no key twice in one object, nest no deeper than runtime.DefaultMaxDepth and are
 // at most runtime.DefaultMaxArgumentBytes long. An accepted value must decode to what
-// encoding/json makes of the normalized JSON.
+// encoding/json makes of the normalized JSON (Verdict.GoJSON: integral numbers as
+// integers, where the schema wants one, and date-times in the case time.Time parses).
 package difftest
 
 import (
@@ -16,6 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,6 +57,12 @@ type Verdict struct {
 	Input *Node
 	// Normalized is Input with null optional properties removed and defaults filled in.
 	Normalized *Node
+	// GoJSON is Normalized as encoding/json must read it into the Go type to get what
+	// the decoder makes of it: integral numbers where the schema wants an integer
+	// written as integers (2.0 is 2, as JSON Schema says), and, when the Go type
+	// needs it, the lowercase "t" and "z" of date-times made uppercase (RFC 3339
+	// allows them; time.Time does not parse them).
+	GoJSON []byte
 }
 
 // Accept reports whether the oracle accepts the arguments.
@@ -158,11 +166,86 @@ func (o *Oracle) judge(args []byte, unmarshal func([]byte) error, sch *jsonschem
 		v.Stage, v.Reason = Schema, oneLine(err)
 		return v
 	}
-	if err := unmarshal(v.Normalized.JSON()); err != nil {
+	goValue := o.integers(v.Normalized.clone(), o.doc)
+	v.GoJSON = goValue.JSON()
+	err = unmarshal(v.GoJSON)
+	if err != nil {
+		if upper := o.upperDateTimes(goValue, o.doc).JSON(); string(upper) != string(v.GoJSON) {
+			if unmarshal(upper) == nil {
+				v.GoJSON, err = upper, nil
+			}
+		}
+	}
+	if err != nil {
 		v.Stage, v.Reason = Unmarshal, err.Error()
 		return v
 	}
 	return v
+}
+
+// integers rewrites the integral numbers where s wants an integer in integer form
+// (2.0, 1e1 and 150e-1 become 2, 10 and 15). Exponents too large for big.Rat to be
+// quick are left as they are: no Go integer holds such a number either way.
+func (o *Oracle) integers(n *Node, s map[string]any) *Node {
+	if s == nil {
+		return n
+	}
+	s = o.resolve(s)
+	switch n.Kind {
+	case KindNumber:
+		num := string(n.Num)
+		if !allows(s, "integer") || !strings.ContainsAny(num, ".eE") {
+			return n
+		}
+		if i := strings.IndexAny(num, "eE"); i >= 0 && len(strings.TrimLeft(num[i+1:], "+-0")) > 4 {
+			return n
+		}
+		var r big.Rat
+		if _, ok := r.SetString(num); ok && r.IsInt() {
+			n.Num = json.Number(r.Num().String())
+		}
+	case KindObject:
+		for i, k := range n.Keys {
+			n.Vals[i] = o.integers(n.Vals[i], o.property(s, k))
+		}
+	case KindArray:
+		for i := range n.Items {
+			n.Items[i] = o.integers(n.Items[i], o.item(s, i))
+		}
+	}
+	return n
+}
+
+// upperDateTimes returns a copy of n with the "t" and "z" of every date-time string
+// where s wants one made uppercase.
+func (o *Oracle) upperDateTimes(n *Node, s map[string]any) *Node {
+	n = n.clone()
+	if s == nil {
+		return n
+	}
+	s = o.resolve(s)
+	switch n.Kind {
+	case KindString:
+		if f, _ := s["format"].(string); f == "date-time" && len(n.Str) > 10 {
+			b := []byte(n.Str)
+			if b[10] == 't' {
+				b[10] = 'T'
+			}
+			if b[len(b)-1] == 'z' {
+				b[len(b)-1] = 'Z'
+			}
+			n.Str = string(b)
+		}
+	case KindObject:
+		for i, k := range n.Keys {
+			n.Vals[i] = o.upperDateTimes(n.Vals[i], o.property(s, k))
+		}
+	case KindArray:
+		for i := range n.Items {
+			n.Items[i] = o.upperDateTimes(n.Items[i], o.item(s, i))
+		}
+	}
+	return n
 }
 
 // goDateTime accepts the strings Go's time.Time parses as RFC 3339 (see laxDateTime).
@@ -172,7 +255,14 @@ func goDateTime(v any) error {
 		return nil
 	}
 	var t time.Time
-	return t.UnmarshalText([]byte(s))
+	b := []byte(s)
+	if len(b) > 10 && b[10] == 't' {
+		b[10] = 'T'
+	}
+	if len(b) > 0 && b[len(b)-1] == 'z' {
+		b[len(b)-1] = 'Z'
+	}
+	return t.UnmarshalText(b)
 }
 
 func oneLine(err error) string {

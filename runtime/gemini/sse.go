@@ -6,12 +6,46 @@ import (
 	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
+const (
+	// DefaultMaxLineBytes is the longest line of an event stream ReadSSE reads by
+	// default: 16 MiB, room for a chunk of several function calls of 1 MiB of args.
+	DefaultMaxLineBytes = wire.DefaultMaxLineBytes
+	// DefaultMaxEventBytes is the most data one event of a stream holds by default:
+	// 16 MiB.
+	DefaultMaxEventBytes = wire.DefaultMaxEventBytes
+)
+
+// Limits bound what reading a stream holds in memory, so that a stream that never
+// ends a line costs an error instead of all the memory there is. A zero or negative
+// field takes its default. ReadSSE uses the defaults; Limits.ReadSSE the limits
+// given, and a Stream its Limits field.
+type Limits struct {
+	// MaxLineBytes bounds one line of the event stream, its ending left out
+	// (DefaultMaxLineBytes).
+	MaxLineBytes int
+	// MaxEventBytes bounds the data of one event, its data lines joined
+	// (DefaultMaxEventBytes).
+	MaxEventBytes int
+	// MaxArgumentBytes bounds the args of one functionCall a Stream takes, as their
+	// JSON text (runtime.DefaultMaxArgumentBytes, 1 MiB, which the Toolset's
+	// runtime.Limits.MaxArgumentBytes also applies: raise both).
+	MaxArgumentBytes int
+}
+
 // ReadSSE reads a stream of server-sent events from r and calls fn with each event's
 // name (empty when the event has none) and data (its data lines joined by newlines),
 // until r ends or fn returns an error, which ReadSSE returns. Lines may end with CRLF,
 // LF or a lone CR; a leading byte order mark, comments, ids and retry fields are
 // skipped. An event cut off by the end of r without its blank line is still passed to
-// fn, which finds out whether its data is complete. fn owns the slices it is given.
+// fn, which finds out whether its data is complete. fn owns the slices it is given. A
+// line or an event over its limit is an error (see Limits; ReadSSE uses the
+// defaults).
 func ReadSSE(r io.Reader, fn func(event, data []byte) error) error {
-	return wire.ReadSSE(r, wire.DeliverTail, fn)
+	return Limits{}.ReadSSE(r, fn)
+}
+
+// ReadSSE reads a stream of server-sent events as the package's ReadSSE does, with
+// the line and event limits of l.
+func (l Limits) ReadSSE(r io.Reader, fn func(event, data []byte) error) error {
+	return wire.ReadSSE(r, wire.DeliverTail, wire.SSELimits{MaxLineBytes: l.MaxLineBytes, MaxEventBytes: l.MaxEventBytes}, fn)
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -260,4 +261,38 @@ func ReadFile(t testing.TB, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// Sizes are the input sizes of the adversarial benchmarks: 1 KiB, 64 KiB and 1 MiB.
+var Sizes = []int{1 << 10, 64 << 10, 1 << 20}
+
+// SizeName names a size in a benchmark: "1KiB", "64KiB", "1MiB".
+func SizeName(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}
+
+// PerByte runs fn b.N times, fn reading an input of size bytes, and reports the cost
+// per input byte: ns/byte, the time, and B/byte, the bytes allocated, so that runs at
+// several sizes show whether the cost is linear in the input.
+func PerByte(b *testing.B, size int, fn func()) {
+	b.Helper()
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	b.ResetTimer()
+	for range b.N {
+		fn()
+	}
+	b.StopTimer()
+	goruntime.ReadMemStats(&after)
+	n := float64(b.N) * float64(size)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/byte")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/n, "B/byte")
 }

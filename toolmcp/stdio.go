@@ -28,7 +28,10 @@ const maxMessageDepth = 1000
 // such a line the SDK ends the session, and with it a stdio server: text that is not
 // JSON, a message nested deeper than 1,000 levels or longer than the size limit, a JSON
 // value that is not a JSON-RPC 2.0 message, or a batch (batches left MCP in revision
-// 2025-06-18).
+// 2025-06-18). A message with a key twice in any object ("params" twice, or a property
+// of the arguments) is answered with invalid request too, with its id unless "id" is
+// the key repeated: the SDK would act on the last of the two, where a proxy or a log
+// may read the first.
 //
 // Every other line reaches the SDK unchanged. MCP's stdio transport puts one message
 // on each line; a message spread over several lines is answered as invalid.
@@ -180,8 +183,8 @@ func check(line []byte) (msg []byte, call string) {
 	if depthOver(line, maxMessageDepth) {
 		return answer(topLevelID(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid request: the message is nested deeper than %d levels", maxMessageDepth)), ""
 	}
-	if !json.Valid(line) {
-		return answer(topLevelID(line), jsonrpc.CodeParseError, "Parse error: the message is not valid JSON (MCP's stdio transport sends one message per line)"), ""
+	if r := checkKeys(line, maxMessageDepth); r.problem != keysOK {
+		return keysAnswer(line, r, "Parse error: the message is not valid JSON (MCP's stdio transport sends one message per line)"), ""
 	}
 	if line[0] == '[' {
 		return answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: JSON-RPC batches are not supported"), ""

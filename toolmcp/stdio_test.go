@@ -217,3 +217,31 @@ func TestIOTransportAnswersRequestsReadBeforeEOF(t *testing.T) {
 		t.Fatal("the session did not end after answering")
 	}
 }
+
+// TestIOTransportRefusesDuplicateKeys: a message with a key twice in any object is
+// answered with invalid request, with its id unless the id is what appears twice, and
+// never reaches a tool; the session goes on.
+func TestIOTransportRefusesDuplicateKeys(t *testing.T) {
+	c := startRaw(t, 0)
+	for i, tc := range []struct{ name, line, id, where string }{
+		{"params twice", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"seen"}},"params":{"name":"echo","arguments":{"text":"run"}}}`, "1", `"params" appears twice in the message`},
+		{"name twice", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","name":"fail_safe","arguments":{"text":"x"}}}`, "2", `"name" appears twice in /params`},
+		{"an argument twice", `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"echo","arguments":{"text":"seen","text":"run"}}}`, `"a"`, `"text" appears twice in /params/arguments`},
+		{"escaped", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}},"\u0070arams":{"name":"fail_safe"}}`, "4", `"params" appears twice`},
+		{"in _meta", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"},"_meta":{"progressToken":1,"progressToken":2}}}`, "5", `/params/_meta`},
+		{"id twice", `{"jsonrpc":"2.0","id":6,"id":7,"method":"ping"}`, "null", `"id" appears twice`},
+		{"a notification", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"requestId":2}}`, "null", `"requestId" appears twice in /params`},
+		{"a long key", `{"jsonrpc":"2.0","id":8,"method":"ping","params":{"` + strings.Repeat("k", 1000) + `":1,"` + strings.Repeat("k", 1000) + `":2}}`, "8", `..." appears twice in /params`},
+	} {
+		c.send(tc.line)
+		m := c.expect(tc.id)
+		if m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidRequest || !strings.Contains(m.Error.Message, tc.where) || len(m.Error.Message) > 512 {
+			t.Errorf("%s: got %+v, want invalid request saying %q", tc.name, m, tc.where)
+		}
+		c.alive(i)
+	}
+	c.send(`{"jsonrpc":"2.0","id":"valid","method":"tools/call","params":{"name":"echo","arguments":{"text":"fine"}}}`)
+	if m := c.expect(`"valid"`); m.Error != nil || !strings.Contains(string(m.Result), "fine") {
+		t.Errorf("a valid call after them: %+v", m)
+	}
+}

@@ -25,6 +25,11 @@
 // session, and so the server, on a line it cannot read (not JSON, nested deeper than
 // 1,000 levels, ...), where StdioTransport answers it with a JSON-RPC error and reads
 // on. Over streamable HTTP such a request fails alone.
+//
+// Both transports also refuse, with a JSON-RPC error, a message with a key twice in any
+// object ("params" twice, or an argument): the SDK acts on the last of the two, where
+// a proxy or a log may read the first. StdioTransport does so for stdio; put the SDK's
+// streamable HTTP handler behind an HTTPScreen for HTTP.
 package toolmcp
 
 import (

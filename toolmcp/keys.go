@@ -1,0 +1,556 @@
+package toolmcp
+
+import (
+	"fmt"
+	"hash/maphash"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// checkKeys's findings about a message.
+const (
+	keysOK        = iota
+	keysSyntax    // not exactly one valid JSON value
+	keysTooDeep   // objects and arrays nested deeper than the limit
+	keysDuplicate // an object has a key twice
+	keysTooLong   // longer than checkKeys reads (math.MaxInt32 bytes)
+)
+
+// keysReport is what checkKeys found: the first problem of the message, in the order
+// of its bytes.
+type keysReport struct {
+	problem int
+	// pointer is, for keysDuplicate, the JSON Pointer of the object that has the key
+	// twice: "" for the message itself.
+	pointer string
+	// key is, for keysDuplicate, the key, decoded.
+	key string
+}
+
+// linearKeys is how many keys an object has before checkKeys looks a new key up in a
+// hash table of them, rather than comparing it with each.
+const linearKeys = 16
+
+// firstTable is the size of an object's first hash table, in slots: a table is at most
+// half full.
+const firstTable = 4 * linearKeys
+
+// keysSeed seeds the hashes of keys: random in each process, so that no input can make
+// them collide on purpose.
+var keysSeed = maphash.MakeSeed()
+
+// checkKeys reads data, which must be one JSON value with white space around it, in one
+// pass, and reports the first problem: a syntax error (as json.Valid sees it), objects
+// and arrays nested deeper than maxDepth, or an object with a key twice. Keys are
+// compared as encoding/json decodes them (escapes undone, invalid UTF-8 and lone
+// surrogates read as U+FFFD), so "a" and "\u0061" are the same key.
+//
+// Its cost is linear in the length of data: each byte is read once, a key's bytes once
+// more to hash them (decoded first when the key has escapes or bytes outside ASCII), and
+// each key is looked up among its object's in constant expected time. Its memory comes
+// from a pool: once warm, it allocates nothing for a message with at most 1,024 keys in
+// the objects open at once (maxPooledKeys) and 8 in each, and otherwise memory in
+// proportion to those keys.
+func checkKeys(data []byte, maxDepth int) keysReport {
+	if len(data) > math.MaxInt32 {
+		return keysReport{problem: keysTooLong}
+	}
+	s := scanners.Get().(*keyScanner)
+	s.data = data
+	r := s.scan(maxDepth)
+	s.data = nil
+	s.frames, s.keys = s.frames[:0], s.keys[:0]
+	clear(s.tables)
+	s.tables = s.tables[:0]
+	if cap(s.keys) <= maxPooledKeys && cap(s.a) <= maxPooledKeyBytes && cap(s.b) <= maxPooledKeyBytes {
+		scanners.Put(s)
+	}
+	return r
+}
+
+// scanners keeps checkKeys's memory from one message to the next, unless a message
+// made it large.
+var scanners = sync.Pool{New: func() any { return new(keyScanner) }}
+
+// The most keys and bytes of a decoded key a pooled scanner keeps room for.
+const (
+	maxPooledKeys     = 1024
+	maxPooledKeyBytes = 4096
+)
+
+// keyEntry is a key of an open object.
+type keyEntry struct {
+	start, end int32  // the key's bytes, quotes excluded
+	hash       uint32 // of the key decoded; equal ones are compared
+}
+
+// keyFrame is an open object or array.
+type keyFrame struct {
+	object bool
+	// n is, of an object, the index in keys of its first key; of an array, the index of
+	// its current element.
+	n int32
+	// cur is, of an object, the index in keys of its current member's key.
+	cur int32
+	// table is, of an object with more than linearKeys keys, 1 + the index in tables of
+	// its hash table; 0 otherwise.
+	table int32
+}
+
+type keyScanner struct {
+	data   []byte
+	frames []keyFrame
+	keys   []keyEntry // of the open objects, in order
+	// tables are the hash tables of the open objects with more than linearKeys keys:
+	// open addressing, a power of two of slots, each 1 + an index in keys or 0 when free.
+	tables [][]int32
+	spare  []int32 // a free table of firstTable slots
+	a, b   []byte  // decoded keys
+}
+
+// The scanner's states.
+const (
+	wantValue = iota // a value
+	wantKey          // an object's key (after '{' or ',')
+	afterValue
+)
+
+func (s *keyScanner) scan(maxDepth int) keysReport {
+	d := s.data
+	syntax := keysReport{problem: keysSyntax}
+	i := skipSpace(d, 0)
+	state := wantValue
+	for {
+		switch state {
+		case wantValue:
+			if i >= len(d) {
+				return syntax
+			}
+			switch c := d[i]; c {
+			case '{', '[':
+				if len(s.frames) >= maxDepth {
+					return keysReport{problem: keysTooDeep}
+				}
+				f := keyFrame{object: c == '{', cur: -1}
+				if f.object {
+					f.n = int32(len(s.keys))
+				}
+				s.frames = append(s.frames, f)
+				i = skipSpace(d, i+1)
+				switch {
+				case i < len(d) && d[i] == c+2: // '}' is '{'+2, ']' is '['+2
+					s.pop()
+					i++
+					state = afterValue
+				case f.object:
+					state = wantKey
+				}
+				continue
+			case '"':
+				var ok bool
+				if i, _, ok = scanString(d, i); !ok {
+					return syntax
+				}
+			case 't':
+				if i = literal(d, i, "true"); i < 0 {
+					return syntax
+				}
+			case 'f':
+				if i = literal(d, i, "false"); i < 0 {
+					return syntax
+				}
+			case 'n':
+				if i = literal(d, i, "null"); i < 0 {
+					return syntax
+				}
+			default:
+				if i = scanNumber(d, i); i < 0 {
+					return syntax
+				}
+			}
+			state = afterValue
+		case wantKey:
+			if i >= len(d) || d[i] != '"' {
+				return syntax
+			}
+			end, plain, ok := scanString(d, i)
+			if !ok {
+				return syntax
+			}
+			if r := s.add(i+1, end-1, plain); r.problem != keysOK {
+				return r
+			}
+			if i = skipSpace(d, end); i >= len(d) || d[i] != ':' {
+				return syntax
+			}
+			i = skipSpace(d, i+1)
+			state = wantValue
+		case afterValue:
+			i = skipSpace(d, i)
+			if len(s.frames) == 0 {
+				if i != len(d) {
+					return syntax
+				}
+				return keysReport{}
+			}
+			if i >= len(d) {
+				return syntax
+			}
+			f := &s.frames[len(s.frames)-1]
+			switch c := d[i]; {
+			case c == ',':
+				i = skipSpace(d, i+1)
+				if f.object {
+					state = wantKey
+				} else {
+					f.n++
+					state = wantValue
+				}
+			case c == '}' && f.object, c == ']' && !f.object:
+				s.pop()
+				i++
+			default:
+				return syntax
+			}
+		}
+	}
+}
+
+// pop closes the innermost object or array, forgetting an object's keys.
+func (s *keyScanner) pop() {
+	f := s.frames[len(s.frames)-1]
+	s.frames = s.frames[:len(s.frames)-1]
+	if f.object {
+		s.keys = s.keys[:f.n]
+		if f.table != 0 {
+			if t := s.tables[f.table-1]; len(t) == firstTable {
+				clear(t)
+				s.spare = t
+			}
+			s.tables[f.table-1] = nil
+			s.tables = s.tables[:f.table-1]
+		}
+	}
+}
+
+// add adds the key data[start:end] to the innermost object, or reports it a duplicate.
+// plain says the key has neither escapes nor bytes outside ASCII: its bytes are the key.
+func (s *keyScanner) add(start, end int, plain bool) keysReport {
+	f := &s.frames[len(s.frames)-1]
+	key := s.data[start:end]
+	if !plain {
+		s.a = unquote(s.a[:0], key)
+		key = s.a
+	}
+	h := uint32(maphash.Bytes(keysSeed, key))
+	if f.table == 0 {
+		for j := int(f.n); j < len(s.keys); j++ {
+			if s.keys[j].hash == h && s.same(j, key) {
+				return s.duplicate(key)
+			}
+		}
+	} else {
+		t := s.tables[f.table-1]
+		mask := uint32(len(t) - 1)
+		for p := h & mask; t[p] != 0; p = (p + 1) & mask {
+			if j := int(t[p] - 1); s.keys[j].hash == h && s.same(j, key) {
+				return s.duplicate(key)
+			}
+		}
+	}
+	f.cur = int32(len(s.keys))
+	if len(s.keys) == cap(s.keys) {
+		s.keys = slices.Grow(s.keys, max(cap(s.keys), 64)) // double: append grows large slices by less
+	}
+	s.keys = append(s.keys, keyEntry{start: int32(start), end: int32(end), hash: h})
+	switch n := len(s.keys) - int(f.n); {
+	case f.table == 0 && n > linearKeys:
+		s.tables = append(s.tables, nil)
+		f.table = int32(len(s.tables))
+		s.index(f, firstTable)
+	case f.table != 0 && 2*n > len(s.tables[f.table-1]):
+		s.index(f, 2*len(s.tables[f.table-1]))
+	case f.table != 0:
+		insert(s.tables[f.table-1], s.keys, len(s.keys)-1)
+	}
+	return keysReport{}
+}
+
+// index gives the object of f a new hash table of size slots holding its keys.
+func (s *keyScanner) index(f *keyFrame, size int) {
+	var t []int32
+	if size == firstTable && s.spare != nil {
+		t, s.spare = s.spare, nil
+	} else {
+		t = make([]int32, size)
+	}
+	for j := int(f.n); j < len(s.keys); j++ {
+		insert(t, s.keys, j)
+	}
+	s.tables[f.table-1] = t
+}
+
+// insert puts keys[j] into the hash table t, which has a free slot.
+func insert(t []int32, keys []keyEntry, j int) {
+	mask := uint32(len(t) - 1)
+	p := keys[j].hash & mask
+	for t[p] != 0 {
+		p = (p + 1) & mask
+	}
+	t[p] = int32(j + 1)
+}
+
+// same reports whether keys[j], decoded, is key.
+func (s *keyScanner) same(j int, key []byte) bool {
+	raw := s.data[s.keys[j].start:s.keys[j].end]
+	if !isPlain(raw) {
+		s.b = unquote(s.b[:0], raw)
+		raw = s.b
+	}
+	return string(raw) == string(key)
+}
+
+// duplicate reports key twice in the innermost object.
+func (s *keyScanner) duplicate(key []byte) keysReport {
+	var p strings.Builder
+	for _, f := range s.frames[:len(s.frames)-1] {
+		p.WriteByte('/')
+		if !f.object {
+			p.WriteString(strconv.Itoa(int(f.n)))
+			continue
+		}
+		e := s.keys[f.cur]
+		name := s.data[e.start:e.end]
+		if !isPlain(name) {
+			name = unquote(nil, name)
+		}
+		p.WriteString(pointerEscaper.Replace(string(name)))
+	}
+	return keysReport{problem: keysDuplicate, pointer: p.String(), key: string(key)}
+}
+
+// pointerEscaper escapes a key as a JSON Pointer's reference token (RFC 6901).
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// keysAnswer returns the JSON-RPC error answer to msg for the problem checkKeys found
+// in it, or nil when there is none; parse is the message of a syntax error. The answer
+// to a duplicate key has msg's id, unless the id is the key that appears twice.
+func keysAnswer(msg []byte, r keysReport, parse string) []byte {
+	switch r.problem {
+	case keysSyntax:
+		return answer(topLevelID(msg), jsonrpc.CodeParseError, parse)
+	case keysTooDeep:
+		return answer(topLevelID(msg), jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid request: the message is nested deeper than %d levels", maxMessageDepth))
+	case keysTooLong:
+		return answer(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid request: the message is longer than %d bytes", math.MaxInt32))
+	case keysDuplicate:
+		id := topLevelID(msg)
+		where := "the message"
+		if r.pointer == "" && r.key == "id" {
+			id = nil // which one?
+		} else if r.pointer != "" {
+			where = clip(r.pointer, 256)
+		}
+		return answer(id, jsonrpc.CodeInvalidRequest, "Invalid request: the key "+strconv.Quote(clip(r.key, 128))+" appears twice in "+where+": a message must not repeat a key in any object")
+	}
+	return nil
+}
+
+// clip returns s cut to at most about n bytes, at a character boundary, with an
+// ellipsis when it was cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
+// special marks the bytes scanString stops at in a string: the quote, the backslash,
+// control characters and the bytes outside ASCII.
+var special = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf
+	}
+	return t
+}()
+
+// scanString reads the string that starts at d[i] and returns the index after it, and
+// whether it is plain: no escapes, only ASCII. It checks what json.Valid checks:
+// escapes and control characters, not UTF-8.
+func scanString(d []byte, i int) (end int, plain, ok bool) {
+	plain = true
+	for i++; i < len(d); i++ {
+		c := d[i]
+		if !special[c] {
+			continue
+		}
+		switch {
+		case c == '"':
+			return i + 1, plain, true
+		case c == '\\':
+			plain = false
+			if i+1 >= len(d) {
+				return 0, false, false
+			}
+			i++
+			switch d[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(d) || hex4(d[i+1:i+5]) < 0 {
+					return 0, false, false
+				}
+				i += 4
+			default:
+				return 0, false, false
+			}
+		case c < 0x20:
+			return 0, false, false
+		default:
+			plain = false
+		}
+	}
+	return 0, false, false
+}
+
+// isPlain reports whether a key has neither escapes nor bytes outside ASCII.
+func isPlain(raw []byte) bool {
+	for _, c := range raw {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// hex4 returns the value of four hexadecimal digits, or -1.
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
+// unquote appends to dst the string whose bytes, quotes excluded and checked by
+// scanString, are raw, decoded as encoding/json decodes it: escapes undone, a
+// surrogate pair joined, a lone surrogate and each byte of invalid UTF-8 read as
+// U+FFFD.
+func unquote(dst, raw []byte) []byte {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '\\':
+			switch e := raw[i+1]; e {
+			case 'b':
+				dst = append(dst, '\b')
+			case 'f':
+				dst = append(dst, '\f')
+			case 'n':
+				dst = append(dst, '\n')
+			case 'r':
+				dst = append(dst, '\r')
+			case 't':
+				dst = append(dst, '\t')
+			case 'u':
+				r := hex4(raw[i+2:])
+				i += 6
+				if utf16.IsSurrogate(r) {
+					r2 := rune(-1)
+					if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+						r2 = hex4(raw[i+2:])
+					}
+					if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
+						r = pair
+						i += 6
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				dst = utf8.AppendRune(dst, r)
+				continue
+			default: // '"', '\\', '/'
+				dst = append(dst, e)
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			dst = append(dst, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(raw[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = utf8.AppendRune(dst, r)
+			} else {
+				dst = append(dst, raw[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	return dst
+}
+
+// literal returns the index after word, which must start at d[i], or -1.
+func literal(d []byte, i int, word string) int {
+	if len(d)-i < len(word) || string(d[i:i+len(word)]) != word {
+		return -1
+	}
+	return i + len(word)
+}
+
+// scanNumber returns the index after the JSON number that starts at d[i], or -1.
+func scanNumber(d []byte, i int) int {
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && '1' <= d[i] && d[i] <= '9':
+		i = digits(d, i+1)
+	default:
+		return -1
+	}
+	if i < len(d) && d[i] == '.' {
+		if i+1 >= len(d) || d[i+1] < '0' || d[i+1] > '9' {
+			return -1
+		}
+		i = digits(d, i+1)
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return -1
+		}
+		i = digits(d, i)
+	}
+	return i
+}
+
+func digits(d []byte, i int) int {
+	for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+		i++
+	}
+	return i
+}

@@ -75,13 +75,14 @@ func newServer(logger *slog.Logger) *mcp.Server {
 // alone, with no session to keep, so any number of clients and server replicas work.
 // A call whose HTTP request goes away is canceled (for clients of MCP 2026-07-28 and
 // later, where the request is the call's whole life; older ones cancel with
-// notifications/cancelled).
+// notifications/cancelled). toolmcp.HTTPScreen answers a body the SDK would read
+// differently from other readers (a key twice, two JSON values) with a JSON-RPC error.
 func httpHandler(s *mcp.Server) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(
+	mux.Handle("/mcp", &toolmcp.HTTPScreen{Next: mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true},
-	))
+	)})
 	return mux
 }
 

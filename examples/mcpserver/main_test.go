@@ -473,6 +473,19 @@ func TestHTTPRawRequests(t *testing.T) {
 			t.Errorf("body %.20q: HTTP %d, want 4xx", body, status)
 		}
 	}
+	// A key twice in any object is refused with a JSON-RPC error, before any tool runs:
+	// the SDK would act on the last, a proxy or a log may read the first.
+	for _, tc := range []struct{ name, body, id string }{
+		{"params twice", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"hello_world","arguments":{"name":"Ada"}},"params":{"name":"close_account","arguments":{}}}`, "3"},
+		{"an argument twice", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"hello_world","arguments":{"name":"Ada","name":"Bob"}}}`, "4"},
+		{"id twice", `{"jsonrpc":"2.0","id":5,"id":6,"method":"tools/list"}`, "null"},
+	} {
+		status, msgs := post(t, url, tc.body)
+		var e struct{ Code int64 }
+		if status != http.StatusBadRequest || len(msgs) != 1 || string(msgs[0]["id"]) != tc.id || json.Unmarshal(msgs[0]["error"], &e) != nil || e.Code != jsonrpc.CodeInvalidRequest {
+			t.Errorf("%s: HTTP %d, %v; want 400 and invalid request with id %s", tc.name, status, msgs, tc.id)
+		}
+	}
 	if status, msgs := post(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`); status != http.StatusOK || len(msgs) != 1 || msgs[0]["result"] == nil {
 		t.Errorf("tools/list after bad requests: HTTP %d %v", status, msgs)
 	}
@@ -624,9 +637,10 @@ func TestStdioRaw(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"cut","method":"tools/call"`,
 		`[{"jsonrpc":"2.0","id":"batch","method":"ping"}]`,
 		`{"jsonrpc":"1.0","id":"old","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"twice","method":"tools/call","params":{"name":"hello_world","arguments":{"name":"Ada"}},"params":{"name":"close_account","arguments":{}}}`,
 	} {
 		send(line)
-		id := map[int]string{0: `"deeper"`, 1: "null", 2: `"cut"`, 3: "null", 4: `"old"`}[i]
+		id := map[int]string{0: `"deeper"`, 1: "null", 2: `"cut"`, 3: "null", 4: `"old"`, 5: `"twice"`}[i]
 		if m := expect(id); m["error"] == nil {
 			t.Errorf("%.40s: %v, want a JSON-RPC error", line, m)
 		}

@@ -56,8 +56,8 @@ var keysSeed = maphash.MakeSeed()
 // more to hash them (decoded first when the key has escapes or bytes outside ASCII), and
 // each key is looked up among its object's in constant expected time. Its memory comes
 // from a pool: once warm, it allocates nothing for a message with at most 1,024 keys in
-// the objects open at once (maxPooledKeys) and 8 in each, and otherwise memory in
-// proportion to those keys.
+// the objects open at once (maxPooledKeys) and 16 in each (linearKeys), and otherwise
+// memory in proportion to those keys.
 func checkKeys(data []byte, maxDepth int) keysReport {
 	if len(data) > math.MaxInt32 {
 		return keysReport{problem: keysTooLong}

@@ -162,3 +162,20 @@ func TestHTTPScreenPassesTheRest(t *testing.T) {
 		t.Errorf("GET: HTTP %d", resp.StatusCode)
 	}
 }
+
+// TestHTTPScreenDepth: a message nested 1,000 levels deep passes (the SDK reads that
+// deep), one level more is answered with invalid request.
+func TestHTTPScreenDepth(t *testing.T) {
+	url := serveHTTP(t, true, 0)
+	for _, levels := range []int{1000, 1001} {
+		arrays := levels - 3 // the message, params and _meta are the first three
+		body := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"pad":` + strings.Repeat("[", arrays) + strings.Repeat("]", arrays) + `}}}`
+		status, m := postRaw(t, url, strings.NewReader(body))
+		if levels <= 1000 && (status != http.StatusOK || m.Result == nil) {
+			t.Errorf("%d levels: HTTP %d, %+v; want a result", levels, status, m)
+		}
+		if levels > 1000 && (status != http.StatusBadRequest || m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidRequest || string(m.ID) != "1") {
+			t.Errorf("%d levels: HTTP %d, %+v; want 400 and invalid request", levels, status, m)
+		}
+	}
+}

@@ -134,14 +134,11 @@ func toolgenDecodeBatchRequest(d *runtime.Decoder, v *BatchRequest) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Items)
 					for d.NextItem() {
-						if len(v.Items) == cap(v.Items) {
-							v.Items = runtime.Grow(d, v.Items, 100)
-						}
-						e := runtime.Append(&v.Items)
+						e := runtime.Item(d, &v.Items, 100)
 						toolgenDecodeItem(d, e)
 					}
-					d.MinItems(len(v.Items), 1)
-					d.MaxItems(len(v.Items), 100)
+					d.MinItems(d.Count(), 1)
+					d.MaxItems(d.Count(), 100)
 				}
 				d.Leave()
 			}
@@ -248,10 +245,7 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Categories)
 					for d.NextItem() {
-						if len(v.Categories) == cap(v.Categories) {
-							v.Categories = runtime.Grow(d, v.Categories, 7)
-						}
-						e := runtime.Append(&v.Categories)
+						e := runtime.Item(d, &v.Categories, 7)
 						if s1, ok := d.StringBytes(); ok {
 							switch string(s1) {
 							case "groceries":
@@ -273,8 +267,8 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 							}
 						}
 					}
-					d.MinItems(len(v.Categories), 1)
-					d.MaxItems(len(v.Categories), 7)
+					d.MinItems(d.Count(), 1)
+					d.MaxItems(d.Count(), 7)
 				}
 				d.Leave()
 			}

@@ -1130,8 +1130,10 @@ func listChecks(c *model.Constraints, count jen.Code) []jen.Code {
 
 func (g *goGen) sliceValue(r resolved, c *model.Constraints, dst lvalue, depth int) []jen.Code {
 	e := "e" + suffix(depth)
-	// runtime.Grow makes room for several items at a time: growing from one by append's
-	// doubling would allocate for each of the first items, and copy long arrays often.
+	// runtime.Item makes room for several items at a time (growing from one by
+	// append's doubling would allocate for each of the first items, and copy long
+	// arrays often), and none once the arguments are invalid: then d.Count, not the
+	// slice, counts the items.
 	maxItems := 0
 	if c.MaxItems != nil {
 		maxItems = *c.MaxItems
@@ -1140,15 +1142,12 @@ func (g *goGen) sliceValue(r resolved, c *model.Constraints, dst lvalue, depth i
 		jen.Qual(runtimePkg, "MakeSlice").Call(dst.addr()),
 		jen.For(jen.Id("d").Dot("NextItem").Call()).Block(append(
 			[]jen.Code{
-				jen.If(jen.Len(dst.place()).Op("==").Cap(dst.place())).Block(
-					dst.place().Op("=").Qual(runtimePkg, "Grow").Call(jen.Id("d"), dst.place(), jen.Lit(maxItems)),
-				),
-				jen.Id(e).Op(":=").Qual(runtimePkg, "Append").Call(dst.addr()),
+				jen.Id(e).Op(":=").Qual(runtimePkg, "Item").Call(jen.Id("d"), dst.addr(), jen.Lit(maxItems)),
 			},
 			g.value(r.Elem, itemConstraints(c), lvalue{val: func() *jen.Statement { return jen.Id(e) }, ptr: true}, depth+1, false)...,
 		)...),
 	}
-	body = append(body, listChecks(c, jen.Len(dst.place()))...)
+	body = append(body, listChecks(c, jen.Id("d").Dot("Count").Call())...)
 	if c.UniqueItems {
 		body = append(body, jen.Qual(runtimePkg, "Unique").Call(jen.Id("d"), dst.place()))
 	}

@@ -457,3 +457,29 @@ func TestCallAlwaysAnswers(t *testing.T) {
 		t.Errorf("panicking observer: %v %q", r.IsError, r.Text())
 	}
 }
+
+// TestRedactWrongShapes checks that Redact hides what stands where a sensitive path
+// goes on in another shape than the schema's, and that an observer is given no
+// rejected arguments of a tool with sensitive properties.
+func TestRedactWrongShapes(t *testing.T) {
+	tool := &Tool{Name: "vault", Sensitive: []string{"/password", "/login/pin"}}
+	for _, args := range []string{
+		`[{"password":"s3cr3t"}]`,
+		`{"login":[{"pin":"s3cr3t"}]}`,
+		`{"login":[["s3cr3t"]]}`,
+		`"[{\"password\":\"s3cr3t\"}]"`,
+	} {
+		if out := string(Redact(tool, []byte(args))); strings.Contains(out, "s3cr3t") {
+			t.Errorf("Redact(%s) = %s", args, out)
+		}
+	}
+	var got []Event
+	tools := [...]Tool{{Name: "vault", Sensitive: []string{"/password"}}}
+	ts := NewToolset(tools[:], func(int, *Decoder) Invocation { return nil }).
+		WithArgumentLogging(true).
+		WithObserver(func(_ context.Context, e Event) { got = append(got, e) })
+	ts.Call(context.Background(), "vault", []byte(`{"pasword":"s3cr3t"}`))
+	if len(got) != 1 || strings.Contains(string(got[0].Arguments), "s3cr3t") || got[0].Arguments == nil {
+		t.Errorf("event arguments: %s", got[0].Arguments)
+	}
+}

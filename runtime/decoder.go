@@ -83,6 +83,7 @@ type Decoder struct {
 	limits Limits
 
 	violations []Violation
+	count      int // the items of the array NextItem last finished
 	// omitted counts the violations found past the budget of Limits.MaxViolations and
 	// MaxViolationBytes; textBytes is the text of those kept.
 	omitted   int
@@ -149,7 +150,7 @@ func (d *Decoder) Reset(args []byte, limits Limits) {
 	d.scratch = d.scratch[:0]
 	d.limits = limits
 	d.broken = false
-	d.omitted, d.textBytes = 0, 0
+	d.omitted, d.textBytes, d.count = 0, 0, 0
 	if d.violations != nil {
 		d.violations = nil
 	}
@@ -263,7 +264,7 @@ func (d *Decoder) Property(p *Presence, name string, flags PropertyFlags) bool {
 	// Enter the property's path, pointing at its key in the text rather than storing
 	// the name when it can.
 	seg := d.pushSegment()
-	seg.isIndex, seg.sensitive = false, flags&Sensitive != 0
+	seg.isIndex, seg.key, seg.sensitive = false, false, flags&Sensitive != 0
 	if !d.keyEscaped && d.keyEnd-d.keyStart == len(name) {
 		seg.inData, seg.start, seg.end = true, d.keyStart, d.keyEnd
 	} else {
@@ -322,6 +323,10 @@ func (d *Decoder) full() bool {
 	d.omitted++
 	return true
 }
+
+// failing reports whether a violation found now would not be kept, counting it if so:
+// callers check it before building a message.
+func (d *Decoder) failing() bool { return d.broken || d.full() }
 
 // add records v, whose text counts against the budget. The text the model reads must
 // be valid UTF-8, whatever bytes the arguments held.
@@ -547,7 +552,9 @@ func (d *Decoder) mismatch(want string) {
 	if !d.skipValue() {
 		return
 	}
-	d.Fail(CodeType, "must be "+want)
+	if !d.failing() {
+		d.Fail(CodeType, "must be "+want)
+	}
 }
 
 // BeginObject starts reading an object, reporting whether there is one to read. An
@@ -705,6 +712,7 @@ func (d *Decoder) NextItem() bool {
 	c := d.peek()
 	if c == ']' {
 		d.pos++
+		d.count = d.path[len(d.path)-1].index + 1
 		d.path = d.path[:len(d.path)-1]
 		d.end()
 		return false
@@ -723,6 +731,34 @@ func (d *Decoder) NextItem() bool {
 
 // Index returns the index of the array item NextItem moved to.
 func (d *Decoder) Index() int { return d.path[len(d.path)-1].index }
+
+// Count returns how many items the array that NextItem just reached the end of held,
+// for the minItems and maxItems checks: once the arguments are invalid, Item stops
+// keeping items, and the slice no longer counts them.
+func (d *Decoder) Count() int { return d.count }
+
+// Item returns where to decode the next item of the array being read into *s: a new
+// zero item at its end, with room made by Grow (max is the array's maxItems, or 0).
+// Once the arguments are known to be invalid, the value will not be used, and the
+// items read from then on are decoded into one spare place past the end of *s, so that
+// a long list of mistakes (a million [1,1,…] for a list of strings, or {} for a list
+// of large structs) costs no more memory than its first item.
+func Item[S ~[]E, E any](d *Decoder, s *S, max int) *E {
+	var zero E
+	if d.Failed() {
+		if len(*s) == cap(*s) {
+			*s = slices.Grow(*s, 1)
+		}
+		p := &(*s)[:len(*s)+1][len(*s)]
+		*p = zero
+		return p
+	}
+	if len(*s) == cap(*s) {
+		*s = Grow(d, *s, max)
+	}
+	*s = append(*s, zero)
+	return &(*s)[len(*s)-1]
+}
 
 // push opens a container; outer is the text to go back to at its end, if it is read
 // from a string. Like pushSegment, it writes pointers only when they change.
@@ -751,6 +787,7 @@ func Grow[S ~[]E, E any](d *Decoder, s S, max int) S {
 	if n < cap(s) {
 		return s
 	}
+
 	want := 4
 	if n > 0 {
 		want = 2 * n

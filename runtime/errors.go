@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Code names the rule a violation broke. Most are JSON Schema keyword names.
@@ -157,18 +159,20 @@ func quoteList(names []string) string {
 }
 
 // nearest returns the name in known closest to name, if close enough to be a likely
-// typo or a different casing.
+// typo or a different casing. It allocates nothing.
 func nearest(name string, known []string) string {
 	if len(name) > maxNameBytes {
 		return "" // no typo of a known name, and too long to compare at a small cost
 	}
 	best, bestDist := "", -1
-	lower := strings.ToLower(name)
 	for _, k := range known {
-		if strings.ToLower(k) == lower || normalize(k) == normalize(name) {
+		if strings.EqualFold(k, name) || sameNormalized(k, name) {
 			return k
 		}
-		dist := editDistance(lower, strings.ToLower(k))
+		if len(k) > maxNameBytes {
+			continue
+		}
+		dist := editDistance(name, k)
 		if bestDist < 0 || dist < bestDist {
 			best, bestDist = k, dist
 		}
@@ -180,40 +184,67 @@ func nearest(name string, known []string) string {
 	return ""
 }
 
-// normalize folds case and drops separators, so "start_date" matches "startDate".
-func normalize(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if r != '_' && r != '-' && r != ' ' {
-			b.WriteRune(r)
+// sameNormalized reports whether a and b are equal once case is folded and separators
+// dropped, so that "start_date" matches "startDate".
+func sameNormalized(a, b string) bool {
+	next := func(s string, i int) (rune, int) {
+		for i < len(s) {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			i += n
+			if r != '_' && r != '-' && r != ' ' {
+				return unicode.ToLower(r), i
+			}
+		}
+		return -1, i
+	}
+	i, j := 0, 0
+	for {
+		var ra, rb rune
+		ra, i = next(a, i)
+		rb, j = next(b, j)
+		if ra != rb {
+			return false
+		}
+		if ra < 0 {
+			return true
 		}
 	}
-	return b.String()
 }
 
-// editDistance is the optimal string alignment distance: insertions, deletions,
-// substitutions and swaps of adjacent characters each cost one.
+// editDistance is the optimal string alignment distance between a and b, case folded:
+// insertions, deletions, substitutions and swaps of adjacent characters each cost one.
+// Both have at most maxNameBytes bytes, so its table lives on the stack.
 func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
+	var ra, rb [maxNameBytes]rune
+	la, lb := lowerRunes(a, &ra), lowerRunes(b, &rb)
+	var rows [3][maxNameBytes + 1]int
+	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= lb; j++ {
+		prev[j] = j
 	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
+	for i := 1; i <= la; i++ {
+		cur[0] = i
+		for j := 1; j <= lb; j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+				cur[j] = min(cur[j], prev2[j-2]+1)
 			}
 		}
+		prev2, prev, cur = prev, cur, prev2
 	}
-	return d[len(ra)][len(rb)]
+	return prev[lb]
+}
+
+// lowerRunes writes the runes of s, lowercase, into out and returns how many.
+func lowerRunes(s string, out *[maxNameBytes]rune) int {
+	n := 0
+	for _, r := range s {
+		out[n] = unicode.ToLower(r)
+		n++
+	}
+	return n
 }

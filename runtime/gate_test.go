@@ -209,7 +209,7 @@ func TestArgumentLoggingRedacts(t *testing.T) {
 	ts := gateSet().WithArgumentLogging(true).WithObserver(func(_ context.Context, e Event) { got = append(got, string(e.Arguments)) })
 	ts.Call(context.Background(), "peek", []byte(`{"id":1,"secret":"hunter2hunter2"}`))
 	ts.Call(context.Background(), "peek", []byte(`{"id":1,"secret":"hunter2hun`))
-	want := []string{`{"id":1,"secret":"[redacted]"}`, `"[malformed arguments, not shown]"`}
+	want := []string{`{"id":1,"secret":"[redacted]"}`, `"[invalid arguments of a tool with sensitive properties, not shown]"`}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("logged %q, want %q", got, want)
 	}

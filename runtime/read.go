@@ -285,11 +285,15 @@ func (d *Decoder) Int(min, max int64) (int64, bool) {
 // intInRange checks that n, just read, lies in [min, max].
 func (d *Decoder) intInRange(n, min, max int64) (int64, bool) {
 	if n < min {
-		d.Fail(CodeMinimum, "must be at least "+strconv.FormatInt(min, 10))
+		if !d.failing() {
+			d.Fail(CodeMinimum, "must be at least "+strconv.FormatInt(min, 10))
+		}
 		return 0, false
 	}
 	if n > max {
-		d.Fail(CodeMaximum, "must be at most "+strconv.FormatInt(max, 10))
+		if !d.failing() {
+			d.Fail(CodeMaximum, "must be at most "+strconv.FormatInt(max, 10))
+		}
 		return 0, false
 	}
 	return n, true
@@ -307,16 +311,22 @@ func (d *Decoder) Uint(min, max uint64) (uint64, bool) {
 		d.Fail(CodeType, "must be an integer")
 		return 0, false
 	case neg && mag != 0:
-		d.Fail(CodeMinimum, "must be at least "+strconv.FormatUint(min, 10))
+		if !d.failing() {
+			d.Fail(CodeMinimum, "must be at least "+strconv.FormatUint(min, 10))
+		}
 		return 0, false
 	case overflow:
 		d.Fail(CodeRange, "is out of range for a 64-bit unsigned integer")
 		return 0, false
 	case mag < min:
-		d.Fail(CodeMinimum, "must be at least "+strconv.FormatUint(min, 10))
+		if !d.failing() {
+			d.Fail(CodeMinimum, "must be at least "+strconv.FormatUint(min, 10))
+		}
 		return 0, false
 	case mag > max:
-		d.Fail(CodeMaximum, "must be at most "+strconv.FormatUint(max, 10))
+		if !d.failing() {
+			d.Fail(CodeMaximum, "must be at most "+strconv.FormatUint(max, 10))
+		}
 		return 0, false
 	}
 	return mag, true
@@ -332,7 +342,9 @@ func (d *Decoder) Float(bits int) (float64, bool) {
 	// it, is dropped here.
 	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(num), len(num)), bits)
 	if err != nil {
-		d.Fail(CodeRange, "is out of range for a "+strconv.Itoa(bits)+"-bit float")
+		if !d.failing() {
+			d.Fail(CodeRange, "is out of range for a "+strconv.Itoa(bits)+"-bit float")
+		}
 		return 0, false
 	}
 	return f, true
@@ -352,7 +364,9 @@ func (d *Decoder) MultipleOf(divisor string) {
 		return
 	}
 	if !isMultiple(x, q) {
-		d.Fail(CodeMultipleOf, "must be a multiple of "+divisor)
+		if !d.failing() {
+			d.Fail(CodeMultipleOf, "must be a multiple of "+divisor)
+		}
 	}
 }
 
@@ -429,7 +443,9 @@ func (d *Decoder) MinLength(s string, n int) {
 		return
 	}
 	if len(s) < n || utf8.RuneCountInString(s) < n {
-		d.Fail(CodeMinLength, "must be at least "+strconv.Itoa(n)+" "+plural(n, "character", "characters")+" long")
+		if !d.failing() {
+			d.Fail(CodeMinLength, "must be at least "+strconv.Itoa(n)+" "+plural(n, "character", "characters")+" long")
+		}
 	}
 }
 
@@ -439,35 +455,45 @@ func (d *Decoder) MaxLength(s string, n int) {
 		return
 	}
 	if len(s)/4 > n || utf8.RuneCountInString(s) > n {
-		d.Fail(CodeMaxLength, "must be at most "+strconv.Itoa(n)+" "+plural(n, "character", "characters")+" long")
+		if !d.failing() {
+			d.Fail(CodeMaxLength, "must be at most "+strconv.Itoa(n)+" "+plural(n, "character", "characters")+" long")
+		}
 	}
 }
 
 // MinItems checks that a list read has at least n items.
 func (d *Decoder) MinItems(count, n int) {
 	if count < n {
-		d.failList(CodeMinItems, "must have at least "+strconv.Itoa(n)+" "+plural(n, "item", "items")+" (got "+strconv.Itoa(count)+")")
+		if !d.failing() {
+			d.failList(CodeMinItems, "must have at least "+strconv.Itoa(n)+" "+plural(n, "item", "items")+" (got "+strconv.Itoa(count)+")")
+		}
 	}
 }
 
 // MaxItems checks that a list read has at most n items.
 func (d *Decoder) MaxItems(count, n int) {
 	if count > n {
-		d.failList(CodeMaxItems, "must have at most "+strconv.Itoa(n)+" "+plural(n, "item", "items")+" (got "+strconv.Itoa(count)+")")
+		if !d.failing() {
+			d.failList(CodeMaxItems, "must have at most "+strconv.Itoa(n)+" "+plural(n, "item", "items")+" (got "+strconv.Itoa(count)+")")
+		}
 	}
 }
 
 // MinProperties checks that a map read has at least n entries.
 func (d *Decoder) MinProperties(count, n int) {
 	if count < n {
-		d.failList(CodeMinProperties, "must have at least "+strconv.Itoa(n)+" "+plural(n, "property", "properties")+" (got "+strconv.Itoa(count)+")")
+		if !d.failing() {
+			d.failList(CodeMinProperties, "must have at least "+strconv.Itoa(n)+" "+plural(n, "property", "properties")+" (got "+strconv.Itoa(count)+")")
+		}
 	}
 }
 
 // MaxProperties checks that a map read has at most n entries.
 func (d *Decoder) MaxProperties(count, n int) {
 	if count > n {
-		d.failList(CodeMaxProperties, "must have at most "+strconv.Itoa(n)+" "+plural(n, "property", "properties")+" (got "+strconv.Itoa(count)+")")
+		if !d.failing() {
+			d.failList(CodeMaxProperties, "must have at most "+strconv.Itoa(n)+" "+plural(n, "property", "properties")+" (got "+strconv.Itoa(count)+")")
+		}
 	}
 }
 
@@ -479,7 +505,9 @@ func Unique[T comparable](d *Decoder, items []T) {
 	seen := make(map[T]int, len(items))
 	for i, v := range items {
 		if j, dup := seen[v]; dup {
-			d.failList(CodeUniqueItems, "must not hold equal items (items "+strconv.Itoa(j)+" and "+strconv.Itoa(i)+" are equal)")
+			if !d.failing() {
+				d.failList(CodeUniqueItems, "must not hold equal items (items "+strconv.Itoa(j)+" and "+strconv.Itoa(i)+" are equal)")
+			}
 			return
 		}
 		seen[v] = i
@@ -496,14 +524,18 @@ func plural(n int, one, many string) string {
 // Match checks s against a pattern.
 func (d *Decoder) Match(s string, p *Pattern) {
 	if !p.MatchString(s) {
-		d.Fail(CodePattern, "must match the pattern "+p.String())
+		if !d.failing() {
+			d.Fail(CodePattern, "must match the pattern "+p.String())
+		}
 	}
 }
 
 // Format checks that s has the given format.
 func (d *Decoder) Format(s string, f Format) {
 	if !f.Valid(s) {
-		d.Fail(CodeFormat, "must be "+f.describe())
+		if !d.failing() {
+			d.Fail(CodeFormat, "must be "+f.describe())
+		}
 	}
 }
 
@@ -518,7 +550,9 @@ func (d *Decoder) Time() (time.Time, bool) {
 	// usual shape is checked here without allocating; isDateTime decides the others.
 	var t time.Time
 	if !strictDateTime(b) && !isDateTime(string(b)) || t.UnmarshalText(upperDateTime(b)) != nil {
-		d.Fail(CodeFormat, "must be "+FormatDateTime.describe())
+		if !d.failing() {
+			d.Fail(CodeFormat, "must be "+FormatDateTime.describe())
+		}
 		return time.Time{}, false
 	}
 	return t, true

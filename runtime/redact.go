@@ -32,8 +32,8 @@ func Redact(t *Tool, args []byte) json.RawMessage {
 // redactPath replaces what path (JSON Pointer segments, "*" for any key or index)
 // reaches in v. It reads values as the decoder does: a string that holds a whole
 // object or array (the double-encoding leniency) is read as that value. Any other value
-// that stands where the path goes on, a string or a number where an object was due, is
-// replaced whole: it may be the sensitive value in another form.
+// that stands where the path goes on, a string, a number or an array where an object
+// was due, is replaced whole: it may hold the sensitive value in another form.
 func redactPath(v any, path []string) any {
 	if len(path) == 0 {
 		return Redacted
@@ -47,6 +47,11 @@ func redactPath(v any, path []string) any {
 			}
 		}
 	case []any:
+		if seg != "*" {
+			if _, err := strconv.Atoi(seg); err != nil {
+				return Redacted // an array where an object was due
+			}
+		}
 		for i, child := range x {
 			if seg == "*" || seg == strconv.Itoa(i) {
 				x[i] = redactPath(child, path[1:])

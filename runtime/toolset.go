@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -158,7 +159,9 @@ func (ts *Toolset) WithObserver(o Observer) *Toolset {
 }
 
 // WithArgumentLogging returns the same tools giving observers the arguments of each
-// call, with the values of sensitive properties redacted. By default observers never
+// call, with the values of sensitive properties redacted (see Redact). Rejected
+// arguments of a tool with sensitive properties are not given at all: where they do
+// not fit the schema, no path says where a secret may be. By default observers never
 // see argument values.
 func (ts *Toolset) WithArgumentLogging(on bool) *Toolset {
 	return ts.with(func(c *config) { c.logArguments = on })
@@ -267,7 +270,13 @@ func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name 
 	case res.Outcome != OutcomeUnknownTool:
 		ev.Err = res.Err
 	}
-	if ts.cfg.logArguments && tool != nil {
+	switch {
+	case !ts.cfg.logArguments || tool == nil:
+	case res.Outcome == OutcomeInvalidArguments && len(tool.Sensitive) > 0:
+		// Arguments that do not fit the schema may hold a sensitive value where no
+		// path says so (under a misspelled name, say): not shown.
+		ev.Arguments = json.RawMessage(`"[invalid arguments of a tool with sensitive properties, not shown]"`)
+	default:
 		ev.Arguments = Redact(tool, args)
 	}
 	// An observer that panics loses its event, never the call's result.

@@ -803,15 +803,12 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.MinItems)
 					for d.NextItem() {
-						if len(v.MinItems) == cap(v.MinItems) {
-							v.MinItems = runtime.Grow(d, v.MinItems, 0)
-						}
-						e := runtime.Append(&v.MinItems)
+						e := runtime.Item(d, &v.MinItems, 0)
 						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 							*e = int(n1)
 						}
 					}
-					d.MinItems(len(v.MinItems), 2)
+					d.MinItems(d.Count(), 2)
 				}
 				d.Leave()
 			}
@@ -820,15 +817,12 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.MaxItems)
 					for d.NextItem() {
-						if len(v.MaxItems) == cap(v.MaxItems) {
-							v.MaxItems = runtime.Grow(d, v.MaxItems, 2)
-						}
-						e := runtime.Append(&v.MaxItems)
+						e := runtime.Item(d, &v.MaxItems, 2)
 						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 							*e = int(n1)
 						}
 					}
-					d.MaxItems(len(v.MaxItems), 2)
+					d.MaxItems(d.Count(), 2)
 				}
 				d.Leave()
 			}
@@ -837,10 +831,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Unique)
 					for d.NextItem() {
-						if len(v.Unique) == cap(v.Unique) {
-							v.Unique = runtime.Grow(d, v.Unique, 0)
-						}
-						e := runtime.Append(&v.Unique)
+						e := runtime.Item(d, &v.Unique, 0)
 						if s1, ok := d.String(); ok {
 							*e = s1
 						}
@@ -854,15 +845,12 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.ItemBounds)
 					for d.NextItem() {
-						if len(v.ItemBounds) == cap(v.ItemBounds) {
-							v.ItemBounds = runtime.Grow(d, v.ItemBounds, 3)
-						}
-						e := runtime.Append(&v.ItemBounds)
+						e := runtime.Item(d, &v.ItemBounds, 3)
 						if n1, ok := d.Int(0, 9); ok {
 							*e = int(n1)
 						}
 					}
-					d.MaxItems(len(v.ItemBounds), 3)
+					d.MaxItems(d.Count(), 3)
 				}
 				d.Leave()
 			}
@@ -871,10 +859,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.ColorList)
 					for d.NextItem() {
-						if len(v.ColorList) == cap(v.ColorList) {
-							v.ColorList = runtime.Grow(d, v.ColorList, 0)
-						}
-						e := runtime.Append(&v.ColorList)
+						e := runtime.Item(d, &v.ColorList, 0)
 						if s1, ok := d.StringBytes(); ok {
 							switch string(s1) {
 							case "red":
@@ -1110,10 +1095,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.List)
 					for d.NextItem() {
-						if len(v.List) == cap(v.List) {
-							v.List = runtime.Grow(d, v.List, 0)
-						}
-						e := runtime.Append(&v.List)
+						e := runtime.Item(d, &v.List, 0)
 						if s1, ok := d.String(); ok {
 							*e = s1
 						}
@@ -1240,10 +1222,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Tags)
 					for d.NextItem() {
-						if len(v.Tags) == cap(v.Tags) {
-							v.Tags = runtime.Grow(d, v.Tags, 0)
-						}
-						e := runtime.Append(&v.Tags)
+						e := runtime.Item(d, &v.Tags, 0)
 						toolgenDecodeTag(d, e)
 					}
 				}
@@ -1273,17 +1252,11 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Matrix)
 					for d.NextItem() {
-						if len(v.Matrix) == cap(v.Matrix) {
-							v.Matrix = runtime.Grow(d, v.Matrix, 0)
-						}
-						e := runtime.Append(&v.Matrix)
+						e := runtime.Item(d, &v.Matrix, 0)
 						if d.BeginArray() {
 							runtime.MakeSlice(e)
 							for d.NextItem() {
-								if len(*e) == cap(*e) {
-									*e = runtime.Grow(d, *e, 0)
-								}
-								e1 := runtime.Append(e)
+								e1 := runtime.Item(d, e, 0)
 								if n2, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 									*e1 = int(n2)
 								}
@@ -1392,10 +1365,7 @@ func toolgenDecodeNode(d *runtime.Decoder, v *Node) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Children)
 					for d.NextItem() {
-						if len(v.Children) == cap(v.Children) {
-							v.Children = runtime.Grow(d, v.Children, 0)
-						}
-						e := runtime.Append(&v.Children)
+						e := runtime.Item(d, &v.Children, 0)
 						toolgenDecodeNode(d, e)
 					}
 				}

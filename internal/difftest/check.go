@@ -34,15 +34,26 @@ type Outcome struct {
 }
 
 // Check decodes args with the generated decoder and with the oracle and reports, on
-// t, every difference: a panic, an accept/reject disagreement, a value that differs from encoding/json's, a rejection
-// without violations, a violation whose path names nothing, a broken invariant.
+// t, every difference: a panic, an accept/reject disagreement, a value that differs
+// from encoding/json's, a rejection without violations, a violation whose path names
+// nothing, a broken invariant, and a decoding whose cost breaks the bounds of
+// CheckCost.
 func Check[T any](t testing.TB, s Subject[T], args []byte) Outcome {
 	t.Helper()
 	o, err := For(s.Tool, s.InputSchema)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, viols, ok, panicked := decode(s, args)
+	var got T
+	var viols []runtime.Violation
+	var ok bool
+	var panicked string
+	CheckCost(t, s.Tool, args, func() {
+		got, viols, ok, panicked = decode(s, args)
+		if !ok {
+			_ = (&runtime.ArgumentError{Tool: s.Tool, Violations: viols}).Error() // the model's text
+		}
+	})
 	if panicked != "" {
 		t.Fatalf("%s: decoder panicked on %s:\n%s", s.Tool, Quote(args), panicked)
 	}

@@ -238,10 +238,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.tags)
 					for d.NextItem() {
-						if len(v.tags) == cap(v.tags) {
-							v.tags = runtime.Grow(d, v.tags, 3)
-						}
-						e := runtime.Append(&v.tags)
+						e := runtime.Item(d, &v.tags, 3)
 						if s1, ok := d.StringBytes(); ok {
 							switch string(s1) {
 							case "a":
@@ -255,7 +252,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 							}
 						}
 					}
-					d.MaxItems(len(v.tags), 3)
+					d.MaxItems(d.Count(), 3)
 					runtime.Unique(d, v.tags)
 				}
 				d.Leave()
@@ -368,10 +365,7 @@ func toolgenDecodeArgsSingle(d *runtime.Decoder, v *toolgenArgsSingle) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.ids)
 					for d.NextItem() {
-						if len(v.ids) == cap(v.ids) {
-							v.ids = runtime.Grow(d, v.ids, 0)
-						}
-						e := runtime.Append(&v.ids)
+						e := runtime.Item(d, &v.ids, 0)
 						if n1, ok := d.Uint(0, math.MaxUint64); ok {
 							*e = n1
 						}

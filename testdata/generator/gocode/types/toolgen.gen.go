@@ -143,10 +143,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 						if d.BeginArray() {
 							runtime.MakeSlice(&e)
 							for d.NextItem() {
-								if len(e) == cap(e) {
-									e = runtime.Grow(d, e, 0)
-								}
-								e1 := runtime.Append(&e)
+								e1 := runtime.Item(d, &e, 0)
 								if n2, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 									*e1 = int(n2)
 								}
@@ -432,10 +429,7 @@ func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Children)
 					for d.NextItem() {
-						if len(v.Children) == cap(v.Children) {
-							v.Children = runtime.Grow(d, v.Children, 0)
-						}
-						e := runtime.Append(&v.Children)
+						e := runtime.Item(d, &v.Children, 0)
 						if !d.Null() {
 							p1 := runtime.New(e)
 							toolgenDecodeTree(d, p1)
@@ -486,10 +480,7 @@ func toolgenDecodeB(d *runtime.Decoder, v *B) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.A)
 					for d.NextItem() {
-						if len(v.A) == cap(v.A) {
-							v.A = runtime.Grow(d, v.A, 0)
-						}
-						e := runtime.Append(&v.A)
+						e := runtime.Item(d, &v.A, 0)
 						toolgenDecodeA(d, e)
 					}
 				}

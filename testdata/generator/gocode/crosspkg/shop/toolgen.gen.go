@@ -105,13 +105,10 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 				if d.BeginArray() {
 					runtime.MakeSlice(&v.Items)
 					for d.NextItem() {
-						if len(v.Items) == cap(v.Items) {
-							v.Items = runtime.Grow(d, v.Items, 0)
-						}
-						e := runtime.Append(&v.Items)
+						e := runtime.Item(d, &v.Items, 0)
 						toolgenDecodeCatalogItem(d, e)
 					}
-					d.MinItems(len(v.Items), 1)
+					d.MinItems(d.Count(), 1)
 				}
 				d.Leave()
 			}

@@ -9,7 +9,8 @@ import (
 	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
-// chatToolCall is one entry of a Chat Completions message's tool_calls.
+// chatToolCall is one entry of a Chat Completions message's tool_calls: a function
+// call, or a custom tool call, whose input is free text.
 type chatToolCall struct {
 	ID       string `json:"id"`
 	Type     string `json:"type"`
@@ -17,50 +18,106 @@ type chatToolCall struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	} `json:"function"`
+	Custom *struct {
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	} `json:"custom"`
 }
 
-// chatMessage returns choices[0].message of a Chat Completions body, raw.
-func chatMessage(body []byte) (json.RawMessage, error) {
+// chatChoice returns choices[0] of a Chat Completions body: its message, raw, and its
+// finish_reason.
+func chatChoice(body []byte) (json.RawMessage, string, error) {
 	obj, err := wire.DecodeObject(body, "the chat completion")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := errorOf(obj["error"]); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	choices, err := wire.RequireArray(obj, "choices", "the chat completion")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if len(choices) == 0 {
-		return nil, errors.New("the chat completion has no choices")
+		return nil, "", errors.New("the chat completion has no choices")
 	}
 	var choice struct {
-		Message json.RawMessage `json:"message"`
+		Message      json.RawMessage `json:"message"`
+		FinishReason *string         `json:"finish_reason"`
 	}
 	if err := json.Unmarshal(choices[0], &choice); err != nil {
-		return nil, fmt.Errorf("the chat completion's first choice: %w", err)
+		return nil, "", fmt.Errorf("the chat completion's first choice: %w", err)
 	}
 	if wire.IsNull(choice.Message) {
-		return nil, errors.New("the chat completion's first choice has no message")
+		return nil, "", errors.New("the chat completion's first choice has no message")
 	}
-	return choice.Message, nil
+	var finish string
+	if choice.FinishReason != nil {
+		finish = *choice.FinishReason
+	}
+	return choice.Message, finish, nil
 }
 
-// ChatCalls returns the function calls of a whole Chat Completions response body
+// chatTurn returns the message of a whole Chat Completions body and its calls.
+func chatTurn(body []byte) (json.RawMessage, []runtime.ToolCall, error) {
+	msg, finish, err := chatChoice(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	calls, err := messageCalls(msg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := chatCut(finish, calls); err != nil {
+		return nil, nil, err
+	}
+	return msg, calls, nil
+}
+
+// chatCut returns an error when a turn with calls was cut short, by the token limit or
+// the content filter: its last call may be half written, and the others may not be
+// all the model meant to make.
+func chatCut(finish string, calls []runtime.ToolCall) error {
+	if len(calls) == 0 {
+		return nil
+	}
+	var why string
+	switch finish {
+	case "length":
+		why = "it reached max_completion_tokens or the context window; raise max_completion_tokens"
+	case "content_filter":
+		why = "the content filter stopped it"
+	default:
+		return nil
+	}
+	last := calls[len(calls)-1]
+	return fmt.Errorf("the chat completion was cut short (finish_reason %q: %s) with %d tool call(s), the last %s (%s) maybe incomplete: none is taken", finish, why, len(calls), last.Name, last.ID)
+}
+
+// ChatCalls returns the tool calls of a whole Chat Completions response body
 // (choices[0].message.tool_calls), in order, with their arguments unquoted to JSON
 // text. A message without tool calls has none; it does not rely on finish_reason, which
-// is "stop" when a function was forced. Tool calls of other types (custom tools) are
-// skipped. A body that is not a chat completion, or an error body, is an error.
+// is "stop" when a function was forced.
+//
+// Every call the message holds is returned, so that every call echoed in the
+// conversation gets its answer. A custom tool call, whose input is free text, is read
+// as a call of the tool of its name with the arguments {"input": <the text>}: a tool
+// with one string parameter named input serves it, and without one it is answered
+// with the Toolset's unknown-tool error. Arguments that are not a JSON string (an
+// object, as some compatible servers send, is decoded as the arguments) reach the
+// Toolset as they are, which answers that call with an argument error while the
+// others run.
+//
+// A body that is not a chat completion, an error body, a call without an id, two calls
+// with one id, a call of a type this package cannot answer, and a turn with calls cut
+// short (finish_reason "length" or "content_filter") are errors: a call is never
+// taken half written.
 func ChatCalls(body []byte) ([]runtime.ToolCall, error) {
-	msg, err := chatMessage(body)
-	if err != nil {
-		return nil, err
-	}
-	return messageCalls(msg)
+	_, calls, err := chatTurn(body)
+	return calls, err
 }
 
-// messageCalls returns the function calls of a Chat Completions assistant message.
+// messageCalls returns the tool calls of a Chat Completions assistant message.
 func messageCalls(msg json.RawMessage) ([]runtime.ToolCall, error) {
 	var m struct {
 		ToolCalls []json.RawMessage `json:"tool_calls"`
@@ -77,82 +134,134 @@ func messageCalls(msg json.RawMessage) ([]runtime.ToolCall, error) {
 		if err := json.Unmarshal(raw, &tc); err != nil {
 			return nil, fmt.Errorf("tool call %d: %w", i, err)
 		}
-		if tc.Type != "" && tc.Type != "function" {
-			continue
-		}
-		switch {
-		case tc.ID == "":
+		if tc.ID == "" {
 			return nil, fmt.Errorf("tool call %d has no id", i)
-		case tc.Function == nil || tc.Function.Name == "":
-			return nil, fmt.Errorf("tool call %d (%s) has no function name", i, tc.ID)
 		}
-		args, err := rawArguments(tc.Function.Arguments)
-		if err != nil {
-			return nil, fmt.Errorf("tool call %d (%s): %w", i, tc.ID, err)
+		switch tc.Type {
+		case "", "function":
+			if tc.Function == nil || tc.Function.Name == "" {
+				return nil, fmt.Errorf("tool call %d (%s) has no function name", i, tc.ID)
+			}
+			calls = append(calls, runtime.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: rawArguments(tc.Function.Arguments)})
+		case "custom":
+			if tc.Custom == nil || tc.Custom.Name == "" {
+				return nil, fmt.Errorf("tool call %d (%s) has no custom tool name", i, tc.ID)
+			}
+			calls = append(calls, runtime.ToolCall{ID: tc.ID, Name: tc.Custom.Name, Arguments: customArguments(tc.Custom.Input)})
+		default:
+			return nil, fmt.Errorf("tool call %d (%s) is of type %q, which this package cannot answer, and the API rejects a conversation with an unanswered call", i, tc.ID, tc.Type)
 		}
-		calls = append(calls, runtime.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args})
+	}
+	if err := wire.UniqueIDs(calls); err != nil {
+		return nil, fmt.Errorf("the chat completion's tool calls: %w", err)
 	}
 	return calls, nil
 }
 
-// responsesFunctionCall is a function_call item of a Responses output.
-type responsesFunctionCall struct {
+// responsesItem is an output item of a Responses body, as far as calls go: a
+// function_call, or a custom_tool_call, whose input is free text.
+type responsesItem struct {
 	Type      string          `json:"type"`
 	ID        string          `json:"id"`
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	Input     json.RawMessage `json:"input"`
 	Status    string          `json:"status"`
 }
 
-// responsesOutput returns the output items of a whole Responses body, raw.
-func responsesOutput(body []byte) ([]json.RawMessage, error) {
+// responsesTurn returns the output items of a whole Responses body and its calls, and
+// which of them (by call_id) are custom tool calls.
+func responsesTurn(body []byte) ([]json.RawMessage, []runtime.ToolCall, map[string]bool, error) {
 	obj, err := wire.DecodeObject(body, "the response")
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	if err := errorOf(obj["error"]); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	return wire.RequireArray(obj, "output", "the response")
-}
-
-// ResponsesCalls returns the function calls of a whole Responses API body (the output
-// items of type function_call), in order. A call's ID is its call_id, which the answer
-// echoes, not the item's id. Other items (messages, reasoning, hosted tools) are
-// skipped. A body that is not a response, or a failed response, is an error.
-func ResponsesCalls(body []byte) ([]runtime.ToolCall, error) {
-	output, err := responsesOutput(body)
+	output, err := wire.RequireArray(obj, "output", "the response")
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	return outputCalls(output)
+	calls, custom, err := outputCalls(output)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(calls) > 0 {
+		var r struct {
+			Status            string `json:"status"`
+			IncompleteDetails struct {
+				Reason string `json:"reason"`
+			} `json:"incomplete_details"`
+		}
+		_ = json.Unmarshal(body, &r)
+		if r.Status == "incomplete" {
+			reason := r.IncompleteDetails.Reason
+			if reason == "" {
+				reason = "no reason given"
+			}
+			last := calls[len(calls)-1]
+			return nil, nil, nil, fmt.Errorf("the response is incomplete (%s) with %d call(s), the last %s (%s) maybe cut: none is taken; for max_output_tokens, raise it", reason, len(calls), last.Name, last.ID)
+		}
+	}
+	return output, calls, custom, nil
 }
 
-// outputCalls returns the function calls among Responses output items.
-func outputCalls(output []json.RawMessage) ([]runtime.ToolCall, error) {
+// ResponsesCalls returns the calls of a whole Responses API body: its output items of
+// type function_call and custom_tool_call, in order. A call's ID is its call_id, which
+// the answer echoes, not the item's id. A custom tool call is read as a call of the
+// tool of its name with the arguments {"input": <its text>}, as ChatCalls reads one;
+// answer it with ResponsesOutputsFor, RunResponses or Responses.Continue, which give
+// it the custom_tool_call_output item it needs. Arguments that are not a JSON string
+// reach the Toolset as they are, as for ChatCalls. Other items (messages, reasoning,
+// hosted tools) are skipped.
+//
+// A body that is not a response, a failed response, a call without its call_id or
+// name, two calls with one call_id, and a response incomplete (status "incomplete",
+// for max_output_tokens or the content filter) with calls in it, or with a call
+// itself incomplete, are errors: a call is never taken half written.
+func ResponsesCalls(body []byte) ([]runtime.ToolCall, error) {
+	_, calls, _, err := responsesTurn(body)
+	return calls, err
+}
+
+// outputCalls returns the calls among Responses output items, and which are custom.
+func outputCalls(output []json.RawMessage) ([]runtime.ToolCall, map[string]bool, error) {
 	var calls []runtime.ToolCall
+	var custom map[string]bool
 	for i, raw := range output {
-		var fc responsesFunctionCall
-		if err := json.Unmarshal(raw, &fc); err != nil {
-			return nil, fmt.Errorf("output item %d: %w", i, err)
+		var it responsesItem
+		if err := json.Unmarshal(raw, &it); err != nil {
+			return nil, nil, fmt.Errorf("output item %d: %w", i, err)
 		}
-		if fc.Type != "function_call" {
+		if it.Type != "function_call" && it.Type != "custom_tool_call" {
 			continue
 		}
 		switch {
-		case fc.CallID == "":
-			return nil, fmt.Errorf("output item %d (function_call %s) has no call_id", i, fc.ID)
-		case fc.Name == "":
-			return nil, fmt.Errorf("output item %d (function_call %s) has no name", i, fc.CallID)
+		case it.CallID == "":
+			return nil, nil, fmt.Errorf("output item %d (%s %s) has no call_id", i, it.Type, it.ID)
+		case it.Name == "":
+			return nil, nil, fmt.Errorf("output item %d (%s %s) has no name", i, it.Type, it.CallID)
+		case it.Status == "incomplete":
+			return nil, nil, fmt.Errorf("output item %d (%s %s, %s) is incomplete: it is not taken", i, it.Type, it.Name, it.CallID)
 		}
-		args, err := rawArguments(fc.Arguments)
-		if err != nil {
-			return nil, fmt.Errorf("output item %d (function_call %s): %w", i, fc.CallID, err)
+		call := runtime.ToolCall{ID: it.CallID, Name: it.Name}
+		if it.Type == "custom_tool_call" {
+			call.Arguments = customArguments(it.Input)
+			if custom == nil {
+				custom = map[string]bool{}
+			}
+			custom[it.CallID] = true
+		} else {
+			call.Arguments = rawArguments(it.Arguments)
 		}
-		calls = append(calls, runtime.ToolCall{ID: fc.CallID, Name: fc.Name, Arguments: args})
+		calls = append(calls, call)
 	}
-	return calls, nil
+	if err := wire.UniqueIDs(calls); err != nil {
+		return nil, nil, fmt.Errorf("the response's calls: %w", err)
+	}
+	return calls, custom, nil
 }
 
 // HasToolCalls reports whether a whole response body, of either API (a chat

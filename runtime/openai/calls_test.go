@@ -78,7 +78,9 @@ func TestChatCallsRecorded(t *testing.T) {
 		want: []runtime.ToolCall{call("call_1", "ping", "{}")},
 	}, {
 		// From the SDK's chatcompletion_helpers_test.go: a custom tool call beside a
-		// function call, and fields this package does not know.
+		// function call, and fields this package does not know. The custom call is a
+		// call too, its free text as the input argument: it is echoed, so it must be
+		// answered.
 		name: "sdk message with custom call",
 		body: `{"choices":[{"index":0,"finish_reason":"tool_calls","message":{
 				"role":"assistant","content":"original","refusal":"no",
@@ -89,7 +91,7 @@ func TestChatCallsRecorded(t *testing.T) {
 					{"id":"call_2","type":"custom","custom":{"name":"format","input":"original"}}],
 				"annotations":[{"type":"url_citation","url_citation":{"start_index":0,"end_index":1,"title":"fixture","url":"https://example.com"}}],
 				"extension":"not copied"}}]}`,
-		want: []runtime.ToolCall{call("call_1", "lookup", "{}")},
+		want: []runtime.ToolCall{call("call_1", "lookup", "{}"), call("call_2", "format", `{"input":"original"}`)},
 	}, {
 		// From the SDK's chatcompletion_helpers_test.go: null entries are skipped.
 		name: "null entries",
@@ -102,6 +104,10 @@ func TestChatCallsRecorded(t *testing.T) {
 		name: "empty arguments",
 		body: `{"choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"ping","arguments":""}}]}}]}`,
 		want: []runtime.ToolCall{call("c", "ping", "{}")},
+	}, {
+		// A text answer cut short has no call to take half written.
+		name: "text cut by length",
+		body: `{"choices":[{"index":0,"message":{"role":"assistant","content":"Once upon a"},"finish_reason":"length"}]}`,
 	}} {
 		calls, err := openai.ChatCalls([]byte(tc.body))
 		if err != nil {
@@ -119,8 +125,12 @@ func TestChatCallsRecorded(t *testing.T) {
 		}
 		var theirs []runtime.ToolCall
 		for _, tcall := range c.Choices[0].Message.ToolCalls {
-			if tcall.Type == "function" {
+			switch tcall.Type {
+			case "function":
 				theirs = append(theirs, runtime.ToolCall{ID: tcall.ID, Name: tcall.Function.Name, Arguments: []byte(tcall.Function.Arguments)})
+			case "custom":
+				input := wiretest.MustMarshal(t, map[string]string{"input": tcall.Custom.Input})
+				theirs = append(theirs, runtime.ToolCall{ID: tcall.ID, Name: tcall.Custom.Name, Arguments: input})
 			}
 		}
 		for i := range theirs {
@@ -144,8 +154,21 @@ func TestChatCallsMalformed(t *testing.T) {
 		{`{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`, "invalid_api_key: Incorrect API key provided"},
 		{`{"choices":[{"message":{"tool_calls":[{"type":"function","function":{"name":"x","arguments":"{}"}}]}}]}`, "tool call 0 has no id"},
 		{`{"choices":[{"message":{"tool_calls":[{"id":"c","type":"function","function":{"arguments":"{}"}}]}}]}`, "no function name"},
-		{`{"choices":[{"message":{"tool_calls":[{"id":"c","type":"function","function":{"name":"x","arguments":42}}]}}]}`, "neither a JSON string nor an object"},
 		{`{"choices":[{"message":{"tool_calls":"many"}}]}`, "message"},
+		{`{"choices":[{"message":{"tool_calls":[{"id":"c","type":"custom","custom":{"input":"x"}}]}}]}`, "tool call 0 (c) has no custom tool name"},
+		{`{"choices":[{"message":{"tool_calls":[{"id":"c","type":"computer","computer":{}}]}}]}`, `tool call 0 (c) is of type "computer", which this package cannot answer`},
+		// Two calls with one id cannot both be answered.
+		{`{"choices":[{"message":{"tool_calls":[
+			{"id":"c","type":"function","function":{"name":"ping","arguments":"{}"}},
+			{"id":"d","type":"function","function":{"name":"ping","arguments":"{}"}},
+			{"id":"c","type":"custom","custom":{"name":"format","input":"x"}}]}}]}`, `calls 0 (ping) and 2 (format) have the same id "c"`},
+		// A turn cut short is never taken, even when its arguments happen to be JSON.
+		{`{"choices":[{"finish_reason":"length","message":{"tool_calls":[
+			{"id":"c","type":"function","function":{"name":"ping","arguments":"{}"}},
+			{"id":"d","type":"function","function":{"name":"add","arguments":"{\"a\":1}"}}]}}]}`,
+			`the chat completion was cut short (finish_reason "length": it reached max_completion_tokens or the context window; raise max_completion_tokens) with 2 tool call(s), the last add (d) maybe incomplete: none is taken`},
+		{`{"choices":[{"finish_reason":"content_filter","message":{"tool_calls":[{"id":"c","type":"custom","custom":{"name":"format","input":"x"}}]}}]}`,
+			`finish_reason "content_filter": the content filter stopped it`},
 	} {
 		_, err := openai.ChatCalls([]byte(tc.body))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -219,6 +242,21 @@ func TestResponsesCallsRecorded(t *testing.T) {
 	}, {
 		name: "empty output",
 		body: `{"id":"resp_3","output":[]}`,
+	}, {
+		// A custom tool call's free text is its input argument.
+		name: "custom tool call",
+		body: `{"id":"resp_4","status":"completed","output":[{"type":"custom_tool_call","id":"ctc_1","call_id":"call_c","name":"code_exec","input":"print(\"hi\")\n"},
+			{"type":"function_call","id":"fc_1","call_id":"call_f","name":"ping","arguments":"{}"}]}`,
+		want: []runtime.ToolCall{call("call_c", "code_exec", `{"input":"print(\"hi\")\n"}`), call("call_f", "ping", "{}")},
+	}, {
+		// Arguments that are not a string go to the Toolset as they are.
+		name: "arguments not a string",
+		body: `{"id":"resp_5","output":[{"type":"function_call","call_id":"c1","name":"add","arguments":{"a":1}},{"type":"function_call","call_id":"c2","name":"add","arguments":[1,2]}]}`,
+		want: []runtime.ToolCall{call("c1", "add", `{"a":1}`), call("c2", "add", `[1,2]`)},
+	}, {
+		// An incomplete response without calls has no call to take half written.
+		name: "incomplete text",
+		body: `{"id":"resp_6","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"output":[{"type":"reasoning","id":"rs","summary":[]}]}`,
 	}} {
 		calls, err := openai.ResponsesCalls([]byte(tc.body))
 		if err != nil {
@@ -241,6 +279,17 @@ func TestResponsesCallsMalformed(t *testing.T) {
 		{`{"output":[{"type":"function_call","id":"fc","name":"x","arguments":"{}"}]}`, "has no call_id"},
 		{`{"output":[{"type":"function_call","id":"fc","call_id":"c","arguments":"{}"}]}`, "has no name"},
 		{`{"output":[7]}`, "output item 0"},
+		{`{"output":[{"type":"custom_tool_call","id":"ctc","name":"x","input":"a"}]}`, "output item 0 (custom_tool_call ctc) has no call_id"},
+		{`{"output":[{"type":"custom_tool_call","call_id":"c","input":"a"}]}`, "output item 0 (custom_tool_call c) has no name"},
+		{`{"output":[{"type":"function_call","call_id":"c","name":"ping","arguments":"{}"},{"type":"custom_tool_call","call_id":"c","name":"format","input":"a"}]}`,
+			`calls 0 (ping) and 1 (format) have the same id "c"`},
+		// A response cut short is never taken, even when its arguments happen to be JSON.
+		{`{"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"output":[{"type":"function_call","call_id":"c","name":"add","arguments":"{\"a\":1}","status":"completed"}]}`,
+			"the response is incomplete (max_output_tokens) with 1 call(s), the last add (c) maybe cut: none is taken; for max_output_tokens, raise it"},
+		{`{"status":"incomplete","incomplete_details":{"reason":"content_filter"},"output":[{"type":"custom_tool_call","call_id":"c","name":"format","input":"a"}]}`,
+			"the response is incomplete (content_filter)"},
+		{`{"status":"incomplete","output":[{"type":"function_call","call_id":"c","name":"add","arguments":"{}"}]}`, "incomplete (no reason given)"},
+		{`{"output":[{"type":"function_call","call_id":"c","name":"add","arguments":"{\"a\":","status":"incomplete"}]}`, "output item 0 (function_call add, c) is incomplete"},
 	} {
 		_, err := openai.ResponsesCalls([]byte(tc.body))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

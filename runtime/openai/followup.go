@@ -19,9 +19,11 @@ type ChatToolMessage struct {
 }
 
 // FunctionCallOutput is the Responses input item that answers one function call:
-// {"type":"function_call_output","call_id":..,"output":..}.
+// {"type":"function_call_output","call_id":..,"output":..}, or one custom tool call,
+// of the same shape but for its type.
 type FunctionCallOutput struct {
-	// Type is always "function_call_output".
+	// Type is "function_call_output", or "custom_tool_call_output" for a custom tool
+	// call.
 	Type string `json:"type"`
 	// CallID is the call_id of the call answered.
 	CallID string `json:"call_id"`
@@ -41,11 +43,39 @@ func ChatToolMessages(results []runtime.CallResult) []ChatToolMessage {
 }
 
 // ResponsesOutputs returns one function_call_output item per result, in order, to
-// append to the input after the response's output items.
+// append to the input after the response's output items. A custom tool call needs a
+// custom_tool_call_output item instead, which ResponsesOutputsFor gives.
 func ResponsesOutputs(results []runtime.CallResult) []FunctionCallOutput {
+	return responsesOutputs(results, nil)
+}
+
+// ResponsesOutputsFor returns the items that answer the calls of a whole Responses
+// body with results, one per call, in the calls' order: function_call_output for a
+// function call, custom_tool_call_output for a custom tool call. results must answer
+// every call of the response once, matched by call_id, as RunCalls gives them; anything
+// else is an error, as is a body ResponsesCalls refuses.
+func ResponsesOutputsFor(response []byte, results []runtime.CallResult) ([]FunctionCallOutput, error) {
+	_, calls, custom, err := responsesTurn(response)
+	if err != nil {
+		return nil, err
+	}
+	answers, err := match(calls, results)
+	if err != nil {
+		return nil, err
+	}
+	return responsesOutputs(answers, custom), nil
+}
+
+// responsesOutputs returns the items that answer results, custom naming the call_ids
+// of custom tool calls.
+func responsesOutputs(results []runtime.CallResult, custom map[string]bool) []FunctionCallOutput {
 	out := make([]FunctionCallOutput, len(results))
 	for i, r := range results {
-		out[i] = FunctionCallOutput{Type: "function_call_output", CallID: r.Call.ID, Output: text(r.Result)}
+		typ := "function_call_output"
+		if custom[r.Call.ID] {
+			typ = "custom_tool_call_output"
+		}
+		out[i] = FunctionCallOutput{Type: typ, CallID: r.Call.ID, Output: text(r.Result)}
 	}
 	return out
 }
@@ -71,13 +101,14 @@ func RunChat(ctx context.Context, ts *runtime.Toolset, body []byte) ([]ChatToolM
 	return ChatToolMessages(ts.RunCalls(ctx, calls, 0)), nil
 }
 
-// RunResponses runs the function calls of a whole Responses body with ts, as RunChat
-// does, and returns the function_call_output items that answer them.
+// RunResponses runs the calls of a whole Responses body with ts, as RunChat does, and
+// returns the items that answer them: function_call_output, or custom_tool_call_output
+// for a custom tool call.
 func RunResponses(ctx context.Context, ts *runtime.Toolset, body []byte) ([]FunctionCallOutput, error) {
-	calls, err := ResponsesCalls(body)
+	_, calls, custom, err := responsesTurn(body)
 	if err != nil || len(calls) == 0 {
 		return nil, err
 	}
 	ctx = runtime.ContextWithCall(ctx, runtime.CallInfo{Provider: Responses{}.Name()})
-	return ResponsesOutputs(ts.RunCalls(ctx, calls, 0)), nil
+	return responsesOutputs(ts.RunCalls(ctx, calls, 0), custom), nil
 }

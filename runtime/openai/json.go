@@ -51,22 +51,29 @@ func errorOf(raw json.RawMessage) error {
 }
 
 // rawArguments returns the JSON text of a call's "arguments" field. OpenAI sends a
-// JSON string holding the arguments, which is unquoted; an object (as some compatible
-// servers send) is taken as is; absent or null arguments are {}.
-func rawArguments(raw json.RawMessage) ([]byte, error) {
+// JSON string holding the arguments, which is unquoted (blank arguments are {});
+// absent or null arguments are {}. Any other value, an object as some compatible
+// servers send or a value no tool takes (a number, an array), goes to the Toolset as
+// it is: the decoder reads an object, and answers anything else with an argument
+// error for that call alone.
+func rawArguments(raw json.RawMessage) []byte {
 	s := bytes.TrimSpace(raw)
 	if wire.IsNull(s) {
-		return []byte("{}"), nil
-	}
-	if s[0] != '"' {
-		if s[0] != '{' {
-			return nil, fmt.Errorf("arguments are neither a JSON string nor an object: %.40s", s)
-		}
-		return bytes.Clone(s), nil
+		return []byte("{}")
 	}
 	var text string
-	if err := json.Unmarshal(s, &text); err != nil {
-		return nil, fmt.Errorf("arguments: %w", err)
+	if s[0] != '"' || json.Unmarshal(s, &text) != nil {
+		return bytes.Clone(s)
 	}
-	return arguments(text), nil
+	return arguments(text)
+}
+
+// customArguments returns the arguments a custom tool call's free-text input is read
+// as: {"input": <the input>}; absent or null input is "".
+func customArguments(input json.RawMessage) []byte {
+	input = bytes.TrimSpace(input)
+	if wire.IsNull(input) {
+		input = json.RawMessage(`""`)
+	}
+	return append(append([]byte(`{"input":`), input...), '}')
 }

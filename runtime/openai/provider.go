@@ -107,11 +107,7 @@ func (Chat) Continue(request, response []byte, results []runtime.CallResult) ([]
 	if err != nil {
 		return nil, err
 	}
-	msg, err := chatMessage(response)
-	if err != nil {
-		return nil, err
-	}
-	calls, err := messageCalls(msg)
+	msg, calls, err := chatTurn(response)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +123,8 @@ func (Chat) Continue(request, response []byte, results []runtime.CallResult) ([]
 
 // Continue returns request with "input" extended by the response's output items
 // (reasoning and messages included, exactly as received), then one
-// function_call_output item per call, in the calls' order. An input that is a string
+// function_call_output item per call (custom_tool_call_output for a custom tool
+// call), in the calls' order. An input that is a string
 // first becomes [{"role":"user","content":<the string>}]. A request that continues a
 // stored response (previous_response_id) is moved on to this response and given the
 // function_call_output items alone; so is one that belongs to a conversation, which
@@ -138,11 +135,7 @@ func (Responses) Continue(request, response []byte, results []runtime.CallResult
 	if err != nil {
 		return nil, err
 	}
-	output, err := responsesOutput(response)
-	if err != nil {
-		return nil, err
-	}
-	calls, err := outputCalls(output)
+	output, calls, custom, err := responsesTurn(response)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +161,7 @@ func (Responses) Continue(request, response []byte, results []runtime.CallResult
 		}
 		all = append(input, output...)
 	}
-	if all, err = wire.AppendJSON(all, ResponsesOutputs(answers)...); err != nil {
+	if all, err = wire.AppendJSON(all, responsesOutputs(answers, custom)...); err != nil {
 		return nil, err
 	}
 	return wire.With(obj, "input", all)

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,12 +21,17 @@ func isDone(data []byte) bool { return string(bytes.TrimSpace(data)) == "[DONE]"
 // its tool calls. Only the first choice (index 0) is kept. The zero ChatStream is ready
 // to use; it is not safe for concurrent use.
 type ChatStream struct {
+	// Limits bound what the stream holds: its MaxArgumentBytes, the arguments of one
+	// call (runtime.DefaultMaxArgumentBytes when zero). The other fields are for
+	// Limits.ReadSSE.
+	Limits Limits
+
 	id      string
 	model   string
 	created int64
 	content strings.Builder
 	refusal strings.Builder
-	calls   []*streamCall // sorted by index
+	calls   calls
 	finish  string
 	chunks  int
 	err     error
@@ -37,7 +43,77 @@ type streamCall struct {
 	id     string
 	itemID string // Responses: the item's id, which argument deltas name
 	name   string
+	custom bool // Responses: a custom_tool_call, whose input is free text
 	args   strings.Builder
+}
+
+// calls are the calls of a stream, by index and, for Responses, by item id; found in
+// constant time, so that many calls and deltas cost what their bytes cost.
+type calls struct {
+	byIndex map[int]*streamCall
+	byItem  map[string]*streamCall
+	last    *streamCall // of the highest index
+}
+
+// at returns the call at index, creating it.
+func (cs *calls) at(index int) *streamCall {
+	if c := cs.byIndex[index]; c != nil {
+		return c
+	}
+	if cs.byIndex == nil {
+		cs.byIndex = map[int]*streamCall{}
+	}
+	c := &streamCall{index: index}
+	cs.byIndex[index] = c
+	if cs.last == nil || index > cs.last.index {
+		cs.last = c
+	}
+	return c
+}
+
+// setItem sets the item id of a call.
+func (cs *calls) setItem(c *streamCall, itemID string) {
+	if itemID == "" || itemID == c.itemID {
+		return
+	}
+	if cs.byItem[c.itemID] == c {
+		delete(cs.byItem, c.itemID)
+	}
+	if cs.byItem == nil {
+		cs.byItem = map[string]*streamCall{}
+	}
+	c.itemID = itemID
+	cs.byItem[itemID] = c
+}
+
+// sorted returns the calls in index order.
+func (cs *calls) sorted() []*streamCall {
+	out := make([]*streamCall, 0, len(cs.byIndex))
+	for _, c := range cs.byIndex {
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b *streamCall) int { return cmp.Compare(a.index, b.index) })
+	return out
+}
+
+// write appends a piece of a call's arguments, or returns an error when they would
+// pass limit.
+func (c *streamCall) write(what string, piece string, limit int) error {
+	if err := wire.CheckArguments(fmt.Sprintf("%s %d (%s, %s)", what, c.index, c.name, c.id), c.args.Len(), len(piece), limit); err != nil {
+		return err
+	}
+	c.args.WriteString(piece)
+	return nil
+}
+
+// set replaces a call's arguments, or returns an error when they pass limit.
+func (c *streamCall) set(what string, args string, limit int) error {
+	if err := wire.CheckArguments(fmt.Sprintf("%s %d (%s, %s)", what, c.index, c.name, c.id), 0, len(args), limit); err != nil {
+		return err
+	}
+	c.args.Reset()
+	c.args.WriteString(args)
+	return nil
 }
 
 // chatChunk is the part of a chat.completion.chunk the accumulator reads.
@@ -118,7 +194,9 @@ func (s *ChatStream) add(data []byte) error {
 			if err := merge(&call.name, f.Function.Name, "name", call); err != nil {
 				return fmt.Errorf("chunk %d: %w", s.chunks, err)
 			}
-			call.args.WriteString(f.Function.Arguments)
+			if err := call.write("tool call", f.Function.Arguments, s.Limits.MaxArgumentBytes); err != nil {
+				return fmt.Errorf("chunk %d: %w", s.chunks, err)
+			}
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
 			s.finish = *ch.FinishReason
@@ -132,20 +210,17 @@ func (s *ChatStream) add(data []byte) error {
 // it has a new id, and continues the last call otherwise.
 func (s *ChatStream) callFor(index *int, id string) *streamCall {
 	if index == nil {
-		if n := len(s.calls); n > 0 && (id == "" || s.calls[n-1].id == id) {
-			return s.calls[n-1]
+		last := s.calls.last
+		if last != nil && (id == "" || last.id == id) {
+			return last
 		}
 		next := 0
-		if n := len(s.calls); n > 0 {
-			next = s.calls[n-1].index + 1
+		if last != nil {
+			next = last.index + 1
 		}
 		index = &next
 	}
-	i, ok := slices.BinarySearchFunc(s.calls, *index, func(c *streamCall, index int) int { return c.index - index })
-	if !ok {
-		s.calls = slices.Insert(s.calls, i, &streamCall{index: *index})
-	}
-	return s.calls[i]
+	return s.calls.at(*index)
 }
 
 // merge sets *field to v on a call's first fragment; a later fragment may repeat it
@@ -170,8 +245,11 @@ func (s *ChatStream) FinishReason() string { return s.finish }
 
 // Calls returns the function calls of the finished stream, in order, with their
 // arguments as JSON text. A stream that has not finished (no finish_reason yet: it was
-// cut off, or is still running), a call missing its id or name, or arguments that are
-// not complete JSON are errors naming what is missing: Calls never returns half a call.
+// cut off, or is still running), one cut short with calls (finish_reason "length" or
+// "content_filter"), a call missing its id or name, two calls with one id, or
+// arguments that are not complete JSON are errors naming what is missing: Calls never
+// returns half a call. Arguments over Limits.MaxArgumentBytes are an error as soon as
+// they arrive, from Add.
 func (s *ChatStream) Calls() ([]runtime.ToolCall, error) {
 	if s.err != nil {
 		return nil, s.err
@@ -179,21 +257,28 @@ func (s *ChatStream) Calls() ([]runtime.ToolCall, error) {
 	if s.finish == "" {
 		return nil, s.unfinished()
 	}
-	calls := make([]runtime.ToolCall, 0, len(s.calls))
-	for _, c := range s.calls {
+	sorted := s.calls.sorted()
+	calls := make([]runtime.ToolCall, 0, len(sorted))
+	for _, c := range sorted {
 		call, err := c.toolCall(fmt.Sprintf("tool call %d", c.index))
 		if err != nil {
 			return nil, err
 		}
 		calls = append(calls, call)
 	}
+	if err := chatCut(s.finish, calls); err != nil {
+		return nil, err
+	}
+	if err := wire.UniqueIDs(calls); err != nil {
+		return nil, fmt.Errorf("the chat completion's tool calls: %w", err)
+	}
 	return calls, nil
 }
 
 func (s *ChatStream) unfinished() error {
 	msg := fmt.Sprintf("the chat completion stream ended before a finish_reason (%d chunks read)", s.chunks)
-	if n := len(s.calls); n > 0 {
-		msg += fmt.Sprintf("; %d tool call(s) may be incomplete, the last one %s", n, s.calls[n-1].describe())
+	if n := len(s.calls.byIndex); n > 0 {
+		msg += fmt.Sprintf("; %d tool call(s) may be incomplete, the last one %s", n, s.calls.last.describe())
 	}
 	return errors.New(msg)
 }
@@ -205,6 +290,13 @@ func (c *streamCall) toolCall(what string) (runtime.ToolCall, error) {
 		return runtime.ToolCall{}, fmt.Errorf("%s has no id", what)
 	case c.name == "":
 		return runtime.ToolCall{}, fmt.Errorf("%s (%s) has no function name", what, c.id)
+	}
+	if c.custom {
+		input, err := wire.Marshal(c.args.String())
+		if err != nil {
+			return runtime.ToolCall{}, err
+		}
+		return runtime.ToolCall{ID: c.id, Name: c.name, Arguments: customArguments(input)}, nil
 	}
 	args := arguments(c.args.String())
 	if !json.Valid(args) {
@@ -290,7 +382,12 @@ func (s *ChatStream) Completion() ([]byte, error) {
 // its text and its function calls. The zero ResponsesStream is ready to use; it is not
 // safe for concurrent use.
 type ResponsesStream struct {
-	calls     []*streamCall // function_call items, sorted by output_index
+	// Limits bound what the stream holds: its MaxArgumentBytes, the arguments (or
+	// input) of one call (runtime.DefaultMaxArgumentBytes when zero). The other fields
+	// are for Limits.ReadSSE.
+	Limits Limits
+
+	calls     calls // function_call and custom_tool_call items, by output_index
 	text      strings.Builder
 	completed bool
 	response  json.RawMessage // of response.completed
@@ -307,15 +404,18 @@ type responsesEvent struct {
 	Item        json.RawMessage `json:"item"`
 	Delta       string          `json:"delta"`
 	Arguments   *string         `json:"arguments"`
+	Input       *string         `json:"input"`
 	Response    json.RawMessage `json:"response"`
 }
 
 // Add adds one event: the payload of one SSE "data:" line, whose "type" names the
 // event. It reads response.output_item.added and response.output_item.done,
-// response.function_call_arguments.delta and .done, response.output_text.delta and
+// response.function_call_arguments.delta and .done,
+// response.custom_tool_call_input.delta and .done, response.output_text.delta and
 // response.completed; response.failed, response.incomplete and error events are
-// errors, as are payloads that are not JSON. Other events are ignored. An error is
-// reported again by Calls.
+// errors, as are payloads that are not JSON and a call's arguments over
+// Limits.MaxArgumentBytes. Other events are ignored. An error is reported again by
+// Calls.
 func (s *ResponsesStream) Add(data []byte) error {
 	if s.err != nil {
 		return s.err
@@ -339,34 +439,49 @@ func (s *ResponsesStream) add(data []byte) error {
 	s.last = e.Type
 	switch e.Type {
 	case "response.output_item.added", "response.output_item.done":
-		var fc responsesFunctionCall
-		if err := json.Unmarshal(e.Item, &fc); err != nil {
+		var it responsesItem
+		if err := json.Unmarshal(e.Item, &it); err != nil {
 			return fmt.Errorf("%s (event %d): item: %w", e.Type, s.events, err)
 		}
-		if fc.Type != "function_call" {
+		if it.Type != "function_call" && it.Type != "custom_tool_call" {
 			return nil
 		}
 		if e.OutputIndex == nil {
 			return fmt.Errorf("%s (event %d) has no output_index", e.Type, s.events)
 		}
-		call := s.callAt(*e.OutputIndex)
-		call.itemID = cmpOr(fc.ID, call.itemID)
-		call.id = cmpOr(fc.CallID, call.id)
-		call.name = cmpOr(fc.Name, call.name)
-		if args, ok := stringArguments(fc.Arguments); ok && (e.Type == "response.output_item.done" || call.args.Len() == 0) {
-			call.args.Reset()
-			call.args.WriteString(args)
+		call := s.calls.at(*e.OutputIndex)
+		s.calls.setItem(call, it.ID)
+		call.id = cmpOr(it.CallID, call.id)
+		call.name = cmpOr(it.Name, call.name)
+		call.custom = it.Type == "custom_tool_call"
+		field := it.Arguments
+		if call.custom {
+			field = it.Input
 		}
-	case "response.function_call_arguments.delta", "response.function_call_arguments.done":
+		if args, ok := stringArguments(field); ok && (e.Type == "response.output_item.done" || call.args.Len() == 0) {
+			if err := call.set("call", args, s.Limits.MaxArgumentBytes); err != nil {
+				return fmt.Errorf("%s (event %d): %w", e.Type, s.events, err)
+			}
+		}
+	case "response.function_call_arguments.delta", "response.function_call_arguments.done",
+		"response.custom_tool_call_input.delta", "response.custom_tool_call_input.done":
 		call := s.callOf(e.ItemID, e.OutputIndex)
 		if call == nil {
 			return fmt.Errorf("%s (event %d) is for item %q, which was never added", e.Type, s.events, e.ItemID)
 		}
-		if e.Type == "response.function_call_arguments.delta" {
-			call.args.WriteString(e.Delta)
-		} else if e.Arguments != nil {
-			call.args.Reset()
-			call.args.WriteString(*e.Arguments)
+		done := e.Arguments
+		if strings.HasPrefix(e.Type, "response.custom_tool_call_input") {
+			done = e.Input
+		}
+		var err error
+		switch {
+		case strings.HasSuffix(e.Type, ".delta"):
+			err = call.write("call", e.Delta, s.Limits.MaxArgumentBytes)
+		case done != nil:
+			err = call.set("call", *done, s.Limits.MaxArgumentBytes)
+		}
+		if err != nil {
+			return fmt.Errorf("%s (event %d): %w", e.Type, s.events, err)
 		}
 	case "response.output_text.delta":
 		s.text.WriteString(e.Delta)
@@ -415,28 +530,15 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// callAt returns the function call at an output index, creating it.
-func (s *ResponsesStream) callAt(index int) *streamCall {
-	i, ok := slices.BinarySearchFunc(s.calls, index, func(c *streamCall, index int) int { return c.index - index })
-	if !ok {
-		s.calls = slices.Insert(s.calls, i, &streamCall{index: index})
-	}
-	return s.calls[i]
-}
-
-// callOf returns the function call an arguments event names by item id, or else by
-// output index; nil when there is none.
+// callOf returns the call an arguments event names by item id, or else by output
+// index; nil when there is none.
 func (s *ResponsesStream) callOf(itemID string, index *int) *streamCall {
-	for _, c := range s.calls {
-		if itemID != "" && c.itemID == itemID {
-			return c
-		}
+	if c := s.calls.byItem[itemID]; itemID != "" && c != nil {
+		return c
 	}
 	if index != nil {
-		for _, c := range s.calls {
-			if c.index == *index && (itemID == "" || c.itemID == "") {
-				return c
-			}
+		if c := s.calls.byIndex[*index]; c != nil && (itemID == "" || c.itemID == "") {
+			return c
 		}
 	}
 	return nil
@@ -448,10 +550,12 @@ func (s *ResponsesStream) Text() string { return s.text.String() }
 // Completed reports whether the stream got its response.completed event.
 func (s *ResponsesStream) Completed() bool { return s.completed }
 
-// Calls returns the function calls of the completed stream, in output order, with
-// their call_id as ID. A stream that did not complete (cut off, still running, failed
-// or incomplete), a call missing its call_id or name, or arguments that are not
-// complete JSON are errors naming what is missing: Calls never returns half a call.
+// Calls returns the calls of the completed stream, function calls and custom tool
+// calls (read as ResponsesCalls reads them), in output order, with their call_id as
+// ID. A stream that did not complete (cut off, still running, failed or incomplete), a
+// call missing its call_id or name, two calls with one call_id, or arguments that are
+// not complete JSON are errors naming what is missing: Calls never returns half a
+// call.
 func (s *ResponsesStream) Calls() ([]runtime.ToolCall, error) {
 	if s.err != nil {
 		return nil, s.err
@@ -462,22 +566,26 @@ func (s *ResponsesStream) Calls() ([]runtime.ToolCall, error) {
 			msg += ", the last a " + s.last
 		}
 		msg += ")"
-		if n := len(s.calls); n > 0 {
-			msg += fmt.Sprintf("; %d function call(s) may be incomplete, the last one %s", n, s.calls[n-1].describe())
+		if n := len(s.calls.byIndex); n > 0 {
+			msg += fmt.Sprintf("; %d function call(s) may be incomplete, the last one %s", n, s.calls.last.describe())
 		}
 		return nil, errors.New(msg)
 	}
-	if len(s.calls) == 0 {
+	if len(s.calls.byIndex) == 0 {
 		// No item events: a server that sends only the final response.
 		return ResponsesCalls(s.response)
 	}
-	calls := make([]runtime.ToolCall, 0, len(s.calls))
-	for _, c := range s.calls {
+	sorted := s.calls.sorted()
+	calls := make([]runtime.ToolCall, 0, len(sorted))
+	for _, c := range sorted {
 		call, err := c.toolCall(fmt.Sprintf("function call %d", c.index))
 		if err != nil {
 			return nil, err
 		}
 		calls = append(calls, call)
+	}
+	if err := wire.UniqueIDs(calls); err != nil {
+		return nil, fmt.Errorf("the response's calls: %w", err)
 	}
 	return calls, nil
 }

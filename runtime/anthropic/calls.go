@@ -19,9 +19,12 @@ type toolUse struct {
 
 // Calls returns the tool calls of a Messages response body: its tool_use content
 // blocks, in order, each with its id, its name and its input object as Arguments. A
-// response without tool_use blocks has no calls. An error body, a body that is not a
-// message, a malformed tool_use block and a response cut off by max_tokens inside a
-// tool_use block are errors: a call is never returned half written.
+// response without tool_use blocks has no calls. An input that is not an object goes
+// to the Toolset as it is, which answers that call with an argument error while the
+// others run. An error body, a body that is not a message, a tool_use block without
+// its id or name, two tool_use blocks with one id and a response with tool_use blocks
+// cut short (stop_reason max_tokens, model_context_window_exceeded or refusal) are
+// errors: a call is never returned half written.
 func Calls(body []byte) ([]runtime.ToolCall, error) {
 	_, calls, err := contentAndCalls(body)
 	return calls, err
@@ -60,21 +63,39 @@ func contentAndCalls(body []byte) (json.RawMessage, []runtime.ToolCall, error) {
 			return nil, nil, fmt.Errorf("content[%d]: tool_use block %s without a name", i, b.ID)
 		case wire.IsNull(b.Input):
 			b.Input = json.RawMessage(`{}`)
-		case !wire.IsObject(b.Input):
-			return nil, nil, fmt.Errorf("content[%d]: the input of tool_use block %s (%s) is not a JSON object", i, b.ID, b.Name)
 		}
 		calls = append(calls, runtime.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Input})
 	}
-	if len(blocks) > 0 && len(calls) > 0 {
+	if err := wire.UniqueIDs(calls); err != nil {
+		return nil, nil, fmt.Errorf("the response's tool_use blocks: %w", err)
+	}
+	if len(calls) > 0 {
 		var stop string
 		_ = json.Unmarshal(msg["stop_reason"], &stop)
-		var last toolUse
-		_ = json.Unmarshal(blocks[len(blocks)-1], &last)
-		if stop == "max_tokens" && last.Type == "tool_use" {
-			return nil, nil, fmt.Errorf("the response was cut off by max_tokens inside tool_use block %s (%s): its input may be incomplete; retry with a higher max_tokens", last.ID, last.Name)
+		if err := cut(stop, calls); err != nil {
+			return nil, nil, err
 		}
 	}
 	return content, calls, nil
+}
+
+// cut returns an error when a turn with calls stopped short: by max_tokens or the
+// context window, its last tool_use block may be half written; by a refusal, the turn
+// is not what the model meant to send.
+func cut(stop string, calls []runtime.ToolCall) error {
+	var why string
+	switch stop {
+	case "max_tokens":
+		why = "retry with a higher max_tokens"
+	case "model_context_window_exceeded":
+		why = "the conversation filled the context window"
+	case "refusal":
+		why = "the model refused to go on"
+	default:
+		return nil
+	}
+	last := calls[len(calls)-1]
+	return fmt.Errorf("the response was cut off by %s with %d tool_use block(s), the last %s (%s) maybe incomplete: none is taken; %s", stop, len(calls), last.ID, last.Name, why)
 }
 
 // HasToolCalls reports whether a Messages response body holds tool calls that Calls

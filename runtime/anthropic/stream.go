@@ -23,7 +23,13 @@ import (
 // a half call. The zero Stream is ready to use; a Stream is not safe for concurrent
 // use.
 type Stream struct {
+	// Limits bound what the stream holds: its MaxArgumentBytes, the input of one
+	// content block (runtime.DefaultMaxArgumentBytes when zero). The other fields are
+	// for Limits.ReadSSE.
+	Limits Limits
+
 	message map[string]json.RawMessage // from message_start, updated by message_delta
+	usage   map[string]json.RawMessage // the message's usage, updated by message_delta
 	blocks  []*streamBlock
 	stopped bool // message_stop arrived
 	events  int
@@ -65,8 +71,9 @@ type streamDelta struct {
 
 // Add adds one event: its name (the SSE event field, used when the data has no
 // "type") and its JSON data. It returns an error for data that is not an event, for
-// events out of order and for an error event; the Stream then keeps that error. Ping
-// events and events of unknown types are ignored.
+// events out of order, for an error event and for a block's input over
+// Limits.MaxArgumentBytes; the Stream then keeps that error. Ping events and events of
+// unknown types are ignored.
 func (s *Stream) Add(event, data []byte) error {
 	if s.err != nil {
 		return s.err
@@ -104,7 +111,11 @@ func (s *Stream) add(name, data []byte) error {
 		if err != nil {
 			return err
 		}
-		s.message = msg
+		s.message, s.usage = msg, map[string]json.RawMessage{}
+		_ = json.Unmarshal(msg["usage"], &s.usage) // one that is not an object stays as it is, unless a delta brings usage
+		if s.usage == nil {
+			s.usage = map[string]json.RawMessage{}
+		}
 	case "content_block_start":
 		if ev.Index == nil || *ev.Index != len(s.blocks) {
 			return fmt.Errorf("content_block_start for block %s, want block %d", indexText(ev.Index), len(s.blocks))
@@ -127,6 +138,9 @@ func (s *Stream) add(name, data []byte) error {
 		case "text_delta":
 			b.text = append(b.text, d.Text...)
 		case "input_json_delta":
+			if err := wire.CheckArguments(b.describe(*ev.Index), len(b.input), len(d.PartialJSON), s.Limits.MaxArgumentBytes); err != nil {
+				return err
+			}
 			b.input = append(b.input, d.PartialJSON...)
 		case "thinking_delta":
 			b.thinking = append(b.thinking, d.Thinking...)
@@ -152,21 +166,14 @@ func (s *Stream) add(name, data []byte) error {
 				return err
 			}
 		}
+		delete(delta, "usage")
 		wire.Merge(s.message, delta)
 		if !wire.IsNull(ev.Usage) {
 			usage, err := wire.DecodeObject(ev.Usage, "the usage of message_delta")
 			if err != nil {
 				return err
 			}
-			var old map[string]json.RawMessage
-			_ = json.Unmarshal(s.message["usage"], &old)
-			if old == nil {
-				old = map[string]json.RawMessage{}
-			}
-			wire.Merge(old, usage)
-			if s.message["usage"], err = wire.Marshal(old); err != nil {
-				return err
-			}
+			wire.Merge(s.usage, usage) // encoded once, by Response
 		}
 	case "message_stop":
 		s.stopped = true
@@ -233,6 +240,11 @@ func (s *Stream) Response() ([]byte, error) {
 	var err error
 	if msg["content"], err = wire.Marshal(content); err != nil {
 		return nil, err
+	}
+	if len(s.usage) > 0 {
+		if msg["usage"], err = wire.Marshal(s.usage); err != nil {
+			return nil, err
+		}
 	}
 	return wire.Marshal(msg)
 }

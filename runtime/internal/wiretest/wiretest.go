@@ -53,11 +53,15 @@ func Tools() []runtime.Tool {
 // Toolset returns the tools of Tools, as a generated package's Tools function would:
 // get_weather answers "Sunny in <city>", report {"days":<days>,"ok":true}, fail the
 // safe error "city <city> not found", and boom panics with "secret internal state".
-// Any arguments that are JSON are accepted.
+// Any arguments that are a JSON object are accepted; others are an argument error, as
+// a generated decoder gives.
 func Toolset() *runtime.Toolset {
 	tools := Tools()
 	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) runtime.Invocation {
-		raw, _ := d.Raw()
+		raw, ok := d.Raw()
+		if ok && raw[0] != '{' {
+			d.Fail(runtime.CodeType, "must be an object")
+		}
 		if !d.Finish() {
 			return nil
 		}

@@ -16,12 +16,13 @@ func TestToolset(t *testing.T) {
 		{ID: "2", Name: "report", Arguments: []byte(`{"days":3}`)},
 		{ID: "3", Name: "fail", Arguments: []byte(`{"city":"Atlantis"}`)},
 		{ID: "4", Name: "boom", Arguments: []byte(`{}`)},
+		{ID: "5", Name: "get_weather", Arguments: []byte(`["Paris"]`)},
 	}
 	results := wiretest.Toolset().RunCalls(context.Background(), calls, 0)
 	for i, want := range []struct {
 		isError bool
 		text    string
-	}{{false, "Sunny in Paris"}, {false, `{"days":3,"ok":true}`}, {true, "city Atlantis not found"}, {true, "boom failed with an internal error"}} {
+	}{{false, "Sunny in Paris"}, {false, `{"days":3,"ok":true}`}, {true, "city Atlantis not found"}, {true, "boom failed with an internal error"}, {true, "invalid arguments for get_weather: must be an object"}} {
 		if r := results[i].Result; r.IsError != want.isError || !strings.HasPrefix(r.Text(), want.text) {
 			t.Errorf("%s = %q (error %v), want %q", calls[i].Name, r.Text(), r.IsError, want.text)
 		}

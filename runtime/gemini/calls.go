@@ -40,9 +40,13 @@ func blocked(resp map[string]json.RawMessage) error {
 // Calls returns the function calls of a generateContent response body: the
 // functionCall parts of its first candidate's content, in order (several parts are
 // parallel calls), each with its id when the API gave one, its name and its args
-// object as Arguments. A response without functionCall parts has no calls. An error
-// body, a blocked prompt, a candidate that finished with MALFORMED_FUNCTION_CALL or
-// UNEXPECTED_TOOL_CALL, and a malformed functionCall are errors.
+// object as Arguments. A response without functionCall parts has no calls. Args that
+// are not an object go to the Toolset as they are, which answers that call with an
+// argument error while the others run. An error body, a blocked prompt, a candidate
+// that finished with MALFORMED_FUNCTION_CALL or UNEXPECTED_TOOL_CALL, a functionCall
+// without a name, two calls with one (non-empty) id, and calls in a candidate that
+// stopped short (any finishReason but STOP: MAX_TOKENS, SAFETY, ...) are errors: a
+// call is never returned half written.
 func Calls(body []byte) ([]runtime.ToolCall, error) {
 	_, calls, err := contentAndCalls(body)
 	return calls, err
@@ -111,7 +115,32 @@ func contentAndCalls(body []byte) (json.RawMessage, []runtime.ToolCall, error) {
 		}
 		calls = append(calls, call)
 	}
+	if err := wire.UniqueIDs(calls); err != nil {
+		return nil, nil, fmt.Errorf("the response's function calls: %w", err)
+	}
+	if err := cut(finish.FinishReason, calls); err != nil {
+		return nil, nil, err
+	}
 	return content, calls, nil
+}
+
+// cut returns an error when a candidate with calls stopped short: by MAX_TOKENS its
+// last call may be half written; by a filter, or any reason but STOP, the turn is not
+// what the model meant to send.
+func cut(finish string, calls []runtime.ToolCall) error {
+	switch finish {
+	case "", "STOP", "FINISH_REASON_UNSPECIFIED":
+		return nil
+	}
+	if len(calls) == 0 {
+		return nil
+	}
+	why := "the candidate stopped short"
+	if finish == "MAX_TOKENS" {
+		why = "it reached maxOutputTokens; raise it"
+	}
+	last := calls[len(calls)-1]
+	return fmt.Errorf("the response was cut short (finishReason %s: %s) with %d function call(s), the last %s maybe incomplete: none is taken", finish, why, len(calls), last.Name)
 }
 
 // readCall reads one functionCall.
@@ -127,8 +156,6 @@ func readCall(raw json.RawMessage) (runtime.ToolCall, error) {
 		return runtime.ToolCall{}, fmt.Errorf("functionCall %s streams its arguments (partialArgs), which this package does not assemble: leave streamFunctionCallArguments unset", fc.Name)
 	case wire.IsNull(fc.Args):
 		fc.Args = json.RawMessage(`{}`)
-	case !wire.IsObject(fc.Args):
-		return runtime.ToolCall{}, fmt.Errorf("the args of functionCall %s are not a JSON object", fc.Name)
 	}
 	return runtime.ToolCall{ID: fc.ID, Name: fc.Name, Arguments: fc.Args}, nil
 }

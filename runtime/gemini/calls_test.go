@@ -1,12 +1,14 @@
 package gemini_test
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"google.golang.org/genai"
 
+	"github.com/toolgen/toolgen/runtime"
 	tgg "github.com/toolgen/toolgen/runtime/gemini"
 	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 )
@@ -89,7 +91,14 @@ func TestCallsErrors(t *testing.T) {
 		{`{"candidates":[{"finishReason":"UNEXPECTED_TOOL_CALL"}]}`, "UNEXPECTED_TOOL_CALL"},
 		{`{"candidates":[{"content":{"parts":{}}}]}`, `"parts" is not an array`},
 		{`{"candidates":[{"content":{"parts":[{"functionCall":{"args":{}}}]}}]}`, "part 0: functionCall without a name"},
-		{`{"candidates":[{"content":{"parts":[{"text":"x"},{"functionCall":{"name":"f","args":[1]}}]}}]}`, "part 1: the args of functionCall f are not a JSON object"},
+		// Two calls with one id cannot both be answered; calls without ids can.
+		{`{"candidates":[{"content":{"parts":[{"functionCall":{"id":"a","name":"f","args":{}}},{"functionCall":{"name":"f","args":{}}},{"functionCall":{"id":"a","name":"g","args":{}}}]}}]}`,
+			`calls 0 (f) and 2 (g) have the same id "a"`},
+		// Calls in a candidate cut short are never taken, even when their args are whole.
+		{`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}},{"functionCall":{"name":"g","args":{"city":"Pa"}}}]},"finishReason":"MAX_TOKENS"}]}`,
+			"the response was cut short (finishReason MAX_TOKENS: it reached maxOutputTokens; raise it) with 2 function call(s), the last g maybe incomplete: none is taken"},
+		{`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}]},"finishReason":"SAFETY"}]}`, "finishReason SAFETY: the candidate stopped short"},
+		{`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}]},"finishReason":"CONTINUATION"}]}`, "finishReason CONTINUATION"},
 		{`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","partialArgs":[{"jsonPath":"$.city","stringValue":"Pa","willContinue":true}],"willContinue":true}}]}}]}`, "streams its arguments"},
 	} {
 		calls, err := tgg.Calls([]byte(tc.body))
@@ -100,10 +109,56 @@ func TestCallsErrors(t *testing.T) {
 			t.Errorf("HasToolCalls(%s) = true", tc.body)
 		}
 	}
-	// No candidates, or a candidate without content, is an answer without calls.
-	for _, body := range []string{`{}`, `{"candidates":[]}`, `{"candidates":[{"finishReason":"SAFETY"}]}`} {
+	// No candidates, a candidate without content, or a text cut short, is an answer
+	// without calls.
+	for _, body := range []string{`{}`, `{"candidates":[]}`, `{"candidates":[{"finishReason":"SAFETY"}]}`,
+		`{"candidates":[{"content":{"parts":[{"text":"Once upon a"}]},"finishReason":"MAX_TOKENS"}]}`} {
 		if calls, err := tgg.Calls([]byte(body)); err != nil || calls != nil {
 			t.Errorf("Calls(%s) = %v, %v", body, calls, err)
 		}
+	}
+}
+
+// TestMalformedArgsAnswered: a functionCall whose args are not an object is a call like
+// the others, which the Toolset answers with an argument error, while the turn's other
+// calls run.
+func TestMalformedArgsAnswered(t *testing.T) {
+	body := []byte(`{"candidates":[{"content":{"role":"model","parts":[
+		{"functionCall":{"name":"get_weather","args":{"city":"Paris"}}},
+		{"functionCall":{"id":"fc-2","name":"get_weather","args":[1]}},
+		{"functionCall":{"name":"get_weather","args":"Paris"}}]},"finishReason":"STOP"}]}`)
+	calls, err := tgg.Calls(body)
+	if err != nil || len(calls) != 3 {
+		t.Fatalf("Calls = %s, %v", wiretest.CallsText(calls), err)
+	}
+	results := wiretest.Toolset().RunCalls(context.Background(), calls, 0)
+	c := tgg.FunctionResponses(results)
+	if len(c.Parts) != 3 || string(c.Parts[0].FunctionResponse.Response["output"]) != `"Sunny in Paris"` ||
+		c.Parts[1].FunctionResponse.ID != "fc-2" || c.Parts[1].FunctionResponse.Response["error"] == nil || c.Parts[2].FunctionResponse.Response["error"] == nil {
+		t.Errorf("FunctionResponses = %s", wiretest.MustMarshal(t, c))
+	}
+	if _, err := (tgg.GenerateContent{}).Continue([]byte(`{"contents":[]}`), body, results); err != nil {
+		t.Errorf("Continue: %v", err)
+	}
+}
+
+// TestContinueOrderWithoutIDs: two calls of one tool without ids, answered in swapped
+// order, are refused, though ids and names match position by position.
+func TestContinueOrderWithoutIDs(t *testing.T) {
+	body := []byte(`{"candidates":[{"content":{"role":"model","parts":[
+		{"functionCall":{"name":"get_weather","args":{"city":"Paris"}}},
+		{"functionCall":{"name":"get_weather","args":{"city":"Tokyo"}}}]},"finishReason":"STOP"}]}`)
+	calls, err := tgg.Calls(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := wiretest.Toolset().RunCalls(context.Background(), calls, 0)
+	p := tgg.GenerateContent{}
+	if _, err := p.Continue([]byte(`{"contents":[]}`), body, results); err != nil {
+		t.Fatalf("Continue in order: %v", err)
+	}
+	_, err = p.Continue([]byte(`{"contents":[]}`), body, []runtime.CallResult{results[1], results[0]})
+	if err == nil || !strings.Contains(err.Error(), "result 0 answers a call of get_weather with other arguments than call 0") {
+		t.Errorf("Continue with swapped answers = %v", err)
 	}
 }

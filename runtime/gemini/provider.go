@@ -116,7 +116,10 @@ func (GenerateContent) Calls(response []byte) ([]runtime.ToolCall, error) { retu
 // turn of response, candidates[0].content as received (thought signatures and every
 // other part unchanged), and the user content of FunctionResponses(results). results
 // must answer every function call of the response, in order, as
-// runtime.Toolset.RunCalls does; a response without calls adds the model turn alone.
+// runtime.Toolset.RunCalls does: each for the call at its position, of the same id and
+// name, and, for a call without an id, of the same args, so that two calls of one tool
+// answered in swapped order are refused. A response without calls adds the model turn
+// alone.
 func (GenerateContent) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
 	req, contents, err := wire.DecodeRequest(request, "contents", wire.RequireArray)
 	if err != nil {
@@ -126,7 +129,7 @@ func (GenerateContent) Continue(request, response []byte, results []runtime.Call
 	if err != nil {
 		return nil, err
 	}
-	if err := runtime.CheckResults(calls, results); err != nil {
+	if err := wire.CheckAnswers(calls, results); err != nil {
 		return nil, err
 	}
 	if content != nil {

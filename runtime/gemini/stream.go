@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -22,6 +23,11 @@ import (
 // that a cut-off stream is an error, never a partial turn. The zero Stream is ready to
 // use; a Stream is not safe for concurrent use.
 type Stream struct {
+	// Limits bound what the stream holds: its MaxArgumentBytes, the args of one
+	// functionCall (runtime.DefaultMaxArgumentBytes when zero). The other fields are
+	// for Limits.ReadSSE.
+	Limits Limits
+
 	response  map[string]json.RawMessage // top-level fields but candidates, later chunks winning
 	candidate map[string]json.RawMessage // fields of candidates[0] but content
 	content   map[string]json.RawMessage // fields of candidates[0].content but parts
@@ -32,8 +38,9 @@ type Stream struct {
 }
 
 // Add adds one chunk: its JSON data (the SSE event name is ignored). It returns an
-// error for data that is not a response object and for an error chunk; the Stream then
-// keeps that error.
+// error for data that is not a response object, for an error chunk and for a
+// functionCall whose args pass Limits.MaxArgumentBytes; the Stream then keeps that
+// error.
 func (s *Stream) Add(event, data []byte) error {
 	if s.err != nil {
 		return s.err
@@ -90,12 +97,38 @@ func (s *Stream) add(data []byte) error {
 	}
 	delete(c, "parts")
 	wire.Merge(s.content, c)
-	for _, p := range parts {
+	for i, p := range parts {
+		if err := s.checkArgs(p, i); err != nil {
+			return err
+		}
 		if !emptyText(p) {
 			s.parts = append(s.parts, p)
 		}
 	}
 	return nil
+}
+
+// checkArgs returns an error when a part is a functionCall whose args pass
+// Limits.MaxArgumentBytes.
+func (s *Stream) checkArgs(part json.RawMessage, i int) error {
+	var p struct {
+		FunctionCall *struct {
+			Name string          `json:"name"`
+			Args json.RawMessage `json:"args"`
+		} `json:"functionCall"`
+	}
+	if json.Unmarshal(part, &p) != nil || p.FunctionCall == nil {
+		return nil
+	}
+	n := len(p.FunctionCall.Args)
+	if n > wire.ArgumentBytes(s.Limits.MaxArgumentBytes) {
+		var compact bytes.Buffer
+		if json.Compact(&compact, p.FunctionCall.Args) == nil {
+			n = compact.Len() // as Calls gives the args
+		}
+	}
+	what := fmt.Sprintf("functionCall %s (part %d of stream chunk %d)", p.FunctionCall.Name, i, s.chunks)
+	return wire.CheckArguments(what, 0, n, s.Limits.MaxArgumentBytes)
 }
 
 // emptyText reports whether a part is {"text":""} and nothing else: a streamed turn

@@ -11,6 +11,14 @@
 // any HTTP client, and the official SDK's param and response types marshal to and from
 // the bodies it reads and writes.
 //
+// What a model sends is untrusted, and a reader never takes half a call for a whole
+// one: tool_use blocks in a turn cut short (stop_reason max_tokens,
+// model_context_window_exceeded or refusal), two blocks with one id, or a stream that
+// did not finish are an error. A tool_use whose input is malformed gets its own
+// argument error while the others run. A stream is bounded by Limits: the line and the
+// event ReadSSE holds (DefaultMaxLineBytes, DefaultMaxEventBytes, 16 MiB each) and
+// each block's input a Stream joins (runtime.DefaultMaxArgumentBytes, 1 MiB).
+//
 // One round by hand, with the tools of a generated package weather:
 //
 //	tools := weather.Tools()

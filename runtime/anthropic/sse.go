@@ -9,10 +9,10 @@ import (
 const (
 	// DefaultMaxLineBytes is the longest line of an event stream ReadSSE reads by
 	// default: 16 MiB.
-	DefaultMaxLineBytes = wire.DefaultMaxLineBytes
+	DefaultMaxLineBytes = 16 << 20
 	// DefaultMaxEventBytes is the most data one event of a stream holds by default:
 	// 16 MiB.
-	DefaultMaxEventBytes = wire.DefaultMaxEventBytes
+	DefaultMaxEventBytes = 16 << 20
 )
 
 // Limits bound what reading a stream holds in memory, so that a stream that never

@@ -12,6 +12,15 @@
 // any HTTP client, and the official SDK's types (google.golang.org/genai) marshal to and
 // from the bodies it reads and writes.
 //
+// What a model sends is untrusted, and a reader never takes half a call for a whole
+// one: function calls in a candidate that stopped short (any finishReason but STOP,
+// MAX_TOKENS first), two calls with one id, or a stream without its finishReason are
+// an error; answers to calls without ids are checked by position and args. A call
+// whose args are malformed gets its own argument error while the others run. A stream
+// is bounded by Limits: the line and the event ReadSSE holds (DefaultMaxLineBytes,
+// DefaultMaxEventBytes, 16 MiB each) and each functionCall's args
+// (runtime.DefaultMaxArgumentBytes, 1 MiB).
+//
 // One round by hand, with the tools of a generated package weather:
 //
 //	tools := weather.Tools()

@@ -4,12 +4,22 @@
 // It offers the tools (ChatTools, ResponsesTools and the tool choice helpers), reads the
 // calls a model asks for from a whole response body (ChatCalls, ResponsesCalls) or a
 // stream (ChatStream, ResponsesStream, fed by ReadSSE), and builds the items that answer
-// them (ChatToolMessages, ResponsesOutputs). Running the calls is
+// them (ChatToolMessages, ResponsesOutputs, ResponsesOutputsFor). Running the calls is
 // runtime.Toolset.RunCalls, which answers every call exactly once, in order. Chat and
 // Responses implement runtime.Provider over raw JSON bodies, for runtime.Loop.
 //
 // The package reads and writes JSON bodies and depends on the standard library only, so
 // it fits any HTTP client; the official SDK's types marshal to and from its bodies.
+//
+// What a model sends is untrusted, and a reader never takes half a call for a whole
+// one: a turn cut short (finish_reason "length" or "content_filter", a Responses
+// status "incomplete") with calls in it, two calls with one id, or a stream that did
+// not finish is an error. Every call the conversation echoes is answered: a custom
+// tool call is read as a call with the arguments {"input": <its text>}, and a call
+// whose arguments are malformed gets its own argument error while the others run. A
+// stream is bounded by Limits: the line and the event ReadSSE holds
+// (DefaultMaxLineBytes, DefaultMaxEventBytes, 16 MiB each) and each call's arguments
+// a ChatStream or ResponsesStream joins (runtime.DefaultMaxArgumentBytes, 1 MiB).
 //
 // A whole conversation, with the tools of a generated package weather and a send
 // function that posts a body to /v1/chat/completions and returns the response body:

@@ -66,7 +66,7 @@ func (Messages) Continue(request, response []byte, results []runtime.CallResult)
 	if err != nil {
 		return nil, err
 	}
-	if err := runtime.CheckResults(calls, results); err != nil {
+	if err := wire.CheckAnswers(calls, results); err != nil {
 		return nil, err
 	}
 	turn, err := assistantMessage(content)

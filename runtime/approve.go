@@ -98,15 +98,31 @@ func (ts *Toolset) approve(ctx context.Context, e entry, info CallInfo, args []b
 	return edited, nil
 }
 
-// safeApprove calls the approver, turning a panic into an error: an approval that
-// fails denies the call.
-func (ts *Toolset) safeApprove(ctx context.Context, req ApprovalRequest) (dec Decision, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("the approver of %s panicked: %v", req.Tool.Name, p)
-		}
+// safeApprove calls the approver on a goroutine of its own, turning a panic or a
+// runtime.Goexit (a test's t.FailNow) into an error: an approval that fails denies the
+// call, and the caller always gets an answer.
+func (ts *Toolset) safeApprove(ctx context.Context, req ApprovalRequest) (Decision, error) {
+	type answer struct {
+		dec Decision
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		var a answer
+		decided := false
+		defer func() {
+			if p := recover(); p != nil {
+				a.err = fmt.Errorf("the approver of %s panicked: %v", req.Tool.Name, p)
+			} else if !decided {
+				a.err = fmt.Errorf("the approver of %s called runtime.Goexit", req.Tool.Name)
+			}
+			done <- a
+		}()
+		a.dec = ts.cfg.approver(ctx, req)
+		decided = true
 	}()
-	return ts.cfg.approver(ctx, req), nil
+	a := <-done
+	return a.dec, a.err
 }
 
 func denied(t *Tool, reason string) *Result {

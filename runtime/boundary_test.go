@@ -483,3 +483,37 @@ func TestRedactWrongShapes(t *testing.T) {
 		t.Errorf("event arguments: %s", got[0].Arguments)
 	}
 }
+
+// TestApproverGoexit checks that an approver that ends its goroutine denies the call
+// instead of leaving Call without an answer.
+func TestApproverGoexit(t *testing.T) {
+	ts := NewToolset(goexitTools[:], dispatchGoexit).
+		WithApprover(func(context.Context, ApprovalRequest) Decision { runtime.Goexit(); return Allow() })
+	done := make(chan *Result, 1)
+	go func() { done <- ts.Call(context.Background(), "ok", nil) }()
+	r := <-done
+	if !r.IsError || r.Outcome != OutcomeDenied || r.Err == nil || !strings.Contains(r.Err.Error(), "Goexit") {
+		t.Errorf("got %v %s %q %v", r.IsError, r.Outcome, r.Text(), r.Err)
+	}
+}
+
+// TestUnknownToolEventCut checks that an unknown tool's name reaches observers cut and
+// valid UTF-8, as the model's message has it.
+func TestUnknownToolEventCut(t *testing.T) {
+	var got Event
+	ts := newTestSet().WithObserver(func(_ context.Context, e Event) { got = e })
+	ts.Call(context.Background(), strings.Repeat("n", 1<<20)+"\xff", nil)
+	if len(got.Tool) > 2*maxNameBytes || !utf8.ValidString(got.Tool) || got.Outcome != OutcomeUnknownTool {
+		t.Errorf("event tool of %d bytes, outcome %s", len(got.Tool), got.Outcome)
+	}
+}
+
+// TestRedactCaseFolded checks that a sensitive property sent under another casing, which
+// the decoder refuses, is redacted all the same.
+func TestRedactCaseFolded(t *testing.T) {
+	tool := &Tool{Sensitive: []string{"/secret", "/login/password"}}
+	out := string(Redact(tool, []byte(`{"SECRET":"s3cr3t","Login":{"passWord":"pw-s3cr3t"}}`)))
+	if strings.Contains(out, "s3cr3t") {
+		t.Errorf("Redact = %s", out)
+	}
+}

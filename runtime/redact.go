@@ -42,7 +42,9 @@ func redactPath(v any, path []string) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, child := range x {
-			if seg == "*" || k == seg {
+			// A name that differs only in case is redacted too: the decoder refuses
+			// it, but it may well hold the value.
+			if seg == "*" || strings.EqualFold(k, seg) {
 				x[k] = redactPath(child, path[1:])
 			}
 		}

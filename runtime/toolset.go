@@ -249,6 +249,10 @@ func (ts *Toolset) call(ctx context.Context, info CallInfo, e entry, found bool,
 
 // observe tells the observer about a call.
 func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name string, args []byte, start time.Time, res *Result) {
+	if tool == nil {
+		// An unknown tool's name is the model's text: cut, as the model's message cuts it.
+		name = validText(cutName(name))
+	}
 	ev := Event{
 		Tool:     name,
 		CallID:   info.ID,

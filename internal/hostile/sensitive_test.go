@@ -218,7 +218,7 @@ func TestSensitiveInvalidFormsNeverEchoed(t *testing.T) {
 				}
 				if len(leaks) > 0 {
 					if tc.name == "arguments an array holding them" {
-						t.Skipf("finding: arguments that are a JSON array holding the object are logged in clear by Redact (Event.Arguments, SlogObserver): %s", clip(strings.Join(leaks, "\n"), 1500))
+						t.Errorf("arguments that are a JSON array holding the object are logged in clear by Redact (Event.Arguments, SlogObserver): %s", clip(strings.Join(leaks, "\n"), 1500))
 					}
 					t.Errorf("finding (the contract read broadly: %q in whatever form it arrived): %s", "a sensitive value must never appear", strings.Join(leaks, "\n"))
 				}
@@ -321,7 +321,7 @@ func TestRedactDirect(t *testing.T) {
 			for _, secret := range append([]string{"31415926535"}, validSecrets...) {
 				if strings.Contains(got, secret) {
 					if name == "array" {
-						t.Skipf("finding: Redact echoes arguments that are an array holding the object unredacted: %s", clip(got, 600))
+						t.Errorf("Redact echoes arguments that are an array holding the object unredacted: %s", clip(got, 600))
 					}
 					t.Errorf("Redact leaks %q: %s", secret, clip(got, 600))
 				}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 )
 
 // Tail says what ReadSSE does with the last event of a stream that ends without the
@@ -261,7 +262,11 @@ const (
 func (b *buffer) write(p []byte) {
 	for len(p) > 0 {
 		if b.cur == len(b.blocks) {
-			b.blocks = append(b.blocks, make([]byte, min(minBlock<<len(b.blocks), maxBlock)))
+			size := maxBlock
+			if n := len(b.blocks); n < bits.Len(maxBlock/minBlock) {
+				size = minBlock << n // doubling up to maxBlock; a larger shift would overflow
+			}
+			b.blocks = append(b.blocks, make([]byte, size))
 		}
 		c := copy(b.blocks[b.cur][b.off:], p)
 		p, b.off, b.n = p[c:], b.off+c, b.n+c

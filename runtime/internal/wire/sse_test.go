@@ -292,3 +292,19 @@ func TestReadSSEEndlessLine(t *testing.T) {
 		t.Error("zero or negative limits do not take the defaults")
 	}
 }
+
+// TestReadSSELongLineUnderLimit reads lines and events far longer than the buffer's
+// largest block, under the default limits: they are read whole, never a panic.
+func TestReadSSELongLineUnderLimit(t *testing.T) {
+	for _, n := range []int{3<<20 + 1, 12 << 20} {
+		line := strings.Repeat("a", n)
+		var got int
+		err := wire.ReadSSE(strings.NewReader("event: e\ndata: "+line+"\n\n"), wire.DeliverTail, wire.SSELimits{}, func(event, data []byte) error {
+			got = len(data)
+			return nil
+		})
+		if err != nil || got != n {
+			t.Errorf("a data line of %d bytes: read %d, %v", n, got, err)
+		}
+	}
+}

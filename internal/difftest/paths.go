@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 )
 
 // PathExists reports whether the JSON Pointer ptr, taken from a violation, names
@@ -31,11 +32,42 @@ func (o *Oracle) PathExists(ptr string, v Verdict, args []byte) bool {
 		if _, err := strconv.Atoi(t); err == nil {
 			continue
 		}
-		if !keys[t] {
+		found := false
+		for k := range keys {
+			if names(t, k) {
+				found = true
+				break
+			}
+		}
+		if !found {
 			return false
 		}
 	}
 	return true
+}
+
+// names reports whether tok, a step of a violation's path, names the key: the key
+// itself, or, as the decoder writes long names, its first bytes followed by "…", or
+// "*" (a name hidden below a sensitive property).
+func names(tok, key string) bool {
+	if tok == key || tok == "*" {
+		return true
+	}
+	prefix, cut := strings.CutSuffix(tok, "…")
+	return cut && len(key) > len(prefix) && strings.HasPrefix(key, prefix)
+}
+
+// member returns the value of the first member of an object that tok names.
+func member(n *Node, tok string) (*Node, bool) {
+	if v, ok := n.Get(tok); ok {
+		return v, true
+	}
+	for i, k := range n.Keys {
+		if names(tok, k) {
+			return n.Vals[i], true
+		}
+	}
+	return nil, false
 }
 
 func (o *Oracle) inSchema(toks []string) bool {
@@ -62,7 +94,7 @@ func inNode(n *Node, toks []string) bool {
 	for _, t := range toks {
 		switch n.Kind {
 		case KindObject:
-			v, ok := n.Get(t)
+			v, ok := member(n, t)
 			if !ok {
 				return false
 			}
@@ -90,7 +122,7 @@ func inNode(n *Node, toks []string) bool {
 
 func pick(n *Node, t string) (*Node, bool) {
 	if n.Kind == KindObject {
-		return n.Get(t)
+		return member(n, t)
 	}
 	i, _ := strconv.Atoi(t)
 	return n.Items[i], true

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
@@ -168,6 +169,8 @@ type responsesItem struct {
 	Arguments json.RawMessage `json:"arguments"`
 	Input     json.RawMessage `json:"input"`
 	Status    string          `json:"status"`
+	// ApprovalRequestID is the request an mcp_approval_response answers.
+	ApprovalRequestID string `json:"approval_request_id"`
 }
 
 // responsesTurn returns the output items of a whole Responses body and its calls, and
@@ -215,25 +218,61 @@ func responsesTurn(body []byte) ([]json.RawMessage, []runtime.ToolCall, map[stri
 // answer it with ResponsesOutputsFor, RunResponses or Responses.Continue, which give
 // it the custom_tool_call_output item it needs. Arguments that are not a JSON string
 // reach the Toolset as they are, as for ChatCalls. Other items (messages, reasoning,
-// hosted tools) are skipped.
+// hosted tools that run on OpenAI's side) are skipped.
 //
 // A body that is not a response, a failed response, a call without its call_id or
 // name, two calls with one call_id, and a response incomplete (status "incomplete",
 // for max_output_tokens or the content filter) with calls in it, or with a call
-// itself incomplete, are errors: a call is never taken half written.
+// itself incomplete, are errors: a call is never taken half written. So is an item
+// that the client must answer and a Toolset cannot (a computer_call, local_shell_call,
+// shell_call, apply_patch_call or mcp_approval_request without its answer in the same
+// output): echoed unanswered, it would make the API refuse the next request.
 func ResponsesCalls(body []byte) ([]runtime.ToolCall, error) {
 	_, calls, _, err := responsesTurn(body)
 	return calls, err
+}
+
+// clientAnswered maps the output items that the client must answer, and a Toolset
+// cannot, to the item type of their answer: the hosted tools that run on the client's
+// side (the computer, the shell, patches) and MCP approvals.
+var clientAnswered = map[string]string{
+	"computer_call":        "computer_call_output",
+	"local_shell_call":     "local_shell_call_output",
+	"shell_call":           "shell_call_output",
+	"apply_patch_call":     "apply_patch_call_output",
+	"mcp_approval_request": "mcp_approval_response",
 }
 
 // outputCalls returns the calls among Responses output items, and which are custom.
 func outputCalls(output []json.RawMessage) ([]runtime.ToolCall, map[string]bool, error) {
 	var calls []runtime.ToolCall
 	var custom map[string]bool
+	type need struct {
+		index      int
+		item       string // the item's type
+		answer, id string // the answer it needs
+	}
+	var waiting []need
+	answered := map[[2]string]bool{} // answer type and call id, of answers in the output
 	for i, raw := range output {
 		var it responsesItem
 		if err := json.Unmarshal(raw, &it); err != nil {
 			return nil, nil, fmt.Errorf("output item %d: %w", i, err)
+		}
+		if answer, ok := clientAnswered[it.Type]; ok {
+			id := it.CallID
+			if id == "" {
+				id = it.ID
+			}
+			waiting = append(waiting, need{index: i, item: it.Type, answer: answer, id: id})
+			continue
+		}
+		if strings.HasSuffix(it.Type, "_output") || it.Type == "mcp_approval_response" {
+			id := it.CallID
+			if id == "" {
+				id = it.ApprovalRequestID
+			}
+			answered[[2]string{it.Type, id}] = true
 		}
 		if it.Type != "function_call" && it.Type != "custom_tool_call" {
 			continue
@@ -257,6 +296,13 @@ func outputCalls(output []json.RawMessage) ([]runtime.ToolCall, map[string]bool,
 			call.Arguments = rawArguments(it.Arguments)
 		}
 		calls = append(calls, call)
+	}
+	for _, w := range waiting {
+		if !answered[[2]string{w.answer, w.id}] {
+			// Echoed in the next request without its answer, it would make the API
+			// refuse that request: refuse the response now, and say why.
+			return nil, nil, fmt.Errorf("output item %d is a %s (%s), which the client must answer with a %s and a Toolset cannot: answer it yourself, or do not offer that tool", w.index, w.item, w.id, w.answer)
+		}
 	}
 	if err := wire.UniqueIDs(calls); err != nil {
 		return nil, nil, fmt.Errorf("the response's calls: %w", err)

@@ -66,7 +66,8 @@ func (l Limits) maxViolationBytes() int {
 }
 
 // A Decoder reads one call's JSON arguments in a single pass, without reflection, and
-// collects every violation of the tool's schema with its JSON Pointer path.
+// collects every violation of the tool's schema with its JSON Pointer path: in full up
+// to the budget of Limits.MaxViolations and MaxViolationBytes, counted past it.
 //
 // Generated decoders drive it; user code rarely needs it. The methods that read a value
 // report a type violation and skip the value when it has the wrong type, so decoding
@@ -787,7 +788,6 @@ func Grow[S ~[]E, E any](d *Decoder, s S, max int) S {
 	if n < cap(s) {
 		return s
 	}
-
 	want := 4
 	if n > 0 {
 		want = 2 * n

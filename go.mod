@@ -2,6 +2,8 @@ module github.com/toolgen/toolgen
 
 go 1.26.0
 
+tool github.com/toolgen/toolgen/cmd/toolgen
+
 require (
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
 	github.com/dave/jennifer v1.7.1

@@ -8,9 +8,13 @@
 //	toolgen list [-tags list] [-json] [packages]         print the tools, their hints and estimated token costs
 //	toolgen version                                      print the version
 //
-// In a package, add:
+// Add it to a module once, as a tool (so go mod tidy keeps its requirements):
 //
-//	//go:generate go run github.com/toolgen/toolgen/cmd/toolgen generate
+//	go get -tool github.com/toolgen/toolgen/cmd/toolgen
+//
+// and in each package with tools:
+//
+//	//go:generate go tool toolgen generate
 //
 // Errors are printed as file:line:col: message, all of them, sorted; toolgen then exits
 // with status 1 and writes nothing. Usage errors exit with status 2. Warnings, such as a

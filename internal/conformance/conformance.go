@@ -17,7 +17,7 @@ import (
 	"github.com/toolgen/toolgen/runtime"
 )
 
-//go:generate go run github.com/toolgen/toolgen/cmd/toolgen generate
+//go:generate go tool toolgen generate
 
 // Color is a primary color.
 type Color string

@@ -20,7 +20,7 @@ import (
 	"github.com/toolgen/toolgen/runtime"
 )
 
-//go:generate go run github.com/toolgen/toolgen/cmd/toolgen generate
+//go:generate go tool toolgen generate
 
 // CardNumber is a payment card number: 12 to 19 digits, spaces allowed between groups.
 type CardNumber string

@@ -13,7 +13,7 @@ import (
 	"github.com/toolgen/toolgen/runtime"
 )
 
-//go:generate go run github.com/toolgen/toolgen/cmd/toolgen generate
+//go:generate go tool toolgen generate
 
 // Transaction is one movement of money on the user's account.
 type Transaction struct {

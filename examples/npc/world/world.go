@@ -15,7 +15,7 @@ import (
 	"github.com/toolgen/toolgen/runtime"
 )
 
-//go:generate go run github.com/toolgen/toolgen/cmd/toolgen generate
+//go:generate go tool toolgen generate
 
 // NPC names a character of the keep.
 type NPC string

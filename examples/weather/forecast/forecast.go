@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-//go:generate go run github.com/toolgen/toolgen/cmd/toolgen generate
+//go:generate go tool toolgen generate
 
 // Unit is a temperature unit.
 type Unit string

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestUserModule runs the scripts of testdata/usermodule: the README's "Use toolgen in
+// your module" as a user follows it, in a fresh module of their own. Each script starts
+// in an empty module example.com/app whose go.mod has nothing but a replace of this
+// repository by this checkout (the stand-in for the published version go get would
+// fetch), so every requirement, go.sum line and tool directive comes from the
+// commands the script runs. The go commands are the real ones, with the host's build
+// and module caches; they never reach the network: the module proxy is off and the
+// modules come from the module cache (which the root module's own build filled), so
+// the checksum database, which a machine without network cannot reach, is off too
+// (the cache verified each module when it was downloaded).
+func TestUserModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds toolgen and a module with the go command")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod := "module example.com/app\n\ngo 1.26\n\nreplace github.com/toolgen/toolgen => " + root + "\n"
+	env := userModuleEnv(t)
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join(root, "testdata", "usermodule"),
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup: func(e *testscript.Env) error {
+			e.Vars = append(e.Vars, env...)
+			return os.WriteFile(filepath.Join(e.WorkDir, "go.mod"), []byte(gomod), 0o666)
+		},
+	})
+}
+
+// userModuleEnv returns the environment of the go commands of TestUserModule.
+// testscript sets HOME to /no-home, so what the go command derives from HOME (GOPATH,
+// GOMODCACHE, GOCACHE) is taken from the host. GOFLAGS is cleared: the user's go
+// commands run with their defaults (-mod=readonly), as the README's do.
+func userModuleEnv(t *testing.T) []string {
+	names := []string{"GOPATH", "GOMODCACHE", "GOCACHE"}
+	out, err := exec.Command("go", append([]string{"env", "-json"}, names...)...).Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	var host map[string]string
+	if err := json.Unmarshal(out, &host); err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	var env []string
+	for _, name := range names {
+		v := os.Getenv(name)
+		if v == "" {
+			v = host[name]
+		}
+		env = append(env, name+"="+v)
+	}
+	for _, name := range []string{"CGO_ENABLED", "GOEXPERIMENT", "GOROOT"} {
+		if v, ok := os.LookupEnv(name); ok {
+			env = append(env, name+"="+v)
+		}
+	}
+	return append(env,
+		"GOFLAGS=",
+		"GOPROXY=off",
+		"GOSUMDB=off",
+		"GOWORK=off",
+		"GOTOOLCHAIN=local",
+	)
+}

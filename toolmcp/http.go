@@ -17,14 +17,19 @@ import (
 // as IOTransport screens the lines of stdio. It reads each POST body, up to
 // MaxMessageBytes, and answers a body that is not one valid JSON value with a parse
 // error (-32700), and one nested deeper than 1,000 levels, longer than the limit, or
-// with a key twice in any object ("params" twice, or a property of the arguments), with
-// invalid request (-32600), as a JSON-RPC error response: HTTP 400, or 413 when too
-// long. The response has the message's id when it can be read unambiguously, else
-// null. Every other request reaches Next unchanged, the body as it came.
+// with a key twice in any object ("params" twice, or a property of the arguments), or
+// with two keys that differ only in case in an object of the protocol's ("params" and
+// "Params", "name" and "Name" in the params), with invalid request (-32600), as a
+// JSON-RPC error response: HTTP 400, or 413 when too long. The response has the
+// message's id when it can be read unambiguously, else null. Every other request
+// reaches Next unchanged, the body as it came.
 //
-// The SDK acts on the last of two keys, where a proxy or a log may read the first, and
-// reads the first of two JSON values in a body; so a request screened is one that every
-// reader sees the same. Serve it as the MCP endpoint:
+// The SDK acts on the last of two keys, where a proxy or a log may read the first; it
+// matches the protocol's keys exactly, where a reader decoding with encoding/json
+// matches them case-insensitively and takes the last; and it reads the first of two
+// JSON values in a body. So a request screened is one that every reader sees the same.
+// A tool's arguments are compared exactly: "a" and "A" are two arguments. Serve it as
+// the MCP endpoint:
 //
 //	mux.Handle("/mcp", &toolmcp.HTTPScreen{Next: mcp.NewStreamableHTTPHandler(getServer, opts)})
 type HTTPScreen struct {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -19,7 +20,7 @@ const (
 	keysOK        = iota
 	keysSyntax    // not exactly one valid JSON value
 	keysTooDeep   // objects and arrays nested deeper than the limit
-	keysDuplicate // an object has a key twice
+	keysDuplicate // an object has a key twice (in one of the protocol's, maybe in two cases)
 	keysTooLong   // longer than checkKeys reads (math.MaxInt32 bytes)
 )
 
@@ -30,8 +31,12 @@ type keysReport struct {
 	// pointer is, for keysDuplicate, the JSON Pointer of the object that has the key
 	// twice: "" for the message itself.
 	pointer string
-	// key is, for keysDuplicate, the key, decoded.
+	// key is, for keysDuplicate, the key, decoded, as it is given the second time.
 	key string
+	// first is, for keysDuplicate, the key as it is given the first time, when that is
+	// spelled otherwise: in an object of the protocol's, the two are equal under case
+	// folding. It is "" for two keys the same.
+	first string
 }
 
 // linearKeys is how many keys an object has before checkKeys looks a new key up in a
@@ -46,18 +51,31 @@ const firstTable = 4 * linearKeys
 // them collide on purpose.
 var keysSeed = maphash.MakeSeed()
 
-// checkKeys reads data, which must be one JSON value with white space around it, in one
-// pass, and reports the first problem: a syntax error (as json.Valid sees it), objects
-// and arrays nested deeper than maxDepth, or an object with a key twice. Keys are
-// compared as encoding/json decodes them (escapes undone, invalid UTF-8 and lone
+// checkKeys reads data, a JSON-RPC message: one JSON value with white space around it,
+// in one pass, and reports the first problem: a syntax error (as json.Valid sees it),
+// objects and arrays nested deeper than maxDepth, or an object with a key twice. Keys
+// are compared as encoding/json decodes them (escapes undone, invalid UTF-8 and lone
 // surrogates read as U+FFFD), so "a" and "\u0061" are the same key.
 //
+// In the protocol's own objects, which the SDK decodes into Go structs (the message,
+// its params, result and error, and the structs within params: see shapes), keys are
+// also compared as encoding/json matches a key with a struct field: under Unicode case
+// folding, as bytes.EqualFold compares them. There "name", "Name" and "NAME" are the
+// same key, and so are "sk", "\u017f\u212a" (long s, Kelvin sign) and "SK". The SDK
+// (v1.8.0) matches them exactly and takes "name"; a reader that decodes with
+// encoding/json takes the last: a proxy, a log, an SDK from before its fix of
+// GHSA-wvj2-96wp-fq3f, or the SDK itself in inputResponses. Elsewhere, and in
+// particular in a tool's arguments (params.arguments) and in _meta, keys are compared
+// exactly: there "a" and "A" are two keys, as they are to the tool's decoder and in the
+// SDK's maps.
+//
 // Its cost is linear in the length of data: each byte is read once, a key's bytes once
-// more to hash them (decoded first when the key has escapes or bytes outside ASCII), and
-// each key is looked up among its object's in constant expected time. Its memory comes
-// from a pool: once warm, it allocates nothing for a message with at most 1,024 keys in
-// the objects open at once (maxPooledKeys) and 16 in each (linearKeys), and otherwise
-// memory in proportion to those keys.
+// more to hash them (decoded first when the key has escapes or bytes outside ASCII, and
+// case folded in the protocol's objects), and each key is looked up among its object's
+// in constant expected time. Its memory comes from a pool: once warm, it allocates
+// nothing for a message with at most 1,024 keys in the objects open at once
+// (maxPooledKeys) and 16 in each (linearKeys), and otherwise memory in proportion to
+// those keys.
 func checkKeys(data []byte, maxDepth int) keysReport {
 	if len(data) > math.MaxInt32 {
 		return keysReport{problem: keysTooLong}
@@ -94,6 +112,9 @@ type keyEntry struct {
 // keyFrame is an open object or array.
 type keyFrame struct {
 	object bool
+	// shape is the object's or array's, an index in shapes; child is, of an object, the
+	// shape of its current member's value.
+	shape, child uint8
 	// n is, of an object, the index in keys of its first key; of an array, the index of
 	// its current element.
 	n int32
@@ -138,7 +159,7 @@ func (s *keyScanner) scan(maxDepth int) keysReport {
 				if len(s.frames) >= maxDepth {
 					return keysReport{problem: keysTooDeep}
 				}
-				f := keyFrame{object: c == '{', cur: -1}
+				f := keyFrame{object: c == '{', cur: -1, shape: s.valueShape(c == '[')}
 				if f.object {
 					f.n = int32(len(s.keys))
 				}
@@ -240,31 +261,57 @@ func (s *keyScanner) pop() {
 	}
 }
 
+// valueShape returns the shape of the object or array (array says which) that starts
+// now: the message (or a batch of them), a member's value or an array's element.
+func (s *keyScanner) valueShape(array bool) uint8 {
+	if len(s.frames) == 0 {
+		if array {
+			return shapeBatch
+		}
+		return shapeMessage
+	}
+	p := &s.frames[len(s.frames)-1]
+	if p.object {
+		return p.child
+	}
+	return shapes[p.shape].elem
+}
+
 // add adds the key data[start:end] to the innermost object, or reports it a duplicate.
 // plain says the key has neither escapes nor bytes outside ASCII: its bytes are the key.
 func (s *keyScanner) add(start, end int, plain bool) keysReport {
 	f := &s.frames[len(s.frames)-1]
+	sh := &shapes[f.shape]
 	key := s.data[start:end]
-	if !plain {
+	switch {
+	case sh.fold:
+		if plain {
+			s.a = append(s.a[:0], key...)
+		} else {
+			s.a = unquote(s.a[:0], key)
+		}
+		key = foldKey(s.a)
+	case !plain:
 		s.a = unquote(s.a[:0], key)
 		key = s.a
 	}
 	h := uint32(maphash.Bytes(keysSeed, key))
 	if f.table == 0 {
 		for j := int(f.n); j < len(s.keys); j++ {
-			if s.keys[j].hash == h && s.same(j, key) {
-				return s.duplicate(key)
+			if s.keys[j].hash == h && s.same(j, key, sh.fold) {
+				return s.duplicate(start, end, j)
 			}
 		}
 	} else {
 		t := s.tables[f.table-1]
 		mask := uint32(len(t) - 1)
 		for p := h & mask; t[p] != 0; p = (p + 1) & mask {
-			if j := int(t[p] - 1); s.keys[j].hash == h && s.same(j, key) {
-				return s.duplicate(key)
+			if j := int(t[p] - 1); s.keys[j].hash == h && s.same(j, key, sh.fold) {
+				return s.duplicate(start, end, j)
 			}
 		}
 	}
+	f.child = sh.member(key)
 	f.cur = int32(len(s.keys))
 	if len(s.keys) == cap(s.keys) {
 		s.keys = slices.Grow(s.keys, max(cap(s.keys), 64)) // double: append grows large slices by less
@@ -307,18 +354,31 @@ func insert(t []int32, keys []keyEntry, j int) {
 	t[p] = int32(j + 1)
 }
 
-// same reports whether keys[j], decoded, is key.
-func (s *keyScanner) same(j int, key []byte) bool {
+// same reports whether keys[j], decoded, and case folded when fold is set, is key.
+func (s *keyScanner) same(j int, key []byte, fold bool) bool {
 	raw := s.data[s.keys[j].start:s.keys[j].end]
-	if !isPlain(raw) {
+	switch plain := isPlain(raw); {
+	case fold && plain:
+		s.b = append(s.b[:0], raw...)
+		raw = foldKey(s.b)
+	case fold:
+		s.b = unquote(s.b[:0], raw)
+		raw = foldKey(s.b)
+	case !plain:
 		s.b = unquote(s.b[:0], raw)
 		raw = s.b
 	}
 	return string(raw) == string(key)
 }
 
-// duplicate reports key twice in the innermost object.
-func (s *keyScanner) duplicate(key []byte) keysReport {
+// duplicate reports the key data[start:end] in the innermost object, where keys[j] is
+// the same.
+func (s *keyScanner) duplicate(start, end, j int) keysReport {
+	key := decodeKey(s.data[start:end])
+	first := decodeKey(s.data[s.keys[j].start:s.keys[j].end])
+	if first == key {
+		first = ""
+	}
 	var p strings.Builder
 	for _, f := range s.frames[:len(s.frames)-1] {
 		p.WriteByte('/')
@@ -327,13 +387,171 @@ func (s *keyScanner) duplicate(key []byte) keysReport {
 			continue
 		}
 		e := s.keys[f.cur]
-		name := s.data[e.start:e.end]
-		if !isPlain(name) {
-			name = unquote(nil, name)
-		}
-		p.WriteString(pointerEscaper.Replace(string(name)))
+		p.WriteString(pointerEscaper.Replace(decodeKey(s.data[e.start:e.end])))
 	}
-	return keysReport{problem: keysDuplicate, pointer: p.String(), key: string(key)}
+	return keysReport{problem: keysDuplicate, pointer: p.String(), key: key, first: first}
+}
+
+// decodeKey returns the key whose bytes, quotes excluded and checked by scanString,
+// are raw, decoded.
+func decodeKey(raw []byte) string {
+	if isPlain(raw) {
+		return string(raw)
+	}
+	return string(unquote(nil, raw))
+}
+
+// keyShape is what checkKeys knows of an object or array of a message: whether it is
+// one of the protocol's, decoded into a Go struct, and so compared under case folding,
+// and the shapes of the values in it.
+type keyShape struct {
+	// fold says the object is one of the protocol's: its keys are compared under case
+	// folding, as encoding/json matches them with a struct's fields.
+	fold bool
+	// members are the members whose values have shapes of their own, by key: matched
+	// under case folding in an object with fold (a case-insensitive reader decodes
+	// "Params" as the params), exactly otherwise.
+	members []shapeMember
+	// every is the shape of the value of any other member; elem, of an array, the shape
+	// of its elements.
+	every, elem uint8
+}
+
+type shapeMember struct {
+	key    string
+	folded string // foldKey(key)
+	shape  uint8
+}
+
+// member returns the shape of the value of the member key, which is case folded when
+// the object is one of the protocol's.
+func (sh *keyShape) member(key []byte) uint8 {
+	for i := range sh.members {
+		m := &sh.members[i]
+		if sh.fold && string(key) == m.folded || !sh.fold && string(key) == m.key {
+			return m.shape
+		}
+	}
+	return sh.every
+}
+
+// The shapes, indices in shapes.
+const (
+	shapeFree           uint8 = iota // not the protocol's: compared exactly, and all in it
+	shapeBatch                       // an array of messages
+	shapeMessage                     // a JSON-RPC message
+	shapeParams                      // a request's or notification's params
+	shapeMeta                        // params._meta, a map
+	shapeStruct                      // one of the protocol's, with nothing of the protocol's in it
+	shapeStructs                     // an array of shapeStruct
+	shapeImplementation              // clientInfo
+	shapeCapabilities                // ClientCapabilities
+	shapeSampling                    // SamplingCapabilities
+	shapeElicitation                 // ElicitationCapabilities
+	shapeInputResponses              // a map of InputResponse
+	shapeInputResponse               // ElicitResult, ListRootsResult, CreateMessageWithToolsResult
+	shapeResult                      // a response's result
+)
+
+// shapes are the objects of a message that the SDK (v1.8.0) decodes into Go structs on
+// a server, which a case-insensitive reader would decode alike: the message
+// (jsonrpc2.DecodeMessage), its params (each method's params type, in
+// newMethodInfo.unmarshalParams), result and error, and within params the structs of
+// initialize (clientInfo, capabilities, also as _meta's SEP-2575 clientInfo and
+// clientCapabilities), completion/complete (ref, argument, context),
+// subscriptions/listen (notifications) and of a retried call (each of inputResponses,
+// which the SDK decodes with encoding/json, case-insensitively: InputResponseMap's
+// UnmarshalJSON), and the roots of a roots/list result. What is not here is compared
+// exactly: a tool's arguments, prompts/get's, context.arguments, every _meta, the
+// capabilities' experimental and extensions, error.data, and the content of a result
+// (an ElicitResult's is a map).
+var shapes = func() []keyShape {
+	t := []keyShape{
+		shapeFree:  {},
+		shapeBatch: {elem: shapeMessage},
+		shapeMessage: {fold: true, members: []shapeMember{
+			{key: "params", shape: shapeParams},
+			{key: "result", shape: shapeResult},
+			{key: "error", shape: shapeStruct},
+		}},
+		shapeParams: {fold: true, members: []shapeMember{
+			{key: "_meta", shape: shapeMeta},
+			{key: "clientInfo", shape: shapeImplementation},
+			{key: "capabilities", shape: shapeCapabilities},
+			{key: "ref", shape: shapeStruct},
+			{key: "argument", shape: shapeStruct},
+			{key: "context", shape: shapeStruct},
+			{key: "notifications", shape: shapeStruct},
+			{key: "inputResponses", shape: shapeInputResponses},
+		}},
+		shapeMeta: {members: []shapeMember{
+			{key: "io.modelcontextprotocol/clientInfo", shape: shapeImplementation},
+			{key: "io.modelcontextprotocol/clientCapabilities", shape: shapeCapabilities},
+		}},
+		shapeStruct:         {fold: true},
+		shapeStructs:        {elem: shapeStruct},
+		shapeImplementation: {fold: true, members: []shapeMember{{key: "icons", shape: shapeStructs}}},
+		shapeCapabilities: {fold: true, members: []shapeMember{
+			{key: "roots", shape: shapeStruct},
+			{key: "sampling", shape: shapeSampling},
+			{key: "elicitation", shape: shapeElicitation},
+		}},
+		shapeSampling:       {fold: true, members: []shapeMember{{key: "context", shape: shapeStruct}, {key: "tools", shape: shapeStruct}}},
+		shapeElicitation:    {fold: true, members: []shapeMember{{key: "form", shape: shapeStruct}, {key: "url", shape: shapeStruct}}},
+		shapeInputResponses: {every: shapeInputResponse},
+		shapeInputResponse:  {fold: true, members: []shapeMember{{key: "roots", shape: shapeStructs}}},
+		shapeResult:         {fold: true, members: []shapeMember{{key: "roots", shape: shapeStructs}}},
+	}
+	for i := range t {
+		for j := range t[i].members {
+			m := &t[i].members[j]
+			m.folded = string(foldKey([]byte(m.key)))
+		}
+	}
+	return t
+}()
+
+// foldKey replaces key, valid UTF-8, with its case folding, in place, and returns it:
+// each character becomes the smallest of those equal to it under Unicode simple case
+// folding (which is what bytes.EqualFold and encoding/json compare), so an ASCII letter
+// its upper case, and U+212A (Kelvin sign) and U+017F (long s) "K" and "S". Two keys
+// are equal under bytes.EqualFold when their foldings are the same.
+func foldKey(key []byte) []byte {
+	w := 0
+	for i := 0; i < len(key); {
+		c := key[i]
+		if c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			key[w] = c
+			w++
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(key[i:])
+		if n == 1 { // invalid UTF-8, which a decoded key never has: kept as it is
+			key[w] = c
+			w++
+			i++
+			continue
+		}
+		// The folding, a smaller character, is no longer: w stays at most i.
+		w += utf8.EncodeRune(key[w:], foldRune(r))
+		i += n
+	}
+	return key[:w]
+}
+
+// foldRune returns the smallest character equal to r under simple case folding.
+func foldRune(r rune) rune {
+	for {
+		r2 := unicode.SimpleFold(r)
+		if r2 <= r {
+			return r2
+		}
+		r = r2
+	}
 }
 
 // pointerEscaper escapes a key as a JSON Pointer's reference token (RFC 6901).
@@ -341,7 +559,8 @@ var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // keysAnswer returns the JSON-RPC error answer to msg for the problem checkKeys found
 // in it, or nil when there is none; parse is the message of a syntax error. The answer
-// to a duplicate key has msg's id, unless the id is the key that appears twice.
+// to a duplicate key has msg's id, unless the id is the key that appears twice (in
+// whatever case: a case-insensitive reader would take the last "ID" for the id).
 func keysAnswer(msg []byte, r keysReport, parse string) []byte {
 	switch r.problem {
 	case keysSyntax:
@@ -353,12 +572,16 @@ func keysAnswer(msg []byte, r keysReport, parse string) []byte {
 	case keysDuplicate:
 		id := topLevelID(msg)
 		where := "the message"
-		if r.pointer == "" && r.key == "id" {
+		if r.pointer == "" && strings.EqualFold(r.key, "id") {
 			id = nil // which one?
 		} else if r.pointer != "" {
 			where = clip(r.pointer, 256)
 		}
-		return answer(id, jsonrpc.CodeInvalidRequest, "Invalid request: the key "+strconv.Quote(clip(r.key, 128))+" appears twice in "+where+": a message must not repeat a key in any object")
+		if r.first == "" {
+			return answer(id, jsonrpc.CodeInvalidRequest, "Invalid request: the key "+strconv.Quote(clip(r.key, 128))+" appears twice in "+where+": a message must not repeat a key in any object")
+		}
+		return answer(id, jsonrpc.CodeInvalidRequest, "Invalid request: the key "+strconv.Quote(clip(r.key, 64))+" appears twice in "+where+", first as "+strconv.Quote(clip(r.first, 64))+
+			": a message must not repeat a key in any object, nor, in the protocol's objects, in another case (a case-insensitive reader takes the two for one)")
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // object returns an object with the keys, each with the value 0.
@@ -34,50 +36,171 @@ func names(n int) []string {
 	return out
 }
 
+// upper returns the keys in upper case.
+func upper(keys []string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = strings.ToUpper(k)
+	}
+	return out
+}
+
+// call returns a tools/call message with params, an object's members.
+func call(params string) string {
+	return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + params + `}}`
+}
+
 func TestCheckKeys(t *testing.T) {
 	nested := strings.Repeat(`{"a":`, 999) + "1" + strings.Repeat("}", 999)
 	for _, tc := range []struct {
 		name, in string
 		pointer  string // of the duplicate
 		key      string // the duplicate, or "" for none
+		first    string // the duplicate's first spelling, when another
 	}{
-		{"empty object", `{}`, "", ""},
-		{"scalars", ` [1, -0.5e+3, "s", true, false, null] `, "", ""},
-		{"a key in two objects", `{"a":1,"b":{"a":2},"c":[{"a":1},{"a":1}]}`, "", ""},
-		{"escaped backslash", `{"\\n":1,"\n":2}`, "", ""},
-		{"case", `{"params":1,"Params":2}`, "", ""},
-		{"nested deep", nested, "", ""},
-		{"params twice", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"},"params":{"name":"rm"}}`, "", "params"},
-		{"name twice", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","name":"rm"}}`, "/params", "name"},
-		{"an argument twice", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a","text":"b"}}}`, "/params/arguments", "text"},
-		{"id twice", `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`, "", "id"},
-		{"escaped", `{"a":1,"\u0061":2}`, "", "a"},
-		{"escaped both", `{"\/":1,"\u002F":2}`, "", "/"},
-		{"surrogate pair", `{"😀":1,"\ud83d\ude00":2}`, "", "😀"},
-		{"lone surrogates", `{"\ud800":1,"\udc00":2}`, "", "\ufffd"},
-		{"surrogate then escape", `{"\ud800\u0041":1,"\ufffdA":2}`, "", "\ufffdA"},
-		{"invalid UTF-8", "{\"\xff\":1,\"\xfe\":2}", "", "\ufffd"},
-		{"invalid UTF-8 and U+FFFD", "{\"\xff\":1,\"\\ufffd\":2}", "", "\ufffd"},
-		{"in an array", `[1,{"a":1,"a":1}]`, "/1", "a"},
-		{"after a closed object", `[{"a":1},{"a":1,"b":1,"a":2}]`, "/1", "a"},
-		{"pointer escapes", `{"a/b":{"x~y":[0,{"k":1,"k":2}]}}`, "/a~1b/x~0y/1", "k"},
-		{"pointer decoded", `{"\u0070":{"k":1,"k":2}}`, "/p", "k"},
-		{"before a syntax error", `{"a":1,"a":2,`, "", "a"},
-		{"linear keys", object(append(names(linearKeys), "k0")...), "", "k0"},
-		{"indexed keys", object(append(names(linearKeys+1), "k0")...), "", "k0"},
-		{"grown table, first", object(append(names(4*linearKeys), "k0")...), "", "k0"},
-		{"grown table, last", object(append(names(1000), "k999")...), "", "k999"},
-		{"many keys", object(names(1000)...), "", ""},
-		{"after a big object", `{"o":` + object(names(100)...) + `,"p":1,"o":2}`, "", "o"},
-		{"big in big", `{"o":` + object(names(100)...) + `,` + object(names(50)...)[1:len(object(names(50)...))-1] + `,"k7":1}`, "", "k7"},
+		{name: "empty object", in: `{}`},
+		{name: "scalars", in: ` [1, -0.5e+3, "s", true, false, null] `},
+		{name: "a key in two objects", in: `{"a":1,"b":{"a":2},"c":[{"a":1},{"a":1}]}`},
+		{name: "escaped backslash", in: `{"\\n":1,"\n":2}`},
+		{name: "nested deep", in: nested},
+		{"params twice", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"},"params":{"name":"rm"}}`, "", "params", ""},
+		{"name twice", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","name":"rm"}}`, "/params", "name", ""},
+		{"an argument twice", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a","text":"b"}}}`, "/params/arguments", "text", ""},
+		{"id twice", `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`, "", "id", ""},
+		{"escaped", `{"a":1,"\u0061":2}`, "", "a", ""},
+		{"escaped both", `{"\/":1,"\u002F":2}`, "", "/", ""},
+		{"surrogate pair", `{"😀":1,"\ud83d\ude00":2}`, "", "😀", ""},
+		{"lone surrogates", `{"\ud800":1,"\udc00":2}`, "", "\ufffd", ""},
+		{"surrogate then escape", `{"\ud800\u0041":1,"\ufffdA":2}`, "", "\ufffdA", ""},
+		{"invalid UTF-8", "{\"\xff\":1,\"\xfe\":2}", "", "\ufffd", ""},
+		{"invalid UTF-8 and U+FFFD", "{\"\xff\":1,\"\\ufffd\":2}", "", "\ufffd", ""},
+		{"in an array", `[1,{"a":1,"a":1}]`, "/1", "a", ""},
+		{"after a closed object", `[{"a":1},{"a":1,"b":1,"a":2}]`, "/1", "a", ""},
+		{"pointer escapes", `{"a/b":{"x~y":[0,{"k":1,"k":2}]}}`, "/a~1b/x~0y/1", "k", ""},
+		{"pointer decoded", `{"\u0070":{"k":1,"k":2}}`, "/p", "k", ""},
+		{"before a syntax error", `{"a":1,"a":2,`, "", "a", ""},
+		{"linear keys", object(append(names(linearKeys), "k0")...), "", "k0", ""},
+		{"indexed keys", object(append(names(linearKeys+1), "k0")...), "", "k0", ""},
+		{"grown table, first", object(append(names(4*linearKeys), "k0")...), "", "k0", ""},
+		{"grown table, last", object(append(names(1000), "k999")...), "", "k999", ""},
+		{"many keys", object(names(1000)...), "", "", ""},
+		{"after a big object", `{"o":` + object(names(100)...) + `,"p":1,"o":2}`, "", "o", ""},
+		{"big in big", `{"o":` + object(names(100)...) + `,` + object(names(50)...)[1:len(object(names(50)...))-1] + `,"k7":1}`, "", "k7", ""},
+
+		// In the protocol's objects, keys equal under case folding are the same key.
+		{"case, at the top", `{"params":1,"Params":2}`, "", "Params", "params"},
+		{"method and Method", `{"jsonrpc":"2.0","id":1,"method":"tools/call","Method":"ping"}`, "", "Method", "method"},
+		{"id and ID", `{"jsonrpc":"2.0","id":1,"ID":2,"method":"ping"}`, "", "ID", "id"},
+		{"params and PARAMS", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"},"PARAMS":{"name":"b"}}`, "", "PARAMS", "params"},
+		{"escaped case", `{"params":{},"\u0050arams":{}}`, "", "Params", "params"},
+		{"name and Name", call(`"name":"a","Name":"b","arguments":{}`), "/params", "Name", "name"},
+		{"Name and name", call(`"Name":"b","name":"a","arguments":{}`), "/params", "name", "Name"},
+		{"arguments and Arguments", call(`"name":"a","arguments":{"x":1},"Arguments":{"x":2}`), "/params", "Arguments", "arguments"},
+		{"long s", call(`"name":"a","arguments":{},"argument\u017f":{}`), "/params", "argument\u017f", "arguments"},
+		{"long s, unescaped", call("\"name\":\"a\",\"arguments\":{},\"argument\u017f\":{}"), "/params", "argument\u017f", "arguments"},
+		{"Kelvin sign", call(`"name":"a","task":1,"tas\u212a":2`), "/params", "tas\u212a", "task"},
+		{"Kelvin sign, unescaped", call("\"name\":\"a\",\"task\":1,\"tas\u212a\":2"), "/params", "tas\u212a", "task"},
+		{"Kelvin sign and K", `{"\u212a":1,"K":2}`, "", "K", "\u212a"},
+		{"unknown keys", call(`"name":"a","zz":1,"ZZ":2`), "/params", "ZZ", "zz"},
+		{"_meta and _META", call(`"name":"a","_meta":{},"_META":{}`), "/params", "_META", "_meta"},
+		{"in Params", `{"jsonrpc":"2.0","id":1,"method":"tools/call","Params":{"name":"a","NAME":"b"}}`, "/Params", "NAME", "name"},
+		{"in a batch", `[{"id":1,"Id":2}]`, "/0", "Id", "id"},
+		{"in error", `{"jsonrpc":"2.0","id":1,"error":{"code":1,"Code":2,"message":"m"}}`, "/error", "Code", "code"},
+		{"in result", `{"jsonrpc":"2.0","id":1,"result":{"roots":[],"Roots":[]}}`, "/result", "Roots", "roots"},
+		{"in result's roots", `{"jsonrpc":"2.0","id":1,"result":{"roots":[{"uri":"file:///a"},{"uri":"file:///a","URI":"file:///b"}]}}`, "/result/roots/1", "URI", "uri"},
+		{"in clientInfo", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"a","Name":"b"}}}`, "/params/clientInfo", "Name", "name"},
+		{"in an icon", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"icons":[{"src":"a","SRC":"b"}]}}}`, "/params/clientInfo/icons/0", "SRC", "src"},
+		{"in capabilities", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{"roots":{},"rootS":{}}}}`, "/params/capabilities", "rootS", "roots"},
+		{"in an elicitation capability", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{"elicitation":{"form":{"a":1,"A":2}}}}}`, "/params/capabilities/elicitation/form", "A", "a"},
+		{"in completion's argument", `{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"v","Value":"w"}}}`, "/params/argument", "Value", "value"},
+		{"in an input response", call(`"name":"a","inputResponses":{"r":{"action":"accept","Action":"decline"}}`), "/params/inputResponses/r", "Action", "action"},
+		{"in an input response's roots", call(`"name":"a","inputResponses":{"r":{"roots":[{"uri":"a","Uri":"b"}]}}`), "/params/inputResponses/r/roots/0", "Uri", "uri"},
+		{"in _meta's clientInfo", call(`"name":"a","_meta":{"io.modelcontextprotocol/clientInfo":{"name":"a","NAME":"b"}}`), "/params/_meta/io.modelcontextprotocol~1clientInfo", "NAME", "name"},
+		{"linear keys, folded", call(object("k0", "k1", "K1")[1 : len(object("k0", "k1", "K1"))-1]), "/params", "K1", "k1"},
+		{"indexed keys, folded", call(object(append(names(40), "K39")...)[1 : len(object(append(names(40), "K39")...))-1]), "/params", "K39", "k39"},
+		// Elsewhere keys are compared exactly: a tool's arguments are case-sensitive.
+		{"case in arguments", call(`"name":"a","arguments":{"a":1,"A":2}`), "", "", ""},
+		{"Kelvin sign in arguments", call(`"name":"a","arguments":{"k":1,"\u212a":2,"K":3}`), "", "", ""},
+		{"long s in arguments", call(`"name":"a","arguments":{"s":1,"\u017f":2,"S":3}`), "", "", ""},
+		{"case deep in arguments", call(`"name":"a","arguments":{"o":{"Name":1,"name":2},"l":[{"a":1,"A":2}]}`), "", "", ""},
+		{"many cases in arguments", call(`"name":"a","arguments":` + object(append(names(40), upper(names(40))...)...)), "", "", ""},
+		{"case in Arguments", call(`"name":"a","Arguments":{"a":1,"A":2}`), "", "", ""},
+		{"case in _meta", call(`"name":"a","_meta":{"progressToken":1,"ProgressToken":2}`), "", "", ""},
+		{"case in prompt arguments", `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p","arguments":{"a":"1","A":"2"}}}`, "", "", ""},
+		{"case in completion context arguments", `{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"context":{"arguments":{"a":"1","A":"2"}}}}`, "", "", ""},
+		{"case in experimental capabilities", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{"experimental":{"a":{},"A":{}}}}}`, "", "", ""},
+		{"case in error data", `{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m","data":{"a":1,"A":2}}}`, "", "", ""},
+		{"case in inputResponses' ids", call(`"name":"a","inputResponses":{"r":{"action":"accept"},"R":{"action":"accept"}}`), "", "", ""},
+		{"case in an elicitation's content", call(`"name":"a","inputResponses":{"r":{"action":"accept","content":{"a":1,"A":2}}}`), "", "", ""},
+		{"case in _meta's other keys", call(`"name":"a","_meta":{"io.modelcontextprotocol/ClientInfo":{"name":"a","NAME":"b"}}`), "", "", ""},
+		{"dotless i is another letter", `{"id":1,"\u0131d":2,"\u0130D":3}`, "", "", ""},
+		// Exact duplicates are refused everywhere, in the protocol's objects too.
+		{"name twice, first in another case", call(`"Name":"a","name":"b","Name":"c"`), "/params", "name", "Name"},
+		{"an argument twice, beside its other case", call(`"name":"a","arguments":{"a":1,"A":2,"a":3}`), "/params/arguments", "a", ""},
+		{"twice in _meta", call(`"name":"a","_meta":{"progressToken":1,"progressToken":2}`), "/params/_meta", "progressToken", ""},
+		{"twice in an elicitation's content", call(`"name":"a","inputResponses":{"r":{"content":{"a":1,"a":2}}}`), "/params/inputResponses/r/content", "a", ""},
 	} {
 		r := checkKeys([]byte(tc.in), maxMessageDepth)
 		want := keysReport{}
 		if tc.key != "" {
-			want = keysReport{problem: keysDuplicate, pointer: tc.pointer, key: tc.key}
+			want = keysReport{problem: keysDuplicate, pointer: tc.pointer, key: tc.key, first: tc.first}
 		}
 		if r != want {
 			t.Errorf("%s: checkKeys(%.80s) = %+v, want %+v", tc.name, tc.in, r, want)
+		}
+		if ref := refKeys(t, []byte(tc.in), maxMessageDepth); json.Valid([]byte(tc.in)) && ref != want {
+			t.Errorf("%s: refKeys(%.80s) = %+v, want %+v", tc.name, tc.in, ref, want)
+		}
+	}
+}
+
+// TestFoldKey: foldKey folds two characters alike exactly when bytes.EqualFold finds
+// them equal, for every character, and as encoding/json matches a key with a field.
+func TestFoldKey(t *testing.T) {
+	fold := func(r rune) string { return string(foldKey([]byte(string(r)))) }
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		f := fold(r)
+		if !bytes.EqualFold([]byte(string(r)), []byte(f)) || fold([]rune(f)[0]) != f || len(f) > utf8.RuneLen(r) {
+			t.Fatalf("foldKey(%q) = %q", r, f)
+		}
+		for o := unicode.SimpleFold(r); o != r; o = unicode.SimpleFold(o) { // the characters equal to r
+			if fold(o) != f {
+				t.Fatalf("foldKey(%q) = %q, foldKey(%q) = %q", r, f, o, fold(o))
+			}
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"name", "NAME"}, {"_meta", "_META"}, {"tas\u212a", "TASK"}, {"argument\u017f", "ARGUMENTS"},
+		{"\u00e9t\u00c9", "\u00c9T\u00c9"}, {"\u0131\u0130", "\u0131\u0130"}, {"\xffa", "\xffA"}, {"", ""},
+	} {
+		if got := string(foldKey([]byte(tc.in))); got != tc.want {
+			t.Errorf("foldKey(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// encoding/json matches a key with a field as foldKey folds them.
+	var v struct {
+		Params int `json:"params"`
+		Task   int `json:"task"`
+	}
+	if err := json.Unmarshal([]byte(`{"param\u017f":1,"TAS\u212a":2,"\u0131d":3}`), &v); err != nil || v.Params != 1 || v.Task != 2 {
+		t.Errorf("encoding/json: %+v, %v", v, err)
+	}
+}
+
+// TestShapes: the shapes' members are their keys folded, and every shape index is in
+// the table.
+func TestShapes(t *testing.T) {
+	for i, sh := range shapes {
+		for _, m := range sh.members {
+			if m.folded != strings.ToUpper(m.key) || int(m.shape) >= len(shapes) {
+				t.Errorf("shape %d: member %+v", i, m)
+			}
+		}
+		if int(sh.every) >= len(shapes) || int(sh.elem) >= len(shapes) {
+			t.Errorf("shape %d: %+v", i, sh)
 		}
 	}
 }
@@ -123,15 +246,18 @@ func TestCheckKeysAllocs(t *testing.T) {
 }
 
 // refKeys is checkKeys written slowly, with encoding/json: json.Valid for the syntax,
-// then the decoder's tokens, a set of keys per object.
+// then the decoder's tokens, a list of keys per object, compared with == or, in the
+// protocol's objects (shapes), bytes.EqualFold.
 func refKeys(t testing.TB, data []byte, maxDepth int) keysReport {
 	if !json.Valid(data) {
 		return keysReport{problem: keysSyntax}
 	}
 	type level struct {
 		object bool
-		keys   map[string]bool
+		shape  uint8
+		keys   []string
 		key    string // the object's current key
+		child  uint8  // the shape of its value
 		index  int    // the array's current element
 		value  bool   // an object's next token is a value, not a key
 	}
@@ -170,10 +296,24 @@ func refKeys(t testing.TB, data []byte, maxDepth int) keysReport {
 		if n := len(stack); n > 0 && stack[n-1].object && !stack[n-1].value {
 			if k, ok := tok.(string); ok {
 				l := stack[n-1]
-				if l.keys[k] {
-					return keysReport{problem: keysDuplicate, pointer: pointer(), key: k}
+				sh := shapes[l.shape]
+				for _, old := range l.keys {
+					if old == k || sh.fold && bytes.EqualFold([]byte(old), []byte(k)) {
+						r := keysReport{problem: keysDuplicate, pointer: pointer(), key: k}
+						if old != k {
+							r.first = old
+						}
+						return r
+					}
 				}
-				l.keys[k], l.key, l.value = true, k, true
+				l.keys = append(l.keys, k)
+				l.key, l.value, l.child = k, true, sh.every
+				for _, m := range sh.members {
+					if k == m.key || sh.fold && strings.EqualFold(k, m.key) {
+						l.child = m.shape
+						break
+					}
+				}
 				continue
 			}
 		}
@@ -182,7 +322,16 @@ func refKeys(t testing.TB, data []byte, maxDepth int) keysReport {
 			if len(stack) >= maxDepth {
 				return keysReport{problem: keysTooDeep}
 			}
-			stack = append(stack, &level{object: tok == json.Delim('{'), keys: map[string]bool{}})
+			shape := shapeMessage
+			switch n := len(stack); {
+			case n == 0 && tok == json.Delim('['):
+				shape = shapeBatch
+			case n > 0 && stack[n-1].object:
+				shape = stack[n-1].child
+			case n > 0:
+				shape = shapes[stack[n-1].shape].elem
+			}
+			stack = append(stack, &level{object: tok == json.Delim('{'), shape: shape})
 		case json.Delim('}'), json.Delim(']'):
 			stack = stack[:len(stack)-1]
 			done()
@@ -217,6 +366,15 @@ func FuzzCheckKeys(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"a":1},"params":{"b":2}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","Name":"b","arguments":{"a":1,"A":2}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"},"Params":{"name":"b"}}`,
+		`{"params":{"task":1,"tas\u212a":2,"argument\u017f":{}},"_meta":{"k":1,"\u212a":2}}`,
+		`{"params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"icons":[{"src":1,"SRC":2}]},"a":1,"A":2}}}`,
+		`{"params":{"inputResponses":{"r":{"roots":[{"uri":1,"URI":2}],"content":{"a":1,"A":1}},"R":{}}}}`,
+		`{"result":{"roots":[{},{"uri":1}]},"error":{"data":{"a":1,"A":2},"code":1,"CODE":2}}`,
+		`{"params":{"capabilities":{"sampling":{"tools":{"x":1,"X":2}},"experimental":{"x":1,"X":2}}}}`,
+		`[{"id":1,"Id":2}]`,
+		`{"\u0131d":1,"id":2,"\u0130d":3,"ID":4}`,
 		`{"a":1,"\u0061":2}`,
 		`{"\ud83d\ude00":1,"😀":2}`,
 		`{"\ud800":1,"\udc00\u0041":2}`,
@@ -274,6 +432,7 @@ func adversarial(size int) map[string][]byte {
 	return map[string][]byte{
 		"many keys":         keys(func(i int) string { return `"` + strconv.Itoa(i) + `"` }),
 		"many escaped keys": keys(func(i int) string { return `"\u00e9` + strconv.Itoa(i) + `"` }),
+		"many folded keys":  keys(func(i int) string { return "\"\u212a\u017f" + strconv.Itoa(i) + `"` }), // case folded, at the top
 		"many small objects": func() []byte {
 			var b bytes.Buffer
 			b.WriteByte('[')

@@ -31,7 +31,13 @@ const maxMessageDepth = 1000
 // 2025-06-18). A message with a key twice in any object ("params" twice, or a property
 // of the arguments) is answered with invalid request too, with its id unless "id" is
 // the key repeated: the SDK would act on the last of the two, where a proxy or a log
-// may read the first.
+// may read the first. So is one with two keys that differ only in case (under Unicode
+// case folding, as bytes.EqualFold compares them) in an object of the protocol's,
+// which the SDK decodes into a Go struct: "params" and "Params", or "name" and "Name"
+// in the params. The SDK matches such keys exactly and takes "params", where a reader
+// that decodes with encoding/json, case-insensitively, takes the last. A tool's
+// arguments and _meta are the client's own maps: their keys are compared exactly, so
+// "a" and "A" are two arguments.
 //
 // Every other line reaches the SDK unchanged. MCP's stdio transport puts one message
 // on each line; a message spread over several lines is answered as invalid.

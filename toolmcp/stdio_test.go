@@ -245,3 +245,43 @@ func TestIOTransportRefusesDuplicateKeys(t *testing.T) {
 		t.Errorf("a valid call after them: %+v", m)
 	}
 }
+
+// TestIOTransportRefusesCaseFoldedKeys: in the protocol's objects (the message, its
+// params), two keys equal under case folding are refused as a key twice: the SDK reads
+// "params" exactly, a reader using encoding/json takes the last of "params" and
+// "Params". In a tool's arguments they are two properties and reach the tool.
+func TestIOTransportRefusesCaseFoldedKeys(t *testing.T) {
+	c := startRaw(t, 0)
+	for i, tc := range []struct{ name, line, id, says string }{
+		{"Params beside params", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"seen"}},"Params":{"name":"fail_safe","arguments":{}}}`,
+			"1", `"Params" appears twice in the message, first as "params"`},
+		{"Name beside name", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","Name":"fail_safe","arguments":{"text":"x"}}}`,
+			"2", `"Name" appears twice in /params, first as "name"`},
+		{"long s", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"},"argument\u017f":{}}}`,
+			"3", `"argumentſ" appears twice in /params, first as "arguments"`},
+		{"Kelvin sign", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"},"tas\u212a":1,"task":2}}`,
+			"4", "\"task\" appears twice in /params, first as \"tas\u212a\""},
+		{"Method beside method", `{"jsonrpc":"2.0","id":5,"method":"ping","Method":"tools/call"}`, "5", `"Method" appears twice in the message, first as "method"`},
+		{"ID beside id", `{"jsonrpc":"2.0","id":6,"ID":7,"method":"ping"}`, "null", `"ID" appears twice in the message, first as "id"`},
+	} {
+		c.send(tc.line)
+		m := c.expect(tc.id)
+		if m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidRequest || !strings.Contains(m.Error.Message, tc.says) || len(m.Error.Message) > 512 {
+			t.Errorf("%s: got %+v, want invalid request saying %q", tc.name, m, tc.says)
+		}
+		c.alive(i)
+	}
+	// Arguments are the tool's, read case-sensitively: "Text" is another property.
+	c.send(`{"jsonrpc":"2.0","id":"args","method":"tools/call","params":{"name":"echo","arguments":{"text":"x","Text":"y"}}}`)
+	if m := c.expect(`"args"`); m.Error != nil || !strings.Contains(string(m.Result), `"isError":true`) || !strings.Contains(string(m.Result), "Text") {
+		t.Errorf("arguments differing in case: %+v, want the tool's error about Text", m)
+	}
+	c.send(`{"jsonrpc":"2.0","id":"meta","method":"tools/call","params":{"name":"echo","arguments":{"text":"meta"},"_meta":{"progressToken":"a","ProgressToken":"b"}}}`)
+	if m := c.expect(`"meta"`); m.Error != nil || !strings.Contains(string(m.Result), "meta") {
+		t.Errorf("_meta keys differing in case: %+v", m)
+	}
+	c.send(`{"jsonrpc":"2.0","id":"valid","method":"tools/call","params":{"name":"echo","arguments":{"text":"fine"}}}`)
+	if m := c.expect(`"valid"`); m.Error != nil || !strings.Contains(string(m.Result), "fine") {
+		t.Errorf("a valid call after them: %+v", m)
+	}
+}

@@ -28,8 +28,14 @@
 //
 // Both transports also refuse, with a JSON-RPC error, a message with a key twice in any
 // object ("params" twice, or an argument): the SDK acts on the last of the two, where
-// a proxy or a log may read the first. StdioTransport does so for stdio; put the SDK's
-// streamable HTTP handler behind an HTTPScreen for HTTP.
+// a proxy or a log may read the first. They refuse, too, two keys that differ only in
+// case in the protocol's objects, which the SDK decodes into Go structs (the message,
+// its params and the structs in them): "params" and "Params", "name" and "Name", or
+// "argument\u017f" (a long s) and "arguments". The SDK matches those keys exactly; a
+// reader decoding with encoding/json matches them case-insensitively and takes the
+// last. A tool's arguments keep case-sensitive names: "a" and "A" are two arguments.
+// StdioTransport screens stdio; put the SDK's streamable HTTP handler behind an
+// HTTPScreen for HTTP.
 package toolmcp
 
 import (

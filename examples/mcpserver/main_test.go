@@ -474,11 +474,15 @@ func TestHTTPRawRequests(t *testing.T) {
 		}
 	}
 	// A key twice in any object is refused with a JSON-RPC error, before any tool runs:
-	// the SDK would act on the last, a proxy or a log may read the first.
+	// the SDK would act on the last, a proxy or a log may read the first. So are two
+	// keys differing only in case in the protocol's objects: the SDK reads "params", a
+	// reader decoding with encoding/json the last of "params" and "Params".
 	for _, tc := range []struct{ name, body, id string }{
 		{"params twice", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"hello_world","arguments":{"name":"Ada"}},"params":{"name":"close_account","arguments":{}}}`, "3"},
 		{"an argument twice", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"hello_world","arguments":{"name":"Ada","name":"Bob"}}}`, "4"},
 		{"id twice", `{"jsonrpc":"2.0","id":5,"id":6,"method":"tools/list"}`, "null"},
+		{"Params beside params", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"hello_world","arguments":{"name":"Ada"}},"Params":{"name":"close_account","arguments":{}}}`, "7"},
+		{"Name beside name", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"hello_world","Name":"close_account","arguments":{"name":"Ada"}}}`, "8"},
 	} {
 		status, msgs := post(t, url, tc.body)
 		var e struct{ Code int64 }

@@ -14,7 +14,10 @@
 # Raw results go to $OUT (default bench/results/<UTC date>): decode.txt, call.txt,
 # toolset.txt, scaling.txt, the machine and its load in machine.txt; the benchstat
 # tables (with encoding_json as the base of BenchmarkDecode) and the ratio tables are
-# printed and saved as summary.txt.
+# printed and saved as summary.txt. OUT is relative to the repository's root.
+#
+# bench is a module of its own (bench/go.mod, with a replace of toolgen by the checkout);
+# the 1,000-tool package bench/thousand is not committed, so run.sh generates it first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,12 +31,14 @@ BENCHSTAT=(go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9
 APPROACHES="generated encoding_json encoding_json_handwritten jsonschema_v6 mcp_sdk easyjson goccy"
 
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+cd bench
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 if [ -z "${SUMMARY_ONLY:-}" ]; then
 rm -f "$OUT"/{decode,call,toolset,scaling}.txt "$OUT/summary.txt"
 {
 	echo "date: $(date -u +%FT%TZ)"
-	echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' (with uncommitted changes)')"
+	echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- :/ || echo ' (with uncommitted changes)')"
 	echo "nproc: $(nproc)"
 	grep -m1 'model name' /proc/cpuinfo | sed 's/\t*:/:/'
 	go version
@@ -41,7 +46,8 @@ rm -f "$OUT"/{decode,call,toolset,scaling}.txt "$OUT/summary.txt"
 	echo "load average (1, 5, 15 min) before: $(load)"
 } > "$OUT/machine.txt"
 
-go test -c -o "$OUT/bench.test" ./bench
+go generate ./thousand
+go test -c -o "$OUT/bench.test" .
 bench() { # file, -test.bench pattern
 	"$OUT/bench.test" -test.run '^$' -test.bench "$2" -test.benchtime "$BENCHTIME" \
 		-test.count 1 -test.benchmem >> "$OUT/$1"
@@ -63,7 +69,7 @@ rm -f "$OUT/bench.test"
 if [ "$SCALING" != 0 ]; then
 	echo "generator scaling, load average $(load)" | tee -a "$OUT/machine.txt" >&2
 	go test -run '^$' -bench . -benchtime 1x -count "$SCALING_COUNT" -timeout 0 \
-		./bench/scaling -scaling -sizes "$SCALING_SIZES" > "$OUT/scaling.txt"
+		./scaling -scaling -sizes "$SCALING_SIZES" > "$OUT/scaling.txt"
 fi
 echo "load average (1, 5, 15 min) after: $(load)" >> "$OUT/machine.txt"
 fi
@@ -75,7 +81,7 @@ fi
 	"${BENCHSTAT[@]}" -row /payload \
 		-col "/approach@(encoding_json ${APPROACHES/encoding_json /})" "$OUT/decode.txt"
 	echo
-	go run ./bench/internal/ratios -col approach -base encoding_json "$OUT/decode.txt"
+	go run ./internal/ratios -col approach -base encoding_json "$OUT/decode.txt"
 	echo
 	echo "## BenchmarkDecode, the generated decoders against the fastest others (base: goccy)"
 	"${BENCHSTAT[@]}" -filter '/approach:(goccy OR generated OR easyjson)' -row /payload \
@@ -84,17 +90,17 @@ fi
 	echo "## BenchmarkCall (base: the bare generated decode)"
 	"${BENCHSTAT[@]}" -row /payload -col /path "$OUT/call.txt"
 	echo
-	go run ./bench/internal/ratios -col path -base decode "$OUT/call.txt"
+	go run ./internal/ratios -col path -base decode "$OUT/call.txt"
 	echo
 	echo "## BenchmarkToolset1000 (base: toolgen)"
 	"${BENCHSTAT[@]}" -col /approach "$OUT/toolset.txt"
 	echo
-	go run ./bench/internal/ratios -col approach -base toolgen "$OUT/toolset.txt"
+	go run ./internal/ratios -col approach -base toolgen "$OUT/toolset.txt"
 	if [ -s "$OUT/scaling.txt" ]; then
 		echo
 		echo "## Generator scaling"
 		"${BENCHSTAT[@]}" -row /tools -col /step "$OUT/scaling.txt"
 		echo
-		go run ./bench/internal/ratios -col step -base "" "$OUT/scaling.txt"
+		go run ./internal/ratios -col step -base "" "$OUT/scaling.txt"
 	fi
 } | tee "$OUT/summary.txt"

@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-//go:generate go run github.com/toolgen/toolgen/cmd/toolgen generate
-//go:generate go run github.com/mailru/easyjson/easyjson -no_std_marshalers -output_filename tools_easyjson.go tools.go
+//go:generate go tool toolgen generate
+//go:generate go tool easyjson -no_std_marshalers -output_filename tools_easyjson.go tools.go
 
 // Unit is a temperature unit.
 type Unit string

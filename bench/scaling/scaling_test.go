@@ -5,7 +5,7 @@
 // The benchmarks write modules under a temporary directory and take minutes, so they
 // run only with -scaling:
 //
-//	go test -run '^$' -bench . -benchtime 1x -count 3 ./bench/scaling -scaling
+//	go test -run '^$' -bench . -benchtime 1x -count 3 ./scaling -scaling   # in bench
 package scaling
 
 import (

@@ -2,7 +2,7 @@
 // of their ratios to a base, side by side: benchstat's tables give deltas in percent
 // with confidence intervals, these give the "0.21x" that the targets are written in.
 //
-//	go run ./bench/internal/ratios -col approach -base encoding_json results.txt
+//	go run ./internal/ratios -col approach -base encoding_json results.txt
 //
 // Benchmarks are grouped by their name without the col key (BenchmarkDecode/payload=
 // weather/approach=generated-2 is row "BenchmarkDecode/payload=weather", column

@@ -162,12 +162,12 @@ func TestMCPDuplicateKeysStdio(t *testing.T) {
 				if e.name == "params and PARAMS" || e.name == "name and Name" {
 					// Only a finding when the SDK reads the other spelling as the key.
 					if len(ran) == 1 && ran[0] == "put_secret" {
-						t.Skip(msg)
+						t.Error(msg)
 					}
 					t.Logf("taken, but the call that ran is the one of the exact key: %s; ran %v", clip(r.raw, 200), ran)
 					return
 				}
-				t.Skip(msg)
+				t.Error(msg)
 			}
 			if strings.Contains(r.raw, "S3CR3T") {
 				t.Errorf("the error quotes a secret: %s", r.raw)
@@ -250,12 +250,12 @@ func TestMCPDuplicateKeysHTTP(t *testing.T) {
 				msg := "finding: " + e.name + " over HTTP: " + clip(body, 300) + "; tools run: " + strings.Join(after, ",")
 				if e.name == "params and PARAMS" || e.name == "name and Name" {
 					if len(after) == 1 && after[0] == "put_secret" {
-						t.Skip(msg)
+						t.Error(msg)
 					}
 					t.Logf("taken (%d), the call that ran is the one of the exact key: %v", code, after)
 					return
 				}
-				t.Skip(msg)
+				t.Error(msg)
 			}
 			if strings.Contains(body, "S3CR3T") {
 				t.Errorf("the error quotes a secret: %s", body)

@@ -28,8 +28,9 @@ type File struct {
 	Data []byte
 }
 
-// Generate returns the files for pkg, sorted by Path, and the warnings about them,
-// sorted by position. A package without tools gets no files.
+// Generate returns the files for pkg, sorted by Path, and the warnings about them and
+// about its source (pkg.Warnings), sorted by position. A package without tools gets no
+// files, only its source's warnings.
 //
 // Warnings do not stop generation: they report, for example, a tool whose schema a
 // provider's strict mode cannot take (the tool is then sent without strict mode to that
@@ -37,7 +38,7 @@ type File struct {
 // missing (descriptions, hints).
 func Generate(pkg *model.Package) ([]File, []Warning, error) {
 	if len(pkg.Tools) == 0 {
-		return nil, nil, nil
+		return nil, SortWarnings(slices.Clone(pkg.Warnings)), nil
 	}
 	schemas, err := buildSchemas(pkg)
 	if err != nil {
@@ -50,7 +51,7 @@ func Generate(pkg *model.Package) ([]File, []Warning, error) {
 	}
 	files = append(files, File{Path: GoFile, Data: src})
 	sortFiles(files)
-	warnings := append(slices.Clone(schemas.warnings), Lint(pkg)...)
+	warnings := slices.Concat(pkg.Warnings, schemas.warnings, Lint(pkg))
 	return files, SortWarnings(warnings), nil
 }
 

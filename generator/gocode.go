@@ -18,7 +18,9 @@ import (
 const runtimePkg = "github.com/toolgen/toolgen/runtime"
 
 // goSource returns toolgen.gen.go for pkg: tool metadata, one decoder per argument type,
-// and the dispatch functions behind Tools() and TTools(recv).
+// and the dispatch functions behind Tools() and TTools(recv) (or the names
+// pkg.Constructor gives them). Every other package-level name it declares starts with
+// model.HelperPrefix and an upper-case letter.
 func goSource(pkg *model.Package, schemas *schemaSet) ([]byte, error) {
 	g := &goGen{
 		pkg:      pkg,
@@ -85,6 +87,9 @@ type goGen struct {
 	decoders map[string]bool // named struct types whose decoder is queued
 	queue    []string
 
+	helpers map[string]string // helper names by what they are for (see helper); nil at first
+	taken   map[string]bool   // helper names given out
+
 	err error // the first problem found while emitting expressions
 }
 
@@ -117,12 +122,9 @@ func toolSets(pkg *model.Package) []toolSetInfo {
 
 // toolSet emits the constructor, the metadata and the dispatch function of one set.
 func (g *goGen) toolSet(f *jen.File, set toolSetInfo) error {
-	ctor, defs, dispatch := "Tools", "toolgenTools", "toolgenDispatch"
-	if set.recv != "" {
-		ctor = set.recv + "Tools"
-		defs = "toolgen" + upperFirst(set.recv) + "Tools"
-		dispatch = "toolgenDispatch" + upperFirst(set.recv)
-	}
+	ctor := g.pkg.Constructor(set.recv)
+	defs := g.helper("defs", set.recv, "toolgen"+upperFirst(set.recv)+"Tools")
+	dispatch := g.helper("dispatch", set.recv, "toolgenDispatch"+upperFirst(set.recv))
 	names := make([]string, len(set.tools))
 	for i, t := range set.tools {
 		names[i] = t.Name
@@ -381,8 +383,8 @@ func (g *goGen) dispatchCase(t *model.Tool) ([]jen.Code, error) {
 		}
 	case model.InputParams:
 		stmts = append(stmts,
-			jen.Var().Id("in").Id(paramsTypeName(t)),
-			jen.Id(paramsDecoderName(t)).Call(jen.Id("d"), jen.Op("&").Id("in")),
+			jen.Var().Id("in").Id(g.paramsTypeName(t)),
+			jen.Id(g.paramsDecoderName(t)).Call(jen.Id("d"), jen.Op("&").Id("in")),
 		)
 		for _, p := range t.Input.Params {
 			args = append(args, jen.Id("in").Dot(paramField(p)))
@@ -457,11 +459,37 @@ func (g *goGen) runBody(t *model.Tool, call jen.Code) ([]jen.Code, error) {
 	return stmts, nil
 }
 
+// helper returns the name of the package-level helper of some kind for key: base,
+// unless another helper has that name already (a type named ArgsGreet and a tool named
+// greet would both give toolgenDecodeArgsGreet), then base2, base3, ... The same kind
+// and key always get the same name, and since the model is walked in one order, so
+// does the same model.
+func (g *goGen) helper(kind, key, base string) string {
+	if g.helpers == nil {
+		g.helpers, g.taken = map[string]string{}, map[string]bool{}
+	}
+	id := kind + "\x00" + key
+	if name, ok := g.helpers[id]; ok {
+		return name
+	}
+	name := base
+	for i := 2; g.taken[name]; i++ {
+		name = base + strconv.Itoa(i)
+	}
+	g.taken[name] = true
+	g.helpers[id] = name
+	return name
+}
+
 // paramsTypeName names the struct that holds an ordinary function's decoded parameters.
-func paramsTypeName(t *model.Tool) string { return "toolgenArgs" + camel(t.Name) }
+func (g *goGen) paramsTypeName(t *model.Tool) string {
+	return g.helper("args", t.Name, "toolgenArgs"+camel(t.Name))
+}
 
 // paramsDecoderName names the decoder of paramsTypeName(t).
-func paramsDecoderName(t *model.Tool) string { return "toolgenDecodeArgs" + camel(t.Name) }
+func (g *goGen) paramsDecoderName(t *model.Tool) string {
+	return g.helper("decodeArgs", t.Name, "toolgenDecodeArgs"+camel(t.Name))
+}
 
 // paramField names the field of a params struct that holds parameter p.
 func paramField(p *model.Field) string { return p.GoPath[0] }
@@ -469,15 +497,15 @@ func paramField(p *model.Field) string { return p.GoPath[0] }
 // paramsType emits the struct holding the parameters of an ordinary function, and its
 // decoder.
 func (g *goGen) paramsType(f *jen.File, t *model.Tool) {
-	name := paramsTypeName(t)
+	name := g.paramsTypeName(t)
 	f.Commentf("%s holds the arguments of %s, decoded.", name, t.Name)
 	f.Type().Id(name).StructFunc(func(grp *jen.Group) {
 		for _, p := range t.Input.Params {
 			grp.Id(paramField(p)).Add(g.goType(p.Type))
 		}
 	})
-	f.Commentf("%s reads the arguments of %s into v.", paramsDecoderName(t), t.Name)
-	f.Func().Id(paramsDecoderName(t)).Params(
+	f.Commentf("%s reads the arguments of %s into v.", g.paramsDecoderName(t), t.Name)
+	f.Func().Id(g.paramsDecoderName(t)).Params(
 		jen.Id("d").Op("*").Qual(runtimePkg, "Decoder"), jen.Id("v").Op("*").Id(name),
 	).Block(g.objectFunctionBody(t.Input.Params)...)
 }
@@ -488,7 +516,7 @@ func (g *goGen) decoderName(id string) string {
 		g.decoders[id] = true
 		g.queue = append(g.queue, id)
 	}
-	return "toolgenDecode" + identFromID(id)
+	return g.helper("decode", id, "toolgenDecode"+identFromID(id))
 }
 
 // structDecoder emits the decoder of a named struct type.
@@ -496,7 +524,7 @@ func (g *goGen) structDecoder(f *jen.File, nt *model.NamedType) error {
 	if nt == nil || nt.Underlying.Kind != model.Struct {
 		return fmt.Errorf("no struct type to decode for %v", nt)
 	}
-	name := "toolgenDecode" + identFromID(nt.ID)
+	name := g.decoderName(nt.ID)
 	f.Commentf("%s reads a %s object into v.", name, nt.Name)
 	f.Func().Id(name).Params(
 		jen.Id("d").Op("*").Qual(runtimePkg, "Decoder"),
@@ -986,7 +1014,7 @@ func (g *goGen) pattern(src string) string {
 	if name, ok := g.patterns[src]; ok {
 		return name
 	}
-	name := "toolgenPattern" + strconv.Itoa(len(g.patternOrder))
+	name := g.helper("pattern", src, "toolgenPattern"+strconv.Itoa(len(g.patternOrder)))
 	g.patterns[src] = name
 	g.patternOrder = append(g.patternOrder, src)
 	return name

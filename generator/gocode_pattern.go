@@ -145,7 +145,7 @@ func (g *goGen) matcher(src string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	name := "toolgenMatch" + strconv.Itoa(len(g.matcherOrder))
+	name := g.helper("match", src, "toolgenMatch"+strconv.Itoa(len(g.matcherOrder)))
 	g.matchers[src] = name
 	g.matcherOrder = append(g.matcherOrder, matcherFunc{name: name, src: src, steps: steps})
 	return name, true

@@ -2,6 +2,9 @@ package generator
 
 import (
 	"encoding/json"
+	"go/ast"
+	goparser "go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path"
@@ -149,4 +152,66 @@ func compareGolden(t *testing.T, golden string, data []byte) {
 	if string(want) != string(data) {
 		t.Errorf("%s differs from the generated code (run go test ./generator -update and review the diff)", golden)
 	}
+}
+
+// TestGeneratedNames checks the promise the parser relies on to load a package whose
+// generated file is missing and to report collisions: at package level, generated code
+// declares the constructors pkg.Constructor names, one per tool set, and otherwise only
+// names of helpers (model.IsHelperName).
+func TestGeneratedNames(t *testing.T) {
+	for _, c := range parserCases(t) {
+		for _, pkg := range c.pkgs {
+			files, _, err := Generate(pkg)
+			if err != nil {
+				t.Fatalf("%s: Generate(%s): %v", c.name, pkg.Path, err)
+			}
+			ctors := map[string]bool{}
+			for _, set := range toolSets(pkg) {
+				ctors[pkg.Constructor(set.recv)] = true
+			}
+			for _, f := range files {
+				if f.Path != GoFile {
+					continue
+				}
+				syntax, err := goparser.ParseFile(token.NewFileSet(), f.Path, f.Data, goparser.SkipObjectResolution)
+				if err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				for _, name := range packageLevelNames(syntax) {
+					if !ctors[name] && !model.IsHelperName(name) && name != "_" {
+						t.Errorf("%s: %s declares %s, neither a constructor (%v) nor a helper name", c.name, pkg.Path, name, ctors)
+					}
+					delete(ctors, name)
+				}
+				if len(ctors) > 0 {
+					t.Errorf("%s: %s does not declare the constructors %v", c.name, pkg.Path, ctors)
+				}
+			}
+		}
+	}
+}
+
+// packageLevelNames are the names a file declares in the package block.
+func packageLevelNames(f *ast.File) []string {
+	var names []string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				names = append(names, d.Name.Name)
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					names = append(names, s.Name.Name)
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						names = append(names, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return names
 }

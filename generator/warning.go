@@ -11,22 +11,10 @@ import (
 
 // Warning is a problem that does not stop generation: a tool whose schema a provider's
 // strict mode cannot take (the tool is then sent to that provider without strict mode),
-// a schema a dialect can only approximate, a name a provider may reject.
-type Warning struct {
-	// Pos is the tool's position, or the field's when the problem is one property's.
-	Pos model.Pos
-	// Msg says what happened and to which tool.
-	Msg string
-}
-
-// String formats the warning as file:line:col: warning: msg, or warning: msg when the
-// position is unknown (a model built by hand).
-func (w Warning) String() string {
-	if w.Pos.File == "" {
-		return "warning: " + w.Msg
-	}
-	return fmt.Sprintf("%s:%d:%d: warning: %s", w.Pos.File, w.Pos.Line, w.Pos.Col, w.Msg)
-}
+// a schema a dialect can only approximate, a name a provider may reject, what Lint finds
+// missing, and the parser's warnings about the source (model.Package.Warnings). It is
+// model.Warning: toolgen has one kind of warning, wherever it is found.
+type Warning = model.Warning
 
 // SortWarnings sorts warnings by file, line, column and message, and drops duplicates.
 func SortWarnings(ws []Warning) []Warning {

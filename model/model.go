@@ -7,6 +7,13 @@
 // will be written, so the generator never re-interprets what the parser decided.
 package model
 
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
 // Package is one Go package's tools and the named types they use.
 type Package struct {
 	// Path is the package's import path, for example "example.com/shop/orders".
@@ -21,6 +28,59 @@ type Package struct {
 	// Types are the named types reachable from the tools' inputs and outputs, sorted by
 	// ID. Type nodes of kind Named refer to them by ID.
 	Types []*NamedType `json:"types,omitempty"`
+	// ToolsFunc is the name of the generated function that returns the package-level
+	// tools; empty means DefaultToolsFunc. Use Constructor rather than reading it.
+	ToolsFunc string `json:"toolsFunc,omitempty"`
+	// TypeToolsFunc is the pattern of the names of the generated functions that return
+	// the tools of a receiver type's methods, "*" standing for the type's name; empty
+	// means DefaultTypeToolsFunc. Use Constructor rather than reading it.
+	TypeToolsFunc string `json:"typeToolsFunc,omitempty"`
+	// Warnings are the problems found in the package's source that do not stop
+	// generation (a near-miss directive, a struct tag toolgen does not read), sorted
+	// by position.
+	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// Names of generated code.
+const (
+	// DefaultToolsFunc is the default name of the generated function that returns a
+	// package's package-level tools.
+	DefaultToolsFunc = "Tools"
+	// DefaultTypeToolsFunc is the default pattern of the name of the generated function
+	// that returns the tools of a receiver type's methods: "*" stands for the type's
+	// name, so the tools of Service are returned by ServiceTools.
+	DefaultTypeToolsFunc = "*Tools"
+	// HelperPrefix starts the name of every package-level declaration of generated code
+	// other than the constructors (toolgenTools, toolgenDispatch, toolgenDecodeX, ...).
+	// It is followed by an upper-case letter.
+	HelperPrefix = "toolgen"
+)
+
+// Constructor returns the name of the generated function that returns the tools of
+// the methods of receiver type recv, or of the package-level tools when recv is "".
+func (p *Package) Constructor(recv string) string {
+	if recv == "" {
+		if p.ToolsFunc != "" {
+			return p.ToolsFunc
+		}
+		return DefaultToolsFunc
+	}
+	pattern := p.TypeToolsFunc
+	if pattern == "" {
+		pattern = DefaultTypeToolsFunc
+	}
+	return strings.Replace(pattern, "*", recv, 1)
+}
+
+// IsHelperName reports whether name has the form of a generated helper's name:
+// HelperPrefix followed by an upper-case letter.
+func IsHelperName(name string) bool {
+	rest, ok := strings.CutPrefix(name, HelperPrefix)
+	if !ok || rest == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return unicode.IsUpper(r)
 }
 
 // Type returns the named type with the given ID, or nil.
@@ -273,4 +333,25 @@ type Pos struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
 	Col  int    `json:"col"`
+}
+
+// Warning is a problem that does not stop generation, at a source position: found in
+// the source by the parser (Package.Warnings), or in the tools by the generator (a
+// schema a provider's strict mode cannot take, a missing description). toolgen
+// -strict makes warnings errors.
+type Warning struct {
+	// Pos is where the problem is; its File is empty when the position is unknown (a
+	// model built by hand).
+	Pos Pos `json:"pos"`
+	// Msg says what happened and what to do about it.
+	Msg string `json:"msg"`
+}
+
+// String formats the warning as file:line:col: warning: msg, or warning: msg when the
+// position is unknown.
+func (w Warning) String() string {
+	if w.Pos.File == "" {
+		return "warning: " + w.Msg
+	}
+	return fmt.Sprintf("%s:%d:%d: warning: %s", w.Pos.File, w.Pos.Line, w.Pos.Col, w.Msg)
 }

@@ -65,6 +65,19 @@ func sortDiagnostics(ds []Diagnostic) ErrorList {
 	return ErrorList(slices.Compact(ds))
 }
 
+// sortWarnings sorts warnings by position and message and drops exact duplicates (a
+// field of a type reached twice). It returns nil for none.
+func sortWarnings(ws []model.Warning) []model.Warning {
+	if len(ws) == 0 {
+		return nil
+	}
+	ws = slices.Clone(ws)
+	slices.SortFunc(ws, func(a, b model.Warning) int {
+		return cmp.Or(comparePos(a.Pos, b.Pos), cmp.Compare(a.Msg, b.Msg))
+	})
+	return slices.Compact(ws)
+}
+
 // formatPos formats a position as "file:line:col" for use inside a message.
 func formatPos(p model.Pos) string {
 	return strings.TrimSuffix(Diagnostic{Pos: p}.String(), ": ")

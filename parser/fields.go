@@ -59,7 +59,7 @@ func (b *pkgBuilder) field(sf structField, m mode, owner *namedEntry) *model.Fie
 		f.EmbeddedPointers = sf.ptrs
 	}
 	if info != nil {
-		f.Description = cmp.Or(info.Doc, info.Comment)
+		f.Description = b.describe(cmp.Or(info.Doc, info.Comment), v.Name())
 	}
 	if f.Description == "" {
 		f.Description = b.typeDoc(mt)
@@ -75,7 +75,36 @@ func (b *pkgBuilder) field(sf structField, m mode, owner *namedEntry) *model.Fie
 		}
 	}
 	b.jobs = append(b.jobs, job)
+	b.unreadTags(sf, m, info, at)
 	return f
+}
+
+// unreadTags are the struct tag keys of other libraries that say what a field's values
+// may be, which a reader could expect toolgen to honor. They are not read: each one on
+// a tool's field is a warning, so that no rule is silently dropped. binding and validate
+// constrain arguments only; jsonschema would describe results too.
+var unreadTags = []struct {
+	key, msg string
+	output   bool
+}{
+	{"jsonschema", "toolgen does not read jsonschema tags: it changes neither the schema nor the decoder; write its keywords in the tool tag (tool:\"minimum=1,maxLength=64\")", true},
+	{"binding", "toolgen does not read binding tags: their rules are neither in the schema nor checked by the decoder; write them as tool tag keywords (tool:\"minimum=1,maxLength=64\")", false},
+	{"validate", "toolgen does not read the rules of this validate tag: they are neither in the schema nor checked by the decoder; write them as tool tag keywords (tool:\"minimum=1,maxLength=64\")", false},
+}
+
+// unreadTags warns about the tags of unreadTags on a field.
+func (b *pkgBuilder) unreadTags(sf structField, m mode, info *declInfo, at model.Pos) {
+	for _, u := range unreadTags {
+		if m == modeOutput && !u.output {
+			continue
+		}
+		tv, ok := lookupTag(sf.tag, u.key)
+		if !ok {
+			continue
+		}
+		// The key starts before the value's quote and the colon.
+		b.warnf(b.tagPos(info, tv.Offset(0)-2-len(u.key), at), "field %s: %s", sf.v.Name(), u.msg)
+	}
 }
 
 // declPos is the position of a declared name and what its syntax says, found by

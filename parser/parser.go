@@ -4,7 +4,14 @@
 //
 // Everything it reports is positioned: a problem with a directive, a struct tag, a
 // type or a function's shape becomes a Diagnostic at the exact file, line and column,
-// and Load reports all of them at once.
+// and Load reports all of them at once. What does not stop generation (a near-miss
+// directive, a struct tag of another library that toolgen does not read) is a
+// model.Warning in model.Package.Warnings.
+//
+// The directives are //toolgen:tool and //toolgen:param in a function's doc comment and
+// //toolgen:package in a package clause's, which names the generated constructors
+// (tools=, typetools=) and keeps doc comments verbatim (descriptions=verbatim) instead
+// of rewriting them for a model (see forModel).
 package parser
 
 import (
@@ -85,6 +92,7 @@ func Load(cfg Config, patterns ...string) ([]*model.Package, error) {
 		}
 	}
 
+	l.planGenerated(pkgs)
 	var out []*model.Package
 	for _, p := range pkgs {
 		if l.loadErrors(p) {
@@ -108,6 +116,9 @@ type loader struct {
 	rel   map[string]string
 	seen  map[string]bool // load errors already reported
 	ifs   ifaces
+	// generated holds the constructors that the generated file of each package
+	// loaded from source declares, by import path
+	generated map[string]map[string]bool
 }
 
 func newLoader(dir string) *loader {
@@ -120,6 +131,8 @@ func newLoader(dir string) *loader {
 		rel:   map[string]string{},
 		seen:  map[string]bool{},
 		ifs:   newIfaces(),
+
+		generated: map[string]map[string]bool{},
 	}
 }
 
@@ -181,13 +194,14 @@ func (l *loader) relDir(dir string) string {
 
 // loadErrors reports the load, parse and type errors of a package and of the
 // packages it imports, each once. It reports whether the package itself cannot be
-// analyzed. Type errors inside a stale generated file are ignored.
+// analyzed. Errors that regenerating will fix (see regenerates) are ignored: inside a
+// missing, stale or broken generated file, and uses of the names it declares.
 func (l *loader) loadErrors(root *packages.Package) bool {
 	broken := false
 	packages.Visit([]*packages.Package{root}, nil, func(p *packages.Package) {
 		compileErrors := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind != packages.ListError })
 		for _, e := range p.Errors {
-			if e.Kind == packages.TypeError && p == root && isGenerated(e.Pos) {
+			if l.regenerates(p, e) {
 				continue
 			}
 			if e.Kind == packages.ListError && compileErrors && strings.HasPrefix(e.Msg, "# ") {
@@ -263,6 +277,10 @@ type pkgBuilder struct {
 	refs map[*model.Type]*namedEntry
 	// jobs are the constraints to check once every type is mapped
 	jobs []*fieldJob
+	// opts are what the package's //toolgen:package line says
+	opts packageOptions
+	// warnings are the problems that do not stop generation
+	warnings []model.Warning
 }
 
 func newPkgBuilder(l *loader, p *packages.Package) *pkgBuilder {
@@ -277,6 +295,15 @@ func newPkgBuilder(l *loader, p *packages.Package) *pkgBuilder {
 
 func (b *pkgBuilder) errorf(pos model.Pos, format string, args ...any) {
 	b.l.errorf(pos, format, args...)
+}
+
+// warnf records a warning, unless pos is outside the loaded modules (an absolute
+// path, such as the module cache): only the authors of that code could act on it.
+func (b *pkgBuilder) warnf(pos model.Pos, format string, args ...any) {
+	if filepath.IsAbs(filepath.FromSlash(pos.File)) || strings.HasPrefix(pos.File, "/") {
+		return
+	}
+	b.warnings = append(b.warnings, model.Warning{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 }
 
 // build maps the package.
@@ -298,10 +325,12 @@ func (b *pkgBuilder) build() *model.Package {
 	for _, f := range files {
 		b.l.docs.addSyntax(f)
 	}
+	// The generated file, stale or not, is never read: it is about to be replaced.
+	files = slices.DeleteFunc(files, func(f *ast.File) bool {
+		return filepath.Base(b.l.fset.File(f.Pos()).Name()) == generatedFile
+	})
+	b.readPackageOptions(files, mp)
 	for _, f := range files {
-		if filepath.Base(b.l.fset.File(f.Pos()).Name()) == generatedFile {
-			continue
-		}
 		b.scanFile(f)
 	}
 	b.checkConstraints()
@@ -312,8 +341,10 @@ func (b *pkgBuilder) build() *model.Package {
 		}
 	}
 	b.checkDuplicateNames()
+	b.checkGeneratedNames(files, mp)
 	slices.SortFunc(mp.Tools, func(x, y *model.Tool) int {
 		return cmp.Or(cmp.Compare(x.Name, y.Name), comparePos(x.Pos, y.Pos))
 	})
+	mp.Warnings = sortWarnings(b.warnings)
 	return mp
 }

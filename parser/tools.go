@@ -18,6 +18,51 @@ const (
 	paramDirective  = "param"
 )
 
+// directiveNames are the directives, in full.
+var directiveNames = []string{directivePrefix + toolDirective, directivePrefix + paramDirective, directivePrefix + packageDirective}
+
+// nearMiss recognizes a // comment that looks like a toolgen directive but is not
+// one, such as "// toolgen:tool readonly" (a space after //), "//Toolgen:tool" or
+// "// toolgen: param x", and returns the directive it was probably meant to be. A
+// comment counts only when the word after "toolgen:" is a directive's name or one typo
+// away from one, so prose such as "// toolgen: see the README" is left alone.
+func nearMiss(text string) (string, bool) {
+	body, ok := strings.CutPrefix(text, "//")
+	if !ok {
+		return "", false
+	}
+	body = strings.TrimLeft(body, " \t")
+	const word = "toolgen"
+	if len(body) < len(word) || !strings.EqualFold(body[:len(word)], word) {
+		return "", false
+	}
+	body = strings.TrimLeft(body[len(word):], " \t")
+	body, ok = strings.CutPrefix(body, ":")
+	if !ok {
+		return "", false
+	}
+	body = strings.TrimLeft(body, " \t")
+	end := strings.IndexAny(body, " \t")
+	if end < 0 {
+		end = len(body)
+	}
+	name, opts := strings.ToLower(body[:end]), body[end:]
+	known := []string{toolDirective, paramDirective, packageDirective}
+	if !slices.Contains(known, name) {
+		// One typo more at most: "toolgen: to do" is prose.
+		n := nearest(name, known)
+		if n == "" || levenshtein(name, n) > 1 {
+			return "", false
+		}
+		name = n
+	}
+	fix := directivePrefix + name + opts
+	if fix == text {
+		return "", false
+	}
+	return fix, true
+}
+
 // runtimePath is the import path of the package whose Result a tool may return.
 const runtimePath = "github.com/toolgen/toolgen/runtime"
 
@@ -66,8 +111,11 @@ func (b *pkgBuilder) scanFile(f *ast.File) {
 	for _, cg := range f.Comments {
 		var tools, params []*ast.Comment
 		for _, c := range cg.List {
-			name, _, ok := directiveName(c.Text)
+			name, rest, ok := directiveName(c.Text)
 			if !ok {
+				if fix, ok := nearMiss(c.Text); ok {
+					b.warnf(b.commentPos(c, 0), "%q is not a toolgen directive, so toolgen ignores it: did you mean %s? (a directive is written //toolgen:NAME, in lower case, without spaces)", c.Text, fix)
+				}
 				continue
 			}
 			switch name {
@@ -75,9 +123,18 @@ func (b *pkgBuilder) scanFile(f *ast.File) {
 				tools = append(tools, c)
 			case paramDirective:
 				params = append(params, c)
+			case packageDirective:
+				if cg != f.Doc {
+					b.errorf(b.commentPos(c, 0), "%s%s must be in the doc comment of the package clause (the comment right above \"package %s\")", directivePrefix, packageDirective, f.Name.Name)
+				}
+			case "":
+				msg := fmt.Sprintf("malformed directive %q: the directive's name must follow %s with no space", c.Text, directivePrefix)
+				if fix, ok := nearMiss(c.Text); ok {
+					msg += fmt.Sprintf(" (did you mean %s?)", fix)
+				}
+				b.errorf(b.commentPos(c, rest), "%s", msg)
 			default:
-				b.errorf(b.commentPos(c, 0), "%s", unknownMsg("directive", directivePrefix+name,
-					[]string{directivePrefix + toolDirective, directivePrefix + paramDirective}))
+				b.errorf(b.commentPos(c, 0), "%s", unknownMsg("directive", directivePrefix+name, directiveNames))
 			}
 		}
 		if len(tools) == 0 && len(params) == 0 {
@@ -112,7 +169,7 @@ func (b *pkgBuilder) tool(fd *ast.FuncDecl, dir *ast.Comment, params []*ast.Comm
 	}
 	t := &model.Tool{
 		GoName:      fd.Name.Name,
-		Description: commentText(fd.Doc),
+		Description: b.describe(commentText(fd.Doc), fd.Name.Name),
 		Strict:      true,
 		Pos:         b.l.pos(fd.Name.Pos()),
 	}

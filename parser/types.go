@@ -280,7 +280,7 @@ func (b *pkgBuilder) mapNamed(t *types.Named, m mode, owner *namedEntry) (*model
 			},
 		}
 		if d := b.l.docs.lookup(obj.Pos(), obj.Name()); d != nil {
-			e.nt.Doc = d.Doc
+			e.nt.Doc = b.describe(d.Doc, obj.Name())
 		}
 		b.named[obj] = e
 		b.list = append(b.list, e)
@@ -369,7 +369,7 @@ func (b *pkgBuilder) enum(t *types.Named) []*model.EnumValue {
 		pos, d := b.declPos(c.c)
 		ev := &model.EnumValue{GoName: c.c.Name(), Value: v, Pos: pos}
 		if d != nil {
-			ev.Doc = cmp.Or(d.Doc, d.Comment)
+			ev.Doc = b.describe(cmp.Or(d.Doc, d.Comment), c.c.Name())
 		}
 		out = append(out, ev)
 	}
@@ -459,6 +459,10 @@ func (b *pkgBuilder) mapStruct(st *types.Struct, m mode, owner *namedEntry) []*m
 			for i := range s.NumFields() {
 				sf := s.Field(i)
 				tag := s.Tag(i)
+				if off, msg, ok := checkStructTag(tag); !ok {
+					at, info := b.declPos(sf)
+					b.errorf(b.tagPos(info, off, at), "field %s: malformed struct tag, which reflect.StructTag cannot read and go vet rejects: %s", sf.Name(), msg)
+				}
 				jsonTag, hasJSON := reflect.StructTag(tag).Lookup("json")
 				_, hasTool := lookupTag(tag, "tool")
 				ft := types.Unalias(sf.Type())

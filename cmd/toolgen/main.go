@@ -22,6 +22,43 @@
 // generator.Lint), are printed as file:line:col: warning: message, sorted; they change
 // neither the files written nor the exit status. With -strict, generate and check treat
 // them as errors: printed as file:line:col: message, exit status 1, nothing written.
+//
+// # Package options
+//
+// A //toolgen:package line in the doc comment of a package clause (in any one file of
+// the package) sets options for the whole package, space-separated like those of
+// //toolgen:tool:
+//
+//	// Package bank serves accounts.
+//	//
+//	//toolgen:package tools=AllTools typetools=*Toolset descriptions=verbatim
+//	package bank
+//
+//	tools=NAME           the constructor of the package-level tools (default Tools);
+//	                     an exported Go identifier
+//	typetools=PATTERN    the constructors of the tools of a receiver type's methods, *
+//	                     standing for the type's name (default *Tools: ServiceTools)
+//	descriptions=MODE    trim (the default) or verbatim, see below
+//
+// The generated file declares those constructors and helpers whose names start with
+// "toolgen" and an upper-case letter (toolgenTools, toolgenDispatch, ...). A declaration
+// of the package's own with one of those names is an error at the declaration; rename
+// it, or the constructor. Uses of those names are not errors while toolgen.gen.go is
+// missing or stale, so a package that calls its own Tools() regenerates from scratch.
+//
+// Descriptions are the doc comments, written for a model, which knows a tool by its
+// tool name and a property by its JSON name: a comment whose first word is exactly the
+// Go identifier, followed by "is", "are" or a verb ending in s, loses that word (and the
+// "is" or "are"), and the next word is capitalized. "GetWeather returns the forecast"
+// becomes "Returns the forecast", "City is the city to forecast" "The city to
+// forecast"; "City to forecast" stays as it is. descriptions=verbatim keeps every doc
+// comment as written.
+//
+// Nothing is ignored without a word: a comment that is almost a directive (a space
+// after //, a capital, one typo) and the jsonschema, binding and validate tags of other
+// libraries on a tool's fields, which toolgen does not read, are warnings; a struct tag
+// that reflect.StructTag cannot read (as go vet's structtag check rejects it, such as
+// tool:"pattern=^\d+$" with its backslash not doubled) is an error.
 package main
 
 import (

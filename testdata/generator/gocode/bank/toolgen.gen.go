@@ -22,7 +22,7 @@ func ServiceTools(recv *Service) *runtime.Toolset {
 // toolgenServiceTools describes the tools of ServiceTools, sorted by name.
 var toolgenServiceTools = [...]runtime.Tool{{
 	Name:        "balance",
-	Description: "Balance returns the current balance in cents.",
+	Description: "Returns the current balance in cents.",
 	Annotations: runtime.Annotations{
 		ReadOnly: new(true),
 	},
@@ -42,7 +42,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	},
 }, {
 	Name:        "freeze_card",
-	Description: "FreezeCard freezes the user's card at once.",
+	Description: "Freezes the user's card at once.",
 	Annotations: runtime.Annotations{
 		Destructive: new(true),
 		Idempotent:  new(true),
@@ -63,31 +63,31 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	},
 }, {
 	Name:        "get_transactions",
-	Description: "GetTransactions lists the signed-in user's transactions in a period.\n\nUse it whenever the user asks about their spending or payments.",
+	Description: "Lists the signed-in user's transactions in a period.\n\nUse it whenever the user asks about their spending or payments.",
 	Groups:      []string{"finance"},
 	Annotations: runtime.Annotations{
 		ReadOnly:   new(true),
 		Idempotent: new(true),
 		OpenWorld:  new(false),
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"From is the start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"To is the end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":"integer","description":"Limit caps the number of transactions.","minimum":1,"maximum":500,"default":50},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Transaction is one payment.","properties":{"id":{"type":"string"},"at":{"type":"string","format":"date-time"},"amount":{"type":"number"},"memo":{"type":"string","description":"Memo is free text."}},"required":["id","at","amount"]}}},"required":["result"]}`),
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"The start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"The end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":"integer","description":"Caps the number of transactions.","minimum":1,"maximum":500,"default":50},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"],"additionalProperties":false}`),
+	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One payment.","properties":{"id":{"type":"string"},"at":{"type":"string","format":"date-time"},"amount":{"type":"number"},"memo":{"type":"string","description":"Free text."}},"required":["id","at","amount"]}}},"required":["result"]}`),
 	Strict:       true,
 	Sensitive:    []string{"/account"},
 	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"From is the start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"To is the end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":["integer","null"],"description":"Limit caps the number of transactions.\n\nDefaults to 50.","minimum":1,"maximum":500},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","to","limit","account"],"additionalProperties":false}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"The start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"The end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":["integer","null"],"description":"Caps the number of transactions.\n\nDefaults to 50.","minimum":1,"maximum":500},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","to","limit","account"],"additionalProperties":false}`),
 		Strict:     true,
 	},
 	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"From is the start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"To is the end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":"integer","description":"Limit caps the number of transactions.\n\nFrom 1 to 500. Defaults to 50."},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"],"additionalProperties":false}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"The start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"The end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":"integer","description":"Caps the number of transactions.\n\nFrom 1 to 500. Defaults to 50."},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"],"additionalProperties":false}`),
 		Strict:     true,
 	},
 	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"from":{"type":"STRING","format":"date-time","description":"From is the start of the period, inclusive."},"to":{"type":"STRING","format":"date-time","description":"To is the end of the period, exclusive; now when absent.","nullable":true},"limit":{"type":"INTEGER","description":"Limit caps the number of transactions.","minimum":1,"maximum":500,"default":50},"account":{"type":"STRING","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"]}`),
+		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"from":{"type":"STRING","format":"date-time","description":"The start of the period, inclusive."},"to":{"type":"STRING","format":"date-time","description":"The end of the period, exclusive; now when absent.","nullable":true},"limit":{"type":"INTEGER","description":"Caps the number of transactions.","minimum":1,"maximum":500,"default":50},"account":{"type":"STRING","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"]}`),
 	},
 }, {
 	Name:        "ping",
-	Description: "Ping checks the connection.",
+	Description: "Checks the connection.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 	OpenAI: runtime.ProviderSchema{
@@ -103,7 +103,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	},
 }, {
 	Name:        "statement",
-	Description: "Statement renders a statement.",
+	Description: "Renders a statement.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OpenAI: runtime.ProviderSchema{
 		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),

@@ -20,7 +20,7 @@ func Tools() *runtime.Toolset {
 // toolgenTools describes the tools of Tools, sorted by name.
 var toolgenTools = [...]runtime.Tool{{
 	Name:         "extra",
-	Description:  "Extra exists only with the extra tag.",
+	Description:  "Exists only with the extra tag.",
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"boolean"}},"required":["result"]}`),
 	Strict:       true,
@@ -37,7 +37,7 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 }, {
 	Name:        "full",
-	Description: "Full returns a runtime.Result.",
+	Description: "Returns a runtime.Result.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 	OpenAI: runtime.ProviderSchema{
@@ -53,7 +53,7 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 }, {
 	Name:        "full_ptr",
-	Description: "FullPtr returns a *runtime.Result or an error.",
+	Description: "Returns a *runtime.Result or an error.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 	OpenAI: runtime.ProviderSchema{
@@ -69,7 +69,7 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 }, {
 	Name:        "just_error",
-	Description: "JustError returns an error.",
+	Description: "Returns an error.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 	OpenAI: runtime.ProviderSchema{
@@ -85,7 +85,7 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 }, {
 	Name:         "map",
-	Description:  "Map returns a map of pointers.",
+	Description:  "Returns a map of pointers.",
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":{"type":["number","null"]}}`),
 	Strict:       true,
@@ -102,9 +102,9 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 }, {
 	Name:         "named",
-	Description:  "Named returns a named string type.",
+	Description:  "Returns a named string type.",
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"string","description":"Msg is a message."}},"required":["result"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"string","description":"A message."}},"required":["result"]}`),
 	Strict:       true,
 	OpenAI: runtime.ProviderSchema{
 		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
@@ -119,7 +119,7 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 }, {
 	Name:        "nothing",
-	Description: "Nothing returns nothing.",
+	Description: "Returns nothing.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 	OpenAI: runtime.ProviderSchema{
@@ -135,7 +135,7 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 }, {
 	Name:        "text",
-	Description: "Text returns text.",
+	Description: "Returns text.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 	OpenAI: runtime.ProviderSchema{
@@ -151,7 +151,7 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 }, {
 	Name:        "text_err",
-	Description: "TextErr returns text or an error.",
+	Description: "Returns text or an error.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 	OpenAI: runtime.ProviderSchema{

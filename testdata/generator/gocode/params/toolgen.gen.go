@@ -21,7 +21,7 @@ func Tools() *runtime.Toolset {
 // toolgenTools describes the tools of Tools, sorted by name.
 var toolgenTools = [...]runtime.Tool{{
 	Name:        "add",
-	Description: "Add adds two numbers.",
+	Description: "Adds two numbers.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   new(true),
 		Idempotent: new(true),
@@ -42,40 +42,40 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 }, {
 	Name:        "greet",
-	Description: "Greet greets a person.",
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.","minLength":1},"times":{"type":"integer","description":"How many times.","minimum":1,"maximum":5,"default":1},"loud":{"type":"boolean"},"tags":{"type":"array","items":{"type":"string","enum":["a","b","c d"]},"maxItems":3,"uniqueItems":true},"ratio":{"type":"number","exclusiveMinimum":0,"maximum":1.5,"multipleOf":0.25},"level":{"description":"Level is how excited the greeting is.\n\n- 1: Calm is quiet.\n- 2: Excited shouts.","anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}]}},"required":["name","tags","ratio"],"additionalProperties":false}`),
+	Description: "Greets a person.",
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.","minLength":1},"times":{"type":"integer","description":"How many times.","minimum":1,"maximum":5,"default":1},"loud":{"type":"boolean"},"tags":{"type":"array","items":{"type":"string","enum":["a","b","c d"]},"maxItems":3,"uniqueItems":true},"ratio":{"type":"number","exclusiveMinimum":0,"maximum":1.5,"multipleOf":0.25},"level":{"description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}]}},"required":["name","tags","ratio"],"additionalProperties":false}`),
 	Strict:      true,
 	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.\n\nAt least 1 character."},"times":{"type":["integer","null"],"description":"How many times.\n\nDefaults to 1.","minimum":1,"maximum":5},"loud":{"type":["boolean","null"]},"tags":{"type":"array","description":"Items must be unique.","items":{"type":"string","enum":["a","b","c d"]},"maxItems":3},"ratio":{"type":"number","exclusiveMinimum":0,"maximum":1.5,"multipleOf":0.25},"level":{"description":"Level is how excited the greeting is.\n\n- 1: Calm is quiet.\n- 2: Excited shouts.","anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}]}},"required":["name","times","loud","tags","ratio","level"],"additionalProperties":false}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.\n\nAt least 1 character."},"times":{"type":["integer","null"],"description":"How many times.\n\nDefaults to 1.","minimum":1,"maximum":5},"loud":{"type":["boolean","null"]},"tags":{"type":"array","description":"Items must be unique.","items":{"type":"string","enum":["a","b","c d"]},"maxItems":3},"ratio":{"type":"number","exclusiveMinimum":0,"maximum":1.5,"multipleOf":0.25},"level":{"description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}]}},"required":["name","times","loud","tags","ratio","level"],"additionalProperties":false}`),
 		Strict:     true,
 	},
 	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.\n\nAt least 1 character."},"times":{"type":"integer","description":"How many times.\n\nFrom 1 to 5. Defaults to 1."},"loud":{"type":"boolean"},"tags":{"type":"array","description":"At most 3 items. Items must be unique.","items":{"type":"string","enum":["a","b","c d"]}},"ratio":{"type":"number","description":"At most 1.5. Greater than 0. A multiple of 0.25."},"level":{"description":"Level is how excited the greeting is.\n\n- 1: Calm is quiet.\n- 2: Excited shouts.","anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}]}},"required":["name","tags","ratio"],"additionalProperties":false}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.\n\nAt least 1 character."},"times":{"type":"integer","description":"How many times.\n\nFrom 1 to 5. Defaults to 1."},"loud":{"type":"boolean"},"tags":{"type":"array","description":"At most 3 items. Items must be unique.","items":{"type":"string","enum":["a","b","c d"]}},"ratio":{"type":"number","description":"At most 1.5. Greater than 0. A multiple of 0.25."},"level":{"description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}]}},"required":["name","tags","ratio"],"additionalProperties":false}`),
 		Strict:     true,
 	},
 	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"name":{"type":"STRING","description":"The name of the person to greet.","minLength":1},"times":{"type":"INTEGER","description":"How many times.","minimum":1,"maximum":5,"default":1},"loud":{"type":"BOOLEAN"},"tags":{"type":"ARRAY","description":"Items must be unique.","items":{"type":"STRING","format":"enum","enum":["a","b","c d"]},"maxItems":3},"ratio":{"type":"NUMBER","description":"Greater than 0. A multiple of 0.25.","maximum":1.5},"level":{"type":"INTEGER","description":"Level is how excited the greeting is.\n\n- 1: Calm is quiet.\n- 2: Excited shouts.\n\nMust be 1 or 2.","nullable":true}},"required":["name","tags","ratio"]}`),
+		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"name":{"type":"STRING","description":"The name of the person to greet.","minLength":1},"times":{"type":"INTEGER","description":"How many times.","minimum":1,"maximum":5,"default":1},"loud":{"type":"BOOLEAN"},"tags":{"type":"ARRAY","description":"Items must be unique.","items":{"type":"STRING","format":"enum","enum":["a","b","c d"]},"maxItems":3},"ratio":{"type":"NUMBER","description":"Greater than 0. A multiple of 0.25.","maximum":1.5},"level":{"type":"INTEGER","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.\n\nMust be 1 or 2.","nullable":true}},"required":["name","tags","ratio"]}`),
 	},
 }, {
 	Name:         "pick",
-	Description:  "Pick picks a level.",
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"l":{"type":"integer","description":"Level is how excited the greeting is.\n\n- 1: Calm is quiet.\n- 2: Excited shouts.","enum":[1,2]},"note":{"type":"string"}},"required":["l","note"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer","description":"Level is how excited the greeting is.\n\n- 1: Calm is quiet.\n- 2: Excited shouts."}},"required":["result"]}`),
+	Description:  "Picks a level.",
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{"l":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","enum":[1,2]},"note":{"type":"string"}},"required":["l","note"],"additionalProperties":false}`),
+	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts."}},"required":["result"]}`),
 	Strict:       true,
 	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"l":{"type":"integer","description":"Level is how excited the greeting is.\n\n- 1: Calm is quiet.\n- 2: Excited shouts.","enum":[1,2]},"note":{"type":"string"}},"required":["l","note"],"additionalProperties":false}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"l":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","enum":[1,2]},"note":{"type":"string"}},"required":["l","note"],"additionalProperties":false}`),
 		Strict:     true,
 	},
 	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"l":{"type":"integer","description":"Level is how excited the greeting is.\n\n- 1: Calm is quiet.\n- 2: Excited shouts.","enum":[1,2]},"note":{"type":"string"}},"required":["l","note"],"additionalProperties":false}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"l":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","enum":[1,2]},"note":{"type":"string"}},"required":["l","note"],"additionalProperties":false}`),
 		Strict:     true,
 	},
 	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"l":{"type":"INTEGER","description":"Level is how excited the greeting is.\n\n- 1: Calm is quiet.\n- 2: Excited shouts.\n\nMust be 1 or 2."},"note":{"type":"STRING"}},"required":["l","note"]}`),
+		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"l":{"type":"INTEGER","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.\n\nMust be 1 or 2."},"note":{"type":"STRING"}},"required":["l","note"]}`),
 	},
 }, {
 	Name:        "single",
-	Description: "Single takes a single non-struct parameter.",
+	Description: "Takes a single non-struct parameter.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"ids":{"type":"array","items":{"type":"integer","minimum":0}}},"required":["ids"],"additionalProperties":false}`),
 	Strict:      true,
 	OpenAI: runtime.ProviderSchema{

@@ -21,18 +21,18 @@ func Tools() *runtime.Toolset {
 // toolgenTools describes the tools of Tools, sorted by name.
 var toolgenTools = [...]runtime.Tool{{
 	Name:         "move",
-	Description:  "Move moves a point.",
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"p":{"type":"object","description":"Point is a point.","properties":{"x":{"type":"integer"},"y":{"type":"integer","minimum":0}},"required":["x","y"],"additionalProperties":false},"by":{"type":"object","additionalProperties":{"$ref":"#/$defs/Mode"}},"mode":{"$ref":"#/$defs/Mode"}},"required":["p","by","mode"],"additionalProperties":false,"$defs":{"Mode":{"type":"integer","description":"Mode is a mode.\n\n- 0: off\n- 1: on","enum":[0,1]}}}`),
-	OutputSchema: json.RawMessage(`{"type":"object","description":"Point is a point.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"]}`),
+	Description:  "Moves a point.",
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{"p":{"type":"object","description":"A point.","properties":{"x":{"type":"integer"},"y":{"type":"integer","minimum":0}},"required":["x","y"],"additionalProperties":false},"by":{"type":"object","additionalProperties":{"$ref":"#/$defs/Mode"}},"mode":{"$ref":"#/$defs/Mode"}},"required":["p","by","mode"],"additionalProperties":false,"$defs":{"Mode":{"type":"integer","description":"A mode.\n\n- 0: off\n- 1: on","enum":[0,1]}}}`),
+	OutputSchema: json.RawMessage(`{"type":"object","description":"A point.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"]}`),
 	Strict:       true,
 	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"p":{"type":"object","description":"Point is a point.","properties":{"x":{"type":"integer"},"y":{"type":"integer","minimum":0}},"required":["x","y"],"additionalProperties":false},"by":{"type":"object","additionalProperties":{"$ref":"#/$defs/Mode"}},"mode":{"$ref":"#/$defs/Mode"}},"required":["p","by","mode"],"additionalProperties":false,"$defs":{"Mode":{"type":"integer","description":"Mode is a mode.\n\n- 0: off\n- 1: on","enum":[0,1]}}}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"p":{"type":"object","description":"A point.","properties":{"x":{"type":"integer"},"y":{"type":"integer","minimum":0}},"required":["x","y"],"additionalProperties":false},"by":{"type":"object","additionalProperties":{"$ref":"#/$defs/Mode"}},"mode":{"$ref":"#/$defs/Mode"}},"required":["p","by","mode"],"additionalProperties":false,"$defs":{"Mode":{"type":"integer","description":"A mode.\n\n- 0: off\n- 1: on","enum":[0,1]}}}`),
 	},
 	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"p":{"type":"object","description":"Point is a point.","properties":{"x":{"type":"integer"},"y":{"type":"integer","minimum":0}},"required":["x","y"],"additionalProperties":false},"by":{"type":"object","additionalProperties":{"$ref":"#/$defs/Mode"}},"mode":{"$ref":"#/$defs/Mode"}},"required":["p","by","mode"],"additionalProperties":false,"$defs":{"Mode":{"type":"integer","description":"Mode is a mode.\n\n- 0: off\n- 1: on","enum":[0,1]}}}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"p":{"type":"object","description":"A point.","properties":{"x":{"type":"integer"},"y":{"type":"integer","minimum":0}},"required":["x","y"],"additionalProperties":false},"by":{"type":"object","additionalProperties":{"$ref":"#/$defs/Mode"}},"mode":{"$ref":"#/$defs/Mode"}},"required":["p","by","mode"],"additionalProperties":false,"$defs":{"Mode":{"type":"integer","description":"A mode.\n\n- 0: off\n- 1: on","enum":[0,1]}}}`),
 	},
 	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"p":{"type":"OBJECT","description":"Point is a point.","properties":{"x":{"type":"INTEGER"},"y":{"type":"INTEGER","minimum":0}},"required":["x","y"]},"by":{"type":"OBJECT","description":"An object whose values are each one of 0 or 1."},"mode":{"type":"INTEGER","description":"Mode is a mode.\n\n- 0: off\n- 1: on\n\nMust be 0 or 1."}},"required":["p","by","mode"]}`),
+		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"p":{"type":"OBJECT","description":"A point.","properties":{"x":{"type":"INTEGER"},"y":{"type":"INTEGER","minimum":0}},"required":["x","y"]},"by":{"type":"OBJECT","description":"An object whose values are each one of 0 or 1."},"mode":{"type":"INTEGER","description":"A mode.\n\n- 0: off\n- 1: on\n\nMust be 0 or 1."}},"required":["p","by","mode"]}`),
 	},
 }}
 

@@ -22,26 +22,26 @@ func Tools() *runtime.Toolset {
 var toolgenTools = [...]runtime.Tool{{
 	Name:        "get_weather",
 	Title:       "Get \"weather\"",
-	Description: "GetWeather returns the weather forecast for a city.\n\nUse it when the user asks about the weather.",
+	Description: "Returns the weather forecast for a city.\n\nUse it when the user asks about the weather.",
 	Groups:      []string{"weather", "public"},
 	Annotations: runtime.Annotations{
 		ReadOnly:  new(true),
 		OpenWorld: new(true),
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to look up.","minLength":1,"maxLength":100},"unit":{"type":"string","description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is the metric unit.\n- \"fahrenheit\": used in the US","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"type":"integer","description":"forecast length","minimum":1,"maximum":14,"default":3}},"required":["city"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","description":"Forecast is a weather forecast.","properties":{"summary":{"type":"string"},"high":{"type":"number"}},"required":["summary","high"]}`),
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to look up.","minLength":1,"maxLength":100},"unit":{"type":"string","description":"A temperature unit.\n\n- \"celsius\": The metric unit.\n- \"fahrenheit\": used in the US","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"type":"integer","description":"forecast length","minimum":1,"maximum":14,"default":3}},"required":["city"],"additionalProperties":false}`),
+	OutputSchema: json.RawMessage(`{"type":"object","description":"A weather forecast.","properties":{"summary":{"type":"string"},"high":{"type":"number"}},"required":["summary","high"]}`),
 	Strict:       true,
 	Timeout:      30 * time.Second,
 	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to look up.\n\nFrom 1 to 100 characters."},"unit":{"description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is the metric unit.\n- \"fahrenheit\": used in the US\n\nDefaults to \"celsius\".","anyOf":[{"type":"string","enum":["celsius","fahrenheit"]},{"type":"null"}]},"days":{"type":["integer","null"],"description":"forecast length\n\nDefaults to 3.","minimum":1,"maximum":14}},"required":["city","unit","days"],"additionalProperties":false}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to look up.\n\nFrom 1 to 100 characters."},"unit":{"description":"A temperature unit.\n\n- \"celsius\": The metric unit.\n- \"fahrenheit\": used in the US\n\nDefaults to \"celsius\".","anyOf":[{"type":"string","enum":["celsius","fahrenheit"]},{"type":"null"}]},"days":{"type":["integer","null"],"description":"forecast length\n\nDefaults to 3.","minimum":1,"maximum":14}},"required":["city","unit","days"],"additionalProperties":false}`),
 		Strict:     true,
 	},
 	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to look up.\n\nFrom 1 to 100 characters."},"unit":{"type":"string","description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is the metric unit.\n- \"fahrenheit\": used in the US\n\nDefaults to \"celsius\".","enum":["celsius","fahrenheit"]},"days":{"type":"integer","description":"forecast length\n\nFrom 1 to 14. Defaults to 3."}},"required":["city"],"additionalProperties":false}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to look up.\n\nFrom 1 to 100 characters."},"unit":{"type":"string","description":"A temperature unit.\n\n- \"celsius\": The metric unit.\n- \"fahrenheit\": used in the US\n\nDefaults to \"celsius\".","enum":["celsius","fahrenheit"]},"days":{"type":"integer","description":"forecast length\n\nFrom 1 to 14. Defaults to 3."}},"required":["city"],"additionalProperties":false}`),
 		Strict:     true,
 	},
 	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"city":{"type":"STRING","description":"City is the city to look up.","minLength":1,"maxLength":100},"unit":{"type":"STRING","format":"enum","description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is the metric unit.\n- \"fahrenheit\": used in the US","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"type":"INTEGER","description":"forecast length","minimum":1,"maximum":14,"default":3}},"required":["city"]}`),
+		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"city":{"type":"STRING","description":"The city to look up.","minLength":1,"maxLength":100},"unit":{"type":"STRING","format":"enum","description":"A temperature unit.\n\n- \"celsius\": The metric unit.\n- \"fahrenheit\": used in the US","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"type":"INTEGER","description":"forecast length","minimum":1,"maximum":14,"default":3}},"required":["city"]}`),
 	},
 }}
 

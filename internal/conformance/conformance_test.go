@@ -216,7 +216,7 @@ func TestParamsAndOutputs(t *testing.T) {
 func TestMetadata(t *testing.T) {
 	ts := runtime.Join(Tools(), StoreTools(&Store{}))
 	greet, _ := ts.Lookup("greet")
-	if greet.Timeout.String() != "50ms" || greet.Description != "Greet greets someone, with parameters described by //toolgen:param lines." {
+	if greet.Timeout.String() != "50ms" || greet.Description != "Greets someone, with parameters described by //toolgen:param lines." {
 		t.Errorf("greet: %+v", greet)
 	}
 	if got := len(ts.Group("store").Tools()); got != 2 {

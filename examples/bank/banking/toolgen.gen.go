@@ -23,29 +23,29 @@ func ServiceTools(recv *Service) *runtime.Toolset {
 // toolgenServiceTools describes the tools of ServiceTools, sorted by name.
 var toolgenServiceTools = [...]runtime.Tool{{
 	Name:        "close_account",
-	Description: "CloseAccount closes the signed-in user's account for good. Its balance is paid out\nand its history deleted.\n\nUse it only when the user has asked, unambiguously, to close their account.",
+	Description: "Closes the signed-in user's account for good. Its balance is paid out\nand its history deleted.\n\nUse it only when the user has asked, unambiguously, to close their account.",
 	Groups:      []string{"account"},
 	Annotations: runtime.Annotations{
 		Destructive: new(true),
 		Idempotent:  new(false),
 		OpenWorld:   new(false),
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"reason":{"type":"string","description":"Reason is why the user wants to close the account, in their words.","minLength":3,"maxLength":500},"confirm":{"type":"boolean","description":"Confirm must be true: the user has confirmed, in this conversation, that they\nwant the account closed.","const":true}},"required":["reason","confirm"],"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"reason":{"type":"string","description":"Why the user wants to close the account, in their words.","minLength":3,"maxLength":500},"confirm":{"type":"boolean","description":"Confirm must be true: the user has confirmed, in this conversation, that they\nwant the account closed.","const":true}},"required":["reason","confirm"],"additionalProperties":false}`),
 	Strict:      true,
 	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"reason":{"type":"string","description":"Reason is why the user wants to close the account, in their words.\n\nFrom 3 to 500 characters."},"confirm":{"type":"boolean","description":"Confirm must be true: the user has confirmed, in this conversation, that they\nwant the account closed.","const":true}},"required":["reason","confirm"],"additionalProperties":false}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"reason":{"type":"string","description":"Why the user wants to close the account, in their words.\n\nFrom 3 to 500 characters."},"confirm":{"type":"boolean","description":"Confirm must be true: the user has confirmed, in this conversation, that they\nwant the account closed.","const":true}},"required":["reason","confirm"],"additionalProperties":false}`),
 		Strict:     true,
 	},
 	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"reason":{"type":"string","description":"Reason is why the user wants to close the account, in their words.\n\nFrom 3 to 500 characters."},"confirm":{"type":"boolean","description":"Confirm must be true: the user has confirmed, in this conversation, that they\nwant the account closed.","const":true}},"required":["reason","confirm"],"additionalProperties":false}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"reason":{"type":"string","description":"Why the user wants to close the account, in their words.\n\nFrom 3 to 500 characters."},"confirm":{"type":"boolean","description":"Confirm must be true: the user has confirmed, in this conversation, that they\nwant the account closed.","const":true}},"required":["reason","confirm"],"additionalProperties":false}`),
 		Strict:     true,
 	},
 	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"reason":{"type":"STRING","description":"Reason is why the user wants to close the account, in their words.","minLength":3,"maxLength":500},"confirm":{"type":"BOOLEAN","description":"Confirm must be true: the user has confirmed, in this conversation, that they\nwant the account closed.\n\nMust be true."}},"required":["reason","confirm"]}`),
+		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"reason":{"type":"STRING","description":"Why the user wants to close the account, in their words.","minLength":3,"maxLength":500},"confirm":{"type":"BOOLEAN","description":"Confirm must be true: the user has confirmed, in this conversation, that they\nwant the account closed.\n\nMust be true."}},"required":["reason","confirm"]}`),
 	},
 }, {
 	Name:        "get_transactions",
-	Description: "GetTransactions lists the signed-in user's transactions booked in a period, oldest\nfirst.\n\nUse it whenever the user asks about their spending, payments or income.",
+	Description: "Lists the signed-in user's transactions booked in a period, oldest\nfirst.\n\nUse it whenever the user asks about their spending, payments or income.",
 	Groups:      []string{"finance"},
 	Annotations: runtime.Annotations{
 		ReadOnly:   new(true),
@@ -53,7 +53,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 		OpenWorld:  new(false),
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"startDate":{"type":"string","description":"Start of the period, inclusive, as an RFC 3339 date-time.","format":"date-time"},"endDate":{"type":"string","description":"End of the period, exclusive, as an RFC 3339 date-time.","format":"date-time"}},"required":["startDate","endDate"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Transaction is one movement of money on the user's account.","properties":{"id":{"type":"string","description":"ID identifies the transaction."},"time":{"type":"string","description":"Time is when the transaction was booked.","format":"date-time"},"description":{"type":"string","description":"Description is the counterparty or the purpose."},"amountCents":{"type":"integer","description":"AmountCents is the amount in cents: negative for payments, positive for income."}},"required":["id","time","description","amountCents"]}}},"required":["result"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One movement of money on the user's account.","properties":{"id":{"type":"string","description":"Identifies the transaction."},"time":{"type":"string","description":"When the transaction was booked.","format":"date-time"},"description":{"type":"string","description":"The counterparty or the purpose."},"amountCents":{"type":"integer","description":"The amount in cents: negative for payments, positive for income."}},"required":["id","time","description","amountCents"]}}},"required":["result"]}`),
 	Strict:       true,
 	OpenAI: runtime.ProviderSchema{
 		Parameters: json.RawMessage(`{"type":"object","properties":{"startDate":{"type":"string","description":"Start of the period, inclusive, as an RFC 3339 date-time.","format":"date-time"},"endDate":{"type":"string","description":"End of the period, exclusive, as an RFC 3339 date-time.","format":"date-time"}},"required":["startDate","endDate"],"additionalProperties":false}`),

@@ -21,30 +21,30 @@ func Tools() *runtime.Toolset {
 var toolgenTools = [...]runtime.Tool{{
 	Name:        "get_weather",
 	Title:       "Get the weather",
-	Description: "GetWeather returns the weather forecast for a city, one entry per day.\n\nUse it whenever the user asks about the weather, temperatures or rain somewhere.",
+	Description: "Returns the weather forecast for a city, one entry per day.\n\nUse it whenever the user asks about the weather, temperatures or rain somewhere.",
 	Groups:      []string{"weather"},
 	Annotations: runtime.Annotations{
 		ReadOnly:   new(true),
 		Idempotent: new(true),
 		OpenWorld:  new(false),
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to forecast, such as \"Paris\" or \"Tokyo\".","minLength":1,"maxLength":80},"days":{"type":"integer","description":"Days is how many days to forecast, today included.","minimum":1,"maximum":14,"default":1},"unit":{"type":"string","description":"Unit is the unit of the temperatures in the answer.\n\n- \"celsius\": Celsius is degrees Celsius.\n- \"fahrenheit\": Fahrenheit is degrees Fahrenheit.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","description":"Report is a city's forecast.","properties":{"city":{"type":"string"},"unit":{"type":"string","description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is degrees Celsius.\n- \"fahrenheit\": Fahrenheit is degrees Fahrenheit."},"days":{"type":["array","null"],"items":{"type":"object","description":"Forecast is one day's weather.","properties":{"date":{"type":"string","description":"Date is the day, as YYYY-MM-DD."},"high":{"type":"number","description":"High is the day's highest temperature."},"low":{"type":"number","description":"Low is the day's lowest temperature."},"summary":{"type":"string","description":"Summary describes the sky, such as \"sunny\" or \"light rain\"."}},"required":["date","high","low","summary"]}}},"required":["city","unit","days"]}`),
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to forecast, such as \"Paris\" or \"Tokyo\".","minLength":1,"maxLength":80},"days":{"type":"integer","description":"How many days to forecast, today included.","minimum":1,"maximum":14,"default":1},"unit":{"type":"string","description":"The unit of the temperatures in the answer.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false}`),
+	OutputSchema: json.RawMessage(`{"type":"object","description":"A city's forecast.","properties":{"city":{"type":"string"},"unit":{"type":"string","description":"A temperature unit.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit."},"days":{"type":["array","null"],"items":{"type":"object","description":"One day's weather.","properties":{"date":{"type":"string","description":"The day, as YYYY-MM-DD."},"high":{"type":"number","description":"The day's highest temperature."},"low":{"type":"number","description":"The day's lowest temperature."},"summary":{"type":"string","description":"Describes the sky, such as \"sunny\" or \"light rain\"."}},"required":["date","high","low","summary"]}}},"required":["city","unit","days"]}`),
 	Strict:       true,
 	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to forecast, such as \"Paris\" or \"Tokyo\".\n\nFrom 1 to 80 characters."},"days":{"type":["integer","null"],"description":"Days is how many days to forecast, today included.\n\nDefaults to 1.","minimum":1,"maximum":14},"unit":{"description":"Unit is the unit of the temperatures in the answer.\n\n- \"celsius\": Celsius is degrees Celsius.\n- \"fahrenheit\": Fahrenheit is degrees Fahrenheit.\n\nDefaults to \"celsius\".","anyOf":[{"type":"string","enum":["celsius","fahrenheit"]},{"type":"null"}]}},"required":["city","days","unit"],"additionalProperties":false}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to forecast, such as \"Paris\" or \"Tokyo\".\n\nFrom 1 to 80 characters."},"days":{"type":["integer","null"],"description":"How many days to forecast, today included.\n\nDefaults to 1.","minimum":1,"maximum":14},"unit":{"description":"The unit of the temperatures in the answer.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit.\n\nDefaults to \"celsius\".","anyOf":[{"type":"string","enum":["celsius","fahrenheit"]},{"type":"null"}]}},"required":["city","days","unit"],"additionalProperties":false}`),
 		Strict:     true,
 	},
 	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to forecast, such as \"Paris\" or \"Tokyo\".\n\nFrom 1 to 80 characters."},"days":{"type":"integer","description":"Days is how many days to forecast, today included.\n\nFrom 1 to 14. Defaults to 1."},"unit":{"type":"string","description":"Unit is the unit of the temperatures in the answer.\n\n- \"celsius\": Celsius is degrees Celsius.\n- \"fahrenheit\": Fahrenheit is degrees Fahrenheit.\n\nDefaults to \"celsius\".","enum":["celsius","fahrenheit"]}},"required":["city"],"additionalProperties":false}`),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to forecast, such as \"Paris\" or \"Tokyo\".\n\nFrom 1 to 80 characters."},"days":{"type":"integer","description":"How many days to forecast, today included.\n\nFrom 1 to 14. Defaults to 1."},"unit":{"type":"string","description":"The unit of the temperatures in the answer.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit.\n\nDefaults to \"celsius\".","enum":["celsius","fahrenheit"]}},"required":["city"],"additionalProperties":false}`),
 		Strict:     true,
 	},
 	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"city":{"type":"STRING","description":"City is the city to forecast, such as \"Paris\" or \"Tokyo\".","minLength":1,"maxLength":80},"days":{"type":"INTEGER","description":"Days is how many days to forecast, today included.","minimum":1,"maximum":14,"default":1},"unit":{"type":"STRING","format":"enum","description":"Unit is the unit of the temperatures in the answer.\n\n- \"celsius\": Celsius is degrees Celsius.\n- \"fahrenheit\": Fahrenheit is degrees Fahrenheit.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"]}`),
+		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"city":{"type":"STRING","description":"The city to forecast, such as \"Paris\" or \"Tokyo\".","minLength":1,"maxLength":80},"days":{"type":"INTEGER","description":"How many days to forecast, today included.","minimum":1,"maximum":14,"default":1},"unit":{"type":"STRING","format":"enum","description":"The unit of the temperatures in the answer.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"]}`),
 	},
 }, {
 	Name:        "hello_world",
-	Description: "HelloWorld greets a person by name.",
+	Description: "Greets a person by name.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   new(true),
 		Idempotent: new(true),

@@ -1,0 +1,210 @@
+package toolopenai_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// apiKey is the dummy key the SDK client sends; the fake API insists on it.
+const apiKey = "test-key"
+
+// round is one request the fake API expects, in order, and its answer.
+type round struct {
+	// path is the expected request path.
+	path string
+	// check validates the request body as the API would; an error rejects the request
+	// with a 400 and fails the test.
+	check func(body []byte) error
+	// reply is the JSON body of the answer, unless events is set.
+	reply string
+	// events, when set, are streamed as the data of server-sent events instead.
+	events []string
+}
+
+// startAPI starts a fake OpenAI API that expects exactly the given rounds, in order,
+// and fails t on any other request, on a request a round's check rejects, and when t
+// ends with rounds left unasked.
+func startAPI(t *testing.T, rounds ...round) *httptest.Server {
+	t.Helper()
+	var (
+		mu   sync.Mutex
+		next int
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n := next
+		next++
+		mu.Unlock()
+		reject := func(format string, args ...any) {
+			msg := fmt.Sprintf("request %d: ", n+1) + fmt.Sprintf(format, args...)
+			t.Errorf("the fake API rejects the request: %s", msg)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"error":{"message":%q,"type":"invalid_request_error","param":null,"code":null}}`, msg)
+		}
+		body, err := io.ReadAll(r.Body)
+		switch {
+		case err != nil:
+			reject("reading the body: %v", err)
+			return
+		case n >= len(rounds):
+			reject("%s %s is one request too many", r.Method, r.URL)
+			return
+		case r.Method != http.MethodPost || r.URL.Path != rounds[n].path:
+			reject("%s %s, want POST %s", r.Method, r.URL.Path, rounds[n].path)
+			return
+		case r.Header.Get("Authorization") != "Bearer "+apiKey:
+			reject("Authorization %q", r.Header.Get("Authorization"))
+			return
+		case r.Header.Get("Content-Type") != "application/json":
+			reject("Content-Type %q", r.Header.Get("Content-Type"))
+			return
+		case !json.Valid(body):
+			reject("the body is not JSON: %s", body)
+			return
+		}
+		if err := rounds[n].check(body); err != nil {
+			reject("%v\nbody: %s", err, body)
+			return
+		}
+		if rounds[n].events == nil {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, rounds[n].reply)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, e := range rounds[n].events {
+			fmt.Fprintf(w, "data: %s\n\n", e)
+		}
+	}))
+	t.Cleanup(func() {
+		srv.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		if next < len(rounds) {
+			t.Errorf("the fake API was asked %d of its %d rounds", next, len(rounds))
+		}
+	})
+	return srv
+}
+
+// newClient returns an SDK client of the fake API, whose base URL ends in /v1 as the
+// real one does.
+func newClient(srv *httptest.Server) openai.Client {
+	return openai.NewClient(option.WithBaseURL(srv.URL+"/v1"), option.WithAPIKey(apiKey), option.WithMaxRetries(0))
+}
+
+// echoTools is a hand-written tool set: echo, whose schema is written by hand, with no
+// provider dialects (so it is offered as it is, not strict), which counts its calls.
+func echoTools(count *int) *runtime.Toolset {
+	var mu sync.Mutex
+	tools := []runtime.Tool{{
+		Name:        "echo",
+		Description: "Says its input back.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"input":{"type":"string"}},"required":["input"],"additionalProperties":false}`),
+	}}
+	return runtime.NewToolset(tools, func(_ int, d *runtime.Decoder) runtime.Invocation {
+		var input string
+		var seen bool
+		if d.BeginObject() {
+			for d.NextField() {
+				if string(d.FieldName()) != "input" {
+					d.Unknown("input")
+					continue
+				}
+				seen = true
+				d.Enter("input")
+				input, _ = d.String()
+				d.Leave()
+			}
+			if !seen {
+				d.Missing("input")
+			}
+		}
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			mu.Lock()
+			*count++
+			mu.Unlock()
+			return runtime.TextResult(input), nil
+		}
+	})
+}
+
+// testTools returns the tools of the tests: examples/weather's generated ones (strict)
+// and echo (not strict), with an observer that records the provider of every call.
+func testTools(providers *[]string, echoed *int) *runtime.Toolset {
+	var mu sync.Mutex
+	return runtime.Join(forecast.Tools(), echoTools(echoed)).WithObserver(func(_ context.Context, e runtime.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		*providers = append(*providers, e.Provider)
+	})
+}
+
+// mustJSON marshals v.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// sameJSON reports whether a and b are the same JSON value.
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
+}
+
+// compact returns the JSON text b without insignificant white space.
+func compact(b []byte) string {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return string(b)
+	}
+	return buf.String()
+}
+
+// checkParameters checks that the tools a request carries are the definitions want
+// (runtime/openai's, marshalled): the same JSON values, and each schema's properties in
+// their order, byte for byte.
+func checkParameters(got []json.RawMessage, want []byte, params func(tool []byte) json.RawMessage) error {
+	var wantTools []json.RawMessage
+	if err := json.Unmarshal(want, &wantTools); err != nil {
+		return err
+	}
+	if len(got) != len(wantTools) {
+		return fmt.Errorf("%d tools, want %d", len(got), len(wantTools))
+	}
+	for i := range got {
+		if !sameJSON(got[i], wantTools[i]) {
+			return fmt.Errorf("tool %d is %s, want %s", i, got[i], wantTools[i])
+		}
+		var g, w struct {
+			Properties json.RawMessage `json:"properties"`
+		}
+		json.Unmarshal(params(got[i]), &g)
+		json.Unmarshal(params(wantTools[i]), &w)
+		if compact(g.Properties) != compact(w.Properties) {
+			return fmt.Errorf("tool %d: properties %s, want them in their order: %s", i, g.Properties, w.Properties)
+		}
+	}
+	return nil
+}

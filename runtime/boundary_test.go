@@ -517,3 +517,15 @@ func TestRedactCaseFolded(t *testing.T) {
 		t.Errorf("Redact = %s", out)
 	}
 }
+
+// TestNilToolset checks that a nil *Toolset reads as an empty one, for the adapters
+// that list its tools.
+func TestNilToolset(t *testing.T) {
+	var ts *Toolset
+	if ts.Tools() != nil || ts.Len() != 0 {
+		t.Error("a nil Toolset has tools")
+	}
+	if _, ok := ts.Lookup("x"); ok {
+		t.Error("a nil Toolset looks a tool up")
+	}
+}

@@ -69,8 +69,11 @@ func newToolset(entries []entry, cfg config, pool *sync.Pool) *Toolset {
 
 func compareEntries(a, b entry) int { return strings.Compare(a.tool.Name, b.tool.Name) }
 
-// Tools returns the set's tools, sorted by name.
+// Tools returns the set's tools, sorted by name. A nil Toolset has none.
 func (ts *Toolset) Tools() []*Tool {
+	if ts == nil {
+		return nil
+	}
 	out := make([]*Tool, len(ts.entries))
 	for i, e := range ts.entries {
 		out[i] = e.tool
@@ -79,7 +82,12 @@ func (ts *Toolset) Tools() []*Tool {
 }
 
 // Len returns the number of tools in the set.
-func (ts *Toolset) Len() int { return len(ts.entries) }
+func (ts *Toolset) Len() int {
+	if ts == nil {
+		return 0
+	}
+	return len(ts.entries)
+}
 
 // Lookup returns the tool with the given name.
 func (ts *Toolset) Lookup(name string) (*Tool, bool) {
@@ -90,6 +98,9 @@ func (ts *Toolset) Lookup(name string) (*Tool, bool) {
 }
 
 func (ts *Toolset) find(name string) (entry, bool) {
+	if ts == nil {
+		return entry{}, false
+	}
 	i, ok := slices.BinarySearchFunc(ts.entries, name, func(e entry, name string) int {
 		return strings.Compare(e.tool.Name, name)
 	})

@@ -27,5 +27,12 @@
 // accumulator for Chat Completions and Anthropic, which have one, its
 // response.completed event for Responses and its typed chunks for Gemini.
 //
-// The SDKs are imported by these tests alone: the runtime stays standard-library only.
+// runtimeopenai, runtimeanthropic and runtimegemini hold the adapters' unit tests that
+// compare with the SDKs' types (moved from the adapters' own tests, which keep every
+// check that needs no SDK), and TestGenaiSchemaKeys checks the Gemini keywords the
+// generator's dialect rules allow against genai.Schema.
+//
+// The SDKs are imported by these tests alone, in this nested module (interop/go.mod,
+// with a replace of toolgen by the checkout): the runtime stays standard-library only,
+// and the root module, which users require, does not carry the SDKs.
 package interop

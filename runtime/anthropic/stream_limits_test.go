@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
 	tga "github.com/toolgen/toolgen/runtime/anthropic"
-	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 )
 
 // toolStream returns the events of a message with one tool_use block whose input, n

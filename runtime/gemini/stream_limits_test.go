@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
 	tgg "github.com/toolgen/toolgen/runtime/gemini"
-	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 )
 
 // callChunk is a stream chunk with one functionCall whose args are n bytes of compact

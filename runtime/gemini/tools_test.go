@@ -2,40 +2,41 @@ package gemini_test
 
 import (
 	"encoding/json"
-	"reflect"
 	"testing"
 
-	"google.golang.org/genai"
-
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
 	tgg "github.com/toolgen/toolgen/runtime/gemini"
-	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 )
 
-// TestToolsMatchSDK checks the declarations against the SDK's Tool: they decode and
-// encode back to the same JSON value, schemas included (the SDK's Schema type knows
-// every keyword of Gemini's dialect, and drops the others).
-func TestToolsMatchSDK(t *testing.T) {
+// TestToolsDeclarations checks the declarations: one Tool declaring every function,
+// with its name and description, and exactly one of parameters and
+// parametersJsonSchema (interop/runtimegemini checks that the SDK's Tool reads them and
+// writes them back alike, schemas included).
+func TestToolsDeclarations(t *testing.T) {
 	for _, ts := range []*runtime.Toolset{wiretest.Toolset(), forecast.Tools()} {
 		tools := tgg.Tools(ts)
 		if len(tools) != 1 || len(tools[0].FunctionDeclarations) != ts.Len() {
 			t.Fatalf("Tools = %d entries, want one declaring %d functions", len(tools), ts.Len())
 		}
-		ours := wiretest.MustMarshal(t, tools[0])
-		var g genai.Tool
-		if err := json.Unmarshal(ours, &g); err != nil {
-			t.Fatalf("the SDK rejects %s: %v", ours, err)
+		var g struct {
+			FunctionDeclarations []struct {
+				Name                 string          `json:"name"`
+				Description          string          `json:"description"`
+				Parameters           json.RawMessage `json:"parameters"`
+				ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema"`
+			} `json:"functionDeclarations"`
 		}
-		if back := wiretest.MustMarshal(t, g); !wiretest.JSONEqual(t, ours, back) {
-			t.Errorf("the SDK's Tool changes the declarations:\nours %s\nSDK  %s", ours, back)
+		if err := json.Unmarshal(wiretest.MustMarshal(t, tools[0]), &g); err != nil {
+			t.Fatal(err)
 		}
 		for i, d := range g.FunctionDeclarations {
 			tool := ts.Tools()[i]
 			if d.Name != tool.Name || d.Description != tool.Description {
 				t.Errorf("declaration %d: %s %q", i, d.Name, d.Description)
 			}
-			if (d.Parameters != nil) == (d.ParametersJsonSchema != nil) && len(tool.InputSchema) > 0 {
+			if (d.Parameters != nil) == (d.ParametersJSONSchema != nil) && len(tool.InputSchema) > 0 {
 				t.Errorf("%s: want exactly one of parameters and parametersJsonSchema", d.Name)
 			}
 		}
@@ -62,31 +63,23 @@ func TestToolsSchemaChoice(t *testing.T) {
 	}
 }
 
-func TestToolConfigMatchSDK(t *testing.T) {
+// TestToolConfigWire checks the tool configs on the wire (interop/runtimegemini checks
+// that the SDK's ToolConfig reads them as the same mode and names, and writes them back
+// alike).
+func TestToolConfigWire(t *testing.T) {
 	auto, _ := tgg.ToolConfigFor(runtime.ChoiceAuto)
 	anyMode, _ := tgg.ToolConfigFor(runtime.ChoiceRequired)
 	none, _ := tgg.ToolConfigFor(runtime.ChoiceNone)
 	for _, tc := range []struct {
 		config tgg.ToolConfig
-		mode   genai.FunctionCallingConfigMode
-		names  []string
+		want   string
 	}{
-		{auto, genai.FunctionCallingConfigModeAuto, nil},
-		{anyMode, genai.FunctionCallingConfigModeAny, nil},
-		{none, genai.FunctionCallingConfigModeNone, nil},
-		{tgg.ForceFunctions("get_weather", "report"), genai.FunctionCallingConfigModeAny, []string{"get_weather", "report"}},
+		{auto, `{"functionCallingConfig":{"mode":"AUTO"}}`},
+		{anyMode, `{"functionCallingConfig":{"mode":"ANY"}}`},
+		{none, `{"functionCallingConfig":{"mode":"NONE"}}`},
+		{tgg.ForceFunctions("get_weather", "report"), `{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["get_weather","report"]}}`},
 	} {
-		ours := wiretest.MustMarshal(t, tc.config)
-		var g genai.ToolConfig
-		if err := json.Unmarshal(ours, &g); err != nil || g.FunctionCallingConfig == nil {
-			t.Fatalf("the SDK reads %s as %+v (%v)", ours, g, err)
-		}
-		if g.FunctionCallingConfig.Mode != tc.mode || !reflect.DeepEqual(g.FunctionCallingConfig.AllowedFunctionNames, tc.names) {
-			t.Errorf("the SDK reads %s as mode %s, names %v", ours, g.FunctionCallingConfig.Mode, g.FunctionCallingConfig.AllowedFunctionNames)
-		}
-		if back := wiretest.MustMarshal(t, g); !wiretest.JSONEqual(t, ours, back) {
-			t.Errorf("the SDK changes the config: ours %s, SDK %s", ours, back)
-		}
+		wiretest.SameJSON(t, tc.want, wiretest.MustMarshal(t, tc.config), []byte(tc.want))
 	}
 	if _, err := tgg.ToolConfigFor("sometimes"); err == nil {
 		t.Errorf("ToolConfigFor accepted an unknown choice")

@@ -6,10 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/responses"
+	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
-	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -50,23 +48,28 @@ func TestChatEveryCallAnswered(t *testing.T) {
 		}
 	}
 
-	// Continue answers every call the assistant message echoes, custom one included,
-	// as the SDK reads the conversation.
+	// Continue answers every call the assistant message echoes, custom one included
+	// (interop/runtimeopenai reads the conversation with the SDK's types).
 	ts := testTools()
 	req, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, runtime.ChoiceAuto)
 	next, _ := wiretest.Round(t, openai.Chat{}, ts, req, []byte(mixedCalls), "tools", "tool_choice", "messages")
-	var params []sdk.ChatCompletionMessageParamUnion
-	if err := json.Unmarshal(wiretest.Fields(t, next)["messages"], &params); err != nil {
+	var conv []struct {
+		Role       string `json:"role"`
+		ToolCallID string `json:"tool_call_id"`
+		ToolCalls  []struct {
+			ID string `json:"id"`
+		} `json:"tool_calls"`
+	}
+	if err := json.Unmarshal(wiretest.Fields(t, next)["messages"], &conv); err != nil {
 		t.Fatal(err)
 	}
-	echoed := params[2].OfAssistant.ToolCalls
-	if len(echoed) != len(want) || len(params) != 3+len(want) {
-		t.Fatalf("the conversation has %d messages and %d echoed calls", len(params), len(echoed))
+	echoed := conv[2].ToolCalls
+	if len(echoed) != len(want) || len(conv) != 3+len(want) {
+		t.Fatalf("the conversation has %d messages and %d echoed calls", len(conv), len(echoed))
 	}
 	for i, c := range echoed {
-		id := c.GetID()
-		if id == nil || params[3+i].OfTool == nil || params[3+i].OfTool.ToolCallID != *id {
-			t.Errorf("echoed call %d (%v) is not answered by message %d", i, id, 3+i)
+		if m := conv[3+i]; m.Role != "tool" || m.ToolCallID != c.ID || c.ID != want[i].id {
+			t.Errorf("echoed call %d (%s) is not answered by message %d", i, c.ID, 3+i)
 		}
 	}
 }
@@ -133,12 +136,16 @@ func TestResponsesCustomCallAnswered(t *testing.T) {
 	if err := json.Unmarshal(wiretest.Fields(t, next)["input"], &input); err != nil || len(input) != 5 {
 		t.Fatalf("input = %s (%v)", wiretest.Fields(t, next)["input"], err)
 	}
-	var item responses.ResponseInputItemUnionParam
-	if err := json.Unmarshal(input[3], &item); err != nil || item.OfCustomToolCallOutput == nil || item.OfCustomToolCallOutput.CallID != "call_c" ||
-		item.OfCustomToolCallOutput.Output.OfString.Value != "ran print(1)" {
+	// interop/runtimeopenai reads the items with the SDK's types.
+	var item struct {
+		Type   string `json:"type"`
+		CallID string `json:"call_id"`
+		Output string `json:"output"`
+	}
+	if err := json.Unmarshal(input[3], &item); err != nil || item.Type != "custom_tool_call_output" || item.CallID != "call_c" || item.Output != "ran print(1)" {
 		t.Errorf("the answer to the custom call is %s (%v)", input[3], err)
 	}
-	if err := json.Unmarshal(input[4], &item); err != nil || item.OfFunctionCallOutput == nil || item.OfFunctionCallOutput.CallID.Value != "call_f" {
+	if err := json.Unmarshal(input[4], &item); err != nil || item.Type != "function_call_output" || item.CallID != "call_f" {
 		t.Errorf("the answer to the function call is %s (%v)", input[4], err)
 	}
 }

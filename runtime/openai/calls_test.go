@@ -1,15 +1,12 @@
 package openai_test
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
 
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/responses"
+	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
-	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -29,18 +26,10 @@ func sameCalls(t *testing.T, what string, got []runtime.ToolCall, want ...runtim
 	}
 }
 
-// sdkCompletion is a chat completion with two tool calls, built with the SDK's types.
+// sdkCompletion is a chat completion with two tool calls, as the SDK's types encode it
+// (interop/runtimeopenai checks that the SDK builds exactly this fixture).
 func sdkCompletion(t *testing.T) []byte {
-	return wiretest.MustMarshal(t, sdk.ChatCompletion{
-		ID: "chatcmpl-1", Object: "chat.completion", Created: 1725392480, Model: "gpt-4o",
-		Choices: []sdk.ChatCompletionChoice{{
-			FinishReason: "tool_calls",
-			Message: sdk.ChatCompletionMessage{Role: "assistant", ToolCalls: []sdk.ChatCompletionMessageToolCallUnion{
-				{ID: "call_a", Type: "function", Function: sdk.ChatCompletionMessageFunctionToolCallFunction{Name: "get_weather", Arguments: `{"city":"Paris"}`}},
-				{ID: "call_b", Type: "function", Function: sdk.ChatCompletionMessageFunctionToolCallFunction{Name: "add", Arguments: `{"a":1,"b":2.5}`}},
-			}},
-		}},
-	})
+	return wiretest.ReadFile(t, "testdata/sdk_completion.json")
 }
 
 func TestChatCallsFromSDKCompletion(t *testing.T) {
@@ -118,27 +107,7 @@ func TestChatCallsRecorded(t *testing.T) {
 		if openai.HasToolCalls([]byte(tc.body)) != (len(tc.want) > 0) {
 			t.Errorf("%s: HasToolCalls is %v", tc.name, !(len(tc.want) > 0))
 		}
-		// The SDK reads the same calls from the same body.
-		var c sdk.ChatCompletion
-		if err := json.Unmarshal([]byte(tc.body), &c); err != nil {
-			t.Fatalf("%s: the SDK rejects the body: %v", tc.name, err)
-		}
-		var theirs []runtime.ToolCall
-		for _, tcall := range c.Choices[0].Message.ToolCalls {
-			switch tcall.Type {
-			case "function":
-				theirs = append(theirs, runtime.ToolCall{ID: tcall.ID, Name: tcall.Function.Name, Arguments: []byte(tcall.Function.Arguments)})
-			case "custom":
-				input := wiretest.MustMarshal(t, map[string]string{"input": tcall.Custom.Input})
-				theirs = append(theirs, runtime.ToolCall{ID: tcall.ID, Name: tcall.Custom.Name, Arguments: input})
-			}
-		}
-		for i := range theirs {
-			if string(theirs[i].Arguments) == "" {
-				theirs[i].Arguments = []byte("{}")
-			}
-		}
-		sameCalls(t, tc.name+" (as the SDK reads it)", calls, theirs...)
+		// interop/runtimeopenai checks that the SDK reads the same calls.
 	}
 }
 
@@ -180,24 +149,11 @@ func TestChatCallsMalformed(t *testing.T) {
 	}
 }
 
-// sdkResponse is a Responses body whose output items are built with the SDK's types: a
-// reasoning item, a message and two function calls.
+// sdkResponse is a Responses body whose output items the SDK's types encode: a
+// reasoning item, a message and two function calls (interop/runtimeopenai checks that
+// the SDK builds exactly this fixture, and reads the same calls from it).
 func sdkResponse(t *testing.T) []byte {
-	items := []any{
-		responses.ResponseReasoningItem{ID: "rs_1", Summary: []responses.ResponseReasoningItemSummary{{Text: "Two cities."}}},
-		responses.ResponseOutputMessage{ID: "msg_1", Role: "assistant", Status: "completed",
-			Content: []responses.ResponseOutputMessageContentUnion{{Type: "output_text", Text: "Checking."}}},
-		responses.ResponseFunctionToolCall{ID: "fc_1", CallID: "call_1", Name: "get_weather", Arguments: `{"city":"Paris"}`, Status: "completed"},
-		responses.ResponseFunctionToolCall{ID: "fc_2", CallID: "call_2", Name: "get_weather", Arguments: `{"city":"Tokyo"}`, Status: "completed"},
-	}
-	output := make([]json.RawMessage, len(items))
-	for i, it := range items {
-		output[i] = wiretest.MustMarshal(t, it)
-	}
-	return wiretest.MustMarshal(t, map[string]any{
-		"id": "resp_1", "object": "response", "created_at": 1741476542, "status": "completed",
-		"model": "gpt-4.1", "error": nil, "output": output, "x_unknown": map[string]int{"kept": 1},
-	})
+	return wiretest.ReadFile(t, "testdata/sdk_response.json")
 }
 
 func TestResponsesCallsFromSDKItems(t *testing.T) {
@@ -208,19 +164,6 @@ func TestResponsesCallsFromSDKItems(t *testing.T) {
 	}
 	want := []runtime.ToolCall{call("call_1", "get_weather", `{"city":"Paris"}`), call("call_2", "get_weather", `{"city":"Tokyo"}`)}
 	sameCalls(t, "SDK-built response", calls, want...)
-	// The SDK reads the same calls from the body.
-	var r responses.Response
-	if err := json.Unmarshal(body, &r); err != nil {
-		t.Fatal(err)
-	}
-	var theirs []runtime.ToolCall
-	for _, item := range r.Output {
-		if item.Type == "function_call" {
-			fc := item.AsFunctionCall()
-			theirs = append(theirs, runtime.ToolCall{ID: fc.CallID, Name: fc.Name, Arguments: []byte(fc.Arguments)})
-		}
-	}
-	sameCalls(t, "SDK reading", theirs, want...)
 	if !openai.HasToolCalls(body) {
 		t.Error("HasToolCalls is false")
 	}

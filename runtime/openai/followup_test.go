@@ -2,15 +2,11 @@ package openai_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/param"
-	"github.com/openai/openai-go/v3/responses"
+	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
-	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -75,44 +71,18 @@ func results(t *testing.T) []runtime.CallResult {
 	return res
 }
 
-// The tool messages are what the SDK sends: each unmarshals into the SDK's message
-// union as a tool message with the call's id and the result's text, and marshals back
-// the same.
-func TestChatToolMessagesMatchSDK(t *testing.T) {
+// The answers on the wire: a tool message and a function_call_output item per call, in
+// order, with the result's text, the error results' among them (interop/runtimeopenai
+// checks that the SDK reads and builds the same).
+func TestAnswersWire(t *testing.T) {
 	res := results(t)
-	for i, m := range openai.ChatToolMessages(res) {
-		ours := wiretest.MustMarshal(t, m)
-		var u sdk.ChatCompletionMessageParamUnion
-		if err := json.Unmarshal(ours, &u); err != nil {
-			t.Fatalf("the SDK rejects %s: %v", ours, err)
-		}
-		if u.OfTool == nil || u.OfTool.ToolCallID != res[i].Call.ID || u.OfTool.Content.OfString.Value != res[i].Result.Text() {
-			t.Errorf("the SDK reads %s as %+v", ours, u)
-		}
-		wiretest.SameJSON(t, "tool message through the SDK", wiretest.MustMarshal(t, u), ours)
-		theirs := sdk.ToolMessage(res[i].Result.Text(), res[i].Call.ID)
-		wiretest.SameJSON(t, "tool message built by the SDK", ours, wiretest.MustMarshal(t, theirs))
-	}
-	if m := openai.ChatToolMessages(res)[1]; m.Content != "the service is down" {
-		t.Errorf("the error result reads %q", m.Content)
-	}
-}
-
-func TestResponsesOutputsMatchSDK(t *testing.T) {
-	res := results(t)
-	for i, o := range openai.ResponsesOutputs(res) {
-		ours := wiretest.MustMarshal(t, o)
-		var u responses.ResponseInputItemUnionParam
-		if err := json.Unmarshal(ours, &u); err != nil {
-			t.Fatalf("the SDK rejects %s: %v", ours, err)
-		}
-		f := u.OfFunctionCallOutput
-		if f == nil || f.CallID.Value != res[i].Call.ID || f.Output.OfString.Value != res[i].Result.Text() {
-			t.Errorf("the SDK reads %s as %+v", ours, u)
-		}
-		wiretest.SameJSON(t, "function_call_output through the SDK", wiretest.MustMarshal(t, u), ours)
-		theirs := responses.ResponseInputItemParamOfFunctionCallOutput(res[i].Result.Text())
-		theirs.OfFunctionCallOutput.CallID = param.NewOpt(res[i].Call.ID)
-		wiretest.SameJSON(t, "function_call_output built by the SDK", ours, wiretest.MustMarshal(t, theirs))
-	}
+	invalid := `invalid arguments for get_weather: /town: unknown property; expected one of \"city\", \"unit\"; /city: missing required property`
+	wiretest.SameJSON(t, "tool messages", wiretest.MustMarshal(t, openai.ChatToolMessages(res)), []byte(`[
+		{"role":"tool","tool_call_id":"call_1","content":"Sunny in Lyon"},
+		{"role":"tool","tool_call_id":"call_2","content":"the service is down"},
+		{"role":"tool","tool_call_id":"call_3","content":"`+invalid+`"}]`))
+	wiretest.SameJSON(t, "function_call_output items", wiretest.MustMarshal(t, openai.ResponsesOutputs(res)), []byte(`[
+		{"type":"function_call_output","call_id":"call_1","output":"Sunny in Lyon"},
+		{"type":"function_call_output","call_id":"call_2","output":"the service is down"},
+		{"type":"function_call_output","call_id":"call_3","output":"`+invalid+`"}]`))
 }

@@ -7,10 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/responses"
+	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
-	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -49,15 +47,7 @@ func TestChatPrepare(t *testing.T) {
 	if c := string(wiretest.Fields(t, req)["tool_choice"]); c != `"auto"` {
 		t.Errorf("tool_choice = %s", c)
 	}
-	// The request is one the SDK accepts, its tools function tools.
-	var p sdk.ChatCompletionNewParams
-	if err := json.Unmarshal(req, &p); err != nil {
-		t.Fatal(err)
-	}
-	if len(p.Tools) != 5 || p.Tools[3].OfFunction == nil || p.Tools[3].OfFunction.Function.Name != "get_weather" ||
-		!p.Tools[3].OfFunction.Function.Strict.Value || p.ToolChoice.OfAuto.Value != "auto" {
-		t.Errorf("the SDK reads the request otherwise: %s", req)
-	}
+	// interop/runtimeopenai checks that the SDK reads the request, its tools function tools.
 
 	// None keeps the tools listed and says "none".
 	none, err := openai.Chat{}.Prepare(req, ts, runtime.ChoiceNone)
@@ -117,24 +107,18 @@ func TestChatContinue(t *testing.T) {
 	json.Unmarshal([]byte(threeCalls), &resp)
 	wiretest.SameJSON(t, "assistant message", msgs[2], resp.Choices[0].Message)
 
-	// The SDK reads the conversation: system, user, the assistant's three calls, then
-	// one tool message per call, in order.
-	var params []sdk.ChatCompletionMessageParamUnion
-	if err := json.Unmarshal(wiretest.Fields(t, next)["messages"], &params); err != nil {
-		t.Fatal(err)
-	}
-	if params[0].OfSystem == nil || params[1].OfUser == nil || params[2].OfAssistant == nil || len(params[2].OfAssistant.ToolCalls) != 3 {
-		t.Fatalf("the SDK reads the messages otherwise: %s", wiretest.Fields(t, next)["messages"])
-	}
+	// One tool message per call, in order (interop/runtimeopenai reads the whole
+	// conversation with the SDK's types).
 	for i, want := range []struct{ id, text string }{
 		{"call_w", "Sunny in Paris"}, {"call_t", `unknown tool "teleport"`}, {"call_a", "3"},
 	} {
-		m := params[3+i].OfTool
-		if m == nil || m.ToolCallID != want.id || !strings.Contains(m.Content.OfString.Value, want.text) {
-			t.Errorf("message %d: got %s, want a tool message for %s with %q", 3+i, msgs[3+i], want.id, want.text)
+		var m struct {
+			Role       string `json:"role"`
+			ToolCallID string `json:"tool_call_id"`
+			Content    string `json:"content"`
 		}
-		if params[2].OfAssistant.ToolCalls[i].OfFunction.ID != want.id {
-			t.Errorf("assistant call %d is not %s", i, want.id)
+		if err := json.Unmarshal(msgs[3+i], &m); err != nil || m.Role != "tool" || m.ToolCallID != want.id || !strings.Contains(m.Content, want.text) {
+			t.Errorf("message %d: got %s, want a tool message for %s with %q", 3+i, msgs[3+i], want.id, want.text)
 		}
 	}
 
@@ -178,12 +162,15 @@ func TestResponsesPrepare(t *testing.T) {
 	if got := strings.Join(toolNames(t, tools, false), ","); got != ",add,fail,get_weather,ping" {
 		t.Errorf("tools = %s", got)
 	}
-	var list []responses.ToolUnionParam
+	var list []struct {
+		Type   string `json:"type"`
+		Strict bool   `json:"strict"`
+	}
 	if err := json.Unmarshal(tools, &list); err != nil {
 		t.Fatal(err)
 	}
-	if list[0].OfWebSearch == nil || list[3].OfFunction == nil || !list[3].OfFunction.Strict.Value {
-		t.Errorf("the SDK reads the tools otherwise: %s", tools)
+	if list[0].Type != "web_search" || list[3].Type != "function" || !list[3].Strict {
+		t.Errorf("tools = %s", tools) // interop/runtimeopenai reads them with the SDK's types
 	}
 	if c := string(wiretest.Fields(t, req)["tool_choice"]); c != `"required"` {
 		t.Errorf("tool_choice = %s", c)
@@ -203,28 +190,17 @@ func TestResponsesContinue(t *testing.T) {
 		t.Fatalf("input has %d items, want the user message, 4 output items and 2 outputs: %s", len(input), wiretest.Fields(t, next)["input"])
 	}
 	wiretest.SameJSON(t, "the string input", input[0], []byte(`{"role":"user","content":"Weather in Paris and Tokyo?"}`))
-	// That is the SDK's own encoding of a user message (which its union cannot read back
-	// without a type, so the SDK checks the other items below).
-	wiretest.SameJSON(t, "the string input as the SDK writes it", input[0],
-		wiretest.MustMarshal(t, responses.ResponseInputItemParamOfMessage("Weather in Paris and Tokyo?", responses.EasyInputMessageRoleUser)))
+	// (interop/runtimeopenai checks that it is the SDK's own encoding of a user message.)
 	var output []json.RawMessage
 	json.Unmarshal(wiretest.Fields(t, resp)["output"], &output)
 	for i, item := range output {
 		wiretest.SameJSON(t, fmt.Sprintf("output item %d", i), input[1+i], item)
 	}
-	var items responses.ResponseInputParam
-	if err := json.Unmarshal(wiretest.MustMarshal(t, input[1:]), &items); err != nil {
-		t.Fatal(err)
-	}
-	items = append(responses.ResponseInputParam{{}}, items...)
+	// The outputs follow the echoed items, in the calls' order (interop/runtimeopenai
+	// reads all the items with the SDK's types).
 	for i, want := range []struct{ id, text string }{{"call_1", "Sunny in Paris"}, {"call_2", "Sunny in Tokyo"}} {
-		o := items[5+i].OfFunctionCallOutput
-		if o == nil || o.CallID.Value != want.id || o.Output.OfString.Value != want.text {
-			t.Errorf("input item %d: %s, want the output of %s", 5+i, input[5+i], want.id)
-		}
-	}
-	if items[3].OfFunctionCall == nil || items[3].OfFunctionCall.CallID != "call_1" || items[1].OfReasoning == nil {
-		t.Errorf("the SDK reads the echoed items otherwise: %s", wiretest.Fields(t, next)["input"])
+		wiretest.SameJSON(t, fmt.Sprintf("input item %d", 5+i), input[5+i],
+			[]byte(fmt.Sprintf(`{"type":"function_call_output","call_id":%q,"output":%q}`, want.id, want.text)))
 	}
 
 	// Continuing again keeps the list input and appends.

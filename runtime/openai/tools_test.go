@@ -1,16 +1,15 @@
 package openai_test
 
+// The definitions and tool choices are also checked against the official SDK, which
+// reads and builds the same JSON, in interop/runtimeopenai.
+
 import (
 	"encoding/json"
 	"testing"
 
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/param"
-	"github.com/openai/openai-go/v3/responses"
-	"github.com/openai/openai-go/v3/shared"
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
-	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -38,44 +37,6 @@ func TestResponsesToolsWire(t *testing.T) {
 	wiretest.SameJSON(t, "responses tools", got, []byte(want))
 }
 
-// The definitions are what the official SDK sends: each unmarshals into the SDK's tool
-// union as a function tool, and the SDK marshals it back to the same JSON.
-func TestChatToolsMatchSDK(t *testing.T) {
-	for _, tool := range openai.ChatTools(testTools()) {
-		ours := wiretest.MustMarshal(t, tool)
-		var u sdk.ChatCompletionToolUnionParam
-		if err := json.Unmarshal(ours, &u); err != nil {
-			t.Fatalf("%s: the SDK rejects it: %v", tool.Function.Name, err)
-		}
-		if u.OfFunction == nil {
-			t.Fatalf("%s: not a function tool for the SDK: %s", tool.Function.Name, ours)
-		}
-		fn := u.OfFunction.Function
-		if fn.Name != tool.Function.Name || fn.Strict.Value != tool.Function.Strict || !fn.Strict.Valid() {
-			t.Errorf("%s: the SDK reads name %q strict %v", tool.Function.Name, fn.Name, fn.Strict)
-		}
-		wiretest.SameJSON(t, tool.Function.Name+" through the SDK", wiretest.MustMarshal(t, u), ours)
-	}
-}
-
-func TestResponsesToolsMatchSDK(t *testing.T) {
-	for _, tool := range openai.ResponsesTools(testTools()) {
-		ours := wiretest.MustMarshal(t, tool)
-		var u responses.ToolUnionParam
-		if err := json.Unmarshal(ours, &u); err != nil {
-			t.Fatalf("%s: the SDK rejects it: %v", tool.Name, err)
-		}
-		if u.OfFunction == nil {
-			t.Fatalf("%s: not a function tool for the SDK: %s", tool.Name, ours)
-		}
-		fn := u.OfFunction
-		if fn.Name != tool.Name || !fn.Strict.Valid() || fn.Strict.Value != tool.Strict || len(fn.Parameters) == 0 {
-			t.Errorf("%s: the SDK reads name %q strict %v parameters %v", tool.Name, fn.Name, fn.Strict, fn.Parameters)
-		}
-		wiretest.SameJSON(t, tool.Name+" through the SDK", wiretest.MustMarshal(t, u), ours)
-	}
-}
-
 // A tool without a lowered schema is sent with its own schema, not strict, even when
 // it asks for strict mode: only toolgen knows the schema meets strict mode's rules.
 func TestToolsWithoutLoweredSchema(t *testing.T) {
@@ -88,83 +49,34 @@ func TestToolsWithoutLoweredSchema(t *testing.T) {
 	}
 }
 
-// The tool choices are what the SDK sends for the same choice. (The SDK's param unions
-// cannot be unmarshaled to check them the other way: they do not tell a named function
-// from the other object forms.)
-func TestChatToolChoicesMatchSDK(t *testing.T) {
+// The tool choices on the wire (interop/runtimeopenai checks that the SDK sends the
+// same for the same choice).
+func TestToolChoicesWire(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		ours   json.RawMessage
-		theirs sdk.ChatCompletionToolChoiceOptionUnionParam
+		name string
+		ours json.RawMessage
+		want string
 	}{
-		{"auto", openai.ToolChoice(runtime.ChoiceAuto), sdk.ChatCompletionToolChoiceOptionUnionParam{OfAuto: param.NewOpt("auto")}},
-		{"none", openai.ToolChoice(runtime.ChoiceNone), sdk.ChatCompletionToolChoiceOptionUnionParam{OfAuto: param.NewOpt("none")}},
-		{"required", openai.ToolChoice(runtime.ChoiceRequired), sdk.ChatCompletionToolChoiceOptionUnionParam{OfAuto: param.NewOpt("required")}},
-		{"function", openai.ChatToolChoiceFunction("get_weather"),
-			sdk.ToolChoiceOptionFunctionToolChoice(sdk.ChatCompletionNamedToolChoiceFunctionParam{Name: "get_weather"})},
-		{"allowed", openai.ChatToolChoiceAllowed(runtime.ChoiceRequired, "add", "ping"),
-			sdk.ToolChoiceOptionAllowedTools(sdk.ChatCompletionAllowedToolsParam{Mode: sdk.ChatCompletionAllowedToolsModeRequired, Tools: []map[string]any{
-				{"type": "function", "function": map[string]any{"name": "add"}},
-				{"type": "function", "function": map[string]any{"name": "ping"}},
-			}})},
-		{"allowed auto", openai.ChatToolChoiceAllowed(runtime.ChoiceAuto, "add"),
-			sdk.ToolChoiceOptionAllowedTools(sdk.ChatCompletionAllowedToolsParam{Mode: sdk.ChatCompletionAllowedToolsModeAuto, Tools: []map[string]any{
-				{"type": "function", "function": map[string]any{"name": "add"}},
-			}})},
+		{"auto", openai.ToolChoice(runtime.ChoiceAuto), `"auto"`},
+		{"none", openai.ToolChoice(runtime.ChoiceNone), `"none"`},
+		{"required", openai.ToolChoice(runtime.ChoiceRequired), `"required"`},
+		{"chat function", openai.ChatToolChoiceFunction("get_weather"), `{"type":"function","function":{"name":"get_weather"}}`},
+		{"chat allowed", openai.ChatToolChoiceAllowed(runtime.ChoiceRequired, "add", "ping"),
+			`{"type":"allowed_tools","allowed_tools":{"mode":"required","tools":[{"type":"function","function":{"name":"add"}},{"type":"function","function":{"name":"ping"}}]}}`},
+		{"chat allowed auto", openai.ChatToolChoiceAllowed(runtime.ChoiceAuto, "add"),
+			`{"type":"allowed_tools","allowed_tools":{"mode":"auto","tools":[{"type":"function","function":{"name":"add"}}]}}`},
+		{"responses function", openai.ResponsesToolChoiceFunction("get_weather"), `{"type":"function","name":"get_weather"}`},
+		{"responses allowed", openai.ResponsesToolChoiceAllowed(runtime.ChoiceRequired, "add", "ping"),
+			`{"type":"allowed_tools","mode":"required","tools":[{"type":"function","name":"add"},{"type":"function","name":"ping"}]}`},
 	} {
-		wiretest.SameJSON(t, tc.name, tc.ours, wiretest.MustMarshal(t, tc.theirs))
+		wiretest.SameJSON(t, tc.name, tc.ours, []byte(tc.want))
 	}
 }
 
-func TestResponsesToolChoicesMatchSDK(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		ours   json.RawMessage
-		theirs responses.ResponseNewParamsToolChoiceUnion
-	}{
-		{"auto", openai.ToolChoice(runtime.ChoiceAuto), responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(responses.ToolChoiceOptionsAuto)}},
-		{"none", openai.ToolChoice(runtime.ChoiceNone), responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(responses.ToolChoiceOptionsNone)}},
-		{"required", openai.ToolChoice(runtime.ChoiceRequired), responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(responses.ToolChoiceOptionsRequired)}},
-		{"function", openai.ResponsesToolChoiceFunction("get_weather"),
-			responses.ResponseNewParamsToolChoiceUnion{OfFunctionTool: &responses.ToolChoiceFunctionParam{Name: "get_weather"}}},
-		{"allowed", openai.ResponsesToolChoiceAllowed(runtime.ChoiceRequired, "add", "ping"),
-			responses.ResponseNewParamsToolChoiceUnion{OfAllowedTools: &responses.ToolChoiceAllowedParam{Mode: responses.ToolChoiceAllowedModeRequired, Tools: []map[string]any{
-				{"type": "function", "name": "add"}, {"type": "function", "name": "ping"},
-			}}}},
-	} {
-		wiretest.SameJSON(t, tc.name, tc.ours, wiretest.MustMarshal(t, tc.theirs))
-	}
-}
-
-// The definitions equal those the SDK builds from the same fields.
-func TestToolsEqualSDKBuilt(t *testing.T) {
-	ts := testTools()
-	tool, _ := ts.Lookup("get_weather")
-	var params map[string]any
-	if err := json.Unmarshal(tool.OpenAI.Parameters, &params); err != nil {
-		t.Fatal(err)
-	}
-	chat := sdk.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
-		Name: tool.Name, Description: param.NewOpt(tool.Description), Strict: param.NewOpt(true), Parameters: params,
-	})
-	resp := responses.ToolUnionParam{OfFunction: &responses.FunctionToolParam{
-		Name: tool.Name, Description: param.NewOpt(tool.Description), Strict: param.NewOpt(true), Parameters: params,
-	}}
-	for _, c := range openai.ChatTools(ts) {
-		if c.Function.Name == tool.Name {
-			wiretest.SameJSON(t, "chat tool", wiretest.MustMarshal(t, c), wiretest.MustMarshal(t, chat))
-		}
-	}
-	for _, r := range openai.ResponsesTools(ts) {
-		if r.Name == tool.Name {
-			wiretest.SameJSON(t, "responses tool", wiretest.MustMarshal(t, r), wiretest.MustMarshal(t, resp))
-		}
-	}
-}
-
-// The generated tools of the weather example go through the SDK unchanged, with the
-// schema toolgen lowered for OpenAI when it filled one.
-func TestGeneratedToolsMatchSDK(t *testing.T) {
+// The generated tools of the weather example go out unchanged, with the schema toolgen
+// lowered for OpenAI when it filled one (interop/runtimeopenai also sends them through
+// the SDK's types).
+func TestGeneratedTools(t *testing.T) {
 	ts := forecast.Tools()
 	chat := openai.ChatTools(ts)
 	resp := openai.ResponsesTools(ts)
@@ -179,16 +91,5 @@ func TestGeneratedToolsMatchSDK(t *testing.T) {
 		}
 		wiretest.SameJSON(t, tool.Name+" chat parameters", c.Parameters, params)
 		wiretest.SameJSON(t, tool.Name+" responses parameters", r.Parameters, params)
-
-		var cu sdk.ChatCompletionToolUnionParam
-		if err := json.Unmarshal(wiretest.MustMarshal(t, chat[i]), &cu); err != nil || cu.OfFunction == nil {
-			t.Fatalf("%s: the SDK rejects the chat tool: %v", tool.Name, err)
-		}
-		wiretest.SameJSON(t, tool.Name+" chat tool through the SDK", wiretest.MustMarshal(t, cu), wiretest.MustMarshal(t, chat[i]))
-		var ru responses.ToolUnionParam
-		if err := json.Unmarshal(wiretest.MustMarshal(t, resp[i]), &ru); err != nil || ru.OfFunction == nil {
-			t.Fatalf("%s: the SDK rejects the responses tool: %v", tool.Name, err)
-		}
-		wiretest.SameJSON(t, tool.Name+" responses tool through the SDK", wiretest.MustMarshal(t, ru), wiretest.MustMarshal(t, resp[i]))
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
-	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 )
 
 // BenchmarkReadSSEAdversarial reads hostile streams of 1 KiB, 64 KiB and 1 MiB, with

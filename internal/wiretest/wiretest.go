@@ -1,7 +1,9 @@
 // Package wiretest holds what the tests of the provider packages (runtime/openai,
-// runtime/anthropic, runtime/gemini) share: a hand-written stand-in for a generated
-// package, and helpers that compare and take apart JSON. It is for tests only, and
-// like all of runtime/... depends on the standard library only.
+// runtime/anthropic, runtime/gemini) share with each other and with their checks
+// against the official SDKs (in the nested module interop, which may import it as it
+// is internal to github.com/toolgen/toolgen/...): a hand-written stand-in for a
+// generated package, and helpers that compare and take apart JSON. It is for tests
+// only, and like all of runtime/... depends on the standard library only.
 package wiretest
 
 import (

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
-	"github.com/toolgen/toolgen/runtime/internal/wiretest"
 )
 
 // TestToolset runs every tool of the stand-in as its documentation says.

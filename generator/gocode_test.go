@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,10 +155,11 @@ func compareGolden(t *testing.T, golden string, data []byte) {
 	}
 }
 
-// TestGeneratedNames checks the promise the parser relies on to load a package whose
+// TestGeneratedNames checks the promises the parser relies on to load a package whose
 // generated file is missing and to report collisions: at package level, generated code
 // declares the constructors pkg.Constructor names, one per tool set, and otherwise only
-// names of helpers (model.IsHelperName).
+// names of helpers (model.IsHelperName); it imports only model.GeneratedImports and the
+// packages of the tools' types.
 func TestGeneratedNames(t *testing.T) {
 	for _, c := range parserCases(t) {
 		for _, pkg := range c.pkgs {
@@ -185,6 +187,13 @@ func TestGeneratedNames(t *testing.T) {
 				}
 				if len(ctors) > 0 {
 					t.Errorf("%s: %s does not declare the constructors %v", c.name, pkg.Path, ctors)
+				}
+				// The parser finds the import names a package takes from this list.
+				for _, spec := range syntax.Imports {
+					path := strings.Trim(spec.Path.Value, `"`)
+					if !slices.Contains(model.GeneratedImports, path) && !slices.ContainsFunc(pkg.Types, func(nt *model.NamedType) bool { return nt.PkgPath == path }) {
+						t.Errorf("%s: %s imports %s, which is neither in model.GeneratedImports nor a package of its types", c.name, pkg.Path, path)
+					}
 				}
 			}
 		}

@@ -35,6 +35,12 @@ type Package struct {
 	// the tools of a receiver type's methods, "*" standing for the type's name; empty
 	// means DefaultTypeToolsFunc. Use Constructor rather than reading it.
 	TypeToolsFunc string `json:"typeToolsFunc,omitempty"`
+	// ImportNamesTaken are the package-level names declared by the package's own
+	// source that are also the names of packages its generated file imports (see
+	// GeneratedImports; the packages of its types count too), sorted. A name cannot be
+	// declared both in the package block and by an import, so the generated file imports
+	// those packages under names of its own.
+	ImportNamesTaken []string `json:"importNamesTaken,omitempty"`
 	// Warnings are the problems found in the package's source that do not stop
 	// generation (a near-miss directive, a struct tag toolgen does not read), sorted
 	// by position.
@@ -55,6 +61,29 @@ const (
 	// It is followed by an upper-case letter.
 	HelperPrefix = "toolgen"
 )
+
+// GeneratedImports are the import paths of the packages generated code may import,
+// besides those of the packages that declare the tools' types.
+var GeneratedImports = []string{"context", "encoding/json", "github.com/toolgen/toolgen/runtime", "math", "time"}
+
+// ImportName is the name generated code knows a package by, unless it is taken: the
+// last element of its import path, in lower case, without characters other than
+// letters and digits (and leading digits).
+func ImportName(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		path = path[i+1:]
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(path) {
+		if r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) && (b.Len() > 0 || !unicode.IsDigit(r)) {
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 {
+		return "pkg"
+	}
+	return b.String()
+}
 
 // Constructor returns the name of the generated function that returns the tools of
 // the methods of receiver type recv, or of the package-level tools when recv is "".

@@ -217,6 +217,7 @@ func (b *pkgBuilder) checkGeneratedNames(files []*ast.File, mp *model.Package) {
 		}
 		ctors[name] = recv
 	}
+	b.importNamesTaken(files, mp)
 	for _, f := range files {
 		for _, id := range topLevelNames(f) {
 			at := b.l.pos(id.Pos())
@@ -230,6 +231,35 @@ func (b *pkgBuilder) checkGeneratedNames(files []*ast.File, mp *model.Package) {
 			}
 		}
 	}
+}
+
+// importNamesTaken records the package-level names of the package that generated code
+// would otherwise use for its imports.
+func (b *pkgBuilder) importNamesTaken(files []*ast.File, mp *model.Package) {
+	names := map[string]bool{}
+	for _, path := range model.GeneratedImports {
+		names[model.ImportName(path)] = true
+	}
+	for _, t := range mp.Types {
+		if t.PkgPath != mp.Path {
+			names[model.ImportName(t.PkgPath)] = true
+		}
+	}
+	var taken []string
+	for _, f := range files {
+		for _, id := range topLevelNames(f) {
+			if names[id.Name] && !isImportName(f, id) {
+				taken = append(taken, id.Name)
+			}
+		}
+	}
+	slices.Sort(taken)
+	mp.ImportNamesTaken = slices.Compact(taken)
+}
+
+// isImportName reports whether id names an import of f, which is in the file block.
+func isImportName(f *ast.File, id *ast.Ident) bool {
+	return slices.ContainsFunc(f.Imports, func(s *ast.ImportSpec) bool { return s.Name == id })
 }
 
 // collision describes a declaration named like the constructor of the tools of recv.

@@ -45,6 +45,8 @@
 // of the package's own with one of those names is an error at the declaration; rename
 // it, or the constructor. Uses of those names are not errors while toolgen.gen.go is
 // missing or stale, so a package that calls its own Tools() regenerates from scratch.
+// A package that declares json, context, runtime, math or time itself gets a generated
+// file that imports those packages under names of its own.
 //
 // Descriptions are the doc comments, written for a model, which knows a tool by its
 // tool name and a property by its JSON name: a comment whose first word is exactly the

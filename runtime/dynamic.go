@@ -1,0 +1,644 @@
+package runtime
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// NewTool returns a Toolset holding one tool built at run time: def describes it, and
+// run runs its calls. def.InputSchema is a JSON Schema (2020-12) of the keywords toolgen
+// writes; NewTool compiles it once into a program that reads each call's arguments
+// over the same Decoder, with the same calls, as a generated decoder of that schema
+// does. So a dynamic tool gets the same validation, violation messages and paths,
+// leniencies, limits, violation budget, approvals, annotations and observer events as
+// a generated one, and joins generated ones with Join.
+//
+// run receives the validated arguments re-encoded as compact JSON: defaults filled in
+// for absent optional properties, null optional properties removed, integers written
+// as integers (2.0 is 2), date-times and durations in their Go form
+// (time.RFC3339Nano, time.Duration.String), base64 re-encoded, and objects or arrays
+// that arrived as JSON strings decoded.
+//
+// The keywords read are: type (one, or ["T", "null"]), properties, required,
+// additionalProperties (false or a schema; absent means any), items, $defs and
+// definitions, $ref (local: "#/..."; recursion allowed), anyOf of an optional value
+// ([{...}, {"type": "null"}]), enum, const, default, minimum, maximum,
+// exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength, pattern (RE2),
+// format (the formats of Format), contentEncoding base64, minItems, maxItems,
+// uniqueItems (of strings, numbers and booleans), minProperties, maxProperties and
+// propertyNames (an enum); description, title, deprecated, examples, $comment,
+// readOnly, writeOnly, $schema and "x-" extensions are annotations. Any other keyword
+// (oneOf, allOf, not, if/then/else, patternProperties, dependentRequired,
+// prefixItems, a remote $ref, ...) cannot be enforced, and NewTool refuses the schema
+// with a *SchemaError naming the keyword and its JSON Pointer in the schema.
+//
+// A property is sensitive when its schema says `"x-toolgen-sensitive": true`
+// (SensitiveKeyword) or def.Sensitive names it; the Tool's Sensitive lists both, so
+// its values are never echoed in violations, logs or approval prompts.
+//
+// def.OpenAI, Anthropic and Gemini are kept as given: when empty, adapters send
+// InputSchema, not strict.
+func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Result, error)) (*Toolset, error) {
+	if run == nil {
+		return nil, errors.New("runtime: NewTool " + strconv.Quote(def.Name) + ": run is nil")
+	}
+	if def.Name == "" {
+		return nil, errors.New("runtime: NewTool: the tool has no name")
+	}
+	prog, err := compileTool(&def)
+	if err != nil {
+		return nil, err
+	}
+	def.Groups = slices.Clone(def.Groups)
+	tools := []Tool{def}
+	return NewToolset(tools, func(_ int, d *Decoder) Invocation {
+		args, ok := prog.decode(d)
+		if !ok {
+			return nil
+		}
+		return func(ctx context.Context) (*Result, error) { return run(ctx, args) }
+	}), nil
+}
+
+// program is a compiled input schema.
+type program struct{ root *node }
+
+// compileTool compiles def's input schema and completes def.Sensitive with the
+// properties the schema marks.
+func compileTool(def *Tool) (*program, error) {
+	schema := def.InputSchema
+	if len(strings.TrimSpace(string(schema))) == 0 {
+		schema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+	}
+	doc, err := parseSchema(schema)
+	if err != nil {
+		return nil, &SchemaError{Tool: def.Name, Reason: "not a JSON Schema: " + err.Error()}
+	}
+	c := &compiler{tool: def.Name, root: doc, refs: map[string]*node{}}
+	root := &node{}
+	c.refs[""] = root
+	*root = *c.compile(doc, "")
+	if c.err == nil {
+		c.checkCycles()
+	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	if r := resolve(root); r.kind != kindObject || r.nullable {
+		return nil, &SchemaError{Tool: def.Name, Keyword: "type", Reason: "the arguments must be an object (type object)"}
+	}
+	for _, p := range def.Sensitive {
+		if !strings.HasPrefix(p, "/") || !markSensitive(root, strings.Split(p[1:], "/")) {
+			return nil, &SchemaError{Tool: def.Name, Reason: "Sensitive path " + strconv.Quote(p) + " names no property of the input schema"}
+		}
+	}
+	sens := slices.Clone(def.Sensitive)
+	for _, p := range sensitivePaths(root, "", map[*node]bool{}, nil) {
+		if !slices.Contains(sens, p) {
+			sens = append(sens, p)
+		}
+	}
+	def.Sensitive = sens
+	return &program{root: root}, nil
+}
+
+// decode reads the arguments d holds, returning them re-encoded when they are valid.
+func (p *program) decode(d *Decoder) (json.RawMessage, bool) {
+	st := interp{d: d}
+	st.value(p.root)
+	if !d.Finish() {
+		return nil, false
+	}
+	return st.out, true
+}
+
+// interp runs a program over one call's arguments. It writes the arguments it read to
+// out while they are valid; once a violation is found, out is no longer used and no
+// longer written, so that invalid arguments cost no more memory than their reading.
+type interp struct {
+	d   *Decoder
+	out []byte
+	// key is the uniqueness key of the last scalar read, when wantKey: the value a
+	// generated decoder stores for it (the zero value when it stored none).
+	key     string
+	wantKey bool
+}
+
+// w reports whether to write output.
+func (st *interp) w() bool { return !st.d.Failed() }
+
+func (st *interp) raw(s string) {
+	if st.w() {
+		st.out = append(st.out, s...)
+	}
+}
+
+// value reads one value of node n, as a generated decoder reads the Go type toolgen
+// maps to n's schema.
+func (st *interp) value(n *node) {
+	d := st.d
+	for {
+		if n.nullable && d.Null() {
+			st.raw("null")
+			st.key = "z"
+			return
+		}
+		if n.ref == nil {
+			break
+		}
+		n = n.ref
+	}
+	switch n.kind {
+	case kindAny:
+		st.anyValue()
+	case kindString:
+		st.stringValue(n)
+	case kindDateTime:
+		st.key = "t"
+		if t, ok := d.Time(); ok {
+			s := t.Format(time.RFC3339Nano)
+			st.key = "t" + s
+			if st.w() {
+				st.out = appendJSONString(st.out, s)
+			}
+		}
+	case kindDuration:
+		st.key = "d0"
+		if x, ok := d.Duration(); ok {
+			st.key = "d" + strconv.FormatInt(int64(x), 10)
+			if st.w() {
+				st.out = appendJSONString(st.out, x.String())
+			}
+		}
+	case kindBytes:
+		if b, ok := d.Bytes(); ok && st.w() {
+			st.out = append(st.out, '"')
+			st.out = base64.StdEncoding.AppendEncode(st.out, b)
+			st.out = append(st.out, '"')
+		}
+	case kindInteger:
+		st.intValue(n)
+	case kindUnsigned:
+		st.uintValue(n)
+	case kindNumber:
+		st.floatValue(n)
+	case kindBool:
+		st.key = "bfalse"
+		if b, ok := d.Bool(); ok {
+			if n.hasBoolConst && b != n.boolConst {
+				d.Fail(CodeConst, n.enumMsg)
+			}
+			if n.enumBool != nil && !slices.Contains(n.enumBool, b) {
+				d.Fail(n.enumCode, n.enumMsg)
+				return
+			}
+			st.key = "b" + strconv.FormatBool(b)
+			if st.w() {
+				st.out = strconv.AppendBool(st.out, b)
+			}
+		}
+	case kindObject:
+		st.object(n)
+	case kindArray:
+		st.array(n)
+	}
+}
+
+func (st *interp) stringValue(n *node) {
+	d := st.d
+	st.key = "s"
+	if n.enumStr != nil {
+		// As generated: with an enum, the value is only matched.
+		b, ok := d.StringBytes()
+		if !ok {
+			return
+		}
+		if !slices.Contains(n.enumStr, string(b)) {
+			d.Fail(n.enumCode, n.enumMsg)
+			return
+		}
+		if st.wantKey {
+			st.key = "s" + string(b)
+		}
+		if st.w() {
+			st.out = appendJSONBytes(st.out, b)
+		}
+		return
+	}
+	s, ok := d.String()
+	if !ok {
+		return
+	}
+	if n.minLen >= 0 {
+		d.MinLength(s, n.minLen)
+	}
+	if n.maxLen >= 0 {
+		d.MaxLength(s, n.maxLen)
+	}
+	if n.pattern != nil {
+		d.Match(s, n.pattern)
+	}
+	if n.format != "" {
+		d.Format(s, n.format)
+	}
+	if st.wantKey {
+		st.key = "s" + s
+	}
+	if st.w() {
+		st.out = appendJSONString(st.out, s)
+	}
+}
+
+func (st *interp) intValue(n *node) {
+	d := st.d
+	st.key = "i0"
+	v, ok := d.Int(n.lo, n.hi)
+	if !ok {
+		return
+	}
+	for _, c := range n.checks {
+		var fail bool
+		if c.integer {
+			fail = c.op == '[' && v <= c.i || c.op == ']' && v >= c.i
+		} else {
+			fail = c.op == '[' && float64(v) <= c.f || c.op == ']' && float64(v) >= c.f
+		}
+		if fail {
+			d.Fail(c.code, c.msg)
+		}
+	}
+	if n.multInt != 0 && v%n.multInt != 0 {
+		d.Fail(CodeMultipleOf, "must be a multiple of "+n.multText)
+	}
+	if n.multiple != "" {
+		d.MultipleOf(n.multiple)
+	}
+	if n.enumInt != nil && !slices.Contains(n.enumInt, v) {
+		d.Fail(n.enumCode, n.enumMsg)
+		return
+	}
+	st.key = "i" + strconv.FormatInt(v, 10)
+	if st.w() {
+		st.out = strconv.AppendInt(st.out, v, 10)
+	}
+}
+
+func (st *interp) uintValue(n *node) {
+	d := st.d
+	st.key = "i0"
+	v, ok := d.Uint(n.ulo, n.uhi)
+	if !ok {
+		return
+	}
+	for _, c := range n.checks {
+		var fail bool
+		if c.integer {
+			fail = c.op == '[' && (c.i >= 0 && v <= uint64(c.i)) || c.op == ']' && (c.i < 0 || v >= uint64(c.i))
+		} else {
+			fail = c.op == '[' && float64(v) <= c.f || c.op == ']' && float64(v) >= c.f
+		}
+		if fail {
+			d.Fail(c.code, c.msg)
+		}
+	}
+	if n.multInt != 0 && v%uint64(n.multInt) != 0 {
+		d.Fail(CodeMultipleOf, "must be a multiple of "+n.multText)
+	}
+	if n.multiple != "" {
+		d.MultipleOf(n.multiple)
+	}
+	if n.enumUint != nil && !slices.Contains(n.enumUint, v) {
+		d.Fail(n.enumCode, n.enumMsg)
+		return
+	}
+	st.key = "i" + strconv.FormatUint(v, 10)
+	if st.w() {
+		st.out = strconv.AppendUint(st.out, v, 10)
+	}
+}
+
+func (st *interp) floatValue(n *node) {
+	d := st.d
+	st.key = "n0"
+	f, ok := d.Float(64)
+	if !ok {
+		return
+	}
+	for _, c := range n.checks {
+		var fail bool
+		switch c.op {
+		case '<':
+			fail = f < c.f
+		case '>':
+			fail = f > c.f
+		case '[':
+			fail = f <= c.f
+		case ']':
+			fail = f >= c.f
+		}
+		if fail {
+			d.Fail(c.code, c.msg)
+		}
+	}
+	if n.multiple != "" {
+		d.MultipleOf(n.multiple)
+	}
+	if n.multInt != 0 {
+		d.MultipleOf(n.multText)
+	}
+	if n.enumF != nil && !slices.Contains(n.enumF, f) {
+		d.Fail(n.enumCode, n.enumMsg)
+		return
+	}
+	if f == 0 {
+		f = 0 // -0 equals 0
+	}
+	st.key = "n" + strconv.FormatFloat(f, 'g', -1, 64)
+	if st.w() {
+		st.out = appendFloat(st.out, f)
+	}
+}
+
+// object reads an object: its declared properties as a generated struct decoder
+// reads them, the others as a generated map decoder reads its entries.
+func (st *interp) object(n *node) {
+	d := st.d
+	if !d.BeginObject() {
+		return
+	}
+	var seenBuf [16]Presence
+	seen := seenBuf[:0]
+	if len(n.props) <= len(seenBuf) {
+		seen = seenBuf[:len(n.props)]
+	} else {
+		seen = make([]Presence, len(n.props))
+	}
+	var keys map[string]struct{} // the other properties read, for duplicates
+	count := 0
+	first := true
+	st.raw("{")
+	for d.NextField() {
+		if i, ok := n.index[string(d.FieldName())]; ok {
+			p := n.props[i]
+			flags := Required
+			if !p.required {
+				flags = Optional
+			}
+			if p.sensitive {
+				flags |= Sensitive
+			}
+			if d.Property(&seen[i], p.name, flags) {
+				st.member(&first, p.name)
+				st.value(p.node)
+				d.Leave()
+			}
+			continue
+		}
+		if n.additional == nil {
+			d.Unknown(n.names...)
+			continue
+		}
+		if n.keyEnum != nil && !slices.Contains(n.keyEnum, string(d.FieldName())) {
+			d.Unknown(n.keyEnum...)
+			continue
+		}
+		k := string(d.FieldName())
+		if _, dup := keys[k]; dup {
+			d.Duplicate()
+			continue
+		}
+		if keys == nil {
+			keys = map[string]struct{}{}
+		}
+		keys[k] = struct{}{}
+		count++
+		d.Enter(k)
+		st.member(&first, k)
+		st.value(n.additional)
+		d.Leave()
+	}
+	for i, p := range n.props {
+		switch {
+		case p.required:
+			if seen[i] == Absent {
+				d.Missing(p.name)
+			}
+		case p.def != nil:
+			if seen[i] != Present {
+				st.member(&first, p.name)
+				st.raw(string(p.def))
+			}
+		}
+		if seen[i] == Present {
+			count++
+		}
+	}
+	if n.minProps >= 0 {
+		d.MinProperties(count, n.minProps)
+	}
+	if n.maxProps >= 0 {
+		d.MaxProperties(count, n.maxProps)
+	}
+	st.raw("}")
+}
+
+// member writes the name of an object's member, after a comma unless it is the first.
+func (st *interp) member(first *bool, name string) {
+	if !st.w() {
+		return
+	}
+	if !*first {
+		st.out = append(st.out, ',')
+	}
+	*first = false
+	st.out = appendJSONString(st.out, name)
+	st.out = append(st.out, ':')
+}
+
+// array reads an array as a generated slice decoder does: for uniqueItems, the items
+// compared are those a generated decoder keeps (runtime.Item keeps none once the
+// arguments are known to be invalid), each as the value it stored.
+func (st *interp) array(n *node) {
+	d := st.d
+	if !d.BeginArray() {
+		return
+	}
+	var keys []string
+	outer := st.wantKey
+	st.wantKey = n.unique
+	st.raw("[")
+	first := true
+	for d.NextItem() {
+		kept := !d.Failed()
+		if st.w() {
+			if !first {
+				st.out = append(st.out, ',')
+			}
+			first = false
+		}
+		st.value(n.items)
+		if n.unique && kept {
+			keys = append(keys, st.key)
+		}
+	}
+	st.wantKey = outer
+	st.raw("]")
+	if n.minItems >= 0 {
+		d.MinItems(d.Count(), n.minItems)
+	}
+	if n.maxItems >= 0 {
+		d.MaxItems(d.Count(), n.maxItems)
+	}
+	if n.unique {
+		Unique(d, keys)
+	}
+}
+
+// anyValue reads any JSON value as Decoder.Any does, with the same violations, and
+// writes it without building it.
+func (st *interp) anyValue() {
+	d := st.d
+	if d.broken {
+		return
+	}
+	switch d.peek() {
+	case '{':
+		if !d.begin(false) {
+			return
+		}
+		var seen map[string]struct{}
+		first := true
+		st.raw("{")
+		for d.NextField() {
+			name := string(d.FieldName())
+			if _, dup := seen[name]; dup {
+				d.Duplicate()
+				continue
+			}
+			if seen == nil {
+				seen = map[string]struct{}{}
+			}
+			seen[name] = struct{}{}
+			d.Enter(name)
+			st.member(&first, name)
+			st.anyValue()
+			d.Leave()
+		}
+		st.raw("}")
+	case '[':
+		if !d.begin(true) {
+			return
+		}
+		st.raw("[")
+		first := true
+		for d.NextItem() {
+			if st.w() {
+				if !first {
+					st.out = append(st.out, ',')
+				}
+				first = false
+			}
+			st.anyValue()
+		}
+		st.raw("]")
+	case '"':
+		if s, ok := d.String(); ok && st.w() {
+			st.out = appendJSONString(st.out, s)
+		}
+	case 't', 'f':
+		if b, ok := d.Bool(); ok && st.w() {
+			st.out = strconv.AppendBool(st.out, b)
+		}
+	case 'n':
+		d.valStart = d.pos
+		if d.literal("null") {
+			st.raw("null")
+		}
+	default:
+		if f, ok := d.Float(64); ok && st.w() {
+			st.out = appendFloat(st.out, f)
+		}
+	}
+}
+
+// appendFloat writes f as encoding/json does.
+func appendFloat(b []byte, f float64) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// Clean up e-09 to e-9, as encoding/json does.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString writes s as a JSON string. s is valid UTF-8: the decoder replaced
+// invalid bytes.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				b = append(b, s[start:i]...)
+				if r == utf8.RuneError {
+					b = append(b, `\ufffd`...)
+				} else {
+					b = append(b, `\u202`...)
+					b = append(b, hexDigits[r&0xf])
+				}
+				i += size
+				start = i
+				continue
+			}
+			i += size
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendJSONBytes is appendJSONString for bytes, which it does not keep.
+func appendJSONBytes(b, s []byte) []byte {
+	return appendJSONString(b, unsafe.String(unsafe.SliceData(s), len(s)))
+}

@@ -1,0 +1,146 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// echo is a dynamic tool's run that answers with the arguments it received.
+func echo(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+	return runtime.TextResult(string(args)), nil
+}
+
+func mustTool(t *testing.T, name, schema string) *runtime.Toolset {
+	t.Helper()
+	ts, err := runtime.NewTool(runtime.Tool{Name: name, InputSchema: json.RawMessage(schema)}, echo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+// The issue's example: a hand-built tool whose schema requires msg refuses {}.
+func TestNewToolRequiresMsg(t *testing.T) {
+	ts := mustTool(t, "say", `{"type":"object","properties":{"msg":{"type":"string"}},"required":["msg"]}`)
+	res := ts.Call(context.Background(), "say", []byte(`{}`))
+	if !res.IsError || res.Outcome != runtime.OutcomeInvalidArguments {
+		t.Fatalf("{} was not refused: %v %q", res.Outcome, res.Text())
+	}
+	if want := "invalid arguments for say: /msg: missing required property"; res.Text() != want {
+		t.Errorf("text %q, want %q", res.Text(), want)
+	}
+	res = ts.Call(context.Background(), "say", []byte(`{"msg":"hi"}`))
+	if res.IsError || res.Text() != `{"msg":"hi"}` {
+		t.Errorf("valid call: %v %q", res.Outcome, res.Text())
+	}
+}
+
+func TestNewToolRefuses(t *testing.T) {
+	for _, tc := range []struct{ schema, keyword, path string }{
+		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}`, "oneOf", "/properties/a"},
+		{`{"type":"object","allOf":[{}]}`, "allOf", ""},
+		{`{"type":"object","properties":{"a":{"type":"string","if":{}}}}`, "if", "/properties/a"},
+		{`{"type":"object","patternProperties":{"^x":{}}}`, "patternProperties", ""},
+		{`{"type":"object","dependentRequired":{"a":["b"]}}`, "dependentRequired", ""},
+		{`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`, "$ref", "/properties/a/$ref"},
+		{`{"type":"object","properties":{"l":{"type":"array","prefixItems":[{}]}}}`, "prefixItems", "/properties/l"},
+		{`{"type":"object","properties":{"a":{"type":"string","format":"color"}}}`, "format", "/properties/a/format"},
+		{`{"type":"object","properties":{"a":{"type":"string","minimum":1}}}`, "minimum", "/properties/a/minimum"},
+		{`{"type":"object","properties":{"a":{"type":["string","integer"]}}}`, "type", "/properties/a/type"},
+		{`{"type":"object","properties":{"a":{"type":"string","pattern":"("}}}`, "pattern", "/properties/a/pattern"},
+		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"$ref":"#/$defs/A"}}}`, "$ref", "/$defs/A"},
+		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/Missing"}}}`, "$ref", "/properties/a/$ref"},
+	} {
+		_, err := runtime.NewTool(runtime.Tool{Name: "t", InputSchema: json.RawMessage(tc.schema)}, echo)
+		var se *runtime.SchemaError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: err %v, want a *SchemaError", tc.schema, err)
+			continue
+		}
+		if se.Keyword != tc.keyword || se.Path != tc.path {
+			t.Errorf("%s: refused %q at %q (%v), want %q at %q", tc.schema, se.Keyword, se.Path, err, tc.keyword, tc.path)
+		}
+		if !strings.Contains(err.Error(), tc.keyword) {
+			t.Errorf("%s: the error does not name the keyword: %v", tc.schema, err)
+		}
+	}
+	for _, schema := range []string{`{"type":"string"}`, `[`, `{"type":"object","type":"object"}`} {
+		if _, err := runtime.NewTool(runtime.Tool{Name: "t", InputSchema: json.RawMessage(schema)}, echo); err == nil {
+			t.Errorf("%s: accepted", schema)
+		}
+	}
+	if _, err := runtime.NewTool(runtime.Tool{Name: "t"}, nil); err == nil {
+		t.Error("a nil run was accepted")
+	}
+	if _, err := runtime.NewTool(runtime.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`), Sensitive: []string{"/nope"}}, echo); err == nil {
+		t.Error("a Sensitive path naming nothing was accepted")
+	}
+}
+
+// A recursive schema through $ref, with the anyOf toolgen writes for an optional
+// pointer, defaults and a sensitive extension.
+func TestNewToolRecursion(t *testing.T) {
+	const schema = `{"type":"object","properties":{
+		"tree":{"$ref":"#/$defs/Node"},
+		"next":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]},
+		"depth":{"type":"integer","minimum":1,"default":3},
+		"token":{"type":"string","minLength":8,"x-toolgen-sensitive":true}},
+		"required":["tree"],"additionalProperties":false,
+		"$defs":{"Node":{"type":"object","properties":{"name":{"type":"string"},
+			"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}},
+			"required":["name"],"additionalProperties":false}}}`
+	ts := mustTool(t, "walk", schema)
+	tool, _ := ts.Lookup("walk")
+	if len(tool.Sensitive) != 1 || tool.Sensitive[0] != "/token" {
+		t.Errorf("Sensitive %q, want [/token]", tool.Sensitive)
+	}
+	for _, tc := range []struct{ args, want string }{
+		{`{"tree":{"name":"a","children":[{"name":"b","children":[{"name":"c"}]}]},"next":null}`,
+			`{"tree":{"name":"a","children":[{"name":"b","children":[{"name":"c"}]}]},"depth":3}`},
+		{`{"tree":"{\"name\":\"x\"}","depth":2.0}`, `{"tree":{"name":"x"},"depth":2}`},
+		{`{"tree":{"name":"a","children":[{"children":[{"name":1}]}]}}`,
+			`invalid arguments for walk: /tree/children/0/children/0/name: must be a string (got 1); /tree/children/0/name: missing required property`},
+		{`{"tree":{"name":"a"},"token":"short"}`, `invalid arguments for walk: /token: must be at least 8 characters long`},
+		{`{"tree":{"name":"a"},"next":{"nam":"b"}}`, `invalid arguments for walk: /next/nam: unknown property; did you mean "name"?; /next/name: missing required property`},
+	} {
+		res := ts.Call(context.Background(), "walk", []byte(tc.args))
+		if res.Text() != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.args, res.Text(), tc.want)
+		}
+	}
+	deep := strings.Repeat(`{"name":"n","children":[`, 40) + strings.Repeat(`]}`, 40)
+	res := ts.Call(context.Background(), "walk", []byte(`{"tree":`+deep+`}`))
+	if !res.IsError || !strings.Contains(res.Text(), "nested deeper than the limit") {
+		t.Errorf("deep recursion: %s", res.Text())
+	}
+}
+
+// Dynamic tools join generated ones, keep their annotations and redact sensitive values.
+func TestNewToolJoin(t *testing.T) {
+	a := mustTool(t, "a", `{"type":"object","properties":{}}`)
+	b, err := runtime.NewTool(runtime.Tool{Name: "b", Annotations: runtime.Annotations{ReadOnly: new(true)},
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"pw":{"type":"string"}}}`), Sensitive: []string{"/pw"}}, echo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := runtime.Join(a, b)
+	if ts.Len() != 2 {
+		t.Fatalf("Len %d", ts.Len())
+	}
+	tool, _ := ts.Lookup("b")
+	if !tool.Annotations.Effective().ReadOnly {
+		t.Error("annotations lost")
+	}
+	if got := string(runtime.Redact(tool, []byte(`{"pw":"hunter2"}`))); got != `{"pw":"[redacted]"}` {
+		t.Errorf("Redact: %s", got)
+	}
+	res := ts.Call(context.Background(), "b", []byte(`{"pw":7}`))
+	if strings.Contains(res.Text(), "7") {
+		t.Errorf("a sensitive value was echoed: %s", res.Text())
+	}
+}

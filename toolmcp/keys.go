@@ -392,9 +392,25 @@ func (s *keyScanner) duplicate(start, end, j int) keysReport {
 	return keysReport{problem: keysDuplicate, pointer: p.String(), key: key, first: first}
 }
 
+// maxReportedKey bounds the bytes of a key that a report decodes: it shows at most 256.
+const maxReportedKey = 512
+
 // decodeKey returns the key whose bytes, quotes excluded and checked by scanString,
-// are raw, decoded.
+// are raw, decoded, up to about maxReportedKey bytes: a report quotes keys cut, and a
+// long key costs no more to report than a short one.
 func decodeKey(raw []byte) string {
+	i := 0
+	for i < len(raw) && i < maxReportedKey { // whole escapes only
+		switch {
+		case raw[i] != '\\':
+			i++
+		case raw[i+1] == 'u':
+			i += 6
+		default:
+			i += 2
+		}
+	}
+	raw = raw[:i]
 	if isPlain(raw) {
 		return string(raw)
 	}
@@ -679,6 +695,9 @@ func hex4(b []byte) rune {
 // surrogate pair joined, a lone surrogate and each byte of invalid UTF-8 read as
 // U+FFFD.
 func unquote(dst, raw []byte) []byte {
+	// At most three bytes a byte (an invalid one becomes U+FFFD): one allocation at
+	// most, where append's growth would make several.
+	dst = slices.Grow(dst, 3*len(raw))
 	for i := 0; i < len(raw); {
 		c := raw[i]
 		switch {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/toolgen/toolgen/internal/conformance/other"
@@ -83,73 +82,6 @@ func dynamicSubjects(t testing.TB) []dyntest.Subject {
 		out = append(out, s)
 	}
 	return out
-}
-
-// kindsValues are values of every JSON type and shape, for every property of a tool.
-var kindsValues = []string{
-	`null`, `true`, `false`, `0`, `-0`, `1`, `-1`, `2.0`, `1e1`, `1.5`, `-128`, `255`, `256`, `65536`,
-	`4294967296`, `9223372036854775807`, `9223372036854775808`, `18446744073709551616`, `-9223372036854775809`,
-	`1e39`, `1e400`, `1e-400`, `0.1`, `100`, `101`, `""`, `"x"`, `"red"`, `"green"`, `"Red"`, `"a"`, `"c d"`,
-	`"fixed"`, `"1h30m"`, `"90 minutes"`, `"aGk="`, `"!!"`, `"2026-11-30T12:00:00Z"`, `"2026-11-30t12:00:00z"`,
-	`"2016-12-31T23:59:60Z"`, `"2026-11-30"`, `"192.0.2.1"`, `"{}"`, `"[]"`, `"{\"name\":\"n\"}"`, `"[1,2]"`,
-	`[]`, `[1]`, `[1,2]`, `[1,2,3]`, `["a","a"]`, `["a",1,"a"]`, `["",1]`, `[null]`, `[{}]`, `[[1],["x"]]`,
-	`{}`, `{"a":1}`, `{"a":1,"a":2}`, `{"red":1,"pink":2}`, `{"name":"n","children":[{"name":1}]}`,
-	`{"key":""}`, `{"x":1}`, `{"x":"1"}`, `"12345678"`, `"hunter2"`, `"AB1"`, `"a,b"`, `0.35`, `0.3`, `-15`, `7`,
-}
-
-// matrix returns, for each property of a tool, the valid base arguments with that
-// property set to each of kindsValues.
-func matrix(base string, props []string) []difftest.Case {
-	var out []difftest.Case
-	body := strings.TrimSuffix(strings.TrimPrefix(base, "{"), "}")
-	for _, p := range props {
-		for _, v := range kindsValues {
-			args := `{"` + p + `":` + v + `}`
-			if body != "" {
-				args = `{` + body + `,"` + p + `":` + v + `}`
-			}
-			out = append(out, difftest.Case{Name: p + "=" + v, Args: args})
-		}
-	}
-	return out
-}
-
-// propertyNames returns the names of the properties of a schema's root.
-func propertyNames(t testing.TB, schema []byte) []string {
-	dec := json.NewDecoder(strings.NewReader(string(schema)))
-	var s struct {
-		Properties json.RawMessage `json:"properties"`
-	}
-	if err := dec.Decode(&s); err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	d := json.NewDecoder(strings.NewReader(string(s.Properties)))
-	depth := 0
-	for {
-		tok, err := d.Token()
-		if err != nil {
-			break
-		}
-		switch x := tok.(type) {
-		case json.Delim:
-			if x == '{' || x == '[' {
-				depth++
-			} else {
-				depth--
-			}
-		case string:
-			if depth == 1 {
-				names = append(names, x)
-				// Skip the value.
-				var skip json.RawMessage
-				if err := d.Decode(&skip); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-	}
-	return names
 }
 
 // conformanceInputs are the inputs of the conformance tests, by tool.
@@ -233,7 +165,7 @@ func dynamicCorpus(t testing.TB, s dyntest.Subject) []difftest.Case {
 	}
 	if v, ok := validArgs[s.Tool]; ok {
 		cases = append(cases, difftest.Structural(v.valid, v.key, v.value)...)
-		cases = append(cases, matrix(v.valid, append(propertyNames(t, s.Schema), "unknown"))...)
+		cases = append(cases, dyntest.Matrix(v.valid, append(dyntest.PropertyNames(t, s.Schema), "unknown"))...)
 	} else {
 		cases = append(cases, difftest.Case{Name: "unknown", Args: `{"a":1}`}, difftest.Case{Name: "double", Args: `"{\"a\":1}"`})
 	}

@@ -378,3 +378,82 @@ func Run(t *testing.T, p *Pair, cases []difftest.Case) {
 	t.Logf("%s: %d cases: %d accepted both ways, %d rejected both ways with the same text, %d differing only in Go-typed properties",
 		p.s.Tool, len(cases), st.Accepted, st.Rejected, st.Excused)
 }
+
+// FromSubject returns the Value of a Subject from a differential subject of
+// internal/difftest: its generated decoder's value, marshaled by encoding/json.
+func FromSubject[T any](s difftest.Subject[T]) func([]byte) (json.RawMessage, error) {
+	return func(args []byte) (json.RawMessage, error) {
+		v, viols, ok := s.Decode(args)
+		if !ok {
+			return nil, fmt.Errorf("the generated decoder refuses what its Toolset accepted: %v", viols)
+		}
+		return json.Marshal(v)
+	}
+}
+
+// Values are JSON values of every JSON type and shape, for every property of a tool.
+var Values = []string{
+	`null`, `true`, `false`, `0`, `-0`, `1`, `-1`, `2.0`, `1e1`, `1.5`, `-128`, `255`, `256`, `65536`,
+	`4294967296`, `9223372036854775807`, `9223372036854775808`, `18446744073709551616`, `-9223372036854775809`,
+	`1e39`, `1e400`, `1e-400`, `0.1`, `100`, `101`, `""`, `"x"`, `"red"`, `"green"`, `"Red"`, `"a"`, `"c d"`,
+	`"fixed"`, `"1h30m"`, `"90 minutes"`, `"aGk="`, `"!!"`, `"2026-11-30T12:00:00Z"`, `"2026-11-30t12:00:00z"`,
+	`"2016-12-31T23:59:60Z"`, `"2026-11-30"`, `"192.0.2.1"`, `"{}"`, `"[]"`, `"{\"name\":\"n\"}"`, `"[1,2]"`,
+	`[]`, `[1]`, `[1,2]`, `[1,2,3]`, `["a","a"]`, `["a",1,"a"]`, `["",1]`, `[null]`, `[{}]`, `[[1],["x"]]`,
+	`{}`, `{"a":1}`, `{"a":1,"a":2}`, `{"red":1,"pink":2}`, `{"name":"n","children":[{"name":1}]}`,
+	`{"key":""}`, `{"x":1}`, `{"x":"1"}`, `"12345678"`, `"hunter2"`, `"AB1"`, `"a,b"`, `0.35`, `0.3`, `-15`, `7`,
+}
+
+// Matrix returns, for each property of a tool, the valid base arguments with that
+// property set to each of Values.
+func Matrix(base string, props []string) []difftest.Case {
+	var out []difftest.Case
+	body := strings.TrimSuffix(strings.TrimPrefix(base, "{"), "}")
+	for _, p := range props {
+		for _, v := range Values {
+			args := `{"` + p + `":` + v + `}`
+			if body != "" {
+				args = `{` + body + `,"` + p + `":` + v + `}`
+			}
+			out = append(out, difftest.Case{Name: p + "=" + v, Args: args})
+		}
+	}
+	return out
+}
+
+// PropertyNames returns the names of the properties of a schema's root.
+func PropertyNames(t testing.TB, schema []byte) []string {
+	dec := json.NewDecoder(strings.NewReader(string(schema)))
+	var s struct {
+		Properties json.RawMessage `json:"properties"`
+	}
+	if err := dec.Decode(&s); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	d := json.NewDecoder(strings.NewReader(string(s.Properties)))
+	depth := 0
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		switch x := tok.(type) {
+		case json.Delim:
+			if x == '{' || x == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		case string:
+			if depth == 1 {
+				names = append(names, x)
+				// Skip the value.
+				var skip json.RawMessage
+				if err := d.Decode(&skip); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	return names
+}

@@ -90,6 +90,9 @@ func compileTool(def *Tool) (*program, error) {
 	if c.err == nil {
 		c.checkCycles()
 	}
+	if c.err == nil {
+		c.applyOverlays()
+	}
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -180,10 +183,23 @@ func (st *interp) value(n *node) {
 			}
 		}
 	case kindBytes:
-		if b, ok := d.Bytes(); ok && st.w() {
-			st.out = append(st.out, '"')
-			st.out = base64.StdEncoding.AppendEncode(st.out, b)
-			st.out = append(st.out, '"')
+		if b, ok := d.Bytes(); ok {
+			if n.minLen >= 0 || n.maxLen >= 0 {
+				// The lengths of the text in its canonical form (a generated decoder
+				// of a []byte does not check them).
+				text := base64.StdEncoding.EncodeToString(b)
+				if n.minLen >= 0 {
+					d.MinLength(text, n.minLen)
+				}
+				if n.maxLen >= 0 {
+					d.MaxLength(text, n.maxLen)
+				}
+			}
+			if st.w() {
+				st.out = append(st.out, '"')
+				st.out = base64.StdEncoding.AppendEncode(st.out, b)
+				st.out = append(st.out, '"')
+			}
 		}
 	case kindInteger:
 		st.intValue(n)
@@ -485,9 +501,14 @@ func (st *interp) array(n *node) {
 			}
 			first = false
 		}
+		start := len(st.out)
 		st.value(n.items)
 		if n.unique && kept {
-			keys = append(keys, st.key)
+			if scalar(n.items) {
+				keys = append(keys, st.key)
+			} else {
+				keys = append(keys, canonical(st.out[start:]))
+			}
 		}
 	}
 	st.wantKey = outer
@@ -501,6 +522,30 @@ func (st *interp) array(n *node) {
 	if n.unique {
 		Unique(d, keys)
 	}
+}
+
+// scalar reports whether the values of n are strings, numbers or booleans (or null),
+// whose uniqueness keys the interpreter computes as a generated decoder compares them.
+func scalar(n *node) bool {
+	switch resolve(n).kind {
+	case kindString, kindInteger, kindUnsigned, kindNumber, kindBool, kindDateTime, kindDuration, kindBytes:
+		return true
+	}
+	return false
+}
+
+// canonical returns the uniqueness key of an object or array item: its JSON with
+// object keys sorted, so that items equal as JSON values are equal.
+func canonical(item []byte) string {
+	var v any
+	if json.Unmarshal(item, &v) != nil {
+		return string(item)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return string(item)
+	}
+	return string(b)
 }
 
 // anyValue reads any JSON value as Decoder.Any does, with the same violations, and

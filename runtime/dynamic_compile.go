@@ -256,7 +256,50 @@ type compiler struct {
 	tool string
 	root *jv
 	refs map[string]*node // compiled $ref targets by pointer, for recursion
-	err  *SchemaError
+	// overlays are the references with list keywords beside them.
+	overlays []overlay
+	err      *SchemaError
+}
+
+// overlay is a $ref with list keywords beside it: n becomes the referenced node with
+// those keywords added.
+type overlay struct {
+	n, target *node
+	s         *jv
+	at        string
+}
+
+// applyOverlays completes the references that have keywords beside them.
+func (c *compiler) applyOverlays() {
+	for _, o := range c.overlays {
+		t := resolve(o.target)
+		if t == o.n {
+			c.fail(o.at, "$ref", "a reference cycle that reads no value")
+			return
+		}
+		*o.n = *t
+		switch t.kind {
+		case kindArray:
+			for _, kw := range []string{"minProperties", "maxProperties"} {
+				if _, ok := o.s.get(kw); ok {
+					c.fail(o.at+"/"+kw, kw, "does not apply to an array")
+					return
+				}
+			}
+			c.listKeywords(o.n, o.s, o.at)
+		case kindObject:
+			for _, kw := range []string{"minItems", "maxItems", "uniqueItems"} {
+				if _, ok := o.s.get(kw); ok {
+					c.fail(o.at+"/"+kw, kw, "does not apply to an object")
+					return
+				}
+			}
+			c.propertyCounts(o.n, o.s, o.at)
+		default:
+			c.fail(o.at, "$ref", "list keywords beside a $ref need an array or an object")
+			return
+		}
+	}
 }
 
 func (c *compiler) fail(at, keyword, reason string) *node {
@@ -303,12 +346,24 @@ func (c *compiler) compile(s *jv, at string) *node {
 		return c.fail(at, k, "not a keyword a dynamic tool can enforce (the keywords are those toolgen writes: see runtime.NewTool)")
 	}
 	if v, ok := s.get("$ref"); ok {
+		besides := false
 		for _, k := range s.keys {
-			if k != "$ref" && k != "default" && k != "$defs" && k != "definitions" && !annotationKeywords[k] && !strings.HasPrefix(k, "x-") {
-				return c.fail(at, k, "beside $ref: only annotations and default may stand beside a $ref")
+			switch {
+			case k == "minItems" || k == "maxItems" || k == "uniqueItems" || k == "minProperties" || k == "maxProperties":
+				besides = true // the list keywords toolgen writes beside a $ref
+			case k != "$ref" && k != "default" && k != "$defs" && k != "definitions" && !annotationKeywords[k] && !strings.HasPrefix(k, "x-"):
+				return c.fail(at, k, "beside $ref: only annotations, default and the list keywords (minItems, maxItems, uniqueItems, minProperties, maxProperties) may stand beside a $ref")
 			}
 		}
-		return c.ref(v, at+"/$ref")
+		r := c.ref(v, at+"/$ref")
+		if !besides {
+			return r
+		}
+		// The referenced schema with the keywords beside: made once every schema is
+		// compiled, since the reference may be to one being compiled.
+		ov := &node{}
+		c.overlays = append(c.overlays, overlay{n: ov, target: r, s: s, at: at})
+		return ov
 	}
 	if v, ok := s.get("anyOf"); ok {
 		for _, k := range s.keys {
@@ -483,8 +538,8 @@ func (c *compiler) stringNode(n *node, s *jv, at string) {
 			c.fail(at+"/contentEncoding", "contentEncoding", "only base64 is read")
 			return
 		}
-		if n.minLen >= 0 || n.maxLen >= 0 || n.pattern != nil || n.format != "" {
-			c.fail(at+"/contentEncoding", "contentEncoding", "base64 text takes no other string keyword")
+		if n.pattern != nil || n.format != "" {
+			c.fail(at+"/contentEncoding", "contentEncoding", "base64 text takes no pattern or format")
 			return
 		}
 		n.kind = kindBytes
@@ -764,6 +819,11 @@ func (c *compiler) objectNode(n *node, s *jv, at string) {
 			n.keyEnum = []string{}
 		}
 	}
+	c.propertyCounts(n, s, at)
+}
+
+// propertyCounts reads minProperties and maxProperties into an object node.
+func (c *compiler) propertyCounts(n *node, s *jv, at string) {
 	if v, ok := s.get("minProperties"); ok {
 		n.minProps = c.count(v, at+"/minProperties", "minProperties")
 	}
@@ -778,6 +838,11 @@ func (c *compiler) arrayNode(n *node, s *jv, at string) {
 	if v, ok := s.get("items"); ok {
 		n.items = c.compile(v, at+"/items")
 	}
+	c.listKeywords(n, s, at)
+}
+
+// listKeywords reads minItems, maxItems and uniqueItems into an array node.
+func (c *compiler) listKeywords(n *node, s *jv, at string) {
 	if v, ok := s.get("minItems"); ok {
 		n.minItems = c.count(v, at+"/minItems", "minItems")
 	}
@@ -790,13 +855,6 @@ func (c *compiler) arrayNode(n *node, s *jv, at string) {
 			return
 		}
 		n.unique = v.b
-		if n.unique && c.err == nil {
-			switch resolve(n.items).kind {
-			case kindString, kindInteger, kindUnsigned, kindNumber, kindBool, kindDateTime, kindDuration:
-			default:
-				c.fail(at+"/uniqueItems", "uniqueItems", "is read only for items that are strings, numbers or booleans")
-			}
-		}
 	}
 }
 

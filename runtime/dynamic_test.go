@@ -144,3 +144,21 @@ func TestNewToolJoin(t *testing.T) {
 		t.Errorf("a sensitive value was echoed: %s", res.Text())
 	}
 }
+
+// The list keywords toolgen writes beside a $ref, and uniqueItems on objects.
+func TestNewToolBesideRef(t *testing.T) {
+	ts := mustTool(t, "cfg", `{"type":"object","properties":{
+		"tree":{"$ref":"#/$defs/Tree","minProperties":1},
+		"people":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}}},"uniqueItems":true}},
+		"$defs":{"Tree":{"type":"object","additionalProperties":{"$ref":"#/$defs/Tree"}}}}`)
+	for _, tc := range []struct{ args, want string }{
+		{`{"tree":{"a":{"b":{}}}}`, `{"tree":{"a":{"b":{}}}}`},
+		{`{"tree":{}}`, `invalid arguments for cfg: /tree: must have at least 1 property (got 0)`},
+		{`{"people":[{"name":"a","age":1},{"age":1.0,"name":"a"}]}`, `invalid arguments for cfg: /people: must not hold equal items (items 0 and 1 are equal)`},
+		{`{"people":[{"name":"a","age":1},{"name":"a","age":2}]}`, `{"people":[{"name":"a","age":1},{"name":"a","age":2}]}`},
+	} {
+		if got := ts.Call(context.Background(), "cfg", []byte(tc.args)).Text(); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.args, got, tc.want)
+		}
+	}
+}

@@ -86,7 +86,7 @@ func compileTool(def *Tool) (*program, error) {
 	c := &compiler{tool: def.Name, root: doc, refs: map[string]*node{}}
 	root := &node{}
 	c.refs[""] = root
-	*root = *c.compile(doc, "")
+	root.ref = c.compile(doc, "")
 	if c.err == nil {
 		c.checkCycles()
 	}

@@ -471,7 +471,9 @@ func (c *compiler) ref(v *jv, at string) *node {
 	// A placeholder first, so that a recursive reference finds it.
 	holder := &node{}
 	c.refs[ptr] = holder
-	*holder = *c.compile(target, ptr)
+	// The holder refers to what it holds rather than copying it: that may be a $ref
+	// with keywords beside it, completed only once every schema is compiled.
+	holder.ref = c.compile(target, ptr)
 	return &node{ref: holder}
 }
 
@@ -911,15 +913,19 @@ func markSensitive(n *node, segs []string) bool {
 }
 
 // sensitivePaths lists the paths of the sensitive properties, as toolgen lists a
-// generated tool's: a recursive schema's at its first level.
+// generated tool's: a recursive schema's at its first level. visiting holds the nodes
+// on the way from the root, references and the nodes a $ref with keywords beside it
+// copies alike, so that a cycle through either ends.
 func sensitivePaths(n *node, prefix string, visiting map[*node]bool, out []string) []string {
-	for n.ref != nil {
-		if visiting[n.ref] {
+	for ; n != nil; n = n.ref {
+		if visiting[n] {
 			return out
 		}
-		visiting[n.ref] = true
-		defer delete(visiting, n.ref)
-		n = n.ref
+		visiting[n] = true
+		defer delete(visiting, n)
+		if n.ref == nil {
+			break
+		}
 	}
 	switch n.kind {
 	case kindArray:

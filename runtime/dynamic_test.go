@@ -161,4 +161,58 @@ func TestNewToolBesideRef(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", tc.args, got, tc.want)
 		}
 	}
+	// A $ref to the root with keywords beside it: a copy of the root that holds itself
+	// (found by FuzzNewTool: listing the sensitive paths did not end).
+	ts = mustTool(t, "r", `{"type":"object","properties":{"t":{"$ref":"#","minProperties":1},"pw":{"type":"string","x-toolgen-sensitive":true}}}`)
+	if tool, _ := ts.Lookup("r"); strings.Join(tool.Sensitive, ",") != "/t/pw,/pw" {
+		t.Errorf("Sensitive: %q", tool.Sensitive)
+	}
+	if got := ts.Call(context.Background(), "r", []byte(`{"t":{"t":{}}}`)).Text(); got != "invalid arguments for r: /t/t: must have at least 1 property (got 0)" {
+		t.Errorf("a $ref to the root: %s", got)
+	}
+	// A definition that is itself a $ref with keywords beside it.
+	ts = mustTool(t, "l", `{"type":"object","properties":{"l":{"$ref":"#/$defs/L"}},
+		"$defs":{"L":{"$ref":"#/$defs/E","minItems":1},"E":{"type":"array","items":{"type":"integer"}}}}`)
+	if got := ts.Call(context.Background(), "l", []byte(`{"l":[]}`)).Text(); got != "invalid arguments for l: /l: must have at least 1 item (got 0)" {
+		t.Errorf("minItems beside a $ref in a definition: %s", got)
+	}
+	for _, schema := range []string{
+		`{"$ref":"#","minProperties":1}`,
+		`{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"anyOf":[{"$ref":"#/$defs/A"},{"type":"null"}]}}}`,
+		`{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"$ref":"#/$defs/A","minItems":1}}}`,
+	} {
+		if _, err := runtime.NewTool(runtime.Tool{Name: "c", InputSchema: json.RawMessage(schema)}, echo); err == nil {
+			t.Errorf("%s: accepted", schema)
+		}
+	}
+}
+
+// FuzzNewTool checks that no schema makes NewTool panic or hang, and that a dynamic
+// tool built from any schema NewTool accepts answers any arguments without a panic:
+// valid arguments reach run as JSON.
+func FuzzNewTool(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"object","properties":{"msg":{"type":"string"}},"required":["msg"]}`,
+		`{"type":"object","properties":{"tree":{"$ref":"#/$defs/N"},"n":{"anyOf":[{"$ref":"#/$defs/N"},{"type":"null"}]}},"$defs":{"N":{"type":"object","properties":{"c":{"type":"array","items":{"$ref":"#/$defs/N"},"uniqueItems":true}},"additionalProperties":false}}}`,
+		`{"type":"object","properties":{"a":{"type":"integer","minimum":0,"maximum":255,"enum":[1,2]},"b":{"type":"number","exclusiveMinimum":0,"multipleOf":0.01},"m":{"type":"object","additionalProperties":{"type":["string","null"],"format":"email"},"propertyNames":{"enum":["x","y"]},"minProperties":1}}}`,
+		`{"type":"object","properties":{"t":{"$ref":"#/$defs/T","minProperties":1},"d":{"type":"string","format":"date-time","default":"2024-01-01T00:00:00Z"},"b":{"type":"string","contentEncoding":"base64","maxLength":8}},"$defs":{"T":{"type":"object","additionalProperties":{"$ref":"#/$defs/T"}}}}`,
+	} {
+		f.Add([]byte(s), []byte(`{"msg":"x","tree":{"c":[{},{}]},"a":1,"b":0.5,"m":{"x":"a@b.c"},"t":{"a":{}},"d":"2024-01-01t00:00:00z","b":"aGk="}`))
+	}
+	f.Fuzz(func(t *testing.T, schema, args []byte) {
+		ts, err := runtime.NewTool(runtime.Tool{Name: "f", InputSchema: schema}, echo)
+		if err != nil {
+			return
+		}
+		res := ts.Call(context.Background(), "f", args)
+		switch res.Outcome {
+		case runtime.OutcomeOK:
+			if !json.Valid([]byte(res.Text())) {
+				t.Fatalf("run received arguments that are not JSON: %s", res.Text())
+			}
+		case runtime.OutcomeInvalidArguments:
+		default:
+			t.Fatalf("outcome %s: %s", res.Outcome, res.Text())
+		}
+	})
 }

@@ -30,12 +30,13 @@ import (
 //
 // The keywords read are: type (one, or ["T", "null"]), properties, required,
 // additionalProperties (false or a schema; absent means any), items, $defs and
-// definitions, $ref (local: "#/..."; recursion allowed), anyOf of an optional value
+// definitions, $ref (local: "#/..."; recursion allowed; beside it, only annotations,
+// default and the list keywords toolgen writes there), anyOf of an optional value
 // ([{...}, {"type": "null"}]), enum, const, default, minimum, maximum,
 // exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength, pattern (RE2),
 // format (the formats of Format), contentEncoding base64, minItems, maxItems,
-// uniqueItems (of strings, numbers and booleans), minProperties, maxProperties and
-// propertyNames (an enum); description, title, deprecated, examples, $comment,
+// uniqueItems (objects and arrays compared as JSON values), minProperties,
+// maxProperties and propertyNames (an enum); description, title, deprecated, examples, $comment,
 // readOnly, writeOnly, $schema and "x-" extensions are annotations. Any other keyword
 // (oneOf, allOf, not, if/then/else, patternProperties, dependentRequired,
 // prefixItems, a remote $ref, ...) cannot be enforced, and NewTool refuses the schema
@@ -44,6 +45,8 @@ import (
 // A property is sensitive when its schema says `"x-toolgen-sensitive": true`
 // (SensitiveKeyword) or def.Sensitive names it; the Tool's Sensitive lists both, so
 // its values are never echoed in violations, logs or approval prompts.
+//
+// An empty InputSchema is an object without properties.
 //
 // def.OpenAI, Anthropic and Gemini are kept as given: when empty, adapters send
 // InputSchema, not strict.
@@ -68,6 +71,24 @@ func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Res
 		return func(ctx context.Context) (*Result, error) { return run(ctx, args) }
 	}), nil
 }
+
+// anySensitive reports whether a node reachable from n has a sensitive property, in
+// one visit of each node.
+func anySensitive(n *node, seen map[*node]bool) bool {
+	if n == nil || seen[n] {
+		return false
+	}
+	seen[n] = true
+	for _, p := range n.props {
+		if p.sensitive || anySensitive(p.node, seen) {
+			return true
+		}
+	}
+	return anySensitive(n.ref, seen) || anySensitive(n.items, seen) || anySensitive(n.additional, seen)
+}
+
+// maxSensitiveVisits bounds the work of listing a schema's sensitive paths.
+const maxSensitiveVisits = 100000
 
 // program is a compiled input schema.
 type program struct{ root *node }
@@ -105,7 +126,15 @@ func compileTool(def *Tool) (*program, error) {
 		}
 	}
 	sens := slices.Clone(def.Sensitive)
-	for _, p := range sensitivePaths(root, "", map[*node]bool{}, nil) {
+	budget := maxSensitiveVisits
+	var paths []string
+	if anySensitive(root, map[*node]bool{}) {
+		paths = sensitivePaths(root, "", map[*node]bool{}, nil, &budget)
+	}
+	if budget < 0 {
+		return nil, &SchemaError{Tool: def.Name, Reason: "its sensitive properties lie along more paths than can be listed (definitions shared along too many paths)"}
+	}
+	for _, p := range paths {
 		if !slices.Contains(sens, p) {
 			sens = append(sens, p)
 		}
@@ -238,7 +267,7 @@ func (st *interp) stringValue(n *node) {
 		if !ok {
 			return
 		}
-		if !slices.Contains(n.enumStr, string(b)) {
+		if !containsBytes(n.enumStr, b) {
 			d.Fail(n.enumCode, n.enumMsg)
 			return
 		}
@@ -423,7 +452,7 @@ func (st *interp) object(n *node) {
 			d.Unknown(n.names...)
 			continue
 		}
-		if n.keyEnum != nil && !slices.Contains(n.keyEnum, string(d.FieldName())) {
+		if n.keyEnum != nil && !containsBytes(n.keyEnum, d.FieldName()) {
 			d.Unknown(n.keyEnum...)
 			continue
 		}
@@ -613,6 +642,16 @@ func (st *interp) anyValue() {
 			st.out = appendFloat(st.out, f)
 		}
 	}
+}
+
+// containsBytes reports whether list holds b, without copying b.
+func containsBytes(list []string, b []byte) bool {
+	for _, s := range list {
+		if s == string(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // appendFloat writes f as encoding/json does.

@@ -915,8 +915,13 @@ func markSensitive(n *node, segs []string) bool {
 // sensitivePaths lists the paths of the sensitive properties, as toolgen lists a
 // generated tool's: a recursive schema's at its first level. visiting holds the nodes
 // on the way from the root, references and the nodes a $ref with keywords beside it
-// copies alike, so that a cycle through either ends.
-func sensitivePaths(n *node, prefix string, visiting map[*node]bool, out []string) []string {
+// copies alike, so that a cycle through either ends. budget bounds the nodes visited:
+// a schema whose definitions are shared along many paths has exponentially many of
+// them, and listing them stops, with budget below zero, once it is spent.
+func sensitivePaths(n *node, prefix string, visiting map[*node]bool, out []string, budget *int) []string {
+	if *budget--; *budget < 0 {
+		return out
+	}
 	for ; n != nil; n = n.ref {
 		if visiting[n] {
 			return out
@@ -929,7 +934,7 @@ func sensitivePaths(n *node, prefix string, visiting map[*node]bool, out []strin
 	}
 	switch n.kind {
 	case kindArray:
-		out = sensitivePaths(n.items, prefix+"/*", visiting, out)
+		out = sensitivePaths(n.items, prefix+"/*", visiting, out, budget)
 	case kindObject:
 		for _, p := range n.props {
 			path := prefix + "/" + escapePointer(p.name)
@@ -937,10 +942,10 @@ func sensitivePaths(n *node, prefix string, visiting map[*node]bool, out []strin
 				out = append(out, path)
 				continue
 			}
-			out = sensitivePaths(p.node, path, visiting, out)
+			out = sensitivePaths(p.node, path, visiting, out, budget)
 		}
 		if n.additional != nil {
-			out = sensitivePaths(n.additional, prefix+"/*", visiting, out)
+			out = sensitivePaths(n.additional, prefix+"/*", visiting, out, budget)
 		}
 	}
 	return out

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgen/toolgen/runtime"
 )
@@ -215,4 +217,25 @@ func FuzzNewTool(f *testing.F) {
 			t.Fatalf("outcome %s: %s", res.Outcome, res.Text())
 		}
 	})
+}
+
+// A schema whose definitions are shared along exponentially many paths compiles fast:
+// listing its sensitive paths is bounded.
+func TestNewToolSharedDefinitions(t *testing.T) {
+	defs := `"D30":{"type":"object","properties":{"pw":{"type":"string","x-toolgen-sensitive":true}}}`
+	for i := 29; i >= 0; i-- {
+		next := strconv.Itoa(i + 1)
+		defs += `,"D` + strconv.Itoa(i) + `":{"type":"object","properties":{"a":{"$ref":"#/$defs/D` + next + `"},"b":{"$ref":"#/$defs/D` + next + `"}}}`
+	}
+	schema := `{"type":"object","properties":{"r":{"$ref":"#/$defs/D0"}},"$defs":{` + defs + `}}`
+	start := time.Now()
+	_, err := runtime.NewTool(runtime.Tool{Name: "deep", InputSchema: json.RawMessage(schema)}, echo)
+	if err == nil || time.Since(start) > 5*time.Second {
+		t.Errorf("err %v after %v", err, time.Since(start))
+	}
+	// Without sensitive properties, there is nothing to list.
+	schema = strings.ReplaceAll(schema, `,"x-toolgen-sensitive":true`, "")
+	if _, err := runtime.NewTool(runtime.Tool{Name: "deep", InputSchema: json.RawMessage(schema)}, echo); err != nil {
+		t.Errorf("without sensitive properties: %v", err)
+	}
 }

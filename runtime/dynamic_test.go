@@ -239,3 +239,31 @@ func TestNewToolSharedDefinitions(t *testing.T) {
 		t.Errorf("without sensitive properties: %v", err)
 	}
 }
+
+// A dynamic tool goes through the Toolset's approvals and observers as a generated one
+// does: unannotated, it is presumed destructive, and its sensitive values are redacted
+// from the approval prompt and the logged arguments.
+func TestNewToolApprovalsAndEvents(t *testing.T) {
+	ts, err := runtime.NewTool(runtime.Tool{Name: "pay", InputSchema: json.RawMessage(
+		`{"type":"object","properties":{"to":{"type":"string"},"card":{"type":"string","x-toolgen-sensitive":true}},"required":["to","card"]}`)}, echo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prompt string
+	var events []runtime.Event
+	ts = ts.WithApprover(func(_ context.Context, req runtime.ApprovalRequest) runtime.Decision {
+		prompt = string(req.Redacted())
+		return runtime.Deny("not today")
+	}).WithArgumentLogging(true).WithObserver(func(_ context.Context, e runtime.Event) { events = append(events, e) })
+	res := ts.Call(context.Background(), "pay", []byte(`{"to":"bob","card":"4111111111111111"}`))
+	if res.Outcome != runtime.OutcomeDenied || prompt != `{"card":"[redacted]","to":"bob"}` {
+		t.Errorf("outcome %s, prompt %s", res.Outcome, prompt)
+	}
+	res = ts.Call(context.Background(), "pay", []byte(`{"to":"bob","card":4111111111111111}`))
+	if res.Outcome != runtime.OutcomeInvalidArguments || strings.Contains(res.Text(), "4111") {
+		t.Errorf("outcome %s: %s", res.Outcome, res.Text())
+	}
+	if len(events) != 2 || strings.Contains(string(events[0].Arguments), "4111") || strings.Contains(string(events[1].Arguments), "4111") || len(events[1].Violations) != 1 {
+		t.Errorf("events: %+v", events)
+	}
+}

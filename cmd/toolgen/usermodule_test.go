@@ -16,10 +16,14 @@ import (
 // repository by this checkout (the stand-in for the published version go get would
 // fetch), so every requirement, go.sum line and tool directive comes from the
 // commands the script runs. The go commands are the real ones, with the host's build
-// and module caches; they never reach the network: the module proxy is off and the
-// modules come from the module cache (which the root module's own build filled), so
-// the checksum database, which a machine without network cannot reach, is off too
-// (the cache verified each module when it was downloaded).
+// and module caches. They start with the module proxy off: go get resolves toolgen
+// through the replace and its requirements from the module cache (which the root
+// module's own download filled), while a proxy knows nothing of this checkout's
+// github.com/toolgen/toolgen/cmd/toolgen (and some proxies answer that with an error,
+// not a 404). A script turns the host's proxy on ($HOSTGOPROXY) where it needs modules
+// the root module does not (go mod tidy records the checksums of what the tests of
+// toolgen's dependencies import). The checksum database is off: the sums come from the
+// module cache and the proxy.
 func TestUserModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds toolgen and a module with the go command")
@@ -50,7 +54,7 @@ func TestUserModule(t *testing.T) {
 // commands run with their defaults (-mod=readonly), as the README's do.
 func userModuleEnv(t *testing.T) []string {
 	names := []string{"GOPATH", "GOMODCACHE", "GOCACHE"}
-	out, err := exec.Command("go", append([]string{"env", "-json"}, names...)...).Output()
+	out, err := exec.Command("go", append([]string{"env", "-json", "GOPROXY"}, names...)...).Output()
 	if err != nil {
 		t.Fatalf("go env: %v", err)
 	}
@@ -72,6 +76,7 @@ func userModuleEnv(t *testing.T) []string {
 		}
 	}
 	return append(env,
+		"HOSTGOPROXY="+host["GOPROXY"],
 		"GOFLAGS=",
 		"GOPROXY=off",
 		"GOSUMDB=off",

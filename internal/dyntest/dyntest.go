@@ -35,7 +35,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"slices"
 	"strings"
@@ -318,7 +317,7 @@ func zero(v any) bool {
 	case bool:
 		return !x
 	case float64:
-		return x == 0 && !math.Signbit(x) || x == 0
+		return x == 0
 	case string:
 		return x == "" || x == "0001-01-01T00:00:00Z"
 	case []any:
@@ -346,8 +345,7 @@ func orRoot(p string) string {
 	return p
 }
 
-// InputSchema returns the inputSchema of the canonical file toolschema/<tool>.json in
-// dir.
+// InputSchema returns the inputSchema of a canonical file's text (toolschema/<tool>.json).
 func InputSchema(t testing.TB, file []byte) []byte {
 	t.Helper()
 	var f struct {

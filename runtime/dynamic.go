@@ -48,8 +48,7 @@ import (
 //
 // An empty InputSchema is an object without properties.
 //
-// def.OpenAI, Anthropic and Gemini are kept as given: when empty, adapters send
-// InputSchema, not strict.
+// Provider adapters offer a dynamic tool as they offer any Tool built by hand.
 func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Result, error)) (*Toolset, error) {
 	if run == nil {
 		return nil, errors.New("runtime: NewTool " + strconv.Quote(def.Name) + ": run is nil")

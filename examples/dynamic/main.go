@@ -71,7 +71,14 @@ func Load(file []byte) (*runtime.Toolset, error) {
 		return nil, fmt.Errorf("read the tools file: %w", err)
 	}
 	var sets []*runtime.Toolset
+	seen := map[string]bool{}
 	for _, ft := range f.Tools {
+		// runtime.Join panics on two tools of one name, a programming error; in a file
+		// it is the file's error.
+		if seen[ft.Name] {
+			return nil, fmt.Errorf("the tools file names the tool %q twice", ft.Name)
+		}
+		seen[ft.Name] = true
 		reply, err := template.New(ft.Name).Option("missingkey=zero").Parse(ft.Reply)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: reply: %w", ft.Name, err)
@@ -112,7 +119,13 @@ func Tools(file []byte) (*runtime.Toolset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Join(forecast.Tools(), dynamic), nil
+	generated := forecast.Tools()
+	for _, t := range dynamic.Tools() {
+		if _, ok := generated.Lookup(t.Name); ok {
+			return nil, fmt.Errorf("the tools file names the tool %q, a generated tool", t.Name)
+		}
+	}
+	return runtime.Join(generated, dynamic), nil
 }
 
 // calls are the demo's calls: valid ones, and the mistakes a model makes.

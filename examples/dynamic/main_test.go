@@ -51,4 +51,10 @@ func TestRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `keyword "oneOf" at /properties/v`) {
 		t.Fatalf("err = %v", err)
 	}
+	if _, err := Tools([]byte(`{"tools":[{"name":"hello_world","inputSchema":{"type":"object"}}]}`)); err == nil {
+		t.Error("a tool named as a generated one was accepted")
+	}
+	if _, err := Tools([]byte(`{"tools":[{"name":"a"},{"name":"a"}]}`)); err == nil {
+		t.Error("two tools of one name were accepted")
+	}
 }

@@ -211,7 +211,11 @@ func (st *interp) value(n *node) {
 			}
 		}
 	case kindBytes:
+		st.key = "x"
 		if b, ok := d.Bytes(); ok {
+			if st.wantKey {
+				st.key = "x" + string(b)
+			}
 			if n.minLen >= 0 || n.maxLen >= 0 {
 				// The lengths of the text in its canonical form (a generated decoder
 				// of a []byte does not check them).
@@ -479,7 +483,9 @@ func (st *interp) object(n *node) {
 		case p.def != nil:
 			if seen[i] != Present {
 				st.member(&first, p.name)
-				st.raw(string(p.def))
+				if st.w() {
+					st.out = append(st.out, p.def...)
+				}
 			}
 		}
 		if seen[i] == Present {

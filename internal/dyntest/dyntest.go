@@ -19,8 +19,16 @@
 //     time.Time toolgen writes it for: another message for a value of another type,
 //     and leap seconds refused);
 //   - an integer whose bounds do not say its Go type, such as a signed one with
-//     minimum 0 and maximum 255 (read as uint8): only the wording of a value past the
-//     64-bit range differs.
+//     minimum 0 and maximum 255 (read as uint8), or a narrow one whose enum or const
+//     leaves its range out of the schema: the range checked first, and the wording of
+//     a value past the 64-bit range, differ.
+//
+// Where no example or conformance tool goes, a dynamic tool reads the schema as JSON
+// Schema says rather than as a Go type would: uniqueItems compares objects and nullable
+// items as JSON values (Go compares struct fields, zero values and all, and pointers by
+// address), minLength and maxLength beside contentEncoding base64 are checked (a
+// generated []byte ignores them), and an object without additionalProperties takes
+// other properties (toolgen always writes false).
 //
 // The values compared are the JSON that run receives and the generated decoder's Go
 // value marshaled by encoding/json, both parsed, modulo Go-type details that are not
@@ -83,8 +91,6 @@ func New(t testing.TB, s Subject) *Pair {
 	if s.Schema != nil {
 		def.InputSchema = s.Schema
 	}
-	// The dialect schemas are toolgen's, not the dynamic tool's.
-	def.OpenAI, def.Anthropic, def.Gemini = runtime.ProviderSchema{}, runtime.ProviderSchema{}, runtime.ProviderSchema{}
 	dyn, err := runtime.NewTool(def, func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 		return runtime.TextResult(string(args)), nil
 	})

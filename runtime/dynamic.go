@@ -42,6 +42,13 @@ import (
 // prefixItems, a remote $ref, ...) cannot be enforced, and NewTool refuses the schema
 // with a *SchemaError naming the keyword and its JSON Pointer in the schema.
 //
+// Where the schema does not say the Go type behind a value, it is read as toolgen
+// writes the schema for the usual type: a string of format date-time as a time.Time
+// (Decoder.Time), one under toolgen's duration pattern as a time.Duration, base64 text
+// as a []byte, an integer of minimum 0 and no maximum (or that of a uint8, uint16 or
+// uint32) as unsigned (Decoder.Uint), any other integer as an int64, and any number as a
+// float64.
+//
 // A property is sensitive when its schema says `"x-toolgen-sensitive": true`
 // (SensitiveKeyword) or def.Sensitive names it; the Tool's Sensitive lists both, so
 // its values are never echoed in violations, logs or approval prompts.

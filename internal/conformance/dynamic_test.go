@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -214,4 +215,37 @@ func FuzzDynamic(f *testing.F) {
 		}
 		dyntest.Cached(t, s).Check(t, args)
 	})
+}
+
+// BenchmarkDynamic compares a call's cost through the generated decoder and through
+// its dynamic twin, both through the Toolset, on invalid arguments (so that no tool
+// runs and only decoding and the model's text are measured): violations of many kinds
+// for echo_kinds and echo_constrained.
+func BenchmarkDynamic(b *testing.B) {
+	inputs := conformanceInputs()
+	for _, bc := range []struct{ tool, args string }{
+		{"echo_kinds", inputs["echo_kinds"][3]},
+		{"echo_constrained", inputs["echo_constrained"][len(inputs["echo_constrained"])-2]},
+	} {
+		var s dyntest.Subject
+		for _, x := range dynamicSubjects(b) {
+			if x.Tool == bc.tool {
+				s = x
+			}
+		}
+		p := dyntest.New(b, s)
+		for _, way := range []struct {
+			name string
+			ts   *runtime.Toolset
+		}{{"generated", s.Tools}, {"dynamic", p.Dynamic()}} {
+			b.Run(bc.tool+"/"+way.name, func(b *testing.B) {
+				ctx := context.Background()
+				b.ReportAllocs()
+				b.SetBytes(int64(len(bc.args)))
+				for b.Loop() {
+					way.ts.Call(ctx, bc.tool, []byte(bc.args))
+				}
+			})
+		}
+	}
 }

@@ -1,8 +1,14 @@
 package generator
 
 import (
+	"encoding/json"
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
+
+	"github.com/toolgen/toolgen/model"
+	"github.com/toolgen/toolgen/runtime/dialect"
 )
 
 // Provider name rules. The parser already holds tool names to ^[a-zA-Z0-9_-]{1,64}$,
@@ -21,25 +27,33 @@ const (
 	nameMayBeRefused = "name may be refused by"
 )
 
-// lower lowers the tool's input schema to every provider dialect and records what the
-// dialects had to give up.
+// The providers' names in warnings.
+const (
+	openAIDialect    = "OpenAI"
+	anthropicDialect = "Anthropic"
+	geminiDialect    = "Gemini"
+)
+
+// geminiParamName is what Gemini takes as a parameter name.
+var geminiParamName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+
+// lower lowers the tool's input schema to every provider dialect with runtime/dialect,
+// as the adapters do at run time, and records what the dialects had to give up.
 func (ts *toolSchema) lower(sink *warningSink) error {
-	var err error
-	var issues issueList
-	ts.openAI.params, ts.openAI.strict, issues = lowerOpenAI(ts)
-	sink.add(ts.tool, openAIDialect, notStrictFor, issues)
-	ts.anthropic.params, ts.anthropic.strict, issues = lowerAnthropic(ts)
-	sink.add(ts.tool, anthropicDialect, notStrictFor, issues)
-	ts.gemini, issues = lowerGemini(ts)
-	sink.add(ts.tool, geminiDialect, approximatedFor, issues)
-	for _, l := range []*lowered{&ts.openAI, &ts.anthropic} {
-		if l.json, err = encodeJSON(l.params, false); err != nil {
-			return err
-		}
+	var ws []dialect.Warning
+	var l dialect.Lowered
+	l, ws = dialect.OpenAI(ts.inputJSON, ts.tool.Strict)
+	ts.openAI = lowered{json: l.Parameters, strict: l.Strict}
+	sink.add(ts.tool, openAIDialect, notStrictFor, ts.issues(ws))
+	l, ws = dialect.Anthropic(ts.inputJSON, ts.tool.Strict)
+	ts.anthropic = lowered{json: l.Parameters, strict: l.Strict}
+	sink.add(ts.tool, anthropicDialect, notStrictFor, ts.issues(ws))
+	l, ws = dialect.Gemini(ts.inputJSON)
+	if l.Parameters == nil {
+		return fmt.Errorf("gemini schema: %s", ws[0].Message)
 	}
-	if ts.geminiJSON, err = encodeJSON(ts.gemini, false); err != nil {
-		return err
-	}
+	ts.geminiJSON = l.Parameters
+	sink.add(ts.tool, geminiDialect, approximatedFor, ts.issues(ws))
 	name := ts.tool.Name
 	if !openAIToolName.MatchString(name) {
 		var is issueList
@@ -64,6 +78,66 @@ func (ts *toolSchema) lower(sink *warningSink) error {
 	return nil
 }
 
+// issues turns a lowering's warnings into issues, each at the field whose property
+// the warning's JSON Pointer names.
+func (ts *toolSchema) issues(ws []dialect.Warning) issueList {
+	var out issueList
+	for _, w := range ws {
+		out.add(fieldAt(ts.input, w.Field), w.Path, "%s", w.Message)
+	}
+	return out
+}
+
+// fieldAt returns the field of the node at the JSON Pointer ptr of root, nil when no
+// node there has one.
+func fieldAt(root *schema, ptr string) *model.Field {
+	if ptr == "" {
+		return nil
+	}
+	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, s := range segs {
+		segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+	}
+	n := root
+	for i := 0; n != nil && i < len(segs); i++ {
+		switch segs[i] {
+		case "items":
+			n = n.Items
+		case "additionalProperties":
+			n = n.AdditionalProperties
+		case "propertyNames":
+			n = n.PropertyNames
+		case "properties", "$defs", "anyOf":
+			if i+1 == len(segs) {
+				return nil
+			}
+			key := segs[i+1]
+			i++
+			switch segs[i-1] {
+			case "properties":
+				if n.Properties == nil {
+					return nil
+				}
+				n = n.Properties.get(key)
+			case "$defs":
+				n = n.Defs.get(key)
+			default:
+				k, err := strconv.Atoi(key)
+				if err != nil || k < 0 || k >= len(n.AnyOf) {
+					return nil
+				}
+				n = n.AnyOf[k]
+			}
+		default:
+			return nil
+		}
+	}
+	if n == nil {
+		return nil
+	}
+	return n.field
+}
+
 // description is the tool's description as the providers get it.
 func (ts *toolSchema) description() string {
 	return strings.TrimSpace(ts.tool.Description)
@@ -71,10 +145,10 @@ func (ts *toolSchema) description() string {
 
 // openAIFunction is the function of a Chat Completions tool.
 type openAIFunction struct {
-	Name        string  `json:"name"`
-	Description string  `json:"description,omitempty"`
-	Strict      bool    `json:"strict"`
-	Parameters  *schema `json:"parameters"`
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Strict      bool            `json:"strict"`
+	Parameters  json.RawMessage `json:"parameters"`
 }
 
 // renderOpenAIChat renders toolschema/openai.json: the Chat Completions "tools" array.
@@ -86,7 +160,7 @@ func renderOpenAIChat(s *schemaSet) (any, error) {
 	out := []tool{}
 	for _, ts := range s.tools {
 		out = append(out, tool{Type: "function", Function: openAIFunction{
-			Name: ts.tool.Name, Description: ts.description(), Strict: ts.openAI.strict, Parameters: ts.openAI.params,
+			Name: ts.tool.Name, Description: ts.description(), Strict: ts.openAI.strict, Parameters: ts.openAI.json,
 		}})
 	}
 	return out, nil
@@ -96,16 +170,16 @@ func renderOpenAIChat(s *schemaSet) (any, error) {
 // "tools" array, whose function tools are flat and always say whether they are strict.
 func renderOpenAIResponses(s *schemaSet) (any, error) {
 	type tool struct {
-		Type        string  `json:"type"`
-		Name        string  `json:"name"`
-		Description string  `json:"description,omitempty"`
-		Strict      bool    `json:"strict"`
-		Parameters  *schema `json:"parameters"`
+		Type        string          `json:"type"`
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Strict      bool            `json:"strict"`
+		Parameters  json.RawMessage `json:"parameters"`
 	}
 	out := []tool{}
 	for _, ts := range s.tools {
 		out = append(out, tool{
-			Type: "function", Name: ts.tool.Name, Description: ts.description(), Strict: ts.openAI.strict, Parameters: ts.openAI.params,
+			Type: "function", Name: ts.tool.Name, Description: ts.description(), Strict: ts.openAI.strict, Parameters: ts.openAI.json,
 		})
 	}
 	return out, nil
@@ -114,15 +188,15 @@ func renderOpenAIResponses(s *schemaSet) (any, error) {
 // renderAnthropic renders toolschema/anthropic.json: the Messages API "tools" array.
 func renderAnthropic(s *schemaSet) (any, error) {
 	type tool struct {
-		Name        string  `json:"name"`
-		Description string  `json:"description,omitempty"`
-		InputSchema *schema `json:"input_schema"`
-		Strict      bool    `json:"strict,omitempty"`
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		InputSchema json.RawMessage `json:"input_schema"`
+		Strict      bool            `json:"strict,omitempty"`
 	}
 	out := []tool{}
 	for _, ts := range s.tools {
 		out = append(out, tool{
-			Name: ts.tool.Name, Description: ts.description(), InputSchema: ts.anthropic.params, Strict: ts.anthropic.strict,
+			Name: ts.tool.Name, Description: ts.description(), InputSchema: ts.anthropic.json, Strict: ts.anthropic.strict,
 		})
 	}
 	return out, nil
@@ -131,16 +205,16 @@ func renderAnthropic(s *schemaSet) (any, error) {
 // renderGemini renders toolschema/gemini.json: a Tool with its functionDeclarations.
 func renderGemini(s *schemaSet) (any, error) {
 	type declaration struct {
-		Name        string        `json:"name"`
-		Description string        `json:"description,omitempty"`
-		Parameters  *geminiSchema `json:"parameters"`
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters"`
 	}
 	doc := struct {
 		FunctionDeclarations []declaration `json:"functionDeclarations"`
 	}{FunctionDeclarations: []declaration{}}
 	for _, ts := range s.tools {
 		doc.FunctionDeclarations = append(doc.FunctionDeclarations, declaration{
-			Name: ts.tool.Name, Description: ts.description(), Parameters: ts.gemini,
+			Name: ts.tool.Name, Description: ts.description(), Parameters: ts.geminiJSON,
 		})
 	}
 	return doc, nil

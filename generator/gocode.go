@@ -35,7 +35,7 @@ func goSource(pkg *model.Package, schemas *schemaSet) ([]byte, error) {
 	g.importAliases(f)
 	f.Comment("This file needs version 1 of the toolgen runtime: a runtime of another version")
 	f.Comment("does not define the constant, and the build fails instead of misbehaving.")
-	f.Const().Id("_").Op("=").Qual(runtimePkg, "SupportPackageIsVersion1")
+	f.Const().Id("_").Op("=").Qual(runtimePkg, "SupportPackageIsVersion2")
 
 	for _, set := range toolSets(pkg) {
 		if err := g.toolSet(f, set); err != nil {
@@ -217,7 +217,7 @@ func (g *goGen) toolDef(t *model.Tool) (jen.Code, error) {
 		field("Title", jen.Lit(t.Title))
 	}
 	if t.Description != "" {
-		field("Description", jen.Lit(t.Description))
+		field("Description", jen.Lit(strings.TrimSpace(t.Description)))
 	}
 	if len(t.Groups) > 0 {
 		field("Groups", jen.Index().String().ValuesFunc(func(grp *jen.Group) {
@@ -253,22 +253,7 @@ func (g *goGen) toolDef(t *model.Tool) (jen.Code, error) {
 			}
 		}))
 	}
-	if ts := g.schemas.lookup(t.Name); ts != nil {
-		field("OpenAI", providerSchema(ts.openAI.json, ts.openAI.strict))
-		field("Anthropic", providerSchema(ts.anthropic.json, ts.anthropic.strict))
-		field("Gemini", providerSchema(ts.geminiJSON, false))
-	}
 	return jen.Custom(multiline, fields...), nil
-}
-
-// providerSchema writes a runtime.ProviderSchema literal, its Strict field only when
-// set.
-func providerSchema(params []byte, strict bool) jen.Code {
-	fields := []jen.Code{jen.Id("Parameters").Op(":").Add(jsonLiteral(params))}
-	if strict {
-		fields = append(fields, jen.Id("Strict").Op(":").True())
-	}
-	return jen.Qual(runtimePkg, "ProviderSchema").Custom(multiline, fields...)
 }
 
 // sensitivePaths returns the JSON Pointers of t's sensitive properties, "*" standing

@@ -16,8 +16,8 @@ import (
 // enum values, bounds) are kept as json.RawMessage and written verbatim.
 //
 // The unexported fields carry what the builder knows about a node, so descriptions can be
-// moved to the property that holds it, and so dialects can lower the canonical schema
-// (see dialect). A node is a tree, never shared: a transformation works on a clone.
+// moved to the property that holds it, and so warnings can point at a field. The
+// dialects lower the schema's JSON (runtime/dialect), never this tree.
 type schema struct {
 	Ref                  string            `json:"$ref,omitempty"`
 	Type                 typeList          `json:"type,omitempty"`
@@ -190,67 +190,6 @@ func (s *schema) nonNull() *schema {
 	return s
 }
 
-// clone returns a deep copy of s, for dialects that transform the canonical schema.
-func (s *schema) clone() *schema {
-	if s == nil {
-		return nil
-	}
-	c := *s
-	if s.boolean != nil {
-		b := *s.boolean
-		c.boolean = &b
-	}
-	c.Type = slices.Clone(s.Type)
-	c.Enum = make([]json.RawMessage, 0, len(s.Enum))
-	for _, v := range s.Enum {
-		c.Enum = append(c.Enum, slices.Clone(v))
-	}
-	if s.Enum == nil {
-		c.Enum = nil
-	}
-	c.Const = slices.Clone(s.Const)
-	c.MinLength = cloneInt(s.MinLength)
-	c.MaxLength = cloneInt(s.MaxLength)
-	c.Minimum = slices.Clone(s.Minimum)
-	c.ExclusiveMinimum = slices.Clone(s.ExclusiveMinimum)
-	c.Maximum = slices.Clone(s.Maximum)
-	c.ExclusiveMaximum = slices.Clone(s.ExclusiveMaximum)
-	c.MultipleOf = slices.Clone(s.MultipleOf)
-	c.Items = s.Items.clone()
-	c.MinItems = cloneInt(s.MinItems)
-	c.MaxItems = cloneInt(s.MaxItems)
-	if s.Properties != nil {
-		p := s.Properties.clone()
-		c.Properties = &p
-	}
-	c.Required = slices.Clone(s.Required)
-	c.AdditionalProperties = s.AdditionalProperties.clone()
-	c.PropertyNames = s.PropertyNames.clone()
-	c.MinProperties = cloneInt(s.MinProperties)
-	c.MaxProperties = cloneInt(s.MaxProperties)
-	if s.AnyOf != nil {
-		c.AnyOf = make([]*schema, len(s.AnyOf))
-		for i, a := range s.AnyOf {
-			c.AnyOf[i] = a.clone()
-		}
-	}
-	c.Default = slices.Clone(s.Default)
-	c.Defs = s.Defs.clone()
-	return &c
-}
-
-// clone returns a deep copy of m.
-func (m schemaMap) clone() schemaMap {
-	if m == nil {
-		return nil
-	}
-	c := make(schemaMap, len(m))
-	for i, e := range m {
-		c[i] = namedSchema{Name: e.Name, Schema: e.Schema.clone()}
-	}
-	return c
-}
-
 // cloneInt copies an optional int.
 func cloneInt(p *int) *int {
 	if p == nil {
@@ -258,29 +197,6 @@ func cloneInt(p *int) *int {
 	}
 	v := *p
 	return &v
-}
-
-// walk calls fn for s and then for every subschema below it, depth first, in the order
-// they are written. A dialect uses it to rewrite keywords in place (on a clone).
-func (s *schema) walk(fn func(*schema)) {
-	if s == nil {
-		return
-	}
-	fn(s)
-	s.Items.walk(fn)
-	if s.Properties != nil {
-		for _, e := range *s.Properties {
-			e.Schema.walk(fn)
-		}
-	}
-	s.AdditionalProperties.walk(fn)
-	s.PropertyNames.walk(fn)
-	for _, a := range s.AnyOf {
-		a.walk(fn)
-	}
-	for _, e := range s.Defs {
-		e.Schema.walk(fn)
-	}
 }
 
 // encodeJSON marshals v without escaping <, > and &, either compact (no trailing

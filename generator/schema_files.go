@@ -29,27 +29,24 @@ type toolSchema struct {
 	inputJSON, outputJSON []byte
 
 	// openAI and anthropic are the input schema lowered to those providers' dialects
-	// (the canonical schema itself when not strict), gemini to Gemini's.
+	// (the canonical schema itself when not strict) by runtime/dialect.
 	openAI, anthropic lowered
-	gemini            *geminiSchema
-	// geminiJSON is gemini as compact JSON.
+	// geminiJSON is the input schema lowered to Gemini's dialect, compact JSON.
 	geminiJSON []byte
 }
 
 // lowered is a tool's input schema in one provider's dialect.
 type lowered struct {
-	params *schema
-	// json is params as compact JSON.
+	// json is the schema as compact JSON.
 	json []byte
-	// strict reports that params meets the provider's strict mode, for a tool that
+	// strict reports that json meets the provider's strict mode, for a tool that
 	// asks for it.
 	strict bool
 }
 
-// dialect lowers the canonical schemas into one provider's file,
-// toolschema/<name>.json. Dialects must not modify the canonical schemas: they
-// transform clones (schema.clone, schema.walk).
-type dialect struct {
+// dialectFile is one file under toolschema/ beside the per-tool files,
+// toolschema/<name>.json, rendered from the schemas runtime/dialect lowered.
+type dialectFile struct {
 	// name is the file's base name; no tool may take it.
 	name string
 	// render returns the document to write, marshaled with two-space indent.
@@ -57,8 +54,8 @@ type dialect struct {
 }
 
 // dialects returns the dialect files written beside the per-tool files.
-func dialects() []dialect {
-	return []dialect{
+func dialects() []dialectFile {
+	return []dialectFile{
 		{name: "mcp", render: renderMCP},
 		{name: "openai", render: renderOpenAIChat},
 		{name: "openai-responses", render: renderOpenAIResponses},

@@ -16,6 +16,7 @@ import (
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
 	rtanthropic "github.com/toolgen/toolgen/runtime/anthropic"
+	"github.com/toolgen/toolgen/runtime/dialect"
 )
 
 // anthropicAPI is the fake Messages API.
@@ -100,7 +101,7 @@ func checkMessages(ts *runtime.Toolset, s scenario, stream, followUp bool) func(
 			}
 			sent = append(sent, sentTool{t.Name, t.Description, t.Strict, t.InputSchema})
 		}
-		if err := checkTools(ts, sent, func(t *runtime.Tool) runtime.ProviderSchema { return t.Anthropic }, anthropicStrict, false); err != nil {
+		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.Anthropic(t.InputSchema, t.Strict); return l }, anthropicStrict, false); err != nil {
 			return err
 		}
 		if c := req.ToolChoice; c != nil && c.Type != "auto" && c.Type != "any" && c.Type != "tool" && c.Type != "none" {

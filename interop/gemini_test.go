@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/dialect"
 	rtgemini "github.com/toolgen/toolgen/runtime/gemini"
 )
 
@@ -165,7 +166,7 @@ func checkGemini(ts *runtime.Toolset, s scenario, turn json.RawMessage, followUp
 				sent = append(sent, sentTool{d.Name, d.Description, false, d.Parameters})
 			}
 		}
-		if err := checkTools(ts, sent, func(t *runtime.Tool) runtime.ProviderSchema { return t.Gemini }, geminiParameters, true); err != nil {
+		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.Gemini(t.InputSchema); return l }, geminiParameters, true); err != nil {
 			return err
 		}
 		if c := req.ToolConfig; c != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/dialect"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -92,7 +93,7 @@ func checkChat(ts *runtime.Toolset, s scenario, stream, followUp bool) func([]by
 			f := t.Function
 			sent = append(sent, sentTool{f.Name, f.Description, f.Strict, f.Parameters})
 		}
-		if err := checkTools(ts, sent, func(t *runtime.Tool) runtime.ProviderSchema { return t.OpenAI }, openAIStrict, false); err != nil {
+		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.OpenAI(t.InputSchema, t.Strict); return l }, openAIStrict, false); err != nil {
 			return err
 		}
 		if err := checkToolChoice(req.ToolChoice); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/dialect"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -69,7 +70,7 @@ func checkResponses(ts *runtime.Toolset, s scenario, stream, followUp bool) func
 			}
 			sent = append(sent, sentTool{t.Name, t.Description, *t.Strict, t.Parameters})
 		}
-		if err := checkTools(ts, sent, func(t *runtime.Tool) runtime.ProviderSchema { return t.OpenAI }, openAIStrict, false); err != nil {
+		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.OpenAI(t.InputSchema, t.Strict); return l }, openAIStrict, false); err != nil {
 			return err
 		}
 		if err := checkToolChoice(req.ToolChoice); err != nil {

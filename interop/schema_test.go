@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/dialect"
 )
 
 // schemaRules are the rules a provider holds a tool's parameter schema to.
@@ -191,10 +192,10 @@ type sentTool struct {
 }
 
 // checkTools checks the tools a request offers: exactly the tools of ts, each named
-// as the providers allow, described, with the schema and strict flag toolgen lowered
-// for the provider (what pick returns), and that schema meeting the provider's rules,
+// as the providers allow, described, with the schema and strict flag runtime/dialect
+// lowers for the provider (what pick returns), and that schema meeting the provider's rules,
 // which apply to strict tools alone unless always is set.
-func checkTools(ts *runtime.Toolset, sent []sentTool, pick func(*runtime.Tool) runtime.ProviderSchema, rules schemaRules, always bool) error {
+func checkTools(ts *runtime.Toolset, sent []sentTool, pick func(*runtime.Tool) dialect.Lowered, rules schemaRules, always bool) error {
 	tools := ts.Tools()
 	if len(sent) != len(tools) {
 		return fmt.Errorf("%d tools offered, want the %d of the toolset", len(sent), len(tools))

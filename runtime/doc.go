@@ -18,8 +18,10 @@
 package runtime
 
 // Version is the version of the contract between generated code and this package.
-const Version = 1
+// Version 2: a Tool carries only its canonical definition; the adapters lower its
+// input schema to each provider's dialect with runtime/dialect.
+const Version = 2
 
-// SupportPackageIsVersion1 is referenced by generated code, so that code generated for
+// SupportPackageIsVersion2 is referenced by generated code, so that code generated for
 // another version of the runtime fails to compile instead of misbehaving.
-const SupportPackageIsVersion1 = true
+const SupportPackageIsVersion2 = true

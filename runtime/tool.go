@@ -24,7 +24,8 @@ type Tool struct {
 	// OutputSchema is the JSON Schema of the tool's structured result, or nil when the
 	// tool returns text.
 	OutputSchema json.RawMessage
-	// Strict asks provider adapters for strict schemas where the provider has them.
+	// Strict asks provider adapters for strict schemas where the provider has them: they
+	// lower InputSchema with runtime/dialect, once per tool and provider.
 	Strict bool
 	// Timeout, when positive, bounds each call: the call's context is canceled after it
 	// and the model gets a timeout error.
@@ -35,22 +36,6 @@ type Tool struct {
 	// standing for any array index or map key ("/password", "/users/*/token"); their
 	// values are never echoed in errors and are redacted from logs (see Redact).
 	Sensitive []string
-
-	// OpenAI, Anthropic and Gemini hold the input schema lowered to each provider's
-	// dialect by toolgen. Provider adapters send them; when one is empty (a Tool built
-	// by hand), the adapter sends InputSchema, not strict.
-	OpenAI    ProviderSchema
-	Anthropic ProviderSchema
-	Gemini    ProviderSchema
-}
-
-// ProviderSchema is a tool's input schema in one provider's dialect.
-type ProviderSchema struct {
-	// Parameters is the schema as the provider takes it.
-	Parameters json.RawMessage
-	// Strict reports that Parameters meets the provider's strict mode and that the tool
-	// asks for it; toolgen clears it, with a warning, for a schema strict mode rejects.
-	Strict bool
 }
 
 // InGroup reports whether the tool belongs to any of the groups.

@@ -45,6 +45,9 @@ type entry struct {
 	tool     *Tool
 	dispatch Dispatch
 	index    int
+	// lowered caches what Lowered computes for the tool, by key; the Toolsets made
+	// from this one share it.
+	lowered *sync.Map
 }
 
 // NewToolset returns the Toolset of tools, whose calls dispatch decodes and runs.
@@ -52,7 +55,7 @@ type entry struct {
 func NewToolset(tools []Tool, dispatch Dispatch) *Toolset {
 	entries := make([]entry, len(tools))
 	for i := range tools {
-		entries[i] = entry{tool: &tools[i], dispatch: dispatch, index: i}
+		entries[i] = entry{tool: &tools[i], dispatch: dispatch, index: i, lowered: new(sync.Map)}
 	}
 	return newToolset(entries, config{}, nil)
 }
@@ -65,6 +68,25 @@ func newToolset(entries []entry, cfg config, pool *sync.Pool) *Toolset {
 		pool = &sync.Pool{New: func() any { return new(Decoder) }}
 	}
 	return &Toolset{entries: entries, cfg: cfg, pool: pool}
+}
+
+// Lowered returns lower(t) for t, a tool of ts, computed once per tool and key and
+// kept with the tool's entry, which the Toolsets made from ts by Group, Select, Join and
+// the With methods share; lower runs more than once only when first calls race. It is
+// safe for concurrent use. Provider adapters use it to lower a tool's input schema to
+// their dialect once (see runtime/dialect); key names the dialect (the adapter's import
+// path), and lower must give the same for the same tool. For a tool not in ts, lower
+// runs each time.
+func Lowered[T any](ts *Toolset, t *Tool, key string, lower func(t *Tool) T) T {
+	e, ok := ts.find(t.Name)
+	if !ok || e.tool != t || e.lowered == nil {
+		return lower(t)
+	}
+	if v, ok := e.lowered.Load(key); ok {
+		return v.(T)
+	}
+	v, _ := e.lowered.LoadOrStore(key, lower(t))
+	return v.(T)
 }
 
 func compareEntries(a, b entry) int { return strings.Compare(a.tool.Name, b.tool.Name) }

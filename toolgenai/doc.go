@@ -4,7 +4,7 @@
 // It is a thin layer over runtime/gemini, which does all the work on JSON:
 //
 //   - Tools gives the SDK's tools for the functions runtime/gemini declares, their
-//     schemas in Gemini's dialect as toolgen lowered them;
+//     schemas in Gemini's dialect as runtime/dialect lowers them;
 //   - Calls reads the function calls of a genai.GenerateContentResponse by handing
 //     its JSON to runtime/gemini.Calls, so every one of its refusals holds: calls in
 //     a candidate that stopped short (MAX_TOKENS, SAFETY, ...), a malformed or

@@ -109,8 +109,8 @@ func newClient(t *testing.T, srv *httptest.Server) *genai.Client {
 	return client
 }
 
-// handTools is a hand-written tool set with no provider dialects (its JSON Schemas are
-// declared as parametersJsonSchema): echo, which says its input back and counts its
+// handTools is a hand-written tool set (its JSON Schemas are lowered for Gemini as a
+// generated tool's are): echo, which says its input back and counts its
 // calls, and picture, which returns an image for the model and a note for the user.
 func handTools(count *int) *runtime.Toolset {
 	var mu sync.Mutex

@@ -15,12 +15,13 @@ import (
 )
 
 // Tools returns the tools of ts as the SDK's tools, sorted by name: one genai.Tool
-// declaring them all, with the declarations runtime/gemini.Tools gives (the Gemini
-// schema toolgen lowered as Parameters, or, for a tool without one, its JSON Schema as
-// ParametersJsonSchema), or none for an empty or nil set.
+// declaring them all, with the declarations runtime/gemini.Tools gives (the input
+// schema lowered to Gemini's dialect as Parameters, or, for a schema the lowering
+// cannot read, its JSON Schema as ParametersJsonSchema), or none for an empty or nil
+// set.
 //
-// genai.Schema holds the keywords of Gemini's schema subset, which is what toolgen
-// lowers to; a Gemini schema it cannot hold as it is (a keyword it has no field for, a
+// genai.Schema holds the keywords of Gemini's schema subset, which is what
+// runtime/dialect lowers to; a Gemini schema it cannot hold as it is (a keyword it has no field for, a
 // value of another type) is an error naming the tool, rather than a schema silently
 // changed.
 func Tools(ts *runtime.Toolset) ([]*genai.Tool, error) {

@@ -289,8 +289,8 @@ func TestRefusals(t *testing.T) {
 }
 
 // TestTools: the SDK's tools declare what runtime/gemini declares: the generated
-// tools' Gemini schemas as parameters, the hand-written tools' JSON Schemas as
-// parametersJsonSchema; a Gemini schema genai.Schema cannot hold is an error.
+// and the hand-written tools' schemas lowered to Gemini's dialect, as parameters; a
+// Gemini schema genai.Schema cannot hold is an error.
 func TestTools(t *testing.T) {
 	ts := runtime.Join(forecast.Tools(), handTools(new(int)))
 	got, err := toolgenai.Tools(ts)
@@ -301,8 +301,8 @@ func TestTools(t *testing.T) {
 		t.Errorf("Tools = %s\nwant %s", mustJSON(got), mustJSON(rtgemini.Tools(ts)))
 	}
 	if len(got) != 1 || len(got[0].FunctionDeclarations) != 4 || got[0].FunctionDeclarations[1].Parameters == nil ||
-		got[0].FunctionDeclarations[0].ParametersJsonSchema == nil {
-		t.Errorf("Tools = %s, want one tool of four declarations, echo's as JSON Schema, get_weather's as a Gemini schema", mustJSON(got))
+		got[0].FunctionDeclarations[0].Parameters == nil {
+		t.Errorf("Tools = %s, want one tool of four declarations, echo's and get_weather's as Gemini schemas", mustJSON(got))
 	}
 	if got, err := toolgenai.Tools(nil); got != nil || err != nil {
 		t.Errorf("Tools(nil) = %v, %v; want none", got, err)
@@ -311,11 +311,8 @@ func TestTools(t *testing.T) {
 		`{"type":"OBJECT","properties":{"a":{"type":"STRING","const":"x"}}}`, // a keyword genai.Schema has no field for
 		`{"type":"OBJECT","properties":{"a":{"type":"INTEGER","minimum":"1"}}}`,
 	} {
-		tool := runtime.Tool{Name: "odd", InputSchema: json.RawMessage(`{"type":"object"}`),
-			Gemini: runtime.ProviderSchema{Parameters: json.RawMessage(bad)}}
-		odd := runtime.NewToolset([]runtime.Tool{tool}, func(int, *runtime.Decoder) runtime.Invocation { return nil })
-		if got, err := toolgenai.Tools(odd); err == nil || !strings.Contains(err.Error(), "odd") {
-			t.Errorf("Tools of a tool whose Gemini schema is %s = %s, %v; want an error naming it", bad, mustJSON(got), err)
+		if got, err := toolgenai.Schema(json.RawMessage(bad)); err == nil {
+			t.Errorf("a Gemini schema %s = %s; want an error", bad, mustJSON(got))
 		}
 	}
 }

@@ -458,8 +458,8 @@ func TestAccumulatorRefusals(t *testing.T) {
 	}
 }
 
-// TestChatTools: the tool params are runtime/openai's definitions, strict where
-// toolgen lowered the schema for strict mode and not for the hand-written tool.
+// TestChatTools: the tool params are runtime/openai's definitions, strict for the
+// generated tools, which ask for it, and not for the hand-written tool, which does not.
 func TestChatTools(t *testing.T) {
 	var echoed int
 	ts := runtime.Join(forecast.Tools(), echoTools(&echoed))

@@ -13,7 +13,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // Tools returns the package's tools: counts, echo_constrained, echo_kinds, fail, greet, list, no_args, number and rich.
 func Tools() *runtime.Toolset {
@@ -30,17 +30,6 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":{"type":"integer"}}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }, {
 	Name:        "echo_constrained",
 	Description: "Returns its arguments as decoded.",
@@ -51,17 +40,6 @@ var toolgenTools = [...]runtime.Tool{{
 	OutputSchema: json.RawMessage(`{"type":"object","description":"Has a property per tool tag keyword.","properties":{"enum":{"type":"string"},"intEnum":{"type":"integer"},"const":{"type":"string"},"default":{"type":"string"},"defaultInt":{"type":"integer"},"defaultPtr":{"type":["boolean","null"]},"defaultEnum":{"$ref":"#/$defs/Color"},"min":{"type":"integer"},"max":{"type":"integer"},"exclMin":{"type":"number"},"exclMax":{"type":"number"},"multInt":{"type":"integer"},"multFloat":{"type":"number"},"minLen":{"type":"string"},"maxLen":{"type":"string"},"pattern":{"type":"string"},"comma":{"type":"string"},"dateTime":{"type":"string"},"date":{"type":"string"},"timeOfDay":{"type":"string"},"isoDuration":{"type":"string"},"email":{"type":"string"},"hostname":{"type":"string"},"ipv4":{"type":"string"},"ipv6":{"type":"string"},"uri":{"type":"string"},"uuid":{"type":"string"},"minItems":{"type":["array","null"],"items":{"type":"integer"}},"maxItems":{"type":["array","null"],"items":{"type":"integer"}},"unique":{"type":["array","null"],"items":{"type":"string"}},"itemBounds":{"type":["array","null"],"items":{"type":"integer"}},"colorList":{"type":["array","null"],"items":{"$ref":"#/$defs/Color"}},"secret":{"type":"string"},"titled":{"type":"string","title":"A title","deprecated":true},"mustHave":{"type":["integer","null"]},"mayOmit":{"type":"string"},"small":{"type":"integer","minimum":-128,"maximum":127},"stamp":{"type":"string","format":"date-time"}},"required":["mustHave","mayOmit"],"$defs":{"Color":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky."}}}`),
 	Strict:       true,
 	Sensitive:    []string{"/secret"},
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"enum":{"anyOf":[{"type":"string","enum":["a","b","c d"]},{"type":"null"}]},"intEnum":{"anyOf":[{"type":"integer","enum":[1,2,3]},{"type":"null"}]},"const":{"anyOf":[{"type":"string","const":"fixed"},{"type":"null"}]},"default":{"type":["string","null"],"description":"Defaults to \"dflt\"."},"defaultInt":{"type":["integer","null"],"description":"Defaults to 7."},"defaultPtr":{"type":["boolean","null"],"description":"Defaults to true."},"defaultEnum":{"description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.\n\nDefaults to \"green\".","anyOf":[{"type":"string","enum":["red","green","blue"]},{"type":"null"}]},"min":{"type":["integer","null"],"minimum":-5},"max":{"type":["integer","null"],"maximum":5},"exclMin":{"type":["number","null"],"exclusiveMinimum":0},"exclMax":{"type":["number","null"],"exclusiveMaximum":1},"multInt":{"type":["integer","null"],"multipleOf":5},"multFloat":{"type":["number","null"],"multipleOf":0.1},"minLen":{"type":["string","null"],"description":"At least 2 characters."},"maxLen":{"type":["string","null"],"description":"At most 3 characters."},"pattern":{"type":["string","null"],"pattern":"^[A-Z]{2}\\d$"},"comma":{"type":["string","null"],"pattern":"^a,b$"},"dateTime":{"type":["string","null"],"format":"date-time"},"date":{"type":["string","null"],"format":"date"},"timeOfDay":{"type":["string","null"],"format":"time"},"isoDuration":{"type":["string","null"],"format":"duration"},"email":{"type":["string","null"],"format":"email"},"hostname":{"type":["string","null"],"format":"hostname"},"ipv4":{"type":["string","null"],"format":"ipv4"},"ipv6":{"type":["string","null"],"format":"ipv6"},"uri":{"type":["string","null"],"description":"An absolute URI."},"uuid":{"type":["string","null"],"format":"uuid"},"minItems":{"type":["array","null"],"items":{"type":"integer"},"minItems":2},"maxItems":{"type":["array","null"],"items":{"type":"integer"},"maxItems":2},"unique":{"type":["array","null"],"description":"Items must be unique.","items":{"type":"string"}},"itemBounds":{"type":["array","null"],"items":{"type":"integer","minimum":0,"maximum":9},"maxItems":3},"colorList":{"type":["array","null"],"items":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"blue\": The color of the sky.","enum":["red","blue"]}},"secret":{"type":["string","null"],"description":"At least 8 characters."},"titled":{"type":["string","null"],"title":"A title","description":"Deprecated."},"mustHave":{"type":["integer","null"]},"mayOmit":{"type":["string","null"]},"small":{"type":["integer","null"],"minimum":-128,"maximum":100},"stamp":{"type":["string","null"],"format":"date-time"}},"required":["enum","intEnum","const","default","defaultInt","defaultPtr","defaultEnum","min","max","exclMin","exclMax","multInt","multFloat","minLen","maxLen","pattern","comma","dateTime","date","timeOfDay","isoDuration","email","hostname","ipv4","ipv6","uri","uuid","minItems","maxItems","unique","itemBounds","colorList","secret","titled","mustHave","mayOmit","small","stamp"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"enum":{"type":"string","enum":["a","b","c d"]},"intEnum":{"type":"integer","enum":[1,2,3]},"const":{"type":"string","const":"fixed"},"default":{"type":"string","description":"Defaults to \"dflt\"."},"defaultInt":{"type":"integer","description":"Defaults to 7."},"defaultPtr":{"type":["boolean","null"],"description":"Defaults to true."},"defaultEnum":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.\n\nDefaults to \"green\".","enum":["red","green","blue"]},"min":{"type":"integer","description":"At least -5."},"max":{"type":"integer","description":"At most 5."},"exclMin":{"type":"number","description":"Greater than 0."},"exclMax":{"type":"number","description":"Less than 1."},"multInt":{"type":"integer","description":"A multiple of 5."},"multFloat":{"type":"number","description":"A multiple of 0.1."},"minLen":{"type":"string","description":"At least 2 characters."},"maxLen":{"type":"string","description":"At most 3 characters."},"pattern":{"type":"string","pattern":"^[A-Z]{2}\\d$"},"comma":{"type":"string","pattern":"^a,b$"},"dateTime":{"type":"string","format":"date-time"},"date":{"type":"string","format":"date"},"timeOfDay":{"type":"string","format":"time"},"isoDuration":{"type":"string","format":"duration"},"email":{"type":"string","format":"email"},"hostname":{"type":"string","format":"hostname"},"ipv4":{"type":"string","format":"ipv4"},"ipv6":{"type":"string","format":"ipv6"},"uri":{"type":"string","format":"uri"},"uuid":{"type":"string","format":"uuid"},"minItems":{"type":"array","description":"At least 2 items.","items":{"type":"integer"},"minItems":1},"maxItems":{"type":"array","description":"At most 2 items.","items":{"type":"integer"}},"unique":{"type":"array","description":"Items must be unique.","items":{"type":"string"}},"itemBounds":{"type":"array","description":"At most 3 items.","items":{"type":"integer","description":"From 0 to 9."}},"colorList":{"type":"array","items":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"blue\": The color of the sky.","enum":["red","blue"]}},"secret":{"type":"string","description":"At least 8 characters."},"titled":{"type":"string","title":"A title","description":"Deprecated."},"mustHave":{"type":["integer","null"]},"mayOmit":{"type":"string"},"small":{"type":"integer","description":"From -128 to 100."},"stamp":{"type":"string","format":"date-time"}},"required":["mustHave"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"enum":{"type":"STRING","format":"enum","enum":["a","b","c d"]},"intEnum":{"type":"INTEGER","description":"Must be 1, 2 or 3."},"const":{"type":"STRING","format":"enum","enum":["fixed"]},"default":{"type":"STRING","default":"dflt"},"defaultInt":{"type":"INTEGER","default":7},"defaultPtr":{"type":"BOOLEAN","nullable":true,"default":true},"defaultEnum":{"type":"STRING","format":"enum","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.","enum":["red","green","blue"],"default":"green"},"min":{"type":"INTEGER","minimum":-5},"max":{"type":"INTEGER","maximum":5},"exclMin":{"type":"NUMBER","description":"Greater than 0."},"exclMax":{"type":"NUMBER","description":"Less than 1."},"multInt":{"type":"INTEGER","description":"A multiple of 5."},"multFloat":{"type":"NUMBER","description":"A multiple of 0.1."},"minLen":{"type":"STRING","minLength":2},"maxLen":{"type":"STRING","maxLength":3},"pattern":{"type":"STRING","pattern":"^[A-Z]{2}\\d$"},"comma":{"type":"STRING","pattern":"^a,b$"},"dateTime":{"type":"STRING","format":"date-time"},"date":{"type":"STRING","description":"A date in RFC 3339 format (YYYY-MM-DD)."},"timeOfDay":{"type":"STRING","description":"A time of day in RFC 3339 format (HH:MM:SS, with an optional offset)."},"isoDuration":{"type":"STRING","description":"An ISO 8601 duration, such as P3DT4H."},"email":{"type":"STRING","description":"An email address."},"hostname":{"type":"STRING","description":"A host name."},"ipv4":{"type":"STRING","description":"An IPv4 address."},"ipv6":{"type":"STRING","description":"An IPv6 address."},"uri":{"type":"STRING","description":"An absolute URI."},"uuid":{"type":"STRING","description":"A UUID."},"minItems":{"type":"ARRAY","items":{"type":"INTEGER"},"minItems":2},"maxItems":{"type":"ARRAY","items":{"type":"INTEGER"},"maxItems":2},"unique":{"type":"ARRAY","description":"Items must be unique.","items":{"type":"STRING"}},"itemBounds":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0,"maximum":9},"maxItems":3},"colorList":{"type":"ARRAY","items":{"type":"STRING","format":"enum","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"blue\": The color of the sky.","enum":["red","blue"]}},"secret":{"type":"STRING","minLength":8},"titled":{"type":"STRING","title":"A title","description":"Deprecated."},"mustHave":{"type":"INTEGER","nullable":true},"mayOmit":{"type":"STRING"},"small":{"type":"INTEGER","minimum":-128,"maximum":100},"stamp":{"type":"STRING","format":"date-time"}},"required":["mustHave"]}`),
-	},
 }, {
 	Name:        "echo_kinds",
 	Description: "Returns its arguments as decoded.",
@@ -71,15 +49,6 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"Identifies the request."},"note":{"type":"string","description":"A free comment."},"shadowed":{"type":"integer"},"str":{"type":"string"},"bool":{"type":"boolean"},"int":{"type":"integer"},"int8":{"type":"integer","minimum":-128,"maximum":127},"int16":{"type":"integer","minimum":-32768,"maximum":32767},"int32":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"int64":{"type":"integer"},"uint":{"type":"integer","minimum":0},"uint8":{"type":"integer","minimum":0,"maximum":255},"uint16":{"type":"integer","minimum":0,"maximum":65535},"uint32":{"type":"integer","minimum":0,"maximum":4294967295},"uint64":{"type":"integer","minimum":0},"float32":{"type":"number"},"float64":{"type":"number"},"time":{"type":"string","format":"date-time"},"duration":{"type":"string","description":"A Go duration such as \"1h30m\" or \"90s\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"bytes":{"type":"string","contentEncoding":"base64"},"list":{"type":"array","items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"counts":{"type":"object","additionalProperties":{"type":"integer"}},"byColor":{"type":"object","additionalProperties":{"type":"number"},"propertyNames":{"enum":["red","green","blue"]}},"ptr":{"type":["string","null"]},"nested":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]},"tree":{"$ref":"#/$defs/Node"},"color":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.","enum":["red","green","blue"]},"level":{"type":"integer","description":"A severity level.\n\n- 1: Low can wait.\n- 2: Needs attention today.","enum":[1,2]},"tags":{"type":"array","items":{"type":"object","description":"Labels something.","properties":{"key":{"type":"string","description":"Names the label.","minLength":1},"value":{"type":"string","description":"The label's value."}},"required":["key"],"additionalProperties":false}},"addr":{"type":"string","description":"Represents an IPv4 or IPv6 address (with or without a scoped\naddressing zone), similar to [net.IP] or [net.IPAddr].\n\nUnlike [net.IP] or [net.IPAddr], Addr is a comparable value\ntype (it supports == and can be a map key) and is immutable.\n\nThe zero Addr is not a valid IP address.\nAddr{} is distinct from both 0.0.0.0 and ::."},"any":{},"raw":{},"matrix":{"type":"array","items":{"type":"array","items":{"type":"integer"}}},"inline":{"type":"object","properties":{"x":{"type":"integer","description":"A coordinate."}},"required":["x"],"additionalProperties":false}},"required":["id","shadowed","str","bool","int","int8"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"A tree, to check recursive types.","properties":{"name":{"type":"string","description":"Names the node."},"children":{"type":"array","description":"The node's subtrees.","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}}}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"Has a property of every kind of type toolgen maps.","properties":{"id":{"type":"string","description":"Identifies the request."},"note":{"type":"string","description":"A free comment."},"shadowed":{"type":"integer"},"str":{"type":"string"},"bool":{"type":"boolean"},"int":{"type":"integer"},"int8":{"type":"integer","minimum":-128,"maximum":127},"int16":{"type":"integer","minimum":-32768,"maximum":32767},"int32":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"int64":{"type":"integer"},"uint":{"type":"integer","minimum":0},"uint8":{"type":"integer","minimum":0,"maximum":255},"uint16":{"type":"integer","minimum":0,"maximum":65535},"uint32":{"type":"integer","minimum":0,"maximum":4294967295},"uint64":{"type":"integer","minimum":0},"float32":{"type":"number"},"float64":{"type":"number"},"time":{"type":"string","format":"date-time"},"duration":{"type":"integer","description":"A duration in nanoseconds."},"bytes":{"type":["string","null"],"contentEncoding":"base64"},"list":{"type":["array","null"],"items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"counts":{"type":["object","null"],"additionalProperties":{"type":"integer"}},"byColor":{"type":["object","null"],"additionalProperties":{"type":"number"}},"ptr":{"type":["string","null"]},"nested":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]},"tree":{"$ref":"#/$defs/Node"},"color":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky."},"level":{"type":"integer","description":"A severity level.\n\n- 1: Low can wait.\n- 2: Needs attention today."},"tags":{"type":["array","null"],"items":{"type":"object","description":"Labels something.","properties":{"key":{"type":"string","description":"Names the label."},"value":{"type":"string","description":"The label's value."}},"required":["key"]}},"addr":{"type":"string","description":"Represents an IPv4 or IPv6 address (with or without a scoped\naddressing zone), similar to [net.IP] or [net.IPAddr].\n\nUnlike [net.IP] or [net.IPAddr], Addr is a comparable value\ntype (it supports == and can be a map key) and is immutable.\n\nThe zero Addr is not a valid IP address.\nAddr{} is distinct from both 0.0.0.0 and ::."},"any":{},"raw":{},"matrix":{"type":["array","null"],"items":{"type":["array","null"],"items":{"type":"integer"}}},"inline":{"type":"object","properties":{"x":{"type":"integer","description":"A coordinate."}},"required":["x"]}},"required":["id","shadowed","str","bool","int","int8","ptr"],"$defs":{"Node":{"type":"object","description":"A tree, to check recursive types.","properties":{"name":{"type":"string","description":"Names the node."},"children":{"type":["array","null"],"description":"The node's subtrees.","items":{"$ref":"#/$defs/Node"}}},"required":["name"]}}}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"Identifies the request."},"note":{"type":"string","description":"A free comment."},"shadowed":{"type":"integer"},"str":{"type":"string"},"bool":{"type":"boolean"},"int":{"type":"integer"},"int8":{"type":"integer","minimum":-128,"maximum":127},"int16":{"type":"integer","minimum":-32768,"maximum":32767},"int32":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"int64":{"type":"integer"},"uint":{"type":"integer","minimum":0},"uint8":{"type":"integer","minimum":0,"maximum":255},"uint16":{"type":"integer","minimum":0,"maximum":65535},"uint32":{"type":"integer","minimum":0,"maximum":4294967295},"uint64":{"type":"integer","minimum":0},"float32":{"type":"number"},"float64":{"type":"number"},"time":{"type":"string","format":"date-time"},"duration":{"type":"string","description":"A Go duration such as \"1h30m\" or \"90s\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"bytes":{"type":"string","contentEncoding":"base64"},"list":{"type":"array","items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"counts":{"type":"object","additionalProperties":{"type":"integer"}},"byColor":{"type":"object","additionalProperties":{"type":"number"},"propertyNames":{"enum":["red","green","blue"]}},"ptr":{"type":["string","null"]},"nested":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]},"tree":{"$ref":"#/$defs/Node"},"color":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.","enum":["red","green","blue"]},"level":{"type":"integer","description":"A severity level.\n\n- 1: Low can wait.\n- 2: Needs attention today.","enum":[1,2]},"tags":{"type":"array","items":{"type":"object","description":"Labels something.","properties":{"key":{"type":"string","description":"Names the label.","minLength":1},"value":{"type":"string","description":"The label's value."}},"required":["key"],"additionalProperties":false}},"addr":{"type":"string","description":"Represents an IPv4 or IPv6 address (with or without a scoped\naddressing zone), similar to [net.IP] or [net.IPAddr].\n\nUnlike [net.IP] or [net.IPAddr], Addr is a comparable value\ntype (it supports == and can be a map key) and is immutable.\n\nThe zero Addr is not a valid IP address.\nAddr{} is distinct from both 0.0.0.0 and ::."},"any":{},"raw":{},"matrix":{"type":"array","items":{"type":"array","items":{"type":"integer"}}},"inline":{"type":"object","properties":{"x":{"type":"integer","description":"A coordinate."}},"required":["x"],"additionalProperties":false}},"required":["id","shadowed","str","bool","int","int8"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"A tree, to check recursive types.","properties":{"name":{"type":"string","description":"Names the node."},"children":{"type":"array","description":"The node's subtrees.","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}}}`),
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"Identifies the request."},"note":{"type":"string","description":"A free comment."},"shadowed":{"type":"integer"},"str":{"type":"string"},"bool":{"type":"boolean"},"int":{"type":"integer"},"int8":{"type":"integer","minimum":-128,"maximum":127},"int16":{"type":"integer","minimum":-32768,"maximum":32767},"int32":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"int64":{"type":"integer"},"uint":{"type":"integer","minimum":0},"uint8":{"type":"integer","minimum":0,"maximum":255},"uint16":{"type":"integer","minimum":0,"maximum":65535},"uint32":{"type":"integer","minimum":0,"maximum":4294967295},"uint64":{"type":"integer","minimum":0},"float32":{"type":"number"},"float64":{"type":"number"},"time":{"type":"string","format":"date-time"},"duration":{"type":"string","description":"A Go duration such as \"1h30m\" or \"90s\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"bytes":{"type":"string","contentEncoding":"base64"},"list":{"type":"array","items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"counts":{"type":"object","additionalProperties":{"type":"integer"}},"byColor":{"type":"object","additionalProperties":{"type":"number"},"propertyNames":{"enum":["red","green","blue"]}},"ptr":{"type":["string","null"]},"nested":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]},"tree":{"$ref":"#/$defs/Node"},"color":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.","enum":["red","green","blue"]},"level":{"type":"integer","description":"A severity level.\n\n- 1: Low can wait.\n- 2: Needs attention today.","enum":[1,2]},"tags":{"type":"array","items":{"type":"object","description":"Labels something.","properties":{"key":{"type":"string","description":"Names the label.","minLength":1},"value":{"type":"string","description":"The label's value."}},"required":["key"],"additionalProperties":false}},"addr":{"type":"string","description":"Represents an IPv4 or IPv6 address (with or without a scoped\naddressing zone), similar to [net.IP] or [net.IPAddr].\n\nUnlike [net.IP] or [net.IPAddr], Addr is a comparable value\ntype (it supports == and can be a map key) and is immutable.\n\nThe zero Addr is not a valid IP address.\nAddr{} is distinct from both 0.0.0.0 and ::."},"any":{},"raw":{},"matrix":{"type":"array","items":{"type":"array","items":{"type":"integer"}}},"inline":{"type":"object","properties":{"x":{"type":"integer","description":"A coordinate."}},"required":["x"],"additionalProperties":false}},"required":["id","shadowed","str","bool","int","int8"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"A tree, to check recursive types.","properties":{"name":{"type":"string","description":"Names the node."},"children":{"type":"array","description":"The node's subtrees.","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}}}`),
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"id":{"type":"STRING","description":"Identifies the request."},"note":{"type":"STRING","description":"A free comment."},"shadowed":{"type":"INTEGER"},"str":{"type":"STRING"},"bool":{"type":"BOOLEAN"},"int":{"type":"INTEGER"},"int8":{"type":"INTEGER","minimum":-128,"maximum":127},"int16":{"type":"INTEGER","minimum":-32768,"maximum":32767},"int32":{"type":"INTEGER","minimum":-2147483648,"maximum":2147483647},"int64":{"type":"INTEGER"},"uint":{"type":"INTEGER","minimum":0},"uint8":{"type":"INTEGER","minimum":0,"maximum":255},"uint16":{"type":"INTEGER","minimum":0,"maximum":65535},"uint32":{"type":"INTEGER","minimum":0,"maximum":4294967295},"uint64":{"type":"INTEGER","minimum":0},"float32":{"type":"NUMBER"},"float64":{"type":"NUMBER"},"time":{"type":"STRING","format":"date-time"},"duration":{"type":"STRING","description":"A Go duration such as \"1h30m\" or \"90s\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"bytes":{"type":"STRING","description":"Base64-encoded (standard alphabet, with padding)."},"list":{"type":"ARRAY","items":{"type":"STRING"}},"pair":{"type":"ARRAY","items":{"type":"INTEGER"},"minItems":2,"maxItems":2},"counts":{"type":"OBJECT","description":"An object mapping keys to integers."},"byColor":{"type":"OBJECT","description":"An object mapping keys to numbers. Keys are \"red\", \"green\" or \"blue\"."},"ptr":{"type":"STRING","nullable":true},"nested":{"type":"OBJECT","description":"A tree, to check recursive types.","nullable":true,"properties":{"name":{"type":"STRING","description":"Names the node."},"children":{"type":"ARRAY","description":"The node's subtrees.","items":{"type":"OBJECT","description":"A tree, to check recursive types.\n\nA Node again, with the same fields as the enclosing one."}}},"required":["name"]},"tree":{"type":"OBJECT","description":"A tree, to check recursive types.","properties":{"name":{"type":"STRING","description":"Names the node."},"children":{"type":"ARRAY","description":"The node's subtrees.","items":{"type":"OBJECT","description":"A tree, to check recursive types.\n\nA Node again, with the same fields as the enclosing one."}}},"required":["name"]},"color":{"type":"STRING","format":"enum","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.","enum":["red","green","blue"]},"level":{"type":"INTEGER","description":"A severity level.\n\n- 1: Low can wait.\n- 2: Needs attention today.\n\nMust be 1 or 2."},"tags":{"type":"ARRAY","items":{"type":"OBJECT","description":"Labels something.","properties":{"key":{"type":"STRING","description":"Names the label.","minLength":1},"value":{"type":"STRING","description":"The label's value."}},"required":["key"]}},"addr":{"type":"STRING","description":"Represents an IPv4 or IPv6 address (with or without a scoped\naddressing zone), similar to [net.IP] or [net.IPAddr].\n\nUnlike [net.IP] or [net.IPAddr], Addr is a comparable value\ntype (it supports == and can be a map key) and is immutable.\n\nThe zero Addr is not a valid IP address.\nAddr{} is distinct from both 0.0.0.0 and ::."},"any":{"description":"Any JSON value.","anyOf":[{"type":"STRING"},{"type":"NUMBER"},{"type":"BOOLEAN"},{"type":"OBJECT","nullable":true},{"type":"ARRAY","items":{"anyOf":[{"type":"STRING"},{"type":"NUMBER"},{"type":"BOOLEAN"},{"type":"OBJECT","nullable":true}]}}]},"raw":{"description":"Any JSON value.","anyOf":[{"type":"STRING"},{"type":"NUMBER"},{"type":"BOOLEAN"},{"type":"OBJECT","nullable":true},{"type":"ARRAY","items":{"anyOf":[{"type":"STRING"},{"type":"NUMBER"},{"type":"BOOLEAN"},{"type":"OBJECT","nullable":true}]}}]},"matrix":{"type":"ARRAY","items":{"type":"ARRAY","items":{"type":"INTEGER"}}},"inline":{"type":"OBJECT","properties":{"x":{"type":"INTEGER","description":"A coordinate."}},"required":["x"]}},"required":["id","shadowed","str","bool","int","int8"]}`),
-	},
 }, {
 	Name:        "fail",
 	Description: "Fails in the ways a tool can: how=safe returns a safe tool error, how=internal an\ninternal one, how=panic panics, how=slow outlives its timeout.",
@@ -89,17 +58,6 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"how":{"type":"string","description":"How to fail.","enum":["safe","internal","panic","slow"]}},"required":["how"],"additionalProperties":false}`),
 	Strict:      true,
 	Timeout:     20 * time.Millisecond,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"how":{"type":"string","description":"How to fail.","enum":["safe","internal","panic","slow"]}},"required":["how"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"how":{"type":"string","description":"How to fail.","enum":["safe","internal","panic","slow"]}},"required":["how"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"how":{"type":"STRING","format":"enum","description":"How to fail.","enum":["safe","internal","panic","slow"]}},"required":["how"]}`),
-	},
 }, {
 	Name:        "greet",
 	Description: "Greets someone, with parameters described by //toolgen:param lines.",
@@ -109,17 +67,6 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Who to greet.","minLength":1,"maxLength":20},"times":{"type":"integer","description":"How often.","minimum":1,"maximum":3,"default":1},"loud":{"type":["boolean","null"],"description":"Shout."},"color":{"type":"string","description":"Ink color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.","enum":["red","green","blue"]}},"required":["name","color"],"additionalProperties":false}`),
 	Strict:      true,
 	Timeout:     50 * time.Millisecond,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Who to greet.\n\nFrom 1 to 20 characters."},"times":{"type":["integer","null"],"description":"How often.\n\nDefaults to 1.","minimum":1,"maximum":3},"loud":{"type":["boolean","null"],"description":"Shout."},"color":{"type":"string","description":"Ink color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.","enum":["red","green","blue"]}},"required":["name","times","loud","color"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Who to greet.\n\nFrom 1 to 20 characters."},"times":{"type":"integer","description":"How often.\n\nFrom 1 to 3. Defaults to 1."},"loud":{"type":["boolean","null"],"description":"Shout."},"color":{"type":"string","description":"Ink color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.","enum":["red","green","blue"]}},"required":["name","color"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"name":{"type":"STRING","description":"Who to greet.","minLength":1,"maxLength":20},"times":{"type":"INTEGER","description":"How often.","minimum":1,"maximum":3,"default":1},"loud":{"type":"BOOLEAN","description":"Shout.","nullable":true},"color":{"type":"STRING","format":"enum","description":"Ink color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.","enum":["red","green","blue"]}},"required":["name","color"]}`),
-	},
 }, {
 	Name:        "list",
 	Description: "Returns a nil slice, which must reach the model as [].",
@@ -129,17 +76,6 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Labels something.","properties":{"key":{"type":"string","description":"Names the label."},"value":{"type":"string","description":"The label's value."}},"required":["key"]}}},"required":["result"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }, {
 	Name:        "no_args",
 	Description: "Takes nothing and returns nothing.",
@@ -149,17 +85,6 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }, {
 	Name:        "number",
 	Description: "Returns a scalar, wrapped as {\"result\": ...}.",
@@ -169,17 +94,6 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"number"}},"required":["result"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }, {
 	Name:        "rich",
 	Description: "Returns a runtime.Result with a block for the user only.",
@@ -188,17 +102,6 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
@@ -339,17 +242,6 @@ var toolgenStoreTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","description":"Names the label.","minLength":1},"value":{"type":"string","description":"The label's value."}},"required":["key"],"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","description":"Names the label.\n\nAt least 1 character."},"value":{"type":["string","null"],"description":"The label's value."}},"required":["key","value"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","description":"Names the label.\n\nAt least 1 character."},"value":{"type":"string","description":"The label's value."}},"required":["key"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"key":{"type":"STRING","description":"Names the label.","minLength":1},"value":{"type":"STRING","description":"The label's value."}},"required":["key"]}`),
-	},
 }, {
 	Name:        "store_lookup",
 	Description: "Finds a key, reading the store through the receiver.",
@@ -359,17 +251,6 @@ var toolgenStoreTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","description":"The key.","pattern":"^[a-z]+$"}},"required":["key"],"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","description":"The key.","pattern":"^[a-z]+$"}},"required":["key"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","description":"The key.","pattern":"^[a-z]+$"}},"required":["key"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"key":{"type":"STRING","description":"The key.","pattern":"^[a-z]+$"}},"required":["key"]}`),
-	},
 }}
 
 // toolgenDispatchStore decodes the arguments of the tool toolgenStoreTools[i] and returns the

@@ -12,7 +12,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // VaultTools returns the tools of recv's methods: bail_out, connect_backend, explode, hang, list_secrets, pay, ping and put_secret.
 func VaultTools(recv *Vault) *runtime.Toolset {
@@ -33,17 +33,6 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }, {
 	Name:        "connect_backend",
 	Description: "Connects to a storage back end. It always fails with an internal error\nthat quotes the password it was given, as careless code does.",
@@ -56,17 +45,6 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"backend":{"type":"string","description":"Names the back end.","enum":["primary","replica"]},"password":{"type":"string","description":"The back end's password.","minLength":1}},"required":["backend","password"],"additionalProperties":false}`),
 	Strict:      true,
 	Sensitive:   []string{"/password"},
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"backend":{"type":"string","description":"Names the back end.","enum":["primary","replica"]},"password":{"type":"string","description":"The back end's password.\n\nAt least 1 character."}},"required":["backend","password"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"backend":{"type":"string","description":"Names the back end.","enum":["primary","replica"]},"password":{"type":"string","description":"The back end's password.\n\nAt least 1 character."}},"required":["backend","password"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"backend":{"type":"STRING","format":"enum","description":"Names the back end.","enum":["primary","replica"]},"password":{"type":"STRING","description":"The back end's password.","minLength":1}},"required":["backend","password"]}`),
-	},
 }, {
 	Name:        "explode",
 	Description: "Checks the vault's integrity. It panics: a bug in a tool.",
@@ -79,17 +57,6 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"kind":{"type":"string","description":"Says how to panic.\n\n- \"string\": Panics with a string that quotes the token.\n- \"nil\": Panics with nil.\n- \"error\": Panics with an error that quotes the token.\n- \"index\": Panics with a run-time error (an index out of range).","enum":["string","nil","error","index"]},"token":{"type":"string","description":"A secret the panic quotes."}},"required":["kind","token"],"additionalProperties":false}`),
 	Strict:      true,
 	Sensitive:   []string{"/token"},
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"kind":{"type":"string","description":"Says how to panic.\n\n- \"string\": Panics with a string that quotes the token.\n- \"nil\": Panics with nil.\n- \"error\": Panics with an error that quotes the token.\n- \"index\": Panics with a run-time error (an index out of range).","enum":["string","nil","error","index"]},"token":{"type":"string","description":"A secret the panic quotes."}},"required":["kind","token"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"kind":{"type":"string","description":"Says how to panic.\n\n- \"string\": Panics with a string that quotes the token.\n- \"nil\": Panics with nil.\n- \"error\": Panics with an error that quotes the token.\n- \"index\": Panics with a run-time error (an index out of range).","enum":["string","nil","error","index"]},"token":{"type":"string","description":"A secret the panic quotes."}},"required":["kind","token"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"kind":{"type":"STRING","format":"enum","description":"Says how to panic.\n\n- \"string\": Panics with a string that quotes the token.\n- \"nil\": Panics with nil.\n- \"error\": Panics with an error that quotes the token.\n- \"index\": Panics with a run-time error (an index out of range).","enum":["string","nil","error","index"]},"token":{"type":"STRING","description":"A secret the panic quotes."}},"required":["kind","token"]}`),
-	},
 }, {
 	Name:        "hang",
 	Description: "Waits for the vault's lock server. It ignores its context and waits until the\nvault is released.",
@@ -102,17 +69,6 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 	Timeout:     50 * time.Millisecond,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }, {
 	Name:        "list_secrets",
 	Description: "Lists the stored secrets whose name starts with a prefix, without their\nvalues.",
@@ -125,17 +81,6 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"prefix":{"type":"string","description":"Only secrets whose name starts with this prefix.","maxLength":64},"limit":{"type":"integer","description":"The most secrets to list.","minimum":1,"maximum":100}},"required":["prefix","limit"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Describes a stored secret without its value.","properties":{"name":{"type":"string","description":"Names the secret."},"expiresAt":{"type":"string","description":"When the secret expires.","format":"date-time"},"version":{"type":"integer","description":"The secret's version."}},"required":["name","expiresAt","version"]}}},"required":["result"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"prefix":{"type":"string","description":"Only secrets whose name starts with this prefix.\n\nAt most 64 characters."},"limit":{"type":"integer","description":"The most secrets to list.","minimum":1,"maximum":100}},"required":["prefix","limit"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"prefix":{"type":"string","description":"Only secrets whose name starts with this prefix.\n\nAt most 64 characters."},"limit":{"type":"integer","description":"The most secrets to list.\n\nFrom 1 to 100."}},"required":["prefix","limit"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"prefix":{"type":"STRING","description":"Only secrets whose name starts with this prefix.","maxLength":64},"limit":{"type":"INTEGER","description":"The most secrets to list.","minimum":1,"maximum":100}},"required":["prefix","limit"]}`),
-	},
 }, {
 	Name:        "pay",
 	Description: "Pays an amount with a card and returns the receipt.\n\nUse it only when the user has asked to pay, and said how much.",
@@ -149,17 +94,6 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	OutputSchema: json.RawMessage(`{"type":"object","description":"Confirms a payment.","properties":{"id":{"type":"string","description":"Identifies the payment."},"amount":{"type":"number","description":"The amount paid."},"rate":{"type":"number","description":"The interest rate."},"installments":{"type":"integer","description":"The number of instalments."},"priority":{"type":"integer","description":"The payment's priority.","minimum":0,"maximum":255},"sequence":{"type":"integer","description":"The client's sequence number."},"splits":{"type":["array","null"],"description":"The shares of the amount.","items":{"type":"number"}},"at":{"type":"string","description":"When the payment is made.","format":"date-time"},"cardLast4":{"type":"string","description":"The last four digits of the card."}},"required":["id","amount","rate","installments","priority","sequence","splits","at","cardLast4"]}`),
 	Strict:       true,
 	Sensitive:    []string{"/card"},
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"amount":{"type":"number","description":"The amount to pay, in euros, to the cent.","exclusiveMinimum":0,"maximum":1000000,"multipleOf":0.01},"rate":{"type":["number","null"],"description":"The yearly interest rate of an instalment plan, in percent, in quarter\npoints.","minimum":0,"maximum":30,"multipleOf":0.25},"installments":{"type":["integer","null"],"description":"How many monthly instalments to pay in.\n\nDefaults to 1.","minimum":1,"maximum":48},"priority":{"type":["integer","null"],"description":"The payment's priority, 0 to 255.","minimum":0,"maximum":255},"sequence":{"type":["integer","null"],"description":"The client's sequence number of the payment."},"splits":{"type":["array","null"],"description":"Splits share the amount between accounts, each to the cent.","items":{"type":"number","multipleOf":0.01},"maxItems":20},"at":{"type":"string","description":"When the payment is to be made.","format":"date-time"},"card":{"type":"string","description":"The card to pay with."},"memo":{"type":["string","null"],"description":"A note for the payee.\n\nAt most 140 characters."}},"required":["amount","rate","installments","priority","sequence","splits","at","card","memo"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"amount":{"type":"number","description":"The amount to pay, in euros, to the cent.\n\nAt most 1000000. Greater than 0. A multiple of 0.01."},"rate":{"type":"number","description":"The yearly interest rate of an instalment plan, in percent, in quarter\npoints.\n\nFrom 0 to 30. A multiple of 0.25."},"installments":{"type":"integer","description":"How many monthly instalments to pay in.\n\nFrom 1 to 48. Defaults to 1."},"priority":{"type":"integer","description":"The payment's priority, 0 to 255.\n\nFrom 0 to 255."},"sequence":{"type":"integer","description":"The client's sequence number of the payment."},"splits":{"type":"array","description":"Splits share the amount between accounts, each to the cent.\n\nAt most 20 items.","items":{"type":"number","description":"A multiple of 0.01."}},"at":{"type":"string","description":"When the payment is to be made.","format":"date-time"},"card":{"type":"string","description":"The card to pay with."},"memo":{"type":"string","description":"A note for the payee.\n\nAt most 140 characters."}},"required":["amount","at","card"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"amount":{"type":"NUMBER","description":"The amount to pay, in euros, to the cent.\n\nGreater than 0. A multiple of 0.01.","maximum":1000000},"rate":{"type":"NUMBER","description":"The yearly interest rate of an instalment plan, in percent, in quarter\npoints.\n\nA multiple of 0.25.","minimum":0,"maximum":30},"installments":{"type":"INTEGER","description":"How many monthly instalments to pay in.","minimum":1,"maximum":48,"default":1},"priority":{"type":"INTEGER","description":"The payment's priority, 0 to 255.","minimum":0,"maximum":255},"sequence":{"type":"INTEGER","description":"The client's sequence number of the payment."},"splits":{"type":"ARRAY","description":"Splits share the amount between accounts, each to the cent.","items":{"type":"NUMBER","description":"A multiple of 0.01."},"maxItems":20},"at":{"type":"STRING","format":"date-time","description":"When the payment is to be made."},"card":{"type":"STRING","description":"The card to pay with."},"memo":{"type":"STRING","description":"A note for the payee.","maxLength":140}},"required":["amount","at","card"]}`),
-	},
 }, {
 	Name:        "ping",
 	Description: "Tells whether the vault is up, and who calls.",
@@ -170,17 +104,6 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }, {
 	Name:        "put_secret",
 	Description: "Stores a secret in the vault, replacing any secret of the same name.\n\nUse it when the user gives you a password, an API key or recovery codes to keep.",
@@ -193,15 +116,6 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Names the secret: lower-case letters, digits, dashes and underscores.","pattern":"^[a-z0-9_-]+$","minLength":1,"maxLength":64},"secret":{"type":"string","description":"The secret itself.","minLength":4,"maxLength":256},"clientIp":{"type":"string","description":"The address the user connects from."},"card":{"type":"string","description":"A card number kept with the secret."},"login":{"type":"object","description":"The login of the service the secret belongs to.","properties":{"username":{"type":"string","description":"The account's user name.","minLength":1,"maxLength":64},"password":{"type":"string","description":"The account's password.","minLength":8,"maxLength":128},"otp":{"type":"integer","description":"The current one-time code.","minimum":0,"maximum":999999},"server":{"type":"string","description":"The address of the service's server."}},"required":["username","password"],"additionalProperties":false},"recoveryCodes":{"type":"array","description":"The service's one-time recovery codes.","items":{"type":"string","minLength":6},"maxItems":10},"headers":{"type":"object","description":"HTTP headers to send with the secret, such as an API key.","additionalProperties":{"type":"string","maxLength":200}},"expiresAt":{"type":"string","description":"When the secret expires.","format":"date-time"},"version":{"type":"integer","description":"The secret's version, counting from 1.","minimum":1,"maximum":1000,"default":1}},"required":["name","secret","clientIp","login","expiresAt"],"additionalProperties":false}`),
 	Strict:      true,
 	Sensitive:   []string{"/secret", "/clientIp", "/card", "/login", "/recoveryCodes", "/headers"},
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Names the secret: lower-case letters, digits, dashes and underscores.","pattern":"^[a-z0-9_-]+$","minLength":1,"maxLength":64},"secret":{"type":"string","description":"The secret itself.","minLength":4,"maxLength":256},"clientIp":{"type":"string","description":"The address the user connects from."},"card":{"type":"string","description":"A card number kept with the secret."},"login":{"type":"object","description":"The login of the service the secret belongs to.","properties":{"username":{"type":"string","description":"The account's user name.","minLength":1,"maxLength":64},"password":{"type":"string","description":"The account's password.","minLength":8,"maxLength":128},"otp":{"type":"integer","description":"The current one-time code.","minimum":0,"maximum":999999},"server":{"type":"string","description":"The address of the service's server."}},"required":["username","password"],"additionalProperties":false},"recoveryCodes":{"type":"array","description":"The service's one-time recovery codes.","items":{"type":"string","minLength":6},"maxItems":10},"headers":{"type":"object","description":"HTTP headers to send with the secret, such as an API key.","additionalProperties":{"type":"string","maxLength":200}},"expiresAt":{"type":"string","description":"When the secret expires.","format":"date-time"},"version":{"type":"integer","description":"The secret's version, counting from 1.","minimum":1,"maximum":1000,"default":1}},"required":["name","secret","clientIp","login","expiresAt"],"additionalProperties":false}`),
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Names the secret: lower-case letters, digits, dashes and underscores.","pattern":"^[a-z0-9_-]+$","minLength":1,"maxLength":64},"secret":{"type":"string","description":"The secret itself.","minLength":4,"maxLength":256},"clientIp":{"type":"string","description":"The address the user connects from."},"card":{"type":"string","description":"A card number kept with the secret."},"login":{"type":"object","description":"The login of the service the secret belongs to.","properties":{"username":{"type":"string","description":"The account's user name.","minLength":1,"maxLength":64},"password":{"type":"string","description":"The account's password.","minLength":8,"maxLength":128},"otp":{"type":"integer","description":"The current one-time code.","minimum":0,"maximum":999999},"server":{"type":"string","description":"The address of the service's server."}},"required":["username","password"],"additionalProperties":false},"recoveryCodes":{"type":"array","description":"The service's one-time recovery codes.","items":{"type":"string","minLength":6},"maxItems":10},"headers":{"type":"object","description":"HTTP headers to send with the secret, such as an API key.","additionalProperties":{"type":"string","maxLength":200}},"expiresAt":{"type":"string","description":"When the secret expires.","format":"date-time"},"version":{"type":"integer","description":"The secret's version, counting from 1.","minimum":1,"maximum":1000,"default":1}},"required":["name","secret","clientIp","login","expiresAt"],"additionalProperties":false}`),
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"name":{"type":"STRING","description":"Names the secret: lower-case letters, digits, dashes and underscores.","pattern":"^[a-z0-9_-]+$","minLength":1,"maxLength":64},"secret":{"type":"STRING","description":"The secret itself.","minLength":4,"maxLength":256},"clientIp":{"type":"STRING","description":"The address the user connects from."},"card":{"type":"STRING","description":"A card number kept with the secret."},"login":{"type":"OBJECT","description":"The login of the service the secret belongs to.","properties":{"username":{"type":"STRING","description":"The account's user name.","minLength":1,"maxLength":64},"password":{"type":"STRING","description":"The account's password.","minLength":8,"maxLength":128},"otp":{"type":"INTEGER","description":"The current one-time code.","minimum":0,"maximum":999999},"server":{"type":"STRING","description":"The address of the service's server."}},"required":["username","password"]},"recoveryCodes":{"type":"ARRAY","description":"The service's one-time recovery codes.","items":{"type":"STRING","minLength":6},"maxItems":10},"headers":{"type":"OBJECT","description":"HTTP headers to send with the secret, such as an API key.\n\nAn object mapping keys to strings, each at most 200 characters."},"expiresAt":{"type":"STRING","format":"date-time","description":"When the secret expires."},"version":{"type":"INTEGER","description":"The secret's version, counting from 1.","minimum":1,"maximum":1000,"default":1}},"required":["name","secret","clientIp","login","expiresAt"]}`),
-	},
 }}
 
 // toolgenDispatchVault decodes the arguments of the tool toolgenVaultTools[i] and returns the

@@ -22,8 +22,8 @@ import (
 )
 
 // Tools returns the tools of Toolset, in this order: boom, which panics; fail, which
-// fails with a message for the model; get_weather, with schemas lowered for Anthropic
-// (strict) and Gemini as toolgen fills them; and report, with its canonical schema
+// fails with a message for the model; get_weather, strict, whose schema the adapters
+// lower for each provider; and report, with its canonical schema
 // alone, which returns a structured value. boom and fail have no schema. Each call
 // returns a new slice, which the caller may change.
 func Tools() []runtime.Tool {
@@ -38,13 +38,6 @@ func Tools() []runtime.Tool {
 		Description: "Returns the weather of a city.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","minLength":1}},"required":["city"],"additionalProperties":false}`),
 		Strict:      true,
-		Anthropic: runtime.ProviderSchema{
-			Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city. Must be at least 1 character long."}},"required":["city"],"additionalProperties":false}`),
-			Strict:     true,
-		},
-		Gemini: runtime.ProviderSchema{
-			Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"city":{"type":"STRING","minLength":1}},"required":["city"]}`),
-		},
 	}, {
 		Name:        "report",
 		Description: "Returns a structured report.",

@@ -10,22 +10,20 @@ import (
 )
 
 // weatherSchema is get_weather's schema as the author wrote it; weatherStrict is the
-// same schema lowered for OpenAI's strict mode, as toolgen fills Tool.OpenAI.
+// same schema lowered for OpenAI's strict mode, as ChatTools sends it.
 const (
 	weatherSchema = `{"type":"object","properties":{"city":{"type":"string","minLength":1},"unit":{"type":"string","enum":["celsius","fahrenheit"]}},"required":["city"],"additionalProperties":false}`
-	weatherStrict = `{"type":"object","properties":{"city":{"type":"string"},"unit":{"type":["string","null"],"enum":["celsius","fahrenheit",null]}},"required":["city","unit"],"additionalProperties":false}`
+	weatherStrict = `{"type":"object","properties":{"city":{"type":"string","description":"At least 1 character."},"unit":{"anyOf":[{"type":"string","enum":["celsius","fahrenheit"]},{"type":"null"}]}},"required":["city","unit"],"additionalProperties":false}`
 	addSchema     = `{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`
 )
 
-// testTools is a hand-written stand-in for a generated package: a strict tool with a
-// lowered schema, a tool with only its own schema, a tool without parameters and a
+// testTools is a hand-written stand-in for a generated package: a strict tool, a tool with only its own schema, a tool without parameters and a
 // tool that fails.
 func testTools() *runtime.Toolset {
 	tools := []runtime.Tool{
 		{
 			Name: "get_weather", Description: "Current weather in a city.",
 			InputSchema: json.RawMessage(weatherSchema), Strict: true,
-			OpenAI: runtime.ProviderSchema{Parameters: json.RawMessage(weatherStrict), Strict: true},
 		},
 		{Name: "add", Description: "Adds two numbers.", InputSchema: json.RawMessage(addSchema)},
 		{Name: "ping"},

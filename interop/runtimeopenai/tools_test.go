@@ -14,6 +14,7 @@ import (
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/dialect"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -108,7 +109,7 @@ func TestToolsEqualSDKBuilt(t *testing.T) {
 	ts := testTools()
 	tool, _ := ts.Lookup("get_weather")
 	var params map[string]any
-	if err := json.Unmarshal(tool.OpenAI.Parameters, &params); err != nil {
+	if err := json.Unmarshal([]byte(weatherStrict), &params); err != nil {
 		t.Fatal(err)
 	}
 	chat := sdk.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
@@ -129,17 +130,15 @@ func TestToolsEqualSDKBuilt(t *testing.T) {
 	}
 }
 
-// The generated tools of the weather example go through the SDK unchanged, with the
-// schema toolgen lowered for OpenAI when it filled one.
+// The generated tools of the weather example go through the SDK unchanged, with their
+// schemas lowered by runtime/dialect.
 func TestGeneratedToolsMatchSDK(t *testing.T) {
 	ts := forecast.Tools()
 	chat := openai.ChatTools(ts)
 	resp := openai.ResponsesTools(ts)
 	for i, tool := range ts.Tools() {
-		params, strict := tool.InputSchema, false
-		if len(tool.OpenAI.Parameters) > 0 {
-			params, strict = tool.OpenAI.Parameters, tool.OpenAI.Strict
-		}
+		l, _ := dialect.OpenAI(tool.InputSchema, tool.Strict)
+		params, strict := l.Parameters, l.Strict
 		c, r := chat[i].Function, resp[i]
 		if c.Name != tool.Name || r.Name != tool.Name || c.Strict != strict || r.Strict != strict {
 			t.Errorf("%s: got chat %s/%v, responses %s/%v, want strict %v", tool.Name, c.Name, c.Strict, r.Name, r.Strict, strict)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/dialect"
 )
 
 // Tool is the definition of one tool in a Messages request's "tools" array.
@@ -20,27 +21,28 @@ type Tool struct {
 // emptyObjectSchema is the input schema of a tool that declares none.
 const emptyObjectSchema = `{"type":"object"}`
 
-// Definition returns the definition of t: its Anthropic schema (Tool.Anthropic), strict
-// when toolgen found it fit for strict mode, or, for a tool built by hand without one,
-// its InputSchema, not strict.
+// loweredKey is the key of the Anthropic lowering in runtime.Lowered's cache.
+const loweredKey = "github.com/toolgen/toolgen/runtime/anthropic"
+
+// Definition returns the definition of t: its input schema lowered by
+// dialect.Anthropic, strict when t asks for it and the schema allows it. Tools, which
+// lowers each tool once, is cheaper for the tools of a Toolset.
 func Definition(t *runtime.Tool) Tool {
-	schema, strict := t.Anthropic.Parameters, t.Anthropic.Strict
-	if len(schema) == 0 {
-		schema, strict = t.InputSchema, false
-	}
+	schema := t.InputSchema
 	if len(schema) == 0 {
 		schema = json.RawMessage(emptyObjectSchema)
 	}
-	return Tool{Name: t.Name, Description: t.Description, InputSchema: schema, Strict: strict}
+	l, _ := dialect.Anthropic(schema, t.Strict)
+	return Tool{Name: t.Name, Description: t.Description, InputSchema: l.Parameters, Strict: l.Strict}
 }
 
 // Tools returns the definitions of the tools of ts, sorted by name, for a request's
-// "tools" array.
+// "tools" array, each computed by Definition once per tool.
 func Tools(ts *runtime.Toolset) []Tool {
 	tools := ts.Tools()
 	out := make([]Tool, len(tools))
 	for i, t := range tools {
-		out[i] = Definition(t)
+		out[i] = runtime.Lowered(ts, t, loweredKey, Definition)
 	}
 	return out
 }

@@ -27,8 +27,9 @@ func TestToolsSchemaChoice(t *testing.T) {
 		byName[tool.Name] = tool
 	}
 	gw := byName["get_weather"]
-	if string(gw.InputSchema) != string(tools[2].Anthropic.Parameters) || !gw.Strict {
-		t.Errorf("get_weather: want the Anthropic schema, strict; got %s strict=%v", gw.InputSchema, gw.Strict)
+	const lowered = `{"type":"object","properties":{"city":{"type":"string","description":"At least 1 character."}},"required":["city"],"additionalProperties":false}`
+	if string(gw.InputSchema) != lowered || !gw.Strict {
+		t.Errorf("get_weather: want the schema lowered for strict mode, strict; got %s strict=%v", gw.InputSchema, gw.Strict)
 	}
 	rep := byName["report"]
 	if string(rep.InputSchema) != string(tools[3].InputSchema) || rep.Strict {
@@ -37,11 +38,15 @@ func TestToolsSchemaChoice(t *testing.T) {
 	if boom := byName["boom"]; string(boom.InputSchema) != `{"type":"object"}` {
 		t.Errorf("boom: a tool without a schema gets %s, want an empty object schema", boom.InputSchema)
 	}
-	// A hand-built tool that asks for strict mode but has no Anthropic schema is not
-	// sent strict: its canonical schema may not meet strict mode.
+	// A hand-built tool that asks for strict mode is lowered as a generated one is: an
+	// object that takes any property cannot be strict, one with properties can.
 	hand := tga.Definition(&runtime.Tool{Name: "x", Strict: true, InputSchema: json.RawMessage(`{"type":"object"}`)})
 	if hand.Strict {
-		t.Errorf("a hand-built tool without an Anthropic schema was sent strict")
+		t.Errorf("a hand-built tool with an open object was sent strict")
+	}
+	hand = tga.Definition(&runtime.Tool{Name: "x", Strict: true, InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","maximum":3}}}`)})
+	if want := `{"type":"object","properties":{"n":{"type":"integer","description":"At most 3."}},"additionalProperties":false}`; !hand.Strict || string(hand.InputSchema) != want {
+		t.Errorf("a hand-built tool with properties: got %s strict=%v, want %s strict", hand.InputSchema, hand.Strict, want)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/dialect"
 )
 
 // ToolDeclarations is one entry of a request's "tools" array that declares functions.
@@ -24,15 +25,22 @@ type FunctionDeclaration struct {
 	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"`
 }
 
-// Declaration returns the declaration of t: its Gemini schema (Tool.Gemini) as
-// "parameters" when toolgen lowered it, otherwise its canonical InputSchema as
-// "parametersJsonSchema", the field that takes JSON Schema.
+// loweredKey is the key of the Gemini lowering in runtime.Lowered's cache.
+const loweredKey = "github.com/toolgen/toolgen/runtime/gemini"
+
+// Declaration returns the declaration of t: its input schema lowered by dialect.Gemini
+// as "parameters", or, for a schema that lowering cannot read, the InputSchema as
+// "parametersJsonSchema", the field that takes JSON Schema. A tool without an input
+// schema has neither. Tools, which lowers each tool once, is cheaper for the tools of a
+// Toolset.
 func Declaration(t *runtime.Tool) FunctionDeclaration {
 	d := FunctionDeclaration{Name: t.Name, Description: t.Description}
-	switch {
-	case len(t.Gemini.Parameters) > 0:
-		d.Parameters = t.Gemini.Parameters
-	case len(t.InputSchema) > 0:
+	if len(t.InputSchema) == 0 {
+		return d
+	}
+	if l, _ := dialect.Gemini(t.InputSchema); len(l.Parameters) > 0 {
+		d.Parameters = l.Parameters
+	} else {
 		d.ParametersJSONSchema = t.InputSchema
 	}
 	return d
@@ -47,7 +55,7 @@ func Tools(ts *runtime.Toolset) []ToolDeclarations {
 	}
 	decls := make([]FunctionDeclaration, len(tools))
 	for i, t := range tools {
-		decls[i] = Declaration(t)
+		decls[i] = runtime.Lowered(ts, t, loweredKey, Declaration)
 	}
 	return []ToolDeclarations{{FunctionDeclarations: decls}}
 }

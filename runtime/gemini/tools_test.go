@@ -47,16 +47,19 @@ func TestToolsDeclarations(t *testing.T) {
 }
 
 func TestToolsSchemaChoice(t *testing.T) {
-	tools := wiretest.Tools()
 	byName := map[string]tgg.FunctionDeclaration{}
 	for _, d := range tgg.Tools(wiretest.Toolset())[0].FunctionDeclarations {
 		byName[d.Name] = d
 	}
-	if gw := byName["get_weather"]; string(gw.Parameters) != string(tools[2].Gemini.Parameters) || gw.ParametersJSONSchema != nil {
+	if gw := byName["get_weather"]; string(gw.Parameters) != `{"type":"OBJECT","properties":{"city":{"type":"STRING","minLength":1}},"required":["city"]}` || gw.ParametersJSONSchema != nil {
 		t.Errorf("get_weather: want the Gemini schema as parameters; got %s / %s", gw.Parameters, gw.ParametersJSONSchema)
 	}
-	if rep := byName["report"]; rep.Parameters != nil || string(rep.ParametersJSONSchema) != string(tools[3].InputSchema) {
-		t.Errorf("report: want the canonical schema as parametersJsonSchema; got %s / %s", rep.Parameters, rep.ParametersJSONSchema)
+	if rep := byName["report"]; string(rep.Parameters) != `{"type":"OBJECT","properties":{"days":{"type":"INTEGER","minimum":1,"maximum":14},"tags":{"type":"ARRAY","items":{"type":"STRING"}}}}` || rep.ParametersJSONSchema != nil {
+		t.Errorf("report: want its schema lowered as parameters; got %s / %s", rep.Parameters, rep.ParametersJSONSchema)
+	}
+	// A schema the lowering cannot read goes as parametersJsonSchema.
+	if d := tgg.Declaration(&runtime.Tool{Name: "x", InputSchema: json.RawMessage(`[1]`)}); d.Parameters != nil || string(d.ParametersJSONSchema) != `[1]` {
+		t.Errorf("an unreadable schema: got %s / %s", d.Parameters, d.ParametersJSONSchema)
 	}
 	if b := wiretest.MustMarshal(t, byName["boom"]); string(b) != `{"name":"boom","description":"Panics."}` {
 		t.Errorf("boom: a function without parameters = %s", b)

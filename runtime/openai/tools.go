@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/dialect"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
@@ -30,7 +31,7 @@ type ChatFunction struct {
 }
 
 // ResponsesTool is a function tool definition in the Responses API's flat format:
-// {"type":"function","name":...,"description":...,"parameters":{...},"strict":...}.
+// {"type":"function","name":...,"description":...,"strict":...,"parameters":{...}}.
 // Strict is always sent, since the API's default for it is not documented reliably.
 type ResponsesTool struct {
 	// Type is always "function".
@@ -39,29 +40,39 @@ type ResponsesTool struct {
 	Name string `json:"name"`
 	// Description tells the model what the tool does and when to use it.
 	Description string `json:"description,omitempty"`
-	// Parameters is the JSON Schema of the arguments.
-	Parameters json.RawMessage `json:"parameters"`
 	// Strict asks for Structured Outputs, as ChatFunction.Strict does.
 	Strict bool `json:"strict"`
+	// Parameters is the JSON Schema of the arguments.
+	Parameters json.RawMessage `json:"parameters"`
 }
 
 // emptyParameters is the schema of a tool that takes no arguments.
 const emptyParameters = `{"type":"object","properties":{}}`
 
-// parameters returns the schema to send for t and whether it is strict: the schema
-// toolgen lowered for OpenAI when there is one, else the tool's own schema, not strict.
-func parameters(t *runtime.Tool) (json.RawMessage, bool) {
-	if len(t.OpenAI.Parameters) > 0 {
-		return t.OpenAI.Parameters, t.OpenAI.Strict
+// loweredKey is the key of the OpenAI lowering in runtime.Lowered's cache.
+const loweredKey = "github.com/toolgen/toolgen/runtime/openai"
+
+// lower returns the schema to send for t and whether it is strict: its input schema
+// lowered by dialect.OpenAI, strict when t asks for it and the schema allows it.
+func lower(t *runtime.Tool) dialect.Lowered {
+	schema := t.InputSchema
+	if len(schema) == 0 {
+		schema = json.RawMessage(emptyParameters)
 	}
-	if len(t.InputSchema) > 0 {
-		return t.InputSchema, false
-	}
-	return json.RawMessage(emptyParameters), false
+	l, _ := dialect.OpenAI(schema, t.Strict)
+	return l
+}
+
+// parameters returns the schema to send for t, a tool of ts, and whether it is strict,
+// lowered once per tool.
+func parameters(ts *runtime.Toolset, t *runtime.Tool) (json.RawMessage, bool) {
+	l := runtime.Lowered(ts, t, loweredKey, lower)
+	return l.Parameters, l.Strict
 }
 
 // ChatTools returns the Chat Completions definitions of the tools of ts, sorted by name.
-// A nil ts has no tools.
+// Each tool's input schema is lowered by dialect.OpenAI, strict when the tool asks for
+// it and its schema allows it, once per tool. A nil ts has no tools.
 func ChatTools(ts *runtime.Toolset) []ChatTool {
 	if ts == nil {
 		return nil
@@ -69,7 +80,7 @@ func ChatTools(ts *runtime.Toolset) []ChatTool {
 	tools := ts.Tools()
 	out := make([]ChatTool, len(tools))
 	for i, t := range tools {
-		params, strict := parameters(t)
+		params, strict := parameters(ts, t)
 		out[i] = ChatTool{Type: "function", Function: ChatFunction{
 			Name: t.Name, Description: t.Description, Strict: strict, Parameters: params,
 		}}
@@ -86,9 +97,9 @@ func ResponsesTools(ts *runtime.Toolset) []ResponsesTool {
 	tools := ts.Tools()
 	out := make([]ResponsesTool, len(tools))
 	for i, t := range tools {
-		params, strict := parameters(t)
+		params, strict := parameters(ts, t)
 		out[i] = ResponsesTool{
-			Type: "function", Name: t.Name, Description: t.Description, Parameters: params, Strict: strict,
+			Type: "function", Name: t.Name, Description: t.Description, Strict: strict, Parameters: params,
 		}
 	}
 	return out

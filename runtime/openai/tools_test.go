@@ -4,12 +4,14 @@ package openai_test
 // reads and builds the same JSON, in interop/runtimeopenai.
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/dialect"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -37,15 +39,30 @@ func TestResponsesToolsWire(t *testing.T) {
 	wiretest.SameJSON(t, "responses tools", got, []byte(want))
 }
 
-// A tool without a lowered schema is sent with its own schema, not strict, even when
-// it asks for strict mode: only toolgen knows the schema meets strict mode's rules.
-func TestToolsWithoutLoweredSchema(t *testing.T) {
-	ts := runtime.NewToolset([]runtime.Tool{{Name: "w", InputSchema: json.RawMessage(weatherSchema), Strict: true}},
-		func(int, *runtime.Decoder) runtime.Invocation { return nil })
-	c := openai.ChatTools(ts)[0].Function
-	r := openai.ResponsesTools(ts)[0]
-	if c.Strict || r.Strict || string(c.Parameters) != weatherSchema || string(r.Parameters) != weatherSchema {
-		t.Errorf("got chat %+v, responses %+v", c, r)
+// A tool built by hand is lowered as a generated one is: strict when it asks for it and
+// its schema allows it, as given otherwise; the lowering is computed once per tool.
+func TestToolsBuiltByHand(t *testing.T) {
+	ts := runtime.NewToolset([]runtime.Tool{
+		{Name: "w", InputSchema: json.RawMessage(weatherSchema), Strict: true},
+		{Name: "m", InputSchema: json.RawMessage(`{"type":"object","additionalProperties":{"type":"string"}}`), Strict: true},
+		{Name: "n", InputSchema: json.RawMessage(weatherSchema)},
+	}, func(int, *runtime.Decoder) runtime.Invocation { return nil })
+	c := openai.ChatTools(ts)
+	r := openai.ResponsesTools(ts)
+	for i, want := range []struct {
+		name, params string
+		strict       bool
+	}{{"m", `{"type":"object","additionalProperties":{"type":"string"}}`, false}, {"n", weatherSchema, false}, {"w", weatherStrict, true}} {
+		if c[i].Function.Name != want.name || c[i].Function.Strict != want.strict || string(c[i].Function.Parameters) != want.params {
+			t.Errorf("chat %d: got %s strict=%v %s, want %s strict=%v %s", i, c[i].Function.Name, c[i].Function.Strict, c[i].Function.Parameters, want.name, want.strict, want.params)
+		}
+		if r[i].Name != want.name || r[i].Strict != want.strict || string(r[i].Parameters) != want.params {
+			t.Errorf("responses %d: got %s strict=%v %s", i, r[i].Name, r[i].Strict, r[i].Parameters)
+		}
+	}
+	// The second listing reuses the first's lowering: the same bytes, not a copy.
+	if again := openai.ChatTools(ts.WithMaxParallel(2)); &again[2].Function.Parameters[0] != &c[2].Function.Parameters[0] {
+		t.Errorf("the lowering was computed again")
 	}
 }
 
@@ -73,23 +90,34 @@ func TestToolChoicesWire(t *testing.T) {
 	}
 }
 
-// The generated tools of the weather example go out unchanged, with the schema toolgen
-// lowered for OpenAI when it filled one (interop/runtimeopenai also sends them through
+// The generated tools of the weather example go out with their schemas lowered by
+// dialect.OpenAI (internal/dialectfiles checks them against toolschema/openai.json) (interop/runtimeopenai also sends them through
 // the SDK's types).
 func TestGeneratedTools(t *testing.T) {
 	ts := forecast.Tools()
 	chat := openai.ChatTools(ts)
 	resp := openai.ResponsesTools(ts)
 	for i, tool := range ts.Tools() {
-		params, strict := tool.InputSchema, false
-		if len(tool.OpenAI.Parameters) > 0 {
-			params, strict = tool.OpenAI.Parameters, tool.OpenAI.Strict
-		}
+		l, _ := dialect.OpenAI(tool.InputSchema, tool.Strict)
+		params, strict := l.Parameters, l.Strict
 		c, r := chat[i].Function, resp[i]
 		if c.Name != tool.Name || r.Name != tool.Name || c.Strict != strict || r.Strict != strict {
 			t.Errorf("%s: got chat %s/%v, responses %s/%v, want strict %v", tool.Name, c.Name, c.Strict, r.Name, r.Strict, strict)
 		}
 		wiretest.SameJSON(t, tool.Name+" chat parameters", c.Parameters, params)
 		wiretest.SameJSON(t, tool.Name+" responses parameters", r.Parameters, params)
+	}
+}
+
+// A dynamic tool is offered strict, as a generated tool of the same schema is.
+func TestDynamicToolStrict(t *testing.T) {
+	ts, err := runtime.NewTool(runtime.Tool{Name: "w", InputSchema: json.RawMessage(weatherSchema), Strict: true},
+		func(context.Context, json.RawMessage) (*runtime.Result, error) { return runtime.TextResult("ok"), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := openai.ChatTools(ts)[0].Function
+	if !c.Strict || string(c.Parameters) != weatherStrict {
+		t.Errorf("got %s strict=%v, want %s strict", c.Parameters, c.Strict, weatherStrict)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // ServiceTools returns the tools of recv's methods: close_account and get_transactions.
 func ServiceTools(recv *Service) *runtime.Toolset {
@@ -32,17 +32,6 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"reason":{"type":"string","description":"Why the user wants to close the account, in their words.","minLength":3,"maxLength":500},"confirm":{"type":"boolean","description":"Confirm must be true: the user has confirmed, in this conversation, that they\nwant the account closed.","const":true}},"required":["reason","confirm"],"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"reason":{"type":"string","description":"Why the user wants to close the account, in their words.\n\nFrom 3 to 500 characters."},"confirm":{"type":"boolean","description":"Confirm must be true: the user has confirmed, in this conversation, that they\nwant the account closed.","const":true}},"required":["reason","confirm"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"reason":{"type":"string","description":"Why the user wants to close the account, in their words.\n\nFrom 3 to 500 characters."},"confirm":{"type":"boolean","description":"Confirm must be true: the user has confirmed, in this conversation, that they\nwant the account closed.","const":true}},"required":["reason","confirm"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"reason":{"type":"STRING","description":"Why the user wants to close the account, in their words.","minLength":3,"maxLength":500},"confirm":{"type":"BOOLEAN","description":"Confirm must be true: the user has confirmed, in this conversation, that they\nwant the account closed.\n\nMust be true."}},"required":["reason","confirm"]}`),
-	},
 }, {
 	Name:        "get_transactions",
 	Description: "Lists the signed-in user's transactions booked in a period, oldest\nfirst.\n\nUse it whenever the user asks about their spending, payments or income.",
@@ -55,17 +44,6 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"startDate":{"type":"string","description":"Start of the period, inclusive, as an RFC 3339 date-time.","format":"date-time"},"endDate":{"type":"string","description":"End of the period, exclusive, as an RFC 3339 date-time.","format":"date-time"}},"required":["startDate","endDate"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One movement of money on the user's account.","properties":{"id":{"type":"string","description":"Identifies the transaction."},"time":{"type":"string","description":"When the transaction was booked.","format":"date-time"},"description":{"type":"string","description":"The counterparty or the purpose."},"amountCents":{"type":"integer","description":"The amount in cents: negative for payments, positive for income."}},"required":["id","time","description","amountCents"]}}},"required":["result"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"startDate":{"type":"string","description":"Start of the period, inclusive, as an RFC 3339 date-time.","format":"date-time"},"endDate":{"type":"string","description":"End of the period, exclusive, as an RFC 3339 date-time.","format":"date-time"}},"required":["startDate","endDate"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"startDate":{"type":"string","description":"Start of the period, inclusive, as an RFC 3339 date-time.","format":"date-time"},"endDate":{"type":"string","description":"End of the period, exclusive, as an RFC 3339 date-time.","format":"date-time"}},"required":["startDate","endDate"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"startDate":{"type":"STRING","format":"date-time","description":"Start of the period, inclusive, as an RFC 3339 date-time."},"endDate":{"type":"STRING","format":"date-time","description":"End of the period, exclusive, as an RFC 3339 date-time."}},"required":["startDate","endDate"]}`),
-	},
 }}
 
 // toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the

@@ -10,7 +10,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // WorldTools returns the tools of recv's methods: get_npc_health, give_quest and open_door.
 func WorldTools(recv *World) *runtime.Toolset {
@@ -32,17 +32,6 @@ var toolgenWorldTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"npc":{"type":"string","description":"The character to look at.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard.","enum":["borin","mira","tomas"]}},"required":["npc"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"How a character is doing.","properties":{"npc":{"type":"string","description":"Names a character of the keep.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard."},"hp":{"type":"integer","description":"The character's hit points, from 0 to MaxHP."},"maxHp":{"type":"integer"},"condition":{"type":"string","description":"Condition is \"unhurt\", \"wounded\" or \"badly wounded\"."}},"required":["npc","hp","maxHp","condition"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"npc":{"type":"string","description":"The character to look at.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard.","enum":["borin","mira","tomas"]}},"required":["npc"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"npc":{"type":"string","description":"The character to look at.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard.","enum":["borin","mira","tomas"]}},"required":["npc"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"npc":{"type":"STRING","format":"enum","description":"The character to look at.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard.","enum":["borin","mira","tomas"]}},"required":["npc"]}`),
-	},
 }, {
 	Name:        "give_quest",
 	Title:       "Give a quest",
@@ -55,17 +44,6 @@ var toolgenWorldTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"npc":{"type":"string","description":"The character who takes the quest.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard.","enum":["borin","mira","tomas"]},"quest":{"type":"string","description":"The quest to give.\n\n- \"rat_hunt\": Clearing the cellar of rats.\n- \"lost_ring\": Finding the ring Mira lost in the woods.\n- \"night_watch\": Keeping watch on the walls until dawn.","enum":["rat_hunt","lost_ring","night_watch"]},"reward":{"type":"integer","description":"The gold promised, paid from the keep's treasury when the quest is\ngiven.","minimum":0,"maximum":500},"note":{"type":"string","description":"A word for the character, such as \"mind the big one\".","maxLength":200}},"required":["npc","quest","reward"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"A quest given, as the quest log keeps it.","properties":{"number":{"type":"integer","description":"Numbers the quest log's entries from 1."},"npc":{"type":"string","description":"Names a character of the keep.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard."},"quest":{"type":"string","description":"Names a quest a character can be given.\n\n- \"rat_hunt\": Clearing the cellar of rats.\n- \"lost_ring\": Finding the ring Mira lost in the woods.\n- \"night_watch\": Keeping watch on the walls until dawn."},"reward":{"type":"integer"},"note":{"type":"string"},"treasuryLeft":{"type":"integer","description":"The gold left in the treasury once the reward is paid."}},"required":["number","npc","quest","reward","treasuryLeft"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"npc":{"type":"string","description":"The character who takes the quest.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard.","enum":["borin","mira","tomas"]},"quest":{"type":"string","description":"The quest to give.\n\n- \"rat_hunt\": Clearing the cellar of rats.\n- \"lost_ring\": Finding the ring Mira lost in the woods.\n- \"night_watch\": Keeping watch on the walls until dawn.","enum":["rat_hunt","lost_ring","night_watch"]},"reward":{"type":"integer","description":"The gold promised, paid from the keep's treasury when the quest is\ngiven.","minimum":0,"maximum":500},"note":{"type":["string","null"],"description":"A word for the character, such as \"mind the big one\".\n\nAt most 200 characters."}},"required":["npc","quest","reward","note"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"npc":{"type":"string","description":"The character who takes the quest.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard.","enum":["borin","mira","tomas"]},"quest":{"type":"string","description":"The quest to give.\n\n- \"rat_hunt\": Clearing the cellar of rats.\n- \"lost_ring\": Finding the ring Mira lost in the woods.\n- \"night_watch\": Keeping watch on the walls until dawn.","enum":["rat_hunt","lost_ring","night_watch"]},"reward":{"type":"integer","description":"The gold promised, paid from the keep's treasury when the quest is\ngiven.\n\nFrom 0 to 500."},"note":{"type":"string","description":"A word for the character, such as \"mind the big one\".\n\nAt most 200 characters."}},"required":["npc","quest","reward"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"npc":{"type":"STRING","format":"enum","description":"The character who takes the quest.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard.","enum":["borin","mira","tomas"]},"quest":{"type":"STRING","format":"enum","description":"The quest to give.\n\n- \"rat_hunt\": Clearing the cellar of rats.\n- \"lost_ring\": Finding the ring Mira lost in the woods.\n- \"night_watch\": Keeping watch on the walls until dawn.","enum":["rat_hunt","lost_ring","night_watch"]},"reward":{"type":"INTEGER","description":"The gold promised, paid from the keep's treasury when the quest is\ngiven.","minimum":0,"maximum":500},"note":{"type":"STRING","description":"A word for the character, such as \"mind the big one\".","maxLength":200}},"required":["npc","quest","reward"]}`),
-	},
 }, {
 	Name:        "open_door",
 	Title:       "Open a door",
@@ -78,17 +56,6 @@ var toolgenWorldTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"door":{"type":"string","description":"The door to open.\n\n- \"gate\": The keep's front gate.\n- \"cellar\": The cellar door, under the kitchen.\n- \"tower\": The door of the wizard's tower.","enum":["gate","cellar","tower"]}},"required":["door"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"The state of a door.","properties":{"door":{"type":"string","description":"Names a door of the keep.\n\n- \"gate\": The keep's front gate.\n- \"cellar\": The cellar door, under the kitchen.\n- \"tower\": The door of the wizard's tower."},"open":{"type":"boolean"},"locked":{"type":"boolean"},"wasOpen":{"type":"boolean","description":"Tells that the door was open already, so nothing changed."}},"required":["door","open","locked","wasOpen"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"door":{"type":"string","description":"The door to open.\n\n- \"gate\": The keep's front gate.\n- \"cellar\": The cellar door, under the kitchen.\n- \"tower\": The door of the wizard's tower.","enum":["gate","cellar","tower"]}},"required":["door"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"door":{"type":"string","description":"The door to open.\n\n- \"gate\": The keep's front gate.\n- \"cellar\": The cellar door, under the kitchen.\n- \"tower\": The door of the wizard's tower.","enum":["gate","cellar","tower"]}},"required":["door"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"door":{"type":"STRING","format":"enum","description":"The door to open.\n\n- \"gate\": The keep's front gate.\n- \"cellar\": The cellar door, under the kitchen.\n- \"tower\": The door of the wizard's tower.","enum":["gate","cellar","tower"]}},"required":["door"]}`),
-	},
 }}
 
 // toolgenDispatchWorld decodes the arguments of the tool toolgenWorldTools[i] and returns the

@@ -10,7 +10,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // Tools returns the package's tools: get_weather and hello_world.
 func Tools() *runtime.Toolset {
@@ -31,17 +31,6 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to forecast, such as \"Paris\" or \"Tokyo\".","minLength":1,"maxLength":80},"days":{"type":"integer","description":"How many days to forecast, today included.","minimum":1,"maximum":14,"default":1},"unit":{"type":"string","description":"The unit of the temperatures in the answer.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"A city's forecast.","properties":{"city":{"type":"string"},"unit":{"type":"string","description":"A temperature unit.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit."},"days":{"type":["array","null"],"items":{"type":"object","description":"One day's weather.","properties":{"date":{"type":"string","description":"The day, as YYYY-MM-DD."},"high":{"type":"number","description":"The day's highest temperature."},"low":{"type":"number","description":"The day's lowest temperature."},"summary":{"type":"string","description":"Describes the sky, such as \"sunny\" or \"light rain\"."}},"required":["date","high","low","summary"]}}},"required":["city","unit","days"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to forecast, such as \"Paris\" or \"Tokyo\".\n\nFrom 1 to 80 characters."},"days":{"type":["integer","null"],"description":"How many days to forecast, today included.\n\nDefaults to 1.","minimum":1,"maximum":14},"unit":{"description":"The unit of the temperatures in the answer.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit.\n\nDefaults to \"celsius\".","anyOf":[{"type":"string","enum":["celsius","fahrenheit"]},{"type":"null"}]}},"required":["city","days","unit"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to forecast, such as \"Paris\" or \"Tokyo\".\n\nFrom 1 to 80 characters."},"days":{"type":"integer","description":"How many days to forecast, today included.\n\nFrom 1 to 14. Defaults to 1."},"unit":{"type":"string","description":"The unit of the temperatures in the answer.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit.\n\nDefaults to \"celsius\".","enum":["celsius","fahrenheit"]}},"required":["city"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"city":{"type":"STRING","description":"The city to forecast, such as \"Paris\" or \"Tokyo\".","minLength":1,"maxLength":80},"days":{"type":"INTEGER","description":"How many days to forecast, today included.","minimum":1,"maximum":14,"default":1},"unit":{"type":"STRING","format":"enum","description":"The unit of the temperatures in the answer.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"]}`),
-	},
 }, {
 	Name:        "hello_world",
 	Description: "Greets a person by name.",
@@ -52,17 +41,6 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.","minLength":1},"times":{"type":"integer","description":"How many times to say hello.","minimum":1,"maximum":5,"default":1}},"required":["name"],"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.\n\nAt least 1 character."},"times":{"type":["integer","null"],"description":"How many times to say hello.\n\nDefaults to 1.","minimum":1,"maximum":5}},"required":["name","times"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.\n\nAt least 1 character."},"times":{"type":"integer","description":"How many times to say hello.\n\nFrom 1 to 5. Defaults to 1."}},"required":["name"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"name":{"type":"STRING","description":"The name of the person to greet.","minLength":1},"times":{"type":"INTEGER","description":"How many times to say hello.","minimum":1,"maximum":5,"default":1}},"required":["name"]}`),
-	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

@@ -10,7 +10,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // ServiceTools returns the tools of recv's methods: balance, freeze_card, get_transactions, ping and statement.
 func ServiceTools(recv *Service) *runtime.Toolset {
@@ -29,17 +29,6 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }, {
 	Name:        "freeze_card",
 	Description: "Freezes the user's card at once.",
@@ -50,17 +39,6 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"card_id":{"type":"string","format":"uuid"}},"required":["card_id"],"additionalProperties":false}`),
 	Strict:      true,
 	Sequential:  true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"card_id":{"type":"string","format":"uuid"}},"required":["card_id"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"card_id":{"type":"string","format":"uuid"}},"required":["card_id"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"card_id":{"type":"STRING","description":"A UUID."}},"required":["card_id"]}`),
-	},
 }, {
 	Name:        "get_transactions",
 	Description: "Lists the signed-in user's transactions in a period.\n\nUse it whenever the user asks about their spending or payments.",
@@ -74,46 +52,15 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One payment.","properties":{"id":{"type":"string"},"at":{"type":"string","format":"date-time"},"amount":{"type":"number"},"memo":{"type":"string","description":"Free text."}},"required":["id","at","amount"]}}},"required":["result"]}`),
 	Strict:       true,
 	Sensitive:    []string{"/account"},
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"The start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"The end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":["integer","null"],"description":"Caps the number of transactions.\n\nDefaults to 50.","minimum":1,"maximum":500},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","to","limit","account"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"The start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"The end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":"integer","description":"Caps the number of transactions.\n\nFrom 1 to 500. Defaults to 50."},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"from":{"type":"STRING","format":"date-time","description":"The start of the period, inclusive."},"to":{"type":"STRING","format":"date-time","description":"The end of the period, exclusive; now when absent.","nullable":true},"limit":{"type":"INTEGER","description":"Caps the number of transactions.","minimum":1,"maximum":500,"default":50},"account":{"type":"STRING","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"]}`),
-	},
 }, {
 	Name:        "ping",
 	Description: "Checks the connection.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }, {
 	Name:        "statement",
 	Description: "Renders a statement.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }}
 
 // toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the

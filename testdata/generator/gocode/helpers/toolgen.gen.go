@@ -11,7 +11,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // Tools returns the package's tools: greet, put and take.
 func Tools() *runtime.Toolset {
@@ -27,17 +27,6 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Who."},"n":{"type":"integer","description":"How often."}},"required":["name","n"],"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Who."},"n":{"type":"integer","description":"How often."}},"required":["name","n"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Who."},"n":{"type":"integer","description":"How often."}},"required":["name","n"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"name":{"type":"STRING","description":"Who."},"n":{"type":"INTEGER","description":"How often."}},"required":["name","n"]}`),
-	},
 }, {
 	Name:        "put",
 	Description: "Puts.",
@@ -46,17 +35,6 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"b":{"type":"integer","description":"A number."},"low":{"type":"object","description":"The lower one.","properties":{"a":{"type":"integer","description":"A number."}},"required":["a"],"additionalProperties":false}},"required":["b","low"],"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"b":{"type":"integer","description":"A number."},"low":{"type":"object","description":"The lower one.","properties":{"a":{"type":"integer","description":"A number."}},"required":["a"],"additionalProperties":false}},"required":["b","low"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"b":{"type":"integer","description":"A number."},"low":{"type":"object","description":"The lower one.","properties":{"a":{"type":"integer","description":"A number."}},"required":["a"],"additionalProperties":false}},"required":["b","low"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"b":{"type":"INTEGER","description":"A number."},"low":{"type":"OBJECT","description":"The lower one.","properties":{"a":{"type":"INTEGER","description":"A number."}},"required":["a"]}},"required":["b","low"]}`),
-	},
 }, {
 	Name:        "take",
 	Description: "Takes.",
@@ -65,17 +43,6 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Name of the person."}},"required":["name"],"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Name of the person."}},"required":["name"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Name of the person."}},"required":["name"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"name":{"type":"STRING","description":"Name of the person."}},"required":["name"]}`),
-	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

@@ -13,7 +13,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = toolgenImportRuntime.SupportPackageIsVersion1
+const _ = toolgenImportRuntime.SupportPackageIsVersion2
 
 // Tools returns the package's tools: run.
 func Tools() *toolgenImportRuntime.Toolset {
@@ -30,17 +30,6 @@ var toolgenTools = [...]toolgenImportRuntime.Tool{{
 	InputSchema: toolgenImportJson.RawMessage(`{"type":"object","properties":{"when":{"type":"string","description":"When it happens.","format":"date-time"},"wait":{"type":"string","description":"This long.\n\nA Go duration such as \"1h30m\" or \"90s\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"count":{"type":"integer","description":"Count, at most 10.","minimum":-128,"maximum":10},"item":{"type":"object","description":"Item to use.","properties":{"name":{"type":"string","description":"Name of the item."}},"required":["name"],"additionalProperties":false}},"required":["when","wait","count","item"],"additionalProperties":false}`),
 	Strict:      true,
 	Timeout:     5 * time.Second,
-	OpenAI: toolgenImportRuntime.ProviderSchema{
-		Parameters: toolgenImportJson.RawMessage(`{"type":"object","properties":{"when":{"type":"string","description":"When it happens.","format":"date-time"},"wait":{"type":"string","description":"This long.\n\nA Go duration such as \"1h30m\" or \"90s\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"count":{"type":"integer","description":"Count, at most 10.","minimum":-128,"maximum":10},"item":{"type":"object","description":"Item to use.","properties":{"name":{"type":"string","description":"Name of the item."}},"required":["name"],"additionalProperties":false}},"required":["when","wait","count","item"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: toolgenImportRuntime.ProviderSchema{
-		Parameters: toolgenImportJson.RawMessage(`{"type":"object","properties":{"when":{"type":"string","description":"When it happens.","format":"date-time"},"wait":{"type":"string","description":"This long.\n\nA Go duration such as \"1h30m\" or \"90s\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"count":{"type":"integer","description":"Count, at most 10.\n\nFrom -128 to 10."},"item":{"type":"object","description":"Item to use.","properties":{"name":{"type":"string","description":"Name of the item."}},"required":["name"],"additionalProperties":false}},"required":["when","wait","count","item"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: toolgenImportRuntime.ProviderSchema{
-		Parameters: toolgenImportJson.RawMessage(`{"type":"OBJECT","properties":{"when":{"type":"STRING","format":"date-time","description":"When it happens."},"wait":{"type":"STRING","description":"This long.\n\nA Go duration such as \"1h30m\" or \"90s\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"count":{"type":"INTEGER","description":"Count, at most 10.","minimum":-128,"maximum":10},"item":{"type":"OBJECT","description":"Item to use.","properties":{"name":{"type":"STRING","description":"Name of the item."}},"required":["name"]}},"required":["when","wait","count","item"]}`),
-	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

@@ -11,7 +11,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // Tools returns the package's tools: add, greet, pick and single.
 func Tools() *runtime.Toolset {
@@ -29,66 +29,22 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer","description":"The first \"addend\".","minimum":-128,"maximum":127},"b":{"type":"integer","const":100,"default":100}},"required":["a"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer","description":"The first \"addend\".","minimum":-128,"maximum":127},"b":{"description":"Defaults to 100.","anyOf":[{"type":"integer","const":100},{"type":"null"}]}},"required":["a","b"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer","description":"The first \"addend\".\n\nFrom -128 to 127."},"b":{"type":"integer","description":"Defaults to 100.","const":100}},"required":["a"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"a":{"type":"INTEGER","description":"The first \"addend\".","minimum":-128,"maximum":127},"b":{"type":"INTEGER","description":"Must be 100.","default":100}},"required":["a"]}`),
-	},
 }, {
 	Name:        "greet",
 	Description: "Greets a person.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.","minLength":1},"times":{"type":"integer","description":"How many times.","minimum":1,"maximum":5,"default":1},"loud":{"type":"boolean"},"tags":{"type":"array","items":{"type":"string","enum":["a","b","c d"]},"maxItems":3,"uniqueItems":true},"ratio":{"type":"number","exclusiveMinimum":0,"maximum":1.5,"multipleOf":0.25},"level":{"description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}]}},"required":["name","tags","ratio"],"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.\n\nAt least 1 character."},"times":{"type":["integer","null"],"description":"How many times.\n\nDefaults to 1.","minimum":1,"maximum":5},"loud":{"type":["boolean","null"]},"tags":{"type":"array","description":"Items must be unique.","items":{"type":"string","enum":["a","b","c d"]},"maxItems":3},"ratio":{"type":"number","exclusiveMinimum":0,"maximum":1.5,"multipleOf":0.25},"level":{"description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}]}},"required":["name","times","loud","tags","ratio","level"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.\n\nAt least 1 character."},"times":{"type":"integer","description":"How many times.\n\nFrom 1 to 5. Defaults to 1."},"loud":{"type":"boolean"},"tags":{"type":"array","description":"At most 3 items. Items must be unique.","items":{"type":"string","enum":["a","b","c d"]}},"ratio":{"type":"number","description":"At most 1.5. Greater than 0. A multiple of 0.25."},"level":{"description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}]}},"required":["name","tags","ratio"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"name":{"type":"STRING","description":"The name of the person to greet.","minLength":1},"times":{"type":"INTEGER","description":"How many times.","minimum":1,"maximum":5,"default":1},"loud":{"type":"BOOLEAN"},"tags":{"type":"ARRAY","description":"Items must be unique.","items":{"type":"STRING","format":"enum","enum":["a","b","c d"]},"maxItems":3},"ratio":{"type":"NUMBER","description":"Greater than 0. A multiple of 0.25.","maximum":1.5},"level":{"type":"INTEGER","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.\n\nMust be 1 or 2.","nullable":true}},"required":["name","tags","ratio"]}`),
-	},
 }, {
 	Name:         "pick",
 	Description:  "Picks a level.",
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"l":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","enum":[1,2]},"note":{"type":"string"}},"required":["l","note"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts."}},"required":["result"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"l":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","enum":[1,2]},"note":{"type":"string"}},"required":["l","note"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"l":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","enum":[1,2]},"note":{"type":"string"}},"required":["l","note"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"l":{"type":"INTEGER","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.\n\nMust be 1 or 2."},"note":{"type":"STRING"}},"required":["l","note"]}`),
-	},
 }, {
 	Name:        "single",
 	Description: "Takes a single non-struct parameter.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"ids":{"type":"array","items":{"type":"integer","minimum":0}}},"required":["ids"],"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"ids":{"type":"array","items":{"type":"integer","minimum":0}}},"required":["ids"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"ids":{"type":"array","items":{"type":"integer","description":"At least 0."}}},"required":["ids"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"ids":{"type":"ARRAY","items":{"type":"INTEGER","minimum":0}}},"required":["ids"]}`),
-	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

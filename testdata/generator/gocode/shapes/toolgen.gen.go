@@ -11,7 +11,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // Tools returns the package's tools: move.
 func Tools() *runtime.Toolset {
@@ -25,15 +25,6 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"p":{"type":"object","description":"A point.","properties":{"x":{"type":"integer"},"y":{"type":"integer","minimum":0}},"required":["x","y"],"additionalProperties":false},"by":{"type":"object","additionalProperties":{"$ref":"#/$defs/Mode"}},"mode":{"$ref":"#/$defs/Mode"}},"required":["p","by","mode"],"additionalProperties":false,"$defs":{"Mode":{"type":"integer","description":"A mode.\n\n- 0: off\n- 1: on","enum":[0,1]}}}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"A point.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"p":{"type":"object","description":"A point.","properties":{"x":{"type":"integer"},"y":{"type":"integer","minimum":0}},"required":["x","y"],"additionalProperties":false},"by":{"type":"object","additionalProperties":{"$ref":"#/$defs/Mode"}},"mode":{"$ref":"#/$defs/Mode"}},"required":["p","by","mode"],"additionalProperties":false,"$defs":{"Mode":{"type":"integer","description":"A mode.\n\n- 0: off\n- 1: on","enum":[0,1]}}}`),
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"p":{"type":"object","description":"A point.","properties":{"x":{"type":"integer"},"y":{"type":"integer","minimum":0}},"required":["x","y"],"additionalProperties":false},"by":{"type":"object","additionalProperties":{"$ref":"#/$defs/Mode"}},"mode":{"$ref":"#/$defs/Mode"}},"required":["p","by","mode"],"additionalProperties":false,"$defs":{"Mode":{"type":"integer","description":"A mode.\n\n- 0: off\n- 1: on","enum":[0,1]}}}`),
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"p":{"type":"OBJECT","description":"A point.","properties":{"x":{"type":"INTEGER"},"y":{"type":"INTEGER","minimum":0}},"required":["x","y"]},"by":{"type":"OBJECT","description":"An object whose values are each one of 0 or 1."},"mode":{"type":"INTEGER","description":"A mode.\n\n- 0: off\n- 1: on\n\nMust be 0 or 1."}},"required":["p","by","mode"]}`),
-	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

@@ -11,7 +11,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // Tools returns the package's tools: lookup and near.
 func Tools() *runtime.Toolset {
@@ -28,17 +28,6 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City to look up."},"days":{"type":"integer","description":"Days to forecast."},"note":{"type":"string","description":"Free.","maxLength":10}},"required":["city","days","note"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"What Lookup returns.","properties":{"text":{"type":"string","description":"Text of the answer."}},"required":["text"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City to look up."},"days":{"type":"integer","description":"Days to forecast."},"note":{"type":"string","description":"Free.\n\nAt most 10 characters."}},"required":["city","days","note"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City to look up."},"days":{"type":"integer","description":"Days to forecast."},"note":{"type":"string","description":"Free.\n\nAt most 10 characters."}},"required":["city","days","note"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"city":{"type":"STRING","description":"City to look up."},"days":{"type":"INTEGER","description":"Days to forecast."},"note":{"type":"STRING","description":"Free.","maxLength":10}},"required":["city","days","note"]}`),
-	},
 }, {
 	Name:        "near",
 	Description: "Misses one by one.\n\nToolgen:tool\ntoolgen: param x\n  toolgen:tols (two typos: left alone)\n\ttoolgen:tools\ntoolgen:package tools=X\ntoolgen: see the README (prose, left alone)\ntoolgen: to do (prose too)",
@@ -47,17 +36,6 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

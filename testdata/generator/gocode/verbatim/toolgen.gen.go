@@ -10,7 +10,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // Tools returns the package's tools: get_weather.
 func Tools() *runtime.Toolset {
@@ -26,17 +26,6 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to look up."},"unit":{"type":"string","description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is the metric unit.","enum":["celsius"]}},"required":["city","unit"],"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to look up."},"unit":{"type":"string","description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is the metric unit.","enum":["celsius"]}},"required":["city","unit"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to look up."},"unit":{"type":"string","description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is the metric unit.","enum":["celsius"]}},"required":["city","unit"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"city":{"type":"STRING","description":"City is the city to look up."},"unit":{"type":"STRING","format":"enum","description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is the metric unit.","enum":["celsius"]}},"required":["city","unit"]}`),
-	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

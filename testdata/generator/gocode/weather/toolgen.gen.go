@@ -11,7 +11,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // Tools returns the package's tools: get_weather.
 func Tools() *runtime.Toolset {
@@ -32,17 +32,6 @@ var toolgenTools = [...]runtime.Tool{{
 	OutputSchema: json.RawMessage(`{"type":"object","description":"A weather forecast.","properties":{"summary":{"type":"string"},"high":{"type":"number"}},"required":["summary","high"]}`),
 	Strict:       true,
 	Timeout:      30 * time.Second,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to look up.\n\nFrom 1 to 100 characters."},"unit":{"description":"A temperature unit.\n\n- \"celsius\": The metric unit.\n- \"fahrenheit\": used in the US\n\nDefaults to \"celsius\".","anyOf":[{"type":"string","enum":["celsius","fahrenheit"]},{"type":"null"}]},"days":{"type":["integer","null"],"description":"forecast length\n\nDefaults to 3.","minimum":1,"maximum":14}},"required":["city","unit","days"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to look up.\n\nFrom 1 to 100 characters."},"unit":{"type":"string","description":"A temperature unit.\n\n- \"celsius\": The metric unit.\n- \"fahrenheit\": used in the US\n\nDefaults to \"celsius\".","enum":["celsius","fahrenheit"]},"days":{"type":"integer","description":"forecast length\n\nFrom 1 to 14. Defaults to 3."}},"required":["city"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"city":{"type":"STRING","description":"The city to look up.","minLength":1,"maxLength":100},"unit":{"type":"STRING","format":"enum","description":"A temperature unit.\n\n- \"celsius\": The metric unit.\n- \"fahrenheit\": used in the US","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"type":"INTEGER","description":"forecast length","minimum":1,"maximum":14,"default":3}},"required":["city"]}`),
-	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

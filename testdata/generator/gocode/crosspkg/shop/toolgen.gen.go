@@ -13,7 +13,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // Tools returns the package's tools: place-order and stamp.
 func Tools() *runtime.Toolset {
@@ -27,34 +27,12 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","description":"The ordered items.","items":{"type":"object","description":"A catalog item.","properties":{"sku":{"type":"string","description":"The stock keeping unit.","pattern":"^[A-Z0-9]+$"},"qty":{"type":"integer","description":"how many","minimum":1,"maximum":255}},"required":["sku","qty"],"additionalProperties":false},"minItems":1},"stock":{"type":"object","description":"An inventory item.","properties":{"count":{"type":"integer"}},"required":["count"],"additionalProperties":false},"size":{"type":"string","description":"Defaults to medium.\n\n- \"s\": small\n- \"m\": medium","enum":["s","m"],"default":"m"},"tier":{"type":"integer","description":"A service tier.\n\n- 2: The only tier constant, with the declaration's doc.","enum":[2],"default":2}},"required":["items","stock"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"description":"Marshals itself."}},"required":["result"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","description":"The ordered items.","items":{"type":"object","description":"A catalog item.","properties":{"sku":{"type":"string","description":"The stock keeping unit.","pattern":"^[A-Z0-9]+$"},"qty":{"type":"integer","description":"how many","minimum":1,"maximum":255}},"required":["sku","qty"],"additionalProperties":false},"minItems":1},"stock":{"type":"object","description":"An inventory item.","properties":{"count":{"type":"integer"}},"required":["count"],"additionalProperties":false},"size":{"description":"Defaults to medium.\n\n- \"s\": small\n- \"m\": medium\n\nDefaults to \"m\".","anyOf":[{"type":"string","enum":["s","m"]},{"type":"null"}]},"tier":{"description":"A service tier.\n\n- 2: The only tier constant, with the declaration's doc.\n\nDefaults to 2.","anyOf":[{"type":"integer","enum":[2]},{"type":"null"}]}},"required":["items","stock","size","tier"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","description":"The ordered items.","items":{"type":"object","description":"A catalog item.","properties":{"sku":{"type":"string","description":"The stock keeping unit.","pattern":"^[A-Z0-9]+$"},"qty":{"type":"integer","description":"how many\n\nFrom 1 to 255."}},"required":["sku","qty"],"additionalProperties":false},"minItems":1},"stock":{"type":"object","description":"An inventory item.","properties":{"count":{"type":"integer"}},"required":["count"],"additionalProperties":false},"size":{"type":"string","description":"Defaults to medium.\n\n- \"s\": small\n- \"m\": medium\n\nDefaults to \"m\".","enum":["s","m"]},"tier":{"type":"integer","description":"A service tier.\n\n- 2: The only tier constant, with the declaration's doc.\n\nDefaults to 2.","enum":[2]}},"required":["items","stock"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"items":{"type":"ARRAY","description":"The ordered items.","items":{"type":"OBJECT","description":"A catalog item.","properties":{"sku":{"type":"STRING","description":"The stock keeping unit.","pattern":"^[A-Z0-9]+$"},"qty":{"type":"INTEGER","description":"how many","minimum":1,"maximum":255}},"required":["sku","qty"]},"minItems":1},"stock":{"type":"OBJECT","description":"An inventory item.","properties":{"count":{"type":"INTEGER"}},"required":["count"]},"size":{"type":"STRING","format":"enum","description":"Defaults to medium.\n\n- \"s\": small\n- \"m\": medium","enum":["s","m"],"default":"m"},"tier":{"type":"INTEGER","description":"A service tier.\n\n- 2: The only tier constant, with the declaration's doc.\n\nMust be 2.","default":2}},"required":["items","stock"]}`),
-	},
 }, {
 	Name:         "stamp",
 	Description:  "Returns a stamp.",
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"string","description":"Written as text."}},"required":["result"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

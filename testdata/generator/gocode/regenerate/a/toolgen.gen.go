@@ -10,7 +10,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // Tools returns the package's tools: ping.
 func Tools() *runtime.Toolset {
@@ -26,17 +26,6 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT"}`),
-	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
@@ -76,17 +65,6 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"msg":{"type":"string","description":"What to say."}},"required":["msg"],"additionalProperties":false}`),
 	Strict:      true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"msg":{"type":"string","description":"What to say."}},"required":["msg"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"msg":{"type":"string","description":"What to say."}},"required":["msg"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"msg":{"type":"STRING","description":"What to say."}},"required":["msg"]}`),
-	},
 }}
 
 // toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the

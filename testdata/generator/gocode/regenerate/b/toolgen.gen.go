@@ -11,7 +11,7 @@ import (
 
 // This file needs version 1 of the toolgen runtime: a runtime of another version
 // does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // Tools returns the package's tools: add.
 func Tools() *runtime.Toolset {
@@ -28,17 +28,6 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"x":{"type":"integer","description":"The first number."},"y":{"type":"integer","description":"The second number."}},"required":["x","y"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
 	Strict:       true,
-	OpenAI: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"x":{"type":"integer","description":"The first number."},"y":{"type":"integer","description":"The second number."}},"required":["x","y"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Anthropic: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"object","properties":{"x":{"type":"integer","description":"The first number."},"y":{"type":"integer","description":"The second number."}},"required":["x","y"],"additionalProperties":false}`),
-		Strict:     true,
-	},
-	Gemini: runtime.ProviderSchema{
-		Parameters: json.RawMessage(`{"type":"OBJECT","properties":{"x":{"type":"INTEGER","description":"The first number."},"y":{"type":"INTEGER","description":"The second number."}},"required":["x","y"]}`),
-	},
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

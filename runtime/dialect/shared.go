@@ -1,4 +1,4 @@
-package generator
+package dialect
 
 import (
 	"encoding/json"
@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/toolgen/toolgen/model"
 )
 
 // This file holds what the provider dialects share: walking a schema through its
@@ -58,15 +56,15 @@ func (n *schema) children(fn func(c *schema, seg string)) {
 // time it is met, depth first. fn gets each node, its JSON Pointer (within the
 // referencing tree, so a warning names a path the author recognizes) and the nearest
 // enclosing property's field; it returns false to skip the node's subschemas.
-func visitRefs(root *schema, fn func(n *schema, path string, f *model.Field) bool) {
+func visitRefs(root *schema, fn func(n *schema, path string, f string) bool) {
 	defs := defIndex(root)
 	entered := map[string]bool{}
-	var visit func(n *schema, path string, f *model.Field)
-	visit = func(n *schema, path string, f *model.Field) {
+	var visit func(n *schema, path string, f string)
+	visit = func(n *schema, path string, f string) {
 		if n == nil {
 			return
 		}
-		if n.field != nil {
+		if n.field != "" {
 			f = n.field
 		}
 		if !fn(n, path, f) {
@@ -81,7 +79,7 @@ func visitRefs(root *schema, fn func(n *schema, path string, f *model.Field) boo
 		}
 		n.children(func(c *schema, seg string) { visit(c, path+seg, f) })
 	}
-	visit(root, "", nil)
+	visit(root, "", "")
 }
 
 // cyclicDefs returns the keys of the "$defs" entries that reach themselves.
@@ -122,6 +120,12 @@ func cyclicDefs(root *schema) map[string]bool {
 // isMap reports whether n is an object with free property names: a Go map.
 func (n *schema) isMap() bool {
 	return n.AdditionalProperties != nil && n.AdditionalProperties.boolean == nil && n.Properties == nil
+}
+
+// isOpenObject reports whether n is an object that says nothing of its properties, so
+// takes any: {"type":"object"}. toolgen never writes one; a schema written by hand may.
+func (n *schema) isOpenObject() bool {
+	return slices.Contains(n.Type, "object") && n.Properties == nil && n.AdditionalProperties == nil && n.Ref == "" && n.AnyOf == nil
 }
 
 // isFreeForm reports whether n accepts any JSON value: {} or true.
@@ -237,7 +241,7 @@ func overlay(dst, src *schema) {
 	if src.Deprecated {
 		dst.Deprecated = true
 	}
-	if src.field != nil {
+	if src.field != "" {
 		dst.field = src.field
 	}
 }
@@ -306,7 +310,7 @@ func inlineRefSiblings(root *schema) {
 // pruneDefs removes the "$defs" entries root no longer reaches.
 func pruneDefs(root *schema) {
 	used := map[string]bool{}
-	visitRefs(root, func(n *schema, _ string, _ *model.Field) bool {
+	visitRefs(root, func(n *schema, _ string, _ string) bool {
 		if n.Ref != "" {
 			used[refKey(n.Ref)] = true
 		}

@@ -1,9 +1,7 @@
-package generator
+package dialect
 
 import (
 	"slices"
-
-	"github.com/toolgen/toolgen/model"
 )
 
 // anthropicMaxUnions is the number of union-typed values (type arrays, anyOf) a strict
@@ -35,14 +33,14 @@ func anthropicStrictKeeps(kw string, n *schema) bool {
 // restated) and references with keywords beside them inlined. Optional properties stay
 // optional. Maps, free-form values, recursive types and more than 16 union-typed values
 // keep the tool out of strict mode, with issues that say why.
-func lowerAnthropic(ts *toolSchema) (*schema, bool, issueList) {
-	if !ts.tool.Strict {
-		return ts.input, false, nil
+func lowerAnthropic(input *schema, strict bool) (*schema, bool, issueList) {
+	if !strict {
+		return input, false, nil
 	}
 	var issues issueList
-	strictBlockers(ts.input, &issues)
-	if cyclic := cyclicDefs(ts.input); len(cyclic) > 0 {
-		visitRefs(ts.input, func(n *schema, path string, f *model.Field) bool {
+	strictBlockers(input, &issues)
+	if cyclic := cyclicDefs(input); len(cyclic) > 0 {
+		visitRefs(input, func(n *schema, path string, f string) bool {
 			if n.Ref != "" && cyclic[refKey(n.Ref)] {
 				issues.add(f, "", "type %s is recursive, which strict mode does not allow", refKey(n.Ref))
 				return false
@@ -51,12 +49,17 @@ func lowerAnthropic(ts *toolSchema) (*schema, bool, issueList) {
 		})
 	}
 	if len(issues) > 0 {
-		return ts.input, false, issues
+		return input, false, issues
 	}
-	s := ts.input.clone()
+	s := input.clone()
 	inlineRefSiblings(s)
 	unions := 0
 	s.walk(func(n *schema) {
+		// Strict mode needs additionalProperties false on every object; toolgen writes
+		// it, a schema written by hand may leave it out.
+		if n.Properties != nil && n.AdditionalProperties == nil {
+			n.AdditionalProperties = boolSchema(false)
+		}
 		// Item counts are restated together; minItems stays as 1 when it was more.
 		var lo, hi *int
 		if n.MinItems != nil && *n.MinItems > 1 {
@@ -72,8 +75,8 @@ func lowerAnthropic(ts *toolSchema) (*schema, bool, issueList) {
 		}
 	})
 	if unions > anthropicMaxUnions {
-		issues.add(nil, "", "%d union-typed values (nullable or anyOf) are over strict mode's limit of %d", unions, anthropicMaxUnions)
-		return ts.input, false, issues
+		issues.add("", "", "%d union-typed values (nullable or anyOf) are over strict mode's limit of %d", unions, anthropicMaxUnions)
+		return input, false, issues
 	}
 	return s, true, nil
 }

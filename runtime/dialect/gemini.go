@@ -1,15 +1,12 @@
-package generator
+package dialect
 
 import (
 	"bytes"
 	"encoding/json"
 	"math/big"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/toolgen/toolgen/model"
 )
 
 // geminiSchema is a node of Gemini's function parameters: the OpenAPI 3.0 subset of
@@ -107,9 +104,6 @@ var geminiTypes = map[string]string{
 	"array": "ARRAY", "object": "OBJECT", "null": "NULL",
 }
 
-// geminiParamName is what Gemini takes as a parameter name.
-var geminiParamName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
-
 // geminiLowering lowers one tool's canonical input schema to Gemini's subset.
 type geminiLowering struct {
 	defs map[string]*schema
@@ -135,17 +129,20 @@ type geminiLowering struct {
 //     warning, since Gemini has no references.
 //
 // The issues are warnings: nothing here switches off anything.
-func lowerGemini(ts *toolSchema) (*geminiSchema, issueList) {
-	g := &geminiLowering{defs: defIndex(ts.input)}
-	root := g.lower(ts.input, "", nil)
+func lowerGemini(input *schema) (*geminiSchema, issueList) {
+	g := &geminiLowering{defs: defIndex(input)}
+	root := g.lower(input, "", "")
 	root.finish()
 	return root, g.issues
 }
 
 // lower returns the Gemini node of n, found at path in the property f.
-func (g *geminiLowering) lower(n *schema, path string, f *model.Field) *geminiSchema {
-	if n.field != nil {
+func (g *geminiLowering) lower(n *schema, path string, f string) *geminiSchema {
+	if n.field != "" {
 		f = n.field
+	}
+	if len(n.extra) > 0 {
+		g.issues.add(f, path, "%s dropped: Gemini's schema has no such keyword", keywordList(n.extra))
 	}
 	if n.boolean != nil || n.isFreeForm() {
 		out := geminiAny()
@@ -287,7 +284,7 @@ func (g *geminiLowering) lower(n *schema, path string, f *model.Field) *geminiSc
 
 // union lowers an anyOf: a nullable union of one branch becomes that branch, nullable,
 // with the union's own keywords (the property's description, title, default) over it.
-func (g *geminiLowering) union(n *schema, path string, f *model.Field) *geminiSchema {
+func (g *geminiLowering) union(n *schema, path string, f string) *geminiSchema {
 	var branches []*schema
 	nullable := slices.Contains(n.Type, "null")
 	for _, a := range n.AnyOf {
@@ -334,7 +331,7 @@ func (g *geminiLowering) union(n *schema, path string, f *model.Field) *geminiSc
 // cut stands in for a recursive reference: a value of the type's kind without its
 // inner structure, since Gemini has no references and the type cannot be inlined
 // without end. The decoder still checks the whole value.
-func (g *geminiLowering) cut(key string, body *schema, path string, f *model.Field) *geminiSchema {
+func (g *geminiLowering) cut(key string, body *schema, path string, f string) *geminiSchema {
 	g.issues.add(f, "", "type %s is recursive and Gemini has no references: where it nests in itself, it is a plain %s", key, kindWord(body))
 	var out *geminiSchema
 	switch {

@@ -1,9 +1,9 @@
-package generator
+package dialect
 
 import (
 	"slices"
-
-	"github.com/toolgen/toolgen/model"
+	"strconv"
+	"strings"
 )
 
 // OpenAI's strict mode (Structured Outputs), as of this writing. A schema over these
@@ -15,13 +15,6 @@ const (
 	openAIMaxEnumText   = 15000 // characters in one string enum of more than openAIBigEnum values
 	openAIBigEnum       = 250
 	openAIMaxSchemaText = 120000 // characters of property names, enum and const values
-)
-
-// The providers' names in warnings.
-const (
-	openAIDialect    = "OpenAI"
-	anthropicDialect = "Anthropic"
-	geminiDialect    = "Gemini"
 )
 
 // openAIFormats are the string formats strict mode supports.
@@ -48,16 +41,16 @@ func openAIStrictKeeps(kw string, n *schema) bool {
 // refuses restated in descriptions. When the schema cannot be made strict (maps,
 // free-form values, OpenAI's size limits), the canonical schema is sent without strict
 // mode and the issues say why.
-func lowerOpenAI(ts *toolSchema) (*schema, bool, issueList) {
-	if !ts.tool.Strict {
-		return ts.input, false, nil
+func lowerOpenAI(input *schema, strict bool) (*schema, bool, issueList) {
+	if !strict {
+		return input, false, nil
 	}
 	var issues issueList
-	strictBlockers(ts.input, &issues)
+	strictBlockers(input, &issues)
 	if len(issues) > 0 {
-		return ts.input, false, issues
+		return input, false, issues
 	}
-	s := ts.input.clone()
+	s := input.clone()
 	inlineRefSiblings(s)
 	s.walk(func(n *schema) {
 		if n.Properties == nil {
@@ -76,7 +69,7 @@ func lowerOpenAI(ts *toolSchema) (*schema, bool, issueList) {
 	s.walk(func(n *schema) { n.restate(dropKeywords(n, openAIStrictKeeps)) })
 	openAILimits(s, &issues)
 	if len(issues) > 0 {
-		return ts.input, false, issues
+		return input, false, issues
 	}
 	return s, true, nil
 }
@@ -84,9 +77,19 @@ func lowerOpenAI(ts *toolSchema) (*schema, bool, issueList) {
 // strictBlockers adds an issue for every node a strict mode cannot describe: maps and
 // free-form values, which need additionalProperties other than false or no type.
 func strictBlockers(root *schema, issues *issueList) {
-	visitRefs(root, func(n *schema, path string, f *model.Field) bool {
+	defs := defIndex(root)
+	visitRefs(root, func(n *schema, path string, f string) bool {
 		switch {
 		case n.boolean != nil:
+			return false
+		case len(n.extra) > 0:
+			issues.add(f, path, "%s cannot be strict: this lowering does not know %s", keywordList(n.extra), pronoun(n.extra))
+			return false
+		case n.Ref != "" && defs[refKey(n.Ref)] == nil:
+			issues.add(f, path, "reference %q cannot be strict: it is not to an entry of the root's $defs", n.Ref)
+			return false
+		case n.isOpenObject():
+			issues.add(f, path, "an object with neither properties nor additionalProperties takes any property names, which strict mode cannot describe")
 			return false
 		case n.isMap():
 			issues.add(f, path, "a map (free property names) cannot be strict: strict mode needs additionalProperties false on every object")
@@ -97,6 +100,26 @@ func strictBlockers(root *schema, issues *issueList) {
 		}
 		return true
 	})
+}
+
+// keywordList names keywords: "keyword oneOf", "keywords oneOf and not".
+func keywordList(kws []string) string {
+	q := make([]string, len(kws))
+	for i, k := range kws {
+		q[i] = strconv.Quote(k)
+	}
+	if len(q) == 1 {
+		return "keyword " + q[0]
+	}
+	return "keywords " + strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// pronoun is "it" or "them", for kws.
+func pronoun(kws []string) string {
+	if len(kws) == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // openAILimits adds an issue for each of OpenAI's strict-mode limits s exceeds.
@@ -120,16 +143,16 @@ func openAILimits(s *schema, issues *issueList) {
 		}
 	})
 	if props > openAIMaxProperties {
-		issues.add(nil, "", "%d properties are over strict mode's limit of %d", props, openAIMaxProperties)
+		issues.add("", "", "%d properties are over strict mode's limit of %d", props, openAIMaxProperties)
 	}
 	if enumValues > openAIMaxEnumValues {
-		issues.add(nil, "", "%d enum values are over strict mode's limit of %d", enumValues, openAIMaxEnumValues)
+		issues.add("", "", "%d enum values are over strict mode's limit of %d", enumValues, openAIMaxEnumValues)
 	}
 	if text > openAIMaxSchemaText {
-		issues.add(nil, "", "%d characters of property names and enum values are over strict mode's limit of %d", text, openAIMaxSchemaText)
+		issues.add("", "", "%d characters of property names and enum values are over strict mode's limit of %d", text, openAIMaxSchemaText)
 	}
 	if d := objectDepth(s); d > openAIMaxDepth {
-		issues.add(nil, "", "objects nested %d deep are over strict mode's limit of %d", d, openAIMaxDepth)
+		issues.add("", "", "objects nested %d deep are over strict mode's limit of %d", d, openAIMaxDepth)
 	}
 }
 

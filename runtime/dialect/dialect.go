@@ -1,0 +1,167 @@
+// Package dialect lowers a tool's input schema, a JSON Schema (draft 2020-12) such as
+// toolgen writes or a user gives runtime.NewTool, to what each provider takes: OpenAI's
+// strict mode (Chat Completions and the Responses API take the same schema),
+// Anthropic's strict subset, and Gemini's OpenAPI 3.0 subset.
+//
+// toolgen writes its toolschema/ dialect files with it, and the provider adapters
+// (runtime/openai, runtime/anthropic, runtime/gemini) send what it returns, so a tool
+// gets the same lowering whether it was generated or built at run time. A lowering
+// drops only what a provider cannot take, restating it in descriptions; the runtime's
+// decoder enforces the whole canonical schema whatever a provider was sent.
+//
+// The functions are pure and deterministic: the same schema gives the same bytes. They
+// depend on the standard library only.
+package dialect
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Lowered is an input schema in one provider's dialect.
+type Lowered struct {
+	// Parameters is the schema as the provider takes it, compact JSON. It is the schema
+	// as given, unchanged, when the lowering sends it as it is (a tool that is not
+	// strict, or one strict mode cannot take).
+	Parameters json.RawMessage
+	// Strict reports that Parameters meets the provider's strict mode and that strict
+	// mode was asked for.
+	Strict bool
+}
+
+// Warning is one thing a lowering had to give up: why a schema is not strict, or what a
+// dialect can only approximate.
+type Warning struct {
+	// Field is the JSON Pointer, in the schema as given, of the property the warning is
+	// about ("/properties/user/properties/name"), so a generator can point at the
+	// source of that property; "" for the tool as a whole.
+	Field string
+	// Path is the JSON Pointer of the value concerned as the arguments reach it (through
+	// references), or "" when Message says where.
+	Path string
+	// Message says what is wrong, without the tool or the provider.
+	Message string
+}
+
+// String returns the warning as "path: message", or the message when Path is "".
+func (w Warning) String() string {
+	if w.Path == "" {
+		return w.Message
+	}
+	return w.Path + ": " + w.Message
+}
+
+// OpenAI returns the schema to send to OpenAI, the same for Chat Completions and the
+// Responses API. With strict, the schema is made strict if it can be: every property
+// required, the optional ones nullable (OpenAI sends null for them, which toolgen's
+// decoder reads as absent), additionalProperties false everywhere, references with
+// keywords beside them inlined, and the keywords strict mode refuses restated in
+// descriptions. When it cannot (maps, free-form values, OpenAI's size limits, a keyword
+// this package does not know), the schema goes as given, not strict, and the warnings
+// say why. Without strict, the schema goes as given.
+func OpenAI(schema json.RawMessage, strict bool) (Lowered, []Warning) {
+	if !strict {
+		return Lowered{Parameters: schema}, nil
+	}
+	root, err := parse(schema)
+	if err != nil {
+		return Lowered{Parameters: schema}, []Warning{{Message: err.Error()}}
+	}
+	s, ok, issues := lowerOpenAI(root, true)
+	if !ok {
+		return Lowered{Parameters: schema}, issues.warnings()
+	}
+	return Lowered{Parameters: mustEncode(s), Strict: true}, nil
+}
+
+// Anthropic returns the input_schema to send to Anthropic. Without strict mode
+// Anthropic takes any JSON Schema object, so the schema goes as given. With strict, it
+// gets only the keys strict mode allows, the others restated in descriptions, a
+// minItems over 1 lowered to 1 (and restated) and references with keywords beside them
+// inlined; optional properties stay optional. Maps, free-form values, recursive types,
+// more than 16 union-typed values and keywords this package does not know keep the
+// schema out of strict mode, as given, with warnings that say why.
+func Anthropic(schema json.RawMessage, strict bool) (Lowered, []Warning) {
+	if !strict {
+		return Lowered{Parameters: schema}, nil
+	}
+	root, err := parse(schema)
+	if err != nil {
+		return Lowered{Parameters: schema}, []Warning{{Message: err.Error()}}
+	}
+	s, ok, issues := lowerAnthropic(root, true)
+	if !ok {
+		return Lowered{Parameters: schema}, issues.warnings()
+	}
+	return Lowered{Parameters: mustEncode(s), Strict: true}, nil
+}
+
+// Gemini returns the "parameters" of a Gemini function declaration: the schema with
+// every "$defs" entry inlined, upper-case types, nullable instead of null in a type
+// array or an anyOf, and only the keywords genai.Schema has; what Gemini cannot carry
+// is restated in descriptions, and a recursive type is cut where it nests in itself.
+// The warnings say what was approximated. Gemini has no strict mode: Strict is false.
+// For a schema that is not JSON Schema it can read, Parameters is nil (send the schema
+// as "parametersJsonSchema" instead) and a warning says why.
+func Gemini(schema json.RawMessage) (Lowered, []Warning) {
+	root, err := parse(schema)
+	if err != nil {
+		return Lowered{}, []Warning{{Message: err.Error()}}
+	}
+	g, issues := lowerGemini(root)
+	return Lowered{Parameters: mustEncode(g)}, issues.warnings()
+}
+
+// mustEncode marshals a lowered schema, which is always representable.
+func mustEncode(v any) json.RawMessage {
+	b, err := encodeJSON(v, false)
+	if err != nil {
+		panic("dialect: " + err.Error())
+	}
+	return b
+}
+
+// issue is one problem a lowering found.
+type issue struct {
+	// field is the JSON Pointer of the property the problem is in, "" for the tool.
+	field string
+	// path locates the value (a JSON Pointer through references), or "".
+	path string
+	// text says what is wrong.
+	text string
+}
+
+// issueList collects the issues of one lowering, without duplicates.
+type issueList []issue
+
+func (l *issueList) add(f string, path, format string, args ...any) {
+	is := issue{field: f, path: path, text: fmt.Sprintf(format, args...)}
+	for _, old := range *l {
+		if old.path == is.path && old.text == is.text {
+			return
+		}
+	}
+	*l = append(*l, is)
+}
+
+func (l issueList) warnings() []Warning {
+	if len(l) == 0 {
+		return nil
+	}
+	out := make([]Warning, len(l))
+	for i, is := range l {
+		out[i] = Warning{Field: is.field, Path: is.path, Message: is.text}
+	}
+	return out
+}
+
+// escapePointer escapes a name for a JSON Pointer segment.
+func escapePointer(name string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
+}
+
+// intPtr returns a pointer to n.
+func intPtr(n int) *int {
+	return &n
+}

@@ -45,8 +45,9 @@ type entry struct {
 	tool     *Tool
 	dispatch Dispatch
 	index    int
-	// lowered caches what Lowered computes for the tool, by key; the Toolsets made
-	// from this one share it.
+	// lowered caches what Lowered computes for the tools of one NewToolset, by tool
+	// and key; the Toolsets made from it share it. One map for all the tools, not one
+	// each: a package of a thousand tools is ready without a thousand allocations.
 	lowered *sync.Map
 }
 
@@ -54,8 +55,9 @@ type entry struct {
 // Generated code calls it; tools must have unique names.
 func NewToolset(tools []Tool, dispatch Dispatch) *Toolset {
 	entries := make([]entry, len(tools))
+	lowered := new(sync.Map)
 	for i := range tools {
-		entries[i] = entry{tool: &tools[i], dispatch: dispatch, index: i, lowered: new(sync.Map)}
+		entries[i] = entry{tool: &tools[i], dispatch: dispatch, index: i, lowered: lowered}
 	}
 	return newToolset(entries, config{}, nil)
 }
@@ -82,11 +84,18 @@ func Lowered[T any](ts *Toolset, t *Tool, key string, lower func(t *Tool) T) T {
 	if !ok || e.tool != t || e.lowered == nil {
 		return lower(t)
 	}
-	if v, ok := e.lowered.Load(key); ok {
+	k := loweredKey{t, key}
+	if v, ok := e.lowered.Load(k); ok {
 		return v.(T)
 	}
-	v, _ := e.lowered.LoadOrStore(key, lower(t))
+	v, _ := e.lowered.LoadOrStore(k, lower(t))
 	return v.(T)
+}
+
+// loweredKey keys the cache of Lowered: a tool and a dialect.
+type loweredKey struct {
+	tool *Tool
+	key  string
 }
 
 func compareEntries(a, b entry) int { return strings.Compare(a.tool.Name, b.tool.Name) }

@@ -169,7 +169,7 @@ type Annotations struct {
 // InputKind is the shape of a tool's parameters.
 type InputKind string
 
-// The input shapes of DESIGN.md.
+// The input shapes of docs/DESIGN.md.
 const (
 	// InputNone: the function takes no arguments (besides an optional context).
 	InputNone InputKind = "none"
@@ -195,7 +195,7 @@ type Input struct {
 // OutputKind is the shape of a tool's result.
 type OutputKind string
 
-// The output shapes of DESIGN.md.
+// The output shapes of docs/DESIGN.md.
 const (
 	// OutputNone: the function returns only an error, or nothing.
 	OutputNone OutputKind = "none"
@@ -345,7 +345,7 @@ type Constraints struct {
 	MaxLength        *int     `json:"maxLength,omitempty"`
 	// Pattern is an RE2 expression, already checked.
 	Pattern string `json:"pattern,omitempty"`
-	// Format is one of the formats DESIGN.md lists.
+	// Format is one of the formats docs/DESIGN.md lists.
 	Format      string `json:"format,omitempty"`
 	MinItems    *int   `json:"minItems,omitempty"`
 	MaxItems    *int   `json:"maxItems,omitempty"`

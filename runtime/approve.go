@@ -51,7 +51,7 @@ type Policy int
 
 // The policies.
 const (
-	// RunAll runs every call: gating on annotations is opt-in (DESIGN.md), so generated
+	// RunAll runs every call: gating on annotations is opt-in (docs/DESIGN.md), so generated
 	// tools work as written until an application asks for approvals. This is the
 	// default.
 	RunAll Policy = iota

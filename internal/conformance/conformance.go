@@ -1,5 +1,5 @@
 // Package conformance holds tools that exercise every type, tag keyword, function shape
-// and output kind of toolgen's contract (DESIGN.md). Its generated code is checked in
+// and output kind of toolgen's contract (docs/DESIGN.md). Its generated code is checked in
 // like any user's, and its tests call the tools through the generated Toolset.
 //
 // Most tools echo their decoded arguments, so the tests see exactly what the generated

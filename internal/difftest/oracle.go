@@ -2,7 +2,7 @@
 // it says, independently of the generated decoders, whether a tool's arguments must be
 // accepted and what they must decode to.
 //
-// The oracle applies the leniencies of DESIGN.md ("Decoding") to the arguments, then
+// The oracle applies the leniencies of docs/DESIGN.md ("Decoding") to the arguments, then
 // accepts them iff the result validates against the tool's canonical input schema
 // (github.com/santhosh-tekuri/jsonschema/v6, draft 2020-12, formats asserted), and
 // encoding/json can unmarshal it into the tool's Go argument type, and the arguments

@@ -10,8 +10,10 @@ import (
 // its arguments object (ToolCall.Arguments): a string argument as its value, any other
 // value (a number, a boolean, null, an object, an array) as its compact JSON text. It
 // serves logs, approval prompts and tests; tools receive their arguments through the
-// generated decoders instead. Blank or null arguments give an empty map; arguments that
-// are not a JSON object are an error. Of a property given twice, the last one counts.
+// generated decoders instead. Blank or null arguments give an empty map, as the
+// Toolset reads them as no arguments; arguments that are not a JSON object are an
+// error. Of a property given twice, the last one counts. It is the one implementation:
+// the ArgumentsMap functions of the provider packages call it.
 func ArgumentsMap(args []byte) (map[string]string, error) {
 	fields, err := argumentFields(args)
 	if err != nil {

@@ -105,7 +105,10 @@ func HasToolCalls(body []byte) bool {
 }
 
 // ArgumentsMap returns the top-level arguments of call, strings as their value and
-// other values as their JSON text (see runtime.ArgumentsMap).
+// other values as their JSON text, as runtime.ArgumentsMap renders them. Blank or null
+// arguments give an empty map, as the Toolset reads them as no arguments; arguments
+// that are not a JSON object are an error. The other provider packages' ArgumentsMap
+// behave the same.
 func ArgumentsMap(call runtime.ToolCall) (map[string]string, error) {
 	return runtime.ArgumentsMap(call.Arguments)
 }

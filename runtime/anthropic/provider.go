@@ -10,10 +10,31 @@ import (
 )
 
 // Messages is the Messages API as a runtime.Provider, for runtime.Loop. It works on
-// raw request and response bodies and keeps every field it does not own.
-type Messages struct{}
+// raw request and response bodies and keeps every field it does not own. It is a
+// runtime.StreamProvider too, for a Loop that streams.
+type Messages struct {
+	// Limits bound the streams of Stream: their MaxArgumentBytes (see Limits). The
+	// line and event limits are the StreamFunc's, which reads the events (with
+	// Limits.ReadSSE).
+	Limits Limits
+}
 
-var _ runtime.Provider = Messages{}
+var (
+	_ runtime.Provider       = Messages{}
+	_ runtime.StreamProvider = Messages{}
+)
+
+// PrepareStream returns request prepared as Prepare does, with "stream": true.
+func (m Messages) PrepareStream(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+	req, err := m.Prepare(request, ts, choice)
+	if err != nil {
+		return nil, err
+	}
+	return wire.WithStream(req)
+}
+
+// Stream returns an empty Stream, with the Messages' Limits.
+func (m Messages) Stream() runtime.Stream { return &Stream{Limits: m.Limits} }
 
 // Name returns "anthropic".
 func (Messages) Name() string { return "anthropic" }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
@@ -31,7 +32,8 @@ type Stream struct {
 	message map[string]json.RawMessage // from message_start, updated by message_delta
 	usage   map[string]json.RawMessage // the message's usage, updated by message_delta
 	blocks  []*streamBlock
-	stopped bool // message_stop arrived
+	text    strings.Builder // every text_delta, in the order they came
+	stopped bool            // message_stop arrived
 	events  int
 	err     error // the first error, sticky
 }
@@ -137,6 +139,7 @@ func (s *Stream) add(name, data []byte) error {
 		switch d.Type {
 		case "text_delta":
 			b.text = append(b.text, d.Text...)
+			s.text.WriteString(d.Text)
 		case "input_json_delta":
 			if err := wire.CheckArguments(b.describe(*ev.Index), len(b.input), len(d.PartialJSON), s.Limits.MaxArgumentBytes); err != nil {
 				return err
@@ -210,6 +213,10 @@ func (b *streamBlock) describe(index int) string {
 	}
 	return fmt.Sprintf("%s block %d", b.typ, index)
 }
+
+// Text returns the text the model has written so far: the text_delta pieces of its
+// text blocks, in the order they came (thinking left out).
+func (s *Stream) Text() string { return s.text.String() }
 
 // Done reports whether the stream is complete: message_stop arrived.
 func (s *Stream) Done() bool { return s.stopped && s.err == nil }

@@ -11,10 +11,30 @@ import (
 
 // GenerateContent is the generateContent method as a runtime.Provider, for
 // runtime.Loop. It works on raw request and response bodies and keeps every field it
-// does not own.
-type GenerateContent struct{}
+// does not own. It is a runtime.StreamProvider too, for a Loop that streams: the
+// StreamFunc then sends the request to streamGenerateContent?alt=sse instead of
+// generateContent, since Gemini asks for a stream in the URL, not in the body.
+type GenerateContent struct {
+	// Limits bound the streams of Stream: their MaxArgumentBytes (see Limits). The
+	// line and event limits are the StreamFunc's, which reads the events (with
+	// Limits.ReadSSE).
+	Limits Limits
+}
 
-var _ runtime.Provider = GenerateContent{}
+var (
+	_ runtime.Provider       = GenerateContent{}
+	_ runtime.StreamProvider = GenerateContent{}
+)
+
+// PrepareStream returns request prepared as Prepare does: the body of a streamed
+// request is that of a whole one, and the StreamFunc sends it to
+// models/<model>:streamGenerateContent?alt=sse.
+func (g GenerateContent) PrepareStream(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+	return g.Prepare(request, ts, choice)
+}
+
+// Stream returns an empty Stream, with the GenerateContent's Limits.
+func (g GenerateContent) Stream() runtime.Stream { return &Stream{Limits: g.Limits} }
 
 // Name returns "gemini".
 func (GenerateContent) Name() string { return "gemini" }

@@ -32,14 +32,17 @@ type Limits struct {
 	MaxArgumentBytes int
 }
 
-// ReadSSE reads a stream of server-sent events from r and calls fn with each event's
-// name (empty when the event has none) and data (its data lines joined by newlines),
-// until r ends or fn returns an error, which ReadSSE returns. Lines may end with CRLF,
-// LF or a lone CR; a leading byte order mark, comments, ids and retry fields are
-// skipped. An event cut off by the end of r without its blank line is still passed to
-// fn, which finds out whether its data is complete. fn owns the slices it is given. A
-// line or an event over its limit is an error (see Limits; ReadSSE uses the
-// defaults).
+// ReadSSE reads a stream of server-sent events from r, such as the body of a streamed
+// response, and calls fn with each event's name (empty when the event has none) and
+// data (its data lines joined by newlines), in order, until r ends or fn returns an
+// error, which ReadSSE returns. Lines may end with CRLF, LF or a lone CR; a leading
+// byte order mark, comments, ids and retry fields are skipped. An event cut off by
+// the end of r, without the blank line that ends it, is still passed to fn, its last
+// line even without its line ending: the Stream it feeds finds out whether its data is
+// complete, and a stream cut short is an error of the Stream's Calls and Response,
+// never half a call. fn owns the slices it is given. A line or an event over its
+// limit is an error (see Limits; ReadSSE uses the defaults). The ReadSSE functions of
+// the openai, anthropic and gemini packages behave the same.
 func ReadSSE(r io.Reader, fn func(event, data []byte) error) error {
 	return Limits{}.ReadSSE(r, fn)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
@@ -32,6 +33,7 @@ type Stream struct {
 	candidate map[string]json.RawMessage // fields of candidates[0] but content
 	content   map[string]json.RawMessage // fields of candidates[0].content but parts
 	parts     []json.RawMessage
+	text      strings.Builder // the text of the parts that are not thoughts, in order
 	finished  bool
 	chunks    int
 	err       error // the first error, sticky
@@ -103,6 +105,7 @@ func (s *Stream) add(data []byte) error {
 		}
 		if !emptyText(p) {
 			s.parts = append(s.parts, p)
+			s.text.WriteString(partText(p))
 		}
 	}
 	return nil
@@ -143,6 +146,22 @@ func emptyText(part json.RawMessage) bool {
 	raw, ok := p["text"]
 	return ok && json.Unmarshal(raw, &text) == nil && text == ""
 }
+
+// partText returns the text of a part that is text and not a thought, or "".
+func partText(part json.RawMessage) string {
+	var p struct {
+		Text    string `json:"text"`
+		Thought bool   `json:"thought"`
+	}
+	if json.Unmarshal(part, &p) != nil || p.Thought {
+		return ""
+	}
+	return p.Text
+}
+
+// Text returns the text the model has written so far: the text parts of the first
+// candidate, thoughts left out, in the order they came.
+func (s *Stream) Text() string { return s.text.String() }
 
 // Done reports whether the stream is complete: a chunk with a finishReason came.
 func (s *Stream) Done() bool { return s.finished && s.err == nil }

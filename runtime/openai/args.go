@@ -1,27 +1,17 @@
 package openai
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-
 	"github.com/toolgen/toolgen/runtime"
 )
 
-// ArgumentsMap returns a call's arguments as a map from name to text: strings
-// unquoted, other values (numbers, booleans, null, objects, arrays) as their compact
-// JSON text, as runtime.ArgumentsMap renders them. It suits code that shows or logs a
-// call; running it is the Toolset's job. Blank arguments give an empty map; arguments
-// that are not a JSON object, null included, are an error.
+// ArgumentsMap returns the top-level arguments of call as runtime.ArgumentsMap renders
+// them: strings unquoted, other values (numbers, booleans, null, objects, arrays) as
+// their compact JSON text. It suits code that shows or logs a call; running it is the
+// Toolset's job. Blank or null arguments give an empty map, as the Toolset reads them
+// as no arguments; arguments that are not a JSON object are an error. The anthropic
+// and gemini packages' ArgumentsMap behave the same.
 func ArgumentsMap(call runtime.ToolCall) (map[string]string, error) {
-	if string(bytes.TrimSpace(call.Arguments)) == "null" {
-		return nil, errors.New("the arguments of " + call.Name + " are null, not an object")
-	}
-	args, err := runtime.ArgumentsMap(call.Arguments)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", call.Name, err)
-	}
-	return args, nil
+	return runtime.ArgumentsMap(call.Arguments)
 }
 
 // Argument returns the named argument of a call as ArgumentsMap gives it, and whether

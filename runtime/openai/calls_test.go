@@ -260,10 +260,13 @@ func TestArguments(t *testing.T) {
 	if _, ok := openai.Argument(c, "missing"); ok {
 		t.Error("Argument(missing) is present")
 	}
-	if m, err := openai.ArgumentsMap(call("c", "f", "")); err != nil || len(m) != 0 {
-		t.Errorf("ArgumentsMap of no arguments = %v, %v", m, err)
+	for _, none := range []string{"", "null", " null "} {
+		// As runtime.ArgumentsMap, and the Toolset, read them: no arguments.
+		if m, err := openai.ArgumentsMap(call("c", "f", none)); err != nil || len(m) != 0 {
+			t.Errorf("ArgumentsMap(%q) = %v, %v; want an empty map", none, m, err)
+		}
 	}
-	for _, bad := range []string{`[1]`, `"x"`, `{"a":`, `null`} {
+	for _, bad := range []string{`[1]`, `"x"`, `{"a":`} {
 		if _, err := openai.ArgumentsMap(call("c", "f", bad)); err == nil {
 			t.Errorf("ArgumentsMap(%s) did not fail", bad)
 		}

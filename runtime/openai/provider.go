@@ -11,12 +11,22 @@ import (
 )
 
 // Chat is the Chat Completions format as a runtime.Provider, for runtime.Loop. It works
-// on raw request and response bodies and keeps every field it does not own.
-type Chat struct{}
+// on raw request and response bodies and keeps every field it does not own. It is a
+// runtime.StreamProvider too, for a Loop that streams.
+type Chat struct {
+	// Limits bound the streams of Stream: their MaxArgumentBytes (see Limits). The
+	// line and event limits are the StreamFunc's, which reads the events (with
+	// Limits.ReadSSE).
+	Limits Limits
+}
 
 // Responses is the Responses API format as a runtime.Provider, for runtime.Loop. It
-// works on raw request and response bodies and keeps every field it does not own.
-type Responses struct{}
+// works on raw request and response bodies and keeps every field it does not own. It
+// is a runtime.StreamProvider too, for a Loop that streams.
+type Responses struct {
+	// Limits bound the streams of Stream, as Chat's do.
+	Limits Limits
+}
 
 var (
 	_ runtime.Provider = Chat{}

@@ -34,14 +34,17 @@ type Limits struct {
 	MaxArgumentBytes int
 }
 
-// ReadSSE reads a server-sent event stream, such as the body of a streaming OpenAI
-// response, and calls fn with each event's name ("" when the event has none) and data
-// (its "data:" lines joined by newlines), in order. Lines may end with CRLF, LF or a
-// lone CR; a leading byte order mark, comments and the id and retry fields are
-// skipped; an event cut off by the end of the stream is not delivered, as the SSE
-// specification asks. fn owns the slices it is given. ReadSSE returns fn's first
-// error, the reader's, or an error for a line or an event over its limit (see
-// Limits; ReadSSE uses the defaults), and nil at the end of the stream.
+// ReadSSE reads a stream of server-sent events from r, such as the body of a streamed
+// response, and calls fn with each event's name (empty when the event has none) and
+// data (its data lines joined by newlines), in order, until r ends or fn returns an
+// error, which ReadSSE returns. Lines may end with CRLF, LF or a lone CR; a leading
+// byte order mark, comments, ids and retry fields are skipped. An event cut off by
+// the end of r, without the blank line that ends it, is still passed to fn, its last
+// line even without its line ending: the Stream it feeds finds out whether its data is
+// complete, and a stream cut short is an error of the Stream's Calls and Response,
+// never half a call. fn owns the slices it is given. A line or an event over its
+// limit is an error (see Limits; ReadSSE uses the defaults). The ReadSSE functions of
+// the openai, anthropic and gemini packages behave the same.
 //
 // To accumulate a stream:
 //
@@ -55,5 +58,5 @@ func ReadSSE(r io.Reader, fn func(event, data []byte) error) error {
 // ReadSSE reads a server-sent event stream as the package's ReadSSE does, with the
 // line and event limits of l.
 func (l Limits) ReadSSE(r io.Reader, fn func(event, data []byte) error) error {
-	return wire.ReadSSE(r, wire.DropTail, wire.SSELimits{MaxLineBytes: l.MaxLineBytes, MaxEventBytes: l.MaxEventBytes}, fn)
+	return wire.ReadSSE(r, wire.DeliverTail, wire.SSELimits{MaxLineBytes: l.MaxLineBytes, MaxEventBytes: l.MaxEventBytes}, fn)
 }

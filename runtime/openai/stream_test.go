@@ -124,12 +124,13 @@ func TestChatStreamTruncated(t *testing.T) {
 }
 
 func TestChatStreamCutBody(t *testing.T) {
-	// The body itself is cut mid-event: ReadSSE drops the partial event.
+	// The body itself is cut mid-event: ReadSSE passes the partial event on, which
+	// is not a whole chunk, and the stream keeps that error.
 	full := wiretest.ReadFile(t, "testdata/chat_stream_sdk.sse")
 	i := bytes.Index(full, []byte(`"finish_reason":"tool_calls"`))
 	var s openai.ChatStream
-	if err := openai.ReadSSE(bytes.NewReader(full[:i]), func(_, d []byte) error { return s.Add(d) }); err != nil {
-		t.Fatal(err)
+	if err := openai.ReadSSE(bytes.NewReader(full[:i]), func(_, d []byte) error { return s.Add(d) }); err == nil {
+		t.Error("ReadSSE of a body cut mid-event: no error from the stream")
 	}
 	if _, err := s.Calls(); err == nil {
 		t.Error("a cut body gives calls")
@@ -352,10 +353,11 @@ func TestResponsesStreamErrors(t *testing.T) {
 	}
 }
 
-// TestReadSSE checks that ReadSSE drops an event cut off by the end of the stream; the
-// reader itself is tested in runtime/internal/wire.
+// TestReadSSE checks that ReadSSE passes on an event cut off by the end of the stream,
+// as the anthropic and gemini packages' ReadSSE do; the reader itself is tested in
+// runtime/internal/wire.
 func TestReadSSE(t *testing.T) {
-	if got := wiretest.SSE(t, openai.ReadSSE, wiretest.CutSSE); got != "e|a" {
-		t.Errorf("ReadSSE = %q, want %q", got, "e|a")
+	if got := wiretest.SSE(t, openai.ReadSSE, wiretest.CutSSE); got != "e|a,|cut off" {
+		t.Errorf("ReadSSE = %q, want %q", got, "e|a,|cut off")
 	}
 }

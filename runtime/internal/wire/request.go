@@ -71,3 +71,13 @@ func WithTools(req map[string]json.RawMessage, tools []json.RawMessage, choice a
 	req["tools"] = raw
 	return With(req, "tool_choice", choice)
 }
+
+// WithStream returns request, a JSON object, with "stream": true, its other fields
+// kept.
+func WithStream(request []byte) ([]byte, error) {
+	obj, err := DecodeObject(request, "the request")
+	if err != nil {
+		return nil, err
+	}
+	return With(obj, "stream", true)
+}

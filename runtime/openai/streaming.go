@@ -1,0 +1,59 @@
+package openai
+
+import (
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/wire"
+)
+
+var (
+	_ runtime.StreamProvider = Chat{}
+	_ runtime.StreamProvider = Responses{}
+)
+
+// PrepareStream returns request prepared as Prepare does, with "stream": true.
+func (c Chat) PrepareStream(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+	req, err := c.Prepare(request, ts, choice)
+	if err != nil {
+		return nil, err
+	}
+	return wire.WithStream(req)
+}
+
+// Stream returns an empty ChatStream, with the Chat's Limits, as a runtime.Stream: its
+// Add takes the data of each event (the event name is ignored), Response is the
+// ChatStream's Completion and Done reports a finish_reason without an error.
+func (c Chat) Stream() runtime.Stream { return &chatStream{ChatStream{Limits: c.Limits}} }
+
+// PrepareStream returns request prepared as Prepare does, with "stream": true.
+func (r Responses) PrepareStream(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+	req, err := r.Prepare(request, ts, choice)
+	if err != nil {
+		return nil, err
+	}
+	return wire.WithStream(req)
+}
+
+// Stream returns an empty ResponsesStream, with the Responses' Limits, as a
+// runtime.Stream: its Add takes the data of each event (the type in the data names
+// the event), and Done reports response.completed without an error.
+func (r Responses) Stream() runtime.Stream {
+	return &responsesStream{ResponsesStream{Limits: r.Limits}}
+}
+
+// chatStream is a ChatStream as a runtime.Stream.
+type chatStream struct{ s ChatStream }
+
+func (c *chatStream) Add(_, data []byte) error           { return c.s.Add(data) }
+func (c *chatStream) Text() string                       { return c.s.Text() }
+func (c *chatStream) Calls() ([]runtime.ToolCall, error) { return c.s.Calls() }
+func (c *chatStream) Response() ([]byte, error)          { return c.s.Completion() }
+func (c *chatStream) Done() bool                         { return c.s.err == nil && c.s.finish != "" }
+
+// responsesStream is a ResponsesStream as a runtime.Stream.
+type responsesStream struct{ s ResponsesStream }
+
+func (r *responsesStream) Add(_, data []byte) error           { return r.s.Add(data) }
+func (r *responsesStream) Text() string                       { return r.s.Text() }
+func (r *responsesStream) Calls() ([]runtime.ToolCall, error) { return r.s.Calls() }
+func (r *responsesStream) Response() ([]byte, error)          { return r.s.Response() }
+func (r *responsesStream) Done() bool                         { return r.s.err == nil && r.s.completed }

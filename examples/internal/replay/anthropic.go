@@ -2,270 +2,19 @@ package replay
 
 import (
 	"encoding/json"
-	"fmt"
-	"slices"
-	"strings"
 
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/internal/fakeapi"
 )
 
 // Anthropic Messages: POST /v1/messages.
 
 var messagesFormat = format{
-	name:   "anthropic",
-	read:   readMessages,
+	name:   fakeapi.Messages,
 	write:  writeMessages,
 	callID: func(seed string, t, j int) string { return "toolu_01" + token(22, "toolu", seed, t, j) },
 }
 
-// block is a content block of a Messages request.
-type block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-}
-
-func readMessages(body []byte) (*exchange, error) {
-	req, err := object(body, "the request body")
-	if err != nil {
-		return nil, err
-	}
-	ex := &exchange{raw: req}
-	if ex.model, _ = stringOf(req["model"]); ex.model == "" {
-		return nil, rejectf("model: Field required")
-	}
-	var maxTokens int
-	if err := json.Unmarshal(req["max_tokens"], &maxTokens); err != nil || maxTokens < 1 {
-		return nil, rejectf("max_tokens: Field required: a positive integer")
-	}
-	if ex.tools, err = messagesTools(req["tools"]); err != nil {
-		return nil, err
-	}
-	if err := messagesChoice(ex, req["tool_choice"]); err != nil {
-		return nil, err
-	}
-	var msgs []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	}
-	if err := json.Unmarshal(req["messages"], &msgs); err != nil || len(msgs) == 0 {
-		return nil, rejectf("messages: at least one message is required")
-	}
-	if msgs[0].Role != "user" {
-		return nil, rejectf("messages: the first message must use the \"user\" role")
-	}
-	usesTools := false
-	var pending []string // the tool_use ids of the assistant message before
-	for i, m := range msgs {
-		where := fmt.Sprintf("messages.%d", i)
-		var blocks []block
-		if s, ok := stringOf(m.Content); ok {
-			blocks = []block{{Type: "text", Text: s}}
-		} else if err := json.Unmarshal(m.Content, &blocks); err != nil {
-			return nil, rejectf("%s.content must be a string or an array of content blocks", where)
-		}
-		switch m.Role {
-		case "user":
-			// The answers to the tool_use blocks before: tool_result blocks, first,
-			// one for each id.
-			answered := map[string]bool{}
-			results := 0
-			for j, b := range blocks {
-				if b.Type != "tool_result" {
-					continue
-				}
-				usesTools = true
-				if j != results {
-					return nil, rejectf("%s.content.%d: tool_result blocks must come first in the user message, before any other block", where, j)
-				}
-				results++
-				k := slices.Index(pending, b.ToolUseID)
-				if k < 0 {
-					return nil, rejectf("%s.content.%d: unexpected tool_use_id found in tool_result blocks: %s. Each tool_result block must have a corresponding tool_use block in the previous message", where, j, b.ToolUseID)
-				}
-				if answered[b.ToolUseID] {
-					return nil, rejectf("%s.content.%d: tool_use_id %s is answered twice: each tool_use block must have exactly one tool_result block", where, j, b.ToolUseID)
-				}
-				answered[b.ToolUseID] = true
-				text, err := resultText(b.Content, fmt.Sprintf("%s.content.%d.content", where, j))
-				if err != nil {
-					return nil, err
-				}
-				turn := &ex.turns[len(ex.turns)-1]
-				turn.seen[k] = Seen{Call: turn.calls[k], Text: text, IsError: b.IsError}
-			}
-			if len(answered) < len(pending) {
-				return nil, unansweredUse(i-1, pending, answered)
-			}
-			pending = nil
-			if ex.question == "" {
-				var texts []string
-				for _, b := range blocks {
-					if b.Type == "text" {
-						texts = append(texts, b.Text)
-					}
-				}
-				ex.question = strings.Join(texts, "\n")
-			}
-		case "assistant":
-			if len(pending) > 0 {
-				return nil, unansweredUse(i-1, pending, nil)
-			}
-			var turn pastTurn
-			for j, b := range blocks {
-				if b.Type != "tool_use" {
-					continue
-				}
-				usesTools = true
-				switch {
-				case b.ID == "":
-					return nil, rejectf("%s.content.%d.id: Field required", where, j)
-				case !isObject(b.Input):
-					return nil, rejectf("%s.content.%d.input: Input should be an object", where, j)
-				}
-				for _, t := range ex.turns {
-					if slices.ContainsFunc(t.calls, func(c Call) bool { return c.ID == b.ID }) {
-						return nil, rejectf("%s.content.%d: tool_use ids must be unique: %s", where, j, b.ID)
-					}
-				}
-				turn.calls = append(turn.calls, Call{ID: b.ID, Name: b.Name, Args: compact(b.Input)})
-				pending = append(pending, b.ID)
-			}
-			if len(turn.calls) > 0 {
-				turn.seen = make([]Seen, len(turn.calls))
-				ex.turns = append(ex.turns, turn)
-			} else if i == len(msgs)-1 {
-				return nil, fmt.Errorf("%w: the conversation ends with an assistant message (a prefill)", ErrScript)
-			}
-		default:
-			return nil, rejectf("%s.role: Input should be 'user' or 'assistant'", where)
-		}
-	}
-	if len(pending) > 0 {
-		return nil, unansweredUse(len(msgs)-1, pending, nil)
-	}
-	if usesTools && len(ex.tools) == 0 {
-		return nil, rejectf("requests which include tool_use or tool_result blocks must define tools")
-	}
-	return ex, nil
-}
-
-// unansweredUse is the error for tool_use blocks of message i left without answers.
-func unansweredUse(i int, pending []string, answered map[string]bool) error {
-	var open []string
-	for _, id := range pending {
-		if !answered[id] {
-			open = append(open, id)
-		}
-	}
-	return rejectf("messages.%d: tool_use ids were found without tool_result blocks immediately after: %s. Each tool_use block must have a corresponding tool_result block in the next message", i, strings.Join(open, ", "))
-}
-
-// resultText returns the text of a tool_result's content: a string or blocks.
-func resultText(raw json.RawMessage, where string) (string, error) {
-	if isNull(raw) {
-		return "", nil
-	}
-	if s, ok := stringOf(raw); ok {
-		return s, nil
-	}
-	var blocks []block
-	if err := json.Unmarshal(raw, &blocks); err != nil {
-		return "", rejectf("%s must be a string or an array of content blocks", where)
-	}
-	var texts []string
-	for j, b := range blocks {
-		switch b.Type {
-		case "text":
-			texts = append(texts, b.Text)
-		case "image", "document", "search_result":
-		default:
-			return "", rejectf("%s.%d.type %q is not a type a tool_result may hold", where, j, b.Type)
-		}
-	}
-	return strings.Join(texts, "\n"), nil
-}
-
-// messagesTools checks a Messages "tools" array and returns its custom tools' names.
-func messagesTools(raw json.RawMessage) ([]string, error) {
-	if isNull(raw) {
-		return nil, nil
-	}
-	var tools []struct {
-		Type        string          `json:"type"`
-		Name        string          `json:"name"`
-		InputSchema json.RawMessage `json:"input_schema"`
-	}
-	if err := json.Unmarshal(raw, &tools); err != nil {
-		return nil, rejectf("tools must be an array of tools")
-	}
-	var names []string
-	for i, t := range tools {
-		if t.Type != "" && t.Type != "custom" {
-			continue // server and client tools: web_search, bash, ...
-		}
-		var schema struct {
-			Type string `json:"type"`
-		}
-		switch {
-		case !validName(t.Name):
-			return nil, rejectf("tools.%d.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'", i)
-		case slices.Contains(names, t.Name):
-			return nil, rejectf("tools: tool names must be unique: %s", t.Name)
-		case isNull(t.InputSchema):
-			return nil, rejectf("tools.%d.custom.input_schema: Field required", i)
-		case json.Unmarshal(t.InputSchema, &schema) != nil || schema.Type != "object":
-			return nil, rejectf("tools.%d.custom.input_schema.type: Input should be 'object'", i)
-		}
-		names = append(names, t.Name)
-	}
-	return names, nil
-}
-
-// messagesChoice reads a Messages tool_choice into ex.
-func messagesChoice(ex *exchange, raw json.RawMessage) error {
-	ex.choice = runtime.ChoiceAuto
-	if isNull(raw) {
-		return nil
-	}
-	if isNull(ex.raw["tools"]) {
-		return rejectf("tool_choice may only be specified while providing tools")
-	}
-	var tc struct {
-		Type                   string `json:"type"`
-		Name                   string `json:"name"`
-		DisableParallelToolUse bool   `json:"disable_parallel_tool_use"`
-	}
-	if err := json.Unmarshal(raw, &tc); err != nil {
-		return rejectf("tool_choice must be an object")
-	}
-	ex.single = tc.DisableParallelToolUse
-	switch tc.Type {
-	case "auto":
-	case "any":
-		ex.choice = runtime.ChoiceRequired
-	case "none":
-		ex.choice = runtime.ChoiceNone
-		if tc.DisableParallelToolUse {
-			return rejectf("tool_choice.none: disable_parallel_tool_use is not allowed with type none")
-		}
-	case "tool":
-		if !slices.Contains(ex.tools, tc.Name) {
-			return rejectf("tool_choice.tool.name: tool %q is not in tools", tc.Name)
-		}
-		ex.choice, ex.only = runtime.ChoiceRequired, []string{tc.Name}
-	default:
-		return rejectf("tool_choice.type: Input should be 'auto', 'any', 'tool' or 'none'")
-	}
-	return nil
-}
-
-func writeMessages(ex *exchange, r *reply) ([]byte, error) {
+func writeMessages(ex *fakeapi.Request, r *reply) ([]byte, error) {
 	type content struct {
 		Type  string          `json:"type"`
 		Text  string          `json:"text,omitempty"`
@@ -297,15 +46,9 @@ func writeMessages(ex *exchange, r *reply) ([]byte, error) {
 		StopSequence any       `json:"stop_sequence"`
 		Usage        any       `json:"usage"`
 	}{
-		ID:   "msg_01" + token(22, "msg", r.seed, len(ex.turns), len(r.calls)),
-		Type: "message", Role: "assistant", Model: ex.model,
+		ID:   "msg_01" + token(22, "msg", r.seed, len(ex.Turns), len(r.calls)),
+		Type: "message", Role: "assistant", Model: ex.Model,
 		Content: blocks, StopReason: stop,
-		Usage: map[string]int{"input_tokens": tokens(ex.size), "output_tokens": tokens(len(out))},
+		Usage: map[string]int{"input_tokens": tokens(ex.Size), "output_tokens": tokens(len(out))},
 	})
-}
-
-// isObject reports whether raw is a JSON object.
-func isObject(raw json.RawMessage) bool {
-	var obj map[string]json.RawMessage
-	return json.Unmarshal(raw, &obj) == nil && obj != nil
 }

@@ -2,11 +2,8 @@ package replay
 
 import (
 	"encoding/json"
-	"fmt"
-	"slices"
-	"strings"
 
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/internal/fakeapi"
 )
 
 // created is the fixed creation time of every response (2025-12-01T00:00:00Z).
@@ -15,369 +12,12 @@ const created = 1764547200
 // OpenAI Chat Completions: POST /v1/chat/completions.
 
 var chatFormat = format{
-	name:   "openai",
-	read:   readChat,
+	name:   fakeapi.Chat,
 	write:  writeChat,
 	callID: func(seed string, t, j int) string { return "call_" + token(24, "chat", seed, t, j) },
 }
 
-// chatMessage is a message of a Chat Completions request.
-type chatMessage struct {
-	Role       string          `json:"role"`
-	Content    json.RawMessage `json:"content"`
-	ToolCallID string          `json:"tool_call_id"`
-	ToolCalls  []struct {
-		ID       string `json:"id"`
-		Type     string `json:"type"`
-		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
-	} `json:"tool_calls"`
-}
-
-func readChat(body []byte) (*exchange, error) {
-	req, err := object(body, "the request body")
-	if err != nil {
-		return nil, err
-	}
-	ex := &exchange{raw: req}
-	if ex.model, _ = stringOf(req["model"]); ex.model == "" {
-		return nil, rejectf("you must provide a model parameter")
-	}
-	if ex.tools, err = chatTools(req["tools"]); err != nil {
-		return nil, err
-	}
-	if err := openaiChoice(ex, req["tool_choice"], true); err != nil {
-		return nil, err
-	}
-	var parallel *bool
-	_ = json.Unmarshal(req["parallel_tool_calls"], &parallel)
-	ex.single = parallel != nil && !*parallel
-	var msgs []chatMessage
-	if err := json.Unmarshal(req["messages"], &msgs); err != nil || len(msgs) == 0 {
-		return nil, rejectf("messages must be a non-empty array of messages")
-	}
-	// pending maps the ids of the last assistant message's calls, not yet answered,
-	// to their index in the current turn.
-	pending := map[string]int{}
-	ids := map[string]bool{}
-	unanswered := func(i int) error {
-		var open []string
-		for _, c := range ex.turns[len(ex.turns)-1].calls {
-			if _, ok := pending[c.ID]; ok {
-				open = append(open, c.ID)
-			}
-		}
-		return rejectf("messages[%d]: an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'; the following tool_call_ids did not have response messages: %s", i, strings.Join(open, ", "))
-	}
-	for i, m := range msgs {
-		if len(pending) > 0 && m.Role != "tool" {
-			return nil, unanswered(i)
-		}
-		switch m.Role {
-		case "system", "developer":
-		case "user":
-			text, err := chatText(m.Content, fmt.Sprintf("messages[%d].content", i))
-			if err != nil {
-				return nil, err
-			}
-			if ex.question == "" {
-				ex.question = text
-			}
-		case "assistant":
-			if len(m.ToolCalls) == 0 {
-				continue
-			}
-			turn := pastTurn{}
-			for j, c := range m.ToolCalls {
-				switch {
-				case c.Type != "function":
-					return nil, rejectf("messages[%d].tool_calls[%d].type must be 'function'", i, j)
-				case c.ID == "":
-					return nil, rejectf("messages[%d].tool_calls[%d].id is required", i, j)
-				case ids[c.ID]:
-					return nil, rejectf("messages[%d].tool_calls[%d]: duplicate tool call id %s", i, j, c.ID)
-				}
-				ids[c.ID] = true
-				pending[c.ID] = j
-				turn.calls = append(turn.calls, Call{ID: c.ID, Name: c.Function.Name, Args: c.Function.Arguments})
-			}
-			turn.seen = make([]Seen, len(turn.calls))
-			ex.turns = append(ex.turns, turn)
-		case "tool":
-			j, ok := pending[m.ToolCallID]
-			if !ok {
-				return nil, rejectf("messages[%d]: messages with role 'tool' must be a response to a preceding message with 'tool_calls' (no open call has id %q)", i, m.ToolCallID)
-			}
-			delete(pending, m.ToolCallID)
-			if isNull(m.Content) {
-				return nil, rejectf("messages[%d].content is required for a tool message", i)
-			}
-			text, err := chatText(m.Content, fmt.Sprintf("messages[%d].content", i))
-			if err != nil {
-				return nil, err
-			}
-			turn := &ex.turns[len(ex.turns)-1]
-			turn.seen[j] = Seen{Call: turn.calls[j], Text: text}
-		default:
-			return nil, rejectf("messages[%d].role %q is not one of 'system', 'developer', 'user', 'assistant', 'tool'", i, m.Role)
-		}
-	}
-	if len(pending) > 0 {
-		return nil, unanswered(len(msgs))
-	}
-	return ex, nil
-}
-
-// chatText returns the text of a message's content: a string or an array of parts.
-func chatText(raw json.RawMessage, where string) (string, error) {
-	if isNull(raw) {
-		return "", nil
-	}
-	if s, ok := stringOf(raw); ok {
-		return s, nil
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", rejectf("%s must be a string or an array of content parts", where)
-	}
-	var texts []string
-	for j, p := range parts {
-		switch p.Type {
-		case "text", "input_text", "output_text":
-			texts = append(texts, p.Text)
-		case "":
-			return "", rejectf("%s[%d].type is required", where, j)
-		}
-	}
-	return strings.Join(texts, "\n"), nil
-}
-
-// chatTools checks a Chat Completions "tools" array and returns its function names.
-func chatTools(raw json.RawMessage) ([]string, error) {
-	if isNull(raw) {
-		return nil, nil
-	}
-	var tools []struct {
-		Type     string `json:"type"`
-		Function *struct {
-			Name       string          `json:"name"`
-			Parameters json.RawMessage `json:"parameters"`
-			Strict     bool            `json:"strict"`
-		} `json:"function"`
-	}
-	if err := json.Unmarshal(raw, &tools); err != nil || len(tools) == 0 {
-		return nil, rejectf("tools must be a non-empty array of tools")
-	}
-	var names []string
-	for i, t := range tools {
-		switch {
-		case t.Type == "custom":
-			continue
-		case t.Type != "function":
-			return nil, rejectf("tools[%d].type must be 'function' or 'custom'", i)
-		case t.Function == nil:
-			return nil, rejectf("tools[%d].function is required", i)
-		}
-		if err := functionTool(names, t.Function.Name, t.Function.Parameters, t.Function.Strict, fmt.Sprintf("tools[%d].function", i)); err != nil {
-			return nil, err
-		}
-		names = append(names, t.Function.Name)
-	}
-	return names, nil
-}
-
-// functionTool checks a function tool of either OpenAI format.
-func functionTool(names []string, name string, params json.RawMessage, strict bool, where string) error {
-	if !validName(name) {
-		return rejectf("%s.name %q must match ^[a-zA-Z0-9_-]{1,64}$", where, name)
-	}
-	if slices.Contains(names, name) {
-		return rejectf("%s.name: duplicate function name %s", where, name)
-	}
-	if isNull(params) {
-		return nil
-	}
-	var schema map[string]any
-	if err := json.Unmarshal(params, &schema); err != nil {
-		return rejectf("invalid schema for function '%s': the parameters must be a JSON object", name)
-	}
-	if schema["type"] != "object" {
-		return rejectf("invalid schema for function '%s': schema must be a JSON Schema of 'type: \"object\"', got 'type: %v'", name, schema["type"])
-	}
-	if strict {
-		if err := checkStrict(schema, nil); err != nil {
-			return rejectf("invalid schema for function '%s': %v", name, err)
-		}
-	}
-	return nil
-}
-
-// checkStrict checks the rules of OpenAI's strict mode that an adapter can break:
-// every object closed with additionalProperties false and every property required.
-func checkStrict(schema map[string]any, path []string) error {
-	where := func() string {
-		if len(path) == 0 {
-			return "at the root"
-		}
-		return "in context=(" + strings.Join(path, ", ") + ")"
-	}
-	props, hasProps := schema["properties"].(map[string]any)
-	if hasProps || isObjectType(schema["type"]) {
-		if ap, ok := schema["additionalProperties"].(bool); !ok || ap {
-			return fmt.Errorf("%s, 'additionalProperties' is required to be supplied and to be false", where())
-		}
-		required := map[string]bool{}
-		if list, ok := schema["required"].([]any); ok {
-			for _, r := range list {
-				if s, ok := r.(string); ok {
-					required[s] = true
-				}
-			}
-		}
-		keys := make([]string, 0, len(props))
-		for k := range props {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if !required[k] {
-				return fmt.Errorf("%s, 'required' is required to be supplied and to be an array including every key in properties; missing '%s'", where(), k)
-			}
-			if sub, ok := props[k].(map[string]any); ok {
-				if err := checkStrict(sub, append(slices.Clone(path), "'properties'", "'"+k+"'")); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	if items, ok := schema["items"].(map[string]any); ok {
-		if err := checkStrict(items, append(slices.Clone(path), "'items'")); err != nil {
-			return err
-		}
-	}
-	for _, key := range []string{"anyOf", "$defs", "definitions"} {
-		switch v := schema[key].(type) {
-		case []any:
-			for i, s := range v {
-				if sub, ok := s.(map[string]any); ok {
-					if err := checkStrict(sub, append(slices.Clone(path), "'"+key+"'", fmt.Sprint(i))); err != nil {
-						return err
-					}
-				}
-			}
-		case map[string]any:
-			names := make([]string, 0, len(v))
-			for k := range v {
-				names = append(names, k)
-			}
-			slices.Sort(names)
-			for _, k := range names {
-				if sub, ok := v[k].(map[string]any); ok {
-					if err := checkStrict(sub, append(slices.Clone(path), "'"+key+"'", "'"+k+"'")); err != nil {
-						return err
-					}
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// isObjectType reports whether a schema's "type" is or includes "object".
-func isObjectType(t any) bool {
-	switch t := t.(type) {
-	case string:
-		return t == "object"
-	case []any:
-		return slices.Contains(t, any("object"))
-	}
-	return false
-}
-
-// openaiChoice reads the tool_choice of either OpenAI format into ex. chat tells the
-// formats apart: Chat nests a function's name under "function".
-func openaiChoice(ex *exchange, raw json.RawMessage, chat bool) error {
-	ex.choice = runtime.ChoiceAuto
-	if isNull(raw) {
-		return nil
-	}
-	if len(ex.tools) == 0 && isNull(ex.raw["tools"]) {
-		return rejectf("'tool_choice' is only allowed when 'tools' are specified")
-	}
-	if s, ok := stringOf(raw); ok {
-		switch runtime.Choice(s) {
-		case runtime.ChoiceAuto, runtime.ChoiceNone, runtime.ChoiceRequired:
-			ex.choice = runtime.Choice(s)
-			return nil
-		}
-		return rejectf("tool_choice %q is not one of 'none', 'auto', 'required'", s)
-	}
-	var tc struct {
-		Type     string `json:"type"`
-		Name     string `json:"name"`
-		Mode     string `json:"mode"`
-		Function struct {
-			Name string `json:"name"`
-		} `json:"function"`
-		Tools        json.RawMessage `json:"tools"`
-		AllowedTools struct {
-			Mode  string          `json:"mode"`
-			Tools json.RawMessage `json:"tools"`
-		} `json:"allowed_tools"`
-	}
-	if err := json.Unmarshal(raw, &tc); err != nil {
-		return rejectf("tool_choice must be a string or an object")
-	}
-	switch tc.Type {
-	case "function":
-		name := tc.Name
-		if chat {
-			name = tc.Function.Name
-		}
-		if !slices.Contains(ex.tools, name) {
-			return rejectf("tool_choice names function %q, which is not in tools", name)
-		}
-		ex.choice, ex.only = runtime.ChoiceRequired, []string{name}
-		return nil
-	case "allowed_tools":
-		mode, tools := tc.Mode, tc.Tools
-		if chat {
-			mode, tools = tc.AllowedTools.Mode, tc.AllowedTools.Tools
-		}
-		var list []struct {
-			Type     string `json:"type"`
-			Name     string `json:"name"`
-			Function struct {
-				Name string `json:"name"`
-			} `json:"function"`
-		}
-		if err := json.Unmarshal(tools, &list); err != nil {
-			return rejectf("tool_choice.allowed_tools: tools must be an array")
-		}
-		ex.only = []string{}
-		for _, t := range list {
-			name := t.Name
-			if chat {
-				name = t.Function.Name
-			}
-			ex.only = append(ex.only, name)
-		}
-		switch runtime.Choice(mode) {
-		case runtime.ChoiceAuto, runtime.ChoiceRequired:
-			ex.choice = runtime.Choice(mode)
-			return nil
-		}
-		return rejectf("tool_choice.allowed_tools.mode %q is not 'auto' or 'required'", mode)
-	}
-	return fmt.Errorf("%w: a tool_choice of type %q", ErrScript, tc.Type)
-}
-
-func writeChat(ex *exchange, r *reply) ([]byte, error) {
+func writeChat(ex *fakeapi.Request, r *reply) ([]byte, error) {
 	type function struct {
 		Name      string `json:"name"`
 		Arguments string `json:"arguments"`
@@ -416,7 +56,7 @@ func writeChat(ex *exchange, r *reply) ([]byte, error) {
 	} else {
 		msg.Content = &r.text
 	}
-	in, completion := tokens(ex.size), tokens(len(out))
+	in, completion := tokens(ex.Size), tokens(len(out))
 	return marshal(struct {
 		ID                string   `json:"id"`
 		Object            string   `json:"object"`
@@ -427,10 +67,10 @@ func writeChat(ex *exchange, r *reply) ([]byte, error) {
 		ServiceTier       string   `json:"service_tier"`
 		SystemFingerprint any      `json:"system_fingerprint"`
 	}{
-		ID:      "chatcmpl-" + token(29, "chatcmpl", r.seed, len(ex.turns), len(r.calls)),
+		ID:      "chatcmpl-" + token(29, "chatcmpl", r.seed, len(ex.Turns), len(r.calls)),
 		Object:  "chat.completion",
 		Created: created,
-		Model:   ex.model,
+		Model:   ex.Model,
 		Choices: []choice{{Message: msg, FinishReason: finish}},
 		Usage: map[string]int{
 			"prompt_tokens": in, "completion_tokens": completion, "total_tokens": in + completion,
@@ -442,8 +82,7 @@ func writeChat(ex *exchange, r *reply) ([]byte, error) {
 // OpenAI Responses: POST /v1/responses.
 
 var responsesFormat = format{
-	name:     "openai-responses",
-	read:     readResponses,
+	name:     fakeapi.Responses,
 	write:    writeResponses,
 	callID:   func(seed string, t, j int) string { return "call_" + token(24, "responses", seed, t, j) },
 	mark:     reasoningID,
@@ -454,158 +93,7 @@ var responsesFormat = format{
 // with the turn's function calls.
 func reasoningID(seed string, t int) string { return "rs_" + token(48, "reasoning", seed, t) }
 
-// item is an item of a Responses input.
-type item struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id"`
-	Role      string          `json:"role"`
-	Content   json.RawMessage `json:"content"`
-	CallID    string          `json:"call_id"`
-	Name      string          `json:"name"`
-	Arguments string          `json:"arguments"`
-	Output    json.RawMessage `json:"output"`
-}
-
-func readResponses(body []byte) (*exchange, error) {
-	req, err := object(body, "the request body")
-	if err != nil {
-		return nil, err
-	}
-	ex := &exchange{raw: req}
-	if ex.model, _ = stringOf(req["model"]); ex.model == "" {
-		return nil, rejectf("you must provide a model parameter")
-	}
-	if !isNull(req["previous_response_id"]) || !isNull(req["conversation"]) {
-		return nil, fmt.Errorf("%w: the replay model stores no responses: send the whole conversation in input", ErrScript)
-	}
-	if ex.tools, err = responsesTools(req["tools"]); err != nil {
-		return nil, err
-	}
-	if err := openaiChoice(ex, req["tool_choice"], false); err != nil {
-		return nil, err
-	}
-	var parallel *bool
-	_ = json.Unmarshal(req["parallel_tool_calls"], &parallel)
-	ex.single = parallel != nil && !*parallel
-	if s, ok := stringOf(req["input"]); ok {
-		ex.question = s
-		return ex, nil
-	}
-	var items []item
-	if err := json.Unmarshal(req["input"], &items); err != nil || len(items) == 0 {
-		return nil, rejectf("input must be a string or a non-empty array of items")
-	}
-	// where locates each call: its turn and index.
-	type at struct{ t, j int }
-	where := map[string]at{}
-	answered := map[string]bool{}
-	// A run of the model's output items (reasoning, assistant messages, function
-	// calls) is one of its turns: open is the turn the run's calls went to (-1 before
-	// its first call), marks the ids of the run's reasoning items before it.
-	open, marks := -1, []string(nil)
-	for i, it := range items {
-		typ := it.Type
-		if typ == "" && it.Role != "" {
-			typ = "message"
-		}
-		switch {
-		case typ == "reasoning":
-			if open >= 0 {
-				ex.turns[open].marks = append(ex.turns[open].marks, it.ID)
-			} else {
-				marks = append(marks, it.ID)
-			}
-			continue
-		case typ == "message" && it.Role == "assistant":
-			continue
-		case typ == "function_call":
-			if it.CallID == "" {
-				return nil, rejectf("input[%d].call_id is required", i)
-			}
-			if _, dup := where[it.CallID]; dup {
-				return nil, rejectf("input[%d]: duplicate function call with call_id %s", i, it.CallID)
-			}
-			if open < 0 {
-				ex.turns = append(ex.turns, pastTurn{marks: marks})
-				open = len(ex.turns) - 1
-			}
-			turn := &ex.turns[open]
-			where[it.CallID] = at{open, len(turn.calls)}
-			turn.calls = append(turn.calls, Call{ID: it.CallID, Name: it.Name, Args: it.Arguments})
-			turn.seen = append(turn.seen, Seen{})
-			continue
-		}
-		open, marks = -1, nil // the run of model items is over
-		switch typ {
-		case "message":
-			if it.Role == "user" && ex.question == "" {
-				if ex.question, err = chatText(it.Content, fmt.Sprintf("input[%d].content", i)); err != nil {
-					return nil, err
-				}
-			}
-		case "function_call_output":
-			loc, ok := where[it.CallID]
-			if !ok {
-				return nil, rejectf("input[%d]: no tool call found for function call output with call_id %s", i, it.CallID)
-			}
-			if answered[it.CallID] {
-				return nil, rejectf("input[%d]: duplicate function call output for call_id %s", i, it.CallID)
-			}
-			answered[it.CallID] = true
-			if isNull(it.Output) {
-				return nil, rejectf("input[%d].output is required", i)
-			}
-			text, err := chatText(it.Output, fmt.Sprintf("input[%d].output", i))
-			if err != nil {
-				return nil, err
-			}
-			turn := &ex.turns[loc.t]
-			turn.seen[loc.j] = Seen{Call: turn.calls[loc.j], Text: text}
-		}
-	}
-	for _, t := range ex.turns {
-		for _, c := range t.calls {
-			if !answered[c.ID] {
-				return nil, rejectf("no tool output found for function call %s", c.ID)
-			}
-		}
-	}
-	return ex, nil
-}
-
-// responsesTools checks a Responses "tools" array and returns its function names.
-func responsesTools(raw json.RawMessage) ([]string, error) {
-	if isNull(raw) {
-		return nil, nil
-	}
-	var tools []struct {
-		Type       string          `json:"type"`
-		Name       string          `json:"name"`
-		Parameters json.RawMessage `json:"parameters"`
-		Strict     *bool           `json:"strict"`
-		Function   json.RawMessage `json:"function"`
-	}
-	if err := json.Unmarshal(raw, &tools); err != nil {
-		return nil, rejectf("tools must be an array of tools")
-	}
-	var names []string
-	for i, t := range tools {
-		if t.Type != "function" {
-			continue // hosted tools: web_search, file_search, ...
-		}
-		if !isNull(t.Function) {
-			return nil, rejectf("tools[%d]: a Responses function tool is flat: name and parameters at the top, no 'function' object", i)
-		}
-		strict := t.Strict == nil || *t.Strict // Responses is strict by default
-		if err := functionTool(names, t.Name, t.Parameters, strict, fmt.Sprintf("tools[%d]", i)); err != nil {
-			return nil, err
-		}
-		names = append(names, t.Name)
-	}
-	return names, nil
-}
-
-func writeResponses(ex *exchange, r *reply) ([]byte, error) {
+func writeResponses(ex *fakeapi.Request, r *reply) ([]byte, error) {
 	type text struct {
 		Type        string `json:"type"`
 		Text        string `json:"text"`
@@ -632,7 +120,7 @@ func writeResponses(ex *exchange, r *reply) ([]byte, error) {
 		Type    string `json:"type"`
 		Summary []any  `json:"summary"`
 	}
-	n := len(ex.turns)
+	n := len(ex.Turns)
 	say := func(s string) message {
 		return message{
 			ID: "msg_" + token(48, "message", r.seed, n), Type: "message", Status: "completed", Role: "assistant",
@@ -657,14 +145,14 @@ func writeResponses(ex *exchange, r *reply) ([]byte, error) {
 	} else {
 		output = append(output, say(r.text))
 	}
-	tools, choice := ex.raw["tools"], ex.raw["tool_choice"]
-	if isNull(tools) {
+	tools, choice := ex.Fields["tools"], ex.Fields["tool_choice"]
+	if tools == nil || string(tools) == "null" {
 		tools = json.RawMessage(`[]`)
 	}
-	if isNull(choice) {
+	if choice == nil || string(choice) == "null" {
 		choice = json.RawMessage(`"auto"`)
 	}
-	in, completion := tokens(ex.size), tokens(len(out))
+	in, completion := tokens(ex.Size), tokens(len(out))
 	return marshal(struct {
 		ID                string          `json:"id"`
 		Object            string          `json:"object"`
@@ -681,7 +169,7 @@ func writeResponses(ex *exchange, r *reply) ([]byte, error) {
 	}{
 		ID:     "resp_" + token(48, "resp", r.seed, n, len(r.calls)),
 		Object: "response", CreatedAt: created, Status: "completed",
-		Model: ex.model, Output: output, ParallelToolCalls: !ex.single,
+		Model: ex.Model, Output: output, ParallelToolCalls: !ex.Single,
 		ToolChoice: choice, Tools: tools,
 		Usage: map[string]int{"input_tokens": in, "output_tokens": completion, "total_tokens": in + completion},
 	})

@@ -14,7 +14,8 @@
 // first in the one user message after the tool_use, Gemini function responses out of
 // order, a call to a tool the request does not offer, a model turn not echoed as it was
 // sent, a missing model or max_tokens) is an error wrapping ErrRejected, so an example
-// or a test fails as soon as an adapter writes something the API would reject.
+// or a test fails as soon as an adapter writes something the API would reject. The
+// rules are internal/fakeapi's, which the interop tests' fake APIs share.
 package replay
 
 import (
@@ -28,11 +29,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 )
 
-// ErrRejected is wrapped by the errors for requests the real API would reject.
-var ErrRejected = errors.New("the API would reject this request")
+// ErrRejected is wrapped by the errors for requests the real API would reject: it is
+// fakeapi.ErrRejected.
+var ErrRejected = fakeapi.ErrRejected
 
 // ErrScript is wrapped by the errors for conversations the script cannot play: a
 // question it was not written for, a call its tools do not allow.
@@ -64,28 +67,15 @@ type Turn struct {
 	Plan func(last []Seen) []Call
 }
 
-// Call is one tool call the model makes.
-type Call struct {
-	// ID is the call's id in the conversation. Scripts leave it empty: the model
-	// gives each call a provider-shaped id of its own.
-	ID string
-	// Name is the tool's name.
-	Name string
-	// Args is the JSON object of the arguments ("" means {}).
-	Args string
-}
+// Call is one tool call the model makes, as fakeapi reads it from a request. Scripts
+// leave its ID empty: the model gives each call a provider-shaped id of its own. Args
+// is the JSON object of the arguments ("" means {}).
+type Call = fakeapi.Call
 
-// Seen is a tool result as the model finds it in a request.
-type Seen struct {
-	// Call is the call answered, as the conversation holds it.
-	Call Call
-	// Text is the result as the model reads it: the tool message's text, or for
-	// Gemini the JSON of a structured output.
-	Text string
-	// IsError reports a result marked as failed: Anthropic's is_error, Gemini's
-	// "error". OpenAI's formats have no mark (the error is the text): false there.
-	IsError bool
-}
+// Seen is a tool result as the model finds it in a request: the call answered, the
+// result's text (for Gemini the JSON of a structured output) and its error mark
+// (Anthropic's is_error, Gemini's "error"; false for OpenAI's formats, which have none).
+type Seen = fakeapi.Result
 
 // Quote is the default Answer: one line per result, quoting it.
 func Quote(results []Seen) string {
@@ -104,14 +94,12 @@ func Quote(results []Seen) string {
 	return b.String()
 }
 
-// format is one wire format: how to read a request into an exchange, and how to
+// format is one wire format: its name in fakeapi, which reads its requests, and how to
 // write the model's reply as a response body.
 type format struct {
-	name string
-	// read parses and checks a request.
-	read func(body []byte) (*exchange, error)
+	name fakeapi.Format
 	// write returns the response body for a reply to a request.
-	write func(ex *exchange, r *reply) ([]byte, error)
+	write func(ex *fakeapi.Request, r *reply) ([]byte, error)
 	// callID returns the id the format gives call j of turn t (both from 0).
 	callID func(seed string, t, j int) string
 	// mark, when set, returns what turn t must carry back besides its calls: the
@@ -119,38 +107,6 @@ type format struct {
 	mark func(seed string, t int) string
 	// markName names what mark returns, for messages.
 	markName string
-}
-
-// exchange is a request, as the model reads it, in any format.
-type exchange struct {
-	// model is the request's model ("" when the format has none in the body).
-	model string
-	// question is the text of the first user message.
-	question string
-	// turns are the model's earlier turns of tool calls, each with its answers.
-	turns []pastTurn
-	// tools are the names of the function tools the request offers.
-	tools []string
-	// choice is the tool choice: auto, none or required.
-	choice runtime.Choice
-	// only, when not nil, lists the tools the model may call (a forced function,
-	// allowed tools).
-	only []string
-	// single is set when the request allows at most one call per turn.
-	single bool
-	// size is the request's length, for the usage counts.
-	size int
-	// raw holds format-specific fields a response echoes.
-	raw map[string]json.RawMessage
-}
-
-// pastTurn is one of the model's earlier turns of tool calls.
-type pastTurn struct {
-	calls []Call
-	// seen are the answers, in the calls' order.
-	seen []Seen
-	// marks are what the turn carried besides its calls (see format.mark).
-	marks []string
 }
 
 // reply is what the model says: calls, with what it says before them, or an answer.
@@ -180,11 +136,16 @@ func Send(provider string, s *Script) (runtime.SendFunc, error) {
 
 // play answers one request.
 func play(f format, s *Script, request []byte) ([]byte, error) {
-	ex, err := f.read(request)
+	ex, err := fakeapi.Read(f.name, request)
+	if errors.Is(err, fakeapi.ErrUnsupported) {
+		err = fmt.Errorf("%w: %w", ErrScript, err)
+	}
+	if err == nil {
+		err = playable(ex)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("replay %s: %w", f.name, err)
 	}
-	ex.size = len(request)
 	r, err := s.next(f, ex)
 	if err != nil {
 		return nil, fmt.Errorf("replay %s: %w", f.name, err)
@@ -192,35 +153,49 @@ func play(f format, s *Script, request []byte) ([]byte, error) {
 	return f.write(ex, r)
 }
 
+// playable returns an error wrapping ErrScript for a valid request the model cannot
+// play: one that continues a stored conversation, or ends with a model turn.
+func playable(ex *fakeapi.Request) error {
+	switch {
+	case ex.Stored:
+		return fmt.Errorf("%w: the replay model stores no responses: send the whole conversation in input", ErrScript)
+	case ex.Prefill && ex.Format == fakeapi.GenerateContent:
+		return fmt.Errorf("%w: the conversation ends with a model turn", ErrScript)
+	case ex.Prefill:
+		return fmt.Errorf("%w: the conversation ends with an assistant message (a prefill)", ErrScript)
+	}
+	return nil
+}
+
 // next checks the conversation of ex against the script and returns the model's reply.
-func (s *Script) next(f format, ex *exchange) (*reply, error) {
-	if s.Question != "" && strings.TrimSpace(ex.question) != strings.TrimSpace(s.Question) {
-		return nil, fmt.Errorf("%w: it answers %q, but the user asked %q", ErrScript, s.Question, ex.question)
+func (s *Script) next(f format, ex *fakeapi.Request) (*reply, error) {
+	if s.Question != "" && strings.TrimSpace(ex.Question) != strings.TrimSpace(s.Question) {
+		return nil, fmt.Errorf("%w: it answers %q, but the user asked %q", ErrScript, s.Question, ex.Question)
 	}
 	seed := s.Question
 	if seed == "" {
-		seed = ex.question
+		seed = ex.Question
 	}
 	var all, last []Seen
-	for t, past := range ex.turns {
+	for t, past := range ex.Turns {
 		want, err := s.calls(t, last)
 		if err != nil {
 			return nil, err
 		}
-		if len(want) != len(past.calls) {
-			return nil, fmt.Errorf("%w: the model's turn %d made %d calls, but the request holds %d: send the model's turns back as they came", ErrRejected, t+1, len(want), len(past.calls))
+		if len(want) != len(past.Calls) {
+			return nil, fmt.Errorf("%w: the model's turn %d made %d calls, but the request holds %d: send the model's turns back as they came", ErrRejected, t+1, len(want), len(past.Calls))
 		}
-		for j, c := range past.calls {
+		for j, c := range past.Calls {
 			id := f.callID(seed, t, j)
 			if c.ID != id || c.Name != want[j].Name || !sameJSON(c.Args, want[j].Args) {
 				return nil, fmt.Errorf("%w: call %d of the model's turn %d was %s %s (id %s), but the request holds %s %s (id %s): send the model's turns back as they came", ErrRejected, j+1, t+1, want[j].Name, want[j].Args, id, c.Name, c.Args, c.ID)
 			}
 		}
-		if f.mark != nil && !slices.Contains(past.marks, f.mark(seed, t)) {
+		if f.mark != nil && !slices.Contains(past.Marks, f.mark(seed, t)) {
 			return nil, fmt.Errorf("%w: the model's turn %d came back without its %s %s: send the model's turns back as they came", ErrRejected, t+1, f.markName, f.mark(seed, t))
 		}
-		last = past.seen
-		all = append(all, past.seen...)
+		last = past.Results
+		all = append(all, past.Results...)
 	}
 	answer := func() *reply {
 		text := Quote(all)
@@ -229,30 +204,30 @@ func (s *Script) next(f format, ex *exchange) (*reply, error) {
 		}
 		return &reply{text: text, seed: seed}
 	}
-	if ex.choice == runtime.ChoiceNone {
+	if ex.Choice == fakeapi.ChoiceNone {
 		return answer(), nil // told to answer with what it has
 	}
-	t := len(ex.turns)
+	t := len(ex.Turns)
 	calls, err := s.calls(t, last)
 	if err != nil {
 		return nil, err
 	}
 	if len(calls) == 0 {
-		if ex.choice == runtime.ChoiceRequired {
+		if ex.Choice == fakeapi.ChoiceRequired {
 			return nil, fmt.Errorf("%w: the request requires a tool call, but the script has none left after %d turns", ErrScript, t)
 		}
 		return answer(), nil
 	}
-	if ex.single && len(calls) > 1 {
+	if ex.Single && len(calls) > 1 {
 		return nil, fmt.Errorf("%w: the request allows one call per turn, but turn %d makes %d", ErrScript, t+1, len(calls))
 	}
 	for j := range calls {
 		c := &calls[j]
-		if !slices.Contains(ex.tools, c.Name) {
-			return nil, fmt.Errorf("%w: turn %d calls %s, but the request offers no such tool (it offers %s)", ErrScript, t+1, c.Name, list(ex.tools))
+		if !slices.Contains(ex.Tools, c.Name) {
+			return nil, fmt.Errorf("%w: turn %d calls %s, but the request offers no such tool (it offers %s)", ErrScript, t+1, c.Name, list(ex.Tools))
 		}
-		if ex.only != nil && !slices.Contains(ex.only, c.Name) {
-			return nil, fmt.Errorf("%w: turn %d calls %s, but the request's tool choice allows only %s", ErrScript, t+1, c.Name, list(ex.only))
+		if ex.Only != nil && !slices.Contains(ex.Only, c.Name) {
+			return nil, fmt.Errorf("%w: turn %d calls %s, but the request's tool choice allows only %s", ErrScript, t+1, c.Name, list(ex.Only))
 		}
 		c.ID = f.callID(seed, t, j)
 	}
@@ -308,11 +283,6 @@ func list(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// rejectf returns an error wrapping ErrRejected.
-func rejectf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrRejected, fmt.Sprintf(format, args...))
-}
-
 // token returns n characters of base62 derived from parts: stable ids that look like
 // the providers' random ones.
 func token(n int, parts ...any) string {
@@ -332,39 +302,6 @@ func token(n int, parts ...any) string {
 // tokens estimates a token count from a length in bytes, for usage fields.
 func tokens(n int) int { return max(1, n/4) }
 
-// object decodes a JSON object, or says what is wrong, as the API would.
-func object(raw json.RawMessage, what string) (map[string]json.RawMessage, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		return nil, rejectf("%s is not a JSON object", what)
-	}
-	return obj, nil
-}
-
-// isNull reports whether raw is absent or null.
-func isNull(raw json.RawMessage) bool {
-	s := bytes.TrimSpace(raw)
-	return len(s) == 0 || string(s) == "null"
-}
-
-// stringOf decodes a JSON string field; absent gives "", false.
-func stringOf(raw json.RawMessage) (string, bool) {
-	var s string
-	if isNull(raw) || json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-// compact returns raw without insignificant white space.
-func compact(raw json.RawMessage) string {
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) != nil {
-		return string(raw)
-	}
-	return buf.String()
-}
-
 // marshal encodes v without escaping HTML characters, as the APIs do.
 func marshal(v any) ([]byte, error) {
 	var buf bytes.Buffer
@@ -374,17 +311,4 @@ func marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
-
-// validName reports whether name fits OpenAI's and Anthropic's tool names.
-func validName(name string) bool {
-	if len(name) == 0 || len(name) > 64 {
-		return false
-	}
-	for _, r := range name {
-		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
 }

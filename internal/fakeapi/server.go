@@ -1,0 +1,174 @@
+package fakeapi
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// APIKey is the dummy key the clients of a fake API send; Start insists on it.
+const APIKey = "test-key"
+
+// Round is one request a fake API served by Start expects, in order, and its answer.
+type Round struct {
+	// Path is the expected request URI, query included: /v1/chat/completions,
+	// /v1/responses, /v1/messages, /v1beta/models/{model}:generateContent or
+	// :streamGenerateContent?alt=sse. It sets the wire format of the request.
+	Path string
+	// Check, when set, checks the request further, once Read has found it valid;
+	// an error rejects it with a 400 and fails the test.
+	Check func(req *Request) error
+	// Reply is the JSON body of the answer, unless Events is set.
+	Reply string
+	// Events, when set, are streamed as server-sent events instead.
+	Events []Event
+}
+
+// Event is one server-sent event: its optional name and its data.
+type Event struct {
+	// Name is the event's name ("" writes no event line).
+	Name string
+	// Data is the event's data.
+	Data string
+}
+
+// FormatOf returns the wire format of a request path, query ignored.
+func FormatOf(path string) (Format, error) {
+	path, _, _ = strings.Cut(path, "?")
+	switch {
+	case path == "/v1/chat/completions":
+		return Chat, nil
+	case path == "/v1/responses":
+		return Responses, nil
+	case path == "/v1/messages":
+		return Messages, nil
+	case strings.HasPrefix(path, "/v1beta/models/") || strings.HasPrefix(path, "/v1/models/"):
+		if strings.HasSuffix(path, ":generateContent") || strings.HasSuffix(path, ":streamGenerateContent") {
+			return GenerateContent, nil
+		}
+	}
+	return "", fmt.Errorf("fakeapi: %s is the path of no wire format", path)
+}
+
+// CheckHeaders checks the headers the API of a wire format requires: JSON content,
+// and the credentials (APIKey) and version headers its clients send.
+func CheckHeaders(f Format, h http.Header) error {
+	if ct := h.Get("Content-Type"); ct != "application/json" {
+		return fmt.Errorf("Content-Type %q, want application/json", ct)
+	}
+	switch f {
+	case Chat, Responses:
+		if got := h.Get("Authorization"); got != "Bearer "+APIKey {
+			return fmt.Errorf("Authorization %q", got)
+		}
+	case Messages:
+		// The API takes the key in x-api-key or as a bearer token.
+		if h.Get("X-Api-Key") != APIKey && h.Get("Authorization") != "Bearer "+APIKey {
+			return fmt.Errorf("no credentials: x-api-key %q, Authorization %q", h.Get("X-Api-Key"), h.Get("Authorization"))
+		}
+		if h.Get("Anthropic-Version") == "" {
+			return errors.New("no anthropic-version header")
+		}
+	case GenerateContent:
+		if got := h.Get("X-Goog-Api-Key"); got != APIKey {
+			return fmt.Errorf("x-goog-api-key %q", got)
+		}
+	}
+	return nil
+}
+
+// Start starts a fake provider API that expects exactly the given rounds, in order,
+// and fails t on any other request (another method than POST, another path, missing
+// credentials or headers, a body Read rejects or a round's Check rejects), answering
+// it with a 400 and the API's error body, and when t ends with rounds left unasked.
+func Start(t testing.TB, rounds ...Round) *httptest.Server {
+	t.Helper()
+	var (
+		mu   sync.Mutex
+		next int
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n := next
+		next++
+		mu.Unlock()
+		f, _ := FormatOf(r.URL.Path)
+		reject := func(format string, args ...any) {
+			msg := fmt.Sprintf("request %d: ", n+1) + fmt.Sprintf(format, args...)
+			t.Errorf("the fake API rejects the request: %s", msg)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write(ErrorBody(f, msg))
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			reject("reading the body: %v", err)
+			return
+		}
+		if n >= len(rounds) {
+			reject("%s %s is one request too many", r.Method, r.URL)
+			return
+		}
+		rd := rounds[n]
+		f, err = FormatOf(rd.Path)
+		if err != nil {
+			reject("%v", err)
+			return
+		}
+		if r.Method != http.MethodPost || r.URL.RequestURI() != rd.Path {
+			reject("%s %s, want POST %s", r.Method, r.URL.RequestURI(), rd.Path)
+			return
+		}
+		if err := CheckHeaders(f, r.Header); err != nil {
+			reject("%v", err)
+			return
+		}
+		req, err := Read(f, body)
+		if err != nil {
+			reject("%v\nbody: %s", err, body)
+			return
+		}
+		if f == GenerateContent {
+			model := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/v1beta"), "/v1")
+			model, method, _ := strings.Cut(strings.TrimPrefix(model, "/models/"), ":")
+			req.Model, req.Stream = model, method == "streamGenerateContent"
+		}
+		if rd.Check != nil {
+			if err := rd.Check(req); err != nil {
+				reject("%v\nbody: %s", err, body)
+				return
+			}
+		}
+		if rd.Events == nil {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, rd.Reply)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		flusher, _ := w.(http.Flusher)
+		for _, e := range rd.Events {
+			if e.Name != "" {
+				fmt.Fprintf(w, "event: %s\n", e.Name)
+			}
+			fmt.Fprintf(w, "data: %s\n\n", e.Data)
+			if flusher != nil {
+				flusher.Flush()
+			}
+		}
+	}))
+	t.Cleanup(func() {
+		srv.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		if next < len(rounds) {
+			t.Errorf("the fake API was asked %d of its %d rounds", next, len(rounds))
+		}
+	})
+	return srv
+}

@@ -45,10 +45,27 @@ const DefaultMaxRounds = 8
 // without calling tools or MaxRounds rounds of calls have run; then it asks for a final
 // answer with tools switched off. A model that calls tools even then is not answered:
 // Run returns its response with an error wrapping ErrMaxRounds.
+//
+// A Loop with a Stream function streams: each round's request is prepared with the
+// StreamProvider's PrepareStream, its events go to a Stream of the provider as they
+// come, and OnText is told the text the model writes while it writes it. The calls of
+// a round run once its stream is complete, every call answered once, in order, as
+// without streaming; a stream cut off, or holding half a call, is an error of Run, and
+// no call of it runs.
 type Loop struct {
+	// Provider is the wire format; a StreamProvider when Stream is set.
 	Provider Provider
-	Tools    *Toolset
-	Send     SendFunc
+	// Tools runs the calls.
+	Tools *Toolset
+	// Send sends a request and returns the whole response; unused when Stream is set.
+	Send SendFunc
+	// Stream, when set, sends each request asking for a streamed response and passes
+	// on its events (see StreamFunc); the Loop then needs a StreamProvider.
+	Stream StreamFunc
+	// OnText, when set on a Loop that streams, is told each piece of text the model
+	// writes, in order, as the events bring it: the pieces of one round together are
+	// the text of its Stream, and the rounds follow each other.
+	OnText func(delta string)
 	// MaxRounds bounds the rounds of tool calls (DefaultMaxRounds when zero).
 	MaxRounds int
 	// MaxParallel bounds the calls of one round that run at once (see RunCalls).
@@ -82,8 +99,15 @@ var ErrNoProvider = errors.New("runtime: Loop needs a Provider, Tools and Send")
 // calls tools after MaxRounds rounds, Run returns that response, its request and an error
 // for which errors.Is(err, ErrMaxRounds) holds.
 func (l *Loop) Run(ctx context.Context, request []byte) (response, conversation []byte, err error) {
-	if l.Provider == nil || l.Tools == nil || l.Send == nil {
+	if l.Provider == nil || l.Tools == nil || (l.Send == nil && l.Stream == nil) {
 		return nil, nil, ErrNoProvider
+	}
+	var sp StreamProvider
+	if l.Stream != nil {
+		var ok bool
+		if sp, ok = l.Provider.(StreamProvider); !ok {
+			return nil, nil, fmt.Errorf("%w: the Loop streams, but the %s provider is no StreamProvider", ErrNoProvider, l.Provider.Name())
+		}
 	}
 	maxRounds := l.MaxRounds
 	if maxRounds <= 0 {
@@ -96,17 +120,17 @@ func (l *Loop) Run(ctx context.Context, request []byte) (response, conversation 
 		if round > maxRounds {
 			choice = ChoiceNone // enough: answer with what you have
 		}
-		req, err := l.Provider.Prepare(request, l.Tools, choice)
-		if err != nil {
-			return nil, request, fmt.Errorf("%s: prepare round %d: %w", name, round, err)
+		var (
+			req, resp []byte
+			calls     []ToolCall
+		)
+		if sp != nil {
+			req, resp, calls, err = l.streamRound(ctx, sp, request, choice, round)
+		} else {
+			req, resp, calls, err = l.sendRound(ctx, request, choice, round)
 		}
-		resp, err := l.Send(ctx, req)
 		if err != nil {
-			return nil, req, fmt.Errorf("%s: send round %d: %w", name, round, err)
-		}
-		calls, err := l.Provider.Calls(resp)
-		if err != nil {
-			return resp, req, fmt.Errorf("%s: read the response of round %d: %w", name, round, err)
+			return resp, req, err
 		}
 		if len(calls) == 0 {
 			return resp, req, nil
@@ -129,4 +153,66 @@ func (l *Loop) Run(ctx context.Context, request []byte) (response, conversation 
 			return resp, req, fmt.Errorf("%s: continue after round %d: %w", name, round, err)
 		}
 	}
+}
+
+// sendRound sends the request of one round and reads the calls of its response.
+func (l *Loop) sendRound(ctx context.Context, request []byte, choice Choice, round int) (req, resp []byte, calls []ToolCall, err error) {
+	name := l.Provider.Name()
+	req, err = l.Provider.Prepare(request, l.Tools, choice)
+	if err != nil {
+		return request, nil, nil, fmt.Errorf("%s: prepare round %d: %w", name, round, err)
+	}
+	resp, err = l.Send(ctx, req)
+	if err != nil {
+		return req, nil, nil, fmt.Errorf("%s: send round %d: %w", name, round, err)
+	}
+	calls, err = l.Provider.Calls(resp)
+	if err != nil {
+		return req, resp, nil, fmt.Errorf("%s: read the response of round %d: %w", name, round, err)
+	}
+	return req, resp, calls, nil
+}
+
+// streamRound sends the request of one round asking for a stream, feeds its events to
+// a Stream, passing the text on to OnText as it grows, and returns the whole response
+// the complete stream makes and its calls.
+func (l *Loop) streamRound(ctx context.Context, sp StreamProvider, request []byte, choice Choice, round int) (req, resp []byte, calls []ToolCall, err error) {
+	name := sp.Name()
+	req, err = sp.PrepareStream(request, l.Tools, choice)
+	if err != nil {
+		return request, nil, nil, fmt.Errorf("%s: prepare round %d: %w", name, round, err)
+	}
+	s := sp.Stream()
+	if s == nil {
+		return req, nil, nil, fmt.Errorf("%s: round %d: the provider gave no Stream", name, round)
+	}
+	var addErr error // the Stream's, as opposed to the StreamFunc's own
+	told := 0        // the bytes of text OnText has been told
+	err = l.Stream(ctx, req, func(event, data []byte) error {
+		if err := s.Add(event, data); err != nil {
+			addErr = err
+			return err
+		}
+		if l.OnText != nil {
+			if text := s.Text(); len(text) > told {
+				delta := text[told:]
+				told = len(text)
+				l.OnText(delta)
+			}
+		}
+		return nil
+	})
+	switch {
+	case addErr != nil:
+		return req, nil, nil, fmt.Errorf("%s: read the stream of round %d: %w", name, round, addErr)
+	case err != nil:
+		return req, nil, nil, fmt.Errorf("%s: stream round %d: %w", name, round, err)
+	}
+	if calls, err = s.Calls(); err != nil {
+		return req, nil, nil, fmt.Errorf("%s: read the stream of round %d: %w", name, round, err)
+	}
+	if resp, err = s.Response(); err != nil {
+		return req, nil, nil, fmt.Errorf("%s: read the stream of round %d: %w", name, round, err)
+	}
+	return req, resp, calls, nil
 }

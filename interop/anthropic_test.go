@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -14,27 +13,11 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	rtanthropic "github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/runtime/dialect"
 )
-
-// anthropicAPI is the fake Messages API.
-var anthropicAPI = api{
-	headers: func(h http.Header) error {
-		// The API takes the key in x-api-key or, as this SDK sends it, as a bearer token.
-		if h.Get("X-Api-Key") != apiKey && h.Get("Authorization") != "Bearer "+apiKey {
-			return fmt.Errorf("no credentials: x-api-key %q, Authorization %q", h.Get("X-Api-Key"), h.Get("Authorization"))
-		}
-		if h.Get("Anthropic-Version") == "" {
-			return errors.New("no anthropic-version header")
-		}
-		return nil
-	},
-	errorBody: func(msg string) string {
-		return mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "message": msg}})
-	},
-}
 
 // newAnthropic returns an SDK client of the fake API. The SDK's base URL is the host
 // alone (https://api.anthropic.com/): its paths start with /v1. The client reads no
@@ -50,29 +33,24 @@ const (
 	anthropicIntro = "Let me look that up."
 )
 
-// anthropicBlock is what the fake API reads of a content block.
+// anthropicBlock is a content block of an assistant turn.
 type anthropicBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text,omitempty"`
-	ID        string          `json:"id,omitempty"`
-	Name      string          `json:"name,omitempty"`
-	Input     json.RawMessage `json:"input,omitempty"`
-	ToolUseID string          `json:"tool_use_id,omitempty"`
-	Content   json.RawMessage `json:"content,omitempty"`
-	IsError   *bool           `json:"is_error,omitempty"`
+	Type  string          `json:"type"`
+	Text  string          `json:"text,omitempty"`
+	ID    string          `json:"id,omitempty"`
+	Name  string          `json:"name,omitempty"`
+	Input json.RawMessage `json:"input,omitempty"`
 }
 
-// checkMessages returns the check of a Messages request in scenario s over ts: the
-// tools offered as the API takes them, and the conversation so far, which after the
-// calls (followUp) must hold the assistant turn as it came, then one user message whose
-// tool_result blocks come first and answer every tool_use id once, failed calls with
-// is_error.
-func checkMessages(ts *runtime.Toolset, s scenario, stream, followUp bool) func([]byte) error {
-	return func(body []byte) error {
+// checkMessages returns the check of a Messages request in scenario s over ts, which
+// fakeapi has found valid: the tools offered as the adapter lowers them, and the
+// conversation so far, which after the calls (followUp) must hold the assistant turn
+// as it came, then the user message of tool_result blocks answering them, failed calls
+// with is_error.
+func checkMessages(ts *runtime.Toolset, s scenario, stream, followUp bool) func(*fakeapi.Request) error {
+	return func(r *fakeapi.Request) error {
 		var req struct {
-			Model     string `json:"model"`
-			MaxTokens int    `json:"max_tokens"`
-			Messages  []struct {
+			Messages []struct {
 				Role    string          `json:"role"`
 				Content json.RawMessage `json:"content"`
 			} `json:"messages"`
@@ -83,16 +61,12 @@ func checkMessages(ts *runtime.Toolset, s scenario, stream, followUp bool) func(
 				Strict      bool            `json:"strict"`
 				InputSchema json.RawMessage `json:"input_schema"`
 			} `json:"tools"`
-			ToolChoice *struct {
-				Type string `json:"type"`
-			} `json:"tool_choice"`
-			Stream bool `json:"stream"`
 		}
-		if err := json.Unmarshal(body, &req); err != nil {
+		if err := json.Unmarshal(r.Body, &req); err != nil {
 			return err
 		}
-		if req.Model == "" || req.MaxTokens <= 0 || req.Stream != stream {
-			return fmt.Errorf("model %q, max_tokens %d, stream %v: want a model, max_tokens and stream %v", req.Model, req.MaxTokens, req.Stream, stream)
+		if r.Stream != stream {
+			return fmt.Errorf("stream %v, want %v", r.Stream, stream)
 		}
 		var sent []sentTool
 		for _, t := range req.Tools {
@@ -103,9 +77,6 @@ func checkMessages(ts *runtime.Toolset, s scenario, stream, followUp bool) func(
 		}
 		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.Anthropic(t.InputSchema, t.Strict); return l }, anthropicStrict, false); err != nil {
 			return err
-		}
-		if c := req.ToolChoice; c != nil && c.Type != "auto" && c.Type != "any" && c.Type != "tool" && c.Type != "none" {
-			return fmt.Errorf("tool_choice type %q", c.Type)
 		}
 		msgs := req.Messages
 		if len(msgs) == 0 || msgs[0].Role != "user" || contentText(msgs[0].Content) != s.prompt {
@@ -120,28 +91,14 @@ func checkMessages(ts *runtime.Toolset, s scenario, stream, followUp bool) func(
 		if len(msgs) != 3 || msgs[1].Role != "assistant" || msgs[2].Role != "user" {
 			return fmt.Errorf("%d messages, want the prompt, the assistant's turn and the user's answers", len(msgs))
 		}
-		var turn, results []anthropicBlock
+		var turn []anthropicBlock
 		if err := json.Unmarshal(msgs[1].Content, &turn); err != nil {
 			return fmt.Errorf("assistant content: %v", err)
 		}
 		if want := messagesBlocks(s); !sameBlocks(turn, want) {
 			return fmt.Errorf("the assistant turn is %+v, want it as it came: %+v", turn, want)
 		}
-		if err := json.Unmarshal(msgs[2].Content, &results); err != nil {
-			return fmt.Errorf("the answers are not content blocks: %v", err)
-		}
-		var answers []answer
-		for i, b := range results {
-			if b.Type != "tool_result" {
-				if i < len(s.calls) {
-					return fmt.Errorf("block %d of the answers is %q: tool_result blocks must come first", i, b.Type)
-				}
-				continue
-			}
-			isError := b.IsError != nil && *b.IsError
-			answers = append(answers, answer{id: b.ToolUseID, text: contentText(b.Content), isError: &isError})
-		}
-		return s.checkAnswers(s.ids("toolu_"), answers, false)
+		return s.checkTurn(r, "toolu_", true)
 	}
 }
 
@@ -191,11 +148,11 @@ func messagesTextReply(s scenario) string {
 // messagesEvents returns the events that stream a message of the given blocks, as the
 // API sends them: message_start, a ping, each block started, its text or input in
 // deltas and stopped, message_delta with the stop reason, message_stop.
-func messagesEvents(blocks []anthropicBlock, stop string) []sseEvent {
-	var events []sseEvent
+func messagesEvents(blocks []anthropicBlock, stop string) []fakeapi.Event {
+	var events []fakeapi.Event
 	emit := func(typ string, fields map[string]any) {
 		fields["type"] = typ
-		events = append(events, sseEvent{name: typ, data: mustJSON(fields)})
+		events = append(events, fakeapi.Event{Name: typ, Data: mustJSON(fields)})
 	}
 	emit("message_start", map[string]any{"message": messagesObject([]any{}, nil)})
 	emit("ping", map[string]any{})
@@ -248,9 +205,9 @@ func messagesParams(t *testing.T, ts *runtime.Toolset, s scenario) anthropic.Mes
 // TestAnthropicSDK runs the weather scenario through the SDK's Messages client.
 func TestAnthropicSDK(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := startAPI(t, anthropicAPI,
-		round{path: messagesPath, check: checkMessages(ts, s, false, false), reply: messagesCallsReply(s)},
-		round{path: messagesPath, check: checkMessages(ts, s, false, true), reply: messagesTextReply(s)},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, s, false, false), Reply: messagesCallsReply(s)},
+		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, s, false, true), Reply: messagesTextReply(s)},
 	)
 	client, ctx := newAnthropic(srv), t.Context()
 	params := messagesParams(t, ts, s)
@@ -287,9 +244,9 @@ func TestAnthropicSDK(t *testing.T) {
 // SDK's own accumulator (Message.Accumulate).
 func TestAnthropicSDKStream(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := startAPI(t, anthropicAPI,
-		round{path: messagesPath, check: checkMessages(ts, s, true, false), events: messagesEvents(messagesBlocks(s), "tool_use")},
-		round{path: messagesPath, check: checkMessages(ts, s, true, true), events: messagesEvents([]anthropicBlock{{Type: "text", Text: s.final}}, "end_turn")},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, s, true, false), Events: messagesEvents(messagesBlocks(s), "tool_use")},
+		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, s, true, true), Events: messagesEvents([]anthropicBlock{{Type: "text", Text: s.final}}, "end_turn")},
 	)
 	client, ctx := newAnthropic(srv), t.Context()
 	params := messagesParams(t, ts, s)
@@ -359,9 +316,9 @@ func TestAnthropicSDKStream(t *testing.T) {
 // raw body through the SDK client (Client.Post with a []byte body and result).
 func TestAnthropicLoop(t *testing.T) {
 	ts, s := bankTools(), banking
-	srv := startAPI(t, anthropicAPI,
-		round{path: messagesPath, check: checkMessages(ts, s, false, false), reply: messagesCallsReply(s)},
-		round{path: messagesPath, check: checkMessages(ts, s, false, true), reply: messagesTextReply(s)},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, s, false, false), Reply: messagesCallsReply(s)},
+		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, s, false, true), Reply: messagesTextReply(s)},
 	)
 	client := newAnthropic(srv)
 	send := func(ctx context.Context, body []byte) ([]byte, error) {

@@ -4,129 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	bank "github.com/toolgen/toolgen/examples/bank/banking"
+	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 )
 
-// apiKey is the dummy key every SDK client sends; the fake APIs insist on it.
-const apiKey = "test-key"
-
-// api is what a fake provider API shares across its rounds: how it authenticates a
-// request and how it reports a rejected one.
-type api struct {
-	// headers checks the request headers the API requires (credentials, version).
-	headers func(http.Header) error
-	// errorBody is the API's error body for a 400 with the given message.
-	errorBody func(msg string) string
-}
-
-// round is one request a fake API expects, in order, and its answer.
-type round struct {
-	// path is the expected request URI, query included.
-	path string
-	// check validates the request body as the API would; an error rejects the request
-	// with a 400, and fails the test.
-	check func(body []byte) error
-	// reply is the JSON body of the answer, unless events is set.
-	reply string
-	// events, when set, are streamed as server-sent events instead.
-	events []sseEvent
-}
-
-// sseEvent is one server-sent event: its optional name and its data.
-type sseEvent struct{ name, data string }
-
-// startAPI starts a fake provider API that expects exactly the given rounds, in
-// order, and fails t on any other request, on a request the rounds' checks reject, and
-// when t ends with rounds left unasked.
-func startAPI(t *testing.T, a api, rounds ...round) *httptest.Server {
-	t.Helper()
-	var (
-		mu   sync.Mutex
-		next int
-	)
-	reject := func(w http.ResponseWriter, format string, args ...any) {
-		msg := fmt.Sprintf(format, args...)
-		t.Errorf("fake API rejects the request: %s", msg)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		io.WriteString(w, a.errorBody(msg))
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		n := next
-		next++
-		mu.Unlock()
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			reject(w, "reading the body: %v", err)
-			return
-		}
-		if n >= len(rounds) {
-			reject(w, "request %d to %s is one too many", n+1, r.URL)
-			return
-		}
-		rd := rounds[n]
-		switch {
-		case r.Method != http.MethodPost:
-			reject(w, "round %d: method %s, want POST", n+1, r.Method)
-			return
-		case r.URL.RequestURI() != rd.path:
-			reject(w, "round %d: path %s, want %s", n+1, r.URL.RequestURI(), rd.path)
-			return
-		case r.Header.Get("Content-Type") != "application/json":
-			reject(w, "round %d: Content-Type %q, want application/json", n+1, r.Header.Get("Content-Type"))
-			return
-		}
-		if err := a.headers(r.Header); err != nil {
-			reject(w, "round %d: %v", n+1, err)
-			return
-		}
-		if !json.Valid(body) {
-			reject(w, "round %d: the body is not JSON: %s", n+1, body)
-			return
-		}
-		if err := rd.check(body); err != nil {
-			reject(w, "round %d: %v\nrequest: %s", n+1, err, body)
-			return
-		}
-		if rd.events == nil {
-			w.Header().Set("Content-Type", "application/json")
-			io.WriteString(w, rd.reply)
-			return
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		flusher, _ := w.(http.Flusher)
-		for _, e := range rd.events {
-			if e.name != "" {
-				fmt.Fprintf(w, "event: %s\n", e.name)
-			}
-			fmt.Fprintf(w, "data: %s\n\n", e.data)
-			if flusher != nil {
-				flusher.Flush()
-			}
-		}
-	}))
-	t.Cleanup(func() {
-		srv.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		if next < len(rounds) {
-			t.Errorf("the fake API was asked %d of its %d rounds", next, len(rounds))
-		}
-	})
-	return srv
-}
+// apiKey is the dummy key every SDK client sends; the fake APIs (fakeapi.Start)
+// insist on it.
+const apiKey = fakeapi.APIKey
 
 // plannedCall is one call the fake model makes, and what its answer must say.
 type plannedCall struct {
@@ -174,45 +63,25 @@ var banking = scenario{
 // callID is the id of a scenario's i-th call, in a provider's style ("call_01").
 func callID(prefix string, i int) string { return fmt.Sprintf("%s%02d", prefix, i+1) }
 
-// answer is the answer to one call, as a follow-up request carries it.
-type answer struct {
-	id   string
-	text string
-	// isError is the answer's error flag; nil for a dialect without one.
-	isError *bool
-}
-
-// checkAnswers checks the answers of a follow-up against the scenario whose calls had
-// the given ids: every call answered exactly once, no answer to anything else, each
-// answer saying what it must, with the right error flag, and, when ordered, in the
-// calls' order.
-func (s scenario) checkAnswers(ids []string, got []answer, ordered bool) error {
-	if len(ids) != len(s.calls) {
-		return fmt.Errorf("%d call ids for %d calls", len(ids), len(s.calls))
+// checkTurn checks the follow-up req of scenario s, whose calls had ids in the style
+// of idPrefix: one turn of calls, as they came, each answer saying what it must and,
+// when the dialect marks errors (flagged), with the right mark. fakeapi.Read has
+// checked the rules of the API: every call answered exactly once, nothing else
+// answered, in the API's order and form.
+func (s scenario) checkTurn(req *fakeapi.Request, idPrefix string, flagged bool) error {
+	if len(req.Turns) != 1 || len(req.Turns[0].Calls) != len(s.calls) {
+		return fmt.Errorf("the conversation holds turns %+v, want one turn of %d calls", req.Turns, len(s.calls))
 	}
-	seen := map[string]bool{}
-	for i, a := range got {
-		c := slices.Index(ids, a.id)
+	turn := req.Turns[0]
+	for i, want := range s.calls {
+		c, r := turn.Calls[i], turn.Results[i]
 		switch {
-		case c < 0:
-			return fmt.Errorf("answer %d is to %q, which is no call of the turn", i, a.id)
-		case seen[a.id]:
-			return fmt.Errorf("call %q is answered twice", a.id)
-		case ordered && c != i:
-			return fmt.Errorf("answer %d is to %q, want %q: answers must follow the calls' order", i, a.id, ids[i])
-		}
-		seen[a.id] = true
-		want := s.calls[c]
-		if !bytes.Contains([]byte(a.text), []byte(want.want)) {
-			return fmt.Errorf("the answer to %q (%s) says %q, want it to contain %q", a.id, want.name, a.text, want.want)
-		}
-		if a.isError != nil && *a.isError != want.fails {
-			return fmt.Errorf("the answer to %q (%s) has error flag %v, want %v", a.id, want.name, *a.isError, want.fails)
-		}
-	}
-	for _, id := range ids {
-		if !seen[id] {
-			return fmt.Errorf("call %q is not answered", id)
+		case c.ID != callID(idPrefix, i) || c.Name != want.name || !jsonEqual([]byte(c.Args), []byte(want.args)):
+			return fmt.Errorf("call %d is %s %s(%s), want %s %s(%s)", i, c.ID, c.Name, c.Args, callID(idPrefix, i), want.name, want.args)
+		case !strings.Contains(r.Text, want.want):
+			return fmt.Errorf("the answer to %q (%s) says %q, want it to contain %q", c.ID, want.name, r.Text, want.want)
+		case flagged && r.IsError != want.fails:
+			return fmt.Errorf("the answer to %q (%s) has error flag %v, want %v", c.ID, want.name, r.IsError, want.fails)
 		}
 	}
 	return nil
@@ -284,15 +153,6 @@ func (s scenario) toolCalls(idPrefix string) []runtime.ToolCall {
 		calls[i] = runtime.ToolCall{ID: callID(idPrefix, i), Name: c.name, Arguments: []byte(c.args)}
 	}
 	return calls
-}
-
-// ids returns the ids of the scenario's calls, in a provider's style.
-func (s scenario) ids(idPrefix string) []string {
-	ids := make([]string, len(s.calls))
-	for i := range s.calls {
-		ids[i] = callID(idPrefix, i)
-	}
-	return ids
 }
 
 // sameCalls fails t unless got and want are the same calls, in order, arguments

@@ -14,23 +14,11 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
 	rtgemini "github.com/toolgen/toolgen/runtime/gemini"
 )
-
-// geminiAPI is the fake Gemini API.
-var geminiAPI = api{
-	headers: func(h http.Header) error {
-		if got := h.Get("X-Goog-Api-Key"); got != apiKey {
-			return fmt.Errorf("x-goog-api-key %q", got)
-		}
-		return nil
-	},
-	errorBody: func(msg string) string {
-		return mustJSON(map[string]any{"error": map[string]any{"code": 400, "message": msg, "status": "INVALID_ARGUMENT"}})
-	},
-}
 
 const (
 	geminiModel = "gemini-2.5-flash"
@@ -116,25 +104,27 @@ func geminiTextReply(s scenario) string {
 
 // geminiChunks returns the chunks that stream the scenario's turn, as the API sends
 // them: some text, then the calls, whole, the last chunk with the finish reason.
-func geminiChunks(s scenario) []sseEvent {
+func geminiChunks(s scenario) []fakeapi.Event {
 	parts := geminiParts(s)
-	chunk := func(parts []json.RawMessage, finish string) sseEvent {
-		return sseEvent{data: mustJSON(geminiResponse(geminiContent(parts...), finish))}
+	chunk := func(parts []json.RawMessage, finish string) fakeapi.Event {
+		return fakeapi.Event{Data: mustJSON(geminiResponse(geminiContent(parts...), finish))}
 	}
-	return []sseEvent{
+	return []fakeapi.Event{
 		chunk([]json.RawMessage{geminiIntroPart}, ""),
 		chunk(parts[:len(parts)-1], ""),
 		chunk(parts[len(parts)-1:], "STOP"),
 	}
 }
 
-// checkGemini returns the check of a generateContent request in scenario s over ts:
-// the functions declared as the API takes them, and the contents so far, which after
-// the calls (followUp) must hold the model turn as it came, thought signature and all
-// (and, when exact, byte for byte), then one user content of functionResponse parts in
-// the calls' order, each echoing its call's id and name, with an error or an output.
-func checkGemini(ts *runtime.Toolset, s scenario, turn json.RawMessage, followUp, exact bool) func([]byte) error {
-	return func(body []byte) error {
+// checkGemini returns the check of a generateContent request in scenario s over ts,
+// which fakeapi has found valid: the functions declared as the adapter lowers them,
+// and the contents so far, which after the calls (followUp) must hold the model turn
+// as it came, thought signature and all (and, when exact, byte for byte), then the
+// user content of functionResponse parts answering the calls, each with an error or
+// an output.
+func checkGemini(ts *runtime.Toolset, s scenario, turn json.RawMessage, followUp, exact bool) func(*fakeapi.Request) error {
+	return func(r *fakeapi.Request) error {
+		body := r.Body
 		var req struct {
 			Contents []struct {
 				Role  string            `json:"role"`
@@ -148,11 +138,6 @@ func checkGemini(ts *runtime.Toolset, s scenario, turn json.RawMessage, followUp
 					ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema"`
 				} `json:"functionDeclarations"`
 			} `json:"tools"`
-			ToolConfig *struct {
-				FunctionCallingConfig struct {
-					Mode string `json:"mode"`
-				} `json:"functionCallingConfig"`
-			} `json:"toolConfig"`
 		}
 		if err := json.Unmarshal(body, &req); err != nil {
 			return err
@@ -160,21 +145,11 @@ func checkGemini(ts *runtime.Toolset, s scenario, turn json.RawMessage, followUp
 		var sent []sentTool
 		for _, t := range req.Tools {
 			for _, d := range t.FunctionDeclarations {
-				if d.Parameters != nil && d.ParametersJSONSchema != nil {
-					return fmt.Errorf("function %q has both parameters and parametersJsonSchema", d.Name)
-				}
 				sent = append(sent, sentTool{d.Name, d.Description, false, d.Parameters})
 			}
 		}
 		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.Gemini(t.InputSchema); return l }, geminiParameters, true); err != nil {
 			return err
-		}
-		if c := req.ToolConfig; c != nil {
-			switch c.FunctionCallingConfig.Mode {
-			case "", "AUTO", "ANY", "NONE", "VALIDATED":
-			default:
-				return fmt.Errorf("function calling mode %q", c.FunctionCallingConfig.Mode)
-			}
 		}
 		contents := req.Contents
 		if len(contents) == 0 || contents[0].Role != "user" || len(contents[0].Parts) != 1 ||
@@ -196,33 +171,21 @@ func checkGemini(ts *runtime.Toolset, s scenario, turn json.RawMessage, followUp
 		if exact && !bytes.Contains(body, turn) {
 			return fmt.Errorf("the model turn is not the bytes that came: %s", turn)
 		}
-		var answers []answer
 		for i, p := range contents[2].Parts {
 			var part struct {
 				FunctionResponse *struct {
-					ID       string                     `json:"id"`
-					Name     string                     `json:"name"`
 					Response map[string]json.RawMessage `json:"response"`
 				} `json:"functionResponse"`
 			}
 			if err := json.Unmarshal(p, &part); err != nil || part.FunctionResponse == nil {
 				return fmt.Errorf("part %d of the answers is %s, want a functionResponse", i, p)
 			}
-			fr := part.FunctionResponse
-			if i < len(s.calls) && fr.Name != s.calls[i].name {
-				return fmt.Errorf("functionResponse %d names %q, want %q", i, fr.Name, s.calls[i].name)
-			}
-			errText, isError := fr.Response["error"]
-			output, hasOutput := fr.Response["output"]
-			if isError == hasOutput || len(fr.Response) != 1 {
+			_, isError := part.FunctionResponse.Response["error"]
+			if _, hasOutput := part.FunctionResponse.Response["output"]; isError == hasOutput || len(part.FunctionResponse.Response) != 1 {
 				return fmt.Errorf("functionResponse %d: response %s, want either output or error", i, p)
 			}
-			if isError {
-				output = errText
-			}
-			answers = append(answers, answer{id: fr.ID, text: asText(output), isError: &isError})
 		}
-		return s.checkAnswers(s.ids("fc_"), answers, true)
+		return s.checkTurn(r, "fc_", true)
 	}
 }
 
@@ -258,9 +221,9 @@ func geminiConfig(t *testing.T, ts *runtime.Toolset) *genai.GenerateContentConfi
 // TestGeminiSDK runs the weather scenario through the SDK's generateContent.
 func TestGeminiSDK(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := startAPI(t, geminiAPI,
-		round{path: generatePath, check: checkGemini(ts, s, nil, false, false), reply: geminiCallsReply(s)},
-		round{path: generatePath, check: checkGemini(ts, s, geminiTurn(s), true, false), reply: geminiTextReply(s)},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: generatePath, Check: checkGemini(ts, s, nil, false, false), Reply: geminiCallsReply(s)},
+		fakeapi.Round{Path: generatePath, Check: checkGemini(ts, s, geminiTurn(s), true, false), Reply: geminiTextReply(s)},
 	)
 	client, ctx := newGemini(t, srv), t.Context()
 	config := geminiConfig(t, ts)
@@ -307,9 +270,9 @@ func TestGeminiSDK(t *testing.T) {
 // the adapter's Stream, and the calls are compared with those of every chunk.
 func TestGeminiSDKStream(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := startAPI(t, geminiAPI,
-		round{path: streamPath, check: checkGemini(ts, s, nil, false, false), events: geminiChunks(s)},
-		round{path: generatePath, check: checkGemini(ts, s, geminiStreamedTurn(s), true, false), reply: geminiTextReply(s)},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: streamPath, Check: checkGemini(ts, s, nil, false, false), Events: geminiChunks(s)},
+		fakeapi.Round{Path: generatePath, Check: checkGemini(ts, s, geminiStreamedTurn(s), true, false), Reply: geminiTextReply(s)},
 	)
 	client, ctx := newGemini(t, srv), t.Context()
 	config := geminiConfig(t, ts)
@@ -369,9 +332,9 @@ func TestGeminiSDKStream(t *testing.T) {
 // and the fake API checks that the model turn comes back byte for byte.
 func TestGeminiLoop(t *testing.T) {
 	ts, s := bankTools(), banking
-	srv := startAPI(t, geminiAPI,
-		round{path: generatePath, check: checkGemini(ts, s, nil, false, true), reply: geminiCallsReply(s)},
-		round{path: generatePath, check: checkGemini(ts, s, geminiTurn(s), true, true), reply: geminiTextReply(s)},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: generatePath, Check: checkGemini(ts, s, nil, false, true), Reply: geminiCallsReply(s)},
+		fakeapi.Round{Path: generatePath, Check: checkGemini(ts, s, geminiTurn(s), true, true), Reply: geminiTextReply(s)},
 	)
 	send := func(ctx context.Context, body []byte) ([]byte, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+generatePath, bytes.NewReader(body))

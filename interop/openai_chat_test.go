@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -14,24 +13,11 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
 )
-
-// openAIAPI is the fake OpenAI API, Chat Completions and Responses alike.
-var openAIAPI = api{
-	headers: func(h http.Header) error {
-		if got := h.Get("Authorization"); got != "Bearer "+apiKey {
-			return fmt.Errorf("Authorization %q", got)
-		}
-		return nil
-	},
-	errorBody: func(msg string) string {
-		return mustJSON(map[string]any{"error": map[string]any{
-			"message": msg, "type": "invalid_request_error", "param": nil, "code": nil}})
-	},
-}
 
 // newOpenAI returns an SDK client of the fake API. The SDK's base URL ends in /v1, as
 // the real one (https://api.openai.com/v1/) does, so its paths are the API's.
@@ -59,8 +45,6 @@ type chatRequest struct {
 			Parameters  json.RawMessage `json:"parameters"`
 		} `json:"function"`
 	} `json:"tools"`
-	ToolChoice json.RawMessage `json:"tool_choice"`
-	Stream     bool            `json:"stream"`
 }
 
 type chatToolCall struct {
@@ -72,18 +56,18 @@ type chatToolCall struct {
 	} `json:"function"`
 }
 
-// checkChat returns the check of a Chat Completions request in scenario s over ts:
-// the tools offered as the API takes them, and the conversation so far, which after
-// the calls (followUp) must hold the assistant message that made them, unchanged, and
-// then one tool message per call id, as the API demands.
-func checkChat(ts *runtime.Toolset, s scenario, stream, followUp bool) func([]byte) error {
-	return func(body []byte) error {
+// checkChat returns the check of a Chat Completions request in scenario s over ts,
+// which fakeapi has found valid: the tools offered as the adapter lowers them, and the
+// conversation so far, which after the calls (followUp) must hold the assistant
+// message that made them, unchanged, and then the tool messages answering them.
+func checkChat(ts *runtime.Toolset, s scenario, stream, followUp bool) func(*fakeapi.Request) error {
+	return func(r *fakeapi.Request) error {
 		var req chatRequest
-		if err := json.Unmarshal(body, &req); err != nil {
+		if err := json.Unmarshal(r.Body, &req); err != nil {
 			return err
 		}
-		if req.Model == "" || req.Stream != stream {
-			return fmt.Errorf("model %q, stream %v: want a model and stream %v", req.Model, req.Stream, stream)
+		if r.Stream != stream {
+			return fmt.Errorf("stream %v, want %v", r.Stream, stream)
 		}
 		var sent []sentTool
 		for _, t := range req.Tools {
@@ -94,9 +78,6 @@ func checkChat(ts *runtime.Toolset, s scenario, stream, followUp bool) func([]by
 			sent = append(sent, sentTool{f.Name, f.Description, f.Strict, f.Parameters})
 		}
 		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.OpenAI(t.InputSchema, t.Strict); return l }, openAIStrict, false); err != nil {
-			return err
-		}
-		if err := checkToolChoice(req.ToolChoice); err != nil {
 			return err
 		}
 		msgs := req.Messages
@@ -115,34 +96,8 @@ func checkChat(ts *runtime.Toolset, s scenario, stream, followUp bool) func([]by
 		if msgs[1].Role != "assistant" || mustJSON(msgs[1].ToolCalls) != mustJSON(chatCalls(s)) {
 			return fmt.Errorf("the assistant message is not the one that made the calls: %+v", msgs[1])
 		}
-		var answers []answer
-		for _, m := range msgs[2:] {
-			if m.Role != "tool" || m.ToolCallID == "" {
-				return fmt.Errorf("message %q after the calls, want a tool message with a tool_call_id", m.Role)
-			}
-			answers = append(answers, answer{id: m.ToolCallID, text: contentText(m.Content)})
-		}
-		return s.checkAnswers(s.ids("call_"), answers, false)
+		return s.checkTurn(r, "call_", false)
 	}
-}
-
-// checkToolChoice checks a tool_choice, when there is one, as both OpenAI APIs take it.
-func checkToolChoice(choice json.RawMessage) error {
-	if choice == nil {
-		return nil
-	}
-	var mode string
-	if json.Unmarshal(choice, &mode) != nil {
-		var named struct{ Type string }
-		if json.Unmarshal(choice, &named) == nil && named.Type != "" {
-			return nil
-		}
-	}
-	switch mode {
-	case "auto", "none", "required":
-		return nil
-	}
-	return fmt.Errorf("tool_choice %s", choice)
 }
 
 // chatCalls returns the scenario's calls as an assistant message's tool_calls.
@@ -176,11 +131,11 @@ func chatTextReply(s scenario) string  { return chatReply(s.final, nil, "stop") 
 // chatChunks returns the chunks that stream a message with the given text and calls:
 // a role chunk, text deltas, each call's id and name and then its arguments in two
 // pieces, the finish reason, a usage chunk (stream_options.include_usage) and [DONE].
-func chatChunks(text string, calls []chatToolCall, finish string) []sseEvent {
-	var events []sseEvent
+func chatChunks(text string, calls []chatToolCall, finish string) []fakeapi.Event {
+	var events []fakeapi.Event
 	chunk := func(delta map[string]any, finish any) {
 		choices := []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}}
-		events = append(events, sseEvent{data: mustJSON(map[string]any{"id": "chatcmpl-2", "object": "chat.completion.chunk",
+		events = append(events, fakeapi.Event{Data: mustJSON(map[string]any{"id": "chatcmpl-2", "object": "chat.completion.chunk",
 			"created": 1767225600, "model": "gpt-5-2025-08-07", "system_fingerprint": nil, "choices": choices})})
 	}
 	chunk(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil)
@@ -199,8 +154,8 @@ func chatChunks(text string, calls []chatToolCall, finish string) []sseEvent {
 	}
 	chunk(map[string]any{}, finish)
 	events = append(events,
-		sseEvent{data: `{"id":"chatcmpl-2","object":"chat.completion.chunk","created":1767225600,"model":"gpt-5-2025-08-07","choices":[],"usage":{"prompt_tokens":120,"completion_tokens":60,"total_tokens":180}}`},
-		sseEvent{data: "[DONE]"})
+		fakeapi.Event{Data: `{"id":"chatcmpl-2","object":"chat.completion.chunk","created":1767225600,"model":"gpt-5-2025-08-07","choices":[],"usage":{"prompt_tokens":120,"completion_tokens":60,"total_tokens":180}}`},
+		fakeapi.Event{Data: "[DONE]"})
 	return events
 }
 
@@ -216,9 +171,9 @@ func sdkChatCalls(calls []openai.ChatCompletionMessageToolCallUnion) []runtime.T
 // TestOpenAIChatSDK runs the weather scenario through the SDK's Chat Completions client.
 func TestOpenAIChatSDK(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := startAPI(t, openAIAPI,
-		round{path: chatPath, check: checkChat(ts, s, false, false), reply: chatCallsReply(s)},
-		round{path: chatPath, check: checkChat(ts, s, false, true), reply: chatTextReply(s)},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: chatPath, Check: checkChat(ts, s, false, false), Reply: chatCallsReply(s)},
+		fakeapi.Round{Path: chatPath, Check: checkChat(ts, s, false, true), Reply: chatTextReply(s)},
 	)
 	client, ctx := newOpenAI(srv), t.Context()
 
@@ -267,9 +222,9 @@ func TestOpenAIChatSDK(t *testing.T) {
 // well as to the SDK's own ChatCompletionAccumulator.
 func TestOpenAIChatSDKStream(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := startAPI(t, openAIAPI,
-		round{path: chatPath, check: checkChat(ts, s, true, false), events: chatChunks("Let me look.", chatCalls(s), "tool_calls")},
-		round{path: chatPath, check: checkChat(ts, s, true, true), events: chatChunks(s.final, nil, "stop")},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: chatPath, Check: checkChat(ts, s, true, false), Events: chatChunks("Let me look.", chatCalls(s), "tool_calls")},
+		fakeapi.Round{Path: chatPath, Check: checkChat(ts, s, true, true), Events: chatChunks(s.final, nil, "stop")},
 	)
 	client, ctx := newOpenAI(srv), t.Context()
 
@@ -344,9 +299,9 @@ func TestOpenAIChatSDKStream(t *testing.T) {
 // SDK's base URL, auth and transport with toolgen's request bodies.
 func TestOpenAIChatLoop(t *testing.T) {
 	ts, s := bankTools(), banking
-	srv := startAPI(t, openAIAPI,
-		round{path: chatPath, check: checkChat(ts, s, false, false), reply: chatCallsReply(s)},
-		round{path: chatPath, check: checkChat(ts, s, false, true), reply: chatTextReply(s)},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: chatPath, Check: checkChat(ts, s, false, false), Reply: chatCallsReply(s)},
+		fakeapi.Round{Path: chatPath, Check: checkChat(ts, s, false, true), Reply: chatTextReply(s)},
 	)
 	client := newOpenAI(srv)
 	send := func(ctx context.Context, body []byte) ([]byte, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
@@ -38,12 +39,12 @@ type responsesItem struct {
 	EncryptedContent string          `json:"encrypted_content"`
 }
 
-// checkResponses returns the check of a Responses request in scenario s over ts: the
-// tools offered, flat, as the API takes them, and the input so far, which after the
-// calls (followUp) must hold the reasoning item and the function_call items as they
-// came, then one function_call_output per call_id.
-func checkResponses(ts *runtime.Toolset, s scenario, stream, followUp bool) func([]byte) error {
-	return func(body []byte) error {
+// checkResponses returns the check of a Responses request in scenario s over ts, which
+// fakeapi has found valid: the tools offered, flat, as the adapter lowers them, and
+// the input so far, which after the calls (followUp) must hold the reasoning item and
+// the function_call items as they came, then their function_call_output items.
+func checkResponses(ts *runtime.Toolset, s scenario, stream, followUp bool) func(*fakeapi.Request) error {
+	return func(r *fakeapi.Request) error {
 		var req struct {
 			Model string          `json:"model"`
 			Input json.RawMessage `json:"input"`
@@ -54,14 +55,12 @@ func checkResponses(ts *runtime.Toolset, s scenario, stream, followUp bool) func
 				Strict      *bool           `json:"strict"`
 				Parameters  json.RawMessage `json:"parameters"`
 			} `json:"tools"`
-			ToolChoice json.RawMessage `json:"tool_choice"`
-			Stream     bool            `json:"stream"`
 		}
-		if err := json.Unmarshal(body, &req); err != nil {
+		if err := json.Unmarshal(r.Body, &req); err != nil {
 			return err
 		}
-		if req.Model == "" || req.Stream != stream {
-			return fmt.Errorf("model %q, stream %v: want a model and stream %v", req.Model, req.Stream, stream)
+		if r.Stream != stream {
+			return fmt.Errorf("stream %v, want %v", r.Stream, stream)
 		}
 		var sent []sentTool
 		for _, t := range req.Tools {
@@ -71,9 +70,6 @@ func checkResponses(ts *runtime.Toolset, s scenario, stream, followUp bool) func
 			sent = append(sent, sentTool{t.Name, t.Description, *t.Strict, t.Parameters})
 		}
 		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.OpenAI(t.InputSchema, t.Strict); return l }, openAIStrict, false); err != nil {
-			return err
-		}
-		if err := checkToolChoice(req.ToolChoice); err != nil {
 			return err
 		}
 		var items []responsesItem
@@ -105,14 +101,12 @@ func checkResponses(ts *runtime.Toolset, s scenario, stream, followUp bool) func
 				return fmt.Errorf("input item %d is %+v, want function call %d as it came", 2+i, it, i)
 			}
 		}
-		var answers []answer
 		for _, it := range items[2+n:] {
-			if it.Type != "function_call_output" || it.CallID == "" {
-				return fmt.Errorf("input item %+v after the calls, want a function_call_output with a call_id", it)
+			if it.Type != "function_call_output" {
+				return fmt.Errorf("input item %+v after the calls, want a function_call_output", it)
 			}
-			answers = append(answers, answer{id: it.CallID, text: contentText(it.Output)})
 		}
-		return s.checkAnswers(s.ids("call_"), answers, false)
+		return s.checkTurn(r, "call_", false)
 	}
 }
 
@@ -153,11 +147,11 @@ func responsesTextReply(s scenario) string {
 // responsesEvents returns the events that stream a response of the given output items,
 // as the API sends them: response.created, each item added, its arguments or text in
 // deltas, each item done, and response.completed with the whole response.
-func responsesEvents(output []any) []sseEvent {
-	var events []sseEvent
+func responsesEvents(output []any) []fakeapi.Event {
+	var events []fakeapi.Event
 	emit := func(typ string, fields map[string]any) {
 		fields["type"], fields["sequence_number"] = typ, len(events)
-		events = append(events, sseEvent{name: typ, data: mustJSON(fields)})
+		events = append(events, fakeapi.Event{Name: typ, Data: mustJSON(fields)})
 	}
 	emit("response.created", map[string]any{"response": responsesObject("in_progress", []any{})})
 	for i, v := range output {
@@ -246,9 +240,9 @@ func responsesParams(t *testing.T, ts *runtime.Toolset, s scenario) responses.Re
 // statelessly: each request carries the whole conversation.
 func TestOpenAIResponsesSDK(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := startAPI(t, openAIAPI,
-		round{path: responsesPath, check: checkResponses(ts, s, false, false), reply: responsesCallsReply(s)},
-		round{path: responsesPath, check: checkResponses(ts, s, false, true), reply: responsesTextReply(s)},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: responsesPath, Check: checkResponses(ts, s, false, false), Reply: responsesCallsReply(s)},
+		fakeapi.Round{Path: responsesPath, Check: checkResponses(ts, s, false, true), Reply: responsesTextReply(s)},
 	)
 	client, ctx := newOpenAI(srv), t.Context()
 	params := responsesParams(t, ts, s)
@@ -285,9 +279,9 @@ func TestOpenAIResponsesSDK(t *testing.T) {
 // compared with those of the response that its response.completed event carries.
 func TestOpenAIResponsesSDKStream(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := startAPI(t, openAIAPI,
-		round{path: responsesPath, check: checkResponses(ts, s, true, false), events: responsesEvents(responsesCallItems(s))},
-		round{path: responsesPath, check: checkResponses(ts, s, true, true), events: responsesEvents([]any{responsesMessage(s.final)})},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: responsesPath, Check: checkResponses(ts, s, true, false), Events: responsesEvents(responsesCallItems(s))},
+		fakeapi.Round{Path: responsesPath, Check: checkResponses(ts, s, true, true), Events: responsesEvents([]any{responsesMessage(s.final)})},
 	)
 	client, ctx := newOpenAI(srv), t.Context()
 	params := responsesParams(t, ts, s)
@@ -345,9 +339,9 @@ func TestOpenAIResponsesSDKStream(t *testing.T) {
 // posts the raw body through the SDK client, as TestOpenAIChatLoop does.
 func TestOpenAIResponsesLoop(t *testing.T) {
 	ts, s := bankTools(), banking
-	srv := startAPI(t, openAIAPI,
-		round{path: responsesPath, check: checkResponses(ts, s, false, false), reply: responsesCallsReply(s)},
-		round{path: responsesPath, check: checkResponses(ts, s, false, true), reply: responsesTextReply(s)},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: responsesPath, Check: checkResponses(ts, s, false, false), Reply: responsesCallsReply(s)},
+		fakeapi.Round{Path: responsesPath, Check: checkResponses(ts, s, false, true), Reply: responsesTextReply(s)},
 	)
 	client := newOpenAI(srv)
 	send := func(ctx context.Context, body []byte) ([]byte, error) {

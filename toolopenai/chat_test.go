@@ -11,6 +11,7 @@ import (
 	"github.com/openai/openai-go/v3"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
 	"github.com/toolgen/toolgen/toolopenai"
@@ -99,7 +100,6 @@ func chatChunks(calls []call, finish string) []string {
 
 // chatRequest is what the fake API reads of a Chat Completions request.
 type chatRequest struct {
-	Model    string            `json:"model"`
 	Messages []json.RawMessage `json:"messages"`
 	Tools    []json.RawMessage `json:"tools"`
 	Stream   bool              `json:"stream"`
@@ -110,14 +110,15 @@ type chatRequest struct {
 // conversation: the prompt, then, when calls is not nil, the assistant message that
 // made them and the tool messages want, exactly: every call answered once, in order,
 // as runtime/openai answers it.
-func checkChat(ts *runtime.Toolset, stream bool, calls []call, want []rtopenai.ChatToolMessage) func([]byte) error {
-	return func(body []byte) error {
+func checkChat(ts *runtime.Toolset, stream bool, calls []call, want []rtopenai.ChatToolMessage) func(*fakeapi.Request) error {
+	return func(r *fakeapi.Request) error {
+		body := r.Body
 		var req chatRequest
 		if err := json.Unmarshal(body, &req); err != nil {
 			return err
 		}
-		if req.Model == "" || req.Stream != stream {
-			return fmt.Errorf("model %q, stream %v: want a model and stream %v", req.Model, req.Stream, stream)
+		if req.Stream != stream {
+			return fmt.Errorf("stream %v, want %v", req.Stream, stream)
 		}
 		err := checkParameters(req.Tools, []byte(mustJSON(rtopenai.ChatTools(ts))), func(tool []byte) json.RawMessage {
 			var t struct {

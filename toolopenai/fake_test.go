@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"sync"
@@ -16,90 +14,41 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 )
 
-// apiKey is the dummy key the SDK client sends; the fake API insists on it.
-const apiKey = "test-key"
+// apiKey is the dummy key the SDK client sends; the fake API (fakeapi.Start)
+// insists on it.
+const apiKey = fakeapi.APIKey
 
 // round is one request the fake API expects, in order, and its answer.
 type round struct {
 	// path is the expected request path.
 	path string
-	// check validates the request body as the API would; an error rejects the request
-	// with a 400 and fails the test.
-	check func(body []byte) error
+	// check validates the request, which fakeapi.Read has found valid, further; an
+	// error rejects it with a 400 and fails the test.
+	check func(*fakeapi.Request) error
 	// reply is the JSON body of the answer, unless events is set.
 	reply string
 	// events, when set, are streamed as the data of server-sent events instead.
 	events []string
 }
 
-// startAPI starts a fake OpenAI API that expects exactly the given rounds, in order,
-// and fails t on any other request, on a request a round's check rejects, and when t
-// ends with rounds left unasked.
+// startAPI starts a fake OpenAI API (fakeapi.Start) that expects exactly the given
+// rounds, in order, and fails t on any other request, on a request the API would
+// reject or a round's check rejects, and when t ends with rounds left unasked.
 func startAPI(t *testing.T, rounds ...round) *httptest.Server {
 	t.Helper()
-	var (
-		mu   sync.Mutex
-		next int
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		n := next
-		next++
-		mu.Unlock()
-		reject := func(format string, args ...any) {
-			msg := fmt.Sprintf("request %d: ", n+1) + fmt.Sprintf(format, args...)
-			t.Errorf("the fake API rejects the request: %s", msg)
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprintf(w, `{"error":{"message":%q,"type":"invalid_request_error","param":null,"code":null}}`, msg)
+	var rs []fakeapi.Round
+	for _, r := range rounds {
+		fr := fakeapi.Round{Path: r.path, Check: r.check, Reply: r.reply}
+		for _, e := range r.events {
+			fr.Events = append(fr.Events, fakeapi.Event{Data: e})
 		}
-		body, err := io.ReadAll(r.Body)
-		switch {
-		case err != nil:
-			reject("reading the body: %v", err)
-			return
-		case n >= len(rounds):
-			reject("%s %s is one request too many", r.Method, r.URL)
-			return
-		case r.Method != http.MethodPost || r.URL.Path != rounds[n].path:
-			reject("%s %s, want POST %s", r.Method, r.URL.Path, rounds[n].path)
-			return
-		case r.Header.Get("Authorization") != "Bearer "+apiKey:
-			reject("Authorization %q", r.Header.Get("Authorization"))
-			return
-		case r.Header.Get("Content-Type") != "application/json":
-			reject("Content-Type %q", r.Header.Get("Content-Type"))
-			return
-		case !json.Valid(body):
-			reject("the body is not JSON: %s", body)
-			return
-		}
-		if err := rounds[n].check(body); err != nil {
-			reject("%v\nbody: %s", err, body)
-			return
-		}
-		if rounds[n].events == nil {
-			w.Header().Set("Content-Type", "application/json")
-			io.WriteString(w, rounds[n].reply)
-			return
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		for _, e := range rounds[n].events {
-			fmt.Fprintf(w, "data: %s\n\n", e)
-		}
-	}))
-	t.Cleanup(func() {
-		srv.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		if next < len(rounds) {
-			t.Errorf("the fake API was asked %d of its %d rounds", next, len(rounds))
-		}
-	})
-	return srv
+		rs = append(rs, fr)
+	}
+	return fakeapi.Start(t, rs...)
 }
 
 // newClient returns an SDK client of the fake API, whose base URL ends in /v1 as the

@@ -11,6 +11,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 
+	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
 	"github.com/toolgen/toolgen/toolopenai"
@@ -62,10 +63,10 @@ func responsesText(text string) string {
 // input: the prompt alone, or, with echo, the prompt, the echoed output items exactly
 // and the answers want exactly; with previous set, the request continues that
 // response and its input is the answers alone.
-func checkResponses(ts *runtime.Toolset, previous string, echo []any, want []rtopenai.FunctionCallOutput) func([]byte) error {
-	return func(body []byte) error {
+func checkResponses(ts *runtime.Toolset, previous string, echo []any, want []rtopenai.FunctionCallOutput) func(*fakeapi.Request) error {
+	return func(r *fakeapi.Request) error {
+		body := r.Body
 		var req struct {
-			Model              string            `json:"model"`
 			Input              []json.RawMessage `json:"input"`
 			Tools              []json.RawMessage `json:"tools"`
 			PreviousResponseID string            `json:"previous_response_id"`
@@ -73,8 +74,8 @@ func checkResponses(ts *runtime.Toolset, previous string, echo []any, want []rto
 		if err := json.Unmarshal(body, &req); err != nil {
 			return err
 		}
-		if req.Model == "" || req.PreviousResponseID != previous {
-			return fmt.Errorf("model %q, previous_response_id %q: want a model and %q", req.Model, req.PreviousResponseID, previous)
+		if req.PreviousResponseID != previous {
+			return fmt.Errorf("previous_response_id %q, want %q", req.PreviousResponseID, previous)
 		}
 		err := checkParameters(req.Tools, []byte(mustJSON(rtopenai.ResponsesTools(ts))), func(tool []byte) json.RawMessage {
 			var t struct {

@@ -7,8 +7,8 @@
 // The rules are written here once:
 //
 //   - every call id is answered exactly once, and nothing else is answered: Chat tool
-//     messages right after the assistant message, Responses function_call_output items
-//     by call_id, Anthropic tool_result blocks first in the one user message after the
+//     messages right after the assistant message, Responses function_call_output (and
+//     custom_tool_call_output) items by call_id, Anthropic tool_result blocks first in the one user message after the
 //     tool_use blocks, Gemini functionResponse parts in the next content, matching the
 //     calls by id (when the calls have ids) and by position;
 //   - call ids are unique, arguments are JSON objects, roles are the API's;
@@ -75,8 +75,12 @@ type Call struct {
 	ID string
 	// Name is the tool's name.
 	Name string
-	// Args is the JSON object of the arguments ("" means {}).
+	// Args is the JSON object of the arguments ("" means {}), or the free-form input
+	// of a custom call.
 	Args string
+	// Custom is set for a Responses custom tool call (custom_tool_call), answered by
+	// a custom_tool_call_output.
+	Custom bool
 }
 
 // Result is the answer to a call, as a request holds it.

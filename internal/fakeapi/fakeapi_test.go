@@ -193,3 +193,20 @@ func TestFormatOf(t *testing.T) {
 		t.Error("FormatOf(/v1/embeddings): no error")
 	}
 }
+
+// TestCustomCalls: a Responses custom tool call is answered by a
+// custom_tool_call_output, not by a function_call_output.
+func TestCustomCalls(t *testing.T) {
+	body := `{"model":"m","input":[{"role":"user","content":"hi"},
+		{"type":"custom_tool_call","call_id":"call_1","name":"echo","input":"hi there"},
+		{"type":"custom_tool_call_output","call_id":"call_1","output":"hi there"}]}`
+	req, err := Read(Responses, []byte(body))
+	if err != nil || len(req.Turns) != 1 || req.Turns[0].Calls[0] != (Call{ID: "call_1", Name: "echo", Args: "hi there", Custom: true}) ||
+		req.Turns[0].Results[0].Text != "hi there" {
+		t.Fatalf("%+v, %v", req, err)
+	}
+	body = strings.Replace(body, `"type":"custom_tool_call_output"`, `"type":"function_call_output"`, 1)
+	if _, err := Read(Responses, []byte(body)); !errors.Is(err, ErrRejected) || !strings.Contains(err.Error(), "not its kind of call") {
+		t.Errorf("a function_call_output for a custom call: %v", err)
+	}
+}

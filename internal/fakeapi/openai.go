@@ -374,6 +374,7 @@ type item struct {
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
 	Arguments string          `json:"arguments"`
+	Input     string          `json:"input"`
 	Output    json.RawMessage `json:"output"`
 }
 
@@ -427,7 +428,7 @@ func readResponses(body []byte) (*Request, error) {
 			continue
 		case typ == "message" && it.Role == "assistant":
 			continue
-		case typ == "function_call":
+		case typ == "function_call" || typ == "custom_tool_call":
 			if it.CallID == "" {
 				return nil, rejectf("input[%d].call_id is required", i)
 			}
@@ -440,7 +441,11 @@ func readResponses(body []byte) (*Request, error) {
 			}
 			turn := &ex.Turns[open]
 			where[it.CallID] = at{open, len(turn.Calls)}
-			turn.Calls = append(turn.Calls, Call{ID: it.CallID, Name: it.Name, Args: it.Arguments})
+			c := Call{ID: it.CallID, Name: it.Name, Args: it.Arguments}
+			if typ == "custom_tool_call" {
+				c.Args, c.Custom = it.Input, true
+			}
+			turn.Calls = append(turn.Calls, c)
 			turn.Results = append(turn.Results, Result{})
 			continue
 		}
@@ -452,10 +457,13 @@ func readResponses(body []byte) (*Request, error) {
 					return nil, err
 				}
 			}
-		case "function_call_output":
+		case "function_call_output", "custom_tool_call_output":
 			loc, ok := where[it.CallID]
 			if !ok && !ex.Stored {
 				return nil, rejectf("input[%d]: no tool call found for function call output with call_id %s", i, it.CallID)
+			}
+			if ok && ex.Turns[loc.t].Calls[loc.j].Custom != (typ == "custom_tool_call_output") {
+				return nil, rejectf("input[%d]: a %s cannot answer call_id %s, which is not its kind of call", i, typ, it.CallID)
 			}
 			if it.CallID == "" {
 				return nil, rejectf("input[%d].call_id is required", i)
@@ -472,7 +480,7 @@ func readResponses(body []byte) (*Request, error) {
 				return nil, err
 			}
 			if !ok { // a call of the stored conversation
-				ex.StoredResults = append(ex.StoredResults, Result{Call: Call{ID: it.CallID}, Text: text})
+				ex.StoredResults = append(ex.StoredResults, Result{Call: Call{ID: it.CallID, Custom: typ == "custom_tool_call_output"}, Text: text})
 				continue
 			}
 			turn := &ex.Turns[loc.t]

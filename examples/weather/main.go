@@ -9,6 +9,7 @@
 //
 //	go run ./examples/weather                                # OpenAI Chat Completions, replayed
 //	go run ./examples/weather -provider anthropic            # or openai-responses, gemini
+//	go run ./examples/weather -stream                        # the model's text as it writes it
 //	OPENAI_API_KEY=... go run ./examples/weather -live       # the real thing
 package main
 
@@ -43,6 +44,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	model := flags.String("model", "", "the model (default: "+defaultModels()+")")
 	baseURL := flags.String("base-url", "", "the API's base URL, for -live (default: the provider's)")
 	wire := flags.Bool("wire", false, "print every request and response body")
+	stream := flags.Bool("stream", false, "stream the responses, printing the model's text as it writes it (replayed API only)")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
@@ -57,6 +59,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	if *model == "" {
 		*model = api.model
+	}
+	if *stream && *live {
+		fmt.Fprintf(stderr, "weather: -stream works with the replayed API only, not with -live\n")
+		return 2
 	}
 	var send runtime.SendFunc
 	if *live {
@@ -76,6 +82,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if *wire {
 		send = printWire(stdout, send)
 	}
+	var streamFn runtime.StreamFunc
+	if *stream {
+		var err error
+		if streamFn, err = replay.Stream(*provider, Script()); err != nil {
+			fmt.Fprintf(stderr, "weather: %v\n", err)
+			return 2
+		}
+		if *wire {
+			streamFn = printWireStream(stdout, streamFn)
+		}
+	}
 
 	tools := forecast.Tools()
 	printCatalog(stdout, tools)
@@ -86,7 +103,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		who = "the real API"
 	}
 	fmt.Fprintf(stdout, "\nA conversation with %s, model %s, through %s:\n\n", *provider, *model, who)
-	if _, err := Converse(ctx, stdout, *provider, *model, send); err != nil {
+	converse := func() (string, error) { return Converse(ctx, stdout, *provider, *model, send) }
+	if streamFn != nil {
+		converse = func() (string, error) { return ConverseStream(ctx, stdout, *provider, *model, streamFn) }
+	}
+	if _, err := converse(); err != nil {
 		fmt.Fprintf(stderr, "weather: %v\n", err)
 		return 1
 	}
@@ -134,6 +155,18 @@ func directCalls(ctx context.Context, w io.Writer, tools *runtime.Toolset) {
 // printing the question, each round of tool calls and the final answer, which it
 // returns.
 func Converse(ctx context.Context, w io.Writer, provider, model string, send runtime.SendFunc) (string, error) {
+	return converse(ctx, w, provider, model, send, nil)
+}
+
+// ConverseStream runs the conversation as Converse does, with a provider's API
+// streaming (stream): the model's text is printed as it comes, then each round of
+// calls once its stream is complete.
+func ConverseStream(ctx context.Context, w io.Writer, provider, model string, stream runtime.StreamFunc) (string, error) {
+	return converse(ctx, w, provider, model, nil, stream)
+}
+
+// converse runs the conversation with send, or streaming with stream when it is set.
+func converse(ctx context.Context, w io.Writer, provider, model string, send runtime.SendFunc, stream runtime.StreamFunc) (string, error) {
 	p, err := replay.Provider(provider)
 	if err != nil {
 		return "", err
@@ -142,14 +175,30 @@ func Converse(ctx context.Context, w io.Writer, provider, model string, send run
 	if err != nil {
 		return "", err
 	}
+	writing := false // a line of streamed text is open
+	endText := func() {
+		if writing {
+			fmt.Fprint(w, "\n\n")
+			writing = false
+		}
+	}
 	loop := runtime.Loop{
 		Provider: p,
 		Tools:    forecast.Tools(),
 		Send:     send,
-		OnRound:  func(r runtime.Round) { printRound(w, r) },
+		Stream:   stream,
+		OnText: func(delta string) {
+			if !writing {
+				fmt.Fprint(w, "assistant (streamed): ")
+				writing = true
+			}
+			fmt.Fprint(w, delta)
+		},
+		OnRound: func(r runtime.Round) { endText(); printRound(w, r) },
 	}
 	fmt.Fprintf(w, "user: %s\n\n", Question)
 	final, _, err := loop.Run(ctx, req)
+	endText()
 	if err != nil {
 		return "", err
 	}
@@ -157,7 +206,9 @@ func Converse(ctx context.Context, w io.Writer, provider, model string, send run
 	if err != nil {
 		return "", err
 	}
-	fmt.Fprintf(w, "assistant: %s\n", answer)
+	if stream == nil {
+		fmt.Fprintf(w, "assistant: %s\n", answer)
+	}
 	return answer, nil
 }
 
@@ -230,5 +281,20 @@ func printWire(w io.Writer, send runtime.SendFunc) runtime.SendFunc {
 			fmt.Fprintf(w, "<-- %s\n", resp)
 		}
 		return resp, err
+	}
+}
+
+// printWireStream wraps stream to print every request body and every event.
+func printWireStream(w io.Writer, stream runtime.StreamFunc) runtime.StreamFunc {
+	return func(ctx context.Context, request []byte, events func(event, data []byte) error) error {
+		fmt.Fprintf(w, "--> %s\n", request)
+		err := stream(ctx, request, func(event, data []byte) error {
+			fmt.Fprintf(w, "<-- event %q: %s\n", event, data)
+			return events(event, data)
+		})
+		if err != nil {
+			fmt.Fprintf(w, "<-- error: %v\n", err)
+		}
+		return err
 	}
 }

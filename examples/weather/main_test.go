@@ -41,6 +41,39 @@ func TestConverse(t *testing.T) {
 	}
 }
 
+// TestConverseStream runs the conversation with every provider's replayed API
+// streaming: the model's text is printed as it comes, before each round and at the end,
+// and the answer is the one Converse gets.
+func TestConverseStream(t *testing.T) {
+	for _, provider := range replay.Providers {
+		t.Run(provider, func(t *testing.T) {
+			stream, err := replay.Stream(provider, Script())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			answer, err := ConverseStream(context.Background(), &out, provider, apis[provider].model, stream)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			send, err := replay.Send(provider, Script())
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, err := Converse(context.Background(), io.Discard, provider, apis[provider].model, send)
+			if err != nil || whole != answer {
+				t.Errorf("streamed answer %q, whole %q (%v)", answer, whole, err)
+			}
+			text := out.String()
+			say := strings.Index(text, "assistant (streamed): I'll look up both cities.\n\nround 1: the model made 2 call(s) in one turn")
+			final := strings.Index(text, "assistant (streamed): "+answer+"\n")
+			if say < 0 || final < say || strings.Contains(text, "assistant: ") {
+				t.Errorf("the streamed conversation printed:\n%s", text)
+			}
+		})
+	}
+}
+
 func TestRun(t *testing.T) {
 	noEnv := func(string) string { return "" }
 	for _, tc := range []struct {
@@ -54,6 +87,9 @@ func TestRun(t *testing.T) {
 		{[]string{"-live", "-provider", "anthropic"}, 2, "ANTHROPIC_API_KEY"},
 		{[]string{"-live", "-provider", "gemini"}, 2, "GEMINI_API_KEY"},
 		{[]string{"-provider", "mistral"}, 2, "unknown -provider"},
+		{[]string{"-stream", "-provider", "openai-responses"}, 0, "assistant (streamed): Here is the forecast"},
+		{[]string{"-stream", "-wire"}, 0, `<-- event "": {"choices":[{"delta":{"content":"Here "}`},
+		{[]string{"-stream", "-live"}, 2, "-stream works with the replayed API only"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), tc.args, &stdout, &stderr, noEnv)

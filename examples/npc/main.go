@@ -9,11 +9,15 @@
 // shows the annotations at work: opening the open cellar door again changes nothing
 // (open_door is idempotent), while every quest given is one more quest and one more
 // reward paid (give_quest is not).
+//
+//	go run ./examples/npc          # whole responses
+//	go run ./examples/npc -stream  # streamed: the model's text as it writes it
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -30,14 +34,17 @@ import (
 const Question = "Borin looks hurt. How are he and Mira doing? Then open the cellar and the tower for him, and give him the rat hunt for 50 gold."
 
 func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
+	stream := flag.Bool("stream", false, "stream the responses, printing the model's text as it writes it")
+	flag.Parse()
+	if err := run(context.Background(), os.Stdout, *stream); err != nil {
 		fmt.Fprintf(os.Stderr, "npc: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-// run plays the conversation with every provider, one after the other, in one world.
-func run(ctx context.Context, w io.Writer) error {
+// run plays the conversation with every provider, one after the other, in one world;
+// with each response streamed when stream is set.
+func run(ctx context.Context, w io.Writer, stream bool) error {
 	keep := world.New()
 	fmt.Fprintln(w, "The tools:")
 	for _, t := range world.WorldTools(keep).Tools() {
@@ -54,13 +61,23 @@ func run(ctx context.Context, w io.Writer) error {
 	fmt.Fprintf(w, "\nThe world: %s\n", describe(keep.State()))
 	for _, provider := range replay.Providers {
 		fmt.Fprintf(w, "\n=== %s ===\n\n", provider)
-		send, err := replay.Send(provider, Script())
-		if err != nil {
-			return err
-		}
 		before := keep.State()
-		if _, _, err := Converse(ctx, w, provider, send, keep); err != nil {
-			return err
+		if stream {
+			streamFn, err := replay.Stream(provider, Script())
+			if err != nil {
+				return err
+			}
+			if _, _, err := ConverseStream(ctx, w, provider, streamFn, keep); err != nil {
+				return err
+			}
+		} else {
+			send, err := replay.Send(provider, Script())
+			if err != nil {
+				return err
+			}
+			if _, _, err := Converse(ctx, w, provider, send, keep); err != nil {
+				return err
+			}
 		}
 		fmt.Fprintf(w, "\nThe world: %s\n", changes(before, keep.State()))
 	}
@@ -71,6 +88,18 @@ func run(ctx context.Context, w io.Writer) error {
 // and the tools of keep, printing each round and the final answer. It returns the
 // answer and the rounds.
 func Converse(ctx context.Context, w io.Writer, provider string, send runtime.SendFunc, keep *world.World) (string, []runtime.Round, error) {
+	return converse(ctx, w, provider, send, nil, keep)
+}
+
+// ConverseStream runs the conversation as Converse does, with a provider's API
+// streaming (stream): the model's text is printed as it comes, each round once its
+// stream is complete.
+func ConverseStream(ctx context.Context, w io.Writer, provider string, stream runtime.StreamFunc, keep *world.World) (string, []runtime.Round, error) {
+	return converse(ctx, w, provider, nil, stream, keep)
+}
+
+// converse runs the conversation with send, or streaming with stream when it is set.
+func converse(ctx context.Context, w io.Writer, provider string, send runtime.SendFunc, stream runtime.StreamFunc, keep *world.World) (string, []runtime.Round, error) {
 	p, err := replay.Provider(provider)
 	if err != nil {
 		return "", nil, err
@@ -80,11 +109,27 @@ func Converse(ctx context.Context, w io.Writer, provider string, send runtime.Se
 		return "", nil, err
 	}
 	var rounds []runtime.Round
+	writing := false // a line of streamed text is open
+	endText := func() {
+		if writing {
+			fmt.Fprint(w, "\n")
+			writing = false
+		}
+	}
 	loop := runtime.Loop{
 		Provider: p,
 		Tools:    world.WorldTools(keep),
 		Send:     send,
+		Stream:   stream,
+		OnText: func(delta string) {
+			if !writing {
+				fmt.Fprint(w, "assistant (streamed): ")
+				writing = true
+			}
+			fmt.Fprint(w, delta)
+		},
 		OnRound: func(r runtime.Round) {
+			endText()
 			rounds = append(rounds, r)
 			fmt.Fprintf(w, "round %d: %d call(s) in one turn, ran in %s\n", r.Number, len(r.Calls), r.Duration.Round(time.Microsecond))
 			for _, c := range r.Calls {
@@ -98,6 +143,7 @@ func Converse(ctx context.Context, w io.Writer, provider string, send runtime.Se
 	}
 	fmt.Fprintf(w, "player: %s\n\n", Question)
 	final, _, err := loop.Run(ctx, req)
+	endText()
 	if err != nil {
 		return "", rounds, err
 	}
@@ -105,7 +151,9 @@ func Converse(ctx context.Context, w io.Writer, provider string, send runtime.Se
 	if err != nil {
 		return "", rounds, err
 	}
-	fmt.Fprintf(w, "\nassistant: %s\n", answer)
+	if stream == nil {
+		fmt.Fprintf(w, "\nassistant: %s\n", answer)
+	}
 	return answer, rounds, nil
 }
 

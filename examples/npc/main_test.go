@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -120,7 +121,7 @@ func TestConverse(t *testing.T) {
 // so the cellar opens once; give_quest is not, so each conversation gives a quest.
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), &out); err != nil {
+	if err := run(context.Background(), &out, false); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	text := out.String()
@@ -160,5 +161,62 @@ func TestCorrect(t *testing.T) {
 	res = tools.Call(context.Background(), "give_quest", []byte(`{"npc":"mira","quest":"lost_ring","reward":500}`))
 	if !res.IsError || res.Text() != "the treasury holds only 300 gold, not the 500 promised" {
 		t.Errorf("a reward over the treasury: %s", res.Text())
+	}
+}
+
+// TestRunStream plays main with -stream: every provider's text is streamed, and the
+// conversations end as they do whole, in one world.
+func TestRunStream(t *testing.T) {
+	var whole, streamed bytes.Buffer
+	if err := run(context.Background(), &whole, false); err != nil {
+		t.Fatalf("%v\n%s", err, whole.String())
+	}
+	if err := run(context.Background(), &streamed, true); err != nil {
+		t.Fatalf("%v\n%s", err, streamed.String())
+	}
+	text := streamed.String()
+	if n := strings.Count(text, "assistant (streamed): Let me look at them first.\nround 1: 2 call(s) in one turn"); n != len(replay.Providers) {
+		t.Errorf("%d conversations streamed their first turn, want %d:\n%s", n, len(replay.Providers), text)
+	}
+	worlds := func(s string) []string {
+		var out []string
+		for line := range strings.SplitSeq(s, "\n") {
+			if strings.HasPrefix(line, "The world: ") {
+				out = append(out, line)
+			}
+		}
+		return out
+	}
+	if w, s := worlds(whole.String()), worlds(text); !slices.Equal(w, s) || len(w) != len(replay.Providers)+1 {
+		t.Errorf("the world streamed:\n%q\nwhole:\n%q", s, w)
+	}
+}
+
+// TestConverseStream: the streamed conversation answers as the whole one does, for
+// every provider.
+func TestConverseStream(t *testing.T) {
+	for _, provider := range replay.Providers {
+		t.Run(provider, func(t *testing.T) {
+			stream, err := replay.Stream(provider, Script())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			answer, rounds, err := ConverseStream(context.Background(), &out, provider, stream, world.New())
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			send, err := replay.Send(provider, Script())
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, wholeRounds, err := Converse(context.Background(), io.Discard, provider, send, world.New())
+			if err != nil || whole != answer || len(rounds) != len(wholeRounds) {
+				t.Errorf("streamed %q in %d rounds, whole %q in %d (%v)", answer, len(rounds), whole, len(wholeRounds), err)
+			}
+			if !strings.Contains(out.String(), "assistant (streamed): "+answer+"\n") {
+				t.Errorf("the answer was not streamed:\n%s", out.String())
+			}
+		})
 	}
 }

@@ -75,7 +75,7 @@ func checkMessages(ts *runtime.Toolset, s scenario, stream, followUp bool) func(
 			}
 			sent = append(sent, sentTool{t.Name, t.Description, t.Strict, t.InputSchema})
 		}
-		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.Anthropic(t.InputSchema, t.Strict); return l }, anthropicStrict, false); err != nil {
+		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.Anthropic(t.InputSchema, t.Strict); return l }); err != nil {
 			return err
 		}
 		msgs := req.Messages

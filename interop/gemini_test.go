@@ -148,7 +148,7 @@ func checkGemini(ts *runtime.Toolset, s scenario, turn json.RawMessage, followUp
 				sent = append(sent, sentTool{d.Name, d.Description, false, d.Parameters})
 			}
 		}
-		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.Gemini(t.InputSchema); return l }, geminiParameters, true); err != nil {
+		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.Gemini(t.InputSchema); return l }); err != nil {
 			return err
 		}
 		contents := req.Contents

@@ -77,7 +77,7 @@ func checkChat(ts *runtime.Toolset, s scenario, stream, followUp bool) func(*fak
 			f := t.Function
 			sent = append(sent, sentTool{f.Name, f.Description, f.Strict, f.Parameters})
 		}
-		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.OpenAI(t.InputSchema, t.Strict); return l }, openAIStrict, false); err != nil {
+		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.OpenAI(t.InputSchema, t.Strict); return l }); err != nil {
 			return err
 		}
 		msgs := req.Messages

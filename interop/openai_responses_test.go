@@ -69,7 +69,7 @@ func checkResponses(ts *runtime.Toolset, s scenario, stream, followUp bool) func
 			}
 			sent = append(sent, sentTool{t.Name, t.Description, *t.Strict, t.Parameters})
 		}
-		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.OpenAI(t.InputSchema, t.Strict); return l }, openAIStrict, false); err != nil {
+		if err := checkTools(ts, sent, func(t *runtime.Tool) dialect.Lowered { l, _ := dialect.OpenAI(t.InputSchema, t.Strict); return l }); err != nil {
 			return err
 		}
 		var items []responsesItem

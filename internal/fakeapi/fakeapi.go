@@ -12,8 +12,10 @@
 //     tool_use blocks, Gemini functionResponse parts in the next content, matching the
 //     calls by id (when the calls have ids) and by position;
 //   - call ids are unique, arguments are JSON objects, roles are the API's;
-//   - the tools are well formed (names, unique, object schemas, OpenAI's strict rules),
-//     a tool choice names offered tools, a model and Anthropic's max_tokens are set.
+//   - the tools are well formed: valid unique names, object schemas within the
+//     subsets the APIs take (OpenAI's and Anthropic's strict tools, Gemini's
+//     "parameters"); a tool choice names offered tools; a model and Anthropic's
+//     max_tokens are set.
 //
 // Read returns what a valid request holds (its model, question, turns of calls with
 // their answers, tools and tool choice); an invalid one gives an error wrapping

@@ -83,7 +83,10 @@ func TestReadRejects(t *testing.T) {
 		{Responses, `{"type":"function_call_output","call_id":"call_1","output":"one"}`, `{"type":"function_call_output","call_id":"call_9","output":"one"}`, "no tool call found for function call output with call_id call_9", true},
 		{Responses, `,
 		{"type":"function_call_output","call_id":"call_1","output":"one"}`, ``, "no tool output found for function call call_1", true},
-		{Responses, `"required":[]`, `"required":["x"]`, "", true}, // valid: nothing to require
+		{Responses, `"required":[]`, `"required":["x"]`, `required "x" is no property`, true},
+		{Responses, `"additionalProperties":false,"required":[]`, `"additionalProperties":false,"required":[],"minProperties":1`, `keyword "minProperties" is not supported`, true},
+		{Messages, `{"name":"g","input_schema":{"type":"object"}}`, `{"name":"g","strict":true,"input_schema":{"type":"object","properties":{"a":{"type":"array","minItems":2}},"additionalProperties":false}}`, "minItems 2: strict tools take 0 or 1 only", true},
+		{GenerateContent, `"parameters":{"type":"OBJECT"}`, `"parameters":{"type":"OBJECT","properties":{"a":{"type":"INTEGER","enum":[1,2]}}}`, "enum value 1 is not a string", true},
 		{Messages, `{"type":"text","text":"thanks"}`, `{"type":"text","text":"thanks"},{"type":"tool_result","tool_use_id":"toolu_1","content":"again"}`, "tool_result blocks must come first", true},
 		{Messages, `"tool_use_id":"toolu_2"`, `"tool_use_id":"toolu_1"`, "answered twice", true},
 		{Messages, `"tool_use_id":"toolu_2"`, `"tool_use_id":"toolu_9"`, "unexpected tool_use_id found in tool_result blocks: toolu_9", true},

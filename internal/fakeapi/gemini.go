@@ -199,6 +199,9 @@ func geminiTools(raw json.RawMessage) ([]string, error) {
 				if json.Unmarshal(d.Parameters, &schema) != nil || !strings.EqualFold(schema.Type, "object") {
 					return nil, rejectf("%s.parameters.type: the parameters of a function must be of type OBJECT", where)
 				}
+				if err := geminiParameters.check(d.Parameters); err != nil {
+					return nil, rejectf("%s.parameters: %v", where, err)
+				}
 			}
 			names = append(names, d.Name)
 		}

@@ -191,6 +191,7 @@ func messagesTools(raw json.RawMessage) ([]string, error) {
 		Type        string          `json:"type"`
 		Name        string          `json:"name"`
 		InputSchema json.RawMessage `json:"input_schema"`
+		Strict      bool            `json:"strict"`
 	}
 	if err := json.Unmarshal(raw, &tools); err != nil {
 		return nil, rejectf("tools must be an array of tools")
@@ -212,6 +213,11 @@ func messagesTools(raw json.RawMessage) ([]string, error) {
 			return nil, rejectf("tools.%d.custom.input_schema: Field required", i)
 		case json.Unmarshal(t.InputSchema, &schema) != nil || schema.Type != "object":
 			return nil, rejectf("tools.%d.custom.input_schema.type: Input should be 'object'", i)
+		}
+		if t.Strict {
+			if err := anthropicStrict.check(t.InputSchema); err != nil {
+				return nil, rejectf("tools.%d.custom: the input_schema of a strict tool: %v", i, err)
+			}
 		}
 		names = append(names, t.Name)
 	}

@@ -201,6 +201,9 @@ func functionTool(names []string, name string, params json.RawMessage, strict bo
 		if err := checkStrict(schema, nil); err != nil {
 			return rejectf("invalid schema for function '%s': %v", name, err)
 		}
+		if err := openAIStrict.check(params); err != nil {
+			return rejectf("invalid schema for function '%s': %v", name, err)
+		}
 	}
 	return nil
 }

@@ -27,6 +27,20 @@
 //	loop := runtime.Loop{Provider: openai.Chat{}, Tools: weather.Tools(), Send: send}
 //	final, _, err := loop.Run(ctx, []byte(`{"model":"gpt-5","messages":[{"role":"user","content":"Rain in Paris?"}]}`))
 //
+// The same conversation streamed, the model's text printed as it comes: stream posts
+// the body (which PrepareStream gave "stream": true) and reads the response with ReadSSE.
+//
+//	stream := func(ctx context.Context, req []byte, events func(event, data []byte) error) error {
+//		resp, err := post(ctx, "/v1/chat/completions", req)
+//		if err != nil {
+//			return err
+//		}
+//		defer resp.Body.Close()
+//		return openai.ReadSSE(resp.Body, events)
+//	}
+//	loop := runtime.Loop{Provider: openai.Chat{}, Tools: weather.Tools(), Stream: stream,
+//		OnText: func(delta string) { fmt.Print(delta) }}
+//
 // One round by hand:
 //
 //	calls, err := openai.ChatCalls(body) // body: a chat completion

@@ -43,17 +43,35 @@ func (r Responses) Stream() runtime.Stream {
 // chatStream is a ChatStream as a runtime.Stream.
 type chatStream struct{ s ChatStream }
 
-func (c *chatStream) Add(_, data []byte) error           { return c.s.Add(data) }
-func (c *chatStream) Text() string                       { return c.s.Text() }
+// Add adds the data of one event; a Chat Completions stream names no events.
+func (c *chatStream) Add(_, data []byte) error { return c.s.Add(data) }
+
+// Text returns the message text so far.
+func (c *chatStream) Text() string { return c.s.Text() }
+
+// Calls returns the calls of the finished stream (see ChatStream.Calls).
 func (c *chatStream) Calls() ([]runtime.ToolCall, error) { return c.s.Calls() }
-func (c *chatStream) Response() ([]byte, error)          { return c.s.Completion() }
-func (c *chatStream) Done() bool                         { return c.s.err == nil && c.s.finish != "" }
+
+// Response returns the finished stream as a chat completion (see ChatStream.Completion).
+func (c *chatStream) Response() ([]byte, error) { return c.s.Completion() }
+
+// Done reports whether a finish_reason came, and no error.
+func (c *chatStream) Done() bool { return c.s.err == nil && c.s.finish != "" }
 
 // responsesStream is a ResponsesStream as a runtime.Stream.
 type responsesStream struct{ s ResponsesStream }
 
-func (r *responsesStream) Add(_, data []byte) error           { return r.s.Add(data) }
-func (r *responsesStream) Text() string                       { return r.s.Text() }
+// Add adds the data of one event, whose "type" names it.
+func (r *responsesStream) Add(_, data []byte) error { return r.s.Add(data) }
+
+// Text returns the output text so far.
+func (r *responsesStream) Text() string { return r.s.Text() }
+
+// Calls returns the calls of the completed stream (see ResponsesStream.Calls).
 func (r *responsesStream) Calls() ([]runtime.ToolCall, error) { return r.s.Calls() }
-func (r *responsesStream) Response() ([]byte, error)          { return r.s.Response() }
-func (r *responsesStream) Done() bool                         { return r.s.err == nil && r.s.completed }
+
+// Response returns the response of response.completed (see ResponsesStream.Response).
+func (r *responsesStream) Response() ([]byte, error) { return r.s.Response() }
+
+// Done reports whether response.completed came, and no error.
+func (r *responsesStream) Done() bool { return r.s.err == nil && r.s.completed }

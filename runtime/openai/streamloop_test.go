@@ -1,9 +1,12 @@
 package openai_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/toolgen/toolgen/internal/wiretest"
+	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -58,4 +61,30 @@ func TestLoopStreamsResponses(t *testing.T) {
 		Answer:     []byte(responsesAnswer),
 		BodyStream: true,
 	})
+}
+
+// TestLoopStreamLimits: a Loop that streams keeps the bounds of a stream: a line over
+// the StreamFunc's Limits.MaxLineBytes and arguments over the Provider's
+// Limits.MaxArgumentBytes end Run with the error naming the limit, and no call runs.
+func TestLoopStreamLimits(t *testing.T) {
+	body := wiretest.ReadFile(t, "testdata/chat_stream_sdk.sse")
+	req := []byte(`{"model":"gpt-4o","messages":[{"role":"user","content":"What is the weather?"}]}`)
+	for _, tc := range []struct {
+		name     string
+		provider openai.Chat
+		read     wiretest.ReadFunc
+		want     string
+	}{
+		{"line", openai.Chat{}, openai.Limits{MaxLineBytes: 64}.ReadSSE, "openai: stream round 1: a line of the stream is over 64 bytes long"},
+		{"arguments", openai.Chat{Limits: openai.Limits{MaxArgumentBytes: 8}}, openai.ReadSSE, "openai: read the stream of round 1: chunk "},
+	} {
+		var sent [][]byte
+		ran := false
+		l := runtime.Loop{Provider: tc.provider, Tools: wiretest.Toolset(), Stream: wiretest.Streamed(tc.read, &sent, body),
+			OnRound: func(runtime.Round) { ran = true }}
+		_, _, err := l.Run(context.Background(), req)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "the limit") || ran {
+			t.Errorf("%s: err = %v (calls ran: %v), want %q naming the limit", tc.name, err, ran, tc.want)
+		}
+	}
 }

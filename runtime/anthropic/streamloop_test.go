@@ -1,6 +1,7 @@
 package anthropic_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/toolgen/toolgen/internal/wiretest"
@@ -47,4 +48,36 @@ func TestLoopStreamsMessages(t *testing.T) {
 		Answer:     []byte(messagesAnswer),
 		BodyStream: true,
 	})
+}
+
+// TestStreamText: a Stream's Text is the text_delta pieces in order, thinking left out.
+func TestStreamText(t *testing.T) {
+	s := tga.Messages{}.Stream()
+	thinking := strings.Replace(messagesAnswer, `event: content_block_start
+data: {"type":"content_block_start","index":0,`, `event: content_block_start
+data: {"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Sunny, the tool said."}}
+
+event: content_block_stop
+data: {"type":"content_block_stop","index":0}
+
+event: content_block_start
+data: {"type":"content_block_start","index":1,`, 1)
+	thinking = strings.ReplaceAll(thinking, `"index":0,"delta":{"type":"text_delta"`, `"index":1,"delta":{"type":"text_delta"`)
+	thinking = strings.Replace(thinking, `{"type":"content_block_stop","index":0}
+
+event: message_delta`, `{"type":"content_block_stop","index":1}
+
+event: message_delta`, 1)
+	if err := tga.ReadSSE(strings.NewReader(thinking), s.Add); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := s.Text(), "It is sunny in San Francisco."; got != want || !s.Done() {
+		t.Errorf("Text = %q, Done = %v; want %q, true", got, s.Done(), want)
+	}
+	if resp, err := s.Response(); err != nil || !strings.Contains(string(resp), `"thinking":"Sunny, the tool said."`) {
+		t.Errorf("Response = %s, %v; want the thinking block kept", resp, err)
+	}
 }

@@ -1,6 +1,7 @@
 package gemini_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/toolgen/toolgen/internal/wiretest"
@@ -30,4 +31,16 @@ func TestLoopStreamsGenerateContent(t *testing.T) {
 		WantCalls: " get_weather {\"city\":\"Paris\"}\n",
 		Answer:    []byte(contentAnswer),
 	})
+}
+
+// TestStreamText: a Stream's Text is the text of the parts that are not thoughts, in
+// order; Done once the finishReason came.
+func TestStreamText(t *testing.T) {
+	s := tgg.GenerateContent{}.Stream()
+	if err := tgg.ReadSSE(strings.NewReader(contentAnswer), s.Add); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := s.Text(), "It is sunny in Paris."; got != want || !s.Done() {
+		t.Errorf("Text = %q, Done = %v; want %q, true", got, s.Done(), want)
+	}
 }

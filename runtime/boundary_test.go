@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -527,5 +528,16 @@ func TestNilToolset(t *testing.T) {
 	}
 	if _, ok := ts.Lookup("x"); ok {
 		t.Error("a nil Toolset looks a tool up")
+	}
+	calls := []ToolCall{{ID: "a", Name: "x"}, {ID: "b", Name: "y"}}
+	results := ts.RunCalls(context.Background(), calls, 0)
+	if err := CheckResults(calls, results); err != nil || results[0].Result.Outcome != OutcomeUnknownTool {
+		t.Errorf("RunCalls on a nil Toolset: %v", err)
+	}
+	if ts.Group("g").Len() != 0 || ts.Select("x").Len() != 0 || ts.WithTimeout(time.Second).Len() != 0 {
+		t.Error("a view of a nil Toolset has tools")
+	}
+	if n := Join(nil, newTestSet(), nil).Len(); n != newTestSet().Len() {
+		t.Errorf("Join with nil sets: %d tools", n)
 	}
 }

@@ -37,6 +37,9 @@ const DefaultMaxParallel = 8
 // run one at a time, after the others. Each call's context carries its CallInfo: its
 // id, and the provider named by ctx's CallInfo, if any.
 func (ts *Toolset) RunCalls(ctx context.Context, calls []ToolCall, maxParallel int) []CallResult {
+	if ts == nil {
+		ts = &Toolset{} // no tools: every call is answered as unknown
+	}
 	if maxParallel <= 0 {
 		maxParallel = ts.cfg.maxParallel
 	}

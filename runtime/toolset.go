@@ -154,6 +154,9 @@ func (ts *Toolset) Select(names ...string) *Toolset {
 }
 
 func (ts *Toolset) filter(keep func(*Tool) bool) *Toolset {
+	if ts == nil {
+		return &Toolset{}
+	}
 	var entries []entry
 	for _, e := range ts.entries {
 		if keep(e.tool) {
@@ -165,7 +168,10 @@ func (ts *Toolset) filter(keep func(*Tool) bool) *Toolset {
 
 // with returns the same tools with the settings change applied.
 func (ts *Toolset) with(change func(*config)) *Toolset {
-	out := *ts
+	var out Toolset
+	if ts != nil {
+		out = *ts
+	}
 	change(&out.cfg)
 	return &out
 }
@@ -218,6 +224,9 @@ func Join(sets ...*Toolset) *Toolset {
 	var entries []entry
 	var cfg config
 	for i, s := range sets {
+		if s == nil {
+			continue // a nil Toolset holds no tools
+		}
 		if i == 0 {
 			cfg = s.cfg
 		}

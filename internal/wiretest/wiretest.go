@@ -45,6 +45,29 @@ func Tools() []runtime.Tool {
 	}}
 }
 
+// CustomTools returns a Toolset whose one tool, code_exec, serves a custom tool call:
+// one string parameter, input, run as "ran <input>".
+func CustomTools() *runtime.Toolset {
+	return runtime.NewToolset([]runtime.Tool{{Name: "code_exec"}}, func(i int, d *runtime.Decoder) runtime.Invocation {
+		var input string
+		if d.BeginObject() {
+			for d.NextField() {
+				if string(d.FieldName()) != "input" {
+					d.Unknown("input")
+					continue
+				}
+				d.Enter("input")
+				input, _ = d.String()
+				d.Leave()
+			}
+		}
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) { return runtime.TextResult("ran " + input), nil }
+	})
+}
+
 // Toolset returns the tools of Tools, as a generated package's Tools function would:
 // get_weather answers "Sunny in <city>", report {"days":<days>,"ok":true}, fail the
 // safe error "city <city> not found", and boom panics with "secret internal state".

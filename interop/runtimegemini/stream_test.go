@@ -38,13 +38,8 @@ func TestStreamRecorded(t *testing.T) {
 	if err := tgg.ReadSSE(f, s.Add); err != nil {
 		t.Fatal(err)
 	}
-	calls, err := s.Calls()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := wiretest.CallsText(calls); got != " get_weather {\"city\":\"Paris\"}\n" {
-		t.Errorf("Calls = %q", got)
-	}
+	// runtime/gemini's TestStreamRecorded checks the calls and the body's JSON; here the
+	// SDK reads the body.
 	body, err := s.Response()
 	if err != nil {
 		t.Fatal(err)
@@ -57,12 +52,6 @@ func TestStreamRecorded(t *testing.T) {
 	if c.FinishReason != genai.FinishReasonStop || c.Content.Role != genai.RoleModel || len(c.Content.Parts) != 1 ||
 		string(c.Content.Parts[0].ThoughtSignature) != "sig-1" || c.Content.Parts[0].FunctionCall.Name != "get_weather" {
 		t.Errorf("the SDK reads the assembled response as %s", wiretest.MustMarshal(t, &resp))
-	}
-	if !strings.Contains(string(body), `"thoughtSignature":"c2lnLTE="`) {
-		t.Errorf("the thought signature changed: %s", body)
-	}
-	if !s.Done() || s.Err() != nil {
-		t.Errorf("Done = %v, Err = %v", s.Done(), s.Err())
 	}
 }
 
@@ -79,19 +68,9 @@ func TestStreamParallel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls, err := s.Calls()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := wiretest.CallsText(calls); got != "a get_weather {\"city\":\"Paris\"}\nb get_weather {\"city\":\"Tokyo\"}\n" {
-		t.Errorf("Calls = %q", got)
-	}
+	// runtime/gemini's TestStreamParallel checks the calls, the body and cut streams;
+	// here the SDK, reading each chunk, finds the parts the body holds.
 	body, _ := s.Response()
-	want := `{"candidates":[{"content":{"parts":[{"text":"Checking "},{"functionCall":{"id":"a","name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2lnLTE="},{"functionCall":{"id":"b","name":"get_weather","args":{"city":"Tokyo"}}}],"role":"model"},"finishReason":"STOP"}],"modelVersion":"gemini-3-pro","usageMetadata":{"promptTokenCount":9,"totalTokenCount":30}}`
-	if string(body) != want {
-		t.Errorf("Response =\n%s\nwant\n%s", body, want)
-	}
-	// The SDK, reading each chunk, finds the same parts.
 	var sdkParts []*genai.Part
 	for _, c := range parallelStream {
 		var r genai.GenerateContentResponse
@@ -110,17 +89,6 @@ func TestStreamParallel(t *testing.T) {
 	}
 	if a, b := wiretest.MustMarshal(t, ours.Candidates[0].Content.Parts), wiretest.MustMarshal(t, sdkParts); !wiretest.JSONEqual(t, a, b) {
 		t.Errorf("parts differ from the SDK's chunks:\nours %s\nSDK  %s", a, b)
-	}
-	// Every cut before the finishReason is an error, never fewer calls.
-	for n := range len(parallelStream) {
-		s, err := feed(t, parallelStream[:n]...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		calls, err := s.Calls()
-		if err == nil || calls != nil || !strings.Contains(err.Error(), "without a finishReason") || s.Done() {
-			t.Errorf("a stream cut after %d chunks: %v, %v", n, calls, err)
-		}
 	}
 }
 

@@ -3,9 +3,7 @@ package runtimeopenai_test
 // From runtime/openai's tests: every call answered, as the SDK reads the conversation.
 
 import (
-	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -32,29 +30,9 @@ const mixedCalls = `{"id":"chatcmpl-m","object":"chat.completion","created":1,"m
 // call its unknown-tool error, each under its id, and the other calls run: no call is
 // echoed unanswered, and no malformed call takes the turn down.
 func TestChatEveryCallAnswered(t *testing.T) {
-	msgs, err := openai.RunChat(context.Background(), testTools(), []byte(mixedCalls))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []struct{ id, text string }{
-		{"call_w", "Sunny in Paris"},
-		{"call_n", "invalid arguments for add"},
-		{"call_l", "invalid arguments for get_weather"},
-		{"call_o", "3"},
-		{"call_b", "invalid arguments for get_weather"},
-		{"call_c", `unknown tool "code_exec"`},
-	}
-	if len(msgs) != len(want) {
-		t.Fatalf("RunChat = %d messages, want %d: %+v", len(msgs), len(want), msgs)
-	}
-	for i, w := range want {
-		if msgs[i].ToolCallID != w.id || !strings.Contains(msgs[i].Content, w.text) {
-			t.Errorf("message %d = %+v, want %s with %q", i, msgs[i], w.id, w.text)
-		}
-	}
-
-	// Continue answers every call the assistant message echoes, custom one included,
-	// as the SDK reads the conversation.
+	// runtime/openai's TestChatEveryCallAnswered checks each answer; here the SDK reads
+	// the conversation Continue writes: every call the assistant message echoes,
+	// custom one included, answered by the tool message after it.
 	ts := testTools()
 	req, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, runtime.ChoiceAuto)
 	next, _ := wiretest.Round(t, openai.Chat{}, ts, req, []byte(mixedCalls), "tools", "tool_choice", "messages")
@@ -63,7 +41,7 @@ func TestChatEveryCallAnswered(t *testing.T) {
 		t.Fatal(err)
 	}
 	echoed := params[2].OfAssistant.ToolCalls
-	if len(echoed) != len(want) || len(params) != 3+len(want) {
+	if len(echoed) != 6 || len(params) != 3+6 {
 		t.Fatalf("the conversation has %d messages and %d echoed calls", len(params), len(echoed))
 	}
 	for i, c := range echoed {
@@ -74,28 +52,6 @@ func TestChatEveryCallAnswered(t *testing.T) {
 	}
 }
 
-// formatTools has a tool that serves a custom tool call: one string parameter, input.
-func formatTools() *runtime.Toolset {
-	return runtime.NewToolset([]runtime.Tool{{Name: "code_exec"}}, func(i int, d *runtime.Decoder) runtime.Invocation {
-		var input string
-		if d.BeginObject() {
-			for d.NextField() {
-				if string(d.FieldName()) != "input" {
-					d.Unknown("input")
-					continue
-				}
-				d.Enter("input")
-				input, _ = d.String()
-				d.Leave()
-			}
-		}
-		if !d.Finish() {
-			return nil
-		}
-		return func(context.Context) (*runtime.Result, error) { return runtime.TextResult("ran " + input), nil }
-	})
-}
-
 // customResponse is a Responses body with a custom tool call beside a function call.
 const customResponse = `{"id":"resp_c","object":"response","status":"completed","output":[
 	{"type":"custom_tool_call","id":"ctc_1","call_id":"call_c","name":"code_exec","input":"print(1)","status":"completed"},
@@ -104,33 +60,9 @@ const customResponse = `{"id":"resp_c","object":"response","status":"completed",
 // TestResponsesCustomCallAnswered: a custom_tool_call is run as a call with its text
 // as the input argument and answered with a custom_tool_call_output item.
 func TestResponsesCustomCallAnswered(t *testing.T) {
-	ts := runtime.Join(formatTools(), testTools())
-	outs, err := openai.RunResponses(context.Background(), ts, []byte(customResponse))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(outs) != 2 || outs[0] != (openai.FunctionCallOutput{Type: "custom_tool_call_output", CallID: "call_c", Output: "ran print(1)"}) ||
-		outs[1] != (openai.FunctionCallOutput{Type: "function_call_output", CallID: "call_f", Output: "Sunny in Oslo"}) {
-		t.Errorf("RunResponses = %+v", outs)
-	}
-	calls, err := openai.ResponsesCalls([]byte(customResponse))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := ts.RunCalls(context.Background(), calls, 0)
-	for name, got := range map[string][]openai.FunctionCallOutput{
-		"ResponsesOutputsFor": must(openai.ResponsesOutputsFor([]byte(customResponse), res)),
-		"reversed results":    must(openai.ResponsesOutputsFor([]byte(customResponse), []runtime.CallResult{res[1], res[0]})),
-	} {
-		if len(got) != 2 || got[0] != outs[0] || got[1] != outs[1] {
-			t.Errorf("%s = %+v, want %+v", name, got, outs)
-		}
-	}
-	if _, err := openai.ResponsesOutputsFor([]byte(customResponse), res[:1]); err == nil || !strings.Contains(err.Error(), "call call_f (get_weather) has no result") {
-		t.Errorf("ResponsesOutputsFor with a call unanswered = %v", err)
-	}
-
-	// Continue answers the custom call with its own item type, which the SDK reads.
+	// runtime/openai's TestResponsesCustomCallAnswered checks the outputs; here the SDK
+	// reads the answers Continue writes: the custom call's in its own item type.
+	ts := runtime.Join(wiretest.CustomTools(), testTools())
 	next, _ := wiretest.Round(t, openai.Responses{}, ts, []byte(responsesRequest), []byte(customResponse), "input")
 	var input []json.RawMessage
 	if err := json.Unmarshal(wiretest.Fields(t, next)["input"], &input); err != nil || len(input) != 5 {
@@ -144,11 +76,4 @@ func TestResponsesCustomCallAnswered(t *testing.T) {
 	if err := json.Unmarshal(input[4], &item); err != nil || item.OfFunctionCallOutput == nil || item.OfFunctionCallOutput.CallID.Value != "call_f" {
 		t.Errorf("the answer to the function call is %s (%v)", input[4], err)
 	}
-}
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
 }

@@ -74,28 +74,6 @@ func TestChatEveryCallAnswered(t *testing.T) {
 	}
 }
 
-// formatTools has a tool that serves a custom tool call: one string parameter, input.
-func formatTools() *runtime.Toolset {
-	return runtime.NewToolset([]runtime.Tool{{Name: "code_exec"}}, func(i int, d *runtime.Decoder) runtime.Invocation {
-		var input string
-		if d.BeginObject() {
-			for d.NextField() {
-				if string(d.FieldName()) != "input" {
-					d.Unknown("input")
-					continue
-				}
-				d.Enter("input")
-				input, _ = d.String()
-				d.Leave()
-			}
-		}
-		if !d.Finish() {
-			return nil
-		}
-		return func(context.Context) (*runtime.Result, error) { return runtime.TextResult("ran " + input), nil }
-	})
-}
-
 // customResponse is a Responses body with a custom tool call beside a function call.
 const customResponse = `{"id":"resp_c","object":"response","status":"completed","output":[
 	{"type":"custom_tool_call","id":"ctc_1","call_id":"call_c","name":"code_exec","input":"print(1)","status":"completed"},
@@ -104,7 +82,7 @@ const customResponse = `{"id":"resp_c","object":"response","status":"completed",
 // TestResponsesCustomCallAnswered: a custom_tool_call is run as a call with its text
 // as the input argument and answered with a custom_tool_call_output item.
 func TestResponsesCustomCallAnswered(t *testing.T) {
-	ts := runtime.Join(formatTools(), testTools())
+	ts := runtime.Join(wiretest.CustomTools(), testTools())
 	outs, err := openai.RunResponses(context.Background(), ts, []byte(customResponse))
 	if err != nil {
 		t.Fatal(err)

@@ -6,11 +6,16 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file needs version 1 of the toolgen runtime: a runtime of another version
-// does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion2
+// This file is version 3 of toolgen's generated code: with a runtime that does not
+// support that version, a constant below overflows and the build fails instead of
+// misbehaving.
+const (
+	_ = toolimpl.EnforceVersion(3 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
+)
 
 // Tools returns the package's tools: add_stock, get_weather and list_transactions.
 func Tools() *runtime.Toolset {
@@ -99,9 +104,9 @@ func toolgenDecodeBatchRequest(d *runtime.Decoder, v *BatchRequest) {
 		case "items":
 			if d.Property(&seen[0], "items", runtime.Required) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.Items)
+					toolimpl.MakeSlice(&v.Items)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.Items, 100)
+						e := toolimpl.Item(d, &v.Items, 100)
 						toolgenDecodeItem(d, e)
 					}
 					d.MinItems(d.Count(), 1)
@@ -210,9 +215,9 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 		case "categories":
 			if d.Property(&seen[4], "categories", runtime.Required) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.Categories)
+					toolimpl.MakeSlice(&v.Categories)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.Categories, 7)
+						e := toolimpl.Item(d, &v.Categories, 7)
 						if s1, ok := d.StringBytes(); ok {
 							switch string(s1) {
 							case "groceries":
@@ -241,7 +246,7 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 			}
 		case "merchant":
 			if d.Property(&seen[5], "merchant", runtime.Optional) {
-				p := runtime.New(&v.Merchant)
+				p := toolimpl.New(&v.Merchant)
 				if s1, ok := d.String(); ok {
 					d.MinLength(s1, 1)
 					d.MaxLength(s1, 100)
@@ -251,7 +256,7 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 			}
 		case "limit":
 			if d.Property(&seen[6], "limit", runtime.Optional) {
-				p := runtime.New(&v.Limit)
+				p := toolimpl.New(&v.Limit)
 				if n1, ok := d.Int(1, 500); ok {
 					*p = int(n1)
 				}

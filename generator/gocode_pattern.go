@@ -14,7 +14,7 @@ import (
 // instead of running a regular expression: the function decides exactly what regexp
 // decides, at a fraction of the cost (the batch benchmark in bench/ spent about 40% of
 // its time in regexp's one-pass matcher). Any other pattern is left to regexp, through
-// runtime.Pattern.
+// toolimpl.Pattern.
 
 // patternStep matches from min to max (max < 0: any number of) bytes of an ASCII class.
 type patternStep struct {

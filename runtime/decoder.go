@@ -3,7 +3,6 @@ package runtime
 import (
 	"encoding/binary"
 	"math/bits"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -738,29 +737,6 @@ func (d *Decoder) Index() int { return d.path[len(d.path)-1].index }
 // keeping items, and the slice no longer counts them.
 func (d *Decoder) Count() int { return d.count }
 
-// Item returns where to decode the next item of the array being read into *s: a new
-// zero item at its end, with room made by Grow (max is the array's maxItems, or 0).
-// Once the arguments are known to be invalid, the value will not be used, and the
-// items read from then on are decoded into one spare place past the end of *s, so that
-// a long list of mistakes (a million [1,1,…] for a list of strings, or {} for a list
-// of large structs) costs no more memory than its first item.
-func Item[S ~[]E, E any](d *Decoder, s *S, max int) *E {
-	var zero E
-	if d.Failed() {
-		if len(*s) == cap(*s) {
-			*s = slices.Grow(*s, 1)
-		}
-		p := &(*s)[:len(*s)+1][len(*s)]
-		*p = zero
-		return p
-	}
-	if len(*s) == cap(*s) {
-		*s = Grow(d, *s, max)
-	}
-	*s = append(*s, zero)
-	return &(*s)[len(*s)-1]
-}
-
 // push opens a container; outer is the text to go back to at its end, if it is read
 // from a string. Like pushSegment, it writes pointers only when they change.
 func (d *Decoder) push(array bool, outer []byte, outerPos int) {
@@ -777,17 +753,13 @@ func (d *Decoder) push(array bool, outer []byte, outerPos int) {
 	}
 }
 
-// Grow returns s, the items of the array being read so far, with room for the next
-// one. When s is full it makes room for more than append would: for four items at
-// first (as encoding/json does), then, when the array may hold at most max items (max
-// > 0), for as many as the rest of the text could hold at the size the items read so
-// far took, within max, so that a long array is not copied again and again as it
-// grows. Without max it doubles s, as append does.
-func Grow[S ~[]E, E any](d *Decoder, s S, max int) S {
-	n := len(s)
-	if n < cap(s) {
-		return s
-	}
+// Room returns the capacity to give a list that the n items of the innermost array
+// read so far fill: room for four items at first (as encoding/json makes), then, when
+// the array may hold at most max items (max > 0), for as many as the rest of the text
+// could hold at the size the items read so far took, within max, so that a long array
+// is not copied again and again as it grows. Without max it doubles, as append does.
+// It is always more than n.
+func (d *Decoder) Room(n, max int) int {
 	want := 4
 	if n > 0 {
 		want = 2 * n
@@ -805,7 +777,7 @@ func Grow[S ~[]E, E any](d *Decoder, s S, max int) S {
 	if want <= n {
 		want = n + 1
 	}
-	return slices.Grow(s, want-n)
+	return want
 }
 
 // end closes the innermost container, going back to the enclosing text when the

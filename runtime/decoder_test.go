@@ -58,12 +58,10 @@ func decodePoint(d *Decoder, v *point) {
 			seen[2] = true
 			d.Enter("tags")
 			if d.BeginArray() {
-				MakeSlice(&v.Tags)
+				v.Tags = []string{}
 				for d.NextItem() {
-					e := Append(&v.Tags)
-					if s, ok := d.String(); ok {
-						*e = s
-					}
+					s, _ := d.String()
+					v.Tags = append(v.Tags, s)
 				}
 				d.MaxItems(len(v.Tags), 2)
 			}
@@ -78,7 +76,8 @@ func decodePoint(d *Decoder, v *point) {
 			}
 			seen[3] = true
 			d.Enter("next")
-			decodePoint(d, New(&v.Next))
+			v.Next = new(point)
+			decodePoint(d, v.Next)
 			d.Leave()
 		default:
 			d.Unknown("x", "name", "tags", "next")

@@ -5,7 +5,9 @@
 //
 // It depends on the standard library only, so every program that uses generated tools
 // can afford it. The provider packages below it (runtime/openai, runtime/anthropic,
-// runtime/gemini) translate between a provider's wire format and a Toolset.
+// runtime/gemini) translate between a provider's wire format and a Toolset;
+// runtime/dialect lowers a tool's schema to each provider's subset. What only generated
+// code calls is in runtime/toolimpl.
 //
 // A typical use, with the tools of a generated package weather:
 //
@@ -16,12 +18,3 @@
 //	}
 //	send(res.Text())
 package runtime
-
-// Version is the version of the contract between generated code and this package.
-// Version 2: a Tool carries only its canonical definition; the adapters lower its
-// input schema to each provider's dialect with runtime/dialect.
-const Version = 2
-
-// SupportPackageIsVersion2 is referenced by generated code, so that code generated for
-// another version of the runtime fails to compile instead of misbehaving.
-const SupportPackageIsVersion2 = true

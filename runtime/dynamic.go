@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/toolgen/toolgen/runtime/internal/lists"
 )
 
 // NewTool returns a Toolset holding one tool built at run time: def describes it, and
@@ -299,8 +301,8 @@ func (st *interp) stringValue(n *node) {
 	if n.maxLen >= 0 {
 		d.MaxLength(s, n.maxLen)
 	}
-	if n.pattern != nil {
-		d.Match(s, n.pattern)
+	if n.pattern != nil && !n.pattern.MatchString(s) {
+		d.Fail(CodePattern, n.patternMessage)
 	}
 	if n.format != "" {
 		d.Format(s, n.format)
@@ -522,7 +524,7 @@ func (st *interp) member(first *bool, name string) {
 }
 
 // array reads an array as a generated slice decoder does: for uniqueItems, the items
-// compared are those a generated decoder keeps (runtime.Item keeps none once the
+// compared are those a generated decoder keeps (toolimpl.Item keeps none once the
 // arguments are known to be invalid), each as the value it stored.
 func (st *interp) array(n *node) {
 	d := st.d
@@ -561,7 +563,9 @@ func (st *interp) array(n *node) {
 		d.MaxItems(d.Count(), n.maxItems)
 	}
 	if n.unique {
-		Unique(d, keys)
+		if i, j, ok := lists.Duplicate(keys); ok {
+			d.NotUnique(i, j)
+		}
 	}
 }
 

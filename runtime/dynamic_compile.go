@@ -51,8 +51,9 @@ type node struct {
 
 	// Strings.
 	minLen, maxLen int // -1 when absent
-	pattern        *Pattern
+	pattern        *regexp.Regexp
 	patternSrc     string
+	patternMessage string
 	format         Format // "" when absent
 
 	// Enum and const, for strings, numbers and booleans: a value must be one of them.
@@ -515,11 +516,12 @@ func (c *compiler) stringNode(n *node, s *jv, at string) {
 			c.fail(at+"/pattern", "pattern", "must be a string")
 			return
 		}
-		if _, err := regexp.Compile(v.str); err != nil {
+		re, err := regexp.Compile(v.str)
+		if err != nil {
 			c.fail(at+"/pattern", "pattern", "not an RE2 expression: "+err.Error())
 			return
 		}
-		n.pattern, n.patternSrc = NewPattern(v.str), v.str
+		n.pattern, n.patternSrc, n.patternMessage = re, v.str, "must match the pattern "+v.str
 	}
 	if v, ok := s.get("format"); ok {
 		if v.kind != 's' {

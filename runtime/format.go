@@ -3,10 +3,8 @@ package runtime
 import (
 	"net/netip"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -302,26 +300,3 @@ func isURI(s string) bool {
 	}
 	return u.IsAbs()
 }
-
-// Pattern is a regular expression (RE2 syntax, unanchored as JSON Schema's pattern),
-// compiled on first use. Generated code declares one per pattern keyword; toolgen
-// checked the expression when it generated the code.
-type Pattern struct {
-	src  string
-	once sync.Once
-	re   *regexp.Regexp
-	err  error
-}
-
-// NewPattern returns the pattern for the RE2 expression src.
-func NewPattern(src string) *Pattern { return &Pattern{src: src} }
-
-// MatchString reports whether s contains a match of the pattern. A pattern that does
-// not compile matches nothing.
-func (p *Pattern) MatchString(s string) bool {
-	p.once.Do(func() { p.re, p.err = regexp.Compile(p.src) })
-	return p.err == nil && p.re.MatchString(s)
-}
-
-// String returns the expression.
-func (p *Pattern) String() string { return p.src }

@@ -500,17 +500,11 @@ func (d *Decoder) MaxProperties(count, n int) {
 // failList records a violation of a whole list, whose text is not worth echoing.
 func (d *Decoder) failList(code Code, message string) { d.failHere("", code, message) }
 
-// Unique checks that no two items of a list read are equal.
-func Unique[T comparable](d *Decoder, items []T) {
-	seen := make(map[T]int, len(items))
-	for i, v := range items {
-		if j, dup := seen[v]; dup {
-			if !d.failing() {
-				d.failList(CodeUniqueItems, "must not hold equal items (items "+strconv.Itoa(j)+" and "+strconv.Itoa(i)+" are equal)")
-			}
-			return
-		}
-		seen[v] = i
+// NotUnique records that items i and j of the list just read are equal, which its
+// uniqueItems keyword forbids.
+func (d *Decoder) NotUnique(i, j int) {
+	if !d.failing() {
+		d.failList(CodeUniqueItems, "must not hold equal items (items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal)")
 	}
 }
 
@@ -519,15 +513,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// Match checks s against a pattern.
-func (d *Decoder) Match(s string, p *Pattern) {
-	if !p.MatchString(s) {
-		if !d.failing() {
-			d.Fail(CodePattern, "must match the pattern "+p.String())
-		}
-	}
 }
 
 // Format checks that s has the given format.

@@ -69,11 +69,7 @@ func dispatchTest(i int, d *Decoder) Invocation {
 		}
 	case 4:
 		return func(context.Context) (*Result, error) {
-			var out []string
-			if out == nil {
-				MakeSlice(&out)
-			}
-			return StructuredResult(out, true)
+			return StructuredResult([]string{}, true)
 		}
 	case 5:
 		return func(context.Context) (*Result, error) { return nil, nil }

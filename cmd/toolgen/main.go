@@ -78,7 +78,7 @@ import (
 	"github.com/toolgen/toolgen/internal/output"
 	"github.com/toolgen/toolgen/model"
 	"github.com/toolgen/toolgen/parser"
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 func main() {
@@ -253,7 +253,7 @@ func newVersionCommand(stdout io.Writer) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			info, _ := rdebug.ReadBuildInfo()
-			fmt.Fprintf(stdout, "toolgen %s (runtime contract version %d)\n", moduleVersion(info), runtime.Version)
+			fmt.Fprintf(stdout, "toolgen %s (generated code version %d)\n", moduleVersion(info), toolimpl.GenVersion)
 			return nil
 		},
 	}

@@ -7,13 +7,18 @@ import (
 	"encoding/json"
 	other "github.com/toolgen/toolgen/internal/conformance/other"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"math"
 	"time"
 )
 
-// This file needs version 1 of the toolgen runtime: a runtime of another version
-// does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion2
+// This file is version 3 of toolgen's generated code: with a runtime that does not
+// support that version, a constant below overflows and the build fails instead of
+// misbehaving.
+const (
+	_ = toolimpl.EnforceVersion(3 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
+)
 
 // Tools returns the package's tools: counts, echo_constrained, echo_kinds, fail, greet, list, no_args, number and rich.
 func Tools() *runtime.Toolset {
@@ -118,7 +123,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := Counts()
 			// An empty result is {}, never null, so it cannot read like a failure.
 			if out == nil {
-				runtime.MakeMap(&out)
+				toolimpl.MakeMap(&out)
 			}
 			return runtime.StructuredResult(out, false)
 		}
@@ -187,7 +192,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			// An empty result is [], never null, so it cannot read like a failure.
 			if out == nil {
-				runtime.MakeSlice(&out)
+				toolimpl.MakeSlice(&out)
 			}
 			return runtime.StructuredResult(out, true)
 		}
@@ -356,7 +361,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 			}
 		case "loud":
 			if d.Property(&seen[2], "loud", runtime.Optional) {
-				p := runtime.New(&v.loud)
+				p := toolimpl.New(&v.loud)
 				if b1, ok := d.Bool(); ok {
 					*p = b1
 				}
@@ -489,7 +494,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 			}
 		case "defaultPtr":
 			if d.Property(&seen[5], "defaultPtr", runtime.Optional) {
-				p := runtime.New(&v.DefaultPtr)
+				p := toolimpl.New(&v.DefaultPtr)
 				if b1, ok := d.Bool(); ok {
 					*p = b1
 				}
@@ -682,9 +687,9 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 		case "minItems":
 			if d.Property(&seen[27], "minItems", runtime.Optional) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.MinItems)
+					toolimpl.MakeSlice(&v.MinItems)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.MinItems, 0)
+						e := toolimpl.Item(d, &v.MinItems, 0)
 						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 							*e = int(n1)
 						}
@@ -696,9 +701,9 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 		case "maxItems":
 			if d.Property(&seen[28], "maxItems", runtime.Optional) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.MaxItems)
+					toolimpl.MakeSlice(&v.MaxItems)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.MaxItems, 2)
+						e := toolimpl.Item(d, &v.MaxItems, 2)
 						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 							*e = int(n1)
 						}
@@ -710,23 +715,23 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 		case "unique":
 			if d.Property(&seen[29], "unique", runtime.Optional) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.Unique)
+					toolimpl.MakeSlice(&v.Unique)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.Unique, 0)
+						e := toolimpl.Item(d, &v.Unique, 0)
 						if s1, ok := d.String(); ok {
 							*e = s1
 						}
 					}
-					runtime.Unique(d, v.Unique)
+					toolimpl.Unique(d, v.Unique)
 				}
 				d.Leave()
 			}
 		case "itemBounds":
 			if d.Property(&seen[30], "itemBounds", runtime.Optional) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.ItemBounds)
+					toolimpl.MakeSlice(&v.ItemBounds)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.ItemBounds, 3)
+						e := toolimpl.Item(d, &v.ItemBounds, 3)
 						if n1, ok := d.Int(0, 9); ok {
 							*e = int(n1)
 						}
@@ -738,9 +743,9 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 		case "colorList":
 			if d.Property(&seen[31], "colorList", runtime.Optional) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.ColorList)
+					toolimpl.MakeSlice(&v.ColorList)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.ColorList, 0)
+						e := toolimpl.Item(d, &v.ColorList, 0)
 						if s1, ok := d.StringBytes(); ok {
 							switch string(s1) {
 							case "red":
@@ -773,7 +778,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 		case "mustHave":
 			if d.Property(&seen[34], "mustHave", runtime.Required) {
 				if !d.Null() {
-					p := runtime.New(&v.MustHave)
+					p := toolimpl.New(&v.MustHave)
 					if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 						*p = int(n1)
 					}
@@ -839,7 +844,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 			}
 		case "note":
 			if d.Property(&seen[1], "note", runtime.Optional) {
-				runtime.Ensure(&v.Extra)
+				toolimpl.Ensure(&v.Extra)
 				if s, ok := d.String(); ok {
 					v.Extra.Note = s
 				}
@@ -974,9 +979,9 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 		case "list":
 			if d.Property(&seen[20], "list", runtime.Optional) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.List)
+					toolimpl.MakeSlice(&v.List)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.List, 0)
+						e := toolimpl.Item(d, &v.List, 0)
 						if s1, ok := d.String(); ok {
 							*e = s1
 						}
@@ -1006,7 +1011,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 		case "counts":
 			if d.Property(&seen[22], "counts", runtime.Optional) {
 				if d.BeginObject() {
-					runtime.MakeMap(&v.Counts)
+					toolimpl.MakeMap(&v.Counts)
 					for d.NextField() {
 						k := string(d.FieldName())
 						if _, dup := v.Counts[k]; dup {
@@ -1014,7 +1019,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 							continue
 						}
 						d.Enter(string(k))
-						e := runtime.ZeroValue(v.Counts)
+						e := toolimpl.ZeroValue(v.Counts)
 						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 							e = int(n1)
 						}
@@ -1027,7 +1032,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 		case "byColor":
 			if d.Property(&seen[23], "byColor", runtime.Optional) {
 				if d.BeginObject() {
-					runtime.MakeMap(&v.ByColor)
+					toolimpl.MakeMap(&v.ByColor)
 					for d.NextField() {
 						switch string(d.FieldName()) {
 						case "red", "green", "blue":
@@ -1041,7 +1046,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 							continue
 						}
 						d.Enter(string(k))
-						e := runtime.ZeroValue(v.ByColor)
+						e := toolimpl.ZeroValue(v.ByColor)
 						if f1, ok := d.Float(64); ok {
 							e = f1
 						}
@@ -1053,7 +1058,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 			}
 		case "ptr":
 			if d.Property(&seen[24], "ptr", runtime.Optional) {
-				p := runtime.New(&v.Ptr)
+				p := toolimpl.New(&v.Ptr)
 				if s1, ok := d.String(); ok {
 					*p = s1
 				}
@@ -1061,7 +1066,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 			}
 		case "nested":
 			if d.Property(&seen[25], "nested", runtime.Optional) {
-				p := runtime.New(&v.Nested)
+				p := toolimpl.New(&v.Nested)
 				toolgenDecodeNode(d, p)
 				d.Leave()
 			}
@@ -1101,9 +1106,9 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 		case "tags":
 			if d.Property(&seen[29], "tags", runtime.Optional) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.Tags)
+					toolimpl.MakeSlice(&v.Tags)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.Tags, 0)
+						e := toolimpl.Item(d, &v.Tags, 0)
 						toolgenDecodeTag(d, e)
 					}
 				}
@@ -1131,13 +1136,13 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 		case "matrix":
 			if d.Property(&seen[33], "matrix", runtime.Optional) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.Matrix)
+					toolimpl.MakeSlice(&v.Matrix)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.Matrix, 0)
+						e := toolimpl.Item(d, &v.Matrix, 0)
 						if d.BeginArray() {
-							runtime.MakeSlice(e)
+							toolimpl.MakeSlice(e)
 							for d.NextItem() {
-								e1 := runtime.Item(d, e, 0)
+								e1 := toolimpl.Item(d, e, 0)
 								if n2, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 									*e1 = int(n2)
 								}
@@ -1244,9 +1249,9 @@ func toolgenDecodeNode(d *runtime.Decoder, v *Node) {
 		case "children":
 			if d.Property(&seen[1], "children", runtime.Optional) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.Children)
+					toolimpl.MakeSlice(&v.Children)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.Children, 0)
+						e := toolimpl.Item(d, &v.Children, 0)
 						toolgenDecodeNode(d, e)
 					}
 				}

@@ -6,13 +6,18 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"math"
 	"time"
 )
 
-// This file needs version 1 of the toolgen runtime: a runtime of another version
-// does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion2
+// This file is version 3 of toolgen's generated code: with a runtime that does not
+// support that version, a constant below overflows and the build fails instead of
+// misbehaving.
+const (
+	_ = toolimpl.EnforceVersion(3 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
+)
 
 // VaultTools returns the tools of recv's methods: bail_out, connect_backend, explode, hang, list_secrets, pay, ping and put_secret.
 func VaultTools(recv *Vault) *runtime.Toolset {
@@ -190,7 +195,7 @@ func toolgenDispatchVault(recv *Vault, i int, d *runtime.Decoder) runtime.Invoca
 			}
 			// An empty result is [], never null, so it cannot read like a failure.
 			if out == nil {
-				runtime.MakeSlice(&out)
+				toolimpl.MakeSlice(&out)
 			}
 			return runtime.StructuredResult(out, true)
 		}
@@ -427,9 +432,9 @@ func toolgenDecodePaymentRequest(d *runtime.Decoder, v *PaymentRequest) {
 		case "splits":
 			if d.Property(&seen[5], "splits", runtime.Optional) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.Splits)
+					toolimpl.MakeSlice(&v.Splits)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.Splits, 20)
+						e := toolimpl.Item(d, &v.Splits, 20)
 						if f1, ok := d.Float(64); ok {
 							d.MultipleOf("0.01")
 							*e = f1
@@ -524,9 +529,9 @@ func toolgenDecodeStoreRequest(d *runtime.Decoder, v *StoreRequest) {
 		case "recoveryCodes":
 			if d.Property(&seen[5], "recoveryCodes", runtime.Optional|runtime.Sensitive) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.RecoveryCodes)
+					toolimpl.MakeSlice(&v.RecoveryCodes)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.RecoveryCodes, 10)
+						e := toolimpl.Item(d, &v.RecoveryCodes, 10)
 						if s1, ok := d.String(); ok {
 							d.MinLength(s1, 6)
 							*e = s1
@@ -539,7 +544,7 @@ func toolgenDecodeStoreRequest(d *runtime.Decoder, v *StoreRequest) {
 		case "headers":
 			if d.Property(&seen[6], "headers", runtime.Optional|runtime.Sensitive) {
 				if d.BeginObject() {
-					runtime.MakeMap(&v.Headers)
+					toolimpl.MakeMap(&v.Headers)
 					for d.NextField() {
 						k := string(d.FieldName())
 						if _, dup := v.Headers[k]; dup {
@@ -547,7 +552,7 @@ func toolgenDecodeStoreRequest(d *runtime.Decoder, v *StoreRequest) {
 							continue
 						}
 						d.Enter(string(k))
-						e := runtime.ZeroValue(v.Headers)
+						e := toolimpl.ZeroValue(v.Headers)
 						if s1, ok := d.String(); ok {
 							d.MaxLength(s1, 200)
 							e = s1

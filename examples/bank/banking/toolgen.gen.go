@@ -6,12 +6,17 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"time"
 )
 
-// This file needs version 1 of the toolgen runtime: a runtime of another version
-// does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion2
+// This file is version 3 of toolgen's generated code: with a runtime that does not
+// support that version, a constant below overflows and the build fails instead of
+// misbehaving.
+const (
+	_ = toolimpl.EnforceVersion(3 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
+)
 
 // ServiceTools returns the tools of recv's methods: close_account and get_transactions.
 func ServiceTools(recv *Service) *runtime.Toolset {
@@ -78,7 +83,7 @@ func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) runtime.In
 			}
 			// An empty result is [], never null, so it cannot read like a failure.
 			if out == nil {
-				runtime.MakeSlice(&out)
+				toolimpl.MakeSlice(&out)
 			}
 			return runtime.StructuredResult(out, true)
 		}

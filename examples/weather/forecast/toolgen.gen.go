@@ -6,11 +6,16 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file needs version 1 of the toolgen runtime: a runtime of another version
-// does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion2
+// This file is version 3 of toolgen's generated code: with a runtime that does not
+// support that version, a constant below overflows and the build fails instead of
+// misbehaving.
+const (
+	_ = toolimpl.EnforceVersion(3 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
+)
 
 // Tools returns the package's tools: get_weather and hello_world.
 func Tools() *runtime.Toolset {

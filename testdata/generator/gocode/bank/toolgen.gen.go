@@ -6,11 +6,16 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file needs version 1 of the toolgen runtime: a runtime of another version
-// does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion2
+// This file is version 3 of toolgen's generated code: with a runtime that does not
+// support that version, a constant below overflows and the build fails instead of
+// misbehaving.
+const (
+	_ = toolimpl.EnforceVersion(3 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
+)
 
 // ServiceTools returns the tools of recv's methods: balance, freeze_card, get_transactions, ping and statement.
 func ServiceTools(recv *Service) *runtime.Toolset {
@@ -104,7 +109,7 @@ func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) runtime.In
 			}
 			// An empty result is [], never null, so it cannot read like a failure.
 			if out == nil {
-				runtime.MakeSlice(&out)
+				toolimpl.MakeSlice(&out)
 			}
 			return runtime.StructuredResult(out, true)
 		}
@@ -177,7 +182,7 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 			}
 		case "to":
 			if d.Property(&seen[1], "to", runtime.Optional) {
-				p := runtime.New(&v.To)
+				p := toolimpl.New(&v.To)
 				if t1, ok := d.Time(); ok {
 					*p = t1
 				}

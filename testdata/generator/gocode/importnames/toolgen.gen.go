@@ -7,13 +7,18 @@ import (
 	toolgenImportJson "encoding/json"
 	toolgenImportOther "example.com/x/other"
 	toolgenImportRuntime "github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	toolgenImportMath "math"
 	"time"
 )
 
-// This file needs version 1 of the toolgen runtime: a runtime of another version
-// does not define the constant, and the build fails instead of misbehaving.
-const _ = toolgenImportRuntime.SupportPackageIsVersion2
+// This file is version 3 of toolgen's generated code: with a runtime that does not
+// support that version, a constant below overflows and the build fails instead of
+// misbehaving.
+const (
+	_ = toolimpl.EnforceVersion(3 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
+)
 
 // Tools returns the package's tools: run.
 func Tools() *toolgenImportRuntime.Toolset {

@@ -6,12 +6,17 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"math"
 )
 
-// This file needs version 1 of the toolgen runtime: a runtime of another version
-// does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion2
+// This file is version 3 of toolgen's generated code: with a runtime that does not
+// support that version, a constant below overflows and the build fails instead of
+// misbehaving.
+const (
+	_ = toolimpl.EnforceVersion(3 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
+)
 
 // Tools returns the package's tools: add, greet, pick and single.
 func Tools() *runtime.Toolset {
@@ -192,9 +197,9 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 		case "tags":
 			if d.Property(&seen[3], "tags", runtime.Required) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.tags)
+					toolimpl.MakeSlice(&v.tags)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.tags, 3)
+						e := toolimpl.Item(d, &v.tags, 3)
 						if s1, ok := d.StringBytes(); ok {
 							switch string(s1) {
 							case "a":
@@ -209,7 +214,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 						}
 					}
 					d.MaxItems(d.Count(), 3)
-					runtime.Unique(d, v.tags)
+					toolimpl.Unique(d, v.tags)
 				}
 				d.Leave()
 			}
@@ -229,7 +234,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 			}
 		case "level":
 			if d.Property(&seen[5], "level", runtime.Optional) {
-				p := runtime.New(&v.level)
+				p := toolimpl.New(&v.level)
 				if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					switch n1 {
 					case 1, 2:
@@ -319,9 +324,9 @@ func toolgenDecodeArgsSingle(d *runtime.Decoder, v *toolgenArgsSingle) {
 		case "ids":
 			if d.Property(&seen[0], "ids", runtime.Required) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.ids)
+					toolimpl.MakeSlice(&v.ids)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.ids, 0)
+						e := toolimpl.Item(d, &v.ids, 0)
 						if n1, ok := d.Uint(0, math.MaxUint64); ok {
 							*e = n1
 						}

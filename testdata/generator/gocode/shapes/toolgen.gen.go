@@ -6,12 +6,17 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"math"
 )
 
-// This file needs version 1 of the toolgen runtime: a runtime of another version
-// does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion2
+// This file is version 3 of toolgen's generated code: with a runtime that does not
+// support that version, a constant below overflows and the build fails instead of
+// misbehaving.
+const (
+	_ = toolimpl.EnforceVersion(3 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
+)
 
 // Tools returns the package's tools: move.
 func Tools() *runtime.Toolset {
@@ -72,7 +77,7 @@ func toolgenDecodeArgsMove(d *runtime.Decoder, v *toolgenArgsMove) {
 		case "by":
 			if d.Property(&seen[1], "by", runtime.Required) {
 				if d.BeginObject() {
-					runtime.MakeMap(&v.by)
+					toolimpl.MakeMap(&v.by)
 					for d.NextField() {
 						k := Key(d.FieldName())
 						if _, dup := v.by[k]; dup {
@@ -80,7 +85,7 @@ func toolgenDecodeArgsMove(d *runtime.Decoder, v *toolgenArgsMove) {
 							continue
 						}
 						d.Enter(string(k))
-						e := runtime.ZeroValue(v.by)
+						e := toolimpl.ZeroValue(v.by)
 						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 							switch n1 {
 							case 0, 1:

@@ -6,13 +6,18 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"math"
 	"time"
 )
 
-// This file needs version 1 of the toolgen runtime: a runtime of another version
-// does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion2
+// This file is version 3 of toolgen's generated code: with a runtime that does not
+// support that version, a constant below overflows and the build fails instead of
+// misbehaving.
+const (
+	_ = toolimpl.EnforceVersion(3 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
+)
 
 // Tools returns the package's tools: mixed.
 func Tools() *runtime.Toolset {
@@ -69,7 +74,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 			}
 		case "level":
 			if d.Property(&seen[2], "level", runtime.Optional) {
-				runtime.Ensure(&v.Extra)
+				toolimpl.Ensure(&v.Extra)
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.Extra.Level = int(n)
 				}
@@ -103,7 +108,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 			}
 		case "opt":
 			if d.Property(&seen[7], "opt", runtime.Optional) {
-				p := runtime.New(&v.Opt)
+				p := toolimpl.New(&v.Opt)
 				if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					*p = int(n1)
 				}
@@ -112,7 +117,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 		case "must":
 			if d.Property(&seen[8], "must", runtime.Required) {
 				if !d.Null() {
-					p := runtime.New(&v.Must)
+					p := toolimpl.New(&v.Must)
 					if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 						*p = int(n1)
 					}
@@ -122,7 +127,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 		case "map":
 			if d.Property(&seen[9], "map", runtime.Required) {
 				if d.BeginObject() {
-					runtime.MakeMap(&v.Map)
+					toolimpl.MakeMap(&v.Map)
 					for d.NextField() {
 						k := string(d.FieldName())
 						if _, dup := v.Map[k]; dup {
@@ -130,11 +135,11 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 							continue
 						}
 						d.Enter(string(k))
-						e := runtime.ZeroValue(v.Map)
+						e := toolimpl.ZeroValue(v.Map)
 						if d.BeginArray() {
-							runtime.MakeSlice(&e)
+							toolimpl.MakeSlice(&e)
 							for d.NextItem() {
-								e1 := runtime.Item(d, &e, 0)
+								e1 := toolimpl.Item(d, &e, 0)
 								if n2, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 									*e1 = int(n2)
 								}
@@ -150,7 +155,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 		case "labels":
 			if d.Property(&seen[10], "labels", runtime.Optional) {
 				if d.BeginObject() {
-					runtime.MakeMap(&v.Labels)
+					toolimpl.MakeMap(&v.Labels)
 					for d.NextField() {
 						k := string(d.FieldName())
 						if _, dup := v.Labels[k]; dup {
@@ -158,7 +163,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 							continue
 						}
 						d.Enter(string(k))
-						e := runtime.ZeroValue(v.Labels)
+						e := toolimpl.ZeroValue(v.Labels)
 						if s1, ok := d.String(); ok {
 							e = s1
 						}
@@ -405,11 +410,11 @@ func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
 		case "children":
 			if d.Property(&seen[1], "children", runtime.Optional) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.Children)
+					toolimpl.MakeSlice(&v.Children)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.Children, 0)
+						e := toolimpl.Item(d, &v.Children, 0)
 						if !d.Null() {
-							p1 := runtime.New(e)
+							p1 := toolimpl.New(e)
 							toolgenDecodeTree(d, p1)
 						}
 					}
@@ -435,7 +440,7 @@ func toolgenDecodeA(d *runtime.Decoder, v *A) {
 		switch string(d.FieldName()) {
 		case "b":
 			if d.Property(&seen[0], "b", runtime.Optional) {
-				p := runtime.New(&v.B)
+				p := toolimpl.New(&v.B)
 				toolgenDecodeB(d, p)
 				d.Leave()
 			}
@@ -456,9 +461,9 @@ func toolgenDecodeB(d *runtime.Decoder, v *B) {
 		case "a":
 			if d.Property(&seen[0], "a", runtime.Required) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.A)
+					toolimpl.MakeSlice(&v.A)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.A, 0)
+						e := toolimpl.Item(d, &v.A, 0)
 						toolgenDecodeA(d, e)
 					}
 				}

@@ -8,12 +8,17 @@ import (
 	catalog "example.com/x/catalog"
 	inventory "example.com/x/inventory"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"math"
 )
 
-// This file needs version 1 of the toolgen runtime: a runtime of another version
-// does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion2
+// This file is version 3 of toolgen's generated code: with a runtime that does not
+// support that version, a constant below overflows and the build fails instead of
+// misbehaving.
+const (
+	_ = toolimpl.EnforceVersion(3 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
+)
 
 // Tools returns the package's tools: place-order and stamp.
 func Tools() *runtime.Toolset {
@@ -81,9 +86,9 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 		case "items":
 			if d.Property(&seen[0], "items", runtime.Required) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.Items)
+					toolimpl.MakeSlice(&v.Items)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.Items, 0)
+						e := toolimpl.Item(d, &v.Items, 0)
 						toolgenDecodeCatalogItem(d, e)
 					}
 					d.MinItems(d.Count(), 1)

@@ -1,0 +1,124 @@
+package toolimpl_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
+)
+
+// TestVersionRange checks that this module's toolgen generates code its runtime supports.
+func TestVersionRange(t *testing.T) {
+	if toolimpl.GenVersion < toolimpl.MinVersion || toolimpl.GenVersion > toolimpl.MaxVersion {
+		t.Fatalf("GenVersion %d is outside [%d, %d]", toolimpl.GenVersion, toolimpl.MinVersion, toolimpl.MaxVersion)
+	}
+}
+
+// readInts decodes args, a list of integers in [0, 9], as generated code does.
+func readInts(args string, max int) ([]int64, *runtime.Decoder) {
+	d := runtime.NewDecoder([]byte(args), runtime.Limits{})
+	var s []int64
+	if d.BeginArray() {
+		toolimpl.MakeSlice(&s)
+		for d.NextItem() {
+			e := toolimpl.Item(d, &s, max)
+			if n, ok := d.Int(0, 9); ok {
+				*e = n
+			}
+		}
+	}
+	d.Finish()
+	return s, d
+}
+
+// TestItem checks that Item keeps every item of valid arguments, and none past the
+// one with the first violation: the items after it go to one spare place.
+func TestItem(t *testing.T) {
+	s, d := readInts("[1,2,3,4,5,6,7,8,9]", 0)
+	if d.Failed() || len(s) != 9 || s[8] != 9 {
+		t.Fatalf("valid list: got %v, violations %v", s, d.Violations())
+	}
+	bad := "[1,2,30" + strings.Repeat(",40", 10000) + "]"
+	s, d = readInts(bad, 0)
+	if !d.Failed() {
+		t.Fatal("invalid list accepted")
+	}
+	if len(s) != 3 || cap(s) > 4 {
+		t.Errorf("after the first violation: len %d, cap %d; want the three items up to it, cap at most 4", len(s), cap(s))
+	}
+}
+
+// TestUnique checks the uniqueItems check: the first pair of equal items is named once.
+func TestUnique(t *testing.T) {
+	for _, c := range []struct {
+		items []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"a"}, ""},
+		{[]string{"a", "b", "c"}, ""},
+		{[]string{"a", "b", "a", "b"}, "must not hold equal items (items 0 and 2 are equal)"},
+	} {
+		d := runtime.NewDecoder([]byte(`[]`), runtime.Limits{})
+		toolimpl.Unique(d, c.items)
+		var got string
+		if v := d.Violations(); len(v) > 0 {
+			got = v[0].Message
+			if len(v) > 1 || v[0].Code != runtime.CodeUniqueItems {
+				t.Errorf("%q: violations %v", c.items, v)
+			}
+		}
+		if got != c.want {
+			t.Errorf("%q: got %q, want %q", c.items, got, c.want)
+		}
+	}
+}
+
+// TestMatch checks a pattern's verdict and message, and that a pattern that does not
+// compile matches nothing.
+func TestMatch(t *testing.T) {
+	p := toolimpl.NewPattern(`^[a-z]+(?:-[a-z]+)*$`)
+	bad := toolimpl.NewPattern(`(`)
+	for _, c := range []struct {
+		p    *toolimpl.Pattern
+		s    string
+		want string
+	}{
+		{p, "kebab-case", ""},
+		{p, "Kebab", "must match the pattern ^[a-z]+(?:-[a-z]+)*$"},
+		{bad, "", "must match the pattern ("},
+	} {
+		d := runtime.NewDecoder([]byte(`""`), runtime.Limits{})
+		toolimpl.Match(d, c.s, c.p)
+		var got string
+		if v := d.Violations(); len(v) > 0 {
+			got = v[0].Message
+		}
+		if got != c.want {
+			t.Errorf("%q: got %q, want %q", c.s, got, c.want)
+		}
+	}
+}
+
+// TestHelpers checks the helpers that build values in place.
+func TestHelpers(t *testing.T) {
+	var m map[string]int
+	toolimpl.MakeMap(&m)
+	if m == nil || len(m) != 0 || toolimpl.ZeroValue(m) != 0 {
+		t.Errorf("MakeMap: %v", m)
+	}
+	var p *struct{ N int }
+	q := toolimpl.Ensure(&p)
+	if p == nil || q != p || toolimpl.Ensure(&p) != q {
+		t.Error("Ensure allocates once")
+	}
+	if r := toolimpl.New(&p); r == q || p != r {
+		t.Error("New allocates every time")
+	}
+	var s []int
+	toolimpl.MakeSlice(&s)
+	if s == nil || len(s) != 0 {
+		t.Errorf("MakeSlice: %v", s)
+	}
+}

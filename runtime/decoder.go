@@ -103,6 +103,10 @@ type Decoder struct {
 	// enterString switched into is closed.
 	pendingOuter []byte
 	pendingPos   int
+
+	// chunk holds the bytes of the short strings String returned, this call's and
+	// earlier ones'; it is only ever appended to (see keep).
+	chunk []byte
 }
 
 // container is an object or array being read.
@@ -754,20 +758,24 @@ func (d *Decoder) push(array bool, outer []byte, outerPos int) {
 }
 
 // Room returns the capacity to give a list that the n items of the innermost array
-// read so far fill: room for four items at first (as encoding/json makes), then, when
-// the array may hold at most max items (max > 0), for as many as the rest of the text
-// could hold at the size the items read so far took, within max, so that a long array
-// is not copied again and again as it grows. Without max it doubles, as append does.
-// It is always more than n.
+// read so far fill: room for four items at first (as encoding/json makes), then for as
+// many as the rest of the text could hold at the size the items read so far took, so
+// that a long array is not copied again and again as it grows. That is within max when
+// the array may hold at most max items (max > 0); without max, within eight times n,
+// since the rest of the text may hold other things than the array. It is always more
+// than n.
 func (d *Decoder) Room(n, max int) int {
 	want := 4
 	if n > 0 {
 		want = 2 * n
-		if max > 0 && len(d.open) > 0 {
+		if len(d.open) > 0 {
 			if used := d.pos - d.open[len(d.open)-1].start; used > 0 {
 				// The items read so far took used bytes, commas included: at that
 				// size, the rest of the text holds at most this many more.
 				want = n + (len(d.data)-d.pos)*n/used + 1
+				if max <= 0 {
+					want = min(want, 8*n)
+				}
 			}
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Format is a JSON Schema string format toolgen checks.
@@ -221,71 +220,109 @@ func isEmail(s string) bool {
 	return isHostname(domain)
 }
 
-func isDate(s string) bool {
-	_, err := time.Parse("2006-01-02", s)
-	return err == nil
-}
+// text is the text the format checks read: a string, or the bytes of one.
+type text interface{ ~string | ~[]byte }
 
-// isTime checks an RFC 3339 full-time, leap seconds included.
-func isTime(str string) bool {
-	if len(str) < 9 || str[2] != ':' || str[5] != ':' {
-		return false
-	}
-	var hms [3]int
-	for i, tok := range strings.SplitN(str[:8], ":", 3) {
-		n, err := strconv.Atoi(tok)
-		if err != nil || n < 0 {
-			return false
-		}
-		hms[i] = n
-	}
-	h, m, s := hms[0], hms[1], hms[2]
-	if h > 23 || m > 59 || s > 60 {
-		return false
-	}
-	str = str[8:]
-	if rest, ok := strings.CutPrefix(str, "."); ok {
-		digits := 0
-		for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
-			digits++
-		}
-		if digits == 0 {
-			return false
-		}
-		str = rest[digits:]
-	}
-	if str != "z" && str != "Z" {
-		if len(str) != 6 || str[3] != ':' {
-			return false
-		}
-		sign := 0
-		switch str[0] {
-		case '+':
-			sign = -1
-		case '-':
-			sign = 1
-		default:
-			return false
-		}
-		zh, err1 := strconv.Atoi(str[1:3])
-		zm, err2 := strconv.Atoi(str[4:6])
-		if err1 != nil || err2 != nil || zh < 0 || zm < 0 || zh > 23 || zm > 59 {
-			return false
-		}
-		hm := h*60 + m + sign*(zh*60+zm)
-		if hm < 0 {
-			hm += 24 * 60
-		}
-		h, m = hm/60, hm%60
-	}
-	return s < 60 || h == 23 && m == 59
-}
-
-func isDateTime(s string) bool {
+// isDateTime checks an RFC 3339 date-time ("t" and "z" may be lowercase). The checks
+// of dates and times read bytes only: they allocate nothing.
+func isDateTime[T text](s T) bool {
 	if len(s) < 20 || s[10] != 't' && s[10] != 'T' {
 		return false
 	}
 	return isDate(s[:10]) && isTime(s[11:])
+}
+
+// isDate checks an RFC 3339 full-date: four digits of year, two of month and two of
+// day, a day the month has.
+func isDate[T text](s T) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	y1, ok1 := digits2(s, 0)
+	y2, ok2 := digits2(s, 2)
+	m, ok3 := digits2(s, 5)
+	d, ok4 := digits2(s, 8)
+	if !ok1 || !ok2 || !ok3 || !ok4 || m < 1 || m > 12 || d < 1 {
+		return false
+	}
+	return d <= daysIn(m, y1*100+y2)
+}
+
+// isTime checks an RFC 3339 full-time, leap seconds included: a second 60 only at
+// 23:59 UTC.
+func isTime[T text](str T) bool {
+	if len(str) < 9 || str[2] != ':' || str[5] != ':' {
+		return false
+	}
+	h, ok1 := digits2(str, 0)
+	m, ok2 := digits2(str, 3)
+	s, ok3 := digits2(str, 6)
+	if !ok1 || !ok2 || !ok3 || h > 23 || m > 59 || s > 60 {
+		return false
+	}
+	str = str[8:]
+	if len(str) > 0 && str[0] == '.' {
+		n := 1
+		for n < len(str) && '0' <= str[n] && str[n] <= '9' {
+			n++
+		}
+		if n == 1 {
+			return false
+		}
+		str = str[n:]
+	}
+	if len(str) == 1 && (str[0] == 'z' || str[0] == 'Z') {
+		return s < 60 || h == 23 && m == 59
+	}
+	if len(str) != len("+07:00") || str[3] != ':' {
+		return false
+	}
+	sign := 0
+	switch str[0] {
+	case '+':
+		sign = -1
+	case '-':
+		sign = 1
+	default:
+		return false
+	}
+	zh, ok1 := digits2(str, 1)
+	zm, ok2 := digits2(str, 4)
+	if !ok1 || !ok2 || zh > 23 || zm > 59 {
+		return false
+	}
+	if s < 60 {
+		return true
+	}
+	// A leap second: the time in UTC must be 23:59.
+	hm := h*60 + m + sign*(zh*60+zm)
+	if hm < 0 {
+		hm += 24 * 60
+	}
+	return hm == 23*60+59
+}
+
+// daysIn returns the number of days of a month of the proleptic Gregorian calendar.
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// digits2 reads the two decimal digits at s[i:i+2].
+func digits2[T text](s T, i int) (int, bool) {
+	a, b := s[i]-'0', s[i+1]-'0'
+	if a > 9 || b > 9 {
+		return 0, false
+	}
+	return int(a)*10 + int(b), true
 }
 
 func isURI(s string) bool {

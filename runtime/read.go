@@ -13,13 +13,15 @@ import (
 	"unsafe"
 )
 
-// String reads a string.
+// String reads a string. Short strings share their storage with others this Decoder
+// returned (up to 8 KiB of them): a program that keeps a short string for long while
+// dropping the rest of the call's values may copy it with strings.Clone.
 func (d *Decoder) String() (string, bool) {
 	// A plain string, the usual case, here; anything else through stringAs.
 	if !d.broken && d.pos < len(d.data) && d.data[d.pos] == '"' {
 		b := d.data
 		if end := skipPlain(b, d.pos+1); end < len(b) && b[end] == '"' {
-			s := string(b[d.pos+1 : end])
+			s := d.keep(b[d.pos+1 : end])
 			d.valStart, d.pos = d.pos, end+1
 			return s, true
 		}
@@ -28,7 +30,38 @@ func (d *Decoder) String() (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return string(b), true
+	return d.keep(b), true
+}
+
+// Strings up to maxSharedString bytes share chunks of at most maxChunk bytes.
+const (
+	maxSharedString = 512
+	maxChunk        = 8 << 10
+)
+
+// keep returns b as a string. A short string is copied into d.chunk, which the short
+// strings of this call and of later ones share, so that a call with many strings
+// costs a few allocations instead of one per string. The bytes a string was given are
+// never written again, so strings stay immutable; a new chunk is made when one is full,
+// sized by the text left to read (which bounds the strings still to come) within
+// maxChunk. The price: a string a tool keeps keeps its chunk alive, at most maxChunk
+// bytes, and never more than the text the strings in it came from.
+func (d *Decoder) keep(b []byte) string {
+	n := len(b)
+	switch {
+	case n == 0:
+		return ""
+	case n > maxSharedString:
+		return string(b)
+	}
+	off := len(d.chunk)
+	if cap(d.chunk)-off < n {
+		size := max(min(len(d.data)-d.pos, maxChunk), 64, n)
+		d.chunk, off = make([]byte, 0, size), 0
+	}
+	d.chunk = d.chunk[:off+n]
+	copy(d.chunk[off:], b)
+	return unsafe.String(&d.chunk[off], n)
 }
 
 // StringBytes reads a string and returns its contents without copying them; they are
@@ -531,10 +564,9 @@ func (d *Decoder) Time() (time.Time, bool) {
 		return time.Time{}, false
 	}
 	// time.Time alone accepts some text that is not RFC 3339 (a one-digit hour, an
-	// offset of +24:00): check the format first, as JSON Schema's date-time does. The
-	// usual shape is checked here without allocating; isDateTime decides the others.
+	// offset of +24:00): check the format first, as JSON Schema's date-time does.
 	var t time.Time
-	if !strictDateTime(b) && !isDateTime(string(b)) || t.UnmarshalText(upperDateTime(b)) != nil {
+	if !isDateTime(b) || t.UnmarshalText(upperDateTime(b)) != nil {
 		if !d.failing() {
 			d.Fail(CodeFormat, "must be "+FormatDateTime.describe())
 		}
@@ -558,72 +590,6 @@ func upperDateTime(b []byte) []byte {
 		b[len(b)-1] = 'Z'
 	}
 	return b
-}
-
-// strictDateTime reports whether b is an RFC 3339 date-time in its most common shape,
-// "2006-01-02T15:04:05[.999999999](Z|+07:00)" ("t" and "z" may be lowercase), with every field in range (seconds
-// up to 59): a sufficient condition for isDateTime, checked without allocating.
-func strictDateTime(b []byte) bool {
-	if len(b) < len("2006-01-02T15:04:05Z") || b[4] != '-' || b[7] != '-' || b[10] != 'T' && b[10] != 't' || b[13] != ':' || b[16] != ':' {
-		return false
-	}
-	year, ok1 := digits4(b[0:4])
-	month, ok2 := digits2(b[5:7])
-	day, ok3 := digits2(b[8:10])
-	hour, ok4 := digits2(b[11:13])
-	minute, ok5 := digits2(b[14:16])
-	sec, ok6 := digits2(b[17:19])
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 ||
-		day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
-		return false
-	}
-	rest := b[19:]
-	if rest[0] == '.' {
-		n := 1
-		for n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
-			n++
-		}
-		if n == 1 {
-			return false
-		}
-		rest = rest[n:]
-	}
-	if len(rest) == 1 {
-		return rest[0] == 'Z' || rest[0] == 'z'
-	}
-	if len(rest) != len("+07:00") || rest[0] != '+' && rest[0] != '-' || rest[3] != ':' {
-		return false
-	}
-	zh, ok1 := digits2(rest[1:3])
-	zm, ok2 := digits2(rest[4:6])
-	return ok1 && ok2 && zh <= 23 && zm <= 59
-}
-
-func digits2(b []byte) (int, bool) {
-	if b[0] < '0' || b[0] > '9' || b[1] < '0' || b[1] > '9' {
-		return 0, false
-	}
-	return int(b[0]-'0')*10 + int(b[1]-'0'), true
-}
-
-func digits4(b []byte) (int, bool) {
-	hi, ok1 := digits2(b[0:2])
-	lo, ok2 := digits2(b[2:4])
-	return hi*100 + lo, ok1 && ok2
-}
-
-// daysIn returns the number of days of a month of the proleptic Gregorian calendar.
-func daysIn(month, year int) int {
-	switch month {
-	case 2:
-		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
 }
 
 // Duration reads a Go duration written as a string, such as "1h30m".

@@ -40,28 +40,71 @@ var dateTimeSeeds = []string{
 	"2026-01-01T00:00:00+0100",
 	"2026-01-01T00:00:00+01:00 ",
 	"2026-1-01T00:00:00Z",
+	"2026-01-01T+1:00:00Z",
+	"2026-01-01T00:00:00+-1:00",
+	"2026-12-31T23:59:60-00:00",
+	"2026-12-31T22:59:60-01:00",
+	"2027-01-01T00:59:60+01:00",
 	"yesterday",
 	"",
 }
 
-// TestStrictDateTime checks that strictDateTime, Time's fast path, accepts nothing that
-// isDateTime refuses, and accepts the usual shapes.
-func TestStrictDateTime(t *testing.T) {
+// referenceDateTime is RFC 3339's date-time written plainly, as the oracle of isDateTime:
+// its grammar as a regular expression, the calendar from package time, a leap second
+// only at 23:59 UTC.
+func referenceDateTime(s string) bool {
+	m := dateTimeRE.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	n := func(i int) int { v, _ := strconv.Atoi(m[i]); return v }
+	year, month, day, hour, minute, sec := n(1), n(2), n(3), n(4), n(5), n(6)
+	if month < 1 || month > 12 || day < 1 || time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC).Day() != day {
+		return false
+	}
+	if hour > 23 || minute > 59 || sec > 60 {
+		return false
+	}
+	offset := 0
+	if zone := m[8]; zone != "Z" && zone != "z" {
+		zh, _ := strconv.Atoi(zone[1:3])
+		zm, _ := strconv.Atoi(zone[4:6])
+		if zh > 23 || zm > 59 {
+			return false
+		}
+		offset = zh*60 + zm
+		if zone[0] == '-' {
+			offset = -offset
+		}
+	}
+	if sec == 60 {
+		utc := ((hour*60+minute-offset)%(24*60) + 24*60) % (24 * 60)
+		return utc == 23*60+59
+	}
+	return true
+}
+
+var dateTimeRE = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$`)
+
+// TestDateTime checks isDateTime, on text and on bytes, against referenceDateTime.
+func TestDateTime(t *testing.T) {
 	for _, s := range dateTimeSeeds {
-		if strictDateTime([]byte(s)) && !isDateTime(s) {
-			t.Errorf("strictDateTime(%q) = true, isDateTime false", s)
+		if got, want := isDateTime(s), referenceDateTime(s); got != want || isDateTime([]byte(s)) != want {
+			t.Errorf("isDateTime(%q) = %v, want %v", s, got, want)
 		}
 	}
 	for _, s := range dateTimeSeeds[:9] {
-		if s == "2023-02-29T12:00:00Z" || s == "2100-02-29T12:00:00Z" {
-			if strictDateTime([]byte(s)) {
-				t.Errorf("strictDateTime(%q) = true for a day that does not exist", s)
-			}
-			continue
+		if want := s != "2023-02-29T12:00:00Z" && s != "2100-02-29T12:00:00Z"; isDateTime(s) != want {
+			t.Errorf("isDateTime(%q) = %v, want %v", s, !want, want)
 		}
-		if !strictDateTime([]byte(s)) {
-			t.Errorf("strictDateTime(%q) = false", s)
-		}
+	}
+}
+
+// TestDateTimeAllocs checks that a date-time check allocates nothing.
+func TestDateTimeAllocs(t *testing.T) {
+	s := "2026-12-01T10:30:00.123+01:00"
+	if n := testing.AllocsPerRun(100, func() { isDateTime(s) }); n != 0 {
+		t.Errorf("isDateTime allocates %v times", n)
 	}
 }
 
@@ -72,8 +115,8 @@ func FuzzTime(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if strictDateTime([]byte(s)) && !isDateTime(s) {
-			t.Fatalf("strictDateTime(%q) = true, isDateTime false", s)
+		if got, want := isDateTime(s), referenceDateTime(s); got != want || isDateTime([]byte(s)) != want {
+			t.Fatalf("isDateTime(%q) = %v, want %v", s, got, want)
 		}
 		// time.Time parses only an uppercase "T" and "Z"; RFC 3339 allows both cases.
 		var want time.Time
@@ -293,7 +336,8 @@ func TestRoom(t *testing.T) {
 		maxCap    int // allocation size classes may round it up
 	}{
 		{list(100, ""), 100, 2, 112},
-		{list(100, ""), 0, 6, 128},
+		{list(100, ""), 0, 3, 112},                      // without max: within 8n at each step
+		{list(4, strings.Repeat(" ", 10000)), 0, 2, 32}, // text left that is not the array: at most 8n
 		{list(3, ""), 100, 1, 4},
 		{list(3, ""), 2, 2, 4},                            // more items than max: it still grows
 		{list(10, strings.Repeat(" ", 10000)), 50, 2, 56}, // 50, rounded up to a size class

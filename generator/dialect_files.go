@@ -70,7 +70,7 @@ func (ts *toolSchema) lower(sink *warningSink) error {
 		var is issueList
 		for _, e := range *ts.input.Properties {
 			if !geminiParamName.MatchString(e.Name) {
-				is.add(e.Schema.field, "", "parameter %q does not match %s", e.Name, geminiParamName)
+				is.add(e.Schema.Ext.field, "", "parameter %q does not match %s", e.Name, geminiParamName)
 			}
 		}
 		sink.add(ts.tool, geminiDialect, nameMayBeRefused, is)
@@ -118,9 +118,9 @@ func fieldAt(root *schema, ptr string) *model.Field {
 				if n.Properties == nil {
 					return nil
 				}
-				n = n.Properties.get(key)
+				n = n.Properties.Get(key)
 			case "$defs":
-				n = n.Defs.get(key)
+				n = n.Defs.Get(key)
 			default:
 				k, err := strconv.Atoi(key)
 				if err != nil || k < 0 || k >= len(n.AnyOf) {
@@ -135,7 +135,7 @@ func fieldAt(root *schema, ptr string) *model.Field {
 	if n == nil {
 		return nil
 	}
-	return n.field
+	return n.Ext.field
 }
 
 // description is the tool's description as the providers get it.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgen/toolgen/internal/schematree"
 	"github.com/toolgen/toolgen/model"
 )
 
@@ -237,7 +238,7 @@ func (b *builder) object(fields []*model.Field, path string) (*schema, error) {
 		if f == nil {
 			return nil, fmt.Errorf("%s: missing field", orRoot(path))
 		}
-		if s.Properties.get(f.Name) != nil {
+		if s.Properties.Get(f.Name) != nil {
 			return nil, fmt.Errorf("%s: two properties are named %q", orRoot(path), f.Name)
 		}
 		p, err := b.property(f, path+"/properties/"+escapePointer(f.Name))
@@ -250,7 +251,7 @@ func (b *builder) object(fields []*model.Field, path string) (*schema, error) {
 		}
 	}
 	if !b.output {
-		s.AdditionalProperties = boolSchema(false)
+		s.AdditionalProperties = schematree.Bool[ext](false)
 	}
 	return s, nil
 }
@@ -270,21 +271,21 @@ func (b *builder) property(f *model.Field, path string) (*schema, error) {
 	// The description belongs to the property. A named type inlined here gives up its
 	// own (the field's falls back to it) and its note joins the field's.
 	desc := f.Description
-	core := s.nonNull()
+	core := nonNull(s)
 	switch {
 	case core.Ref != "":
-		if nt := b.pkg.Type(core.named); nt != nil && strings.TrimSpace(desc) == strings.TrimSpace(nt.Doc) {
+		if nt := b.pkg.Type(core.Ext.named); nt != nil && strings.TrimSpace(desc) == strings.TrimSpace(nt.Doc) {
 			desc = "" // the definition says it already
 		}
-	case core.typeDoc != "" || core.note != "":
+	case core.Ext.typeDoc != "" || core.Ext.note != "":
 		if strings.TrimSpace(desc) == "" {
-			desc = core.typeDoc
+			desc = core.Ext.typeDoc
 		}
-		desc = joinText(desc, core.note)
+		desc = schematree.JoinText(desc, core.Ext.note)
 		core.Description = ""
 	}
 	s.Description = strings.TrimSpace(desc)
-	s.field = f
+	s.Ext.field = f
 	s.Title = c.Title
 	s.Deprecated = c.Deprecated
 	if !b.output && c.Default != "" {
@@ -339,7 +340,7 @@ func (b *builder) typ(t *model.Type, p place) (*schema, error) {
 			}
 		}
 		if p.list && p.c != nil {
-			s.MinProperties, s.MaxProperties = cloneInt(p.c.MinItems), cloneInt(p.c.MaxItems)
+			s.MinProperties, s.MaxProperties = schematree.CloneInt(p.c.MinItems), schematree.CloneInt(p.c.MaxItems)
 		}
 		if b.output && !p.root {
 			s = nullable(s)
@@ -407,7 +408,7 @@ func (b *builder) named(t *model.Type, p place) (*schema, error) {
 					return nil, err
 				}
 			}
-			return &schema{Ref: "#", named: nt.ID}, nil
+			return &schema{Ref: "#", Ext: ext{named: nt.ID}}, nil
 		}
 		if key, ok := b.defKey[nt.ID]; ok {
 			if _, built := b.defs[nt.ID]; !built {
@@ -418,7 +419,7 @@ func (b *builder) named(t *model.Type, p place) (*schema, error) {
 				}
 				b.defs[nt.ID] = d
 			}
-			s := &schema{Ref: "#/$defs/" + key, named: nt.ID}
+			s := &schema{Ref: "#/$defs/" + key, Ext: ext{named: nt.ID}}
 			// What is left of the property's constraints stands beside the $ref.
 			if err := b.listBesideRef(s, nt, p); err != nil {
 				return nil, err
@@ -441,9 +442,9 @@ func (b *builder) listBesideRef(s *schema, nt *model.NamedType, p place) error {
 	}
 	switch u.Kind {
 	case model.Slice, model.Array:
-		s.MinItems, s.MaxItems, s.UniqueItems = cloneInt(p.c.MinItems), cloneInt(p.c.MaxItems), p.c.UniqueItems
+		s.MinItems, s.MaxItems, s.UniqueItems = schematree.CloneInt(p.c.MinItems), schematree.CloneInt(p.c.MaxItems), p.c.UniqueItems
 	case model.Map:
-		s.MinProperties, s.MaxProperties = cloneInt(p.c.MinItems), cloneInt(p.c.MaxItems)
+		s.MinProperties, s.MaxProperties = schematree.CloneInt(p.c.MinItems), schematree.CloneInt(p.c.MaxItems)
 	default:
 		return fmt.Errorf("%s: minItems, maxItems and uniqueItems need a slice, array or map", orRoot(p.path))
 	}
@@ -460,7 +461,7 @@ func (b *builder) namedBody(nt *model.NamedType, p place) (*schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	inner := s.nonNull()
+	inner := nonNull(s)
 	if isEnum {
 		all := make([]json.RawMessage, 0, len(nt.Enum))
 		for _, v := range nt.Enum {
@@ -480,11 +481,11 @@ func (b *builder) namedBody(nt *model.NamedType, p place) (*schema, error) {
 		default:
 			inner.Enum = all
 		}
-		inner.note = joinText(inner.note, enumNote(nt, listed, b.output))
+		inner.Ext.note = schematree.JoinText(inner.Ext.note, enumNote(nt, listed, b.output))
 	}
-	inner.named = nt.ID
-	inner.typeDoc = strings.TrimSpace(nt.Doc)
-	inner.Description = joinText(inner.typeDoc, inner.note)
+	inner.Ext.named = nt.ID
+	inner.Ext.typeDoc = strings.TrimSpace(nt.Doc)
+	inner.Description = schematree.JoinText(inner.Ext.typeDoc, inner.Ext.note)
 	return s, nil
 }
 
@@ -541,9 +542,9 @@ func (b *builder) leaf(t *model.Type, p place) (*schema, error) {
 		s.Type, s.Format = typeList{"string"}, "date-time"
 	case model.Duration:
 		if b.output {
-			s.Type, s.note = typeList{"integer"}, durationOutputNote
+			s.Type, s.Ext.note = typeList{"integer"}, durationOutputNote
 		} else {
-			s.Type, s.Pattern, s.note = typeList{"string"}, durationPattern, durationNote
+			s.Type, s.Pattern, s.Ext.note = typeList{"string"}, durationPattern, durationNote
 		}
 	case model.Bytes:
 		s.Type, s.ContentEncoding = typeList{"string"}, "base64"
@@ -566,8 +567,8 @@ func (b *builder) leaf(t *model.Type, p place) (*schema, error) {
 	if err := b.constrain(s, p); err != nil {
 		return nil, err
 	}
-	if s.note != "" {
-		s.Description = s.note
+	if s.Ext.note != "" {
+		s.Description = s.Ext.note
 	}
 	if b.output && t.Kind == model.Bytes {
 		s = nullable(s) // encoding/json writes a nil []byte as null
@@ -605,10 +606,10 @@ func (b *builder) constrain(s *schema, p place) error {
 		s.Pattern = c.Pattern
 	}
 	if c.MinLength != nil {
-		s.MinLength = cloneInt(c.MinLength)
+		s.MinLength = schematree.CloneInt(c.MinLength)
 	}
 	if c.MaxLength != nil {
-		s.MaxLength = cloneInt(c.MaxLength)
+		s.MaxLength = schematree.CloneInt(c.MaxLength)
 	}
 	if s.Minimum, s.ExclusiveMinimum, err = bound(s.Minimum, c.Minimum, c.ExclusiveMinimum, 1, "minimum", p.path); err != nil {
 		return err
@@ -660,9 +661,9 @@ func tighterInt(implied, explicit *int, min bool) *int {
 	case explicit == nil:
 		return implied
 	case implied == nil:
-		return cloneInt(explicit)
+		return schematree.CloneInt(explicit)
 	case min == (*explicit > *implied):
-		return cloneInt(explicit)
+		return schematree.CloneInt(explicit)
 	}
 	return implied
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgen/toolgen/internal/schematree"
 	"github.com/toolgen/toolgen/model"
 )
 
@@ -106,7 +107,7 @@ func buildSchemas(pkg *model.Package) (*schemaSet, error) {
 	}
 	set.warnings = sink.warnings()
 	for _, ts := range set.tools {
-		data, err := encodeJSON(mcpToolOf(ts, true), true)
+		data, err := schematree.EncodeJSON(mcpToolOf(ts, true), true)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", ts.tool.Name, err)
 		}
@@ -117,7 +118,7 @@ func buildSchemas(pkg *model.Package) (*schemaSet, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s schemas: %w", d.name, err)
 		}
-		data, err := encodeJSON(doc, true)
+		data, err := schematree.EncodeJSON(doc, true)
 		if err != nil {
 			return nil, fmt.Errorf("%s schemas: %w", d.name, err)
 		}
@@ -135,7 +136,7 @@ func buildTool(pkg *model.Package, cyclic map[string]bool, t *model.Tool) (*tool
 	if ts.input, err = in.build(func() (*schema, error) { return in.inputRoot(t) }); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	if ts.inputJSON, err = encodeJSON(ts.input, false); err != nil {
+	if ts.inputJSON, err = schematree.EncodeJSON(ts.input, false); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
 	if t.Output.Kind != model.OutputValue {
@@ -148,7 +149,7 @@ func buildTool(pkg *model.Package, cyclic map[string]bool, t *model.Tool) (*tool
 	if ts.output, err = out.build(func() (*schema, error) { return out.outputRoot(t.Output.Type) }); err != nil {
 		return nil, fmt.Errorf("output schema: %w", err)
 	}
-	if ts.outputJSON, err = encodeJSON(ts.output, false); err != nil {
+	if ts.outputJSON, err = schematree.EncodeJSON(ts.output, false); err != nil {
 		return nil, fmt.Errorf("output schema: %w", err)
 	}
 	return ts, nil

@@ -51,10 +51,10 @@ func lowerAnthropic(input *schema, strict bool) (*schema, bool, issueList) {
 	if len(issues) > 0 {
 		return input, false, issues
 	}
-	s := input.clone()
+	s := input.Clone()
 	inlineRefSiblings(s)
 	unions := 0
-	s.walk(func(n *schema) {
+	s.Walk(func(n *schema) {
 		// Strict mode needs additionalProperties false on every object; toolgen writes
 		// it, a schema written by hand may leave it out.
 		if n.Properties != nil && n.AdditionalProperties == nil {
@@ -69,7 +69,7 @@ func lowerAnthropic(input *schema, strict bool) (*schema, bool, issueList) {
 			hi, n.MaxItems = n.MaxItems, nil
 		}
 		sentences := dropKeywords(n, anthropicStrictKeeps)
-		n.restate(append(appendCount(nil, lo, hi, "item", "items"), sentences...))
+		restate(n, append(appendCount(nil, lo, hi, "item", "items"), sentences...))
 		if len(n.Type) > 1 || len(n.AnyOf) > 0 {
 			unions++
 		}

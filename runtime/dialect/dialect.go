@@ -17,6 +17,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/toolgen/toolgen/internal/schematree"
 )
 
 // Lowered is an input schema in one provider's dialect.
@@ -115,7 +117,7 @@ func Gemini(schema json.RawMessage) (Lowered, []Warning) {
 
 // mustEncode marshals a lowered schema, which is always representable.
 func mustEncode(v any) json.RawMessage {
-	b, err := encodeJSON(v, false)
+	b, err := schematree.EncodeJSON(v, false)
 	if err != nil {
 		panic("dialect: " + err.Error())
 	}

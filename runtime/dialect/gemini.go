@@ -1,12 +1,13 @@
 package dialect
 
 import (
-	"bytes"
 	"encoding/json"
 	"math/big"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolgen/toolgen/internal/schematree"
 )
 
 // geminiSchema is a node of Gemini's function parameters: the OpenAPI 3.0 subset of
@@ -45,7 +46,7 @@ func (n *geminiSchema) finish() {
 	if n == nil {
 		return
 	}
-	n.Description, n.notes = joinText(n.Description, n.notes), ""
+	n.Description, n.notes = schematree.JoinText(n.Description, n.notes), ""
 	n.Items.finish()
 	for _, p := range n.Properties {
 		p.Schema.finish()
@@ -61,42 +62,16 @@ func (n *geminiSchema) describe(desc string) {
 		return
 	}
 	if n.note != "" && !strings.Contains(desc, n.note) {
-		desc = joinText(desc, n.note)
+		desc = schematree.JoinText(desc, n.note)
 	}
 	n.Description = desc
 }
 
 // geminiMap is "properties", in declaration order.
-type geminiMap []geminiProperty
+type geminiMap = schematree.Map[*geminiSchema]
 
-type geminiProperty struct {
-	Name   string
-	Schema *geminiSchema
-}
-
-// MarshalJSON writes the properties as a JSON object, in order.
-func (m geminiMap) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, e := range m {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		key, err := encodeJSON(e.Name, false)
-		if err != nil {
-			return nil, err
-		}
-		val, err := encodeJSON(e.Schema, false)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(key)
-		buf.WriteByte(':')
-		buf.Write(val)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
+// geminiProperty is one entry of a geminiMap.
+type geminiProperty = schematree.Entry[*geminiSchema]
 
 // geminiTypes maps JSON Schema types to Gemini's.
 var geminiTypes = map[string]string{
@@ -138,13 +113,13 @@ func lowerGemini(input *schema) (*geminiSchema, issueList) {
 
 // lower returns the Gemini node of n, found at path in the property f.
 func (g *geminiLowering) lower(n *schema, path string, f string) *geminiSchema {
-	if n.field != "" {
-		f = n.field
+	if n.Ext.field != "" {
+		f = n.Ext.field
 	}
-	if len(n.extra) > 0 {
-		g.issues.add(f, path, "%s dropped: Gemini's schema has no such keyword", keywordList(n.extra))
+	if len(n.Ext.extra) > 0 {
+		g.issues.add(f, path, "%s dropped: Gemini's schema has no such keyword", keywordList(n.Ext.extra))
 	}
-	if n.boolean != nil || n.isFreeForm() {
+	if n.Boolean != nil || isFreeForm(n) {
 		out := geminiAny()
 		out.Title, out.Description, out.Default = n.Title, n.Description, n.Default
 		var notes []string
@@ -184,7 +159,7 @@ func (g *geminiLowering) lower(n *schema, path string, f string) *geminiSchema {
 		// Not written by the builder, but lowered faithfully: one branch per type.
 		var out geminiSchema
 		for _, t := range types {
-			c := n.clone()
+			c := n.Clone()
 			c.Type = typeList{t}
 			c.Title, c.Description, c.Default = "", "", nil
 			out.AnyOf = append(out.AnyOf, g.lower(c, path, f))
@@ -203,7 +178,7 @@ func (g *geminiLowering) lower(n *schema, path string, f string) *geminiSchema {
 			}
 		}
 	}
-	out := &geminiSchema{Title: n.Title, Nullable: nullable, Default: n.Default, Description: n.Description, note: n.note}
+	out := &geminiSchema{Title: n.Title, Nullable: nullable, Default: n.Default, Description: n.Description, note: n.Ext.note}
 	var notes []string
 	if len(types) == 1 {
 		out.Type = geminiTypes[types[0]]
@@ -229,7 +204,7 @@ func (g *geminiLowering) lower(n *schema, path string, f string) *geminiSchema {
 	if n.ContentEncoding != "" {
 		notes = append(notes, encodingSentence(n.ContentEncoding))
 	}
-	out.Pattern, out.MinLength, out.MaxLength = n.Pattern, cloneInt(n.MinLength), cloneInt(n.MaxLength)
+	out.Pattern, out.MinLength, out.MaxLength = n.Pattern, schematree.CloneInt(n.MinLength), schematree.CloneInt(n.MaxLength)
 	// Numbers.
 	out.Minimum, out.Maximum = n.Minimum, n.Maximum
 	if n.ExclusiveMinimum != nil {
@@ -257,7 +232,7 @@ func (g *geminiLowering) lower(n *schema, path string, f string) *geminiSchema {
 	if n.Items != nil {
 		out.Items = g.lower(n.Items, path+"/items", f)
 	}
-	out.MinItems, out.MaxItems = cloneInt(n.MinItems), cloneInt(n.MaxItems)
+	out.MinItems, out.MaxItems = schematree.CloneInt(n.MinItems), schematree.CloneInt(n.MaxItems)
 	if n.UniqueItems {
 		notes = append(notes, "Items must be unique.")
 	}
@@ -268,10 +243,10 @@ func (g *geminiLowering) lower(n *schema, path string, f string) *geminiSchema {
 		}
 		out.Required = slices.Clone(n.Required)
 	}
-	if n.isMap() {
+	if isMap(n) {
 		notes = append(notes, mapSentence(n.AdditionalProperties, g.defs, g.stack))
 	}
-	out.MinProperties, out.MaxProperties = cloneInt(n.MinProperties), cloneInt(n.MaxProperties)
+	out.MinProperties, out.MaxProperties = schematree.CloneInt(n.MinProperties), schematree.CloneInt(n.MaxProperties)
 	if n.PropertyNames != nil {
 		notes = append(notes, keysSentence(n.PropertyNames))
 	}
@@ -288,7 +263,7 @@ func (g *geminiLowering) union(n *schema, path string, f string) *geminiSchema {
 	var branches []*schema
 	nullable := slices.Contains(n.Type, "null")
 	for _, a := range n.AnyOf {
-		if a.isNull() {
+		if a.IsNull() {
 			nullable = true
 		} else {
 			branches = append(branches, a)
@@ -317,10 +292,10 @@ func (g *geminiLowering) union(n *schema, path string, f string) *geminiSchema {
 		out.Title = n.Title
 	}
 	out.describe(n.Description)
-	side := n.clone()
+	side := n.Clone()
 	side.AnyOf, side.Type, side.Title, side.Description, side.Default = nil, nil, "", "", nil
 	if notes := dropKeywords(side, func(string, *schema) bool { return false }); len(notes) > 0 {
-		out.notes = joinText(out.notes, strings.Join(notes, " "))
+		out.notes = schematree.JoinText(out.notes, strings.Join(notes, " "))
 	}
 	if n.Default != nil {
 		out.Default = n.Default
@@ -399,7 +374,7 @@ func exclusiveToInclusive(typ string, bound json.RawMessage, dir int64) (json.Ra
 // mapSentence describes the values of a map, which Gemini cannot: an OBJECT there has
 // only fixed properties.
 func mapSentence(v *schema, defs map[string]*schema, stack []string) string {
-	if v.isFreeForm() {
+	if isFreeForm(v) {
 		return "An object with any keys and values of any type."
 	}
 	what := summary(v, defs, stack)
@@ -411,7 +386,7 @@ func mapSentence(v *schema, defs map[string]*schema, stack []string) string {
 
 // valueNotes restates the constraints of a map's values after their summary.
 func valueNotes(v *schema) string {
-	c := v.clone()
+	c := v.Clone()
 	notes := dropKeywords(c, func(string, *schema) bool { return false })
 	if c.Pattern != "" {
 		notes = append(notes, "Matching "+c.Pattern+".")

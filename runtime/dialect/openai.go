@@ -50,9 +50,9 @@ func lowerOpenAI(input *schema, strict bool) (*schema, bool, issueList) {
 	if len(issues) > 0 {
 		return input, false, issues
 	}
-	s := input.clone()
+	s := input.Clone()
 	inlineRefSiblings(s)
-	s.walk(func(n *schema) {
+	s.Walk(func(n *schema) {
 		if n.Properties == nil {
 			return
 		}
@@ -66,7 +66,7 @@ func lowerOpenAI(input *schema, strict bool) (*schema, bool, issueList) {
 		n.Required = names
 		n.AdditionalProperties = boolSchema(false)
 	})
-	s.walk(func(n *schema) { n.restate(dropKeywords(n, openAIStrictKeeps)) })
+	s.Walk(func(n *schema) { restate(n, dropKeywords(n, openAIStrictKeeps)) })
 	openAILimits(s, &issues)
 	if len(issues) > 0 {
 		return input, false, issues
@@ -80,21 +80,21 @@ func strictBlockers(root *schema, issues *issueList) {
 	defs := defIndex(root)
 	visitRefs(root, func(n *schema, path string, f string) bool {
 		switch {
-		case n.boolean != nil:
+		case n.Boolean != nil:
 			return false
-		case len(n.extra) > 0:
-			issues.add(f, path, "%s cannot be strict: this lowering does not know %s", keywordList(n.extra), pronoun(n.extra))
+		case len(n.Ext.extra) > 0:
+			issues.add(f, path, "%s cannot be strict: this lowering does not know %s", keywordList(n.Ext.extra), pronoun(n.Ext.extra))
 			return false
 		case n.Ref != "" && defs[refKey(n.Ref)] == nil:
 			issues.add(f, path, "reference %q cannot be strict: it is not to an entry of the root's $defs", n.Ref)
 			return false
-		case n.isOpenObject():
+		case isOpenObject(n):
 			issues.add(f, path, "an object with neither properties nor additionalProperties takes any property names, which strict mode cannot describe")
 			return false
-		case n.isMap():
+		case isMap(n):
 			issues.add(f, path, "a map (free property names) cannot be strict: strict mode needs additionalProperties false on every object")
 			return false
-		case n.isFreeForm():
+		case isFreeForm(n):
 			issues.add(f, path, "a free-form value (any JSON) cannot be strict: strict mode needs a type on every value")
 			return false
 		}
@@ -125,7 +125,7 @@ func pronoun(kws []string) string {
 // openAILimits adds an issue for each of OpenAI's strict-mode limits s exceeds.
 func openAILimits(s *schema, issues *issueList) {
 	props, enumValues, text := 0, 0, 0
-	s.walk(func(n *schema) {
+	s.Walk(func(n *schema) {
 		if n.Properties != nil {
 			props += len(*n.Properties)
 			for _, e := range *n.Properties {
@@ -139,7 +139,7 @@ func openAILimits(s *schema, issues *issueList) {
 		}
 		text += enumText + len(n.Const)
 		if len(n.Enum) > openAIBigEnum && enumText > openAIMaxEnumText {
-			issues.add(n.field, "", "an enum of %d values and %d characters is over strict mode's limit of %d characters for an enum of over %d values", len(n.Enum), enumText, openAIMaxEnumText, openAIBigEnum)
+			issues.add(n.Ext.field, "", "an enum of %d values and %d characters is over strict mode's limit of %d characters for an enum of over %d values", len(n.Enum), enumText, openAIMaxEnumText, openAIBigEnum)
 		}
 	})
 	if props > openAIMaxProperties {
@@ -173,7 +173,7 @@ func objectDepth(root *schema) int {
 				d = depth(def, append(slices.Clone(stack), key))
 			}
 		}
-		n.children(func(c *schema, _ string) { d = max(d, depth(c, stack)) })
+		children(n, func(c *schema, _ string) { d = max(d, depth(c, stack)) })
 		if n.Properties != nil {
 			d++
 		}

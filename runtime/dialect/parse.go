@@ -54,7 +54,7 @@ func parseNode(raw json.RawMessage, at string, prop bool) (*schema, bool) {
 	}
 	s := &schema{}
 	if prop {
-		s.field = at
+		s.Ext.field = at
 	}
 	for dec.More() {
 		t, err := dec.Token()
@@ -66,22 +66,23 @@ func parseNode(raw json.RawMessage, at string, prop bool) (*schema, bool) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, false
 		}
-		if !s.set(key, compact(v), at) {
+		if !setKeyword(s, key, compact(v), at) {
 			if !annotations[key] {
-				s.extra = append(s.extra, key)
+				s.Ext.extra = append(s.Ext.extra, key)
 			}
 		}
 	}
 	if at != "" && s.Defs != nil {
 		// Only the root's $defs are followed.
-		s.Defs, s.extra = nil, append(s.extra, "$defs")
+		s.Defs, s.Ext.extra = nil, append(s.Ext.extra, "$defs")
 	}
-	s.note = splitNote(s)
+	s.Ext.note = splitNote(s)
 	return s, true
 }
 
-// set reads one keyword; it reports false for a keyword it does not know or cannot read.
-func (s *schema) set(key string, v json.RawMessage, at string) bool {
+// setKeyword reads one keyword into s; it reports false for a keyword it does not know
+// or cannot read.
+func setKeyword(s *schema, key string, v json.RawMessage, at string) bool {
 	str := func(p *string) bool { return json.Unmarshal(v, p) == nil }
 	num := func(p *json.RawMessage) bool {
 		if _, ok := new(big.Rat).SetString(string(v)); !ok || v[0] == '"' {

@@ -45,11 +45,11 @@ func TestParseRoundTrip(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		var extra []string
-		s.walk(func(n *schema) { extra = append(extra, n.extra...) })
+		s.Walk(func(n *schema) { extra = append(extra, n.Ext.extra...) })
 		if len(extra) > 0 {
 			t.Errorf("%s: keywords not read: %q", f, extra)
 		}
-		if out := s.keywords(); out != string(in) {
+		if out := s.Keywords(); out != string(in) {
 			t.Errorf("%s: written back as\n%s\nwant\n%s", f, out, in)
 		}
 	}
@@ -65,13 +65,13 @@ func TestCloneWalk(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		before := orig.keywords()
-		c := orig.clone()
-		if c.keywords() != before {
-			t.Fatalf("clone differs:\n%s\n%s", c.keywords(), before)
+		before := orig.Keywords()
+		c := orig.Clone()
+		if c.Keywords() != before {
+			t.Fatalf("clone differs:\n%s\n%s", c.Keywords(), before)
 		}
 		n := 0
-		c.walk(func(s *schema) {
+		c.Walk(func(s *schema) {
 			n++
 			s.Description = ""
 			if s.Type != nil {
@@ -84,11 +84,11 @@ func TestCloneWalk(t *testing.T) {
 		if n < 20 {
 			t.Errorf("walk visited %d nodes", n)
 		}
-		if orig.keywords() != before {
+		if orig.Keywords() != before {
 			t.Errorf("changing the clone changed the original")
 		}
-		if strings.Contains(c.keywords(), "description") {
-			t.Errorf("walk missed a description: %s", c.keywords())
+		if strings.Contains(c.Keywords(), "description") {
+			t.Errorf("walk missed a description: %s", c.Keywords())
 		}
 		return
 	}
@@ -107,8 +107,8 @@ func TestSplitNote(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.note != tc.note {
-			t.Errorf("%s: note %q, want %q", tc.schema, s.note, tc.note)
+		if s.Ext.note != tc.note {
+			t.Errorf("%s: note %q, want %q", tc.schema, s.Ext.note, tc.note)
 		}
 	}
 }

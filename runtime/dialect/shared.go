@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolgen/toolgen/internal/schematree"
 )
 
 // This file holds what the provider dialects share: walking a schema through its
@@ -32,7 +34,7 @@ func refKey(ref string) string {
 
 // children calls fn for each direct subschema of n (not its "$defs"), with the JSON
 // Pointer segment that leads to it.
-func (n *schema) children(fn func(c *schema, seg string)) {
+func children(n *schema, fn func(c *schema, seg string)) {
 	if n.Items != nil {
 		fn(n.Items, "/items")
 	}
@@ -64,8 +66,8 @@ func visitRefs(root *schema, fn func(n *schema, path string, f string) bool) {
 		if n == nil {
 			return
 		}
-		if n.field != "" {
-			f = n.field
+		if n.Ext.field != "" {
+			f = n.Ext.field
 		}
 		if !fn(n, path, f) {
 			return
@@ -77,7 +79,7 @@ func visitRefs(root *schema, fn func(n *schema, path string, f string) bool) {
 				visit(d, path, f)
 			}
 		}
-		n.children(func(c *schema, seg string) { visit(c, path+seg, f) })
+		children(n, func(c *schema, seg string) { visit(c, path+seg, f) })
 	}
 	visit(root, "", "")
 }
@@ -92,7 +94,7 @@ func cyclicDefs(root *schema) map[string]bool {
 			if n.Ref != "" {
 				out = append(out, refKey(n.Ref))
 			}
-			n.children(func(c *schema, _ string) { collect(c) })
+			children(n, func(c *schema, _ string) { collect(c) })
 		}
 		collect(e.Schema)
 		refs[e.Name] = out
@@ -118,33 +120,33 @@ func cyclicDefs(root *schema) map[string]bool {
 }
 
 // isMap reports whether n is an object with free property names: a Go map.
-func (n *schema) isMap() bool {
-	return n.AdditionalProperties != nil && n.AdditionalProperties.boolean == nil && n.Properties == nil
+func isMap(n *schema) bool {
+	return n.AdditionalProperties != nil && n.AdditionalProperties.Boolean == nil && n.Properties == nil
 }
 
 // isOpenObject reports whether n is an object that says nothing of its properties, so
 // takes any: {"type":"object"}. toolgen never writes one; a schema written by hand may.
-func (n *schema) isOpenObject() bool {
+func isOpenObject(n *schema) bool {
 	return slices.Contains(n.Type, "object") && n.Properties == nil && n.AdditionalProperties == nil && n.Ref == "" && n.AnyOf == nil
 }
 
 // isFreeForm reports whether n accepts any JSON value: {} or true.
-func (n *schema) isFreeForm() bool {
-	if n.boolean != nil {
-		return *n.boolean
+func isFreeForm(n *schema) bool {
+	if n.Boolean != nil {
+		return *n.Boolean
 	}
 	return len(n.Type) == 0 && n.Ref == "" && n.Enum == nil && n.Const == nil && n.AnyOf == nil &&
 		n.Properties == nil && n.Items == nil && n.AdditionalProperties == nil
 }
 
 // hasRefSiblings reports whether n is a reference with other keywords beside "$ref".
-func (n *schema) hasRefSiblings() bool {
+func hasRefSiblings(n *schema) bool {
 	if n.Ref == "" {
 		return false
 	}
 	c := *n
 	c.Ref = ""
-	return c.keywords() != "{}"
+	return c.Keywords() != "{}"
 }
 
 // overlay copies every keyword set on src, except "$ref" and "$defs", onto dst: what
@@ -160,13 +162,13 @@ func overlay(dst, src *schema) {
 		// The property's description replaces the type's, but not the type's note
 		// (its documented enum values, the syntax of a duration).
 		d := src.Description
-		if dst.note != "" && !strings.Contains(d, dst.note) {
-			d = joinText(d, dst.note)
+		if dst.Ext.note != "" && !strings.Contains(d, dst.Ext.note) {
+			d = schematree.JoinText(d, dst.Ext.note)
 		}
 		dst.Description = d
 	}
 	if src.Enum != nil {
-		dst.Enum = src.clone().Enum
+		dst.Enum = src.Clone().Enum
 	}
 	if src.Const != nil {
 		dst.Const = slices.Clone(src.Const)
@@ -181,10 +183,10 @@ func overlay(dst, src *schema) {
 		dst.ContentEncoding = src.ContentEncoding
 	}
 	if src.MinLength != nil {
-		dst.MinLength = cloneInt(src.MinLength)
+		dst.MinLength = schematree.CloneInt(src.MinLength)
 	}
 	if src.MaxLength != nil {
-		dst.MaxLength = cloneInt(src.MaxLength)
+		dst.MaxLength = schematree.CloneInt(src.MaxLength)
 	}
 	if src.Minimum != nil {
 		dst.Minimum = slices.Clone(src.Minimum)
@@ -202,38 +204,38 @@ func overlay(dst, src *schema) {
 		dst.MultipleOf = slices.Clone(src.MultipleOf)
 	}
 	if src.Items != nil {
-		dst.Items = src.Items.clone()
+		dst.Items = src.Items.Clone()
 	}
 	if src.MinItems != nil {
-		dst.MinItems = cloneInt(src.MinItems)
+		dst.MinItems = schematree.CloneInt(src.MinItems)
 	}
 	if src.MaxItems != nil {
-		dst.MaxItems = cloneInt(src.MaxItems)
+		dst.MaxItems = schematree.CloneInt(src.MaxItems)
 	}
 	if src.UniqueItems {
 		dst.UniqueItems = true
 	}
 	if src.Properties != nil {
-		p := src.Properties.clone()
+		p := schematree.CloneMap(*src.Properties)
 		dst.Properties = &p
 	}
 	if src.Required != nil {
 		dst.Required = slices.Clone(src.Required)
 	}
 	if src.AdditionalProperties != nil {
-		dst.AdditionalProperties = src.AdditionalProperties.clone()
+		dst.AdditionalProperties = src.AdditionalProperties.Clone()
 	}
 	if src.PropertyNames != nil {
-		dst.PropertyNames = src.PropertyNames.clone()
+		dst.PropertyNames = src.PropertyNames.Clone()
 	}
 	if src.MinProperties != nil {
-		dst.MinProperties = cloneInt(src.MinProperties)
+		dst.MinProperties = schematree.CloneInt(src.MinProperties)
 	}
 	if src.MaxProperties != nil {
-		dst.MaxProperties = cloneInt(src.MaxProperties)
+		dst.MaxProperties = schematree.CloneInt(src.MaxProperties)
 	}
 	if src.AnyOf != nil {
-		dst.AnyOf = src.clone().AnyOf
+		dst.AnyOf = src.Clone().AnyOf
 	}
 	if src.Default != nil {
 		dst.Default = slices.Clone(src.Default)
@@ -241,8 +243,8 @@ func overlay(dst, src *schema) {
 	if src.Deprecated {
 		dst.Deprecated = true
 	}
-	if src.field != "" {
-		dst.field = src.field
+	if src.Ext.field != "" {
+		dst.Ext.field = src.Ext.field
 	}
 }
 
@@ -253,7 +255,7 @@ func mergeRef(n *schema, defs map[string]*schema) *schema {
 	if d == nil {
 		return nil
 	}
-	body := d.clone()
+	body := d.Clone()
 	body.Defs = nil
 	side := *n
 	side.Ref = ""
@@ -273,12 +275,12 @@ func inlineRefSiblings(root *schema) {
 		if n == nil {
 			return nil
 		}
-		if n.hasRefSiblings() {
+		if hasRefSiblings(n) {
 			key := refKey(n.Ref)
 			if merged := mergeRef(n, defs); merged != nil && !slices.Contains(stack, key) {
 				return rewrite(merged, append(slices.Clone(stack), key))
 			}
-			w := n.clone()
+			w := n.Clone()
 			w.Ref = ""
 			w.AnyOf = []*schema{{Ref: n.Ref}}
 			n = w
@@ -327,7 +329,7 @@ func pruneDefs(root *schema) {
 // null that takes over the property's own keywords (description, title, default,
 // deprecation) so they stay beside the union.
 func nullableProperty(s *schema) *schema {
-	if s.acceptsNull() {
+	if s.AcceptsNull() {
 		return s
 	}
 	if len(s.Type) == 1 && s.Ref == "" && s.Enum == nil && s.Const == nil && s.AnyOf == nil {
@@ -340,16 +342,16 @@ func nullableProperty(s *schema) *schema {
 		Description: s.Description,
 		Default:     s.Default,
 		Deprecated:  s.Deprecated,
-		field:       s.field,
+		Ext:         ext{field: s.Ext.field},
 	}
 	s.Title, s.Description, s.Default, s.Deprecated = "", "", nil, false
 	return w
 }
 
 // restate appends sentences to n's description as a paragraph of their own.
-func (n *schema) restate(sentences []string) {
+func restate(n *schema, sentences []string) {
 	if len(sentences) > 0 {
-		n.Description = joinText(n.Description, strings.Join(sentences, " "))
+		n.Description = schematree.JoinText(n.Description, strings.Join(sentences, " "))
 	}
 }
 
@@ -511,7 +513,7 @@ func keysSentence(names *schema) string {
 	if len(names.Enum) > 0 {
 		return "Keys are " + valueList(names.Enum) + "."
 	}
-	return "Keys must match " + names.keywords() + "."
+	return "Keys must match " + names.Keywords() + "."
 }
 
 // valueList lists JSON values as "a", "b" or "c".
@@ -542,10 +544,10 @@ func integerText(raw json.RawMessage) (*big.Int, bool) {
 // ("an integer", "a list of strings", "an object"). stack holds the "$defs" keys being
 // described already: a reference to one of them is "the same kind of object".
 func summary(n *schema, defs map[string]*schema, stack []string) string {
-	if n == nil || n.isFreeForm() {
+	if n == nil || isFreeForm(n) {
 		return "any JSON value"
 	}
-	if n.boolean != nil {
+	if n.Boolean != nil {
 		return "nothing"
 	}
 	if n.Ref != "" {
@@ -567,7 +569,7 @@ func summary(n *schema, defs map[string]*schema, stack []string) string {
 	switch {
 	case n.AnyOf != nil:
 		for _, a := range n.AnyOf {
-			if a.isNull() {
+			if a.IsNull() {
 				nullable = true
 				continue
 			}
@@ -583,7 +585,7 @@ func summary(n *schema, defs map[string]*schema, stack []string) string {
 			case "array":
 				parts = append(parts, "a list of "+plural(summary(n.Items, defs, stack)))
 			case "object":
-				if n.isMap() {
+				if isMap(n) {
 					parts = append(parts, "an object mapping keys to "+plural(summary(n.AdditionalProperties, defs, stack)))
 				} else {
 					parts = append(parts, "an object")

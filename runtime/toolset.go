@@ -402,43 +402,76 @@ func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocati
 	// The tool runs on a goroutine of its own, so that a tool that ends its goroutine
 	// (runtime.Goexit, as a test's t.FailNow does) cannot take the caller's with it,
 	// and a deadline holds even for a tool that ignores its context.
-	done := make(chan *Result, 1)
-	go finish(ctx, tool, timeout, run, done)
-	if _, ok := ctx.Deadline(); !ok {
+	c := &running{ctx: ctx, tool: tool, timeout: timeout, run: run}
+	_, deadline := ctx.Deadline()
+	if !deadline {
 		// No deadline to keep: a canceled context reaches the tool, which stops as
 		// its own code decides.
-		return <-done
+		c.wg.Add(1)
+		go c.finish()
+		c.wg.Wait()
+		return c.out
 	}
+	c.done = make(chan struct{})
+	go c.finish()
 	select {
-	case r := <-done:
-		return r
+	case <-c.done:
+		return c.out
 	case <-ctx.Done():
 		// The tool may ignore its context: answer now and let it finish alone.
 		select {
-		case r := <-done:
-			return r
+		case <-c.done:
+			return c.out
 		default:
 			return stopped(tool, ctx, timeout)
 		}
 	}
 }
 
-// finish runs the call and sends its result on done, whatever happens: a panic is
-// recovered, and a tool that calls runtime.Goexit still gets a result, sent by the
-// deferred function as its goroutine ends.
-func finish(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, done chan<- *Result) {
-	var res *Result
+// running is a call being run on a goroutine of its own, with room for the result of
+// a tool that returns nothing: the usual call costs one allocation for both.
+type running struct {
+	ctx     context.Context
+	tool    *Tool
+	timeout time.Duration
+	run     Invocation
+
+	wg   sync.WaitGroup // done, without a deadline
+	done chan struct{}  // closed when done, with a deadline
+	out  *Result
+
+	ok     Result
+	okText [1]Content
+}
+
+// finish runs the call and sets c.out, whatever happens: a panic is recovered, and a
+// tool that calls runtime.Goexit still gets a result, set by the deferred function as
+// its goroutine ends.
+func (c *running) finish() {
 	defer func() {
 		if p := recover(); p != nil {
-			err := fmt.Errorf("%s panicked: %v\n%s", tool.Name, p, debug.Stack())
-			res = errorResult(OutcomeInternalError, internalMessage(tool), err)
-		} else if res == nil {
-			res = errorResult(OutcomeInternalError, internalMessage(tool), fmt.Errorf("%s called runtime.Goexit", tool.Name))
+			err := fmt.Errorf("%s panicked: %v\n%s", c.tool.Name, p, debug.Stack())
+			c.out = errorResult(OutcomeInternalError, internalMessage(c.tool), err)
+		} else if c.out == nil {
+			c.out = errorResult(OutcomeInternalError, internalMessage(c.tool), fmt.Errorf("%s called runtime.Goexit", c.tool.Name))
 		}
-		done <- res
+		if c.done != nil {
+			close(c.done)
+		} else {
+			c.wg.Done()
+		}
 	}()
-	r, err := run(ctx)
-	res = outcome(ctx, tool, timeout, r, err)
+	r, err := c.run(c.ctx)
+	if r == nil && err == nil {
+		// TextResult(okText), in place.
+		c.okText[0] = TextContent(okText)
+		c.ok = Result{Content: c.okText[:], Outcome: OutcomeOK}
+		c.out = &c.ok
+	} else {
+		c.out = outcome(c.ctx, c.tool, c.timeout, r, err)
+	}
+	// The result may hold c: let it not hold the call's context and arguments.
+	c.ctx, c.run = nil, nil
 }
 
 // outcome turns what a tool returned into its result.
@@ -452,7 +485,7 @@ func outcome(ctx context.Context, tool *Tool, timeout time.Duration, r *Result, 
 		}
 		return errorResult(OutcomeInternalError, internalMessage(tool), err)
 	case r == nil:
-		return okResult()
+		return TextResult(okText)
 	}
 	if r.Outcome == "" {
 		r.Outcome = OutcomeOK
@@ -461,18 +494,6 @@ func outcome(ctx context.Context, tool *Tool, timeout time.Duration, r *Result, 
 		}
 	}
 	return r
-}
-
-// okResult is TextResult(okText), the result of every call to a tool that returns
-// nothing, made with one allocation instead of two.
-func okResult() *Result {
-	p := &struct {
-		r Result
-		c [1]Content
-	}{}
-	p.c[0] = TextContent(okText)
-	p.r = Result{Content: p.c[:], Outcome: OutcomeOK}
-	return &p.r
 }
 
 func internalMessage(tool *Tool) string {

@@ -1,6 +1,8 @@
 package shapes
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
@@ -118,16 +120,33 @@ func (s *scanner) str() ([]byte, error) {
 		return nil, s.fail("want a string")
 	}
 	b := s.b
-	i := s.i + 1
-	for i < len(b) && plain[b[i]] {
-		i++
-	}
+	i := skipPlain(b, s.i+1)
 	if i < len(b) && b[i] == '"' {
 		v := b[s.i+1 : i]
 		s.i = i + 1
 		return v, nil
 	}
 	return s.strSlow()
+}
+
+// skipPlain returns the index of the first byte at or after i that is not plain, or
+// len(b): eight bytes at a time, then one.
+func skipPlain(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// The high bit of a byte is set here for a byte below 0x20, a quote, a
+		// backslash or a byte at or above 0x80 (and maybe for bytes after it).
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		if special := ((x-ones*0x20)&^x | (q-ones)&^q | (bs-ones)&^bs | x) & highs; special != 0 {
+			return i + bits.TrailingZeros64(special)/8
+		}
+		i += 8
+	}
+	for i < len(b) && plain[b[i]] {
+		i++
+	}
+	return i
 }
 
 func (s *scanner) strSlow() ([]byte, error) {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"unicode/utf8"
 
+	"github.com/bytedance/sonic"
 	gojson "github.com/goccy/go-json"
 	gschema "github.com/google/jsonschema-go/jsonschema"
 	"github.com/mailru/easyjson"
@@ -43,6 +44,8 @@ func approaches[T any](tool string, decode func(*runtime.Decoder, *T), validate 
 		{"mcp_sdk", true, mcpSDK[T](t.InputSchema)},
 		{"easyjson", false, easyJSON[T]},
 		{"goccy", false, goccy[T]},
+		{"sonic", false, sonicDefault[T]},
+		{"sonic_std", false, sonicStd[T]},
 	}
 }
 
@@ -235,6 +238,24 @@ func goccy[T any](args []byte) (T, error) {
 	return in, err
 }
 
+// sonicDefault is bytedance/sonic's Unmarshal (its default configuration, JIT
+// compiled on amd64): types only, and the strings of the value it decodes point into
+// the arguments' bytes instead of being copied, as every other approach here copies
+// them.
+func sonicDefault[T any](args []byte) (T, error) {
+	var in T
+	err := sonic.Unmarshal(args, &in)
+	return in, err
+}
+
+// sonicStd is sonic's encoding/json-compatible configuration (sonic.ConfigStd): types
+// only, strings copied and their UTF-8 checked, as encoding/json does.
+func sonicStd[T any](args []byte) (T, error) {
+	var in T
+	err := sonic.ConfigStd.Unmarshal(args, &in)
+	return in, err
+}
+
 // The hand-written validation of the three tools' schemas.
 
 func weatherDefaults(q *WeatherQuery) { q.Days, q.Unit = 1, Celsius }
@@ -418,11 +439,13 @@ func batchArgs(n int, replace map[int]string) string {
 
 func repeat(s string, n int) string { return string(bytes.Repeat([]byte(s), n)) }
 
-// payloads are the three argument sets the benchmarks decode.
+// payloads are the argument sets the benchmarks decode: the three of this package's
+// tools, then the three of bench/shapes (shapes_test.go).
 var payloads = []payloadRunner{
 	payload[WeatherQuery]{
 		name:       "weather",
 		tool:       "get_weather",
+		schemaFile: "toolschema/get_weather.json",
 		valid:      weatherValid,
 		invalid:    weatherInvalid,
 		approaches: approaches("get_weather", toolgenDecodeWeatherQuery, validateWeather, weatherDefaults),
@@ -430,6 +453,7 @@ var payloads = []payloadRunner{
 	payload[TransactionsQuery]{
 		name:       "transactions",
 		tool:       "list_transactions",
+		schemaFile: "toolschema/list_transactions.json",
 		valid:      transactionsValid,
 		invalid:    transactionsInvalid,
 		approaches: approaches("list_transactions", toolgenDecodeTransactionsQuery, validateTransactions, nil),
@@ -437,8 +461,12 @@ var payloads = []payloadRunner{
 	payload[BatchRequest]{
 		name:       "batch",
 		tool:       "add_stock",
+		schemaFile: "toolschema/add_stock.json",
 		valid:      batchValid,
 		invalid:    batchInvalid,
 		approaches: approaches("add_stock", toolgenDecodeBatchRequest, validateBatch, nil),
 	},
+	alarmPayload,
+	logsPayload,
+	contactsPayload,
 }

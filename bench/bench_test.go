@@ -19,6 +19,8 @@ type payloadRunner interface {
 	benchDecode(b *testing.B)
 	checkCorpus(t *testing.T)
 	id() (name, tool string, args []byte)
+	// toolset is the Toolset that holds the tool, for BenchmarkCall.
+	toolset() *runtime.Toolset
 	// bareDecode is the generated approach, for BenchmarkCall.
 	bareDecode() func([]byte) error
 }
@@ -28,6 +30,18 @@ type payload[T any] struct {
 	name, tool     string
 	valid, invalid []string
 	approaches     []approach[T]
+	// tools returns the Toolset of the tool's package: Tools when nil.
+	tools func() *runtime.Toolset
+	// schemaFile is the tool's canonical contract, toolschema/<tool>.json, whose
+	// inputSchema is the corpus's oracle (see TestCorpus).
+	schemaFile string
+}
+
+func (p payload[T]) toolset() *runtime.Toolset {
+	if p.tools == nil {
+		return Tools()
+	}
+	return p.tools()
 }
 
 func (p payload[T]) id() (string, string, []byte) { return p.name, p.tool, []byte(p.valid[0]) }
@@ -38,8 +52,10 @@ func (p payload[T]) bareDecode() func([]byte) error {
 }
 
 // BenchmarkDecode decodes each payload's arguments with each approach. Only the
-// generated, encoding_json_handwritten, jsonschema_v6 and mcp_sdk approaches check the
-// schema's rules; the others check types only.
+// generated, floor, encoding_json_handwritten, jsonschema_v6 and mcp_sdk approaches
+// check the schema's rules; the others check types only. The payloads alarm, logs and
+// contacts (the tools of bench/shapes) have the floor, their hand-written single-pass
+// decoders; weather, transactions and batch have encoding_json_handwritten and mcp_sdk.
 //
 //	go test -run '^$' -bench BenchmarkDecode -benchmem .   # in bench
 func BenchmarkDecode(b *testing.B) {
@@ -72,10 +88,10 @@ func (p payload[T]) benchDecode(b *testing.B) {
 //
 //	go test -run '^$' -bench BenchmarkCall -benchmem .   # in bench
 func BenchmarkCall(b *testing.B) {
-	ts := Tools()
 	ctx := context.Background()
 	for _, p := range payloads {
 		name, tool, args := p.id()
+		ts := p.toolset()
 		b.Run("payload="+name, func(b *testing.B) {
 			b.Run("path=decode", func(b *testing.B) {
 				decode := p.bareDecode()
@@ -172,9 +188,12 @@ func addTools1000(s *mcp.Server) {
 	}
 }
 
-// TestCorpus checks that the comparison is fair: every approach that validates accepts
-// every valid argument set and rejects every invalid one, and every approach decodes
-// the valid ones to the same Go value.
+// TestCorpus checks that the comparison is fair: a JSON Schema validator
+// (santhosh-tekuri/jsonschema/v6, formats asserted) over the tool's canonical input
+// schema, read from its toolschema/<tool>.json, accepts every valid argument set and
+// rejects every invalid one; every approach that validates does the same; every
+// approach, validating or not, accepts the valid ones; and every approach that
+// validates decodes them to the same Go value.
 func TestCorpus(t *testing.T) {
 	for _, p := range payloads {
 		name, _, _ := p.id()
@@ -185,6 +204,17 @@ func TestCorpus(t *testing.T) {
 var sameInstant = cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })
 
 func (p payload[T]) checkCorpus(t *testing.T) {
+	oracle := schemaOracle(t, p.schemaFile)
+	for i, args := range p.valid {
+		if err := oracle(args); err != nil {
+			t.Errorf("valid[%d] %.80s: the schema refuses it: %v", i, args, err)
+		}
+	}
+	for i, args := range p.invalid {
+		if oracle(args) == nil {
+			t.Errorf("invalid[%d] %.80s: the schema accepts it", i, args)
+		}
+	}
 	for i, args := range p.valid {
 		want, err := p.approaches[0].decode([]byte(args))
 		if err != nil {
@@ -258,14 +288,13 @@ func (p payload[T]) checkTypeOnly(t *testing.T) {
 // TestToolsetCall checks that the tools BenchmarkCall calls run, and that a call with
 // invalid arguments reports them.
 func TestToolsetCall(t *testing.T) {
-	ts := Tools()
 	for _, p := range payloads {
 		_, tool, args := p.id()
-		if r := ts.Call(context.Background(), tool, args); r.IsError {
+		if r := p.toolset().Call(context.Background(), tool, args); r.IsError {
 			t.Errorf("%s: %s", tool, r.Text())
 		}
 	}
-	r := ts.Call(context.Background(), "get_weather", []byte(`{"city":"Paris","days":30,"unit":"kelvin"}`))
+	r := Tools().Call(context.Background(), "get_weather", []byte(`{"city":"Paris","days":30,"unit":"kelvin"}`))
 	if !r.IsError || r.Outcome != runtime.OutcomeInvalidArguments {
 		t.Errorf("get_weather with bad arguments: %s", r.Text())
 	}

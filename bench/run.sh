@@ -6,6 +6,10 @@
 #   SCALING=0 bench/run.sh             # skip the generator scaling benchmarks
 #   SUMMARY_ONLY=1 OUT=bench/results/2026-11-30 bench/run.sh   # tables of earlier results
 #
+# BenchmarkDecode and BenchmarkCall cover the payloads of this package's tools
+# (weather, transactions, batch) and those of bench/shapes (alarm, logs, contacts), which
+# also have a floor, a hand-written single-pass decoder of the same contract.
+#
 # The decode, call and registration benchmarks are interleaved: each round runs every
 # approach once, for every payload, so that drift in the machine's speed (other work,
 # thermal limits) spreads over all approaches instead of landing on one. Each of COUNT
@@ -28,7 +32,7 @@ SCALING_COUNT=${SCALING_COUNT:-6}
 SCALING_SIZES=${SCALING_SIZES:-100,1000,5000}
 OUT=${OUT:-bench/results/$(date -u +%Y-%m-%d)}
 BENCHSTAT=(go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da)
-APPROACHES="generated encoding_json encoding_json_handwritten jsonschema_v6 mcp_sdk easyjson goccy"
+APPROACHES="generated floor encoding_json encoding_json_handwritten jsonschema_v6 mcp_sdk easyjson goccy sonic sonic_std"
 
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -84,8 +88,14 @@ fi
 	go run ./internal/ratios -col approach -base encoding_json "$OUT/decode.txt"
 	echo
 	echo "## BenchmarkDecode, the generated decoders against the fastest others (base: goccy)"
-	"${BENCHSTAT[@]}" -filter '/approach:(goccy OR generated OR easyjson)' -row /payload \
-		-col '/approach@(goccy generated easyjson)' "$OUT/decode.txt"
+	"${BENCHSTAT[@]}" -filter '/approach:(goccy OR generated OR easyjson OR sonic OR sonic_std)' -row /payload \
+		-col '/approach@(goccy generated easyjson sonic sonic_std)' "$OUT/decode.txt"
+	echo
+	echo "## BenchmarkDecode, the payloads of bench/shapes against their floor (base: floor)"
+	"${BENCHSTAT[@]}" -filter '/payload:(alarm OR logs OR contacts)' -row /payload \
+		-col '/approach@(floor generated goccy sonic sonic_std easyjson encoding_json jsonschema_v6)' "$OUT/decode.txt"
+	echo
+	go run ./internal/ratios -col approach -base floor "$OUT/decode.txt"
 	echo
 	echo "## BenchmarkCall (base: the bare generated decode)"
 	"${BENCHSTAT[@]}" -row /payload -col /path "$OUT/call.txt"

@@ -6,11 +6,16 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file needs version 1 of the toolgen runtime: a runtime of another version
-// does not define the constant, and the build fails instead of misbehaving.
-const _ = runtime.SupportPackageIsVersion2
+// This file is version 3 of toolgen's generated code: with a runtime that does not
+// support that version, a constant below overflows and the build fails instead of
+// misbehaving.
+const (
+	_ = toolimpl.EnforceVersion(3 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
+)
 
 // Tools returns the package's tools: import_contacts, search_logs and set_alarm.
 func Tools() *runtime.Toolset {
@@ -99,9 +104,9 @@ func toolgenDecodeContactList(d *runtime.Decoder, v *ContactList) {
 		case "contacts":
 			if d.Property(&seen[0], "contacts", runtime.Required) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.Contacts)
+					toolimpl.MakeSlice(&v.Contacts)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.Contacts, 0)
+						e := toolimpl.Item(d, &v.Contacts, 0)
 						toolgenDecodeContact(d, e)
 					}
 					d.MinItems(d.Count(), 1)
@@ -128,7 +133,7 @@ func toolgenDecodeLogQuery(d *runtime.Decoder, v *LogQuery) {
 		case "service":
 			if d.Property(&seen[0], "service", runtime.Required) {
 				if s, ok := d.String(); ok {
-					d.Match(s, toolgenPattern0)
+					toolimpl.Match(d, s, toolgenPattern0)
 					v.Service = s
 				}
 				d.Leave()
@@ -185,16 +190,16 @@ func toolgenDecodeLogQuery(d *runtime.Decoder, v *LogQuery) {
 			}
 		case "filter":
 			if d.Property(&seen[5], "filter", runtime.Optional) {
-				p := runtime.New(&v.Filter)
+				p := toolimpl.New(&v.Filter)
 				toolgenDecodeLogFilter(d, p)
 				d.Leave()
 			}
 		case "tags":
 			if d.Property(&seen[6], "tags", runtime.Optional) {
 				if d.BeginArray() {
-					runtime.MakeSlice(&v.Tags)
+					toolimpl.MakeSlice(&v.Tags)
 					for d.NextItem() {
-						e := runtime.Item(d, &v.Tags, 5)
+						e := toolimpl.Item(d, &v.Tags, 5)
 						if s1, ok := d.String(); ok {
 							*e = s1
 						}
@@ -401,5 +406,5 @@ func toolgenDecodeLogFilter(d *runtime.Decoder, v *LogFilter) {
 
 // Patterns of the tools' string properties, compiled on first use.
 var (
-	toolgenPattern0 = runtime.NewPattern("^[a-z][a-z0-9-]*[a-z0-9]$")
+	toolgenPattern0 = toolimpl.NewPattern("^[a-z][a-z0-9-]*[a-z0-9]$")
 )

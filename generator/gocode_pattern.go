@@ -30,7 +30,9 @@ type byteRange struct{ lo, hi byte }
 // sequence anchored by ^ and $, of ASCII literals and ASCII character classes, each
 // possibly repeated (*, +, ?, {n}, {n,m}, {n,}); a repeat of variable length must not
 // share a byte with what can follow it up to the next step that must match something,
-// so that taking as many bytes as possible is always right. Strings are valid UTF-8
+// so that taking as many bytes as possible is always right, unless it is the last
+// one: the steps of fixed length after it then say where it ends
+// ("^[a-z][a-z0-9-]*[a-z0-9]$"). Strings are valid UTF-8
 // (the decoder makes them so) and the classes hold ASCII only, so a non-ASCII byte
 // matches no step, as its rune matches no class.
 func simplePattern(src string) ([]patternStep, bool) {
@@ -87,6 +89,11 @@ func simplePattern(src string) ([]patternStep, bool) {
 		if s.min == s.max {
 			continue
 		}
+		if _, ok := fixedTail(steps[i+1:]); ok {
+			// The last repeat of variable length: the fixed steps after it decide
+			// where it ends, so it may share bytes with them.
+			break
+		}
 		for _, next := range steps[i+1:] {
 			if overlap(s.class, next.class) {
 				return nil, false
@@ -97,6 +104,19 @@ func simplePattern(src string) ([]patternStep, bool) {
 		}
 	}
 	return steps, true
+}
+
+// fixedTail returns the length of steps when each has a fixed length, and false
+// otherwise.
+func fixedTail(steps []patternStep) (int, bool) {
+	n := 0
+	for _, st := range steps {
+		if st.min != st.max {
+			return 0, false
+		}
+		n += st.min
+	}
+	return n, true
 }
 
 func overlap(a, b []byteRange) bool {
@@ -114,8 +134,21 @@ func overlap(a, b []byteRange) bool {
 // the steps.
 func matchSteps(steps []patternStep, s string) bool {
 	i := 0
-	for _, st := range steps {
+	for k, st := range steps {
 		start := i
+		if tail, ok := fixedTail(steps[k+1:]); ok && tail > 0 && st.min != st.max {
+			// The last repeat of variable length ends where the fixed tail begins.
+			end := len(s) - tail
+			if end-i < st.min || st.max >= 0 && end-i > st.max {
+				return false
+			}
+			for ; i < end; i++ {
+				if !inClass(st.class, s[i]) {
+					return false
+				}
+			}
+			continue
+		}
 		for i < len(s) && (st.max < 0 || i-start < st.max) && inClass(st.class, s[i]) {
 			i++
 		}
@@ -246,6 +279,27 @@ func matcherBody(steps []patternStep) []jen.Code {
 				jen.Id("i").Op("+=").Lit(st.min),
 			)
 		default:
+			if tail, ok := fixedTail(steps); ok && tail > 0 {
+				// The last repeat of variable length, before steps of fixed length:
+				// it ends where they begin.
+				check := jen.Id("n").Op("<").Lit(st.min)
+				if st.min == 0 {
+					check = jen.Id("n").Op("<").Lit(0)
+				}
+				if st.max >= 0 {
+					check = check.Op("||").Id("n").Op(">").Lit(st.max)
+				}
+				body = append(body, jen.Block(
+					jen.Id("end").Op(":=").Len(jen.Id("s")).Op("-").Lit(tail),
+					jen.Id("n").Op(":=").Id("end").Op("-").Id("i"),
+					jen.If(check).Block(jen.Return(jen.False())),
+					jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Index().Byte().Parens(jen.Id("s").Index(jen.Id("i").Op(":").Id("end")))).Block(
+						jen.If(notInClass(st.class, jen.Id("c"))).Block(jen.Return(jen.False())),
+					),
+					jen.Id("i").Op("=").Id("end"),
+				))
+				continue
+			}
 			cond := jen.Id("i").Op("<").Len(jen.Id("s"))
 			if st.max >= 0 {
 				cond = cond.Op("&&").Id("i").Op("-").Id("start").Op("<").Lit(st.max)

@@ -41,14 +41,22 @@ var simplePatterns = []string{
 	`^[[:alpha:]]+\s*$`,
 	`^id-[0-9]+-abc$`,
 	`^[a-z]+://x[0-9]?$`,
+	`^a+a$`,
+	`^[a-z]*[a-z0-9]$`,
+	`^[a-z][a-z0-9-]*[a-z0-9]$`,
+	`^[a-z0-9]+[a-z]{2}$`,
+	`^x*$`,
+	`^[0-9]{1,3}[0-9]$`,
+	`^[a-z]?b$`,
+	`^[ab]{2,4}[a-c]{2}-$`,
 }
 
 // notSimplePatterns are left to regexp.
 var notSimplePatterns = []string{
 	`[A-Z]{3}`,         // not anchored
 	`^[A-Z]{3}`,        // not anchored at the end
-	`^a+a$`,            // the repeat overlaps what follows
-	`^[a-z]*[a-z0-9]$`, // likewise
+	`^a+a?$`,           // the repeat overlaps what follows, of variable length
+	`^a*a*$`,           // a repeat overlaps a later one
 	`^[a-z]?[0-9]?a$`,  // likewise, past an optional step
 	`^(?i)abc$`,        // case folding
 	`^é$`,              // not ASCII

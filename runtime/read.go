@@ -255,43 +255,50 @@ func parseDecimal(num []byte) (x decimal, ok bool) {
 	return x, true
 }
 
+// smallInt reads the next value when it is an integer of at most 17 digits, the usual
+// case, in one pass; it reports false, reading nothing, for any other value, which
+// Int and Uint then read through number.
+func (d *Decoder) smallInt() (int64, bool) {
+	if d.broken {
+		return 0, false
+	}
+	d.skipSpace()
+	b, i := d.data, d.pos
+	neg := i < len(b) && b[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var n int64
+	end := min(len(b), start+18)
+	for _, c := range b[start:end] {
+		if c-'0' > 9 {
+			break
+		}
+		n = n*10 + int64(c-'0')
+		i++
+	}
+	digits := i - start
+	if digits == 0 || digits >= 18 || b[start] == '0' && digits > 1 ||
+		i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E' || b[i]-'0' <= 9) {
+		return 0, false
+	}
+	d.valStart, d.pos = d.pos, i
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
 // Int reads an integer and checks that it lies in [min, max], the tighter of the Go
 // type's range and the schema's inclusive bounds. Any integral number is an integer,
 // however it is written (2, 2.0, 1e1), as JSON Schema says; 2.5 is not.
 func (d *Decoder) Int(min, max int64) (int64, bool) {
-	// Fast path: an integer of at most 17 digits, read and converted in one pass.
-	if !d.broken {
-		d.skipSpace()
-		b, i := d.data, d.pos
-		neg := i < len(b) && b[i] == '-'
-		if neg {
-			i++
+	if n, ok := d.smallInt(); ok {
+		if min <= n && n <= max {
+			return n, true
 		}
-		start := i
-		var n int64
-		end := len(b)
-		if end-start > 18 {
-			end = start + 18
-		}
-		for _, c := range b[start:end] {
-			if c-'0' > 9 {
-				break
-			}
-			n = n*10 + int64(c-'0')
-			i++
-		}
-		digits := i - start
-		if digits > 0 && digits < 18 && (b[start] != '0' || digits == 1) &&
-			(i == len(b) || b[i] != '.' && b[i] != 'e' && b[i] != 'E' && b[i]-'0' > 9) {
-			d.valStart, d.pos = d.pos, i
-			if neg {
-				n = -n
-			}
-			if min <= n && n <= max {
-				return n, true
-			}
-			return d.intInRange(n, min, max)
-		}
+		return d.intInRange(n, min, max)
 	}
 	num, ok := d.number("an integer")
 	if !ok {
@@ -334,6 +341,22 @@ func (d *Decoder) intInRange(n, min, max int64) (int64, bool) {
 
 // Uint reads a non-negative integer and checks that it lies in [min, max].
 func (d *Decoder) Uint(min, max uint64) (uint64, bool) {
+	if n, ok := d.smallInt(); ok {
+		switch u := uint64(n); {
+		case n < 0 || u < min:
+			if !d.failing() {
+				d.Fail(CodeMinimum, "must be at least "+strconv.FormatUint(min, 10))
+			}
+			return 0, false
+		case u > max:
+			if !d.failing() {
+				d.Fail(CodeMaximum, "must be at most "+strconv.FormatUint(max, 10))
+			}
+			return 0, false
+		default:
+			return u, true
+		}
+	}
 	num, ok := d.number("an integer")
 	if !ok {
 		return 0, false

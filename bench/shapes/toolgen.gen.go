@@ -133,7 +133,9 @@ func toolgenDecodeLogQuery(d *runtime.Decoder, v *LogQuery) {
 		case "service":
 			if d.Property(&seen[0], "service", runtime.Required) {
 				if s, ok := d.String(); ok {
-					toolimpl.Match(d, s, toolgenPattern0)
+					if !toolgenMatch0(s) {
+						d.Fail(runtime.CodePattern, "must match the pattern ^[a-z][a-z0-9-]*[a-z0-9]$")
+					}
 					v.Service = s
 				}
 				d.Leave()
@@ -404,7 +406,31 @@ func toolgenDecodeLogFilter(d *runtime.Decoder, v *LogFilter) {
 	}
 }
 
-// Patterns of the tools' string properties, compiled on first use.
-var (
-	toolgenPattern0 = toolimpl.NewPattern("^[a-z][a-z0-9-]*[a-z0-9]$")
-)
+// toolgenMatch0 reports whether s matches the pattern "^[a-z][a-z0-9-]*[a-z0-9]$".
+func toolgenMatch0(s string) bool {
+	if len(s) < 2 {
+		return false
+	}
+	if !('a' <= s[0] && s[0] <= 'z') {
+		return false
+	}
+	i := 1
+	{
+		end := len(s) - 1
+		n := end - i
+		if n < 0 {
+			return false
+		}
+		for _, c := range []byte(s[i:end]) {
+			if !(c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z') {
+				return false
+			}
+		}
+		i = end
+	}
+	if i >= len(s) || !('0' <= s[i] && s[i] <= '9' || 'a' <= s[i] && s[i] <= 'z') {
+		return false
+	}
+	i++
+	return i == len(s)
+}

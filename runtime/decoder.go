@@ -757,14 +757,15 @@ func (d *Decoder) push(array bool, outer []byte, outerPos int) {
 	}
 }
 
-// Room returns the capacity to give a list that the n items of the innermost array
-// read so far fill: room for four items at first (as encoding/json makes), then for as
-// many as the rest of the text could hold at the size the items read so far took, so
-// that a long array is not copied again and again as it grows. That is within max when
-// the array may hold at most max items (max > 0); without max, within eight times n,
-// since the rest of the text may hold other things than the array. It is always more
-// than n.
-func (d *Decoder) Room(n, max int) int {
+// Room returns the capacity to give a list of items of size bytes each (in memory)
+// that the n items of the innermost array read so far fill: room for four items at
+// first (as encoding/json makes), then for as many as the rest of the text could hold
+// at the size the items read so far took, so that a long array is not copied again and
+// again as it grows. That is within max when the array may hold at most max items
+// (max > 0). Without max, since the rest of the text may hold other things than the
+// array, the room past 8n items takes at most as many bytes as the text left. It is
+// always more than n.
+func (d *Decoder) Room(n, max, size int) int {
 	want := 4
 	if n > 0 {
 		want = 2 * n
@@ -772,9 +773,13 @@ func (d *Decoder) Room(n, max int) int {
 			if used := d.pos - d.open[len(d.open)-1].start; used > 0 {
 				// The items read so far took used bytes, commas included: at that
 				// size, the rest of the text holds at most this many more.
-				want = n + (len(d.data)-d.pos)*n/used + 1
+				left := len(d.data) - d.pos
+				want = n + left*n/used + 1
 				if max <= 0 {
-					want = min(want, 8*n)
+					if size < 1 {
+						size = 1
+					}
+					want = min(want, 8*n+left/size)
 				}
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math/big"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -349,7 +348,9 @@ func TestRoom(t *testing.T) {
 		if d.BeginArray() {
 			for d.NextItem() {
 				if len(s) == cap(s) {
-					s = slices.Grow(s, d.Room(len(s), c.max)-len(s))
+					grown := make([]int64, len(s), d.Room(len(s), c.max, 8))
+					copy(grown, s)
+					s = grown
 					growths++
 				}
 				n, _ := d.Int(0, 1000)

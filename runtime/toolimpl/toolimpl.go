@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/lists"
@@ -71,14 +72,15 @@ func Ensure[T any](p **T) *T {
 
 // Item returns where to decode the next item of the array d is reading into *s: a new
 // zero item at its end, with the room Decoder.Room says (max is the array's maxItems,
-// or 0). Once the arguments are known to be invalid, the value will not be used, and
-// the items read from then on are decoded into one spare place past the end of *s, so
-// that a long list of mistakes (a million [1,1,…] for a list of strings, or {} for a
-// list of large structs) costs no more memory than its first item.
+// or 0). Once the arguments are known to be invalid (a violation, or more than max
+// items), the value will not be used, and the items read from then on are decoded into
+// one spare place past the end of *s, so that a long list of mistakes (a million
+// [1,1,…] for a list of strings, or {} for a list of large structs) costs no more
+// memory than its first item; Decoder.Count still counts them.
 func Item[S ~[]E, E any](d *runtime.Decoder, s *S, max int) *E {
 	var zero E
 	n := len(*s)
-	if d.Failed() {
+	if d.Failed() || max > 0 && n >= max {
 		if n == cap(*s) {
 			*s = slices.Grow(*s, 1)
 		}
@@ -87,7 +89,10 @@ func Item[S ~[]E, E any](d *runtime.Decoder, s *S, max int) *E {
 		return p
 	}
 	if n == cap(*s) {
-		*s = slices.Grow(*s, d.Room(n, max)-n)
+		// Exactly the room asked for: append would round it up to twice n.
+		grown := make(S, n, d.Room(n, max, int(unsafe.Sizeof(zero))))
+		copy(grown, *s)
+		*s = grown
 	}
 	*s = append(*s, zero)
 	return &(*s)[n]

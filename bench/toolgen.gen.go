@@ -27,9 +27,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "add_stock",
 	Description: "Adds a batch of stock.",
 	Annotations: runtime.Annotations{
-		Destructive: new(false),
-		Idempotent:  new(false),
-		OpenWorld:   new(false),
+		Destructive: &toolgenHints[0],
+		Idempotent:  &toolgenHints[1],
+		OpenWorld:   &toolgenHints[2],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","description":"The lines of the batch.","items":{"type":"object","description":"One line of a stock batch.","properties":{"sku":{"type":"string","description":"The product's stock-keeping unit, such as \"ABC-1234\".","pattern":"^[A-Z]{3}-[0-9]{4}$"},"quantity":{"type":"integer","description":"How many units.","minimum":1,"maximum":10000},"priceCents":{"type":"integer","description":"The unit price in cents.","minimum":1,"maximum":100000000}},"required":["sku","quantity","priceCents"],"additionalProperties":false},"minItems":1,"maxItems":100}},"required":["items"],"additionalProperties":false}`),
 	Strict:      true,
@@ -37,9 +37,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "get_weather",
 	Description: "Forecasts the weather of a city.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(false),
+		ReadOnly:   &toolgenHints[3],
+		Idempotent: &toolgenHints[4],
+		OpenWorld:  &toolgenHints[5],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to forecast, such as \"Paris\".","minLength":1,"maxLength":80},"days":{"type":"integer","description":"How many days to forecast, today included.","minimum":1,"maximum":14,"default":1},"unit":{"type":"string","description":"The unit of the temperatures.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false}`),
 	Strict:      true,
@@ -47,9 +47,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "list_transactions",
 	Description: "Lists an account's transactions.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(false),
+		ReadOnly:   &toolgenHints[6],
+		Idempotent: &toolgenHints[7],
+		OpenWorld:  &toolgenHints[8],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"accountId":{"type":"string","description":"The account to list.","minLength":1,"maxLength":64},"from":{"type":"string","description":"The start of the period.","format":"date-time"},"to":{"type":"string","description":"The end of the period.","format":"date-time"},"amount":{"type":"object","description":"Bounds the amounts.","properties":{"min":{"type":"integer","description":"The smallest amount.","minimum":0,"maximum":100000000},"max":{"type":"integer","description":"The largest amount.","minimum":0,"maximum":100000000},"currency":{"type":"string","description":"An ISO 4217 code such as \"EUR\".","pattern":"^[A-Z]{3}$"}},"required":["currency"],"additionalProperties":false},"categories":{"type":"array","description":"The categories to list.","items":{"type":"string","description":"A spending category.\n\n- \"groceries\": Food and household supplies.\n- \"dining\": Restaurants, cafés and take-away.\n- \"travel\": Transport and lodging.\n- \"utilities\": Energy, water, phone and internet.\n- \"entertainment\": Events, games and subscriptions.\n- \"health\": Care and medicine.\n- \"other\": Everything else.","enum":["groceries","dining","travel","utilities","entertainment","health","other"]},"minItems":1,"maxItems":7},"merchant":{"type":["string","null"],"description":"Merchant, if set, lists only this merchant's transactions.","minLength":1,"maxLength":100},"limit":{"type":["integer","null"],"description":"Limit, if set, is the most transactions to list.","minimum":1,"maximum":500}},"required":["accountId","from","to","amount","categories"],"additionalProperties":false}`),
 	Strict:      true,
@@ -91,6 +91,20 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	false, // add_stock: Destructive
+	false, // add_stock: Idempotent
+	false, // add_stock: OpenWorld
+	true,  // get_weather: ReadOnly
+	true,  // get_weather: Idempotent
+	false, // get_weather: OpenWorld
+	true,  // list_transactions: ReadOnly
+	true,  // list_transactions: Idempotent
+	false, // list_transactions: OpenWorld
 }
 
 // toolgenDecodeBatchRequest reads a BatchRequest object into v.

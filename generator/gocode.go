@@ -52,6 +52,7 @@ func goSource(pkg *model.Package, schemas *schemaSet) ([]byte, error) {
 			return nil, err
 		}
 	}
+	g.emitHints(f)
 	for _, t := range pkg.Tools {
 		if t.Input.Kind == model.InputParams {
 			g.paramsType(f, t)
@@ -116,6 +117,8 @@ type goGen struct {
 
 	decoders map[string]bool // named struct types whose decoder is queued
 	queue    []string
+
+	hints []hint // the annotation hints the tools point at (see annotationFields)
 
 	helpers map[string]string // helper names by what they are for (see helper); nil at first
 	taken   map[string]bool   // helper names given out
@@ -236,7 +239,7 @@ func (g *goGen) toolDef(t *model.Tool) (jen.Code, error) {
 			}
 		}))
 	}
-	if a := annotationFields(t.Annotations); len(a) > 0 {
+	if a := g.annotationFields(t.Name, t.Annotations); len(a) > 0 {
 		field("Annotations", jen.Qual(runtimePkg, "Annotations").Custom(multiline, a...))
 	}
 	field("InputSchema", jsonLiteral(g.schemas.inputJSON(t.Name)))
@@ -328,18 +331,45 @@ func structFields(pkg *model.Package, t *model.Type) []*model.Field {
 // multiline renders a composite literal's elements one per line.
 var multiline = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 
-// annotationFields returns the hints written, as key: value elements.
-func annotationFields(a model.Annotations) []jen.Code {
+// annotationFields returns the hints written, as key: value elements. Each hint points
+// at its own element of the file's array of hints (see emitHints) rather than at
+// new(true): the addresses of a package's variables are data the linker writes, while
+// each new(...) in a package-level literal is an allocation, and a write into the
+// tools' table, made by code run at start-up.
+func (g *goGen) annotationFields(tool string, a model.Annotations) []jen.Code {
 	var out []jen.Code
 	for _, h := range []struct {
 		name string
 		v    *bool
 	}{{"ReadOnly", a.ReadOnly}, {"Destructive", a.Destructive}, {"Idempotent", a.Idempotent}, {"OpenWorld", a.OpenWorld}} {
 		if h.v != nil {
-			out = append(out, jen.Id(h.name).Op(":").New(jen.Lit(*h.v)))
+			hints := g.helper("hints", "", model.HelperPrefix+"Hints")
+			out = append(out, jen.Id(h.name).Op(":").Op("&").Id(hints).Index(jen.Lit(len(g.hints))))
+			g.hints = append(g.hints, hint{tool: tool, name: h.name, value: *h.v})
 		}
 	}
 	return out
+}
+
+// emitHints writes the array of annotation hints that annotationFields points at.
+func (g *goGen) emitHints(f *jen.File) {
+	if len(g.hints) == 0 {
+		return
+	}
+	name := g.helper("hints", "", model.HelperPrefix+"Hints")
+	vals := make([]jen.Code, len(g.hints))
+	for i, h := range g.hints {
+		vals[i] = jen.Op(strconv.FormatBool(h.value) + ", // " + h.tool + ": " + h.name)
+	}
+	f.Commentf("%s holds the tools' annotation hints, one element for each hint of each", name)
+	f.Comment("tool: data the tools point at, with no code to run at start-up.")
+	f.Var().Id(name).Op("=").Index(jen.Op("...")).Bool().Custom(jen.Options{Open: "{", Close: "}", Multi: true}, vals...)
+}
+
+// hint is one annotation hint of a tool.
+type hint struct {
+	tool, name string
+	value      bool
 }
 
 // jsonLiteral writes compact JSON as a json.RawMessage conversion of a raw string.

@@ -27,9 +27,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "import_contacts",
 	Description: "Imports contacts.",
 	Annotations: runtime.Annotations{
-		Destructive: new(false),
-		Idempotent:  new(false),
-		OpenWorld:   new(false),
+		Destructive: &toolgenHints[0],
+		Idempotent:  &toolgenHints[1],
+		OpenWorld:   &toolgenHints[2],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"contacts":{"type":"array","description":"The people to import.","items":{"type":"object","description":"One person to import.","properties":{"name":{"type":"string","description":"The person's full name.","minLength":1,"maxLength":100},"city":{"type":"string","description":"Where the person lives.","maxLength":60},"age":{"type":"integer","description":"The person's age in years.","minimum":0,"maximum":150},"score":{"type":"number","description":"The lead score, 0 to 100.","minimum":0,"maximum":100}},"required":["name","city","age","score"],"additionalProperties":false},"minItems":1}},"required":["contacts"],"additionalProperties":false}`),
 	Strict:      true,
@@ -37,9 +37,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "search_logs",
 	Description: "Searches a service's logs.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(false),
+		ReadOnly:   &toolgenHints[3],
+		Idempotent: &toolgenHints[4],
+		OpenWorld:  &toolgenHints[5],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"service":{"type":"string","description":"The service's name, such as \"checkout-api\".","pattern":"^[a-z][a-z0-9-]*[a-z0-9]$"},"since":{"type":"string","description":"The start of the period.","format":"date-time"},"until":{"type":"string","description":"The end of the period; now if absent.","format":"date-time"},"level":{"type":"string","description":"The lowest level listed.\n\n- \"debug\": For developers.\n- \"info\": Routine.\n- \"warn\": Unusual.\n- \"error\": A failure.\n- \"fatal\": A failure that ended the process.","enum":["debug","info","warn","error","fatal"]},"order":{"type":"string","description":"The order of the entries.\n\n- \"asc\": Oldest first.\n- \"desc\": Newest first.","enum":["asc","desc"],"default":"desc"},"filter":{"type":["object","null"],"description":"Filter, if set, narrows the search.","properties":{"host":{"type":"string","description":"The host that wrote the entries.","minLength":1,"maxLength":64},"status":{"type":"integer","description":"An HTTP status code.","minimum":100,"maximum":599},"minLatencyMs":{"type":"integer","description":"Keeps only requests at least this slow.","minimum":0,"maximum":60000}},"required":["host"],"additionalProperties":false},"tags":{"type":"array","description":"Tags every entry listed has.","items":{"type":"string"},"maxItems":5},"limit":{"type":"integer","description":"The most entries to list.","minimum":1,"maximum":1000,"default":100}},"required":["service","since","level"],"additionalProperties":false}`),
 	Strict:      true,
@@ -47,9 +47,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "set_alarm",
 	Description: "Sets an alarm.",
 	Annotations: runtime.Annotations{
-		Destructive: new(false),
-		Idempotent:  new(true),
-		OpenWorld:   new(false),
+		Destructive: &toolgenHints[6],
+		Idempotent:  &toolgenHints[7],
+		OpenWorld:   &toolgenHints[8],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"hour":{"type":"integer","description":"The hour of the day, 0 to 23.","minimum":0,"maximum":23},"minute":{"type":"integer","description":"The minute of the hour.","minimum":0,"maximum":59},"volume":{"type":"integer","description":"How loud, from 1 to 10.","minimum":1,"maximum":10,"default":5},"tone":{"type":"string","description":"The sound to play.\n\n- \"chime\": A soft chime.\n- \"birdsong\": Recorded birds.\n- \"radio\": Plays the radio.\n- \"buzzer\": A loud buzzer.","enum":["chime","birdsong","radio","buzzer"]}},"required":["hour","minute","tone"],"additionalProperties":false}`),
 	Strict:      true,
@@ -91,6 +91,20 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	false, // import_contacts: Destructive
+	false, // import_contacts: Idempotent
+	false, // import_contacts: OpenWorld
+	true,  // search_logs: ReadOnly
+	true,  // search_logs: Idempotent
+	false, // search_logs: OpenWorld
+	false, // set_alarm: Destructive
+	true,  // set_alarm: Idempotent
+	false, // set_alarm: OpenWorld
 }
 
 // toolgenDecodeContactList reads a ContactList object into v.

@@ -30,7 +30,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "counts",
 	Description: "Returns a nil map, which must reach the model as {}.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[0],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":{"type":"integer"}}`),
@@ -39,7 +39,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "echo_constrained",
 	Description: "Returns its arguments as decoded.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[1],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"enum":{"type":"string","enum":["a","b","c d"]},"intEnum":{"type":"integer","enum":[1,2,3]},"const":{"type":"string","const":"fixed"},"default":{"type":"string","default":"dflt"},"defaultInt":{"type":"integer","default":7},"defaultPtr":{"type":["boolean","null"],"default":true},"defaultEnum":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.","enum":["red","green","blue"],"default":"green"},"min":{"type":"integer","minimum":-5},"max":{"type":"integer","maximum":5},"exclMin":{"type":"number","exclusiveMinimum":0},"exclMax":{"type":"number","exclusiveMaximum":1},"multInt":{"type":"integer","multipleOf":5},"multFloat":{"type":"number","multipleOf":0.1},"minLen":{"type":"string","minLength":2},"maxLen":{"type":"string","maxLength":3},"pattern":{"type":"string","pattern":"^[A-Z]{2}\\d$"},"comma":{"type":"string","pattern":"^a,b$"},"dateTime":{"type":"string","format":"date-time"},"date":{"type":"string","format":"date"},"timeOfDay":{"type":"string","format":"time"},"isoDuration":{"type":"string","format":"duration"},"email":{"type":"string","format":"email"},"hostname":{"type":"string","format":"hostname"},"ipv4":{"type":"string","format":"ipv4"},"ipv6":{"type":"string","format":"ipv6"},"uri":{"type":"string","format":"uri"},"uuid":{"type":"string","format":"uuid"},"minItems":{"type":"array","items":{"type":"integer"},"minItems":2},"maxItems":{"type":"array","items":{"type":"integer"},"maxItems":2},"unique":{"type":"array","items":{"type":"string"},"uniqueItems":true},"itemBounds":{"type":"array","items":{"type":"integer","minimum":0,"maximum":9},"maxItems":3},"colorList":{"type":"array","items":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"blue\": The color of the sky.","enum":["red","blue"]}},"secret":{"type":"string","minLength":8},"titled":{"type":"string","title":"A title","deprecated":true},"mustHave":{"type":["integer","null"]},"mayOmit":{"type":"string"},"small":{"type":"integer","minimum":-128,"maximum":100},"stamp":{"type":"string","format":"date-time"}},"required":["mustHave"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"Has a property per tool tag keyword.","properties":{"enum":{"type":"string"},"intEnum":{"type":"integer"},"const":{"type":"string"},"default":{"type":"string"},"defaultInt":{"type":"integer"},"defaultPtr":{"type":["boolean","null"]},"defaultEnum":{"$ref":"#/$defs/Color"},"min":{"type":"integer"},"max":{"type":"integer"},"exclMin":{"type":"number"},"exclMax":{"type":"number"},"multInt":{"type":"integer"},"multFloat":{"type":"number"},"minLen":{"type":"string"},"maxLen":{"type":"string"},"pattern":{"type":"string"},"comma":{"type":"string"},"dateTime":{"type":"string"},"date":{"type":"string"},"timeOfDay":{"type":"string"},"isoDuration":{"type":"string"},"email":{"type":"string"},"hostname":{"type":"string"},"ipv4":{"type":"string"},"ipv6":{"type":"string"},"uri":{"type":"string"},"uuid":{"type":"string"},"minItems":{"type":["array","null"],"items":{"type":"integer"}},"maxItems":{"type":["array","null"],"items":{"type":"integer"}},"unique":{"type":["array","null"],"items":{"type":"string"}},"itemBounds":{"type":["array","null"],"items":{"type":"integer"}},"colorList":{"type":["array","null"],"items":{"$ref":"#/$defs/Color"}},"secret":{"type":"string"},"titled":{"type":"string","title":"A title","deprecated":true},"mustHave":{"type":["integer","null"]},"mayOmit":{"type":"string"},"small":{"type":"integer","minimum":-128,"maximum":127},"stamp":{"type":"string","format":"date-time"}},"required":["mustHave","mayOmit"],"$defs":{"Color":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky."}}}`),
@@ -49,7 +49,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "echo_kinds",
 	Description: "Returns its arguments as decoded.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[2],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"Identifies the request."},"note":{"type":"string","description":"A free comment."},"shadowed":{"type":"integer"},"str":{"type":"string"},"bool":{"type":"boolean"},"int":{"type":"integer"},"int8":{"type":"integer","minimum":-128,"maximum":127},"int16":{"type":"integer","minimum":-32768,"maximum":32767},"int32":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"int64":{"type":"integer"},"uint":{"type":"integer","minimum":0},"uint8":{"type":"integer","minimum":0,"maximum":255},"uint16":{"type":"integer","minimum":0,"maximum":65535},"uint32":{"type":"integer","minimum":0,"maximum":4294967295},"uint64":{"type":"integer","minimum":0},"float32":{"type":"number"},"float64":{"type":"number"},"time":{"type":"string","format":"date-time"},"duration":{"type":"string","description":"A Go duration such as \"1h30m\" or \"90s\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"bytes":{"type":"string","contentEncoding":"base64"},"list":{"type":"array","items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"counts":{"type":"object","additionalProperties":{"type":"integer"}},"byColor":{"type":"object","additionalProperties":{"type":"number"},"propertyNames":{"enum":["red","green","blue"]}},"ptr":{"type":["string","null"]},"nested":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]},"tree":{"$ref":"#/$defs/Node"},"color":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.","enum":["red","green","blue"]},"level":{"type":"integer","description":"A severity level.\n\n- 1: Low can wait.\n- 2: Needs attention today.","enum":[1,2]},"tags":{"type":"array","items":{"type":"object","description":"Labels something.","properties":{"key":{"type":"string","description":"Names the label.","minLength":1},"value":{"type":"string","description":"The label's value."}},"required":["key"],"additionalProperties":false}},"addr":{"type":"string","description":"Represents an IPv4 or IPv6 address (with or without a scoped\naddressing zone), similar to [net.IP] or [net.IPAddr].\n\nUnlike [net.IP] or [net.IPAddr], Addr is a comparable value\ntype (it supports == and can be a map key) and is immutable.\n\nThe zero Addr is not a valid IP address.\nAddr{} is distinct from both 0.0.0.0 and ::."},"any":{},"raw":{},"matrix":{"type":"array","items":{"type":"array","items":{"type":"integer"}}},"inline":{"type":"object","properties":{"x":{"type":"integer","description":"A coordinate."}},"required":["x"],"additionalProperties":false}},"required":["id","shadowed","str","bool","int","int8"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"A tree, to check recursive types.","properties":{"name":{"type":"string","description":"Names the node."},"children":{"type":"array","description":"The node's subtrees.","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}}}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"Has a property of every kind of type toolgen maps.","properties":{"id":{"type":"string","description":"Identifies the request."},"note":{"type":"string","description":"A free comment."},"shadowed":{"type":"integer"},"str":{"type":"string"},"bool":{"type":"boolean"},"int":{"type":"integer"},"int8":{"type":"integer","minimum":-128,"maximum":127},"int16":{"type":"integer","minimum":-32768,"maximum":32767},"int32":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"int64":{"type":"integer"},"uint":{"type":"integer","minimum":0},"uint8":{"type":"integer","minimum":0,"maximum":255},"uint16":{"type":"integer","minimum":0,"maximum":65535},"uint32":{"type":"integer","minimum":0,"maximum":4294967295},"uint64":{"type":"integer","minimum":0},"float32":{"type":"number"},"float64":{"type":"number"},"time":{"type":"string","format":"date-time"},"duration":{"type":"integer","description":"A duration in nanoseconds."},"bytes":{"type":["string","null"],"contentEncoding":"base64"},"list":{"type":["array","null"],"items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"counts":{"type":["object","null"],"additionalProperties":{"type":"integer"}},"byColor":{"type":["object","null"],"additionalProperties":{"type":"number"}},"ptr":{"type":["string","null"]},"nested":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]},"tree":{"$ref":"#/$defs/Node"},"color":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky."},"level":{"type":"integer","description":"A severity level.\n\n- 1: Low can wait.\n- 2: Needs attention today."},"tags":{"type":["array","null"],"items":{"type":"object","description":"Labels something.","properties":{"key":{"type":"string","description":"Names the label."},"value":{"type":"string","description":"The label's value."}},"required":["key"]}},"addr":{"type":"string","description":"Represents an IPv4 or IPv6 address (with or without a scoped\naddressing zone), similar to [net.IP] or [net.IPAddr].\n\nUnlike [net.IP] or [net.IPAddr], Addr is a comparable value\ntype (it supports == and can be a map key) and is immutable.\n\nThe zero Addr is not a valid IP address.\nAddr{} is distinct from both 0.0.0.0 and ::."},"any":{},"raw":{},"matrix":{"type":["array","null"],"items":{"type":["array","null"],"items":{"type":"integer"}}},"inline":{"type":"object","properties":{"x":{"type":"integer","description":"A coordinate."}},"required":["x"]}},"required":["id","shadowed","str","bool","int","int8","ptr"],"$defs":{"Node":{"type":"object","description":"A tree, to check recursive types.","properties":{"name":{"type":"string","description":"Names the node."},"children":{"type":["array","null"],"description":"The node's subtrees.","items":{"$ref":"#/$defs/Node"}}},"required":["name"]}}}`),
@@ -58,7 +58,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "fail",
 	Description: "Fails in the ways a tool can: how=safe returns a safe tool error, how=internal an\ninternal one, how=panic panics, how=slow outlives its timeout.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[3],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"how":{"type":"string","description":"How to fail.","enum":["safe","internal","panic","slow"]}},"required":["how"],"additionalProperties":false}`),
 	Strict:      true,
@@ -67,7 +67,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "greet",
 	Description: "Greets someone, with parameters described by //toolgen:param lines.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[4],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Who to greet.","minLength":1,"maxLength":20},"times":{"type":"integer","description":"How often.","minimum":1,"maximum":3,"default":1},"loud":{"type":["boolean","null"],"description":"Shout."},"color":{"type":"string","description":"Ink color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.","enum":["red","green","blue"]}},"required":["name","color"],"additionalProperties":false}`),
 	Strict:      true,
@@ -76,7 +76,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "list",
 	Description: "Returns a nil slice, which must reach the model as [].",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[5],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Labels something.","properties":{"key":{"type":"string","description":"Names the label."},"value":{"type":"string","description":"The label's value."}},"required":["key"]}}},"required":["result"]}`),
@@ -85,8 +85,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "no_args",
 	Description: "Takes nothing and returns nothing.",
 	Annotations: runtime.Annotations{
-		Destructive: new(false),
-		Idempotent:  new(true),
+		Destructive: &toolgenHints[6],
+		Idempotent:  &toolgenHints[7],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -94,7 +94,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "number",
 	Description: "Returns a scalar, wrapped as {\"result\": ...}.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[8],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"number"}},"required":["result"]}`),
@@ -103,7 +103,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "rich",
 	Description: "Returns a runtime.Result with a block for the user only.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[9],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -243,7 +243,7 @@ var toolgenStoreTools = [...]runtime.Tool{{
 	Description: "Stores a value.",
 	Groups:      []string{"store"},
 	Annotations: runtime.Annotations{
-		Destructive: new(true),
+		Destructive: &toolgenHints[10],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","description":"Names the label.","minLength":1},"value":{"type":"string","description":"The label's value."}},"required":["key"],"additionalProperties":false}`),
 	Strict:      true,
@@ -252,7 +252,7 @@ var toolgenStoreTools = [...]runtime.Tool{{
 	Description: "Finds a key, reading the store through the receiver.",
 	Groups:      []string{"store", "read"},
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[11],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","description":"The key.","pattern":"^[a-z]+$"}},"required":["key"],"additionalProperties":false}`),
 	Strict:      true,
@@ -285,6 +285,23 @@ func toolgenDispatchStore(recv *Store, i int, d *runtime.Decoder) runtime.Invoca
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true,  // counts: ReadOnly
+	true,  // echo_constrained: ReadOnly
+	true,  // echo_kinds: ReadOnly
+	true,  // fail: ReadOnly
+	true,  // greet: ReadOnly
+	true,  // list: ReadOnly
+	false, // no_args: Destructive
+	true,  // no_args: Idempotent
+	true,  // number: ReadOnly
+	true,  // rich: ReadOnly
+	true,  // put: Destructive
+	true,  // store_lookup: ReadOnly
 }
 
 // toolgenArgsFail holds the arguments of fail, decoded.

@@ -32,9 +32,9 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	Description: "Checks the vault's backups. It calls runtime.Goexit, as a test helper would.",
 	Groups:      []string{"broken"},
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(false),
+		ReadOnly:   &toolgenHints[0],
+		Idempotent: &toolgenHints[1],
+		OpenWorld:  &toolgenHints[2],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -43,9 +43,9 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	Description: "Connects to a storage back end. It always fails with an internal error\nthat quotes the password it was given, as careless code does.",
 	Groups:      []string{"broken"},
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(true),
+		ReadOnly:   &toolgenHints[3],
+		Idempotent: &toolgenHints[4],
+		OpenWorld:  &toolgenHints[5],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"backend":{"type":"string","description":"Names the back end.","enum":["primary","replica"]},"password":{"type":"string","description":"The back end's password.","minLength":1}},"required":["backend","password"],"additionalProperties":false}`),
 	Strict:      true,
@@ -55,9 +55,9 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	Description: "Checks the vault's integrity. It panics: a bug in a tool.",
 	Groups:      []string{"broken"},
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(false),
+		ReadOnly:   &toolgenHints[6],
+		Idempotent: &toolgenHints[7],
+		OpenWorld:  &toolgenHints[8],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"kind":{"type":"string","description":"Says how to panic.\n\n- \"string\": Panics with a string that quotes the token.\n- \"nil\": Panics with nil.\n- \"error\": Panics with an error that quotes the token.\n- \"index\": Panics with a run-time error (an index out of range).","enum":["string","nil","error","index"]},"token":{"type":"string","description":"A secret the panic quotes."}},"required":["kind","token"],"additionalProperties":false}`),
 	Strict:      true,
@@ -67,9 +67,9 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	Description: "Waits for the vault's lock server. It ignores its context and waits until the\nvault is released.",
 	Groups:      []string{"broken"},
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(false),
+		ReadOnly:   &toolgenHints[9],
+		Idempotent: &toolgenHints[10],
+		OpenWorld:  &toolgenHints[11],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -79,9 +79,9 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	Description: "Lists the stored secrets whose name starts with a prefix, without their\nvalues.",
 	Groups:      []string{"vault"},
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(false),
+		ReadOnly:   &toolgenHints[12],
+		Idempotent: &toolgenHints[13],
+		OpenWorld:  &toolgenHints[14],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"prefix":{"type":"string","description":"Only secrets whose name starts with this prefix.","maxLength":64},"limit":{"type":"integer","description":"The most secrets to list.","minimum":1,"maximum":100}},"required":["prefix","limit"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Describes a stored secret without its value.","properties":{"name":{"type":"string","description":"Names the secret."},"expiresAt":{"type":"string","description":"When the secret expires.","format":"date-time"},"version":{"type":"integer","description":"The secret's version."}},"required":["name","expiresAt","version"]}}},"required":["result"]}`),
@@ -91,9 +91,9 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	Description: "Pays an amount with a card and returns the receipt.\n\nUse it only when the user has asked to pay, and said how much.",
 	Groups:      []string{"payments"},
 	Annotations: runtime.Annotations{
-		Destructive: new(true),
-		Idempotent:  new(false),
-		OpenWorld:   new(true),
+		Destructive: &toolgenHints[15],
+		Idempotent:  &toolgenHints[16],
+		OpenWorld:   &toolgenHints[17],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"amount":{"type":"number","description":"The amount to pay, in euros, to the cent.","exclusiveMinimum":0,"maximum":1000000,"multipleOf":0.01},"rate":{"type":"number","description":"The yearly interest rate of an instalment plan, in percent, in quarter\npoints.","minimum":0,"maximum":30,"multipleOf":0.25},"installments":{"type":"integer","description":"How many monthly instalments to pay in.","minimum":1,"maximum":48,"default":1},"priority":{"type":"integer","description":"The payment's priority, 0 to 255.","minimum":0,"maximum":255},"sequence":{"type":"integer","description":"The client's sequence number of the payment."},"splits":{"type":"array","description":"Splits share the amount between accounts, each to the cent.","items":{"type":"number","multipleOf":0.01},"maxItems":20},"at":{"type":"string","description":"When the payment is to be made.","format":"date-time"},"card":{"type":"string","description":"The card to pay with."},"memo":{"type":"string","description":"A note for the payee.","maxLength":140}},"required":["amount","at","card"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"Confirms a payment.","properties":{"id":{"type":"string","description":"Identifies the payment."},"amount":{"type":"number","description":"The amount paid."},"rate":{"type":"number","description":"The interest rate."},"installments":{"type":"integer","description":"The number of instalments."},"priority":{"type":"integer","description":"The payment's priority.","minimum":0,"maximum":255},"sequence":{"type":"integer","description":"The client's sequence number."},"splits":{"type":["array","null"],"description":"The shares of the amount.","items":{"type":"number"}},"at":{"type":"string","description":"When the payment is made.","format":"date-time"},"cardLast4":{"type":"string","description":"The last four digits of the card."}},"required":["id","amount","rate","installments","priority","sequence","splits","at","cardLast4"]}`),
@@ -103,9 +103,9 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	Name:        "ping",
 	Description: "Tells whether the vault is up, and who calls.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(false),
+		ReadOnly:   &toolgenHints[18],
+		Idempotent: &toolgenHints[19],
+		OpenWorld:  &toolgenHints[20],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -114,9 +114,9 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	Description: "Stores a secret in the vault, replacing any secret of the same name.\n\nUse it when the user gives you a password, an API key or recovery codes to keep.",
 	Groups:      []string{"vault"},
 	Annotations: runtime.Annotations{
-		Destructive: new(true),
-		Idempotent:  new(true),
-		OpenWorld:   new(false),
+		Destructive: &toolgenHints[21],
+		Idempotent:  &toolgenHints[22],
+		OpenWorld:   &toolgenHints[23],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Names the secret: lower-case letters, digits, dashes and underscores.","pattern":"^[a-z0-9_-]+$","minLength":1,"maxLength":64},"secret":{"type":"string","description":"The secret itself.","minLength":4,"maxLength":256},"clientIp":{"type":"string","description":"The address the user connects from."},"card":{"type":"string","description":"A card number kept with the secret."},"login":{"type":"object","description":"The login of the service the secret belongs to.","properties":{"username":{"type":"string","description":"The account's user name.","minLength":1,"maxLength":64},"password":{"type":"string","description":"The account's password.","minLength":8,"maxLength":128},"otp":{"type":"integer","description":"The current one-time code.","minimum":0,"maximum":999999},"server":{"type":"string","description":"The address of the service's server."}},"required":["username","password"],"additionalProperties":false},"recoveryCodes":{"type":"array","description":"The service's one-time recovery codes.","items":{"type":"string","minLength":6},"maxItems":10},"headers":{"type":"object","description":"HTTP headers to send with the secret, such as an API key.","additionalProperties":{"type":"string","maxLength":200}},"expiresAt":{"type":"string","description":"When the secret expires.","format":"date-time"},"version":{"type":"integer","description":"The secret's version, counting from 1.","minimum":1,"maximum":1000,"default":1}},"required":["name","secret","clientIp","login","expiresAt"],"additionalProperties":false}`),
 	Strict:      true,
@@ -242,6 +242,35 @@ func toolgenDispatchVault(recv *Vault, i int, d *runtime.Decoder) runtime.Invoca
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true,  // bail_out: ReadOnly
+	true,  // bail_out: Idempotent
+	false, // bail_out: OpenWorld
+	true,  // connect_backend: ReadOnly
+	true,  // connect_backend: Idempotent
+	true,  // connect_backend: OpenWorld
+	true,  // explode: ReadOnly
+	true,  // explode: Idempotent
+	false, // explode: OpenWorld
+	true,  // hang: ReadOnly
+	true,  // hang: Idempotent
+	false, // hang: OpenWorld
+	true,  // list_secrets: ReadOnly
+	true,  // list_secrets: Idempotent
+	false, // list_secrets: OpenWorld
+	true,  // pay: Destructive
+	false, // pay: Idempotent
+	true,  // pay: OpenWorld
+	true,  // ping: ReadOnly
+	true,  // ping: Idempotent
+	false, // ping: OpenWorld
+	true,  // put_secret: Destructive
+	true,  // put_secret: Idempotent
+	false, // put_secret: OpenWorld
 }
 
 // toolgenArgsListSecrets holds the arguments of list_secrets, decoded.

@@ -31,9 +31,9 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	Description: "Closes the signed-in user's account for good. Its balance is paid out\nand its history deleted.\n\nUse it only when the user has asked, unambiguously, to close their account.",
 	Groups:      []string{"account"},
 	Annotations: runtime.Annotations{
-		Destructive: new(true),
-		Idempotent:  new(false),
-		OpenWorld:   new(false),
+		Destructive: &toolgenHints[0],
+		Idempotent:  &toolgenHints[1],
+		OpenWorld:   &toolgenHints[2],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"reason":{"type":"string","description":"Why the user wants to close the account, in their words.","minLength":3,"maxLength":500},"confirm":{"type":"boolean","description":"Confirm must be true: the user has confirmed, in this conversation, that they\nwant the account closed.","const":true}},"required":["reason","confirm"],"additionalProperties":false}`),
 	Strict:      true,
@@ -42,9 +42,9 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	Description: "Lists the signed-in user's transactions booked in a period, oldest\nfirst.\n\nUse it whenever the user asks about their spending, payments or income.",
 	Groups:      []string{"finance"},
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(false),
+		ReadOnly:   &toolgenHints[3],
+		Idempotent: &toolgenHints[4],
+		OpenWorld:  &toolgenHints[5],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"startDate":{"type":"string","description":"Start of the period, inclusive, as an RFC 3339 date-time.","format":"date-time"},"endDate":{"type":"string","description":"End of the period, exclusive, as an RFC 3339 date-time.","format":"date-time"}},"required":["startDate","endDate"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One movement of money on the user's account.","properties":{"id":{"type":"string","description":"Identifies the transaction."},"time":{"type":"string","description":"When the transaction was booked.","format":"date-time"},"description":{"type":"string","description":"The counterparty or the purpose."},"amountCents":{"type":"integer","description":"The amount in cents: negative for payments, positive for income."}},"required":["id","time","description","amountCents"]}}},"required":["result"]}`),
@@ -89,6 +89,17 @@ func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) runtime.In
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true,  // close_account: Destructive
+	false, // close_account: Idempotent
+	false, // close_account: OpenWorld
+	true,  // get_transactions: ReadOnly
+	true,  // get_transactions: Idempotent
+	false, // get_transactions: OpenWorld
 }
 
 // toolgenArgsGetTransactions holds the arguments of get_transactions, decoded.

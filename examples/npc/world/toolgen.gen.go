@@ -30,9 +30,9 @@ var toolgenWorldTools = [...]runtime.Tool{{
 	Title:       "Check a character's health",
 	Description: "Tells how a character of the keep is doing: hit points and condition.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(false),
+		ReadOnly:   &toolgenHints[0],
+		Idempotent: &toolgenHints[1],
+		OpenWorld:  &toolgenHints[2],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"npc":{"type":"string","description":"The character to look at.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard.","enum":["borin","mira","tomas"]}},"required":["npc"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"How a character is doing.","properties":{"npc":{"type":"string","description":"Names a character of the keep.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard."},"hp":{"type":"integer","description":"The character's hit points, from 0 to MaxHP."},"maxHp":{"type":"integer"},"condition":{"type":"string","description":"Condition is \"unhurt\", \"wounded\" or \"badly wounded\"."}},"required":["npc","hp","maxHp","condition"]}`),
@@ -42,9 +42,9 @@ var toolgenWorldTools = [...]runtime.Tool{{
 	Title:       "Give a quest",
 	Description: "Gives a character a quest and pays the promised reward from the keep's\ntreasury. Every call gives one more quest and pays once more: do not repeat a call\nthat succeeded.",
 	Annotations: runtime.Annotations{
-		Destructive: new(false),
-		Idempotent:  new(false),
-		OpenWorld:   new(false),
+		Destructive: &toolgenHints[3],
+		Idempotent:  &toolgenHints[4],
+		OpenWorld:   &toolgenHints[5],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"npc":{"type":"string","description":"The character who takes the quest.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard.","enum":["borin","mira","tomas"]},"quest":{"type":"string","description":"The quest to give.\n\n- \"rat_hunt\": Clearing the cellar of rats.\n- \"lost_ring\": Finding the ring Mira lost in the woods.\n- \"night_watch\": Keeping watch on the walls until dawn.","enum":["rat_hunt","lost_ring","night_watch"]},"reward":{"type":"integer","description":"The gold promised, paid from the keep's treasury when the quest is\ngiven.","minimum":0,"maximum":500},"note":{"type":"string","description":"A word for the character, such as \"mind the big one\".","maxLength":200}},"required":["npc","quest","reward"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"A quest given, as the quest log keeps it.","properties":{"number":{"type":"integer","description":"Numbers the quest log's entries from 1."},"npc":{"type":"string","description":"Names a character of the keep.\n\n- \"borin\": The blacksmith.\n- \"mira\": The herbalist.\n- \"tomas\": The gate guard."},"quest":{"type":"string","description":"Names a quest a character can be given.\n\n- \"rat_hunt\": Clearing the cellar of rats.\n- \"lost_ring\": Finding the ring Mira lost in the woods.\n- \"night_watch\": Keeping watch on the walls until dawn."},"reward":{"type":"integer"},"note":{"type":"string"},"treasuryLeft":{"type":"integer","description":"The gold left in the treasury once the reward is paid."}},"required":["number","npc","quest","reward","treasuryLeft"]}`),
@@ -54,9 +54,9 @@ var toolgenWorldTools = [...]runtime.Tool{{
 	Title:       "Open a door",
 	Description: "Opens a door of the keep. Opening a door that is open already changes\nnothing. A locked door stays shut.",
 	Annotations: runtime.Annotations{
-		Destructive: new(false),
-		Idempotent:  new(true),
-		OpenWorld:   new(false),
+		Destructive: &toolgenHints[6],
+		Idempotent:  &toolgenHints[7],
+		OpenWorld:   &toolgenHints[8],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"door":{"type":"string","description":"The door to open.\n\n- \"gate\": The keep's front gate.\n- \"cellar\": The cellar door, under the kitchen.\n- \"tower\": The door of the wizard's tower.","enum":["gate","cellar","tower"]}},"required":["door"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"The state of a door.","properties":{"door":{"type":"string","description":"Names a door of the keep.\n\n- \"gate\": The keep's front gate.\n- \"cellar\": The cellar door, under the kitchen.\n- \"tower\": The door of the wizard's tower."},"open":{"type":"boolean"},"locked":{"type":"boolean"},"wasOpen":{"type":"boolean","description":"Tells that the door was open already, so nothing changed."}},"required":["door","open","locked","wasOpen"]}`),
@@ -111,6 +111,20 @@ func toolgenDispatchWorld(recv *World, i int, d *runtime.Decoder) runtime.Invoca
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true,  // get_npc_health: ReadOnly
+	true,  // get_npc_health: Idempotent
+	false, // get_npc_health: OpenWorld
+	false, // give_quest: Destructive
+	false, // give_quest: Idempotent
+	false, // give_quest: OpenWorld
+	false, // open_door: Destructive
+	true,  // open_door: Idempotent
+	false, // open_door: OpenWorld
 }
 
 // toolgenDecodeHealthQuery reads a HealthQuery object into v.

@@ -29,9 +29,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Description: "Returns the weather forecast for a city, one entry per day.\n\nUse it whenever the user asks about the weather, temperatures or rain somewhere.",
 	Groups:      []string{"weather"},
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(false),
+		ReadOnly:   &toolgenHints[0],
+		Idempotent: &toolgenHints[1],
+		OpenWorld:  &toolgenHints[2],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to forecast, such as \"Paris\" or \"Tokyo\".","minLength":1,"maxLength":80},"days":{"type":"integer","description":"How many days to forecast, today included.","minimum":1,"maximum":14,"default":1},"unit":{"type":"string","description":"The unit of the temperatures in the answer.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"A city's forecast.","properties":{"city":{"type":"string"},"unit":{"type":"string","description":"A temperature unit.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit."},"days":{"type":["array","null"],"items":{"type":"object","description":"One day's weather.","properties":{"date":{"type":"string","description":"The day, as YYYY-MM-DD."},"high":{"type":"number","description":"The day's highest temperature."},"low":{"type":"number","description":"The day's lowest temperature."},"summary":{"type":"string","description":"Describes the sky, such as \"sunny\" or \"light rain\"."}},"required":["date","high","low","summary"]}}},"required":["city","unit","days"]}`),
@@ -40,9 +40,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "hello_world",
 	Description: "Greets a person by name.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(false),
+		ReadOnly:   &toolgenHints[3],
+		Idempotent: &toolgenHints[4],
+		OpenWorld:  &toolgenHints[5],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.","minLength":1},"times":{"type":"integer","description":"How many times to say hello.","minimum":1,"maximum":5,"default":1}},"required":["name"],"additionalProperties":false}`),
 	Strict:      true,
@@ -79,6 +79,17 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true,  // get_weather: ReadOnly
+	true,  // get_weather: Idempotent
+	false, // get_weather: OpenWorld
+	true,  // hello_world: ReadOnly
+	true,  // hello_world: Idempotent
+	false, // hello_world: OpenWorld
 }
 
 // toolgenArgsHelloWorld holds the arguments of hello_world, decoded.

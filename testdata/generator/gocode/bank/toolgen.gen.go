@@ -29,7 +29,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	Name:        "balance",
 	Description: "Returns the current balance in cents.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[0],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
@@ -38,8 +38,8 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	Name:        "freeze_card",
 	Description: "Freezes the user's card at once.",
 	Annotations: runtime.Annotations{
-		Destructive: new(true),
-		Idempotent:  new(true),
+		Destructive: &toolgenHints[1],
+		Idempotent:  &toolgenHints[2],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"card_id":{"type":"string","format":"uuid"}},"required":["card_id"],"additionalProperties":false}`),
 	Strict:      true,
@@ -49,9 +49,9 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	Description: "Lists the signed-in user's transactions in a period.\n\nUse it whenever the user asks about their spending or payments.",
 	Groups:      []string{"finance"},
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
-		OpenWorld:  new(false),
+		ReadOnly:   &toolgenHints[3],
+		Idempotent: &toolgenHints[4],
+		OpenWorld:  &toolgenHints[5],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"The start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"The end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":"integer","description":"Caps the number of transactions.","minimum":1,"maximum":500,"default":50},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One payment.","properties":{"id":{"type":"string"},"at":{"type":"string","format":"date-time"},"amount":{"type":"number"},"memo":{"type":"string","description":"Free text."}},"required":["id","at","amount"]}}},"required":["result"]}`),
@@ -138,6 +138,17 @@ func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) runtime.In
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true,  // balance: ReadOnly
+	true,  // freeze_card: Destructive
+	true,  // freeze_card: Idempotent
+	true,  // get_transactions: ReadOnly
+	true,  // get_transactions: Idempotent
+	false, // get_transactions: OpenWorld
 }
 
 // toolgenDecodeFreezeArgs reads a FreezeArgs object into v.

@@ -28,7 +28,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "greet",
 	Description: "Greets.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[0],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Who."},"n":{"type":"integer","description":"How often."}},"required":["name","n"],"additionalProperties":false}`),
 	Strict:      true,
@@ -36,7 +36,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "put",
 	Description: "Puts.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[1],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"b":{"type":"integer","description":"A number."},"low":{"type":"object","description":"The lower one.","properties":{"a":{"type":"integer","description":"A number."}},"required":["a"],"additionalProperties":false}},"required":["b","low"],"additionalProperties":false}`),
 	Strict:      true,
@@ -44,7 +44,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "take",
 	Description: "Takes.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[2],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Name of the person."}},"required":["name"],"additionalProperties":false}`),
 	Strict:      true,
@@ -89,6 +89,14 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true, // greet: ReadOnly
+	true, // put: ReadOnly
+	true, // take: ReadOnly
 }
 
 // toolgenArgsGreet holds the arguments of greet, decoded.

@@ -30,7 +30,7 @@ var toolgenTools = [...]toolgenImportRuntime.Tool{{
 	Name:        "run",
 	Description: "Runs.",
 	Annotations: toolgenImportRuntime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[0],
 	},
 	InputSchema: toolgenImportJson.RawMessage(`{"type":"object","properties":{"when":{"type":"string","description":"When it happens.","format":"date-time"},"wait":{"type":"string","description":"This long.\n\nA Go duration such as \"1h30m\" or \"90s\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"count":{"type":"integer","description":"Count, at most 10.","minimum":-128,"maximum":10},"item":{"type":"object","description":"Item to use.","properties":{"name":{"type":"string","description":"Name of the item."}},"required":["name"],"additionalProperties":false}},"required":["when","wait","count","item"],"additionalProperties":false}`),
 	Strict:      true,
@@ -53,6 +53,12 @@ func toolgenDispatch(i int, d *toolgenImportRuntime.Decoder) toolgenImportRuntim
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true, // run: ReadOnly
 }
 
 // toolgenDecodeArgs reads a Args object into v.

@@ -28,8 +28,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "add",
 	Description: "Adds two numbers.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   new(true),
-		Idempotent: new(true),
+		ReadOnly:   &toolgenHints[0],
+		Idempotent: &toolgenHints[1],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer","description":"The first \"addend\".","minimum":-128,"maximum":127},"b":{"type":"integer","const":100,"default":100}},"required":["a"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
@@ -107,6 +107,13 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true, // add: ReadOnly
+	true, // add: Idempotent
 }
 
 // toolgenArgsAdd holds the arguments of add, decoded.

@@ -28,7 +28,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "lookup",
 	Description: "Looks up a city.\n\ntoolgen:tool readonly",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[0],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City to look up."},"days":{"type":"integer","description":"Days to forecast."},"note":{"type":"string","description":"Free.","maxLength":10}},"required":["city","days","note"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"What Lookup returns.","properties":{"text":{"type":"string","description":"Text of the answer."}},"required":["text"]}`),
@@ -37,7 +37,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "near",
 	Description: "Misses one by one.\n\nToolgen:tool\ntoolgen: param x\n  toolgen:tols (two typos: left alone)\n\ttoolgen:tools\ntoolgen:package tools=X\ntoolgen: see the README (prose, left alone)\ntoolgen: to do (prose too)",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[1],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -73,6 +73,13 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true, // lookup: ReadOnly
+	true, // near: ReadOnly
 }
 
 // toolgenDecodeArgs reads a Args object into v.

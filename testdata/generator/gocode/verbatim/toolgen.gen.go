@@ -27,7 +27,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "get_weather",
 	Description: "GetWeather returns the weather.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[0],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City is the city to look up."},"unit":{"type":"string","description":"Unit is a temperature unit.\n\n- \"celsius\": Celsius is the metric unit.","enum":["celsius"]}},"required":["city","unit"],"additionalProperties":false}`),
 	Strict:      true,
@@ -50,6 +50,12 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true, // get_weather: ReadOnly
 }
 
 // toolgenDecodeArgs reads a Args object into v.

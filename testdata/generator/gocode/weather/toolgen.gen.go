@@ -30,8 +30,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Description: "Returns the weather forecast for a city.\n\nUse it when the user asks about the weather.",
 	Groups:      []string{"weather", "public"},
 	Annotations: runtime.Annotations{
-		ReadOnly:  new(true),
-		OpenWorld: new(true),
+		ReadOnly:  &toolgenHints[0],
+		OpenWorld: &toolgenHints[1],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to look up.","minLength":1,"maxLength":100},"unit":{"type":"string","description":"A temperature unit.\n\n- \"celsius\": The metric unit.\n- \"fahrenheit\": used in the US","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"type":"integer","description":"forecast length","minimum":1,"maximum":14,"default":3}},"required":["city"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"A weather forecast.","properties":{"summary":{"type":"string"},"high":{"type":"number"}},"required":["summary","high"]}`),
@@ -59,6 +59,13 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true, // get_weather: ReadOnly
+	true, // get_weather: OpenWorld
 }
 
 // toolgenDecodeWeatherArgs reads a WeatherArgs object into v.

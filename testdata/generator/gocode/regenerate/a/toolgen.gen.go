@@ -27,7 +27,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "ping",
 	Description: "Checks the connection.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[0],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -66,7 +66,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	Name:        "echo",
 	Description: "Says msg back.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[1],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"msg":{"type":"string","description":"What to say."}},"required":["msg"],"additionalProperties":false}`),
 	Strict:      true,
@@ -89,6 +89,13 @@ func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) runtime.In
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true, // ping: ReadOnly
+	true, // echo: ReadOnly
 }
 
 // toolgenArgsEcho holds the arguments of echo, decoded.

@@ -28,7 +28,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "add",
 	Description: "Adds two numbers.",
 	Annotations: runtime.Annotations{
-		ReadOnly: new(true),
+		ReadOnly: &toolgenHints[0],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"x":{"type":"integer","description":"The first number."},"y":{"type":"integer","description":"The second number."}},"required":["x","y"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
@@ -52,6 +52,12 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		}
 	}
 	return nil
+}
+
+// toolgenHints holds the tools' annotation hints, one element for each hint of each
+// tool: data the tools point at, with no code to run at start-up.
+var toolgenHints = [...]bool{
+	true, // add: ReadOnly
 }
 
 // toolgenArgsAdd holds the arguments of add, decoded.

@@ -47,6 +47,19 @@ const (
 // maxChunk. The price: a string a tool keeps keeps its chunk alive, at most maxChunk
 // bytes, and never more than the text the strings in it came from.
 func (d *Decoder) keep(b []byte) string {
+	// The usual case first: a short string, with room left in the chunk.
+	off, n := len(d.chunk), len(b)
+	if uint(n-1) < maxSharedString && n <= cap(d.chunk)-off {
+		d.chunk = d.chunk[:off+n]
+		copy(d.chunk[off:], b)
+		return unsafe.String(&d.chunk[off], n)
+	}
+	return d.keepInNewChunk(b)
+}
+
+// keepInNewChunk is keep for the empty string, a long one, and one that needs a new
+// chunk.
+func (d *Decoder) keepInNewChunk(b []byte) string {
 	n := len(b)
 	switch {
 	case n == 0:
@@ -54,14 +67,10 @@ func (d *Decoder) keep(b []byte) string {
 	case n > maxSharedString:
 		return string(b)
 	}
-	off := len(d.chunk)
-	if cap(d.chunk)-off < n {
-		size := max(min(len(d.data)-d.pos, maxChunk), 64, n)
-		d.chunk, off = make([]byte, 0, size), 0
-	}
-	d.chunk = d.chunk[:off+n]
-	copy(d.chunk[off:], b)
-	return unsafe.String(&d.chunk[off], n)
+	size := max(min(len(d.data)-d.pos, maxChunk), 64, n)
+	d.chunk = make([]byte, n, size)
+	copy(d.chunk, b)
+	return unsafe.String(&d.chunk[0], n)
 }
 
 // StringBytes reads a string and returns its contents without copying them; they are
@@ -494,10 +503,14 @@ func (x decimal) uint64() (uint64, bool) {
 
 // MinLength checks that s has at least n characters (Unicode code points).
 func (d *Decoder) MinLength(s string, n int) {
-	// A character takes 1 to 4 bytes: most strings are decided by their length alone.
-	if len(s)/4 >= n {
-		return
+	// A character takes 1 to 4 bytes: most strings are decided by their length alone,
+	// here, where the call is inlined.
+	if len(s)/4 < n {
+		d.minLength(s, n)
 	}
+}
+
+func (d *Decoder) minLength(s string, n int) {
 	if len(s) < n || utf8.RuneCountInString(s) < n {
 		if !d.failing() {
 			d.Fail(CodeMinLength, "must be at least "+strconv.Itoa(n)+" "+plural(n, "character", "characters")+" long")
@@ -507,9 +520,12 @@ func (d *Decoder) MinLength(s string, n int) {
 
 // MaxLength checks that s has at most n characters (Unicode code points).
 func (d *Decoder) MaxLength(s string, n int) {
-	if len(s) <= n {
-		return
+	if len(s) > n {
+		d.maxLength(s, n)
 	}
+}
+
+func (d *Decoder) maxLength(s string, n int) {
 	if len(s)/4 > n || utf8.RuneCountInString(s) > n {
 		if !d.failing() {
 			d.Fail(CodeMaxLength, "must be at most "+strconv.Itoa(n)+" "+plural(n, "character", "characters")+" long")

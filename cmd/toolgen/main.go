@@ -6,6 +6,7 @@
 //	toolgen generate [-tags list] [-strict] [packages]   write the generated files (default ".")
 //	toolgen check [-tags list] [-strict] [packages]      exit 1 with a diff if any file is missing, stale or orphaned
 //	toolgen list [-tags list] [-json] [packages]         print the tools, their hints and estimated token costs
+//	toolgen diff [-base REV] [-json] [packages]          classify the contract changes since a git revision (default HEAD); exit 1 if any is breaking
 //	toolgen version                                      print the version
 //
 // Add it to a module once, as a tool (so go mod tidy keeps its requirements):
@@ -118,7 +119,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // longFlags are the flags longer than a letter that may be spelled with one dash.
-var longFlags = []string{"tags", "strict", "json", "verbose", "help"}
+var longFlags = []string{"tags", "strict", "json", "verbose", "help", "base"}
 
 // goFlagSpelling lets the long flags through with one dash, as the go command spells
 // them (-tags, -strict, -json): pflag would otherwise read -tags as the shorthand flags
@@ -164,7 +165,7 @@ func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newGenerateCommand(stdout, stderr), newCheckCommand(stdout, stderr), newListCommand(stdout, stderr), newVersionCommand(stdout))
+	root.AddCommand(newGenerateCommand(stdout, stderr), newCheckCommand(stdout, stderr), newListCommand(stdout, stderr), newDiffCommand(stdout, stderr), newVersionCommand(stdout))
 	return root
 }
 
@@ -331,14 +332,7 @@ type generated struct {
 // generateAll loads the packages and generates their files in memory. It reports
 // source errors itself and then returns errReported. The warnings come back sorted.
 func generateAll(patterns, tags []string, stderr io.Writer) ([]generated, []generator.Warning, error) {
-	pkgs, err := parser.Load(parser.Config{Tags: tags}, patterns...)
-	var list parser.ErrorList
-	if errors.As(err, &list) {
-		for _, d := range list {
-			fmt.Fprintln(stderr, d)
-		}
-		return nil, nil, errReported
-	}
+	pkgs, err := loadPackages(patterns, tags, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -353,4 +347,18 @@ func generateAll(patterns, tags []string, stderr io.Writer) ([]generated, []gene
 		gens = append(gens, generated{pkg: p, files: files})
 	}
 	return gens, generator.SortWarnings(warnings), nil
+}
+
+// loadPackages loads the packages matching patterns, as generate, check, list and diff
+// find them. It reports source errors itself and then returns errReported.
+func loadPackages(patterns, tags []string, stderr io.Writer) ([]*model.Package, error) {
+	pkgs, err := parser.Load(parser.Config{Tags: tags}, patterns...)
+	var list parser.ErrorList
+	if errors.As(err, &list) {
+		for _, d := range list {
+			fmt.Fprintln(stderr, d)
+		}
+		return nil, errReported
+	}
+	return pkgs, err
 }

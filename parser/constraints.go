@@ -134,7 +134,8 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 	var def value
 	var defAt kv
 	var re *regexp.Regexp
-	for _, it := range j.items {
+	items, nonZero := b.withValidate(j, prop, item, itemEnum)
+	for _, it := range items {
 		if !slices.Contains(constraintKeys, it.Key) {
 			b.errorf(it.Pos, "%s", unknownMsg("constraint", it.Key, constraintKeys))
 			continue
@@ -186,7 +187,11 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 			}
 			var vals []string
 			bad := false
-			for s := range strings.SplitSeq(it.Value, "|") {
+			values := it.Values
+			if values == nil {
+				values = strings.Split(it.Value, "|")
+			}
+			for _, s := range values {
 				v, err := parseValue(item, s)
 				if err == nil {
 					err = enumMember(itemEnum, v)
@@ -323,7 +328,7 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 		l, okl := bounds[lo]
 		h, okh := bounds[hi]
 		if okl && okh && (l.num.Cmp(h.num) > 0 || strict && l.num.Cmp(h.num) == 0) {
-			b.errorf(h.at.Pos, "%s %s is not less than %s %s", lo, l.at.Value, hi, h.at.Value)
+			b.errorf(h.at.Pos, "%s is not less than %s", l.at.said(), h.at.said())
 		}
 	}
 	order("minimum", "maximum", false)
@@ -335,7 +340,7 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 		hi, okh := counts["max"+k]
 		if okl && okh && lo > hi {
 			at := seen["max"+k]
-			b.errorf(at.Pos, "min%s %d is greater than max%s %d", k, lo, k, hi)
+			b.errorf(at.Pos, "%s is greater than %s", seen["min"+k].said(), at.said())
 		}
 	}
 	if hasDefault {
@@ -344,10 +349,24 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 		}
 	}
 
+	if nonZero != nil && !excludesZero(f.Constraints, bounds, itemEnum) {
+		b.warnNonZero(j, *nonZero)
+	}
+
 	f.Required = !(j.pointer || j.omit || optional || hasDefault)
 	if required {
 		f.Required = true
 	}
+}
+
+// said names a constraint and its value in a message, and the validate rule it was
+// read from.
+func (it kv) said() string {
+	s := it.Key + " " + it.Value
+	if it.Rule != "" {
+		s += fmt.Sprintf(" (validate rule %q)", it.Rule)
+	}
+	return s
 }
 
 // flag reads a constraint that is true when bare and may be =true or =false.

@@ -17,6 +17,12 @@ type fieldJob struct {
 	// pointer and omit are what make a property optional by default.
 	pointer, omit bool
 	site          model.Pos
+	// validate are the rules of the field's validate tag, read as keywords once the
+	// types are mapped.
+	validate []vrule
+	// output marks a field mapped for a result: its validate rules are read (the field
+	// may be shared with arguments) but not reported on.
+	output bool
 }
 
 // kv is one constraint: key[=value], from a tool tag or a //toolgen:param line.
@@ -26,6 +32,10 @@ type kv struct {
 	HasValue bool
 	// Pos is the position of Key.
 	Pos model.Pos
+	// Rule is the validate rule the item was read from, "" for a tool tag's.
+	Rule string
+	// Values are an enum's values, when they come split (oneof's may hold a "|").
+	Values []string
 }
 
 // field maps one struct field chosen by mapStruct.
@@ -64,7 +74,7 @@ func (b *pkgBuilder) field(sf structField, m mode, owner *namedEntry) *model.Fie
 	if f.Description == "" {
 		f.Description = b.typeDoc(mt)
 	}
-	job := &fieldJob{field: f, pointer: isPointer(v.Type()), omit: omit, site: at}
+	job := &fieldJob{field: f, pointer: isPointer(v.Type()), omit: omit, site: at, output: m == modeOutput}
 	if tv, ok := lookupTag(sf.tag, "tool"); ok {
 		items, errs := splitTag(tv.Value)
 		for _, e := range errs {
@@ -74,6 +84,18 @@ func (b *pkgBuilder) field(sf structField, m mode, owner *namedEntry) *model.Fie
 			job.items = append(job.items, kv{Key: it.Key, Value: it.Value, HasValue: it.HasValue, Pos: b.tagPos(info, tv.Offset(it.Off), at)})
 		}
 	}
+	if tv, ok := lookupTag(sf.tag, "validate"); ok {
+		rules, offs, errs := splitValidate(tv.Value)
+		for _, e := range errs {
+			if m == modeInput {
+				b.errorf(b.tagPos(info, tv.Offset(e.Off), at), "field %s: %s", v.Name(), e.Msg)
+			}
+		}
+		for i, r := range rules {
+			r.Pos = b.tagPos(info, tv.Offset(offs[i]), at)
+			job.validate = append(job.validate, r)
+		}
+	}
 	b.jobs = append(b.jobs, job)
 	b.unreadTags(sf, m, info, at)
 	return f
@@ -81,15 +103,15 @@ func (b *pkgBuilder) field(sf structField, m mode, owner *namedEntry) *model.Fie
 
 // unreadTags are the struct tag keys of other libraries that say what a field's values
 // may be, which a reader could expect toolgen to honor. They are not read: each one on
-// a tool's field is a warning, so that no rule is silently dropped. binding and validate
-// constrain arguments only; jsonschema would describe results too.
+// a tool's field is a warning, so that no rule is silently dropped. binding constrains
+// arguments only; jsonschema would describe results too. (validate tags are read:
+// validate.go.)
 var unreadTags = []struct {
 	key, msg string
 	output   bool
 }{
 	{"jsonschema", "toolgen does not read jsonschema tags: it changes neither the schema nor the decoder; write its keywords in the tool tag (tool:\"minimum=1,maxLength=64\")", true},
 	{"binding", "toolgen does not read binding tags: their rules are neither in the schema nor checked by the decoder; write them as tool tag keywords (tool:\"minimum=1,maxLength=64\")", false},
-	{"validate", "toolgen does not read the rules of this validate tag: they are neither in the schema nor checked by the decoder; write them as tool tag keywords (tool:\"minimum=1,maxLength=64\")", false},
 }
 
 // unreadTags warns about the tags of unreadTags on a field.

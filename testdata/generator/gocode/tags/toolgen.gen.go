@@ -30,7 +30,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Annotations: runtime.Annotations{
 		ReadOnly: &toolgenHints[0],
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City to look up."},"days":{"type":"integer","description":"Days to forecast."},"note":{"type":"string","description":"Free.","maxLength":10}},"required":["city","days","note"],"additionalProperties":false}`),
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City to look up.","minLength":1},"days":{"type":"integer","description":"Days to forecast."},"note":{"type":"string","description":"Free.","maxLength":10}},"required":["city","days","note"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"What Lookup returns.","properties":{"text":{"type":"string","description":"Text of the answer."}},"required":["text"]}`),
 	Strict:       true,
 }, {
@@ -93,6 +93,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 		case "city":
 			if d.Property(&seen[0], "city", runtime.Required) {
 				if s, ok := d.String(); ok {
+					d.MinLength(s, 1)
 					v.City = s
 				}
 				d.Leave()

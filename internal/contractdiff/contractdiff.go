@@ -39,7 +39,8 @@
 // $ref is resolved within the same schema (a "#/..." pointer from the schema's root),
 // so a definition moved into $defs or inlined compares by what it accepts; a recursive
 // schema is compared once per pair of locations. $defs themselves are compared only
-// through the references that reach them.
+// through the references that reach them. A reference that cannot be resolved there
+// (toolgen writes none) is compared as text, as an unknown keyword.
 //
 // # Outputs: what the client reads
 //
@@ -57,7 +58,8 @@
 // destructiveHint false to true, idempotentHint true to false and openWorldHint false
 // to true withdraw a promise a client may act on (auto-approval, retries) and are
 // breaking; the other way round they are compatible, as is a hint written out or left
-// out with no effect. A group the tool leaves is breaking (a client that loads that
+// out with no effect, and a change of the annotations' title or of another field of
+// theirs (hints for display, not promises). A group the tool leaves is breaking (a client that loads that
 // group no longer gets the tool); a group it joins is compatible.
 //
 // # Tools
@@ -749,13 +751,15 @@ func (c *comparer) schema(o, n node) {
 	}
 }
 
-// handled reports whether schema compares keyword k itself, or ignores it.
+// handled reports whether schema compares keyword k itself, or ignores it. A $ref
+// left in a node is one that could not be resolved: it is compared as an unknown
+// keyword.
 func handled(k string) bool {
 	switch k {
 	case "type", "(null)", "enum", "const", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum",
 		"multipleOf", "minLength", "minItems", "minProperties", "maxLength", "maxItems", "maxProperties",
 		"pattern", "format", "contentEncoding", "uniqueItems", "properties", "required",
-		"additionalProperties", "items", "propertyNames", "anyOf", "$ref", "$defs":
+		"additionalProperties", "items", "propertyNames", "anyOf", "$defs":
 		return true
 	}
 	return false

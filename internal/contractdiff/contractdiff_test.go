@@ -168,6 +168,14 @@ func TestCompare(t *testing.T) {
 			tool(`{"type":"object","properties":{"p":{"$ref":"#/$defs/P","description":"d"}},"$defs":{"P":{"type":"string","maxLength":10}}}`, ""),
 			tool(`{"type":"object","properties":{"p":{"type":"string","maxLength":10,"description":"d"}}}`, ""),
 			nil},
+		{"unresolvable ref",
+			tool(obj(`"a":{"$ref":"other.json#/A"},"b":{"$ref":"#/$defs/Missing"}`, ``), ""),
+			tool(obj(`"a":{"$ref":"other.json#/B"},"b":{"$ref":"#/$defs/Missing"}`, ``), ""),
+			[]string{`breaking /inputSchema/properties/a/$ref changed from "other.json#/A" to "other.json#/B"; toolgen cannot tell its effect`}},
+		{"ref cycle",
+			tool(`{"$ref":"#/$defs/A","$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}`, ""),
+			tool(`{"$ref":"#/$defs/A","$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}`, ""),
+			nil},
 		{"recursive schema",
 			tool(`{"$ref":"#/$defs/N","$defs":{"N":{"type":"object","properties":{"v":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/N"}}}}}}`, ""),
 			tool(`{"$ref":"#/$defs/N","$defs":{"N":{"type":"object","properties":{"v":{"type":"integer"},"kids":{"type":"array","items":{"$ref":"#/$defs/N"}}}}}}`, ""),
@@ -345,5 +353,26 @@ func TestRealContracts(t *testing.T) {
 	}
 	if len(got) > 0 {
 		t.Errorf("%d changes between a contract and itself: %v", len(got), lines(got))
+	}
+}
+
+// TestOddShapes checks that keywords of unexpected types are compared without a panic.
+func TestOddShapes(t *testing.T) {
+	odd := []string{
+		`{}`, `true`, `false`, `null`, `1`, `"s"`, `[]`,
+		`{"type":1,"enum":"x","const":null,"properties":[],"required":"a","items":[],"anyOf":{},"$ref":1}`,
+		`{"properties":{"a":1,"b":null,"c":[]},"required":[1,"a"],"additionalProperties":"x","propertyNames":2}`,
+		`{"minimum":"1","maximum":true,"minLength":-1,"maxLength":1.5,"multipleOf":0,"pattern":1,"uniqueItems":"yes"}`,
+		`{"anyOf":[{"type":"null"},{"type":"null"}]}`, `{"anyOf":[true,{"type":"null"}]}`,
+		`{"$ref":"#/nope/~2"}`, `{"$ref":"#"}`, `{"$ref":"#/properties/a","properties":{"a":{"$ref":"#"}}}`,
+	}
+	for _, a := range odd {
+		for _, b := range odd {
+			old := map[string][]byte{file: tool(a, a, `"annotations":`+a, `"groups":`+a)}
+			new := map[string][]byte{file: tool(b, b, `"annotations":`+b, `"groups":`+b)}
+			if _, err := Compare(old, new); err != nil {
+				t.Errorf("Compare(%s, %s): %v", a, b, err)
+			}
+		}
 	}
 }

@@ -165,11 +165,11 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 		case "dive":
 			if level == 1 {
 				warn(r, "dives into items of items, for which toolgen has no keywords: this rule and the rules after it are not read (%s)", notRead)
-				return b.keepValid(out, omit), nonZero
+				return b.keepValid(j, out, omit), nonZero
 			}
 			if !isList(prop) {
 				warn(r, "applies to slices, arrays and maps, not %s: this rule and the rules after it are not read (%s)", describe(prop), notRead)
-				return b.keepValid(out, omit), nonZero
+				return b.keepValid(j, out, omit), nonZero
 			}
 			level, t = 1, item
 			itemPointer = prop.Elem != nil && prop.Elem.Kind == model.Pointer
@@ -177,7 +177,7 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 		case "keys":
 			if i == 0 || j.validate[i-1].Name != "dive" {
 				fail(r, "keys must follow dive")
-				return b.keepValid(out, omit), nonZero
+				return b.keepValid(j, out, omit), nonZero
 			}
 			end := i + 1
 			for end < len(j.validate) && j.validate[end].Name != "endkeys" {
@@ -185,7 +185,7 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 			}
 			if end == len(j.validate) {
 				fail(r, "keys has no endkeys")
-				return b.keepValid(out, omit), nonZero
+				return b.keepValid(j, out, omit), nonZero
 			}
 			warn(r, "starts rules for map keys (up to endkeys), which toolgen does not read: %s", notRead)
 			i = end
@@ -377,13 +377,13 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 		}
 		warn(r, "has no JSON Schema equivalent that toolgen reads: %s; check it in the function, or say it with tool tag keywords", notRead)
 	}
-	return b.keepValid(out, omit), nonZero
+	return b.keepValid(j, out, omit), nonZero
 }
 
 // keepValid merges the keywords of a validate tag: omitempty (or omitnil) makes its
 // required rule void, as in the validator; a keyword said twice keeps the stricter
 // bound, the first of anything else.
-func (b *pkgBuilder) keepValid(vs []vitem, omit bool) []vitem {
+func (b *pkgBuilder) keepValid(j *fieldJob, vs []vitem, omit bool) []vitem {
 	var out []vitem
 	at := map[string]int{}
 	for _, v := range vs {
@@ -408,8 +408,9 @@ func (b *pkgBuilder) keepValid(vs []vitem, omit bool) []vitem {
 			}
 		case "required", "optional", "uniqueItems":
 		default:
-			if v.Value != prev.Value {
-				b.warnf(v.Pos, "validate rule %q says %s again (first %q at %s): only the first is read", v.Rule, v.Key, prev.Rule, formatPos(prev.Pos))
+			if v.Value != prev.Value && !j.output {
+				name := j.field.GoPath[len(j.field.GoPath)-1]
+				b.warnf(v.Pos, "field %s: validate rule %q says %s again (first %q at %s): only the first is read", name, v.Rule, v.Key, prev.Rule, formatPos(prev.Pos))
 			}
 		}
 	}

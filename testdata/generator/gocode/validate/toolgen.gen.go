@@ -30,7 +30,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Annotations: runtime.Annotations{
 		ReadOnly: &toolgenHints[0],
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Not empty, 2 to 40 characters.","minLength":2,"maxLength":40},"nick":{"type":"string","description":"Optional: three characters when given.","minLength":3,"maxLength":3},"email":{"type":"string","description":"An address.","format":"email"},"site":{"type":"string","description":"A URL.","format":"uri"},"link":{"type":"string","description":"A URI.","format":"uri"},"id":{"type":"string","description":"A UUID.","format":"uuid"},"addr":{"type":"string","description":"An IP address of either kind."},"v4":{"type":"string","description":"An IPv4 address.","format":"ipv4"},"v6":{"type":"string","description":"An IPv6 address.","format":"ipv6"},"host":{"type":"string","description":"A host name.","format":"hostname"},"when":{"type":"string","description":"An RFC 3339 date-time.","format":"date-time"},"day":{"type":"string","description":"A date.","format":"date"},"clock":{"type":"string","description":"Hours and minutes, which no format says."},"color":{"type":"string","description":"One of three.","enum":["red","green","sky blue"]},"esc":{"type":"string","description":"Has a comma and a pipe in its values.","enum":["a,b","c|d"]},"both":{"type":"string","description":"Says a bound twice: the stricter is read.","minLength":3}},"required":["name","email","site","link","id","addr","v4","v6","host","when","day","clock","color","esc","both"],"additionalProperties":false}`),
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Not empty, 2 to 40 characters.","minLength":2,"maxLength":40},"nick":{"type":"string","description":"Optional: three characters when given.","minLength":3,"maxLength":3},"email":{"type":"string","description":"An address.","format":"email"},"site":{"type":"string","description":"A URL.","format":"uri"},"link":{"type":"string","description":"A URI.","format":"uri"},"id":{"type":"string","description":"A UUID.","format":"uuid"},"addr":{"type":"string","description":"An IP address of either kind."},"v4":{"type":"string","description":"An IPv4 address.","format":"ipv4"},"v6":{"type":"string","description":"An IPv6 address.","format":"ipv6"},"host":{"type":"string","description":"A host name.","format":"hostname"},"when":{"type":"string","description":"An RFC 3339 date-time.","format":"date-time"},"day":{"type":"string","description":"A date.","format":"date"},"clock":{"type":"string","description":"Hours and minutes, which no format says."},"color":{"type":"string","description":"One of three.","enum":["red","green","sky blue"]},"esc":{"type":"string","description":"Has a comma and a pipe in its values.","enum":["a,b","c|d"]},"both":{"type":"string","description":"Says a bound twice: the stricter is read.","minLength":3},"twice":{"type":"string","description":"Says two formats: the first is read.","format":"email"}},"required":["name","email","site","link","id","addr","v4","v6","host","when","day","clock","color","esc","both"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"What Check returns.","properties":{"text":{"type":"string","description":"Text of the answer."}},"required":["text"]}`),
 	Strict:       true,
 }, {
@@ -167,7 +167,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [16]runtime.Presence
+	var seen [17]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
@@ -312,8 +312,16 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				}
 				d.Leave()
 			}
+		case "twice":
+			if d.Property(&seen[16], "twice", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatEmail)
+					v.Twice = s
+				}
+				d.Leave()
+			}
 		default:
-			d.Unknown("name", "nick", "email", "site", "link", "id", "addr", "v4", "v6", "host", "when", "day", "clock", "color", "esc", "both")
+			d.Unknown("name", "nick", "email", "site", "link", "id", "addr", "v4", "v6", "host", "when", "day", "clock", "color", "esc", "both", "twice")
 		}
 	}
 	if seen[0] == runtime.Absent {

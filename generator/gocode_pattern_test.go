@@ -53,20 +53,20 @@ var simplePatterns = []string{
 
 // notSimplePatterns are left to regexp.
 var notSimplePatterns = []string{
-	`[A-Z]{3}`,         // not anchored
-	`^[A-Z]{3}`,        // not anchored at the end
-	`^a+a?$`,           // the repeat overlaps what follows, of variable length
-	`^a*a*$`,           // a repeat overlaps a later one
-	`^[a-z]?[0-9]?a$`,  // likewise, past an optional step
-	`^(?i)abc$`,        // case folding
-	`^é$`,              // not ASCII
-	`^[^a]$`,           // a class reaching past ASCII
-	`^.$`,              // any character
-	`^(ab)+$`,          // a group
-	`^(?:ab)+$`,        // a repeated sequence
-	`^a|b$`,            // alternation
-	`^\bword$`,         // word boundary
-	`^(?m)a$`,          // multi-line anchors
+	`[A-Z]{3}`,        // not anchored
+	`^[A-Z]{3}`,       // not anchored at the end
+	`^a+a?$`,          // the repeat overlaps what follows, of variable length
+	`^a*a*$`,          // a repeat overlaps a later one
+	`^[a-z]?[0-9]?a$`, // likewise, past an optional step
+	`^(?i)abc$`,       // case folding
+	`^é$`,             // not ASCII
+	`^[^a]$`,          // a class reaching past ASCII
+	`^.$`,             // any character
+	`^(ab)+$`,         // a group
+	`^(?:ab)+$`,       // a repeated sequence
+	`^a|b$`,           // alternation
+	`^\bword$`,        // word boundary
+	`^(?m)a$`,         // multi-line anchors
 }
 
 func TestSimplePattern(t *testing.T) {

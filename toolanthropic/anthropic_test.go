@@ -11,6 +11,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	rtanthropic "github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/toolanthropic"
@@ -27,14 +28,15 @@ const (
 type use struct{ id, name, input string }
 
 // turn are the calls of the fake model's turn: a valid call, one whose input breaks
-// the schema, one whose input is not an object, one to a tool that does not exist,
-// and one to the hand-written echo tool.
+// the schema, one to a tool that does not exist, and one to the hand-written echo
+// tool. Each input is an object, as the API writes it and takes it back in the
+// assistant turn of the next request (TestInputNotAnObject has the inputs that are
+// not).
 var turn = []use{
 	{"toolu_01", "get_weather", `{"city":"Paris","days":2}`},
 	{"toolu_02", "get_weather", `{"city":"Oslo","days":30}`},
-	{"toolu_03", "get_weather", `"Bergen"`},
-	{"toolu_04", "get_stock_price", `{"symbol":"ACME"}`},
-	{"toolu_05", "echo", `{"input":"hi"}`},
+	{"toolu_03", "get_stock_price", `{"symbol":"ACME"}`},
+	{"toolu_04", "echo", `{"input":"hi"}`},
 }
 
 // turnSays is a piece of what the answer to each call of turn says, and whether the
@@ -45,7 +47,6 @@ var turnSays = []struct {
 }{
 	{`"city":"Paris"`, false},
 	{"invalid arguments for get_weather: /days: must be at most 14 (got 30)", true},
-	{"invalid arguments for get_weather", true},
 	{`unknown tool "get_stock_price"`, true},
 	{"hi", false},
 }
@@ -73,11 +74,11 @@ var textReply = mustJSON(message([]any{map[string]any{"type": "text", "text": fi
 
 // streamEvents returns the events that stream a message of the text and the uses, as
 // the API sends them.
-func streamEvents(uses []use, stop string) []event {
-	var events []event
+func streamEvents(uses []use, stop string) []fakeapi.Event {
+	var events []fakeapi.Event
 	emit := func(typ string, fields map[string]any) {
 		fields["type"] = typ
-		events = append(events, event{typ, mustJSON(fields)})
+		events = append(events, fakeapi.Event{Name: typ, Data: mustJSON(fields)})
 	}
 	emit("message_start", map[string]any{"message": message([]any{}, nil)})
 	emit("ping", map[string]any{})
@@ -100,30 +101,28 @@ func streamEvents(uses []use, stop string) []event {
 	return events
 }
 
-// checkMessages returns the check of a Messages request over ts: a model, max_tokens,
-// the stream flag, the tools exactly as runtime/anthropic.Tools lowers them, and the
-// conversation: the prompt, then, when uses is not nil, the assistant turn as it came
-// and one user message whose content is the tool_result blocks of want, in order, each
-// answering its tool_use once with runtime/anthropic's text and error flag.
-func checkMessages(ts *runtime.Toolset, stream bool, uses []use, want []rtanthropic.ToolResult) func([]byte) error {
-	return func(body []byte) error {
+// checkMessages returns the check of a Messages request over ts, which fakeapi.Read
+// has found valid (a model, max_tokens, every tool_use answered once, first in the
+// next user message): the stream flag, the tools exactly as runtime/anthropic.Tools
+// lowers them, and the conversation: the prompt, then, when uses is not nil, the
+// assistant turn as it came and one user message whose content is the tool_result
+// blocks of want, in order, each answering its tool_use with runtime/anthropic's text
+// and error flag.
+func checkMessages(ts *runtime.Toolset, stream bool, uses []use, want []rtanthropic.ToolResult) func(*fakeapi.Request) error {
+	return func(r *fakeapi.Request) error {
 		var req struct {
-			Model     string `json:"model"`
-			MaxTokens int    `json:"max_tokens"`
-			Stream    bool   `json:"stream"`
-			Messages  []struct {
+			Messages []struct {
 				Role    string            `json:"role"`
 				Content []json.RawMessage `json:"content"`
 			} `json:"messages"`
-			Tools []json.RawMessage `json:"tools"`
 		}
-		if err := json.Unmarshal(body, &req); err != nil {
+		if err := json.Unmarshal(r.Body, &req); err != nil {
 			return err
 		}
-		if req.Model == "" || req.MaxTokens <= 0 || req.Stream != stream {
-			return fmt.Errorf("model %q, max_tokens %d, stream %v: want a model, max_tokens and stream %v", req.Model, req.MaxTokens, req.Stream, stream)
+		if r.Stream != stream {
+			return fmt.Errorf("stream %v, want %v", r.Stream, stream)
 		}
-		if err := checkTools(req.Tools, []byte(mustJSON(rtanthropic.Tools(ts)))); err != nil {
+		if err := fakeapi.CheckTools(r, rtanthropic.Tools(ts)); err != nil {
 			return err
 		}
 		msgs := req.Messages
@@ -227,18 +226,18 @@ func newParams(ts *runtime.Toolset) anthropic.MessageNewParams {
 
 // TestRoundTrip completes a tool round trip through the SDK's Messages client: the
 // tools go as runtime/anthropic lowers them, and every tool_use of the turn (a valid
-// one, input that breaks the schema, input that is not an object, an unknown tool) is
-// answered once, in order, in one user message of tool_result blocks that say what
-// runtime/anthropic's say, failed calls with is_error.
+// one, input that breaks the schema, an unknown tool) is answered once, in order, in
+// one user message of tool_result blocks that say what runtime/anthropic's say,
+// failed calls with is_error.
 func TestRoundTrip(t *testing.T) {
 	var providers []string
 	var echoed int
 	ts := testTools(&providers, &echoed)
 	reply := callsReply(turn, "tool_use")
 	want := wantResults(t, reply)
-	srv := startAPI(t,
-		round{check: checkMessages(ts, false, nil, nil), reply: reply},
-		round{check: checkMessages(ts, false, turn, want), reply: textReply},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, false, nil, nil), Reply: reply},
+		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, false, turn, want), Reply: textReply},
 	)
 	client, ctx := newClient(srv), t.Context()
 	params := newParams(ts)
@@ -278,6 +277,67 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestInputNotAnObject: a tool_use block whose input is not an object (which the API
+// does not write, and refuses in the assistant turn of a request, so no round trip
+// carries one) is read from a message as the SDK decodes it as runtime/anthropic
+// reads it: the input goes to the Toolset as it is, which reads a string holding a
+// whole object as that object (the double-encoding leniency) and answers any other
+// input with an argument error under its id, while the turn's other calls run.
+func TestInputNotAnObject(t *testing.T) {
+	uses := []use{
+		{"toolu_01", "get_weather", `{"city":"Paris","days":2}`},
+		{"toolu_02", "get_weather", `"{\"city\":\"Oslo\",\"days\":3}"`},
+		{"toolu_03", "get_weather", `"Bergen"`},
+		{"toolu_04", "get_weather", `[1,2]`},
+		{"toolu_05", "echo", `{"input":"hi"}`},
+	}
+	says := []struct {
+		text  string
+		fails bool
+	}{
+		{`"city":"Paris"`, false},
+		{`"city":"Oslo"`, false},
+		{"invalid arguments for get_weather", true},
+		{"invalid arguments for get_weather", true},
+		{"hi", false},
+	}
+	body := callsReply(uses, "tool_use")
+	var msg anthropic.Message
+	if err := json.Unmarshal([]byte(body), &msg); err != nil {
+		t.Fatal(err)
+	}
+	calls, err := toolanthropic.Calls(&msg)
+	wantCalls, _ := rtanthropic.Calls([]byte(body))
+	if err != nil || len(calls) != len(uses) || !slices.EqualFunc(calls, wantCalls, sameCall) {
+		t.Fatalf("Calls = %q, %v; want runtime/anthropic's %q", calls, err, wantCalls)
+	}
+	for i, c := range calls {
+		if string(c.Arguments) != uses[i].input {
+			t.Errorf("call %d has arguments %s, want the input as it is: %s", i, c.Arguments, uses[i].input)
+		}
+	}
+	var providers []string
+	var echoed int
+	results, err := toolanthropic.Run(t.Context(), testTools(&providers, &echoed), &msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, texts, fails := resultsSay(t, results)
+	if len(ids) != len(uses) {
+		t.Fatalf("%d results for %d calls: %s", len(ids), len(uses), mustJSON(results))
+	}
+	want := wantResults(t, body)
+	for i, s := range says {
+		if ids[i] != uses[i].id || !strings.Contains(texts[i], s.text) || fails[i] != s.fails ||
+			i >= len(want) || want[i].ToolUseID != ids[i] || want[i].IsError != fails[i] {
+			t.Errorf("result %d: %s, want runtime/anthropic's answer to %s, which says %q, error %v", i, mustJSON(results[i]), uses[i].id, s.text, s.fails)
+		}
+	}
+	if echoed != 1 || len(providers) != len(uses) {
+		t.Errorf("echo ran %d times, observers saw %q: want 1, and %d calls", echoed, providers, len(uses))
+	}
+}
+
 // streamTurn are the calls of the streamed turn.
 var streamTurn = []use{
 	{"toolu_01", "get_weather", `{"city":"Paris","days":2}`},
@@ -295,7 +355,7 @@ func TestStreamRoundTrip(t *testing.T) {
 	events := streamEvents(streamTurn, "tool_use")
 	var ours rtanthropic.Stream
 	for _, e := range events {
-		if err := ours.Add([]byte(e.name), []byte(e.data)); err != nil {
+		if err := ours.Add([]byte(e.Name), []byte(e.Data)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -304,9 +364,9 @@ func TestStreamRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := wantResults(t, string(body))
-	srv := startAPI(t,
-		round{check: checkMessages(ts, true, nil, nil), events: events},
-		round{check: checkMessages(ts, false, streamTurn, want), reply: textReply},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, true, nil, nil), Events: events},
+		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, false, streamTurn, want), Reply: textReply},
 	)
 	client, ctx := newClient(srv), t.Context()
 	params := newParams(ts)
@@ -351,7 +411,7 @@ func TestCutTurn(t *testing.T) {
 	var echoed int
 	ts := testTools(&providers, &echoed)
 	reply := callsReply([]use{{"toolu_01", "echo", `{"input":"hi"}`}, {"toolu_02", "echo", `{"input":"th"}`}}, "max_tokens")
-	srv := startAPI(t, round{check: checkMessages(ts, false, nil, nil), reply: reply})
+	srv := fakeapi.Start(t, fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, false, nil, nil), Reply: reply})
 	client, ctx := newClient(srv), t.Context()
 	msg, err := client.Messages.New(ctx, newParams(ts))
 	if err != nil {

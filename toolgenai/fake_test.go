@@ -3,9 +3,6 @@ package toolgenai_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"sync"
@@ -14,88 +11,22 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 )
 
-// apiKey is the dummy key the SDK client sends; the fake API insists on it.
-const apiKey = "test-key"
+// apiKey is the dummy key the SDK client sends; the fake API (fakeapi.Start)
+// insists on it.
+const apiKey = fakeapi.APIKey
 
 // model is the model the tests ask for, and generatePath the path of its
 // generateContent method (the SDK's base URL is the host alone; it adds the API
-// version, v1beta by default).
+// version, v1beta by default): every round the fake API serves is one of its
+// requests, which fakeapi.Start reads and checks as the API does.
 const (
 	model        = "gemini-2.5-flash"
 	generatePath = "/v1beta/models/" + model + ":generateContent"
 )
-
-// round is one request the fake API expects, in order, and its answer.
-type round struct {
-	// check validates the request body as the API would; an error rejects the request
-	// with a 400 and fails the test.
-	check func(body []byte) error
-	// reply is the JSON body of the answer.
-	reply string
-}
-
-// startAPI starts a fake Gemini API that expects exactly the given rounds, in order,
-// on POST generatePath with the API key, and fails t on any other request, on a
-// request a round's check rejects, and when t ends with rounds left unasked.
-func startAPI(t *testing.T, rounds ...round) *httptest.Server {
-	t.Helper()
-	var (
-		mu   sync.Mutex
-		next int
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		n := next
-		next++
-		mu.Unlock()
-		reject := func(format string, args ...any) {
-			msg := fmt.Sprintf("request %d: ", n+1) + fmt.Sprintf(format, args...)
-			t.Errorf("the fake API rejects the request: %s", msg)
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprintf(w, `{"error":{"code":400,"message":%q,"status":"INVALID_ARGUMENT"}}`, msg)
-		}
-		body, err := io.ReadAll(r.Body)
-		switch {
-		case err != nil:
-			reject("reading the body: %v", err)
-			return
-		case n >= len(rounds):
-			reject("%s %s is one request too many", r.Method, r.URL)
-			return
-		case r.Method != http.MethodPost || r.URL.RequestURI() != generatePath:
-			reject("%s %s, want POST %s", r.Method, r.URL.RequestURI(), generatePath)
-			return
-		case r.Header.Get("X-Goog-Api-Key") != apiKey:
-			reject("x-goog-api-key %q", r.Header.Get("X-Goog-Api-Key"))
-			return
-		case r.Header.Get("Content-Type") != "application/json":
-			reject("Content-Type %q", r.Header.Get("Content-Type"))
-			return
-		case !json.Valid(body):
-			reject("the body is not JSON: %s", body)
-			return
-		}
-		if err := rounds[n].check(body); err != nil {
-			reject("%v\nbody: %s", err, body)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, rounds[n].reply)
-	}))
-	t.Cleanup(func() {
-		srv.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		if next < len(rounds) {
-			t.Errorf("the fake API was asked %d of its %d rounds", next, len(rounds))
-		}
-	})
-	return srv
-}
 
 // newClient returns an SDK client of the fake API, for the Gemini API backend whatever
 // the environment says.

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	rtgemini "github.com/toolgen/toolgen/runtime/gemini"
 	"github.com/toolgen/toolgen/toolgenai"
@@ -84,25 +85,26 @@ func callsReply(calls []fcall, finish string) string { return mustJSON(response(
 
 var textReply = mustJSON(response([]any{map[string]any{"text": final}}, "STOP"))
 
-// checkGenerate returns the check of a generateContent request over ts: the functions
-// declared exactly as runtime/gemini.Tools declares them, and the contents: the prompt,
-// then, when calls is not nil, the model's turn as it came (thought signature
-// included) and one user content whose parts are want, exactly: every call answered
-// once, in order, with its id and name, as runtime/gemini answers it.
-func checkGenerate(ts *runtime.Toolset, calls []fcall, want []rtgemini.Part) func([]byte) error {
-	return func(body []byte) error {
+// checkGenerate returns the check of a generateContent request over ts, which
+// fakeapi.Read has found valid (every function call answered in the next content, in
+// order) on the path of the model: the functions declared exactly as
+// runtime/gemini.Tools declares them, and the contents: the prompt, then, when calls
+// is not nil, the model's turn as it came (thought signature included) and one user
+// content whose parts are want, exactly: every call answered once, in order, with its
+// id and name, as runtime/gemini answers it.
+func checkGenerate(ts *runtime.Toolset, calls []fcall, want []rtgemini.Part) func(*fakeapi.Request) error {
+	return func(r *fakeapi.Request) error {
 		var req struct {
 			Contents []struct {
 				Role  string            `json:"role"`
 				Parts []json.RawMessage `json:"parts"`
 			} `json:"contents"`
-			Tools json.RawMessage `json:"tools"`
 		}
-		if err := json.Unmarshal(body, &req); err != nil {
+		if err := json.Unmarshal(r.Body, &req); err != nil {
 			return err
 		}
-		if !sameJSON(req.Tools, []byte(mustJSON(rtgemini.Tools(ts)))) {
-			return fmt.Errorf("tools %s, want runtime/gemini's %s", req.Tools, mustJSON(rtgemini.Tools(ts)))
+		if err := fakeapi.CheckTools(r, rtgemini.Tools(ts)); err != nil {
+			return err
 		}
 		contents := req.Contents
 		if len(contents) == 0 || contents[0].Role != "user" || len(contents[0].Parts) != 1 ||
@@ -160,9 +162,9 @@ func TestRoundTrip(t *testing.T) {
 	ts := testTools(&providers, &echoed)
 	reply := callsReply(turn, "STOP")
 	want := wantParts(t, reply)
-	srv := startAPI(t,
-		round{check: checkGenerate(ts, nil, nil), reply: reply},
-		round{check: checkGenerate(ts, turn, want), reply: textReply},
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: generatePath, Check: checkGenerate(ts, nil, nil), Reply: reply},
+		fakeapi.Round{Path: generatePath, Check: checkGenerate(ts, turn, want), Reply: textReply},
 	)
 	client, ctx := newClient(t, srv), t.Context()
 	declared, err := toolgenai.Tools(ts)
@@ -227,7 +229,7 @@ func TestCutTurn(t *testing.T) {
 	var echoed int
 	ts := testTools(&providers, &echoed)
 	reply := callsReply([]fcall{{"fc_01", "echo", `{"input":"hi"}`}, {"fc_02", "echo", `{"input":"th"}`}}, "MAX_TOKENS")
-	srv := startAPI(t, round{check: checkGenerate(ts, nil, nil), reply: reply})
+	srv := fakeapi.Start(t, fakeapi.Round{Path: generatePath, Check: checkGenerate(ts, nil, nil), Reply: reply})
 	client, ctx := newClient(t, srv), t.Context()
 	declared, err := toolgenai.Tools(ts)
 	if err != nil {

@@ -20,7 +20,9 @@
 // Read returns what a valid request holds (its model, question, turns of calls with
 // their answers, tools and tool choice); an invalid one gives an error wrapping
 // ErrRejected, whose text is the API's message. Start serves rounds of answers as the
-// API would, checking each request with Read first.
+// API would, checking each request with Read first. CheckTools checks that the tools a
+// request carries are the definitions it should send, the properties of their schemas
+// in their order.
 //
 // The package uses the standard library alone.
 package fakeapi

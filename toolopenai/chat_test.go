@@ -101,7 +101,6 @@ func chatChunks(calls []call, finish string) []string {
 // chatRequest is what the fake API reads of a Chat Completions request.
 type chatRequest struct {
 	Messages []json.RawMessage `json:"messages"`
-	Tools    []json.RawMessage `json:"tools"`
 	Stream   bool              `json:"stream"`
 }
 
@@ -120,16 +119,7 @@ func checkChat(ts *runtime.Toolset, stream bool, calls []call, want []rtopenai.C
 		if req.Stream != stream {
 			return fmt.Errorf("stream %v, want %v", req.Stream, stream)
 		}
-		err := checkParameters(req.Tools, []byte(mustJSON(rtopenai.ChatTools(ts))), func(tool []byte) json.RawMessage {
-			var t struct {
-				Function struct {
-					Parameters json.RawMessage `json:"parameters"`
-				} `json:"function"`
-			}
-			json.Unmarshal(tool, &t)
-			return t.Function.Parameters
-		})
-		if err != nil {
+		if err := fakeapi.CheckTools(r, rtopenai.ChatTools(ts)); err != nil {
 			return err
 		}
 		msgs := req.Messages

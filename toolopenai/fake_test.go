@@ -1,10 +1,8 @@
 package toolopenai_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http/httptest"
 	"reflect"
 	"sync"
@@ -120,40 +118,4 @@ func mustJSON(v any) string {
 func sameJSON(a, b []byte) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
-}
-
-// compact returns the JSON text b without insignificant white space.
-func compact(b []byte) string {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, b); err != nil {
-		return string(b)
-	}
-	return buf.String()
-}
-
-// checkParameters checks that the tools a request carries are the definitions want
-// (runtime/openai's, marshalled): the same JSON values, and each schema's properties in
-// their order, byte for byte.
-func checkParameters(got []json.RawMessage, want []byte, params func(tool []byte) json.RawMessage) error {
-	var wantTools []json.RawMessage
-	if err := json.Unmarshal(want, &wantTools); err != nil {
-		return err
-	}
-	if len(got) != len(wantTools) {
-		return fmt.Errorf("%d tools, want %d", len(got), len(wantTools))
-	}
-	for i := range got {
-		if !sameJSON(got[i], wantTools[i]) {
-			return fmt.Errorf("tool %d is %s, want %s", i, got[i], wantTools[i])
-		}
-		var g, w struct {
-			Properties json.RawMessage `json:"properties"`
-		}
-		json.Unmarshal(params(got[i]), &g)
-		json.Unmarshal(params(wantTools[i]), &w)
-		if compact(g.Properties) != compact(w.Properties) {
-			return fmt.Errorf("tool %d: properties %s, want them in their order: %s", i, g.Properties, w.Properties)
-		}
-	}
-	return nil
 }

@@ -68,7 +68,6 @@ func checkResponses(ts *runtime.Toolset, previous string, echo []any, want []rto
 		body := r.Body
 		var req struct {
 			Input              []json.RawMessage `json:"input"`
-			Tools              []json.RawMessage `json:"tools"`
 			PreviousResponseID string            `json:"previous_response_id"`
 		}
 		if err := json.Unmarshal(body, &req); err != nil {
@@ -77,14 +76,7 @@ func checkResponses(ts *runtime.Toolset, previous string, echo []any, want []rto
 		if req.PreviousResponseID != previous {
 			return fmt.Errorf("previous_response_id %q, want %q", req.PreviousResponseID, previous)
 		}
-		err := checkParameters(req.Tools, []byte(mustJSON(rtopenai.ResponsesTools(ts))), func(tool []byte) json.RawMessage {
-			var t struct {
-				Parameters json.RawMessage `json:"parameters"`
-			}
-			json.Unmarshal(tool, &t)
-			return t.Parameters
-		})
-		if err != nil {
+		if err := fakeapi.CheckTools(r, rtopenai.ResponsesTools(ts)); err != nil {
 			return err
 		}
 		var items []json.RawMessage

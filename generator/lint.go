@@ -47,10 +47,49 @@ type linter struct {
 }
 
 func (l *linter) warn(pos model.Pos, format string, args ...any) {
+	l.warnFix(pos, nil, format, args...)
+}
+
+// warnFix records a warning with a fix that resolves it (nil for none).
+func (l *linter) warnFix(pos model.Pos, fix *model.Fix, format string, args ...any) {
 	if external(pos) {
 		return
 	}
-	l.out = append(l.out, Warning{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	l.out = append(l.out, Warning{Pos: pos, Msg: fmt.Sprintf(format, args...), Fix: fix})
+}
+
+// toolDirective is how the line that marks a tool begins.
+const toolDirective = "//toolgen:tool"
+
+// addReadonly is the fix that writes readonly right after t's //toolgen:tool, or nil
+// when the model does not say where that line is.
+func addReadonly(t *model.Tool) *model.Fix {
+	if t.Directive.File == "" || t.Directive.Line == 0 {
+		return nil
+	}
+	at := t.Directive
+	at.Col += len(toolDirective)
+	return &model.Fix{
+		Message: "add readonly to //toolgen:tool",
+		Edits:   []model.Edit{{Pos: at, New: " readonly"}},
+	}
+}
+
+// describePlaceholder is the fix that writes a doc comment placeholder above t's
+// //toolgen:tool line, for the author to finish; nil when the model does not say
+// where that line is.
+func describePlaceholder(t *model.Tool) *model.Fix {
+	if t.Directive.File == "" || t.Directive.Line == 0 {
+		return nil
+	}
+	indent := strings.Repeat("\t", max(0, t.Directive.Col-1)) // doc comments of funcs are at column 1, but in case
+	return &model.Fix{
+		Message: "add a doc comment placeholder",
+		Edits: []model.Edit{{
+			Pos: t.Directive,
+			New: "// " + t.GoName + " TODO: say what it does and when to use it.\n" + indent + "//\n" + indent,
+		}},
+	}
 }
 
 // external reports a position outside the loaded modules, which the parser reports
@@ -65,12 +104,12 @@ func (l *linter) tool(t *model.Tool) {
 	switch {
 	case a.Destructive != nil || a.ReadOnly != nil && *a.ReadOnly:
 	case a.ReadOnly == nil:
-		l.warn(t.Pos, "tool %s: neither readonly nor destructive: clients will treat it as destructive; add readonly if it changes nothing, or destructive=false if it only adds or updates", t.Name)
+		l.warnFix(t.Pos, addReadonly(t), "tool %s: neither readonly nor destructive: clients will treat it as destructive; add readonly if it changes nothing, or destructive=false if it only adds or updates", t.Name)
 	default: // readonly=false alone
 		l.warn(t.Pos, "tool %s: readonly=false without destructive: clients will treat it as destructive; add destructive=false if it only adds or updates, or destructive to say so", t.Name)
 	}
 	if strings.TrimSpace(t.Description) == "" {
-		l.warn(t.Pos, "tool %s: no description: write a doc comment on %s saying what it does and when to use it", t.Name, t.GoName)
+		l.warnFix(t.Pos, describePlaceholder(t), "tool %s: no description: write a doc comment on %s saying what it does and when to use it", t.Name, t.GoName)
 	}
 	switch t.Input.Kind {
 	case model.InputStruct:

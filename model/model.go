@@ -128,6 +128,9 @@ type Tool struct {
 	Name string `json:"name"`
 	// GoName is the function or method name.
 	GoName string `json:"goName"`
+	// Directive is where the //toolgen:tool line is, for suggested fixes (not part of
+	// the JSON model); its File is empty when unknown.
+	Directive Pos `json:"-"`
 	// Receiver is the receiver's type name for a method ("Service" for
 	// func (s *Service) ...), empty for a package-level function.
 	Receiver string `json:"receiver,omitempty"`
@@ -374,6 +377,8 @@ type Warning struct {
 	Pos Pos `json:"pos"`
 	// Msg says what happened and what to do about it.
 	Msg string `json:"msg"`
+	// Fix is a change that resolves the warning, when one is obvious; nil otherwise.
+	Fix *Fix `json:"fix,omitempty"`
 }
 
 // String formats the warning as file:line:col: warning: msg, or warning: msg when the

@@ -16,6 +16,9 @@ type Diagnostic struct {
 	Pos model.Pos
 	// Msg describes the problem.
 	Msg string
+	// Fix is a change that resolves the problem, when one is obvious (the known word
+	// nearest a misspelt one); nil otherwise.
+	Fix *model.Fix
 }
 
 // String formats the diagnostic as "file.go:12:3: message", leaving out what the

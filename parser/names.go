@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/model"
 )
 
 // toolNameRE is the tool name every provider accepts.
@@ -75,12 +77,37 @@ func nearest(s string, candidates []string) string {
 }
 
 // unknownMsg reports an unknown word of some kind, suggesting the nearest known one
-// or listing them all.
-func unknownMsg(what, s string, known []string) string {
-	if n := nearest(s, known); n != "" {
-		return fmt.Sprintf("unknown %s %q (did you mean %q?)", what, s, n)
+// or listing them all. The message is an unknownWord, which formats with %s; an
+// error reported with one at the word's position gets the replacement as its fix
+// (see loader.errorf).
+func unknownMsg(what, s string, known []string) unknownWord {
+	return unknownWord{what: what, word: s, known: known, near: nearest(s, known)}
+}
+
+// unknownWord is the message about an unknown word.
+type unknownWord struct {
+	what, word, near string
+	known            []string
+}
+
+func (u unknownWord) String() string {
+	if u.near != "" {
+		return fmt.Sprintf("unknown %s %q (did you mean %q?)", u.what, u.word, u.near)
 	}
-	sorted := slices.Clone(known)
+	sorted := slices.Clone(u.known)
 	slices.Sort(sorted)
-	return fmt.Sprintf("unknown %s %q (known: %s)", what, s, strings.Join(sorted, ", "))
+	return fmt.Sprintf("unknown %s %q (known: %s)", u.what, u.word, strings.Join(sorted, ", "))
+}
+
+// fix replaces the word, written at pos, with the nearest known one; nil without one.
+// Where the source at pos does not read the word (a position that points at the
+// key of key=word), the Edit does not apply and editors drop it.
+func (u unknownWord) fix(pos model.Pos) *model.Fix {
+	if u.near == "" || pos.File == "" || pos.Line == 0 || pos.Col == 0 {
+		return nil
+	}
+	return &model.Fix{
+		Message: fmt.Sprintf("replace %s with %s", u.word, u.near),
+		Edits:   []model.Edit{{Pos: pos, Old: u.word, New: u.near}},
+	}
 }

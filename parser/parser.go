@@ -138,7 +138,13 @@ func newLoader(dir string) *loader {
 
 // errorf records a diagnostic.
 func (l *loader) errorf(pos model.Pos, format string, args ...any) {
-	l.diags = append(l.diags, Diagnostic{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	d := Diagnostic{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	for _, a := range args {
+		if u, ok := a.(unknownWord); ok {
+			d.Fix = u.fix(pos)
+		}
+	}
+	l.diags = append(l.diags, d)
 }
 
 // file returns the name to report a file by: relative to the run directory, with
@@ -333,6 +339,7 @@ func (b *pkgBuilder) build() *model.Package {
 	for _, f := range files {
 		b.scanFile(f)
 	}
+	b.recordDirectives(files)
 	b.checkConstraints()
 	mp.Types = b.finishTypes()
 	for _, t := range b.tools {

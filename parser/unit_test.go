@@ -233,12 +233,12 @@ func TestNearest(t *testing.T) {
 
 func TestDiagnostic(t *testing.T) {
 	list := sortDiagnostics([]Diagnostic{
-		{model.Pos{File: "b.go", Line: 1, Col: 1}, "b"},
-		{model.Pos{File: "a.go", Line: 10, Col: 2}, "late"},
-		{model.Pos{File: "a.go", Line: 2, Col: 30}, "early"},
-		{model.Pos{File: "a.go", Line: 2, Col: 30}, "early"},
-		{model.Pos{File: "a.go", Line: 2}, "no column"},
-		{model.Pos{}, "nowhere"},
+		{model.Pos{File: "b.go", Line: 1, Col: 1}, "b", nil},
+		{model.Pos{File: "a.go", Line: 10, Col: 2}, "late", nil},
+		{model.Pos{File: "a.go", Line: 2, Col: 30}, "early", nil},
+		{model.Pos{File: "a.go", Line: 2, Col: 30}, "early", nil},
+		{model.Pos{File: "a.go", Line: 2}, "no column", nil},
+		{model.Pos{}, "nowhere", nil},
 	})
 	want := "nowhere\na.go:2: no column\na.go:2:30: early\na.go:10:2: late\nb.go:1:1: b"
 	if got := list.Error(); got != want {

@@ -1,0 +1,35 @@
+package analysis_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/toolgen/toolgen/analysis"
+)
+
+// TestErrors runs the analyzer over the error cases of the parser's golden tests
+// (testdata/parser/errors.txtar, tagerrors.txtar and collisions.txtar), each error
+// of their want.errors section turned into a // want comment on its line (or, for a
+// line that is a comment itself, a // want +1 comment above it). TestParity checks
+// the columns.
+func TestErrors(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analysis.Analyzer,
+		"errs", "tagerrs",
+		"collisions/a", "collisions/b", "collisions/c", "collisions/d", "collisions/e", "collisions/f")
+}
+
+// TestWarnings covers the warnings of the parser (a near-miss directive, a tag of
+// another library), of the linter and of the dialects, and a package whose generated
+// file is missing, whose use of Tools is no error.
+func TestWarnings(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analysis.Analyzer, "warnings", "regen")
+}
+
+// TestFixes checks the suggested fixes against the .golden files: the nearest known
+// option, directive or constraint for a misspelt one (none where the position is not
+// the misspelt word's, none without a near one), readonly for a tool that states
+// neither readonly nor destructive, and a doc comment placeholder.
+func TestFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analysis.Analyzer, "fixerrs", "fixlint")
+}

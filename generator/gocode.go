@@ -256,6 +256,9 @@ func (g *goGen) toolDef(t *model.Tool) (jen.Code, error) {
 		}
 		field("Timeout", durationLiteral(timeout))
 	}
+	if t.MaxResultBytes > 0 {
+		field("MaxResultBytes", jen.Lit(t.MaxResultBytes))
+	}
 	if t.Sequential {
 		field("Sequential", jen.True())
 	}

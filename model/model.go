@@ -150,6 +150,9 @@ type Tool struct {
 	Sequential bool `json:"sequential,omitempty"`
 	// Timeout is a Go duration string ("30s"), empty for none.
 	Timeout string `json:"timeout,omitempty"`
+	// MaxResultBytes is the tool's result budget in bytes (the budget= option), 0 for
+	// the Toolset's.
+	MaxResultBytes int `json:"maxResultBytes,omitempty"`
 	// Context reports that the function's first parameter is a context.Context.
 	Context bool `json:"context,omitempty"`
 	// Input says how the model's arguments reach the function.

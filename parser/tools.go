@@ -69,7 +69,7 @@ const runtimePath = "github.com/toolgen/toolgen/runtime"
 // toolOptions are the options of //toolgen:tool.
 var toolOptions = []string{
 	"name", "title", "group", "readonly", "destructive", "idempotent", "openworld",
-	"strict", "timeout", "sequential",
+	"strict", "timeout", "sequential", "budget",
 }
 
 // toolSite is one annotated function and where to report its name.
@@ -259,6 +259,17 @@ func (b *pkgBuilder) toolOptions(c *ast.Comment, t *model.Tool, site *toolSite) 
 			if v, ok := b.boolOption(at, o); ok {
 				t.Sequential = v
 			}
+		case "budget":
+			v, ok := b.needValue(at, o)
+			if !ok {
+				continue
+			}
+			n, err := parseSize(v)
+			if err != nil {
+				b.errorf(at, "invalid budget %q: %v", v, err)
+				continue
+			}
+			t.MaxResultBytes = n
 		case "timeout":
 			v, ok := b.needValue(at, o)
 			if !ok {

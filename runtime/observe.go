@@ -70,6 +70,11 @@ type Event struct {
 	// Arguments are the call's arguments with sensitive values redacted, when the
 	// Toolset logs arguments; nil otherwise.
 	Arguments json.RawMessage
+	// ResultBytes is the length of the result's model-facing text (Result.Text) as
+	// the call made it, before the result budget cut it.
+	ResultBytes int
+	// Truncated reports that the result budget cut the text the model got.
+	Truncated bool
 }
 
 // Observer is told about every call once it has ended. It must be safe for concurrent
@@ -113,6 +118,10 @@ func SlogObserver(logger *slog.Logger) Observer {
 		}
 		if e.Arguments != nil {
 			attrs = append(attrs, slog.String("arguments", string(e.Arguments)))
+		}
+		attrs = append(attrs, slog.Int("result_bytes", e.ResultBytes))
+		if e.Truncated {
+			attrs = append(attrs, slog.Bool("truncated", true))
 		}
 		level := slog.LevelInfo
 		switch e.Outcome {

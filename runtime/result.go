@@ -27,11 +27,13 @@ type Result struct {
 	// Outcome classifies how the call ended; Toolset.Call always sets it.
 	Outcome Outcome
 
-	reason string // why a denied call was denied
+	reason    string // why a denied call was denied
+	textBytes int    // the model-facing text's length before the budget cut it, or 0
 }
 
 // Text returns the text the model reads: the text blocks meant for it, joined by
-// newlines. For structured results that is the JSON of the structured value.
+// newlines. For structured results that is the JSON of the structured value. Call
+// bounds it by the tool's result budget (see Toolset.WithResultBudget).
 func (r *Result) Text() string {
 	var parts []string
 	for _, c := range r.Content {

@@ -30,6 +30,11 @@ type Tool struct {
 	// Timeout, when positive, bounds each call: the call's context is canceled after it
 	// and the model gets a timeout error.
 	Timeout time.Duration
+	// MaxResultBytes, when positive, is the tool's result budget: the most bytes of
+	// model-facing text (Result.Text) a call's result gives the model, the truncation
+	// marker included (see Toolset.WithResultBudget, which sets the budget of the
+	// tools that set none).
+	MaxResultBytes int
 	// Sequential asks adapters to run the tool alone, after calls that run in parallel.
 	Sequential bool
 	// Sensitive lists the JSON Pointers of the arguments' sensitive properties, "*"

@@ -39,6 +39,7 @@ type config struct {
 	policy       Policy
 	observer     Observer
 	logArguments bool
+	resultBudget int // bytes; 0 is DefaultMaxResultBytes, negative none
 }
 
 type entry struct {
@@ -251,8 +252,9 @@ func Join(sets ...*Toolset) *Toolset {
 // denied call, a tool error, a panic in the tool, a timeout and a canceled context are
 // all error results, with text the model can act on and an Outcome. Internal errors and
 // panics reach the model only as a generic message; Result.Err keeps the whole error
-// for logs. The call's id and provider, for the approver and observers, come from the
-// context (ContextWithCall).
+// for logs. The result's model-facing text is bounded by the tool's result budget
+// (WithResultBudget), errors included. The call's id and provider, for the approver
+// and observers, come from the context (ContextWithCall).
 func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
 	if ctx == nil {
 		ctx = context.Background()
@@ -266,9 +268,9 @@ func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
 		start = time.Now() // only observers read it
 	}
 	e, found := ts.find(name)
-	res := ts.call(ctx, info, e, found, name, args)
+	res, textBytes := applyBudget(ts.call(ctx, info, e, found, name, args), ts.resultBudget(e.tool))
 	if ts.cfg.observer != nil {
-		ts.observe(ctx, info, e.tool, name, args, start, res)
+		ts.observe(ctx, info, e.tool, name, args, start, res, textBytes)
 	}
 	return res
 }
@@ -299,7 +301,7 @@ func (ts *Toolset) call(ctx context.Context, info CallInfo, e entry, found bool,
 }
 
 // observe tells the observer about a call.
-func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name string, args []byte, start time.Time, res *Result) {
+func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name string, args []byte, start time.Time, res *Result, textBytes int) {
 	if tool == nil {
 		// An unknown tool's name is the model's text: cut, as the model's message cuts it.
 		name = validText(cutName(name))
@@ -312,6 +314,9 @@ func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name 
 		Duration: time.Since(start),
 		Outcome:  res.Outcome,
 		Reason:   res.reason,
+
+		ResultBytes: textBytes,
+		Truncated:   res.textBytes > 0,
 	}
 	if tool != nil {
 		ev.Groups = tool.Groups

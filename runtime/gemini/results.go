@@ -44,7 +44,9 @@ func FunctionResponses(results []runtime.CallResult) Content {
 
 // Response returns the functionResponse that answers one call: {"output": ...} with
 // the structured result, or the result's text for the model (blocks meant for the user
-// alone are left out), or {"error": text} when the call failed.
+// alone are left out), or {"error": text} when the call failed. A structured result
+// whose text the result budget cut (Result.Truncated) is sent as that text: the
+// budget bounds what the model reads.
 func Response(r runtime.CallResult) FunctionResponse {
 	res := r.Result
 	if res == nil {
@@ -54,11 +56,17 @@ func Response(r runtime.CallResult) FunctionResponse {
 	switch {
 	case res.IsError:
 		key = "error"
-	case len(res.Structured) > 0 && json.Valid(res.Structured):
+	case len(res.Structured) > 0 && json.Valid(res.Structured) && !truncated(res):
 		value = res.Structured
 	}
 	if value == nil {
 		value, _ = wire.Marshal(res.Text()) // a string always encodes
 	}
 	return FunctionResponse{ID: r.Call.ID, Name: r.Call.Name, Response: map[string]json.RawMessage{key: value}}
+}
+
+// truncated reports whether the result budget cut res's text.
+func truncated(res *runtime.Result) bool {
+	_, cut := res.Truncated()
+	return cut
 }

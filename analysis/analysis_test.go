@@ -19,9 +19,9 @@ func TestErrors(t *testing.T) {
 		"collisions/a", "collisions/b", "collisions/c", "collisions/d", "collisions/e", "collisions/f")
 }
 
-// TestWarnings covers the warnings of the parser (a near-miss directive, a tag of
-// another library), of the linter and of the dialects, and a package whose generated
-// file is missing, whose use of Tools is no error.
+// TestWarnings covers the warnings of the parser (a near-miss directive), of the
+// linter and of the dialects, a package whose generated file is missing, whose use of
+// Tools is no error, and a test file, which is not read.
 func TestWarnings(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analysis.Analyzer, "warnings", "regen")
 }
@@ -29,7 +29,8 @@ func TestWarnings(t *testing.T) {
 // TestFixes checks the suggested fixes against the .golden files: the nearest known
 // option, directive or constraint for a misspelt one (none where the position is not
 // the misspelt word's, none without a near one), readonly for a tool that states
-// neither readonly nor destructive, and a doc comment placeholder.
+// neither readonly nor destructive, and a doc comment placeholder for a tool, a field
+// or an enum constant without one (none for a field of a one-line struct).
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analysis.Analyzer, "fixerrs", "fixlint")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analysis.Analyzer, "fixerrs", "fixlint", "fixdocs")
 }

@@ -147,7 +147,7 @@ func (l *linter) walk(t *model.Type) {
 		case model.Struct:
 			for _, f := range t.Fields {
 				if l.first(f) && strings.TrimSpace(f.Description) == "" {
-					l.warn(f.Pos, "property %q has no description: write a doc comment on field %s", f.Name, goName(f))
+					l.warnFix(f.Pos, docAbove(f.Pos, goName(f), "say what it holds"), "property %q has no description: write a doc comment on field %s", f.Name, goName(f))
 				}
 				l.walk(f.Type)
 			}
@@ -169,8 +169,27 @@ func (l *linter) walk(t *model.Type) {
 func (l *linter) enum(nt *model.NamedType) {
 	for _, ev := range nt.Enum {
 		if strings.TrimSpace(ev.Doc) == "" {
-			l.warn(ev.Pos, "enum value %s of type %s (constant %s) has no doc comment: write one saying what the value means", ev.Value, nt.Name, ev.GoName)
+			l.warnFix(ev.Pos, docAbove(ev.Pos, ev.GoName, "say what the value means"), "enum value %s of type %s (constant %s) has no doc comment: write one saying what the value means", ev.Value, nt.Name, ev.GoName)
 		}
+	}
+}
+
+// docAbove is the fix that writes a doc comment placeholder above the declaration
+// of name at pos (a struct field, a constant in a block), for a line that is
+// indented with tabs and starts with name; the edit does not apply to another one
+// (a field of a one-line struct, a lone const declaration).
+func docAbove(pos model.Pos, name, todo string) *model.Fix {
+	if pos.File == "" || pos.Line == 0 || pos.Col <= 1 || name == "" {
+		return nil
+	}
+	indent := strings.Repeat("\t", pos.Col-1)
+	return &model.Fix{
+		Message: "add a doc comment placeholder",
+		Edits: []model.Edit{{
+			Pos: model.Pos{File: pos.File, Line: pos.Line, Col: 1},
+			Old: indent + name,
+			New: indent + "// " + name + " TODO: " + todo + ".\n" + indent + name,
+		}},
 	}
 }
 

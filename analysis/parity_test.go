@@ -22,10 +22,10 @@ func (quiet) Errorf(string, ...any) {}
 
 // TestParity runs the analyzer over the golden error archives of the parser, as they
 // are, and checks that it reports what Load reports (their want.errors sections): the
-// same messages at the same lines and columns, but for the type errors, which the
-// analyzer leaves to the compiler.
+// same messages at the same lines and columns, but for the parse and type errors,
+// which the analyzer leaves to the compiler.
 func TestParity(t *testing.T) {
-	for _, name := range []string{"errors", "tagerrors", "collisions", "regenerrors"} {
+	for _, name := range []string{"errors", "tagerrors", "collisions", "regenerrors", "loaderrors"} {
 		t.Run(name, func(t *testing.T) {
 			ar, err := txtar.ParseFile(filepath.Join("..", "testdata", "parser", name+".txtar"))
 			if err != nil {
@@ -56,6 +56,11 @@ func TestParity(t *testing.T) {
 				for _, e := range r.Pass.TypeErrors {
 					p := r.Pass.Fset.Position(e.Pos)
 					typeErrors = append(typeErrors, fmt.Sprintf("%s:%d:%d: %s", rel(p.Filename), p.Line, p.Column, e.Msg))
+				}
+				if r.Action != nil && r.Action.Package != nil {
+					for _, e := range r.Action.Package.Errors { // parse errors, the compiler's too
+						typeErrors = append(typeErrors, rel(e.Pos)+": "+e.Msg)
+					}
 				}
 				for _, d := range r.Diagnostics {
 					p := r.Pass.Fset.Position(d.Pos)

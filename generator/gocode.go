@@ -472,7 +472,13 @@ func (g *goGen) runBody(t *model.Tool, call jen.Code) ([]jen.Code, error) {
 		return []jen.Code{call, jen.Return(jen.Nil(), jen.Nil())}, nil
 	}
 	var stmts []jen.Code
-	if o.Error {
+	if o.Kind == model.OutputValueContent {
+		// (R, []runtime.Content, error): the blocks go after the value's JSON.
+		stmts = append(stmts,
+			jen.List(jen.Id("out"), jen.Id("content"), jen.Err()).Op(":=").Add(call),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		)
+	} else if o.Error {
 		stmts = append(stmts,
 			jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -489,7 +495,7 @@ func (g *goGen) runBody(t *model.Tool, call jen.Code) ([]jen.Code, error) {
 		} else {
 			stmts = append(stmts, jen.Return(jen.Op("&").Id("out"), jen.Nil()))
 		}
-	case model.OutputValue:
+	case model.OutputValue, model.OutputValueContent:
 		switch g.resolve(o.Type).Kind {
 		case model.Slice:
 			stmts = append(stmts,
@@ -500,7 +506,11 @@ func (g *goGen) runBody(t *model.Tool, call jen.Code) ([]jen.Code, error) {
 				jen.Comment("An empty result is {}, never null, so it cannot read like a failure."),
 				jen.If(jen.Id("out").Op("==").Nil()).Block(jen.Qual(implPkg, "MakeMap").Call(jen.Op("&").Id("out"))))
 		}
-		stmts = append(stmts, jen.Return(jen.Qual(runtimePkg, "StructuredResult").Call(jen.Id("out"), jen.Lit(wrapsOutput(g.pkg, o.Type)))))
+		args := []jen.Code{jen.Id("out"), jen.Lit(wrapsOutput(g.pkg, o.Type))}
+		if o.Kind == model.OutputValueContent {
+			args = append(args, jen.Id("content").Op("..."))
+		}
+		stmts = append(stmts, jen.Return(jen.Qual(runtimePkg, "StructuredResult").Call(args...)))
 	default:
 		return nil, fmt.Errorf("tool %s: unknown output kind %q", t.Name, o.Kind)
 	}

@@ -139,7 +139,7 @@ func buildTool(pkg *model.Package, cyclic map[string]bool, t *model.Tool) (*tool
 	if ts.inputJSON, err = schematree.EncodeJSON(ts.input, false); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	if t.Output.Kind != model.OutputValue {
+	if !t.Output.Structured() {
 		return ts, nil
 	}
 	if t.Output.Type == nil {

@@ -151,7 +151,7 @@ func TestSchemaFiles(t *testing.T) {
 				t.Errorf("%s: inputJSON = %s, file has %s", tool.Name, got, want)
 			}
 			out := set.outputJSON(tool.Name)
-			if (out == nil) != (tool.Output.Kind != model.OutputValue) {
+			if (out == nil) != !tool.Output.Structured() {
 				t.Errorf("%s: outputJSON = %s for output kind %s", tool.Name, out, tool.Output.Kind)
 			}
 			if doc.OutputSchema != nil {

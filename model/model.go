@@ -212,17 +212,28 @@ const (
 	// OutputValue: the function returns a serializable value, sent as structured
 	// content with an output schema.
 	OutputValue OutputKind = "value"
+	// OutputValueContent: the function returns (R, []runtime.Content, error): the value
+	// R as for OutputValue (structured content, its JSON the model's text, the output
+	// schema), and content blocks appended to the result's content, typically for the
+	// user (runtime.UserText). Error is always set.
+	OutputValueContent OutputKind = "valueContent"
 )
 
 // Output describes a tool's results.
 type Output struct {
 	Kind OutputKind `json:"kind"`
-	// Type is the value's type for OutputValue.
+	// Type is the value's type for OutputValue and OutputValueContent.
 	Type *Type `json:"type,omitempty"`
 	// ResultPointer reports a *runtime.Result for OutputResult.
 	ResultPointer bool `json:"resultPointer,omitempty"`
 	// Error reports that the function returns an error (alone or last).
 	Error bool `json:"error,omitempty"`
+}
+
+// Structured reports whether the tool's result is a structured value with an output
+// schema: OutputValue or OutputValueContent.
+func (o Output) Structured() bool {
+	return o.Kind == OutputValue || o.Kind == OutputValueContent
 }
 
 // Kind is the kind of a Type node.

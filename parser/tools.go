@@ -453,8 +453,16 @@ func (b *pkgBuilder) shape(fd *ast.FuncDecl, obj *types.Func, t *model.Tool, par
 	}
 
 	// Results.
-	rs := sig.Results()
+	b.results(obj, sig.Results(), t)
+}
+
+// resultShapes names the result shapes of a tool, for messages.
+const resultShapes = "results: R, error, (R, error) or (R, []runtime.Content, error)"
+
+// results maps a tool's results: error, R, (R, error) or (R, []runtime.Content, error).
+func (b *pkgBuilder) results(obj *types.Func, rs *types.Tuple, t *model.Tool) {
 	isErr := func(i int) bool { return types.Identical(rs.At(i).Type(), errorType) }
+	at := func(i int) model.Pos { return b.l.pos(rs.At(i).Pos()) }
 	t.Output = model.Output{Kind: model.OutputNone}
 	switch rs.Len() {
 	case 0:
@@ -466,17 +474,64 @@ func (b *pkgBuilder) shape(fd *ast.FuncDecl, obj *types.Func, t *model.Tool, par
 		}
 	case 2:
 		switch {
+		case isContentSlice(rs.At(1).Type()):
+			b.errorf(at(1), "a tool that adds content blocks returns an error last: (R, []runtime.Content, error)")
 		case !isErr(1):
-			b.errorf(b.l.pos(rs.At(1).Pos()), "the second result of a tool must be error (results: R, error or (R, error))")
+			b.errorf(at(1), "the second result of a tool must be error (%s)", resultShapes)
 		case isErr(0):
-			b.errorf(b.l.pos(rs.At(0).Pos()), "a tool returns at most one error (results: R, error or (R, error))")
+			b.errorf(at(0), "a tool returns at most one error (%s)", resultShapes)
 		default:
 			t.Output.Error = true
 			b.output(rs.At(0), t)
 		}
+	case 3:
+		first := types.Unalias(rs.At(0).Type())
+		switch {
+		case !isErr(2):
+			b.errorf(at(2), "the third result of a tool must be error (%s)", resultShapes)
+		case isContentSlice(first) && !isContentSlice(rs.At(1).Type()):
+			b.errorf(at(0), "the content blocks come second, after the value: (R, []runtime.Content, error)")
+		case !isContentSlice(rs.At(1).Type()):
+			b.errorf(at(1), "the second of three results must be []runtime.Content, the blocks added to the result (%s); got %s", resultShapes, typeString(b, rs.At(1).Type()))
+		case isErr(0):
+			b.errorf(at(0), "a tool returns at most one error (%s)", resultShapes)
+		case types.Identical(first, types.Typ[types.String]):
+			b.errorf(at(0), "the first of three results is the structured value, not text: for text with content blocks, return (*runtime.Result, error) with the blocks in its Content")
+		case isNamed(first, runtimePath, "Result") || isResultPointer(first):
+			b.errorf(at(0), "a runtime.Result holds its content blocks already: append them to its Content and return (*runtime.Result, error)")
+		default:
+			t.Output.Error = true
+			b.output(rs.At(0), t)
+			if t.Output.Kind == model.OutputValue {
+				t.Output.Kind = model.OutputValueContent
+			}
+		}
 	default:
-		b.errorf(b.l.pos(rs.At(2).Pos()), "a tool has at most two results (R, error or (R, error)); %s has %d", obj.Name(), rs.Len())
+		b.errorf(at(3), "a tool has at most three results (%s); %s has %d", resultShapes, obj.Name(), rs.Len())
 	}
+}
+
+// isContentSlice reports whether t is []runtime.Content (an alias of it included).
+func isContentSlice(t types.Type) bool {
+	s, ok := types.Unalias(t).(*types.Slice)
+	return ok && isNamed(s.Elem(), runtimePath, "Content")
+}
+
+// isResultPointer reports whether t is *runtime.Result.
+func isResultPointer(t types.Type) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	return ok && isNamed(p.Elem(), runtimePath, "Result")
+}
+
+// typeString writes t as the package's source would: its own types unqualified, other
+// packages' by package name.
+func typeString(b *pkgBuilder, t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == b.pkg.Types {
+			return ""
+		}
+		return p.Name()
+	})
 }
 
 // params maps the parameters of an ordinary function and its //toolgen:param lines.
@@ -543,13 +598,17 @@ func (b *pkgBuilder) output(v *types.Var, t *model.Tool) {
 		t.Output.Kind = model.OutputText
 		return
 	}
-	if p, ok := typ.(*types.Pointer); ok && isNamed(p.Elem(), runtimePath, "Result") {
+	if isResultPointer(typ) {
 		t.Output.Kind = model.OutputResult
 		t.Output.ResultPointer = true
 		return
 	}
 	if isNamed(typ, runtimePath, "Result") {
 		t.Output.Kind = model.OutputResult
+		return
+	}
+	if isContentSlice(typ) || isNamed(typ, runtimePath, "Content") {
+		b.errorf(b.l.pos(v.Pos()), "result: %s is not a value to send as JSON: for content blocks alone, return (*runtime.Result, error); for a value with content blocks, (R, []runtime.Content, error)", typeString(b, typ))
 		return
 	}
 	t.Output.Kind = model.OutputValue

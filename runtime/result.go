@@ -116,8 +116,11 @@ func errorResult(o Outcome, msg string, err error) *Result {
 
 // StructuredResult encodes v as the structured result, with its JSON as the text the
 // model reads. With wrap, v is sent as {"result": v}, for output schemas whose root is
-// not an object.
-func StructuredResult(v any, wrap bool) (*Result, error) {
+// not an object. The content blocks, if any, follow the JSON's text block: blocks for
+// the user alone (UserText) are shown to the user and never sent to the model, so
+// Text stays the JSON; blocks for the model add to what it reads. A tool of the shape
+// (R, []runtime.Content, error) gets its result from it.
+func StructuredResult(v any, wrap bool, content ...Content) (*Result, error) {
 	if wrap {
 		v = struct {
 			Result any `json:"result"`
@@ -130,7 +133,10 @@ func StructuredResult(v any, wrap bool) (*Result, error) {
 		return nil, fmt.Errorf("encode the result: %w", err)
 	}
 	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	return &Result{Content: []Content{TextContent(string(data))}, Structured: data, Outcome: OutcomeOK}, nil
+	blocks := make([]Content, 0, 1+len(content))
+	blocks = append(blocks, TextContent(string(data)))
+	blocks = append(blocks, content...)
+	return &Result{Content: blocks, Structured: data, Outcome: OutcomeOK}, nil
 }
 
 // okText is what the model reads after a tool that returns nothing succeeded, so that

@@ -32,7 +32,7 @@ func sdkWeatherServer() *mcp.Server {
 		InputSchema:  rt.InputSchema,
 		OutputSchema: rt.OutputSchema,
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, q forecast.Query) (*mcp.CallToolResult, forecast.Report, error) {
-		r, err := forecast.GetWeather(ctx, q)
+		r, _, err := forecast.GetWeather(ctx, q)
 		return nil, r, err
 	})
 	return s

@@ -126,10 +126,32 @@ func jsonOf(t testing.TB, v any) string {
 }
 
 func text(res *mcp.CallToolResult) string {
+	return joinText(res, true)
+}
+
+// joinText joins a result's text blocks for the model (no audience, or the
+// assistant's), as a host sends them on to its model, or those for the user alone.
+func joinText(res *mcp.CallToolResult, forModel bool) string {
 	var parts []string
 	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
+		tc, ok := c.(*mcp.TextContent)
+		if !ok {
+			continue
+		}
+		model := tc.Annotations == nil || len(tc.Annotations.Audience) == 0 || slices.Contains(tc.Annotations.Audience, "assistant")
+		if model == forModel {
 			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// userText joins a result's text blocks for the user alone.
+func userText(r *runtime.Result) string {
+	var parts []string
+	for _, c := range r.Content {
+		if c.Type == runtime.ContentText && !c.ForModel() {
+			parts = append(parts, c.Text)
 		}
 	}
 	return strings.Join(parts, "\n")
@@ -303,6 +325,9 @@ func checkCalls(t *testing.T, cs *mcp.ClientSession) {
 		want := direct(c.name, c.args)
 		if res.IsError != want.IsError || text(res) != want.Text() {
 			t.Errorf("%s:\n got isError %v, %q\nwant isError %v, %q", label, res.IsError, text(res), want.IsError, want.Text())
+		}
+		if gotUser, wantUser := joinText(res, false), userText(want); gotUser != wantUser {
+			t.Errorf("%s: the blocks for the user %q, want %q", label, gotUser, wantUser)
 		}
 		if want.IsError && !strings.Contains(text(res), c.name) && !strings.Contains(text(res), "must be before") {
 			t.Errorf("%s: the error does not name the tool: %q", label, text(res))

@@ -213,12 +213,18 @@ func converse(ctx context.Context, w io.Writer, provider, model string, send run
 }
 
 // printRound prints one round of tool calls: each call's tool, id, duration, status,
-// arguments and result.
+// arguments, result (what the model reads) and the blocks for the user alone (the
+// weather card), which an application shows the user and the model never gets.
 func printRound(w io.Writer, r runtime.Round) {
 	fmt.Fprintf(w, "round %d: the model made %d call(s) in one turn; they ran in %s\n", r.Number, len(r.Calls), r.Duration.Round(time.Microsecond))
 	for _, c := range r.Calls {
 		fmt.Fprintf(w, "  %s  id=%s  %s  %s\n", c.Call.Name, c.Call.ID, c.Duration.Round(time.Microsecond), status(c.Result))
 		fmt.Fprintf(w, "    arguments: %s\n    result:    %s\n", c.Call.Arguments, c.Result.Text())
+		for _, b := range c.Result.Content {
+			if b.Type == runtime.ContentText && !b.ForModel() {
+				fmt.Fprintf(w, "    for the user:\n      %s\n", strings.ReplaceAll(b.Text, "\n", "\n      "))
+			}
+		}
 	}
 	fmt.Fprintln(w)
 }

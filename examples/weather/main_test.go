@@ -34,6 +34,13 @@ func TestConverse(t *testing.T) {
 			if !strings.Contains(answer, "°F") || strings.Contains(answer, "could not") {
 				t.Errorf("the answer: %q", answer)
 			}
+			// The model read the reports alone (answer parses them); the cards were
+			// for the user.
+			for _, city := range []string{"Paris", "Tokyo"} {
+				if !strings.Contains(out.String(), "for the user:\n      "+city+", the next 2 days\n") {
+					t.Errorf("no card for %s:\n%s", city, out.String())
+				}
+			}
 			if n := strings.Count(out.String(), "get_weather  id="); n != 2 || !strings.Contains(out.String(), "round 1: the model made 2 call(s) in one turn") {
 				t.Errorf("the rounds printed (%d calls):\n%s", n, out.String())
 			}

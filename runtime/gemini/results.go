@@ -46,7 +46,9 @@ func FunctionResponses(results []runtime.CallResult) Content {
 // the structured result, or the result's text for the model (blocks meant for the user
 // alone are left out), or {"error": text} when the call failed. A structured result
 // whose text the result budget cut (Result.Truncated) is sent as that text: the
-// budget bounds what the model reads.
+// budget bounds what the model reads. So is a structured result with text blocks for
+// the model besides its JSON (a tool of the shape (R, []runtime.Content, error) that
+// adds blocks for the model): the model reads what the other providers send it.
 func Response(r runtime.CallResult) FunctionResponse {
 	res := r.Result
 	if res == nil {
@@ -56,7 +58,7 @@ func Response(r runtime.CallResult) FunctionResponse {
 	switch {
 	case res.IsError:
 		key = "error"
-	case len(res.Structured) > 0 && json.Valid(res.Structured) && !truncated(res):
+	case len(res.Structured) > 0 && json.Valid(res.Structured) && !truncated(res) && modelTextBlocks(res) <= 1:
 		value = res.Structured
 	}
 	if value == nil {
@@ -69,4 +71,15 @@ func Response(r runtime.CallResult) FunctionResponse {
 func truncated(res *runtime.Result) bool {
 	_, cut := res.Truncated()
 	return cut
+}
+
+// modelTextBlocks counts the text blocks of res meant for the model.
+func modelTextBlocks(res *runtime.Result) int {
+	n := 0
+	for _, c := range res.Content {
+		if c.Type == runtime.ContentText && c.ForModel() {
+			n++
+		}
+	}
+	return n
 }

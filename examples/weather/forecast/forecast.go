@@ -1,6 +1,7 @@
 // Package forecast is toolgen's first example: a forecast tool that takes a struct of
-// arguments with an enum from constants, bounds and defaults, and a greeting tool written
-// as an ordinary function whose parameters are described with //toolgen:param lines.
+// arguments with an enum from constants, bounds and defaults, and returns a typed report
+// for the model with a weather card for the user, and a greeting tool written as an
+// ordinary function whose parameters are described with //toolgen:param lines.
 //
 // The forecasts are made up from the city's name, so the example needs no network.
 package forecast
@@ -12,6 +13,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime"
 )
 
 //go:generate go tool toolgen generate
@@ -61,7 +64,38 @@ type Report struct {
 // Use it whenever the user asks about the weather, temperatures or rain somewhere.
 //
 //toolgen:tool title="Get the weather" readonly idempotent openworld=false group=weather
-func GetWeather(ctx context.Context, q Query) (Report, error) {
+func GetWeather(ctx context.Context, q Query) (Report, []runtime.Content, error) {
+	r, err := makeReport(ctx, q)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	// The model reads the report's JSON; the card is for the user alone: an MCP host
+	// shows it (audience ["user"]), and no provider adapter sends it to the model.
+	return r, []runtime.Content{runtime.UserText(r.Card())}, nil
+}
+
+// Card is the report as a weather card for a person to read: a line for the city, then
+// one per day.
+func (r Report) Card() string {
+	deg := "°C"
+	if r.Unit == Fahrenheit {
+		deg = "°F"
+	}
+	var b strings.Builder
+	if len(r.Days) == 1 {
+		fmt.Fprintf(&b, "%s, today", r.City)
+	} else {
+		fmt.Fprintf(&b, "%s, the next %d days", r.City, len(r.Days))
+	}
+	for _, d := range r.Days {
+		date, _ := time.Parse(time.DateOnly, d.Date)
+		fmt.Fprintf(&b, "\n%s  %-13s  %g to %g%s", date.Format("Mon Jan 2"), d.Summary, d.Low, d.High, deg)
+	}
+	return b.String()
+}
+
+// makeReport makes up the report for q.
+func makeReport(ctx context.Context, q Query) (Report, error) {
 	if err := ctx.Err(); err != nil {
 		return Report{}, err
 	}

@@ -60,11 +60,11 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			return nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
-			out, err := GetWeather(ctx, in)
+			out, content, err := GetWeather(ctx, in)
 			if err != nil {
 				return nil, err
 			}
-			return runtime.StructuredResult(out, false)
+			return runtime.StructuredResult(out, false, content...)
 		}
 	case 1:
 		// hello_world

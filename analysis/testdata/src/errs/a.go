@@ -89,7 +89,7 @@ func Stray(x int) {}
 // Shapes returns too much.
 //
 //toolgen:tool
-func Shapes(ctx context.Context, _ int, more ...string) (int, string, error) { // want `parameter _ of Shapes needs a name: it is the property name the model sees` `variadic parameter more is not supported` `a tool has at most two results \(R, error or \(R, error\)\); Shapes has 3`
+func Shapes(ctx context.Context, _ int, more ...string) (int, string, error) { // want `parameter _ of Shapes needs a name: it is the property name the model sees` `variadic parameter more is not supported` `the second of three results must be \[\]runtime\.Content, the blocks added to the result \(results: R, error, \(R, error\) or \(R, \[\]runtime\.Content, error\)\); got string`
 	return 0, "", nil
 }
 
@@ -101,7 +101,7 @@ func Unnamed(int, string) {} // want `parameter of type int of Unnamed needs a n
 // ErrFirst returns the error first.
 //
 //toolgen:tool
-func ErrFirst(a int, ctx context.Context) (error, int) { return nil, 0 } // want `context\.Context must be the first parameter` `the second result of a tool must be error \(results: R, error or \(R, error\)\)`
+func ErrFirst(a int, ctx context.Context) (error, int) { return nil, 0 } // want `context\.Context must be the first parameter` `the second result of a tool must be error \(results: R, error, \(R, error\) or \(R, \[\]runtime\.Content, error\)\)`
 
 // Generic is generic.
 //

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
+	"math"
 )
 
 // This file is version 3 of toolgen's generated code: with a runtime that does not
@@ -17,7 +18,7 @@ const (
 	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
 )
 
-// Tools returns the package's tools: extra, full, full_ptr, just_error, map, named, nothing, text and text_err.
+// Tools returns the package's tools: extra, full, full_ptr, just_error, list_with_card, map, named, nothing, text, text_err and with_card.
 func Tools() *runtime.Toolset {
 	return runtime.NewToolset(toolgenTools[:], toolgenDispatch)
 }
@@ -45,6 +46,12 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
+	Name:         "list_with_card",
+	Description:  "Returns a list, which an empty result sends as [], and blocks.",
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"string","description":"A message."}}},"required":["result"]}`),
+	Strict:       true,
+}, {
 	Name:         "map",
 	Description:  "Returns a map of pointers.",
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
@@ -71,6 +78,12 @@ var toolgenTools = [...]runtime.Tool{{
 	Description: "Returns text or an error.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
+}, {
+	Name:         "with_card",
+	Description:  "Returns a value and a card for the user.",
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}`),
+	OutputSchema: json.RawMessage(`{"type":"object","description":"A value the user also sees as a card.","properties":{"title":{"type":"string","description":"The card's title."}},"required":["title"]}`),
+	Strict:       true,
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
@@ -120,6 +133,23 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			return nil, JustError(ctx)
 		}
 	case 4:
+		// list_with_card
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			out, content, err := ListWithCard()
+			if err != nil {
+				return nil, err
+			}
+			// An empty result is [], never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeSlice(&out)
+			}
+			return runtime.StructuredResult(out, true, content...)
+		}
+	case 5:
 		// map
 		d.EmptyObject()
 		if !d.Finish() {
@@ -136,7 +166,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.StructuredResult(out, false)
 		}
-	case 5:
+	case 6:
 		// named
 		d.EmptyObject()
 		if !d.Finish() {
@@ -146,7 +176,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := Named()
 			return runtime.StructuredResult(out, true)
 		}
-	case 6:
+	case 7:
 		// nothing
 		d.EmptyObject()
 		if !d.Finish() {
@@ -156,7 +186,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			Nothing()
 			return nil, nil
 		}
-	case 7:
+	case 8:
 		// text
 		d.EmptyObject()
 		if !d.Finish() {
@@ -166,7 +196,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := Text()
 			return runtime.TextResult(out), nil
 		}
-	case 8:
+	case 9:
 		// text_err
 		d.EmptyObject()
 		if !d.Finish() {
@@ -179,6 +209,49 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
+	case 10:
+		// with_card
+		var in toolgenArgsWithCard
+		toolgenDecodeArgsWithCard(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, content, err := WithCard(ctx, in.n)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.StructuredResult(out, false, content...)
+		}
 	}
 	return nil
+}
+
+// toolgenArgsWithCard holds the arguments of with_card, decoded.
+type toolgenArgsWithCard struct {
+	n int
+}
+
+// toolgenDecodeArgsWithCard reads the arguments of with_card into v.
+func toolgenDecodeArgsWithCard(d *runtime.Decoder, v *toolgenArgsWithCard) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "n":
+			if d.Property(&seen[0], "n", runtime.Required) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					v.n = int(n)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("n")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("n")
+	}
 }

@@ -44,9 +44,17 @@ const want = [...generated("weather/forecast"), ...generated("bank/banking")].so
   a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
 );
 
+// forModel reports whether a content block is meant for the model: no audience, or
+// one that names the assistant.
+function forModel(c) {
+  const audience = (c.annotations || {}).audience;
+  return !Array.isArray(audience) || audience.length === 0 || audience.includes("assistant");
+}
+
+// text joins the text blocks for the model, as a host sends them on to it.
 function text(res) {
   return (res.content || [])
-    .filter((c) => c.type === "text")
+    .filter((c) => c.type === "text" && forModel(c))
     .map((c) => c.text)
     .join("\n");
 }
@@ -154,6 +162,16 @@ async function checkCalls(client) {
     const s = res.structuredContent || {};
     check(s.city === "Paris" && s.unit === "celsius", "get_weather: city and default unit", show(s));
     check(Array.isArray(s.days) && s.days.length === 2, "get_weather: two days", show(s.days));
+    // The weather card follows the JSON, for the user alone.
+    const card = (res.content || [])[1] || {};
+    check(
+      res.content.length === 2 &&
+        card.type === "text" &&
+        card.text.startsWith("Paris, the next 2 days\n") &&
+        isDeepStrictEqual(card.annotations, { audience: ["user"] }),
+      "get_weather: the weather card with audience [user]",
+      show(res.content),
+    );
   });
   await expectOK(client, "hello_world", { name: "Ada", times: 2 }, (res) => {
     check(text(res) === "Hello, Ada! Hello, Ada!", "hello_world: text", text(res));

@@ -95,9 +95,9 @@ var (
 // goTyped returns, per tool, the top-level properties whose Go type the canonical
 // schema does not say, so that a dynamic tool reads them otherwise (internal/dyntest
 // lists why): a float32, a TextUnmarshaler, a Go array, a json.RawMessage, a string
-// with format date-time, an unsigned integer (its signedness is a guess from its bounds,
-// which an enum or a const leave out), a signed one with minimum 0, a narrow one with an
-// enum or a const; and lists, maps and pointers of them.
+// with format date-time, a time.Time with a layout, an unsigned integer (its signedness
+// is a guess from its bounds, which an enum or a const leave out), a signed one with
+// minimum 0, a narrow one with an enum or a const; and lists, maps and pointers of them.
 func goTyped(pkg *model.Package) map[string][]string {
 	var typed func(t *model.Type, c *model.Constraints, depth int) bool
 	typed = func(t *model.Type, c *model.Constraints, depth int) bool {
@@ -119,6 +119,9 @@ func goTyped(pkg *model.Package) map[string][]string {
 			return true
 		case model.String:
 			return c.Format == "date-time"
+		case model.Time:
+			// A layout's schema is a string with a pattern; time.Parse reads the value.
+			return c.Layout != ""
 		case model.Uint:
 			return true
 		case model.Int:

@@ -819,6 +819,12 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 	case model.Float:
 		return g.floatValue(r, c, dst, sfx)
 	case model.Time:
+		switch {
+		case c.Layout != "":
+			return g.simpleValue(r, dst, "TimeLayout", "t"+sfx, "", jen.Lit(c.Layout))
+		case c.Format == "date":
+			return g.simpleValue(r, dst, "Date", "t"+sfx, "")
+		}
 		return g.simpleValue(r, dst, "Time", "t"+sfx, "")
 	case model.Duration:
 		return g.durationValue(r, c, dst, sfx)
@@ -861,9 +867,9 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 }
 
 // simpleValue reads a value with a Decoder method that does all the checking.
-func (g *goGen) simpleValue(r resolved, dst lvalue, method, v, basic string) []jen.Code {
+func (g *goGen) simpleValue(r resolved, dst lvalue, method, v, basic string, args ...jen.Code) []jen.Code {
 	return []jen.Code{jen.If(
-		jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Id("d").Dot(method).Call(), jen.Id("ok"),
+		jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Id("d").Dot(method).Call(args...), jen.Id("ok"),
 	).Block(dst.place().Op("=").Add(g.convert(r, jen.Id(v), basic)))}
 }
 

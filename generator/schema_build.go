@@ -25,6 +25,12 @@ const durationNote = `A Go duration such as "1h30m" or "90s".`
 // encoding/json writes as an integer number of nanoseconds.
 const durationOutputNote = "A duration in nanoseconds."
 
+// layoutNote is added to the description of a time.Time input value with a layout:
+// the layout's form, at model.LayoutExample.
+func layoutNote(layout string) string {
+	return `Written like "` + model.LayoutExample.Format(layout) + `".`
+}
+
 // builder builds one schema: a tool's input or its output. It runs twice over the same
 // types: a counting pass that finds how often each named type is referenced, then the
 // real pass that puts the reused and recursive ones in "$defs".
@@ -539,7 +545,18 @@ func (b *builder) leaf(t *model.Type, p place) (*schema, error) {
 	case model.Float:
 		s.Type = typeList{"number"}
 	case model.Time:
-		s.Type, s.Format = typeList{"string"}, "date-time"
+		switch {
+		case p.c != nil && p.c.Layout != "":
+			// A pattern where one says the form exactly; an example always, for the
+			// dialects that drop the pattern and for the model that reads it.
+			s.Type = typeList{"string"}
+			s.Pattern, _ = model.LayoutPattern(p.c.Layout)
+			s.Ext.note = layoutNote(p.c.Layout)
+		case p.c != nil && p.c.Format == "date":
+			s.Type, s.Format = typeList{"string"}, "date"
+		default:
+			s.Type, s.Format = typeList{"string"}, "date-time"
+		}
 	case model.Duration:
 		if b.output {
 			s.Type, s.Ext.note = typeList{"integer"}, durationOutputNote

@@ -246,7 +246,7 @@ const (
 	Int      Kind = "int"   // Bits: 8, 16, 32, 64 (int and int64 are 64)
 	Uint     Kind = "uint"  // Bits as for Int
 	Float    Kind = "float" // Bits: 32 or 64
-	Time     Kind = "time"  // time.Time, an RFC 3339 date-time string
+	Time     Kind = "time"  // time.Time, an RFC 3339 date-time string (see Constraints.Layout)
 	Duration Kind = "duration"
 	Bytes    Kind = "bytes" // []byte, base64 text
 	Slice    Kind = "slice"
@@ -362,8 +362,12 @@ type Constraints struct {
 	MaxLength        *int     `json:"maxLength,omitempty"`
 	// Pattern is an RE2 expression, already checked.
 	Pattern string `json:"pattern,omitempty"`
-	// Format is one of the formats docs/DESIGN.md lists.
-	Format      string `json:"format,omitempty"`
+	// Format is one of the formats docs/DESIGN.md lists. On a time.Time it is
+	// "date" (a date-only value, read as midnight UTC) or absent (a date-time).
+	Format string `json:"format,omitempty"`
+	// Layout is the Go time layout a time.Time is written in (tool:"layout=..."), such
+	// as "2006-01-02 15:04:05", instead of RFC 3339; already checked.
+	Layout      string `json:"layout,omitempty"`
 	MinItems    *int   `json:"minItems,omitempty"`
 	MaxItems    *int   `json:"maxItems,omitempty"`
 	UniqueItems bool   `json:"uniqueItems,omitempty"`

@@ -22,7 +22,7 @@ import (
 var constraintKeys = []string{
 	"required", "optional", "enum", "const", "default", "minimum", "maximum",
 	"exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
-	"pattern", "format", "minItems", "maxItems", "uniqueItems", "title", "deprecated",
+	"pattern", "format", "layout", "minItems", "maxItems", "uniqueItems", "title", "deprecated",
 	"sensitive",
 }
 
@@ -305,6 +305,16 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 			}
 			c.Pattern, re = it.Value, r
 		case "format":
+			if kindIn(item, model.Time) {
+				switch it.Value {
+				case "date-time": // what a time.Time is anyway
+				case "date":
+					c.Format = it.Value
+				default:
+					b.errorf(it.Pos, "format on a time.Time is date-time (the default) or date, not %q; for another form, write its Go layout (layout=15:04:05)", it.Value)
+				}
+				continue
+			}
 			if !isStringish(item) {
 				b.errorf(it.Pos, "format applies to strings, not %s", describe(item))
 				continue
@@ -314,7 +324,27 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 				continue
 			}
 			c.Format = it.Value
+		case "layout":
+			if b.layout(j, it, item) {
+				c.Layout = it.Value
+			}
 		}
+	}
+	if l, ok := seen["layout"]; ok {
+		if f, ok := seen["format"]; ok {
+			at := l
+			if comparePos(f.Pos, at.Pos) > 0 {
+				at = f
+			}
+			b.errorf(at.Pos, "layout and format=%s contradict each other: the layout says the form", f.Value)
+		}
+	}
+	if j.output && kindIn(item, model.Time) && (c.Layout != "" || c.Format == "date") {
+		at := seen["layout"]
+		if c.Layout == "" {
+			at = seen["format"]
+		}
+		b.warnf(at.Pos, "field %s: %s applies to arguments: a result's time.Time is written by encoding/json, in RFC 3339 (2024-08-01T00:00:00Z), and its output schema says date-time; to send another form, make the field a string and format it", f.GoPath[len(f.GoPath)-1], at.Key+"="+at.Value)
 	}
 
 	if required && optional {
@@ -357,6 +387,41 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 	if required {
 		f.Required = true
 	}
+}
+
+// layout checks a layout= constraint: on a time.Time, a Go time layout with date or
+// time elements that reads what it writes. A layout whose form no pattern says exactly
+// is a warning: the schema tells the model the form by an example only.
+func (b *pkgBuilder) layout(j *fieldJob, it kv, item *model.Type) bool {
+	if !kindIn(item, model.Time) {
+		hint := ""
+		if isStringish(item) {
+			hint = "; to check a string's form, write pattern= or validate:\"datetime=...\""
+		}
+		b.errorf(it.Pos, "layout applies to time.Time, not %s%s", describe(item), hint)
+		return false
+	}
+	if it.Value == "" {
+		b.errorf(it.Pos, "constraint \"layout\" needs a Go time layout (layout=2006-01-02 15:04:05)")
+		return false
+	}
+	elems := false
+	for _, e := range model.SplitLayout(it.Value) {
+		elems = elems || e.Text != ""
+	}
+	if !elems {
+		b.errorf(it.Pos, "layout %q has no date or time elements (2006, 01, Jan, 02, 15, 04, 05, -07:00, ...), as Go writes them for Mon Jan 2 15:04:05 MST 2006", it.Value)
+		return false
+	}
+	ex := model.LayoutExample.Format(it.Value)
+	if _, err := time.Parse(it.Value, ex); err != nil {
+		b.errorf(it.Pos, "layout %q cannot read what it writes (%q): %v", it.Value, ex, err)
+		return false
+	}
+	if _, inexact := model.LayoutPattern(it.Value); inexact != "" && !j.output {
+		b.warnf(it.Pos, "field %s: layout %q: no pattern says exactly what its element %q takes, so the schema has none, only the example %q in the description; the decoder checks the layout", j.field.GoPath[len(j.field.GoPath)-1], it.Value, inexact, ex)
+	}
+	return true
 }
 
 // said names a constraint and its value in a message, and the validate rule it was

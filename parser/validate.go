@@ -348,6 +348,10 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 			warn(r, "(an IPv4 or an IPv6 address) has no single format: %s; write tool:\"format=ipv4\" or tool:\"format=ipv6\", or check it in the function", notRead)
 			continue
 		case "datetime":
+			if kindIn(t, model.Time) && r.HasParam && r.Param != "" {
+				warn(r, "applies to strings (the validator panics on a time.Time): %s; to read a time.Time in that layout, write tool:\"layout=%s\"", notRead, r.Param)
+				continue
+			}
 			if !kindIn(t, model.String) {
 				mismatch("strings")
 				continue

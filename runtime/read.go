@@ -614,6 +614,78 @@ func (d *Decoder) Time() (time.Time, bool) {
 	return t, true
 }
 
+// TimeLayout reads a date-time written in a Go time layout, as time.Parse reads it
+// (tool:"layout=2006-01-02 15:04:05" on a time.Time): a value whose layout has no zone
+// is in UTC. A value that does not parse is reported with an example of the form, the
+// layout writing 1 August 2024 at midnight UTC.
+func (d *Decoder) TimeLayout(layout string) (time.Time, bool) {
+	if d.broken {
+		return time.Time{}, false
+	}
+	if d.peek() != '"' {
+		d.valStart = d.pos
+		if d.skipValue() && !d.failing() {
+			d.Fail(CodeType, "must be a string written like "+strconv.Quote(layoutExample.Format(layout)))
+		}
+		return time.Time{}, false
+	}
+	b, ok := d.StringBytes()
+	if !ok {
+		return time.Time{}, false
+	}
+	// time.Parse keeps a zone name it reads (layout MST) in the time it returns: give it
+	// a string of its own, which keep makes without an allocation of its own.
+	t, err := time.Parse(layout, d.keep(b))
+	if err != nil {
+		if !d.failing() {
+			d.Fail(CodeFormat, layoutMessage(layout))
+		}
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// layoutExample is the instant the examples of a layout write.
+var layoutExample = time.Date(2024, time.August, 1, 0, 0, 0, 0, time.UTC)
+
+// layoutMessage is the violation message of a value that does not parse in a Go time
+// layout: what the value must be, with the example and the layout, such as `must be a
+// date and time written like "2024-08-01 00:00:00" (layout 2006-01-02 15:04:05)`.
+func layoutMessage(layout string) string {
+	ex := layoutExample.Format(layout)
+	date := layoutExample.AddDate(1, 1, 1).Format(layout) != ex
+	clock := layoutExample.Add(time.Hour+time.Minute+time.Second).Format(layout) != ex
+	what := "a date and time"
+	switch {
+	case date && !clock:
+		what = "a date"
+	case clock && !date:
+		what = "a time"
+	}
+	return "must be " + what + " written like " + strconv.Quote(ex) + " (layout " + layout + ")"
+}
+
+// Date reads a date, an RFC 3339 full-date such as "2024-01-31" (tool:"format=date" on
+// a time.Time), as midnight UTC of that day. It reports what a string with format date
+// reports.
+func (d *Decoder) Date() (time.Time, bool) {
+	b, ok := d.StringBytes()
+	if !ok {
+		return time.Time{}, false
+	}
+	if !isDate(b) {
+		if !d.failing() {
+			d.Fail(CodeFormat, "must be "+FormatDate.describe())
+		}
+		return time.Time{}, false
+	}
+	y1, _ := digits2(b, 0)
+	y2, _ := digits2(b, 2)
+	m, _ := digits2(b, 5)
+	day, _ := digits2(b, 8)
+	return time.Date(y1*100+y2, time.Month(m), day, 0, 0, 0, 0, time.UTC), true
+}
+
 // upperDateTime returns an RFC 3339 date-time with the lowercase "t" and "z" that
 // section 5.6 allows made uppercase, as time.Time parses it. The common text, already
 // uppercase, is returned as it is.

@@ -155,6 +155,27 @@ type Constrained struct {
 //toolgen:tool readonly
 func EchoConstrained(c Constrained) (Constrained, error) { return c, nil }
 
+// Schedule has a property per form a time.Time can be written in besides RFC 3339: a
+// Go layout (the tutorial's "2024-08-01 00:00:00" among them) and a date.
+type Schedule struct {
+	// At is when, in the tutorial's form.
+	At time.Time `json:"at" tool:"layout=2006-01-02 15:04:05"`
+	// Until is when it ends, with a zone.
+	Until *time.Time `json:"until,omitempty" tool:"layout=02 Jan 06 15:04 -0700"`
+	// Day is a date.
+	Day time.Time `json:"day,omitzero" tool:"format=date"`
+	// Clocks are times of day.
+	Clocks []time.Time `json:"clocks,omitempty" tool:"layout=3:04PM,maxItems=3"`
+}
+
+// EchoSchedule returns its arguments as decoded, in RFC 3339.
+//
+//toolgen:tool readonly
+func EchoSchedule(s Schedule) (string, error) {
+	b, err := json.Marshal(s)
+	return string(b), err
+}
+
 // Greet greets someone, with parameters described by //toolgen:param lines.
 //
 //toolgen:tool readonly timeout=50ms

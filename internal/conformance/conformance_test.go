@@ -204,7 +204,7 @@ func TestParamsAndOutputs(t *testing.T) {
 		{"store_lookup", `{"key":"abc"}`, false, "v:abc"},
 		{"store_lookup", `{"key":"ABC"}`, true, `invalid arguments for store_lookup: /key: must match the pattern ^[a-z]+$ (got "ABC")`},
 		{"put", `{"key":"k"}`, false, "ok"},
-		{"lookup", `{}`, true, `unknown tool "lookup"; available tools: counts, echo_constrained, echo_kinds, fail, greet, list, no_args, number, put, rich, store_lookup`},
+		{"lookup", `{}`, true, `unknown tool "lookup"; available tools: counts, echo_constrained, echo_kinds, echo_schedule, fail, greet, list, no_args, number, put, rich, store_lookup`},
 	} {
 		r := call(t, tc.name, tc.args)
 		if r.IsError != tc.isError || r.Text() != tc.text {

@@ -55,6 +55,14 @@ func dynamicSubjects(t testing.TB) []dyntest.Subject {
 		case "echo_constrained":
 			s.Echo = true
 			s.GoTyped = map[string]string{"/dateTime": "a string with format date-time, read as a time.Time by a dynamic tool"}
+		case "echo_schedule":
+			s.Value = value(func(d *runtime.Decoder) any {
+				var v Schedule
+				toolgenDecodeSchedule(d, &v)
+				return v
+			})
+			const layout = "a time.Time with a Go layout: its schema's pattern says the form, time.Parse reads the value (a month 13, or a one-digit hour, differ) and says what it wants"
+			s.GoTyped = map[string]string{"/at": layout, "/until": layout, "/clocks/*": layout}
 		case "greet":
 			s.Value = value(func(d *runtime.Decoder) any {
 				var v toolgenArgsGreet
@@ -144,7 +152,10 @@ func conformanceInputs() map[string][]string {
 		"rich":         {``},
 		"fail":         {`{"how":"safe"}`, `{"how":"loud"}`, `{"how":1}`, `{}`},
 		"store_lookup": {`{"key":"abc"}`, `{"key":"ABC"}`, `{"key":""}`},
-		"put":          {`{"key":"k"}`, `{"key":""}`, `{"value":"v"}`, `{"key":"k","value":null}`},
+		"echo_schedule": {`{"at":"2024-08-01 00:00:00"}`, `{"at":"2024-08-01 09:30:15","until":"01 Aug 24 18:00 +0200","day":"2024-02-29","clocks":["9:30AM","12:05PM"]}`,
+			`{"at":"2024-08-01T00:00:00Z","day":"2024-02-30"}`, `{"at":"2024-13-01 00:00:00","day":"2024-12-31","clocks":["13:00PM","1:00PM","2:00PM","3:00PM"]}`,
+			`{"at":"2024-08-01 00:00:00","day":20240801}`, `{"at":"2024-08-01 00:00:00","day":"0000-01-01"}`},
+		"put": {`{"key":"k"}`, `{"key":""}`, `{"value":"v"}`, `{"key":"k","value":null}`},
 	}
 }
 
@@ -155,6 +166,7 @@ var validArgs = map[string]struct{ valid, key, value string }{
 	"greet":            {`{"name":"Ada","color":"red"}`, "name", `"Ada"`},
 	"fail":             {`{"how":"safe"}`, "how", `"safe"`},
 	"store_lookup":     {`{"key":"abc"}`, "key", `"abc"`},
+	"echo_schedule":    {`{"at":"2024-08-01 00:00:00"}`, "at", `"2024-08-01 00:00:00"`},
 	"put":              {`{"key":"k"}`, "key", `"k"`},
 }
 

@@ -20,7 +20,7 @@ const (
 	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
 )
 
-// Tools returns the package's tools: counts, echo_constrained, echo_kinds, fail, greet, list, no_args, number and rich.
+// Tools returns the package's tools: counts, echo_constrained, echo_kinds, echo_schedule, fail, greet, list, no_args, number and rich.
 func Tools() *runtime.Toolset {
 	return runtime.NewToolset(toolgenTools[:], toolgenDispatch)
 }
@@ -55,10 +55,18 @@ var toolgenTools = [...]runtime.Tool{{
 	OutputSchema: json.RawMessage(`{"type":"object","description":"Has a property of every kind of type toolgen maps.","properties":{"id":{"type":"string","description":"Identifies the request."},"note":{"type":"string","description":"A free comment."},"shadowed":{"type":"integer"},"str":{"type":"string"},"bool":{"type":"boolean"},"int":{"type":"integer"},"int8":{"type":"integer","minimum":-128,"maximum":127},"int16":{"type":"integer","minimum":-32768,"maximum":32767},"int32":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"int64":{"type":"integer"},"uint":{"type":"integer","minimum":0},"uint8":{"type":"integer","minimum":0,"maximum":255},"uint16":{"type":"integer","minimum":0,"maximum":65535},"uint32":{"type":"integer","minimum":0,"maximum":4294967295},"uint64":{"type":"integer","minimum":0},"float32":{"type":"number"},"float64":{"type":"number"},"time":{"type":"string","format":"date-time"},"duration":{"type":"integer","description":"A duration in nanoseconds."},"bytes":{"type":["string","null"],"contentEncoding":"base64"},"list":{"type":["array","null"],"items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"counts":{"type":["object","null"],"additionalProperties":{"type":"integer"}},"byColor":{"type":["object","null"],"additionalProperties":{"type":"number"}},"ptr":{"type":["string","null"]},"nested":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]},"tree":{"$ref":"#/$defs/Node"},"color":{"type":"string","description":"A primary color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky."},"level":{"type":"integer","description":"A severity level.\n\n- 1: Low can wait.\n- 2: Needs attention today."},"tags":{"type":["array","null"],"items":{"type":"object","description":"Labels something.","properties":{"key":{"type":"string","description":"Names the label."},"value":{"type":"string","description":"The label's value."}},"required":["key"]}},"addr":{"type":"string","description":"Represents an IPv4 or IPv6 address (with or without a scoped\naddressing zone), similar to [net.IP] or [net.IPAddr].\n\nUnlike [net.IP] or [net.IPAddr], Addr is a comparable value\ntype (it supports == and can be a map key) and is immutable.\n\nThe zero Addr is not a valid IP address.\nAddr{} is distinct from both 0.0.0.0 and ::."},"any":{},"raw":{},"matrix":{"type":["array","null"],"items":{"type":["array","null"],"items":{"type":"integer"}}},"inline":{"type":"object","properties":{"x":{"type":"integer","description":"A coordinate."}},"required":["x"]}},"required":["id","shadowed","str","bool","int","int8","ptr"],"$defs":{"Node":{"type":"object","description":"A tree, to check recursive types.","properties":{"name":{"type":"string","description":"Names the node."},"children":{"type":["array","null"],"description":"The node's subtrees.","items":{"$ref":"#/$defs/Node"}}},"required":["name"]}}}`),
 	Strict:       true,
 }, {
+	Name:        "echo_schedule",
+	Description: "Returns its arguments as decoded, in RFC 3339.",
+	Annotations: runtime.Annotations{
+		ReadOnly: &toolgenHints[3],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"at":{"type":"string","description":"When, in the tutorial's form.\n\nWritten like \"2024-08-01 00:00:00\".","pattern":"^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$"},"until":{"type":["string","null"],"description":"When it ends, with a zone.\n\nWritten like \"01 Aug 24 00:00 +0000\".","pattern":"^\\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{2} \\d{2}:\\d{2} [+-]\\d{4}$"},"day":{"type":"string","description":"A date.","format":"date"},"clocks":{"type":"array","description":"Times of day.","items":{"type":"string","description":"Written like \"12:00AM\".","pattern":"^\\d{1,2}:\\d{2}(AM|PM)$"},"maxItems":3}},"required":["at"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
 	Name:        "fail",
 	Description: "Fails in the ways a tool can: how=safe returns a safe tool error, how=internal an\ninternal one, how=panic panics, how=slow outlives its timeout.",
 	Annotations: runtime.Annotations{
-		ReadOnly: &toolgenHints[3],
+		ReadOnly: &toolgenHints[4],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"how":{"type":"string","description":"How to fail.","enum":["safe","internal","panic","slow"]}},"required":["how"],"additionalProperties":false}`),
 	Strict:      true,
@@ -67,7 +75,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "greet",
 	Description: "Greets someone, with parameters described by //toolgen:param lines.",
 	Annotations: runtime.Annotations{
-		ReadOnly: &toolgenHints[4],
+		ReadOnly: &toolgenHints[5],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Who to greet.","minLength":1,"maxLength":20},"times":{"type":"integer","description":"How often.","minimum":1,"maximum":3,"default":1},"loud":{"type":["boolean","null"],"description":"Shout."},"color":{"type":"string","description":"Ink color.\n\n- \"red\": The color of fire.\n- \"green\": The color of grass.\n- \"blue\": The color of the sky.","enum":["red","green","blue"]}},"required":["name","color"],"additionalProperties":false}`),
 	Strict:      true,
@@ -76,7 +84,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "list",
 	Description: "Returns a nil slice, which must reach the model as [].",
 	Annotations: runtime.Annotations{
-		ReadOnly: &toolgenHints[5],
+		ReadOnly: &toolgenHints[6],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Labels something.","properties":{"key":{"type":"string","description":"Names the label."},"value":{"type":"string","description":"The label's value."}},"required":["key"]}}},"required":["result"]}`),
@@ -85,8 +93,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "no_args",
 	Description: "Takes nothing and returns nothing.",
 	Annotations: runtime.Annotations{
-		Destructive: &toolgenHints[6],
-		Idempotent:  &toolgenHints[7],
+		Destructive: &toolgenHints[7],
+		Idempotent:  &toolgenHints[8],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -94,7 +102,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "number",
 	Description: "Returns a scalar, wrapped as {\"result\": ...}.",
 	Annotations: runtime.Annotations{
-		ReadOnly: &toolgenHints[8],
+		ReadOnly: &toolgenHints[9],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"number"}},"required":["result"]}`),
@@ -103,7 +111,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "rich",
 	Description: "Returns a runtime.Result with a block for the user only.",
 	Annotations: runtime.Annotations{
-		ReadOnly: &toolgenHints[9],
+		ReadOnly: &toolgenHints[10],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -156,6 +164,20 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			return runtime.StructuredResult(out, false)
 		}
 	case 3:
+		// echo_schedule
+		var in Schedule
+		toolgenDecodeSchedule(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := EchoSchedule(in)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 4:
 		// fail
 		var in toolgenArgsFail
 		toolgenDecodeArgsFail(d, &in)
@@ -165,7 +187,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		return func(ctx context.Context) (*runtime.Result, error) {
 			return nil, Fail(ctx, in.how)
 		}
-	case 4:
+	case 5:
 		// greet
 		var in toolgenArgsGreet
 		toolgenDecodeArgsGreet(d, &in)
@@ -179,7 +201,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 5:
+	case 6:
 		// list
 		d.EmptyObject()
 		if !d.Finish() {
@@ -196,7 +218,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.StructuredResult(out, true)
 		}
-	case 6:
+	case 7:
 		// no_args
 		d.EmptyObject()
 		if !d.Finish() {
@@ -206,7 +228,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			NoArgs()
 			return nil, nil
 		}
-	case 7:
+	case 8:
 		// number
 		d.EmptyObject()
 		if !d.Finish() {
@@ -216,7 +238,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := Number()
 			return runtime.StructuredResult(out, true)
 		}
-	case 8:
+	case 9:
 		// rich
 		d.EmptyObject()
 		if !d.Finish() {
@@ -243,7 +265,7 @@ var toolgenStoreTools = [...]runtime.Tool{{
 	Description: "Stores a value.",
 	Groups:      []string{"store"},
 	Annotations: runtime.Annotations{
-		Destructive: &toolgenHints[10],
+		Destructive: &toolgenHints[11],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","description":"Names the label.","minLength":1},"value":{"type":"string","description":"The label's value."}},"required":["key"],"additionalProperties":false}`),
 	Strict:      true,
@@ -252,7 +274,7 @@ var toolgenStoreTools = [...]runtime.Tool{{
 	Description: "Finds a key, reading the store through the receiver.",
 	Groups:      []string{"store", "read"},
 	Annotations: runtime.Annotations{
-		ReadOnly: &toolgenHints[11],
+		ReadOnly: &toolgenHints[12],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","description":"The key.","pattern":"^[a-z]+$"}},"required":["key"],"additionalProperties":false}`),
 	Strict:      true,
@@ -293,6 +315,7 @@ var toolgenHints = [...]bool{
 	true,  // counts: ReadOnly
 	true,  // echo_constrained: ReadOnly
 	true,  // echo_kinds: ReadOnly
+	true,  // echo_schedule: ReadOnly
 	true,  // fail: ReadOnly
 	true,  // greet: ReadOnly
 	true,  // list: ReadOnly
@@ -1213,6 +1236,59 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 	}
 	if seen[6] == runtime.Absent {
 		d.Missing("int8")
+	}
+}
+
+// toolgenDecodeSchedule reads a Schedule object into v.
+func toolgenDecodeSchedule(d *runtime.Decoder, v *Schedule) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [4]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "at":
+			if d.Property(&seen[0], "at", runtime.Required) {
+				if t, ok := d.TimeLayout("2006-01-02 15:04:05"); ok {
+					v.At = t
+				}
+				d.Leave()
+			}
+		case "until":
+			if d.Property(&seen[1], "until", runtime.Optional) {
+				p := toolimpl.New(&v.Until)
+				if t1, ok := d.TimeLayout("02 Jan 06 15:04 -0700"); ok {
+					*p = t1
+				}
+				d.Leave()
+			}
+		case "day":
+			if d.Property(&seen[2], "day", runtime.Optional) {
+				if t, ok := d.Date(); ok {
+					v.Day = t
+				}
+				d.Leave()
+			}
+		case "clocks":
+			if d.Property(&seen[3], "clocks", runtime.Optional) {
+				if d.BeginArray() {
+					toolimpl.MakeSlice(&v.Clocks)
+					for d.NextItem() {
+						e := toolimpl.Item(d, &v.Clocks, 3)
+						if t1, ok := d.TimeLayout("3:04PM"); ok {
+							*e = t1
+						}
+					}
+					d.MaxItems(d.Count(), 3)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("at", "until", "day", "clocks")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("at")
 	}
 }
 

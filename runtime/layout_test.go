@@ -1,0 +1,150 @@
+package runtime
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// TestTimeLayout checks Decoder.TimeLayout: what time.Parse reads, in UTC when the
+// layout has no zone, and a violation that shows the form otherwise.
+func TestTimeLayout(t *testing.T) {
+	const tutorial = "2006-01-02 15:04:05"
+	cases := []struct {
+		layout, args string
+		want         time.Time
+		msg          string // the violation, "" for none
+	}{
+		{tutorial, `"2024-08-01 00:00:00"`, time.Date(2024, 8, 1, 0, 0, 0, 0, time.UTC), ""},
+		{tutorial, `"2024-12-31 23:59:59"`, time.Date(2024, 12, 31, 23, 59, 59, 0, time.UTC), ""},
+		{tutorial, `"2024-02-29 12:00:00"`, time.Date(2024, 2, 29, 12, 0, 0, 0, time.UTC), ""},
+		{tutorial, ` "2024-08-01 00:00:00" `, time.Date(2024, 8, 1, 0, 0, 0, 0, time.UTC), ""},
+		{tutorial, `"2024-08-01T00:00:00Z"`, time.Time{}, `must be a date and time written like "2024-08-01 00:00:00" (layout 2006-01-02 15:04:05) (got "2024-08-01T00:00:00Z")`},
+		{tutorial, `"2023-02-29 12:00:00"`, time.Time{}, `must be a date and time written like "2024-08-01 00:00:00" (layout 2006-01-02 15:04:05) (got "2023-02-29 12:00:00")`},
+		{tutorial, `"2024-13-01 00:00:00"`, time.Time{}, `must be a date and time written like "2024-08-01 00:00:00" (layout 2006-01-02 15:04:05) (got "2024-13-01 00:00:00")`},
+		{tutorial, `"2024-08-01 24:00:00"`, time.Time{}, `must be a date and time written like "2024-08-01 00:00:00" (layout 2006-01-02 15:04:05) (got "2024-08-01 24:00:00")`},
+		{tutorial, `"2024-08-01"`, time.Time{}, `must be a date and time written like "2024-08-01 00:00:00" (layout 2006-01-02 15:04:05) (got "2024-08-01")`},
+		{tutorial, `""`, time.Time{}, `must be a date and time written like "2024-08-01 00:00:00" (layout 2006-01-02 15:04:05) (got "")`},
+		{tutorial, `20240801`, time.Time{}, `must be a string written like "2024-08-01 00:00:00" (got 20240801)`},
+		{tutorial, `true`, time.Time{}, `must be a string written like "2024-08-01 00:00:00" (got true)`},
+		{"2006-01-02", `"1815-12-10"`, time.Date(1815, 12, 10, 0, 0, 0, 0, time.UTC), ""},
+		{"02/01/2006", `"31/12/2024"`, time.Date(2024, 12, 31, 0, 0, 0, 0, time.UTC), ""},
+		{"02/01/2006", `"12/31/2024"`, time.Time{}, `must be a date written like "01/08/2024" (layout 02/01/2006) (got "12/31/2024")`},
+		{"15:04", `"09:30"`, time.Date(0, 1, 1, 9, 30, 0, 0, time.UTC), ""},
+		{"15:04", `"9h30"`, time.Time{}, `must be a time written like "00:00" (layout 15:04) (got "9h30")`},
+		{"Jan 2, 2006 at 3:04pm (MST)", `"Aug 1, 2024 at 9:30am (UTC)"`, time.Date(2024, 8, 1, 9, 30, 0, 0, time.UTC), ""},
+		{time.RFC1123Z, `"Thu, 01 Aug 2024 09:30:00 +0200"`, time.Date(2024, 8, 1, 7, 30, 0, 0, time.UTC), ""},
+		{"2006-01-02 15:04:05.000", `"2024-08-01 09:30:00.250"`, time.Date(2024, 8, 1, 9, 30, 0, 250e6, time.UTC), ""},
+		{"2006-01-02 15:04:05.000", `"2024-08-01 09:30:00"`, time.Time{}, `must be a date and time written like "2024-08-01 00:00:00.000" (layout 2006-01-02 15:04:05.000) (got "2024-08-01 09:30:00")`},
+	}
+	for _, tc := range cases {
+		d := NewDecoder([]byte(tc.args), Limits{})
+		got, ok := d.TimeLayout(tc.layout)
+		d.Finish()
+		var msgs []string
+		for _, v := range d.Violations() {
+			msgs = append(msgs, strings.TrimPrefix(v.String(), "/: "))
+		}
+		msg := strings.Join(msgs, "; ")
+		if msg != tc.msg {
+			t.Errorf("TimeLayout(%q) of %s: violations %q, want %q", tc.layout, tc.args, msg, tc.msg)
+		}
+		if ok != (tc.msg == "") || ok && !got.Equal(tc.want) {
+			t.Errorf("TimeLayout(%q) of %s = %v, %v; want %v", tc.layout, tc.args, got, ok, tc.want)
+		}
+		if ok && got.Location() != time.UTC && tc.layout != time.RFC1123Z {
+			t.Errorf("TimeLayout(%q) of %s: location %v, want UTC", tc.layout, tc.args, got.Location())
+		}
+	}
+}
+
+// TestDate checks Decoder.Date: an RFC 3339 full-date at midnight UTC, and the
+// violations of a string with format date.
+func TestDate(t *testing.T) {
+	const bad = `must be a date (RFC 3339 full-date) such as "2024-01-31"`
+	cases := []struct {
+		args string
+		want time.Time
+		msg  string
+	}{
+		{`"2024-08-01"`, time.Date(2024, 8, 1, 0, 0, 0, 0, time.UTC), ""},
+		{`"2024-02-29"`, time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC), ""},
+		{`"0000-01-01"`, time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC), ""},
+		{`"9999-12-31"`, time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC), ""},
+		{`"2023-02-29"`, time.Time{}, bad + ` (got "2023-02-29")`},
+		{`"2024-8-1"`, time.Time{}, bad + ` (got "2024-8-1")`},
+		{`"2024-08-01T00:00:00Z"`, time.Time{}, bad + ` (got "2024-08-01T00:00:00Z")`},
+		{`"2024-00-10"`, time.Time{}, bad + ` (got "2024-00-10")`},
+		{`"2024-04-31"`, time.Time{}, bad + ` (got "2024-04-31")`},
+		{`20240801`, time.Time{}, `must be a string (got 20240801)`},
+	}
+	for _, tc := range cases {
+		d := NewDecoder([]byte(tc.args), Limits{})
+		got, ok := d.Date()
+		d.Finish()
+		var msgs []string
+		for _, v := range d.Violations() {
+			msgs = append(msgs, strings.TrimPrefix(v.String(), "/: "))
+		}
+		if msg := strings.Join(msgs, "; "); msg != tc.msg {
+			t.Errorf("Date() of %s: violations %q, want %q", tc.args, msg, tc.msg)
+		}
+		if ok != (tc.msg == "") || ok && (!got.Equal(tc.want) || got.Location() != time.UTC) {
+			t.Errorf("Date() of %s = %v, %v; want %v", tc.args, got, ok, tc.want)
+		}
+	}
+}
+
+// TestTimeLayoutAllocs checks that reading a date in a layout, or a date, costs no
+// allocation of its own.
+func TestTimeLayoutAllocs(t *testing.T) {
+	args := []byte(`"2024-08-01 09:30:00"`)
+	var d *Decoder
+	layout := testing.AllocsPerRun(100, func() {
+		d = NewDecoder(args, Limits{})
+		if _, ok := d.TimeLayout("2006-01-02 15:04:05"); !ok {
+			t.Fatal(d.Violations())
+		}
+	})
+	date := []byte(`"2024-08-01"`)
+	day := testing.AllocsPerRun(100, func() {
+		d = NewDecoder(date, Limits{})
+		if _, ok := d.Date(); !ok {
+			t.Fatal(d.Violations())
+		}
+	})
+	base := testing.AllocsPerRun(100, func() {
+		d = NewDecoder(args, Limits{})
+		d.String()
+	})
+	if layout > base || day > base {
+		t.Errorf("TimeLayout allocates %v times, Date %v, String %v", layout, day, base)
+	}
+}
+
+// FuzzTimeLayout checks that Decoder.TimeLayout reads a string exactly when time.Parse
+// does, to the same instant, and reports one violation otherwise.
+func FuzzTimeLayout(f *testing.F) {
+	f.Add("2006-01-02 15:04:05", "2024-08-01 00:00:00")
+	f.Add("2006-01-02 15:04:05", "2024-08-01 9:00:00")
+	f.Add("2006-01-02 15:04:05", "2024-08-01 00:00:00.5")
+	f.Add("Jan _2 15:04:05.000 MST", "Aug  1 00:00:00.000 CEST")
+	f.Add("02/01/06 3PM -0700", "31/12/99 11PM +0530")
+	f.Fuzz(func(t *testing.T, layout, s string) {
+		if !utf8.ValidString(s) {
+			return // JSON text holds UTF-8 only
+		}
+		want, err := time.Parse(layout, s)
+		arg, _ := json.Marshal(s)
+		d := NewDecoder(arg, Limits{})
+		got, ok := d.TimeLayout(layout)
+		if ok != (err == nil) || ok && !got.Equal(want) {
+			t.Fatalf("TimeLayout(%q) of %q = %v, %v; time.Parse: %v, %v", layout, s, got, ok, want, err)
+		}
+		if n := len(d.Violations()); ok && n != 0 || !ok && n != 1 {
+			t.Fatalf("TimeLayout(%q) of %q: violations %v", layout, s, d.Violations())
+		}
+	})
+}

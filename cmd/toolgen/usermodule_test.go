@@ -36,6 +36,15 @@ func TestUserModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	gomod := "module example.com/app\n\ngo 1.26\n\nreplace github.com/toolgen/toolgen => " + root + "\n"
+	// go test ./... downloads what the root module's packages build with, but go get
+	// -tool also reads the go.mod of every module in toolgen's graph (cobra's
+	// go-md2man, for one): download them all, with the host's proxy, so that the
+	// scripts find them in the module cache even when it started empty.
+	download := exec.Command("go", "mod", "download")
+	download.Dir = root
+	if out, err := download.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download in %s: %v\n%s", root, err, out)
+	}
 	env := userModuleEnv(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join(root, "testdata", "usermodule"),

@@ -31,14 +31,17 @@ import (
 // instead of misbehaving; a runtime that still supports older generated code keeps
 // MinVersion where it is.
 //
-// Version 3: these helpers moved here from package runtime.
+// Version 3: these helpers moved here from package runtime. Version 4: generated code
+// may call Decoder.TimeLayout and Decoder.Date (layout= and format=date on a time.Time)
+// and pass content blocks to runtime.StructuredResult (the (R, []runtime.Content, error)
+// shape); this runtime still builds code of version 3.
 const (
 	MinVersion = 3
-	MaxVersion = 3
+	MaxVersion = 4
 )
 
 // GenVersion is the version of the code that the toolgen of this module generates.
-const GenVersion = 3
+const GenVersion = 4
 
 // EnforceVersion is the type generated code converts its version range checks to: a
 // negative constant does not convert, and the build fails.

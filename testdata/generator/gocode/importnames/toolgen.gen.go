@@ -12,12 +12,12 @@ import (
 	"time"
 )
 
-// This file is version 3 of toolgen's generated code: with a runtime that does not
+// This file is version 4 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(3 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 3)
+	_ = toolimpl.EnforceVersion(4 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
 )
 
 // Tools returns the package's tools: run.

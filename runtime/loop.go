@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
 	"time"
 )
 
@@ -41,6 +43,11 @@ type SendFunc func(ctx context.Context, request []byte) ([]byte, error)
 // for a final answer.
 const DefaultMaxRounds = 8
 
+// DefaultMaxInvalidCalls is how many calls of one tool in a row a Loop answers with
+// their invalid arguments alone, by default, before it tells the model to stop calling
+// the tool.
+const DefaultMaxInvalidCalls = 3
+
 // Loop runs a conversation: request, tool calls, results, again, until the model answers
 // without calling tools or MaxRounds rounds of calls have run; then it asks for a final
 // answer with tools switched off. A model that calls tools even then is not answered:
@@ -52,6 +59,20 @@ const DefaultMaxRounds = 8
 // a round run once its stream is complete, every call answered once, in order, as
 // without streaming; a stream cut off, or holding half a call, is an error of Run, and
 // no call of it runs.
+//
+// The Loop bounds a model's self-correction: it counts, for each tool, the calls in a
+// row, across the rounds of one Run and in each turn's call order, whose outcome is
+// invalid_arguments; a call of the tool with any other outcome sets the count back to
+// zero, and calls of other tools leave it alone. While the count is at most
+// MaxInvalidCalls, an invalid call is answered with its violations, so the model can
+// correct it. Past that, each invalid call of the tool is answered with an error that
+// tells the model to stop calling it and answer without it, followed by the violations:
+// "get_weather: invalid arguments 4 times in a row; stop calling get_weather and answer
+// without it. This call: invalid arguments for get_weather: ...". A valid call of the
+// tool still runs, and sets the count back to zero. The tool stays among the offered
+// tools: taking it away would change the request's prefix, which providers cache, and
+// leave earlier calls of it in the conversation naming a tool the request does not
+// offer. Round.InvalidCalls has the counts.
 type Loop struct {
 	// Provider is the wire format; a StreamProvider when Stream is set.
 	Provider Provider
@@ -70,6 +91,11 @@ type Loop struct {
 	MaxRounds int
 	// MaxParallel bounds the calls of one round that run at once (see RunCalls).
 	MaxParallel int
+	// MaxInvalidCalls bounds the calls of one tool in a row with invalid arguments
+	// that are answered with their violations alone (DefaultMaxInvalidCalls when zero
+	// or less); past it, each is answered with an error telling the model to stop
+	// calling the tool. A count Run cannot reach, such as math.MaxInt, turns it off.
+	MaxInvalidCalls int
 	// OnRound, when set, is told about each round of calls once they have run.
 	OnRound func(Round)
 }
@@ -83,6 +109,20 @@ type Round struct {
 	Calls []CallResult
 	// Duration is how long the round's calls took, all together.
 	Duration time.Duration
+	// InvalidCalls holds, in the order of the tools' names, each tool whose latest
+	// calls, up to and including this round's, had invalid arguments: how many in a
+	// row. A tool whose count is back to zero, or was never above it, is not listed.
+	InvalidCalls []InvalidCount
+}
+
+// InvalidCount is how many calls of one tool in a row had invalid arguments.
+type InvalidCount struct {
+	Tool  string
+	Count int
+	// Stopped reports that Count is past the Loop's MaxInvalidCalls: the tool's
+	// latest invalid call was answered with an error telling the model to stop
+	// calling it.
+	Stopped bool
 }
 
 // ErrMaxRounds is wrapped by the error Run returns, together with the last response, when
@@ -113,6 +153,11 @@ func (l *Loop) Run(ctx context.Context, request []byte) (response, conversation 
 	if maxRounds <= 0 {
 		maxRounds = DefaultMaxRounds
 	}
+	maxInvalid := l.MaxInvalidCalls
+	if maxInvalid <= 0 {
+		maxInvalid = DefaultMaxInvalidCalls
+	}
+	invalid := map[string]int{} // a tool's invalid calls in a row; known tools only
 	name := l.Provider.Name()
 	ctx = ContextWithCall(ctx, CallInfo{Provider: name})
 	for round := 1; ; round++ {
@@ -145,8 +190,10 @@ func (l *Loop) Run(ctx context.Context, request []byte) (response, conversation 
 		}
 		start := time.Now()
 		results := l.Tools.RunCalls(ctx, calls, l.MaxParallel)
+		l.countInvalid(results, invalid, maxInvalid)
 		if l.OnRound != nil {
-			l.OnRound(Round{Number: round, Provider: name, Calls: results, Duration: time.Since(start)})
+			l.OnRound(Round{Number: round, Provider: name, Calls: results, Duration: time.Since(start),
+				InvalidCalls: invalidCounts(invalid, maxInvalid)})
 		}
 		request, err = l.Provider.Continue(req, resp, results)
 		if err != nil {
@@ -215,4 +262,50 @@ func (l *Loop) streamRound(ctx context.Context, sp StreamProvider, request []byt
 		return req, nil, nil, fmt.Errorf("%s: read the stream of round %d: %w", name, round, err)
 	}
 	return req, resp, calls, nil
+}
+
+// countInvalid counts the invalid calls in a row of each tool in results, in their
+// order, and answers each invalid call past maxInvalid with the stop instead.
+func (l *Loop) countInvalid(results []CallResult, invalid map[string]int, maxInvalid int) {
+	for i := range results {
+		r := &results[i]
+		name := r.Call.Name
+		if r.Result == nil || r.Result.Outcome != OutcomeInvalidArguments {
+			delete(invalid, name) // a valid call, or no call of a known tool
+			continue
+		}
+		invalid[name]++
+		if n := invalid[name]; n > maxInvalid {
+			r.Result = l.stopCalling(r.Result, name, n)
+		}
+	}
+}
+
+// stopCalling returns the answer to the nth invalid call in a row of the named tool,
+// past the Loop's bound: an error telling the model to stop calling the tool, followed
+// by the violations of res, within the tool's result budget.
+func (l *Loop) stopCalling(res *Result, name string, n int) *Result {
+	text := res.Text()
+	var ae *ArgumentError
+	if _, cut := res.Truncated(); cut && errors.As(res.Err, &ae) {
+		text = ae.Error() // the whole of it: cut below, after the stop
+	}
+	msg := name + ": invalid arguments " + strconv.Itoa(n) + " times in a row; stop calling " + name +
+		" and answer without it. This call: " + text
+	tool, _ := l.Tools.Lookup(name)
+	out, _ := applyBudget(errorResult(OutcomeInvalidArguments, msg, res.Err), l.Tools.resultBudget(tool))
+	return out
+}
+
+// invalidCounts returns the counts of invalid, in the order of the tools' names.
+func invalidCounts(invalid map[string]int, maxInvalid int) []InvalidCount {
+	if len(invalid) == 0 {
+		return nil
+	}
+	out := make([]InvalidCount, 0, len(invalid))
+	for tool, n := range invalid {
+		out = append(out, InvalidCount{Tool: tool, Count: n, Stopped: n > maxInvalid})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Tool < out[j].Tool })
+	return out
 }

@@ -131,20 +131,21 @@ func runeSafe(r *Result, k int) int {
 }
 
 // runeCut returns n, or less when s[:n] would end inside a UTF-8 encoded rune: the
-// start of that rune.
+// start of that rune. Bytes that are not valid UTF-8 are not a rune and may be cut.
 func runeCut(s string, n int) int {
-	if n >= len(s) {
+	switch {
+	case n >= len(s):
 		return len(s)
+	case n <= 0:
+		return 0
+	case utf8.RuneStart(s[n]):
+		return n
 	}
-	for i := n; i > 0 && i > n-utf8.UTFMax; i-- {
+	// s[n] continues a rune: find where it starts, at most three bytes back (at 0 too).
+	for i := n - 1; i >= 0 && i > n-utf8.UTFMax; i-- {
 		if utf8.RuneStart(s[i]) {
-			if i == n {
-				return n
-			}
-			if r, size := utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError || size > 1 {
-				if i+size > n {
-					return i // n is inside the rune that starts at i
-				}
+			if r, size := utf8.DecodeRuneInString(s[i:]); (r != utf8.RuneError || size > 1) && i+size > n {
+				return i
 			}
 			return n
 		}

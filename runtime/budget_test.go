@@ -272,6 +272,21 @@ func TestResultBudgetBlocks(t *testing.T) {
 	}
 }
 
+// TestResultBudgetRuneAtBlockStart sweeps the cut across the start of a block that
+// begins with a multi-byte rune: the cut is never inside it, whatever byte of it the
+// budget reaches.
+func TestResultBudgetRuneAtBlockStart(t *testing.T) {
+	for first := 100; first < 200; first++ {
+		for _, second := range []string{"é", "€", "日", "😀"} {
+			r := &Result{Content: []Content{TextContent(strings.Repeat("a", first)), TextContent(strings.Repeat(second, 300))}}
+			for budget := MinResultBytes; budget < MinResultBytes+4; budget++ {
+				got := budgetSet([]*Result{r}, budget).Call(context.Background(), "t0", nil).Text()
+				checkCut(t, got, r.Text(), budget, false)
+			}
+		}
+	}
+}
+
 func TestResultBudgetAllocations(t *testing.T) {
 	ts := budgetSet([]*Result{TextResult(strings.Repeat("a", 1000))})
 	ctx := context.Background()

@@ -48,7 +48,8 @@ func FunctionResponses(results []runtime.CallResult) Content {
 // whose text the result budget cut (Result.Truncated) is sent as that text: the
 // budget bounds what the model reads. So is a structured result with text blocks for
 // the model besides its JSON (a tool of the shape (R, []runtime.Content, error) that
-// adds blocks for the model): the model reads what the other providers send it.
+// adds blocks for the model), and one whose structured value is not its text: the
+// model reads what the other providers send it, and what the budget measured.
 func Response(r runtime.CallResult) FunctionResponse {
 	res := r.Result
 	if res == nil {
@@ -58,7 +59,7 @@ func Response(r runtime.CallResult) FunctionResponse {
 	switch {
 	case res.IsError:
 		key = "error"
-	case len(res.Structured) > 0 && json.Valid(res.Structured) && !truncated(res) && modelTextBlocks(res) <= 1:
+	case len(res.Structured) > 0 && json.Valid(res.Structured) && !truncated(res) && modelTextBlocks(res) <= 1 && sameJSON(res.Structured, res.Text()):
 		value = res.Structured
 	}
 	if value == nil {
@@ -66,6 +67,12 @@ func Response(r runtime.CallResult) FunctionResponse {
 	}
 	return FunctionResponse{ID: r.Call.ID, Name: r.Call.Name, Response: map[string]json.RawMessage{key: value}}
 }
+
+// sameJSON reports whether the structured value is what the model's text says, byte
+// for byte (as StructuredResult makes them): only then is sending the value sending
+// what the result budget measured. A hand-built Result whose Structured holds more
+// than its text is sent as its text.
+func sameJSON(structured json.RawMessage, text string) bool { return string(structured) == text }
 
 // truncated reports whether the result budget cut res's text.
 func truncated(res *runtime.Result) bool {

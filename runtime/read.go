@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
@@ -614,9 +615,11 @@ func (d *Decoder) Time() (time.Time, bool) {
 	return t, true
 }
 
-// TimeLayout reads a date-time written in a Go time layout, as time.Parse reads it
-// (tool:"layout=2006-01-02 15:04:05" on a time.Time): a value whose layout has no zone
-// is in UTC. A value that does not parse is reported with an example of the form, the
+// TimeLayout reads a date-time written in a Go time layout (tool:"layout=2006-01-02
+// 15:04:05" on a time.Time), as the layout writes it: time.Parse must read it, and the
+// layout must write the time read back as the same text (so "9:30:00" is refused under
+// 15:04:05, as the schema's pattern refuses it). A value whose layout has no zone is in
+// UTC. A value that does not parse is reported with an example of the form, the
 // layout writing 1 August 2024 at midnight UTC.
 func (d *Decoder) TimeLayout(layout string) (time.Time, bool) {
 	if d.broken {
@@ -636,7 +639,11 @@ func (d *Decoder) TimeLayout(layout string) (time.Time, bool) {
 	// time.Parse keeps a zone name it reads (layout MST) in the time it returns: give it
 	// a string of its own, which keep makes without an allocation of its own.
 	t, err := time.Parse(layout, d.keep(b))
-	if err != nil {
+	// time.Parse reads more than the layout writes (a one-digit hour under 15, a
+	// fraction after 05, a month's name in lower case), while the schema's pattern, which
+	// strict providers enforce, is what the layout writes: so is what the decoder takes.
+	var buf [64]byte
+	if err != nil || !bytes.Equal(t.AppendFormat(buf[:0], layout), b) {
 		if !d.failing() {
 			d.Fail(CodeFormat, layoutMessage(layout))
 		}

@@ -94,6 +94,7 @@ const (
 	Breaking
 )
 
+// String returns "breaking" or "compatible", as the human output writes a change.
 func (k Kind) String() string {
 	if k == Breaking {
 		return "breaking"
@@ -1184,6 +1185,18 @@ func (c *comparer) anyOf(o, n node) {
 		return
 	}
 	if len(ob) == len(nb) {
+		// The order of anyOf's branches means nothing: the same branches in another
+		// order accept the same values.
+		same := true
+		for _, b := range ob {
+			if !slices.ContainsFunc(nb, func(x any) bool { return equal(x, b) }) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return
+		}
 		for i := range ob {
 			c.schema(o.child(k, fmt.Sprint(i)), n.child(k, fmt.Sprint(i)))
 		}

@@ -192,6 +192,13 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 		if req.Params != nil {
 			args = req.Params.Arguments
 		}
-		return Result(ts.Call(ctx, name, args)), nil
+		// ElicitApprover (elicit.go) reads the request from the context, and may ask
+		// for the user's answer in an input-required result instead.
+		ctx, mc := withMCPCall(ctx, req)
+		r := ts.Call(ctx, name, args)
+		if in := mc.inputRequired(); in != nil {
+			return in, nil
+		}
+		return Result(r), nil
 	}
 }

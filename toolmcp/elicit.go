@@ -1,0 +1,339 @@
+package toolmcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// DefaultElicitTimeout is how long ElicitApprover waits for the user's answer, unless
+// ElicitTimeout says otherwise.
+const DefaultElicitTimeout = 2 * time.Minute
+
+// maxElicitArguments caps the arguments shown in an approval message, in bytes.
+const maxElicitArguments = 2000
+
+// elicitInputKey names the approval among a result's inputRequests (MCP 2026-07-28).
+const elicitInputKey = "toolgen_approval"
+
+// An ElicitOption configures ElicitApprover.
+type ElicitOption func(*elicitConfig)
+
+type elicitConfig struct {
+	timeout time.Duration
+	ask     func(runtime.ApprovalRequest) bool
+	key     []byte
+}
+
+// ElicitTimeout bounds the wait for the user's answer (DefaultElicitTimeout when not
+// set, or set to zero or less). A call the user has not approved in time is denied.
+func ElicitTimeout(d time.Duration) ElicitOption {
+	return func(c *elicitConfig) { c.timeout = d }
+}
+
+// ElicitFor narrows the calls the user is asked about: a call for which ask returns
+// false runs without asking. Without it, the user is asked about every call the
+// Toolset gates, which are the calls to tools whose effective annotations say
+// destructive (readonly tools and destructive=false ones never reach an approver).
+func ElicitFor(ask func(runtime.ApprovalRequest) bool) ElicitOption {
+	return func(c *elicitConfig) { c.ask = ask }
+}
+
+// ElicitStateKey sets the key that signs the approval state a client echoes back under
+// MCP 2026-07-28; it panics on a key shorter than 32 bytes. Without it each
+// ElicitApprover draws a random key, so servers behind a load balancer that does not
+// keep a client on one process need a shared key, or the user's answers are denied as
+// not matching the call.
+func ElicitStateKey(key []byte) ElicitOption {
+	return func(c *elicitConfig) {
+		if len(key) < 32 {
+			panic("toolmcp: ElicitStateKey needs a key of at least 32 bytes")
+		}
+		c.key = bytes.Clone(key)
+	}
+}
+
+// ElicitApprover returns an approver that asks the user of the MCP client that made the
+// call (MCP elicitation, a form with one boolean, "approve"). The message names the tool
+// and shows its arguments redacted (ApprovalRequest.Redacted: never a sensitive value),
+// compact and cut at 2,000 bytes:
+//
+//	Allow close_account with {"id":"ACC-1","reason":"moved abroad"}?
+//
+// The call runs only when the user accepts with approve=true. Everything else denies it
+// with a reason the model reads, failing closed: the user declines, cancels or leaves
+// approve false, does not answer within the timeout (ElicitTimeout), the client does
+// not declare the elicitation capability, the elicitation fails, the call's context
+// ends, or the call did not come through Register (no MCP client to ask).
+//
+// Under MCP 2025-11-25 and older, the approver sends elicitation/create while the call
+// waits. Under 2026-07-28 a server may not send requests while serving one: the call is
+// answered with an input-required result (inputRequests and a signed requestState),
+// and the client asks the user and sends the call again with the answer. The state
+// binds the answer to the tool and the exact arguments, expires with the timeout and is
+// accepted once. The first round is a denied call for the Toolset's observers.
+//
+// Give it to the Toolset that Register serves:
+//
+//	toolmcp.Register(server, tools.WithApprover(toolmcp.ElicitApprover()))
+func ElicitApprover(opts ...ElicitOption) runtime.Approver {
+	c := elicitConfig{timeout: DefaultElicitTimeout}
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.timeout <= 0 {
+		c.timeout = DefaultElicitTimeout
+	}
+	if c.key == nil {
+		c.key = make([]byte, 32)
+		rand.Read(c.key)
+	}
+	e := &elicitor{cfg: c, used: map[string]time.Time{}}
+	return e.approve
+}
+
+// mcpCall is what the handler of a tools/call leaves in the context of ts.Call for
+// ElicitApprover: the request, and the input-required result the approver wants sent
+// instead of the Toolset's (MCP 2026-07-28).
+type mcpCall struct {
+	req *mcp.CallToolRequest
+
+	mu    sync.Mutex
+	input *mcp.CallToolResult
+}
+
+type mcpCallKey struct{}
+
+// withMCPCall returns ctx carrying req, for ElicitApprover.
+func withMCPCall(ctx context.Context, req *mcp.CallToolRequest) (context.Context, *mcpCall) {
+	c := &mcpCall{req: req}
+	return context.WithValue(ctx, mcpCallKey{}, c), c
+}
+
+// inputRequired returns the input-required result an approver asked for, or nil.
+func (c *mcpCall) inputRequired() *mcp.CallToolResult {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.input
+}
+
+func (c *mcpCall) needInput(r *mcp.CallToolResult) {
+	c.mu.Lock()
+	c.input = r
+	c.mu.Unlock()
+}
+
+type elicitor struct {
+	cfg elicitConfig
+
+	mu   sync.Mutex
+	used map[string]time.Time // states accepted, until they expire
+}
+
+// The reasons a call is denied; the model reads them.
+const (
+	reasonNotMCP     = "no user can approve it: the call did not come from an MCP client"
+	reasonNoElicit   = "no user can approve it: the MCP client does not support elicitation"
+	reasonDeclined   = "the user declined"
+	reasonCanceled   = "the user dismissed the approval request"
+	reasonNotApprove = "the user did not approve it"
+	reasonFailed     = "the approval request to the user failed"
+	reasonStale      = "the user's answer expired or does not match this call"
+	reasonWaiting    = "waiting for the user's approval"
+)
+
+func (e *elicitor) approve(ctx context.Context, req runtime.ApprovalRequest) runtime.Decision {
+	if e.cfg.ask != nil && !e.cfg.ask(req) {
+		return runtime.Allow()
+	}
+	call, _ := ctx.Value(mcpCallKey{}).(*mcpCall)
+	if call == nil || call.req == nil || call.req.Params == nil {
+		return runtime.Deny(reasonNotMCP)
+	}
+	modern, caps := clientOf(call.req)
+	if caps == nil || caps.Elicitation == nil || (caps.Elicitation.Form == nil && caps.Elicitation.URL != nil) {
+		return runtime.Deny(reasonNoElicit)
+	}
+	if err := ctx.Err(); err != nil {
+		return runtime.Deny(reasonFailed)
+	}
+	params := &mcp.ElicitParams{
+		Mode:    "form",
+		Message: approvalMessage(req),
+		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"approve":{"type":"boolean",` +
+			`"title":"Approve","description":"Run the tool with these arguments"}},"required":["approve"]}`),
+	}
+	if !modern {
+		if call.req.Session == nil {
+			return runtime.Deny(reasonNotMCP)
+		}
+		wait, cancel := context.WithTimeout(ctx, e.cfg.timeout)
+		defer cancel()
+		res, err := call.req.Session.Elicit(wait, params)
+		switch {
+		case ctx.Err() != nil:
+			return runtime.Deny(reasonFailed)
+		case wait.Err() != nil:
+			return runtime.Deny(e.lateReason())
+		case err != nil:
+			return runtime.Deny(reasonFailed)
+		}
+		return decide(res)
+	}
+	// MCP 2026-07-28: the answer comes with the call sent again.
+	if ir, ok := call.req.Params.InputResponses[elicitInputKey]; ok {
+		res, isElicit := ir.(*mcp.ElicitResult)
+		if !isElicit {
+			return runtime.Deny(reasonFailed)
+		}
+		switch e.check(call.req.Params.RequestState, req) {
+		case errLate:
+			return runtime.Deny(e.lateReason())
+		case nil:
+			return decide(res)
+		}
+		return runtime.Deny(reasonStale)
+	}
+	call.needInput(&mcp.CallToolResult{
+		InputRequests: mcp.InputRequestMap{elicitInputKey: params},
+		RequestState:  e.sign(time.Now(), req),
+	})
+	return runtime.Deny(reasonWaiting)
+}
+
+func (e *elicitor) lateReason() string {
+	return "the user did not answer within " + e.cfg.timeout.String()
+}
+
+// decide maps the user's answer to a decision.
+func decide(res *mcp.ElicitResult) runtime.Decision {
+	if res == nil {
+		return runtime.Deny(reasonFailed)
+	}
+	switch res.Action {
+	case "accept":
+		if ok, _ := res.Content["approve"].(bool); ok {
+			return runtime.Allow()
+		}
+		return runtime.Deny(reasonNotApprove)
+	case "decline":
+		return runtime.Deny(reasonDeclined)
+	case "cancel":
+		return runtime.Deny(reasonCanceled)
+	}
+	return runtime.Deny(reasonFailed)
+}
+
+// clientOf returns whether the call follows MCP 2026-07-28 (per-request metadata) and
+// the client's capabilities: from the request's _meta then, from initialize before.
+func clientOf(req *mcp.CallToolRequest) (modern bool, caps *mcp.ClientCapabilities) {
+	meta := req.Params.GetMeta()
+	if v, _ := meta[mcp.MetaKeyProtocolVersion].(string); v != "" && v >= "2026-07-28" {
+		raw, err := json.Marshal(meta[mcp.MetaKeyClientCapabilities])
+		if err != nil {
+			return true, nil
+		}
+		var c mcp.ClientCapabilities
+		if json.Unmarshal(raw, &c) != nil {
+			return true, nil
+		}
+		return true, &c
+	}
+	if req.Session == nil {
+		return false, nil
+	}
+	if ip := req.Session.InitializeParams(); ip != nil {
+		return false, ip.Capabilities
+	}
+	return false, nil
+}
+
+// approvalMessage is the question put to the user, with the redacted arguments.
+func approvalMessage(req runtime.ApprovalRequest) string {
+	args := []byte(req.Redacted())
+	var b bytes.Buffer
+	if json.Compact(&b, args) == nil {
+		args = b.Bytes()
+	}
+	shown := string(args)
+	if len(shown) > maxElicitArguments {
+		cut := maxElicitArguments
+		for cut > 0 && shown[cut]&0xC0 == 0x80 { // not inside a UTF-8 sequence
+			cut--
+		}
+		shown = shown[:cut] + fmt.Sprintf("… (%d bytes in all)", len(args))
+	}
+	if len(args) == 0 {
+		shown = "{}"
+	}
+	return fmt.Sprintf("Allow %s with %s?", req.Tool.Name, shown)
+}
+
+// The state a client echoes: the time it was issued (8 bytes), a nonce (16) and an
+// HMAC-SHA256 of both, the tool's name and the call's arguments (32).
+const stateSize = 8 + 16 + sha256.Size
+
+var errLate = errors.New("late")
+
+func (e *elicitor) mac(issued, nonce []byte, req runtime.ApprovalRequest) []byte {
+	m := hmac.New(sha256.New, e.cfg.key)
+	m.Write(issued)
+	m.Write(nonce)
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(req.Tool.Name)))
+	m.Write(n[:])
+	m.Write([]byte(req.Tool.Name))
+	m.Write(req.Arguments)
+	return m.Sum(nil)
+}
+
+func (e *elicitor) sign(now time.Time, req runtime.ApprovalRequest) string {
+	s := make([]byte, 24, stateSize)
+	binary.BigEndian.PutUint64(s[:8], uint64(now.UnixNano()))
+	rand.Read(s[8:24])
+	s = append(s, e.mac(s[:8], s[8:24], req)...)
+	return base64.RawURLEncoding.EncodeToString(s)
+}
+
+// check verifies a state for req and spends it: errLate when it expired, another error
+// when it was not issued for this call or was spent already.
+func (e *elicitor) check(state string, req runtime.ApprovalRequest) error {
+	s, err := base64.RawURLEncoding.DecodeString(state)
+	if err != nil || len(s) != stateSize {
+		return errors.New("malformed")
+	}
+	if !hmac.Equal(s[24:], e.mac(s[:8], s[8:24], req)) {
+		return errors.New("not this call")
+	}
+	issued := time.Unix(0, int64(binary.BigEndian.Uint64(s[:8])))
+	now := time.Now()
+	expires := issued.Add(e.cfg.timeout)
+	if now.After(expires) {
+		return errLate
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for k, t := range e.used {
+		if now.After(t) {
+			delete(e.used, k)
+		}
+	}
+	if _, spent := e.used[state]; spent {
+		return errors.New("spent")
+	}
+	e.used[state] = expires
+	return nil
+}

@@ -1,0 +1,280 @@
+package toolmcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/toolmcp"
+)
+
+// The tests of ElicitApprover run under both ways of asking: MCP 2026-07-28 (the SDK
+// client's default: an input-required result, and the call sent again with the answer)
+// and 2025-11-25 (elicitation/create while the call waits).
+var elicitVersions = []string{"2026-07-28", "2025-11-25"}
+
+// elicitTools has a destructive tool with a sensitive argument, a read-only one, and
+// counts the calls that ran.
+func elicitTools(t *testing.T, ran *atomic.Int32) *runtime.Toolset {
+	t.Helper()
+	closeAccount, err := runtime.NewTool(runtime.Tool{
+		Name:        "close_account",
+		Annotations: runtime.Annotations{Destructive: new(true)},
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"},"reason":{"type":"string"},` +
+			`"pin":{"type":"string","x-toolgen-sensitive":true}},"required":["id"],"additionalProperties":false}`),
+	}, func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+		ran.Add(1)
+		return runtime.TextResult("closed"), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	balance, err := runtime.NewTool(runtime.Tool{
+		Name:        "balance",
+		Annotations: runtime.Annotations{ReadOnly: new(true)},
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+	}, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		return runtime.TextResult("42"), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runtime.Join(closeAccount, balance)
+}
+
+// elicitClient connects a client to a server of ts; handler answers elicitations (nil:
+// a client without the capability).
+func elicitClient(t *testing.T, ts *runtime.Toolset, version string, handler func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error), mrtr *mcp.MultiRoundTripOptions) *mcp.ClientSession {
+	t.Helper()
+	s := newServer()
+	toolmcp.Register(s, ts)
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, &mcp.ClientOptions{ElicitationHandler: handler, MultiRoundTrip: mrtr})
+	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cs.InitializeResult().ProtocolVersion; got != version {
+		t.Fatalf("negotiated %s, want %s", got, version)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+func answer(action string, content map[string]any) func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	return func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: action, Content: content}, nil
+	}
+}
+
+const closeArgs = `{"id":"ACC-1","reason":"moved abroad","pin":"7391"}`
+
+func TestElicitApprover(t *testing.T) {
+	cases := []struct {
+		name    string
+		handler func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+		want    string // the result's text
+		runs    bool
+	}{
+		{"approve", answer("accept", map[string]any{"approve": true}), "closed", true},
+		{"approve false", answer("accept", map[string]any{"approve": false}), "close_account was denied: the user did not approve it", false},
+		{"decline", answer("decline", nil), "close_account was denied: the user declined", false},
+		{"cancel", answer("cancel", nil), "close_account was denied: the user dismissed the approval request", false},
+		{"no capability", nil, "close_account was denied: no user can approve it: the MCP client does not support elicitation", false},
+	}
+	for _, v := range elicitVersions {
+		for _, tc := range cases {
+			t.Run(v+"/"+tc.name, func(t *testing.T) {
+				var ran atomic.Int32
+				var mu sync.Mutex
+				var asked []*mcp.ElicitParams
+				handler := tc.handler
+				if handler != nil {
+					handler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						mu.Lock()
+						asked = append(asked, req.Params)
+						mu.Unlock()
+						return tc.handler(ctx, req)
+					}
+				}
+				cs := elicitClient(t, elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover()), v, handler, nil)
+				res := call(t, cs, "close_account", json.RawMessage(closeArgs))
+				if text(res) != tc.want || res.IsError == tc.runs {
+					t.Errorf("isError %v, %q; want %q", res.IsError, text(res), tc.want)
+				}
+				if got := ran.Load() == 1; got != tc.runs {
+					t.Errorf("the tool ran %d times", ran.Load())
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if tc.handler == nil {
+					return
+				}
+				if len(asked) != 1 {
+					t.Fatalf("the user was asked %d times", len(asked))
+				}
+				p := asked[0]
+				if want := `Allow close_account with {"id":"ACC-1","pin":"[redacted]","reason":"moved abroad"}?`; p.Message != want {
+					t.Errorf("message %q\nwant    %q", p.Message, want)
+				}
+				if strings.Contains(p.Message, "7391") || strings.Contains(jsonOf(t, p), "7391") {
+					t.Errorf("the sensitive pin was shown to the user: %s", jsonOf(t, p))
+				}
+				var schema struct {
+					Type       string
+					Properties map[string]struct{ Type string }
+					Required   []string
+				}
+				if err := json.Unmarshal([]byte(jsonOf(t, p.RequestedSchema)), &schema); err != nil || schema.Type != "object" ||
+					len(schema.Properties) != 1 || schema.Properties["approve"].Type != "boolean" || strings.Join(schema.Required, ",") != "approve" {
+					t.Errorf("requested schema %s", jsonOf(t, p.RequestedSchema))
+				}
+				// A read-only tool never asks.
+				if res := call(t, cs, "balance", json.RawMessage(`{}`)); res.IsError || len(asked) != 1 {
+					t.Errorf("balance: %q, asked %d times", text(res), len(asked))
+				}
+			})
+		}
+	}
+}
+
+func TestElicitApproverFailsClosedOutsideMCP(t *testing.T) {
+	var ran atomic.Int32
+	ts := elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover())
+	r := ts.Call(context.Background(), "close_account", []byte(closeArgs))
+	if !r.IsError || ran.Load() != 0 || !strings.Contains(r.Text(), "the call did not come from an MCP client") {
+		t.Errorf("a call not from MCP: %q, ran %d", r.Text(), ran.Load())
+	}
+}
+
+func TestElicitApproverTimeout(t *testing.T) {
+	for _, v := range elicitVersions {
+		t.Run(v, func(t *testing.T) {
+			var ran atomic.Int32
+			// The user answers yes, too late.
+			slow := func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				select {
+				case <-ctx.Done():
+				case <-time.After(300 * time.Millisecond):
+				}
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+			}
+			ts := elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover(toolmcp.ElicitTimeout(50 * time.Millisecond)))
+			cs := elicitClient(t, ts, v, slow, nil)
+			start := time.Now()
+			res := call(t, cs, "close_account", json.RawMessage(closeArgs))
+			if want := "close_account was denied: the user did not answer within 50ms"; text(res) != want || ran.Load() != 0 {
+				t.Errorf("%q (want %q), ran %d", text(res), want, ran.Load())
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("the call took %v", d)
+			}
+		})
+	}
+}
+
+func TestElicitFor(t *testing.T) {
+	for _, v := range elicitVersions {
+		t.Run(v, func(t *testing.T) {
+			var ran, asked atomic.Int32
+			decline := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				asked.Add(1)
+				return &mcp.ElicitResult{Action: "decline"}, nil
+			}
+			// Ask only about accounts other than ACC-1.
+			ts := elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover(toolmcp.ElicitFor(func(req runtime.ApprovalRequest) bool {
+				return !strings.Contains(string(req.Arguments), `"ACC-1"`)
+			})))
+			cs := elicitClient(t, ts, v, decline, nil)
+			if res := call(t, cs, "close_account", json.RawMessage(closeArgs)); res.IsError || asked.Load() != 0 {
+				t.Errorf("ACC-1: %q, asked %d", text(res), asked.Load())
+			}
+			if res := call(t, cs, "close_account", json.RawMessage(`{"id":"ACC-2"}`)); !res.IsError || asked.Load() != 1 {
+				t.Errorf("ACC-2: %q, asked %d", text(res), asked.Load())
+			}
+			if ran.Load() != 1 {
+				t.Errorf("ran %d", ran.Load())
+			}
+		})
+	}
+}
+
+// Under 2026-07-28 the answer comes back with the call: it holds for the tool and the
+// arguments the user saw, once, and a forged or reused state denies the call.
+func TestElicitStateIsBoundToTheCall(t *testing.T) {
+	var ran atomic.Int32
+	cs := elicitClient(t, elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover()), "2026-07-28",
+		answer("accept", map[string]any{"approve": true}), &mcp.MultiRoundTripOptions{Disabled: true})
+	ctx := context.Background()
+	first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_account", Arguments: json.RawMessage(closeArgs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !first.NeedsInput() || len(first.InputRequests) != 1 || first.RequestState == "" || len(first.Content) != 0 || ran.Load() != 0 {
+		t.Fatalf("first round: %s", jsonOf(t, first))
+	}
+	var key string
+	for k := range first.InputRequests {
+		key = k
+	}
+	yes := mcp.InputResponseMap{key: &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}}
+	retry := func(args, state string) *mcp.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_account", Arguments: json.RawMessage(args), InputResponses: yes, RequestState: state})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	stale := "close_account was denied: the user's answer expired or does not match this call"
+	if res := retry(`{"id":"ACC-2","reason":"moved abroad","pin":"7391"}`, first.RequestState); text(res) != stale {
+		t.Errorf("other arguments: %q", text(res))
+	}
+	if res := retry(closeArgs, "forged"); text(res) != stale {
+		t.Errorf("forged state: %q", text(res))
+	}
+	if res := retry(closeArgs, first.RequestState); res.IsError || text(res) != "closed" {
+		t.Errorf("the approved call: %q", text(res))
+	}
+	if res := retry(closeArgs, first.RequestState); text(res) != stale {
+		t.Errorf("the approval reused: %q", text(res))
+	}
+	if ran.Load() != 1 {
+		t.Errorf("ran %d", ran.Load())
+	}
+}
+
+// Long arguments are cut in the message, on a character boundary, saying how long
+// they were.
+func TestElicitMessageIsBounded(t *testing.T) {
+	var ran atomic.Int32
+	var msg atomic.Value
+	record := func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		msg.Store(req.Params.Message)
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}
+	cs := elicitClient(t, elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover()), "2026-07-28", record, nil)
+	args := `{"id":"ACC-1","reason":"` + strings.Repeat("é", 3000) + `"}`
+	call(t, cs, "close_account", json.RawMessage(args))
+	m, _ := msg.Load().(string)
+	if len(m) > 2100 || !utf8.ValidString(m) || !strings.HasPrefix(m, `Allow close_account with {"id":"ACC-1","reason":"éé`) ||
+		!strings.HasSuffix(m, "… (6026 bytes in all)?") {
+		t.Errorf("message of %d bytes: ...%q", len(m), m[max(0, len(m)-60):])
+	}
+}

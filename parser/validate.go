@@ -82,7 +82,7 @@ var keywordGroup = map[string]string{
 
 // validateFormats are the rules that are a format, on strings.
 var validateFormats = map[string]string{
-	"email": "email", "url": "uri", "uri": "uri", "uuid": "uuid",
+	"email": "email", "url": "uri", "uuid": "uuid",
 	"ipv4": "ipv4", "ipv6": "ipv6", "hostname": "hostname", "hostname_rfc1123": "hostname",
 }
 
@@ -333,7 +333,14 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 				out = append(out, vitem{kv{Key: "enum", Value: strings.Join(vals, "|"), Values: vals, HasValue: true, Pos: r.Pos, Rule: r.Text}, r.Name})
 			}
 			continue
-		case "email", "url", "uri", "uuid", "ipv4", "ipv6", "hostname", "hostname_rfc1123":
+		case "uri":
+			if !kindIn(t, model.String) {
+				mismatch("strings")
+				continue
+			}
+			warn(r, "accepts a relative reference (\"/a/b\") where format uri requires an absolute URI: %s; write tool:\"format=uri\" to require one, or validate:\"url\"", notRead)
+			continue
+		case "email", "url", "uuid", "ipv4", "ipv6", "hostname", "hostname_rfc1123":
 			if !kindIn(t, model.String) {
 				mismatch("strings")
 				continue

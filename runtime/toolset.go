@@ -38,6 +38,7 @@ type config struct {
 	approver     Approver
 	policy       Policy
 	observer     Observer
+	progress     ProgressObserver
 	logArguments bool
 	resultBudget int // bytes; 0 is DefaultMaxResultBytes, negative none
 }
@@ -296,6 +297,13 @@ func (ts *Toolset) call(ctx context.Context, info CallInfo, e entry, found bool,
 	timeout := e.tool.Timeout
 	if timeout <= 0 {
 		timeout = ts.cfg.timeout
+	}
+	// Progress reports reach listeners through the call's context, which holds a sink
+	// only when someone listens (progress.go).
+	if s := newProgressSink(ctx, e.tool.Name, info, ts.cfg.progress); s != nil {
+		res := invoke(s, e.tool, timeout, run)
+		s.end()
+		return res
 	}
 	return invoke(ctx, e.tool, timeout, run)
 }

@@ -43,6 +43,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -53,7 +54,8 @@ import (
 type Option func(*config)
 
 type config struct {
-	context func(context.Context, *mcp.CallToolRequest) context.Context
+	context          func(context.Context, *mcp.CallToolRequest) context.Context
+	progressInterval time.Duration
 }
 
 // WithContext derives the context of each call from the request's before the tool runs.
@@ -75,7 +77,9 @@ func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.C
 // converts it. The context carries runtime.CallInfo{Provider: "mcp"} (the SDK does not
 // expose the JSON-RPC id), for the Toolset's approver and observers: give ts an
 // observer (Toolset.WithObserver, runtime.SlogObserver) to log the whole error of a
-// failed call, which the client never sees.
+// failed call, which the client never sees. A call with a progress token sends the
+// tool's runtime.ReportProgress reports as notifications/progress (see
+// WithProgressInterval).
 func Register(s *mcp.Server, ts *runtime.Toolset, opts ...Option) {
 	var c config
 	for _, o := range opts {
@@ -184,9 +188,19 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 				res, err = Result(r), nil
 			}
 		}()
+		// A client that sent a progress token gets the tool's progress reports
+		// (progress.go), sent with the request's context, up to the result.
+		var progress *progressSender
+		if token := progressToken(req); token != nil {
+			progress = newProgressSender(ctx, req.Session, token, c.progressInterval)
+			defer progress.close()
+		}
 		ctx = runtime.ContextWithCall(ctx, runtime.CallInfo{Provider: "mcp"})
 		if c.context != nil {
 			ctx = c.context(ctx, req)
+		}
+		if progress != nil {
+			ctx = runtime.ContextWithProgress(ctx, progress.observe)
 		}
 		var args []byte
 		if req.Params != nil {

@@ -1,6 +1,7 @@
 // Command mcpserver serves toolgen's example tools over the Model Context Protocol: the
 // weather tools (get_weather, hello_world) and the bank tools (get_transactions,
-// close_account) of a demo bank holding sample transactions.
+// close_account) of a demo bank holding sample transactions, with november_report, a
+// tool defined at run time that reports its progress.
 //
 // By default it speaks MCP over stdio, as a client such as Claude Desktop starts it:
 //
@@ -64,7 +65,8 @@ func newServer(logger *slog.Logger) *mcp.Server {
 	}, nil)
 	observe := runtime.SlogObserver(logger)
 	toolmcp.Register(s, forecast.Tools().WithObserver(observe))
-	toolmcp.Register(s, banking.ServiceTools(demoService()).WithObserver(observe),
+	bank := demoService()
+	toolmcp.Register(s, runtime.Join(banking.ServiceTools(bank), novemberReport(bank)).WithObserver(observe),
 		toolmcp.WithContext(func(ctx context.Context, _ *mcp.CallToolRequest) context.Context {
 			return banking.WithUser(ctx, demoUser)
 		}))

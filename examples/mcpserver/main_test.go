@@ -98,7 +98,7 @@ func generated(t testing.TB) map[string]map[string]json.RawMessage {
 	return out
 }
 
-var wantNames = []string{"close_account", "get_transactions", "get_weather", "hello_world"}
+var wantNames = []string{"close_account", "get_transactions", "get_weather", "hello_world", "november_report"}
 
 // direct calls a tool without MCP, for the result the server must send.
 func direct(name, args string) *runtime.Result {
@@ -609,6 +609,9 @@ func TestStdioRaw(t *testing.T) {
 	for _, tool := range list.Tools {
 		var name string
 		json.Unmarshal(tool["name"], &name)
+		if _, ok := gen[name]; !ok {
+			continue // november_report, defined at run time (progress.go)
+		}
 		want := maps.Clone(gen[name])
 		var ann map[string]any
 		json.Unmarshal(want["annotations"], &ann)

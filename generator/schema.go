@@ -1,8 +1,8 @@
 package generator
 
 import (
-	"github.com/toolgen/toolgen/internal/schematree"
 	"github.com/toolgen/toolgen/model"
+	"github.com/toolgen/toolgen/runtime/schematree"
 )
 
 // schema is one JSON Schema (draft 2020-12) node, as the builder makes it: its exported

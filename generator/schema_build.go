@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolgen/toolgen/internal/schematree"
 	"github.com/toolgen/toolgen/model"
+	"github.com/toolgen/toolgen/runtime/schematree"
 )
 
 // durationPattern matches exactly the strings time.ParseDuration accepts (ignoring

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolgen/toolgen/internal/schematree"
 	"github.com/toolgen/toolgen/model"
+	"github.com/toolgen/toolgen/runtime/schematree"
 )
 
 // schemaSet holds the canonical schemas of a package's tools and the schema files made

@@ -18,7 +18,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolgen/toolgen/internal/schematree"
+	"github.com/toolgen/toolgen/runtime/schematree"
 )
 
 // Lowered is an input schema in one provider's dialect.

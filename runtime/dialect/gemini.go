@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolgen/toolgen/internal/schematree"
+	"github.com/toolgen/toolgen/runtime/schematree"
 )
 
 // geminiSchema is a node of Gemini's function parameters: the OpenAPI 3.0 subset of

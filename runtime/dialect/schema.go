@@ -1,6 +1,6 @@
 package dialect
 
-import "github.com/toolgen/toolgen/internal/schematree"
+import "github.com/toolgen/toolgen/runtime/schematree"
 
 // schema is one JSON Schema (draft 2020-12) node, as parse reads it: its exported fields
 // are the keywords this package lowers (see schematree.Schema), its Ext what parse

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolgen/toolgen/internal/schematree"
+	"github.com/toolgen/toolgen/runtime/schematree"
 )
 
 // This file holds what the provider dialects share: walking a schema through its

@@ -5,7 +5,9 @@
 // A node's exported fields are the keywords toolgen writes, in the order they are
 // written; each package keeps what it alone knows about a node in the extension Ext,
 // which is never written. The package imports only the standard library, since
-// runtime/dialect, which every program using generated tools links, imports it.
+// runtime/dialect, which every program using generated tools links, imports it. It is
+// for toolgen's own packages: its API follows them, as runtime/toolimpl's follows
+// generated code, and is not part of the runtime's compatibility promise.
 package schematree
 
 import (

@@ -66,18 +66,25 @@ func applyBudget(r *Result, budget int) (out *Result, textBytes int) {
 	if budget <= 0 || total <= budget {
 		return r, total
 	}
-	json := len(r.Structured) > 0
 	// kept is how much of the model's text (as Text joins it) comes before the
 	// marker, never inside a rune; the marker's length depends on it, so shrink it
 	// until both fit.
-	kept := runeSafe(r, budget)
-	var marker string
-	for {
-		marker = truncationMarker(total, kept, json)
-		if kept+len(marker) <= budget || kept == 0 {
-			break
+	fit := func(json bool) (int, string) {
+		kept := runeSafe(r, budget)
+		for {
+			marker := truncationMarker(total, kept, json)
+			if kept+len(marker) <= budget || kept == 0 {
+				return kept, marker
+			}
+			kept = runeSafe(r, max(min(kept-1, budget-len(marker)), 0))
 		}
-		kept = runeSafe(r, max(min(kept-1, budget-len(marker)), 0))
+	}
+	// The marker says "of JSON" when the cut falls in the structured result's JSON,
+	// the first text block, not in a block after it.
+	json := len(r.Structured) > 0
+	kept, marker := fit(json)
+	if json && kept >= firstModelTextBytes(r) {
+		kept, marker = fit(false)
 	}
 	cp := *r
 	cp.Content = make([]Content, 0, len(r.Content))
@@ -151,6 +158,16 @@ func runeCut(s string, n int) int {
 		}
 	}
 	return n
+}
+
+// firstModelTextBytes returns the length of r's first text block for the model.
+func firstModelTextBytes(r *Result) int {
+	for _, c := range r.Content {
+		if c.Type == ContentText && c.ForModel() {
+			return len(c.Text)
+		}
+	}
+	return 0
 }
 
 // truncationMarker is the text that ends a cut result: how much of total bytes was

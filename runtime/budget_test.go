@@ -287,6 +287,22 @@ func TestResultBudgetRuneAtBlockStart(t *testing.T) {
 	}
 }
 
+// TestResultBudgetMarkerSaysWhere checks that the marker says "of JSON" only when the
+// cut falls in the structured result's JSON, not in a text block after it.
+func TestResultBudgetMarkerSaysWhere(t *testing.T) {
+	r, err := StructuredResult(map[string]string{"s": strings.Repeat("j", 300)}, false, TextContent(strings.Repeat("p", 5000)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		budget int
+		json   bool
+	}{{MinResultBytes, true}, {1000, false}} {
+		got := budgetSet([]*Result{r}, c.budget).Call(context.Background(), "t0", nil).Text()
+		checkCut(t, got, r.Text(), c.budget, c.json)
+	}
+}
+
 func TestResultBudgetAllocations(t *testing.T) {
 	ts := budgetSet([]*Result{TextResult(strings.Repeat("a", 1000))})
 	ctx := context.Background()

@@ -32,6 +32,12 @@
 //     added; and every change of a keyword that does not constrain values: title,
 //     description, default, deprecated, examples, $comment and x-* extensions.
 //
+// A new optional property is compatible on the objects toolgen writes, which are closed
+// (additionalProperties false): no call could have sent it. On an open object a call
+// may have sent that name with a value the new property's schema refuses; that is
+// still reported as compatible, since what callers sent under unknown names is not in
+// the contract.
+//
 // A default changes what the function sees for a call that leaves the property out,
 // not whether the call is accepted; it is reported as compatible, for a reviewer to
 // read.

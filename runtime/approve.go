@@ -35,6 +35,9 @@ type Decision struct {
 	// Arguments, when set on an allowing decision, replace the call's arguments; they
 	// are validated again, and an invalid edit fails the call.
 	Arguments json.RawMessage
+	// Digest, on a decision given to Loop.Resume, is the digest of the arguments it
+	// allows (see Approved and Digest); Resume denies the call when they differ.
+	Digest string
 }
 
 // Allow returns a decision that lets the call run as it is.

@@ -98,6 +98,12 @@ type Loop struct {
 	MaxInvalidCalls int
 	// OnRound, when set, is told about each round of calls once they have run.
 	OnRound func(Round)
+	// DeferApprovals stops Run at a turn with any call that needs approval (a call of
+	// a destructive tool, with valid arguments) instead of consulting the Toolset's
+	// Approver: none of the turn's calls runs, and Run returns a *Pending as its error
+	// (errors.Is(err, ErrPending) holds) to store and pass to Resume with decisions,
+	// later, in this process or another. Resume then runs the whole turn.
+	DeferApprovals bool
 }
 
 // Round describes one round of tool calls.
@@ -139,15 +145,31 @@ var ErrNoProvider = errors.New("runtime: Loop needs a Provider, Tools and Send")
 // calls tools after MaxRounds rounds, Run returns that response, its request and an error
 // for which errors.Is(err, ErrMaxRounds) holds.
 func (l *Loop) Run(ctx context.Context, request []byte) (response, conversation []byte, err error) {
-	if l.Provider == nil || l.Tools == nil || (l.Send == nil && l.Stream == nil) {
-		return nil, nil, ErrNoProvider
+	if err := l.check(); err != nil {
+		return nil, nil, err
 	}
-	var sp StreamProvider
+	return l.run(ctx, request, 1, map[string]int{}, nil)
+}
+
+// check reports a Loop that cannot run.
+func (l *Loop) check() error {
+	if l.Provider == nil || l.Tools == nil || (l.Send == nil && l.Stream == nil) {
+		return ErrNoProvider
+	}
 	if l.Stream != nil {
-		var ok bool
-		if sp, ok = l.Provider.(StreamProvider); !ok {
-			return nil, nil, fmt.Errorf("%w: the Loop streams, but the %s provider is no StreamProvider", ErrNoProvider, l.Provider.Name())
+		if _, ok := l.Provider.(StreamProvider); !ok {
+			return fmt.Errorf("%w: the Loop streams, but the %s provider is no StreamProvider", ErrNoProvider, l.Provider.Name())
 		}
+	}
+	return nil
+}
+
+// run runs the conversation from the given round on; first, when set, is a turn whose
+// calls are to run before any request is sent.
+func (l *Loop) run(ctx context.Context, request []byte, first int, invalid map[string]int, pending *resumed) (response, conversation []byte, err error) {
+	sp, _ := l.Provider.(StreamProvider)
+	if l.Stream == nil {
+		sp = nil
 	}
 	maxRounds := l.MaxRounds
 	if maxRounds <= 0 {
@@ -157,10 +179,9 @@ func (l *Loop) Run(ctx context.Context, request []byte) (response, conversation 
 	if maxInvalid <= 0 {
 		maxInvalid = DefaultMaxInvalidCalls
 	}
-	invalid := map[string]int{} // a tool's invalid calls in a row; known tools only
 	name := l.Provider.Name()
 	ctx = ContextWithCall(ctx, CallInfo{Provider: name})
-	for round := 1; ; round++ {
+	for round := first; ; round++ {
 		choice := ChoiceAuto
 		if round > maxRounds {
 			choice = ChoiceNone // enough: answer with what you have
@@ -168,10 +189,14 @@ func (l *Loop) Run(ctx context.Context, request []byte) (response, conversation 
 		var (
 			req, resp []byte
 			calls     []ToolCall
+			tools     = l.Tools
 		)
-		if sp != nil {
+		switch {
+		case pending != nil:
+			req, resp, calls, tools = pending.req, pending.resp, pending.calls, pending.tools
+		case sp != nil:
 			req, resp, calls, err = l.streamRound(ctx, sp, request, choice, round)
-		} else {
+		default:
 			req, resp, calls, err = l.sendRound(ctx, request, choice, round)
 		}
 		if err != nil {
@@ -180,7 +205,7 @@ func (l *Loop) Run(ctx context.Context, request []byte) (response, conversation 
 		if len(calls) == 0 {
 			return resp, req, nil
 		}
-		if choice == ChoiceNone {
+		if choice == ChoiceNone && pending == nil {
 			what := "calls"
 			if len(calls) == 1 {
 				what = "call"
@@ -188,8 +213,19 @@ func (l *Loop) Run(ctx context.Context, request []byte) (response, conversation 
 			return resp, req, fmt.Errorf("%s: %w: %d rounds of calls ran, and the final response has %d %s left unanswered",
 				name, ErrMaxRounds, maxRounds, len(calls), what)
 		}
+		if l.DeferApprovals && pending == nil {
+			if p := l.deferred(round, req, resp, calls, invalid); p != nil {
+				return resp, req, p
+			}
+		}
 		start := time.Now()
-		results := l.Tools.RunCalls(ctx, calls, l.MaxParallel)
+		results := tools.RunCalls(ctx, calls, l.MaxParallel)
+		if pending != nil {
+			for i := range results {
+				results[i].Call.ID = pending.ids[i] // answered under their own ids
+			}
+			pending = nil
+		}
 		l.countInvalid(results, invalid, maxInvalid)
 		if l.OnRound != nil {
 			l.OnRound(Round{Number: round, Provider: name, Calls: results, Duration: time.Since(start),

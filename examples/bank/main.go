@@ -3,6 +3,11 @@
 // see nor choose whose account it reads. close_account is destructive: before it runs,
 // the approver asks on the terminal (-approve ask, the default), or always allows or
 // denies (-approve yes|no).
+//
+// With -defer file, a scripted model asks to close the account instead, and the run
+// stops at that call: it saves the conversation, with the call waiting for approval, to
+// file and exits. A second run, -resume file, asks -approve about the call, and
+// finishes the conversation: the approval can come later, from another process.
 package main
 
 import (
@@ -22,6 +27,9 @@ import (
 
 func main() {
 	approve := flag.String("approve", "ask", "how destructive calls are approved: ask (on the terminal), yes or no")
+	deferTo := flag.String("defer", "", "run a conversation that stops at the call to approve, saving it to this file")
+	resume := flag.String("resume", "", "resume the conversation saved by -defer in this file")
+	provider := flag.String("provider", "openai", "the scripted model's wire format, with -defer: openai, openai-responses, anthropic or gemini")
 	flag.Parse()
 	var approver runtime.Approver
 	switch *approve {
@@ -37,7 +45,19 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bank: -approve must be ask, yes or no, not %q\n", *approve)
 		os.Exit(2)
 	}
-	run(context.Background(), os.Stdout, approver)
+	var err error
+	switch {
+	case *deferTo != "":
+		err = deferRun(context.Background(), os.Stdout, *provider, *deferTo)
+	case *resume != "":
+		err = resumeRun(context.Background(), os.Stdout, *resume, approver)
+	default:
+		run(context.Background(), os.Stdout, approver)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bank:", err)
+		os.Exit(1)
+	}
 }
 
 // run makes the demo's calls on behalf of the user "ada", printing what the model would

@@ -1,0 +1,222 @@
+package runtime
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+)
+
+// ErrPending is wrapped by the error Run returns when a turn stopped at calls that need
+// approval (see Loop.DeferApprovals): errors.As on it finds the *Pending to store and,
+// once people have decided, to pass to Resume.
+var ErrPending = errors.New("runtime: calls wait for approval")
+
+// ErrResumed is returned by Resume for a Pending it has resumed before.
+var ErrResumed = errors.New("runtime: this pending turn was resumed already")
+
+// Pending is a turn of a conversation stopped at calls that need approval. None of the
+// turn's calls has run, and none is answered: Resume runs the whole turn, answering each
+// call once. It is plain data: json.Marshal it to store it, and json.Unmarshal it in
+// another process to resume it there.
+type Pending struct {
+	Provider string `json:"provider"`
+	// Round is the number of the stopped round.
+	Round int `json:"round"`
+	// Request and Response are the round's request, as sent, and the model's response
+	// holding the calls: the conversation so far.
+	Request  []byte `json:"request"`
+	Response []byte `json:"response"`
+	// Calls are the turn's calls, in order.
+	Calls []PendingCall `json:"calls"`
+	// InvalidCalls carries the Loop's count of invalid calls in a row, by tool.
+	InvalidCalls map[string]int `json:"invalid_calls,omitempty"`
+
+	mu      sync.Mutex
+	resumed bool
+}
+
+// PendingCall is one call of a pending turn.
+type PendingCall struct {
+	// Key is what decisions are keyed by: the call's id, or "#n" (n counting from 1)
+	// when the provider gave the call no id, or one it gave another call of the turn;
+	// such a call runs, on Resume, with its key as the id its context carries, and is
+	// answered under its own.
+	Key  string `json:"key"`
+	ID   string `json:"id,omitempty"`
+	Tool string `json:"tool"`
+	// Arguments are the call's arguments, as the model sent them; show Redacted ones.
+	Arguments json.RawMessage `json:"arguments"`
+	// Redacted are the arguments with the values of sensitive properties replaced.
+	Redacted json.RawMessage `json:"redacted,omitempty"`
+	// NeedsApproval reports a call that runs only with a decision that allows it.
+	NeedsApproval bool `json:"needs_approval,omitempty"`
+	// Digest is the SHA-256 of the tool's name and the canonical JSON of the arguments,
+	// for calls that need approval: pass it to Approved.
+	Digest string `json:"digest,omitempty"`
+}
+
+// Error says how many calls wait; a *Pending is the error Run returns.
+func (p *Pending) Error() string {
+	n := 0
+	for _, c := range p.Calls {
+		if c.NeedsApproval {
+			n++
+		}
+	}
+	return fmt.Sprintf("%s: round %d: %d of %d calls wait for approval", p.Provider, p.Round, n, len(p.Calls))
+}
+
+// Is makes errors.Is(err, ErrPending) hold.
+func (p *Pending) Is(target error) bool { return target == ErrPending }
+
+// Approved returns a decision that lets a deferred call run, but only with the
+// arguments whose digest (PendingCall.Digest) it is given: Resume denies the call when
+// they differ.
+func Approved(digest string) Decision { return Decision{Allow: true, Digest: digest} }
+
+// Digest returns the digest of a call of the named tool with args: the hex SHA-256 of
+// the name, a zero byte and the arguments' canonical JSON (object keys sorted, no
+// spaces), so that arguments equal as JSON values have one digest.
+func Digest(tool string, args []byte) string {
+	h := sha256.New()
+	h.Write([]byte(tool))
+	h.Write([]byte{0})
+	h.Write([]byte(canonicalArgs(args)))
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+func canonicalArgs(args []byte) string {
+	var v any
+	if len(args) == 0 {
+		return "{}"
+	}
+	if json.Unmarshal(args, &v) != nil {
+		return string(args)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return string(args)
+	}
+	return string(b)
+}
+
+// callKeys returns the key of each call: its id when that names it alone, else "#n".
+func callKeys(calls []ToolCall) []string {
+	seen := map[string]int{}
+	for _, c := range calls {
+		seen[c.ID]++
+	}
+	keys := make([]string, len(calls))
+	for i, c := range calls {
+		keys[i] = c.ID
+		if c.ID == "" || seen[c.ID] > 1 {
+			keys[i] = "#" + strconv.Itoa(i+1)
+		}
+	}
+	return keys
+}
+
+// deferred returns the pending turn of calls when any of them needs approval: a call of
+// a known destructive tool whose arguments are valid; nil when none does.
+func (l *Loop) deferred(round int, req, resp []byte, calls []ToolCall, invalid map[string]int) *Pending {
+	keys := callKeys(calls)
+	p := &Pending{Provider: l.Provider.Name(), Round: round, Request: req, Response: resp}
+	waiting := false
+	for i, c := range calls {
+		pc := PendingCall{Key: keys[i], ID: c.ID, Tool: c.Name, Arguments: json.RawMessage(c.Arguments)}
+		if !json.Valid(c.Arguments) {
+			pc.Arguments, _ = json.Marshal(string(c.Arguments)) // kept as a string
+		}
+		if e, ok := l.Tools.find(c.Name); ok && needsApproval(e.tool) {
+			if _, err := l.Tools.decode(e, c.Arguments); err == nil {
+				pc.NeedsApproval, waiting = true, true
+				pc.Digest = Digest(c.Name, c.Arguments)
+				pc.Redacted = Redact(e.tool, c.Arguments)
+			}
+		}
+		p.Calls = append(p.Calls, pc)
+	}
+	if !waiting {
+		return nil
+	}
+	if len(invalid) > 0 {
+		p.InvalidCalls = make(map[string]int, len(invalid))
+		for k, v := range invalid {
+			p.InvalidCalls[k] = v
+		}
+	}
+	return p
+}
+
+// Resume runs the stopped turn of p with decisions, keyed by PendingCall.Key, and goes
+// on with the conversation as Run does. The calls are the ones of p's Response, with
+// their arguments there. A call that needs approval runs only when its decision allows
+// it with the digest of exactly those arguments (see Approved); a missing decision, or
+// a digest that does not match, denies it; the Toolset's own Approver is not asked.
+// Every call of the turn is answered once.
+// Resume refuses a Pending it resumed before (ErrResumed); a Pending read again from
+// storage is a new value, so an application that must not run a call twice removes,
+// or marks, the stored state before it resumes.
+func (l *Loop) Resume(ctx context.Context, p *Pending, decisions map[string]Decision) (response, conversation []byte, err error) {
+	if err := l.check(); err != nil {
+		return nil, nil, err
+	}
+	if p == nil {
+		return nil, nil, errors.New("runtime: Resume needs a Pending")
+	}
+	if p.Provider != l.Provider.Name() {
+		return nil, nil, fmt.Errorf("runtime: the pending turn is of the %s provider, not %s", p.Provider, l.Provider.Name())
+	}
+	p.mu.Lock()
+	done := p.resumed
+	p.resumed = true
+	p.mu.Unlock()
+	if done {
+		return nil, nil, ErrResumed
+	}
+	calls, err := l.Provider.Calls(p.Response)
+	if err != nil {
+		return p.Response, p.Request, fmt.Errorf("%s: read the pending response: %w", p.Provider, err)
+	}
+	if len(calls) == 0 {
+		return p.Response, p.Request, fmt.Errorf("%s: the pending response holds no calls", p.Provider)
+	}
+	keys := callKeys(calls)
+	ids := make([]string, len(calls))
+	keyed := make([]ToolCall, len(calls))
+	for i, c := range calls {
+		ids[i] = c.ID
+		keyed[i] = c
+		keyed[i].ID = keys[i] // the approver below finds the decision by it
+	}
+	tools := l.Tools.WithApprover(func(_ context.Context, req ApprovalRequest) Decision {
+		d, ok := decisions[req.Call.ID]
+		switch {
+		case !ok:
+			return Deny("no decision was given")
+		case !d.Allow:
+			return d
+		case d.Digest != Digest(req.Tool.Name, req.Arguments):
+			return Deny("the arguments changed since they were approved")
+		}
+		return d
+	})
+	invalid := map[string]int{}
+	for k, v := range p.InvalidCalls {
+		invalid[k] = v
+	}
+	return l.run(ctx, nil, p.Round, invalid, &resumed{req: p.Request, resp: p.Response, calls: keyed, ids: ids, tools: tools})
+}
+
+// resumed is the turn Resume runs first.
+type resumed struct {
+	req, resp []byte
+	calls     []ToolCall
+	ids       []string // the calls' own ids
+	tools     *Toolset
+}

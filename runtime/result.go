@@ -53,6 +53,9 @@ const (
 	ContentImage        ContentType = "image"
 	ContentAudio        ContentType = "audio"
 	ContentResourceLink ContentType = "resource_link"
+	// ContentResource is an embedded resource: its contents (Text, or Data for a
+	// binary one) with its URI and MIMEType.
+	ContentResource ContentType = "resource"
 )
 
 // Role is who a content block is meant for.
@@ -67,13 +70,14 @@ const (
 // Content is one block of a result.
 type Content struct {
 	Type ContentType
-	// Text is a text block's text.
+	// Text is a text block's text, or a text resource's contents.
 	Text string
-	// Data is an image or audio block's bytes.
+	// Data is an image or audio block's bytes, or a binary resource's contents.
 	Data []byte
-	// MIMEType is the media type of Data, or of the resource a link points to.
+	// MIMEType is the media type of Data, of an embedded resource, or of the resource
+	// a link points to.
 	MIMEType string
-	// URI and Name identify a linked resource.
+	// URI identifies a linked or embedded resource, and Name a linked one.
 	URI  string
 	Name string
 	// Audience lists who the block is for; empty means everyone. A block for the user
@@ -97,6 +101,28 @@ func UserText(text string) Content {
 // ImageContent returns an image block for everyone.
 func ImageContent(data []byte, mimeType string) Content {
 	return Content{Type: ContentImage, Data: data, MIMEType: mimeType}
+}
+
+// AudioContent returns an audio block for everyone.
+func AudioContent(data []byte, mimeType string) Content {
+	return Content{Type: ContentAudio, Data: data, MIMEType: mimeType}
+}
+
+// TextResource returns an embedded resource block for everyone holding text, the
+// contents of the resource at uri. Provider adapters send the model only text blocks
+// (Text), and Anthropic's images: an embedded resource reaches the model through MCP
+// alone.
+func TextResource(uri, mimeType, text string) Content {
+	return Content{Type: ContentResource, URI: uri, MIMEType: mimeType, Text: text}
+}
+
+// BlobResource returns an embedded resource block for everyone holding data, the
+// binary contents of the resource at uri (see TextResource).
+func BlobResource(uri, mimeType string, data []byte) Content {
+	if data == nil {
+		data = []byte{}
+	}
+	return Content{Type: ContentResource, URI: uri, MIMEType: mimeType, Data: data}
 }
 
 // TextResult returns a successful result holding text.

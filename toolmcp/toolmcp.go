@@ -56,6 +56,7 @@ type Option func(*config)
 type config struct {
 	context          func(context.Context, *mcp.CallToolRequest) context.Context
 	progressInterval time.Duration
+	clientTimeout    time.Duration
 }
 
 // WithContext derives the context of each call from the request's before the tool runs.
@@ -79,7 +80,14 @@ func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.C
 // observer (Toolset.WithObserver, runtime.SlogObserver) to log the whole error of a
 // failed call, which the client never sees. A call with a progress token sends the
 // tool's runtime.ReportProgress reports as notifications/progress (see
-// WithProgressInterval).
+// WithProgressInterval). The call's context carries the session as the tool's
+// runtime.Client: runtime.Sample asks the client's model (sampling/createMessage),
+// runtime.Elicit its user (elicitation/create), each when the client declares the
+// capability and within WithClientTimeout, and runtime.Logger's records go to the
+// client as notifications/message, at the level it set with logging/setLevel. A
+// stateless server has no session to ask on, and MCP 2026-07-28 lets no server ask
+// while it serves a call: there Sample and Elicit fail with an error for which
+// errors.Is(err, errors.ErrUnsupported) holds.
 func Register(s *mcp.Server, ts *runtime.Toolset, opts ...Option) {
 	var c config
 	for _, o := range opts {
@@ -170,6 +178,12 @@ func content(c runtime.Content) mcp.Content {
 		return &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType, Annotations: ann}
 	case runtime.ContentResourceLink:
 		return &mcp.ResourceLink{URI: c.URI, Name: c.Name, MIMEType: c.MIMEType, Annotations: ann}
+	case runtime.ContentResource:
+		rc := &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text}
+		if c.Data != nil {
+			rc = &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType, Blob: c.Data}
+		}
+		return &mcp.EmbeddedResource{Resource: rc, Annotations: ann}
 	}
 	return &mcp.TextContent{Text: c.Text, Annotations: ann}
 }
@@ -196,6 +210,9 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 			defer progress.close()
 		}
 		ctx = runtime.ContextWithCall(ctx, runtime.CallInfo{Provider: "mcp"})
+		// The tool reaches the client's model, user and log (runtime.Sample,
+		// runtime.Elicit, runtime.Logger) through the session (client.go).
+		ctx = runtime.ContextWithClient(ctx, newSessionClient(req, c.clientTimeout))
 		if c.context != nil {
 			ctx = c.context(ctx, req)
 		}

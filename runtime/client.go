@@ -1,0 +1,188 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+)
+
+// Client is the client that called a tool, as the tool sees it: beside taking the
+// tool's result, it may answer the tool's own requests while the call runs. It can ask
+// its model for a message (Sample), ask its user for input (Elicit) and take the
+// tool's log messages (Logger). toolmcp gives every tools/call the MCP session's, so a
+// tool reaches the MCP client's model, user and log from its context; an application
+// that calls tools itself (a Loop, Toolset.Call) may give its own with
+// ContextWithClient. Without one, Sample and Elicit fail with an error for which
+// errors.Is(err, errors.ErrUnsupported) holds, and Logger drops what it is given.
+//
+// A Client must be safe for concurrent use: a tool may ask from several goroutines,
+// and calls run in parallel.
+type Client interface {
+	// Sample asks the client's model for one message. It returns an error wrapping
+	// errors.ErrUnsupported when the client cannot sample (MCP: it did not declare
+	// the sampling capability), and the context's error when ctx ends first.
+	Sample(ctx context.Context, req *SampleRequest) (*SampleResult, error)
+	// Elicit asks the client's user to fill in a form: req.Schema's properties. It
+	// returns an error wrapping errors.ErrUnsupported when the client cannot ask
+	// (MCP: it did not declare the elicitation capability), and the context's error
+	// when ctx ends first. A user who declines or dismisses the form is not an
+	// error: the result's Action says so.
+	Elicit(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
+	// LogHandler returns the handler of the log records of the call whose context
+	// ctx is (see Logger), or nil to drop them.
+	LogHandler(ctx context.Context) slog.Handler
+}
+
+type clientKey struct{}
+
+// ContextWithClient returns ctx with c serving the tool calls run with it, and the
+// calls those tools make in turn with their contexts.
+func ContextWithClient(ctx context.Context, c Client) context.Context {
+	return context.WithValue(ctx, clientKey{}, c)
+}
+
+// ClientFrom returns the Client of the call whose context ctx is, and whether there
+// is one.
+func ClientFrom(ctx context.Context) (Client, bool) {
+	if ctx == nil {
+		return nil, false
+	}
+	c, ok := ctx.Value(clientKey{}).(Client)
+	return c, ok && c != nil
+}
+
+// errNoClient is why Sample and Elicit fail outside a call served by a Client.
+var errNoClient = fmt.Errorf("no client serves this call (it did not come through an MCP client; see runtime.ContextWithClient): %w", errors.ErrUnsupported)
+
+// SampleRequest asks the client's model for one message (MCP sampling/createMessage).
+type SampleRequest struct {
+	// Messages is the conversation so far; the model answers its last message.
+	Messages []SampleMessage
+	// SystemPrompt is the system prompt the tool asks for; the client may use
+	// another.
+	SystemPrompt string
+	// MaxTokens is the most tokens the answer may have; MCP requires it. Zero means
+	// DefaultSampleMaxTokens.
+	MaxTokens int
+	// Temperature is the sampling temperature, nil for the client's choice.
+	Temperature *float64
+	// StopSequences end the answer where the model writes one of them.
+	StopSequences []string
+}
+
+// DefaultSampleMaxTokens is the most tokens a sampled answer may have when a
+// SampleRequest does not say.
+const DefaultSampleMaxTokens = 1000
+
+// SampleMessage is one message of a sampling conversation: text, an image or audio
+// (ContentText, ContentImage, ContentAudio).
+type SampleMessage struct {
+	Role    Role
+	Content Content
+}
+
+// UserMessage returns a message from the user holding text.
+func UserMessage(text string) SampleMessage {
+	return SampleMessage{Role: RoleUser, Content: TextContent(text)}
+}
+
+// SampleResult is the message the client's model answered.
+type SampleResult struct {
+	// Role is who wrote it, RoleAssistant for the model.
+	Role Role
+	// Content is the answer: text, an image or audio.
+	Content Content
+	// Model names the model that answered, as the client says.
+	Model string
+	// StopReason is why the model stopped, as the client says: "endTurn",
+	// "stopSequence", "maxTokens" or another.
+	StopReason string
+}
+
+// Text returns the answer's text, "" when it is not text.
+func (r *SampleResult) Text() string {
+	if r == nil || r.Content.Type != ContentText {
+		return ""
+	}
+	return r.Content.Text
+}
+
+// Sample asks the model of the client that called the tool whose context ctx is for
+// one message (see Client). Outside a call served by a Client it returns an error for
+// which errors.Is(err, errors.ErrUnsupported) holds. The answer comes from outside the
+// application, as a model's arguments do: treat it as untrusted text.
+func Sample(ctx context.Context, req *SampleRequest) (*SampleResult, error) {
+	c, ok := ClientFrom(ctx)
+	if !ok {
+		return nil, fmt.Errorf("sampling: %w", errNoClient)
+	}
+	if req == nil || len(req.Messages) == 0 {
+		return nil, errors.New("sampling: the request has no message")
+	}
+	return c.Sample(ctx, req)
+}
+
+// ElicitRequest asks the client's user to fill in a form (MCP elicitation/create, form
+// mode).
+type ElicitRequest struct {
+	// Message tells the user what is asked and why.
+	Message string
+	// Schema is the form: a JSON Schema object of flat properties of primitive types
+	// (string, number, integer, boolean, enums of strings, and arrays of such enums),
+	// as MCP restricts it. Nil asks for no content (the user accepts or declines).
+	Schema json.RawMessage
+}
+
+// ElicitAction is what the user did with a form.
+type ElicitAction string
+
+// The user's actions, as MCP names them.
+const (
+	ElicitAccept  ElicitAction = "accept"  // the user sent the form
+	ElicitDecline ElicitAction = "decline" // the user said no
+	ElicitCancel  ElicitAction = "cancel"  // the user dismissed the form without a choice
+)
+
+// ElicitResult is the user's answer to a form.
+type ElicitResult struct {
+	Action ElicitAction
+	// Content is the form's values, a JSON object, when Action is ElicitAccept and the
+	// request had a schema; nil otherwise. toolmcp checks it against the schema, and
+	// fills in the schema's defaults, before returning it.
+	Content json.RawMessage
+}
+
+// Elicit asks the user of the client that called the tool whose context ctx is to fill
+// in a form (see Client). Outside a call served by a Client it returns an error for
+// which errors.Is(err, errors.ErrUnsupported) holds. What the user writes comes from
+// outside the application: decode it as untrusted input.
+func Elicit(ctx context.Context, req *ElicitRequest) (*ElicitResult, error) {
+	c, ok := ClientFrom(ctx)
+	if !ok {
+		return nil, fmt.Errorf("elicitation: %w", errNoClient)
+	}
+	if req == nil {
+		return nil, errors.New("elicitation: the request is nil")
+	}
+	if len(req.Schema) > 0 && !json.Valid(req.Schema) {
+		return nil, errors.New("elicitation: the schema is not valid JSON")
+	}
+	return c.Elicit(ctx, req)
+}
+
+// Logger returns a logger for the call whose context ctx is: its records go to the
+// client that called the tool (MCP notifications/message, at the level the client
+// asked for with logging/setLevel), and are dropped when no Client serves the call or
+// it takes no logs. Log with the call's context when there is one (InfoContext(ctx,
+// ...)), or plainly: the logger is bound to the call either way. What a tool logs
+// reaches the client as written: never log a sensitive value.
+func Logger(ctx context.Context) *slog.Logger {
+	if c, ok := ClientFrom(ctx); ok {
+		if h := c.LogHandler(ctx); h != nil {
+			return slog.New(h)
+		}
+	}
+	return slog.New(slog.DiscardHandler)
+}

@@ -1,0 +1,96 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// TestClientOutsideMCP: a call no Client serves cannot ask a model or a user, and says
+// so with errors.ErrUnsupported; its log records go nowhere.
+func TestClientOutsideMCP(t *testing.T) {
+	ctx := context.Background()
+	_, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+	if !errors.Is(err, errors.ErrUnsupported) || !strings.Contains(err.Error(), "no client serves this call") {
+		t.Errorf("Sample: %v", err)
+	}
+	_, err = runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "?"})
+	if !errors.Is(err, errors.ErrUnsupported) {
+		t.Errorf("Elicit: %v", err)
+	}
+	if runtime.Logger(ctx).Handler().Enabled(ctx, slog.LevelError) {
+		t.Error("the logger of a call no client serves is enabled")
+	}
+	if _, ok := runtime.ClientFrom(nil); ok { //nolint:staticcheck // a nil context has no client
+		t.Error("a nil context has a client")
+	}
+}
+
+// fakeClient records what a tool asks and answers with fixed values.
+type fakeClient struct {
+	sampled *runtime.SampleRequest
+	asked   *runtime.ElicitRequest
+	logs    []string
+}
+
+func (c *fakeClient) Sample(_ context.Context, req *runtime.SampleRequest) (*runtime.SampleResult, error) {
+	c.sampled = req
+	return &runtime.SampleResult{Role: runtime.RoleAssistant, Content: runtime.TextContent("blue")}, nil
+}
+
+func (c *fakeClient) Elicit(_ context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+	c.asked = req
+	return &runtime.ElicitResult{Action: runtime.ElicitAccept, Content: json.RawMessage(`{"ok":true}`)}, nil
+}
+
+func (c *fakeClient) LogHandler(context.Context) slog.Handler { return (*recordHandler)(c) }
+
+type recordHandler fakeClient
+
+func (h *recordHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h *recordHandler) Handle(_ context.Context, r slog.Record) error {
+	h.logs = append(h.logs, r.Message)
+	return nil
+}
+func (h *recordHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *recordHandler) WithGroup(string) slog.Handler      { return h }
+
+// TestContextWithClient: an application serves a tool's requests with a Client of its
+// own, through Toolset.Call; requests that cannot be sent fail before reaching it.
+func TestContextWithClient(t *testing.T) {
+	ts, err := runtime.NewTool(runtime.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+			s, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("colour?")}})
+			if err != nil {
+				return nil, err
+			}
+			e, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "sure?"})
+			if err != nil {
+				return nil, err
+			}
+			runtime.Logger(ctx).Info("asked")
+			return runtime.TextResult(s.Text() + " " + string(e.Action) + " " + string(e.Content)), nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &fakeClient{}
+	res := ts.Call(runtime.ContextWithClient(context.Background(), c), "ask", []byte(`{}`))
+	if res.IsError || res.Text() != `blue accept {"ok":true}` {
+		t.Fatalf("result %q (%v)", res.Text(), res.Err)
+	}
+	if c.sampled == nil || c.asked == nil || c.asked.Message != "sure?" || len(c.logs) != 1 || c.logs[0] != "asked" {
+		t.Errorf("the client saw %+v", c)
+	}
+	if _, err := runtime.Sample(runtime.ContextWithClient(context.Background(), c), &runtime.SampleRequest{}); err == nil {
+		t.Error("a sampling request with no message was sent")
+	}
+	if _, err := runtime.Elicit(runtime.ContextWithClient(context.Background(), c), &runtime.ElicitRequest{Schema: json.RawMessage(`{`)}); err == nil {
+		t.Error("a form with a broken schema was sent")
+	}
+}

@@ -1,0 +1,196 @@
+package toolmcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// DefaultClientTimeout is how long a tool's request to the client (runtime.Sample,
+// runtime.Elicit) waits for the answer, unless WithClientTimeout says otherwise.
+const DefaultClientTimeout = 2 * time.Minute
+
+// WithClientTimeout bounds the wait for the client's answer to a tool's request:
+// runtime.Sample (the client's model) and runtime.Elicit (its user). Zero or less means
+// DefaultClientTimeout. The call's own context (its tool's timeout, the client's
+// cancellation) bounds it too. A request not answered in time fails with an error for
+// which errors.Is(err, context.DeadlineExceeded) holds.
+func WithClientTimeout(d time.Duration) Option {
+	return func(c *config) { c.clientTimeout = d }
+}
+
+// sessionClient is the runtime.Client of one tools/call: the MCP session of the client
+// that sent it.
+type sessionClient struct {
+	req     *mcp.CallToolRequest
+	timeout time.Duration
+}
+
+func newSessionClient(req *mcp.CallToolRequest, timeout time.Duration) *sessionClient {
+	if timeout <= 0 {
+		timeout = DefaultClientTimeout
+	}
+	return &sessionClient{req: req, timeout: timeout}
+}
+
+// session returns the session to send a request of what ("sampling", "elicitation")
+// on, or why it cannot be sent: no session (a stateless server keeps none between
+// requests), MCP 2026-07-28 (no request from the server while it serves one), or a
+// client without the capability (has reports it).
+func (c *sessionClient) session(what string, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, error) {
+	if c.req == nil || c.req.Params == nil || c.req.Session == nil {
+		return nil, fmt.Errorf("%s: %w: no MCP session to send it on", what, errors.ErrUnsupported)
+	}
+	modern, caps := clientOf(c.req)
+	if modern {
+		return nil, fmt.Errorf("%s: %w: under MCP 2026-07-28 a server does not send requests while it serves a call", what, errors.ErrUnsupported)
+	}
+	if caps == nil || !has(caps) {
+		return nil, fmt.Errorf("%s: %w: the MCP client does not declare the %s capability", what, errors.ErrUnsupported, what)
+	}
+	return c.req.Session, nil
+}
+
+// Sample sends sampling/createMessage. The SDK sends no temperature of 0 (it omits a
+// zero): a Temperature of 0 reaches the client as the client's choice.
+func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) (*runtime.SampleResult, error) {
+	ss, err := c.session("sampling", func(caps *mcp.ClientCapabilities) bool { return caps.Sampling != nil })
+	if err != nil {
+		return nil, err
+	}
+	params := &mcp.CreateMessageParams{
+		Messages:      make([]*mcp.SamplingMessage, 0, len(req.Messages)),
+		MaxTokens:     int64(req.MaxTokens),
+		SystemPrompt:  req.SystemPrompt,
+		StopSequences: req.StopSequences,
+	}
+	if params.MaxTokens <= 0 {
+		params.MaxTokens = runtime.DefaultSampleMaxTokens
+	}
+	if req.Temperature != nil {
+		params.Temperature = *req.Temperature
+	}
+	for i, m := range req.Messages {
+		var mc mcp.Content
+		switch m.Content.Type {
+		case runtime.ContentText, runtime.ContentImage, runtime.ContentAudio:
+			mc = content(runtime.Content{Type: m.Content.Type, Text: m.Content.Text, Data: m.Content.Data, MIMEType: m.Content.MIMEType})
+		default:
+			return nil, fmt.Errorf("sampling: message %d is of type %q; a sampling message holds text, an image or audio", i, m.Content.Type)
+		}
+		role := m.Role
+		if role == "" {
+			role = runtime.RoleUser
+		}
+		params.Messages = append(params.Messages, &mcp.SamplingMessage{Role: mcp.Role(role), Content: mc})
+	}
+	wait, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	res, err := ss.CreateMessage(wait, params)
+	if err != nil {
+		return nil, fmt.Errorf("sampling: %w", c.waitError(ctx, wait, err))
+	}
+	out := &runtime.SampleResult{Role: runtime.Role(res.Role), Model: res.Model, StopReason: res.StopReason}
+	switch b := res.Content.(type) {
+	case *mcp.TextContent:
+		out.Content = runtime.TextContent(b.Text)
+	case *mcp.ImageContent:
+		out.Content = runtime.ImageContent(b.Data, b.MIMEType)
+	case *mcp.AudioContent:
+		out.Content = runtime.AudioContent(b.Data, b.MIMEType)
+	default:
+		return nil, fmt.Errorf("sampling: the client answered with content of type %T, not text, an image or audio", res.Content)
+	}
+	return out, nil
+}
+
+// Elicit sends elicitation/create, in form mode. The SDK checks the schema against
+// MCP's restrictions, and the user's answer against the schema, filling in its
+// defaults.
+func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+	ss, err := c.session("elicitation", func(caps *mcp.ClientCapabilities) bool {
+		return caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	params := &mcp.ElicitParams{Mode: "form", Message: req.Message}
+	if len(req.Schema) > 0 {
+		params.RequestedSchema = req.Schema
+	}
+	wait, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	res, err := ss.Elicit(wait, params)
+	if err != nil {
+		return nil, fmt.Errorf("elicitation: %w", c.waitError(ctx, wait, err))
+	}
+	out := &runtime.ElicitResult{Action: runtime.ElicitAction(res.Action)}
+	switch out.Action {
+	case runtime.ElicitAccept:
+		if res.Content != nil {
+			if out.Content, err = json.Marshal(res.Content); err != nil {
+				return nil, fmt.Errorf("elicitation: the user's answer: %w", err)
+			}
+		}
+	case runtime.ElicitDecline, runtime.ElicitCancel:
+	default:
+		return nil, fmt.Errorf("elicitation: the client answered with the action %q, not accept, decline or cancel", res.Action)
+	}
+	return out, nil
+}
+
+// waitError says why a request to the client failed: the call ended (its context's
+// error), the client took longer than the timeout, or the client's own error.
+func (c *sessionClient) waitError(call, wait context.Context, err error) error {
+	switch {
+	case call.Err() != nil:
+		return call.Err()
+	case wait.Err() != nil:
+		return fmt.Errorf("the client did not answer within %v: %w", c.timeout, wait.Err())
+	}
+	return err
+}
+
+// LogHandler sends the call's log records as notifications/message, at the level the
+// client set (logging/setLevel; none are sent before it sets one), with the request's
+// context, so that over streamable HTTP they go on the call's stream.
+func (c *sessionClient) LogHandler(ctx context.Context) slog.Handler {
+	if c.req == nil || c.req.Session == nil {
+		return nil
+	}
+	name := ""
+	if c.req.Params != nil {
+		name = c.req.Params.Name
+	}
+	return boundHandler{ctx: ctx, next: mcp.NewLoggingHandler(c.req.Session, &mcp.LoggingHandlerOptions{LoggerName: name})}
+}
+
+// boundHandler handles records with the context of the call it was made for, whatever
+// context the logger was given: the SDK reads the request from it.
+type boundHandler struct {
+	ctx  context.Context
+	next slog.Handler
+}
+
+func (h boundHandler) Enabled(_ context.Context, l slog.Level) bool {
+	return h.next.Enabled(h.ctx, l)
+}
+
+func (h boundHandler) Handle(_ context.Context, r slog.Record) error {
+	return h.next.Handle(h.ctx, r)
+}
+
+func (h boundHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return boundHandler{ctx: h.ctx, next: h.next.WithAttrs(attrs)}
+}
+
+func (h boundHandler) WithGroup(name string) slog.Handler {
+	return boundHandler{ctx: h.ctx, next: h.next.WithGroup(name)}
+}

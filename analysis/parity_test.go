@@ -25,7 +25,7 @@ func (quiet) Errorf(string, ...any) {}
 // same messages at the same lines and columns, but for the parse and type errors,
 // which the analyzer leaves to the compiler.
 func TestParity(t *testing.T) {
-	for _, name := range []string{"errors", "tagerrors", "collisions", "regenerrors", "loaderrors"} {
+	for _, name := range []string{"errors", "tagerrors", "collisions", "regenerrors", "loaderrors", "schemaerrors"} {
 		t.Run(name, func(t *testing.T) {
 			ar, err := txtar.ParseFile(filepath.Join("..", "testdata", "parser", name+".txtar"))
 			if err != nil {

@@ -38,17 +38,18 @@ const (
 var geminiParamName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 
 // lower lowers the tool's input schema to every provider dialect with runtime/dialect,
-// as the adapters do at run time, and records what the dialects had to give up.
+// as the adapters do at run time, and records what the dialects had to give up. It
+// lowers the schema without "$schema" (lowerJSON), which no provider needs.
 func (ts *toolSchema) lower(sink *warningSink) error {
 	var ws []dialect.Warning
 	var l dialect.Lowered
-	l, ws = dialect.OpenAI(ts.inputJSON, ts.tool.Strict)
+	l, ws = dialect.OpenAI(ts.lowerJSON, ts.tool.Strict)
 	ts.openAI = lowered{json: l.Parameters, strict: l.Strict}
 	sink.add(ts.tool, openAIDialect, notStrictFor, ts.issues(ws))
-	l, ws = dialect.Anthropic(ts.inputJSON, ts.tool.Strict)
+	l, ws = dialect.Anthropic(ts.lowerJSON, ts.tool.Strict)
 	ts.anthropic = lowered{json: l.Parameters, strict: l.Strict}
 	sink.add(ts.tool, anthropicDialect, notStrictFor, ts.issues(ws))
-	l, ws = dialect.Gemini(ts.inputJSON)
+	l, ws = dialect.Gemini(ts.lowerJSON)
 	if l.Parameters == nil {
 		return fmt.Errorf("gemini schema: %s", ws[0].Message)
 	}

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -26,8 +27,16 @@ type toolSchema struct {
 	tool *model.Tool
 	// input is the input schema; output the output schema, nil when there is none.
 	input, output *schema
-	// inputJSON and outputJSON are the same schemas as compact JSON.
+	// inputJSON and outputJSON are the same schemas as compact JSON, the roots led by
+	// "$schema" when the package says schema= (model.Package.SchemaURI). Every
+	// rendering of the canonical schemas (toolschema/<tool>.json, mcp.json, the
+	// runtime.Tool definitions of toolgen.gen.go) starts from these bytes.
 	inputJSON, outputJSON []byte
+	// lowerJSON is inputJSON without "$schema": what the dialects lower, so that the
+	// provider files are the same with schema= as without. (runtime/dialect drops
+	// "$schema" from a schema it makes strict, but sends one it cannot, or need not,
+	// make strict as given, "$schema" and all.)
+	lowerJSON []byte
 
 	// openAI and anthropic are the input schema lowered to those providers' dialects
 	// (the canonical schema itself when not strict) by runtime/dialect.
@@ -78,6 +87,9 @@ func reservedName(name string) bool {
 // buildSchemas builds the canonical input and output schemas of every tool in pkg and
 // renders the files under toolschema/.
 func buildSchemas(pkg *model.Package) (*schemaSet, error) {
+	if pkg.SchemaDialect != "" && pkg.SchemaURI() == "" {
+		return nil, fmt.Errorf("unknown schema dialect %q (want %q)", pkg.SchemaDialect, model.SchemaDialect202012)
+	}
 	cyclic := cyclicTypes(pkg)
 	set := &schemaSet{}
 	seen := map[string]bool{}
@@ -136,7 +148,10 @@ func buildTool(pkg *model.Package, cyclic map[string]bool, t *model.Tool) (*tool
 	if ts.input, err = in.build(func() (*schema, error) { return in.inputRoot(t) }); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	if ts.inputJSON, err = schematree.EncodeJSON(ts.input, false); err != nil {
+	if ts.inputJSON, err = encodeRoot(ts.input, pkg.SchemaURI()); err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	if ts.lowerJSON, err = encodeRoot(ts.input, ""); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
 	if !t.Output.Structured() {
@@ -149,10 +164,33 @@ func buildTool(pkg *model.Package, cyclic map[string]bool, t *model.Tool) (*tool
 	if ts.output, err = out.build(func() (*schema, error) { return out.outputRoot(t.Output.Type) }); err != nil {
 		return nil, fmt.Errorf("output schema: %w", err)
 	}
-	if ts.outputJSON, err = schematree.EncodeJSON(ts.output, false); err != nil {
+	if ts.outputJSON, err = encodeRoot(ts.output, pkg.SchemaURI()); err != nil {
 		return nil, fmt.Errorf("output schema: %w", err)
 	}
 	return ts, nil
+}
+
+// encodeRoot returns the root schema s as compact JSON, with "$schema": uri as the
+// first key of the root object when uri is not "" (only the root: a nested node or an
+// entry of "$defs" never names the dialect).
+func encodeRoot(s *schema, uri string) ([]byte, error) {
+	data, err := schematree.EncodeJSON(s, false)
+	if err != nil || uri == "" {
+		return data, err
+	}
+	body, ok := bytes.CutPrefix(data, []byte("{"))
+	if !ok {
+		return nil, fmt.Errorf("the root is %s, not an object, so it cannot carry \"$schema\"", data)
+	}
+	key, err := schematree.EncodeJSON(uri, false)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte(`{"$schema":`), key...)
+	if !bytes.Equal(body, []byte("}")) {
+		out = append(out, ',')
+	}
+	return append(out, body...), nil
 }
 
 // files returns the files under toolschema/: toolschema/<tool>.json for every tool and
@@ -204,8 +242,8 @@ type mcpTool struct {
 	Name         string          `json:"name"`
 	Title        string          `json:"title,omitempty"`
 	Description  string          `json:"description,omitempty"`
-	InputSchema  *schema         `json:"inputSchema"`
-	OutputSchema *schema         `json:"outputSchema,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  *mcpAnnotations `json:"annotations,omitempty"`
 	Groups       []string        `json:"groups,omitempty"`
 }
@@ -226,8 +264,8 @@ func mcpToolOf(ts *toolSchema, withGroups bool) *mcpTool {
 		Name:         t.Name,
 		Title:        t.Title,
 		Description:  strings.TrimSpace(t.Description),
-		InputSchema:  ts.input,
-		OutputSchema: ts.output,
+		InputSchema:  ts.inputJSON,
+		OutputSchema: ts.outputJSON,
 	}
 	a := t.Annotations
 	if t.Title != "" || a.ReadOnly != nil || a.Destructive != nil || a.Idempotent != nil || a.OpenWorld != nil {

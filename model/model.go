@@ -35,6 +35,13 @@ type Package struct {
 	// the tools of a receiver type's methods, "*" standing for the type's name; empty
 	// means DefaultTypeToolsFunc. Use Constructor rather than reading it.
 	TypeToolsFunc string `json:"typeToolsFunc,omitempty"`
+	// SchemaDialect is the value of the package's schema= option: SchemaDialect202012,
+	// or empty when absent. When set, the root of every tool's canonical input and
+	// output schema (toolschema/<tool>.json, toolschema/mcp.json and the schemas of the
+	// generated runtime.Tool definitions) names the dialect with "$schema" (see
+	// SchemaURI); the provider dialect files do not get it. The schemas are 2020-12
+	// either way.
+	SchemaDialect string `json:"schemaDialect,omitempty"`
 	// ImportNamesTaken are the package-level names declared by the package's own
 	// source that are also the names of packages its generated file imports (see
 	// GeneratedImports; the packages of its types count too), sorted. A name cannot be
@@ -61,6 +68,23 @@ const (
 	// It is followed by an upper-case letter.
 	HelperPrefix = "toolgen"
 )
+
+// Values of Package.SchemaDialect.
+const (
+	// SchemaDialect202012 is JSON Schema draft 2020-12, written schema=2020-12.
+	SchemaDialect202012 = "2020-12"
+	// SchemaURI202012 is the "$schema" of draft 2020-12.
+	SchemaURI202012 = "https://json-schema.org/draft/2020-12/schema"
+)
+
+// SchemaURI returns the "$schema" the roots of the package's canonical schemas carry,
+// or "" when they carry none (SchemaDialect is empty or unknown).
+func (p *Package) SchemaURI() string {
+	if p.SchemaDialect == SchemaDialect202012 {
+		return SchemaURI202012
+	}
+	return ""
+}
 
 // GeneratedImports are the import paths of the packages generated code may import,
 // besides those of the packages that declare the tools' types.

@@ -50,3 +50,15 @@ func TestWarningString(t *testing.T) {
 		t.Errorf("String without a position = %q", got)
 	}
 }
+
+func TestSchemaURI(t *testing.T) {
+	for dialect, want := range map[string]string{
+		"":                  "",
+		SchemaDialect202012: "https://json-schema.org/draft/2020-12/schema",
+		"2019-09":           "",
+	} {
+		if got := (&Package{SchemaDialect: dialect}).SchemaURI(); got != want {
+			t.Errorf("SchemaURI with SchemaDialect %q = %q, want %q", dialect, got, want)
+		}
+	}
+}

@@ -17,12 +17,12 @@ import (
 //
 //	// Package bank serves accounts.
 //	//
-//	//toolgen:package tools=AllTools typetools=*Toolset descriptions=verbatim
+//	//toolgen:package tools=AllTools typetools=*Toolset descriptions=verbatim schema=2020-12
 //	package bank
 const packageDirective = "package"
 
 // packageOptionNames are the options of //toolgen:package.
-var packageOptionNames = []string{"tools", "typetools", "descriptions"}
+var packageOptionNames = []string{"tools", "typetools", "descriptions", "schema"}
 
 // Values of the descriptions= option.
 const (
@@ -39,6 +39,9 @@ type packageOptions struct {
 	typeToolsFunc string
 	// verbatim keeps doc comments as written in descriptions.
 	verbatim bool
+	// schemaDialect is the value of schema= (model.SchemaDialect202012), "" when
+	// absent: the roots of the canonical schemas then name no "$schema".
+	schemaDialect string
 	// toolsOff and typeToolsOff are the offsets of the options in the comment, -1
 	// when absent.
 	toolsOff, typeToolsOff int
@@ -117,6 +120,12 @@ func parsePackageOptions(c *ast.Comment, where func(off int) string) (packageOpt
 			default:
 				fail("invalid descriptions=%s: want descriptions=%s (doc comments as written) or descriptions=%s (the default: a leading Go name is dropped)", v, descriptionsVerbatim, descriptionsTrim)
 			}
+		case "schema":
+			if v != model.SchemaDialect202012 {
+				fail("invalid schema=%s: want schema=%s, the only dialect toolgen writes (every tool's inputSchema and outputSchema then say \"$schema\": %q)", v, model.SchemaDialect202012, model.SchemaURI202012)
+				continue
+			}
+			po.schemaDialect = v
 		}
 	}
 	return po, errs
@@ -158,6 +167,7 @@ func (b *pkgBuilder) readPackageOptions(files []*ast.File, mp *model.Package) {
 	}
 	mp.ToolsFunc = b.opts.toolsFunc
 	mp.TypeToolsFunc = b.opts.typeToolsFunc
+	mp.SchemaDialect = b.opts.schemaDialect
 }
 
 // optionsOf returns what a package's //toolgen:package line says, ignoring its

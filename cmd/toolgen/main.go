@@ -40,6 +40,9 @@
 //	typetools=PATTERN    the constructors of the tools of a receiver type's methods, *
 //	                     standing for the type's name (default *Tools: ServiceTools)
 //	descriptions=MODE    trim (the default) or verbatim, see below
+//	schema=2020-12       start the root of every tool's inputSchema and outputSchema
+//	                     with "$schema": "https://json-schema.org/draft/2020-12/schema"
+//	                     (default: no "$schema"; the provider files never get it)
 //
 // The generated file declares those constructors and helpers whose names start with
 // "toolgen" and an upper-case letter (toolgenTools, toolgenDispatch, ...). A declaration

@@ -42,6 +42,14 @@ func TestCompare(t *testing.T) {
 		want     []string
 	}{
 		{"same", tool(obj(`"a":{"type":"string"}`, `"a"`), ""), tool(obj(`"a":{"type":"string"}`, `"a"`), ""), nil},
+		{"$schema 2020-12 added (//toolgen:package schema=2020-12), input and output",
+			tool(obj(`"a":{"type":"string"}`, `"a"`), obj(`"n":{"type":"integer"}`, `"n"`)),
+			tool(`{"$schema":"https://json-schema.org/draft/2020-12/schema",`+obj(`"a":{"type":"string"}`, `"a"`)[1:], `{"$schema":"https://json-schema.org/draft/2020-12/schema",`+obj(`"n":{"type":"integer"}`, `"n"`)[1:]),
+			[]string{`compatible /inputSchema/$schema added: "https://json-schema.org/draft/2020-12/schema"`, `compatible /outputSchema/$schema added: "https://json-schema.org/draft/2020-12/schema"`}},
+		{"$schema 2020-12 removed",
+			tool(`{"$schema":"https://json-schema.org/draft/2020-12/schema",`+obj(`"a":{"type":"string"}`, `"a"`)[1:], `{"$schema":"https://json-schema.org/draft/2020-12/schema",`+obj(`"n":{"type":"integer"}`, `"n"`)[1:]),
+			tool(obj(`"a":{"type":"string"}`, `"a"`), obj(`"n":{"type":"integer"}`, `"n"`)),
+			[]string{`compatible /inputSchema/$schema removed (was "https://json-schema.org/draft/2020-12/schema")`, `compatible /outputSchema/$schema removed (was "https://json-schema.org/draft/2020-12/schema")`}},
 		{"formatting and order do not matter",
 			tool(`{"type":"object","required":["a","b"],"properties":{"a":{"type":"string"},"b":{"type":"integer"}}}`, ""),
 			[]byte("{\n  \"inputSchema\": {\"properties\":{\"b\":{\"type\":\"integer\"},\"a\":{\"type\":[\"string\"]}},\"required\":[\"b\",\"a\"],\"type\":\"object\"},\n  \"name\": \"t\"\n}\n"),
@@ -335,7 +343,7 @@ func TestCompareErrors(t *testing.T) {
 // TestRealContracts compares every contract of the repository with itself: no change.
 func TestRealContracts(t *testing.T) {
 	files := map[string][]byte{}
-	for _, pattern := range []string{"../../examples/*/*/toolschema/*.json", "../../internal/*/toolschema/*.json", "../../testdata/generator/schema/*/toolschema/*.json"} {
+	for _, pattern := range []string{"../../examples/*/*/toolschema/*.json", "../../internal/*/toolschema/*.json", "../../testdata/generator/schema/*/toolschema/*.json", "../../testdata/generator/schemadialect/toolschema/*.json"} {
 		matches, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

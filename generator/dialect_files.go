@@ -38,18 +38,19 @@ const (
 var geminiParamName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 
 // lower lowers the tool's input schema to every provider dialect with runtime/dialect,
-// as the adapters do at run time, and records what the dialects had to give up. It
-// lowers the schema without "$schema" (lowerJSON), which no provider needs.
+// as the adapters do at run time, and records what the dialects had to give up. Every
+// dialect drops the root's "$schema" (schema=), which no provider needs, so the
+// provider files are the same with it as without.
 func (ts *toolSchema) lower(sink *warningSink) error {
 	var ws []dialect.Warning
 	var l dialect.Lowered
-	l, ws = dialect.OpenAI(ts.lowerJSON, ts.tool.Strict)
+	l, ws = dialect.OpenAI(ts.inputJSON, ts.tool.Strict)
 	ts.openAI = lowered{json: l.Parameters, strict: l.Strict}
 	sink.add(ts.tool, openAIDialect, notStrictFor, ts.issues(ws))
-	l, ws = dialect.Anthropic(ts.lowerJSON, ts.tool.Strict)
+	l, ws = dialect.Anthropic(ts.inputJSON, ts.tool.Strict)
 	ts.anthropic = lowered{json: l.Parameters, strict: l.Strict}
 	sink.add(ts.tool, anthropicDialect, notStrictFor, ts.issues(ws))
-	l, ws = dialect.Gemini(ts.lowerJSON)
+	l, ws = dialect.Gemini(ts.inputJSON)
 	if l.Parameters == nil {
 		return fmt.Errorf("gemini schema: %s", ws[0].Message)
 	}

@@ -32,11 +32,6 @@ type toolSchema struct {
 	// rendering of the canonical schemas (toolschema/<tool>.json, mcp.json, the
 	// runtime.Tool definitions of toolgen.gen.go) starts from these bytes.
 	inputJSON, outputJSON []byte
-	// lowerJSON is inputJSON without "$schema": what the dialects lower, so that the
-	// provider files are the same with schema= as without. (runtime/dialect drops
-	// "$schema" from a schema it makes strict, but sends one it cannot, or need not,
-	// make strict as given, "$schema" and all.)
-	lowerJSON []byte
 
 	// openAI and anthropic are the input schema lowered to those providers' dialects
 	// (the canonical schema itself when not strict) by runtime/dialect.
@@ -149,9 +144,6 @@ func buildTool(pkg *model.Package, cyclic map[string]bool, t *model.Tool) (*tool
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
 	if ts.inputJSON, err = encodeRoot(ts.input, pkg.SchemaURI()); err != nil {
-		return nil, fmt.Errorf("input schema: %w", err)
-	}
-	if ts.lowerJSON, err = encodeRoot(ts.input, ""); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
 	if !t.Output.Structured() {

@@ -14,6 +14,7 @@
 package dialect
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -24,8 +25,9 @@ import (
 // Lowered is an input schema in one provider's dialect.
 type Lowered struct {
 	// Parameters is the schema as the provider takes it, compact JSON. It is the schema
-	// as given, unchanged, when the lowering sends it as it is (a tool that is not
-	// strict, or one strict mode cannot take).
+	// as given when the lowering sends it as it is (a tool that is not strict, or one
+	// strict mode cannot take), unchanged but for a "$schema" at its root, which no
+	// provider needs (toolgen writes one with //toolgen:package schema=2020-12).
 	Parameters json.RawMessage
 	// Strict reports that Parameters meets the provider's strict mode and that strict
 	// mode was asked for.
@@ -64,7 +66,7 @@ func (w Warning) String() string {
 // say why. Without strict, the schema goes as given.
 func OpenAI(schema json.RawMessage, strict bool) (Lowered, []Warning) {
 	if !strict {
-		return Lowered{Parameters: schema}, nil
+		return Lowered{Parameters: asGiven(schema)}, nil
 	}
 	root, err := parse(schema)
 	if err != nil {
@@ -72,7 +74,7 @@ func OpenAI(schema json.RawMessage, strict bool) (Lowered, []Warning) {
 	}
 	s, ok, issues := lowerOpenAI(root, true)
 	if !ok {
-		return Lowered{Parameters: schema}, issues.warnings()
+		return Lowered{Parameters: asGiven(schema)}, issues.warnings()
 	}
 	return Lowered{Parameters: mustEncode(s), Strict: true}, nil
 }
@@ -86,7 +88,7 @@ func OpenAI(schema json.RawMessage, strict bool) (Lowered, []Warning) {
 // schema out of strict mode, as given, with warnings that say why.
 func Anthropic(schema json.RawMessage, strict bool) (Lowered, []Warning) {
 	if !strict {
-		return Lowered{Parameters: schema}, nil
+		return Lowered{Parameters: asGiven(schema)}, nil
 	}
 	root, err := parse(schema)
 	if err != nil {
@@ -94,7 +96,7 @@ func Anthropic(schema json.RawMessage, strict bool) (Lowered, []Warning) {
 	}
 	s, ok, issues := lowerAnthropic(root, true)
 	if !ok {
-		return Lowered{Parameters: schema}, issues.warnings()
+		return Lowered{Parameters: asGiven(schema)}, issues.warnings()
 	}
 	return Lowered{Parameters: mustEncode(s), Strict: true}, nil
 }
@@ -113,6 +115,46 @@ func Gemini(schema json.RawMessage) (Lowered, []Warning) {
 	}
 	g, issues := lowerGemini(root)
 	return Lowered{Parameters: mustEncode(g)}, issues.warnings()
+}
+
+// asGiven returns schema as it is, without the "$schema" member of its root object when
+// it has one: the other members keep their bytes and their order. A schema that is not
+// an object of valid JSON is returned unchanged.
+func asGiven(schema json.RawMessage) json.RawMessage {
+	if !bytes.Contains(schema, []byte(`"$schema"`)) {
+		return schema
+	}
+	dec := json.NewDecoder(bytes.NewReader(schema))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return schema
+	}
+	out := make([]byte, 0, len(schema))
+	out = append(out, '{')
+	found := false
+	for dec.More() {
+		start := dec.InputOffset() // at the key, or at the comma before it
+		k, err := dec.Token()
+		if err != nil {
+			return schema
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return schema
+		}
+		if k == "$schema" {
+			found = true
+			continue
+		}
+		member := bytes.TrimLeft(schema[start:dec.InputOffset()], " \t\r\n,")
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, member...)
+	}
+	if !found {
+		return schema
+	}
+	return append(out, '}')
 }
 
 // mustEncode marshals a lowered schema, which is always representable.

@@ -1,0 +1,315 @@
+// Package suite holds the tools the official MCP conformance suite
+// (@modelcontextprotocol/conformance) calls by name, written as ordinary toolgen tools:
+// content blocks of every kind, an error, progress, log messages to the client, a
+// question to the client's model (sampling) and forms for its user (elicitation), and
+// a tool whose input schema keeps JSON Schema 2020-12's "$schema", "$defs" and
+// "additionalProperties". Each is what the suite's scenario of the same name asks for.
+//
+// The last one's schema is toolgen's as for any tool: the package's schema=2020-12
+// option writes "$schema", a named type used twice (address) goes in "$defs" once,
+// and every object toolgen writes is closed ("additionalProperties": false).
+//
+// What a tool asks of the client goes through its context (runtime.Sample,
+// runtime.Elicit, runtime.Logger, runtime.ReportProgress): toolmcp serves it over the
+// MCP session, and anywhere else it degrades to an error a tool can report
+// (errors.ErrUnsupported) or to nothing (logs and progress nobody listens to).
+//
+//toolgen:package schema=2020-12
+package suite
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"time"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+//go:generate go tool toolgen generate
+
+// SimpleText answers with one text block.
+//
+//toolgen:tool name=test_simple_text readonly idempotent openworld=false
+func SimpleText() string {
+	return "This is a simple text response for testing."
+}
+
+// Image answers with a picture: one red pixel, as a PNG image block.
+//
+//toolgen:tool name=test_image_content readonly idempotent openworld=false
+func Image() *runtime.Result {
+	return &runtime.Result{Content: []runtime.Content{runtime.ImageContent(redPixel(), "image/png")}}
+}
+
+// Audio answers with a sound: a tenth of a second of silence, as a WAV audio block.
+//
+//toolgen:tool name=test_audio_content readonly idempotent openworld=false
+func Audio() *runtime.Result {
+	return &runtime.Result{Content: []runtime.Content{runtime.AudioContent(silence(), "audio/wav")}}
+}
+
+// EmbeddedResource answers with a text resource embedded in the result.
+//
+//toolgen:tool name=test_embedded_resource readonly idempotent openworld=false
+func EmbeddedResource() *runtime.Result {
+	return &runtime.Result{Content: []runtime.Content{
+		runtime.TextResource("test://embedded-resource", "text/plain", "This is an embedded resource content."),
+	}}
+}
+
+// MultipleContentTypes answers with text, an image and an embedded JSON resource.
+//
+//toolgen:tool name=test_multiple_content_types readonly idempotent openworld=false
+func MultipleContentTypes() *runtime.Result {
+	return &runtime.Result{Content: []runtime.Content{
+		runtime.TextContent("Multiple content types test:"),
+		runtime.ImageContent(redPixel(), "image/png"),
+		runtime.TextResource("test://mixed-content-resource", "application/json", `{"test":"data","value":123}`),
+	}}
+}
+
+// step is the pause between the steps of the slow tools. toolmcp sends at most one
+// progress notification per toolmcp.DefaultProgressInterval (100 ms), the newest of an
+// interval standing for the others: pausing as long keeps every report.
+const step = 100 * time.Millisecond
+
+// WithLogging works in three steps and logs each to the client.
+//
+//toolgen:tool name=test_tool_with_logging readonly idempotent openworld=false
+func WithLogging(ctx context.Context) (string, error) {
+	log := runtime.Logger(ctx)
+	log.Info("Tool execution started")
+	if err := pause(ctx, step/2); err != nil {
+		return "", err
+	}
+	log.Info("Tool processing data")
+	if err := pause(ctx, step/2); err != nil {
+		return "", err
+	}
+	log.Info("Tool execution completed")
+	return "Tool with logging executed successfully", nil
+}
+
+// ErrorHandling always fails.
+//
+//toolgen:tool name=test_error_handling readonly idempotent openworld=false
+func ErrorHandling() error {
+	return runtime.ToolErrorf("This tool intentionally returns an error for testing")
+}
+
+// WithProgress works in three steps and reports its progress after each.
+//
+//toolgen:tool name=test_tool_with_progress readonly idempotent openworld=false
+func WithProgress(ctx context.Context) (string, error) {
+	for i, done := range []float64{0, 50, 100} {
+		if i > 0 {
+			if err := pause(ctx, step); err != nil {
+				return "", err
+			}
+		}
+		runtime.ReportProgress(ctx, done, 100, fmt.Sprintf("step %d of 3", i+1))
+	}
+	return "Tool with progress executed successfully", nil
+}
+
+// SamplingArgs are the arguments of test_sampling.
+type SamplingArgs struct {
+	// Prompt is what to ask the client's model.
+	Prompt string `json:"prompt" tool:"minLength=1,maxLength=4000"`
+}
+
+// Sampling asks the client's model the prompt and answers with its reply.
+//
+//toolgen:tool name=test_sampling readonly openworld
+func Sampling(ctx context.Context, a SamplingArgs) (string, error) {
+	res, err := runtime.Sample(ctx, &runtime.SampleRequest{
+		Messages:  []runtime.SampleMessage{runtime.UserMessage(a.Prompt)},
+		MaxTokens: 100,
+	})
+	if err != nil {
+		return "", runtime.ToolErrorf("sampling failed: %v", err)
+	}
+	return "LLM response: " + res.Text(), nil
+}
+
+// ElicitationArgs are the arguments of test_elicitation.
+type ElicitationArgs struct {
+	// Message is what to tell the user.
+	Message string `json:"message" tool:"minLength=1,maxLength=4000"`
+}
+
+// userForm asks for a username and an email address.
+const userForm = `{
+	"type": "object",
+	"properties": {
+		"username": {"type": "string", "description": "User's response"},
+		"email": {"type": "string", "description": "User's email address"}
+	},
+	"required": ["username", "email"]
+}`
+
+// Elicitation asks the user for a username and an email address, with the message,
+// and answers with what the user did.
+//
+//toolgen:tool name=test_elicitation readonly openworld
+func Elicitation(ctx context.Context, a ElicitationArgs) (string, error) {
+	res, err := ask(ctx, a.Message, userForm)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("User response: action=%s, content=%s", res.Action, contentOf(res)), nil
+}
+
+// defaultsForm has a default for every primitive type (SEP-1034).
+const defaultsForm = `{
+	"type": "object",
+	"properties": {
+		"name": {"type": "string", "description": "User name", "default": "John Doe"},
+		"age": {"type": "integer", "description": "User age", "default": 30},
+		"score": {"type": "number", "description": "User score", "default": 95.5},
+		"status": {"type": "string", "description": "User status", "enum": ["active", "inactive", "pending"], "default": "active"},
+		"verified": {"type": "boolean", "description": "Verification status", "default": true}
+	}
+}`
+
+// ElicitationDefaults asks the user to fill in a form whose fields have defaults.
+//
+//toolgen:tool name=test_elicitation_sep1034_defaults readonly openworld
+func ElicitationDefaults(ctx context.Context) (string, error) {
+	res, err := ask(ctx, "Check your profile", defaultsForm)
+	if err != nil {
+		return "", err
+	}
+	return completed(res), nil
+}
+
+// enumsForm has the five kinds of enum of SEP-1330.
+const enumsForm = `{
+	"type": "object",
+	"properties": {
+		"untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+		"titledSingle": {"type": "string", "oneOf": [
+			{"const": "value1", "title": "First Option"},
+			{"const": "value2", "title": "Second Option"},
+			{"const": "value3", "title": "Third Option"}
+		]},
+		"legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"], "enumNames": ["Option One", "Option Two", "Option Three"]},
+		"untitledMulti": {"type": "array", "minItems": 1, "maxItems": 3, "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+		"titledMulti": {"type": "array", "minItems": 1, "maxItems": 3, "items": {"anyOf": [
+			{"const": "value1", "title": "First Choice"},
+			{"const": "value2", "title": "Second Choice"},
+			{"const": "value3", "title": "Third Choice"}
+		]}}
+	}
+}`
+
+// ElicitationEnums asks the user to choose from enums of every kind.
+//
+//toolgen:tool name=test_elicitation_sep1330_enums readonly openworld
+func ElicitationEnums(ctx context.Context) (string, error) {
+	res, err := ask(ctx, "Choose your options", enumsForm)
+	if err != nil {
+		return "", err
+	}
+	return completed(res), nil
+}
+
+// address is a postal address.
+type address struct {
+	// Street is the street and number.
+	Street string `json:"street,omitempty"`
+	// City is the city.
+	City string `json:"city,omitempty"`
+}
+
+// Person is someone with an address.
+type Person struct {
+	// Name is the person's name.
+	Name string `json:"name,omitempty"`
+	// Address is where the person lives.
+	Address address `json:"address,omitzero"`
+	// Mail is where the person's mail goes, when not to the address.
+	Mail address `json:"mail,omitzero"`
+}
+
+// JSONSchema202012 echoes a person's name and addresses.
+//
+//toolgen:tool name=json_schema_2020_12_tool readonly idempotent openworld=false
+func JSONSchema202012(p Person) (string, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return "", err
+	}
+	return "JSON Schema 2020-12 tool called with: " + string(b), nil
+}
+
+// ask puts a form to the user; a client that cannot ask fails the call with a message
+// saying why.
+func ask(ctx context.Context, message, form string) (*runtime.ElicitResult, error) {
+	res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: message, Schema: json.RawMessage(form)})
+	if err != nil {
+		return nil, runtime.ToolErrorf("elicitation failed: %v", err)
+	}
+	return res, nil
+}
+
+func completed(res *runtime.ElicitResult) string {
+	return fmt.Sprintf("Elicitation completed: action=%s, content=%s", res.Action, contentOf(res))
+}
+
+func contentOf(res *runtime.ElicitResult) string {
+	if res.Content == nil {
+		return "{}"
+	}
+	return string(res.Content)
+}
+
+// pause waits d, or until ctx ends.
+func pause(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// redPixel returns a PNG image of one red pixel.
+func redPixel() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 1, 1))
+	img.Set(0, 0, color.RGBA{R: 255, A: 255})
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		panic(err) // an in-memory buffer does not fail
+	}
+	return buf.Bytes()
+}
+
+// silence returns a WAV file of 100 ms of silence: 8 kHz, mono, 8-bit.
+func silence() []byte {
+	const rate, samples = 8000, 800
+	var buf bytes.Buffer
+	w := func(v any) { _ = binary.Write(&buf, binary.LittleEndian, v) }
+	buf.WriteString("RIFF")
+	w(uint32(36 + samples))
+	buf.WriteString("WAVEfmt ")
+	w(uint32(16))   // the fmt chunk's size
+	w(uint16(1))    // PCM
+	w(uint16(1))    // mono
+	w(uint32(rate)) // samples per second
+	w(uint32(rate)) // bytes per second
+	w(uint16(1))    // bytes per sample
+	w(uint16(8))    // bits per sample
+	buf.WriteString("data")
+	w(uint32(samples))
+	buf.Write(bytes.Repeat([]byte{128}, samples)) // 8-bit PCM's zero is 128
+	return buf.Bytes()
+}

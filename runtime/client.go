@@ -66,7 +66,9 @@ type SampleRequest struct {
 	// MaxTokens is the most tokens the answer may have; MCP requires it. Zero means
 	// DefaultSampleMaxTokens.
 	MaxTokens int
-	// Temperature is the sampling temperature, nil for the client's choice.
+	// Temperature is the sampling temperature, nil for the client's choice. toolmcp
+	// cannot send a temperature of 0 (the MCP SDK omits a zero): over MCP, 0 is the
+	// client's choice too.
 	Temperature *float64
 	// StopSequences end the answer where the model writes one of them.
 	StopSequences []string
@@ -131,7 +133,8 @@ type ElicitRequest struct {
 	Message string
 	// Schema is the form: a JSON Schema object of flat properties of primitive types
 	// (string, number, integer, boolean, enums of strings, and arrays of such enums),
-	// as MCP restricts it. Nil asks for no content (the user accepts or declines).
+	// as MCP restricts it. Nil asks for no content (the user accepts or declines);
+	// JSON that is not an object (null included) is an error.
 	Schema json.RawMessage
 }
 
@@ -150,7 +153,8 @@ type ElicitResult struct {
 	Action ElicitAction
 	// Content is the form's values, a JSON object, when Action is ElicitAccept and the
 	// request had a schema; nil otherwise. toolmcp checks it against the schema, and
-	// fills in the schema's defaults, before returning it.
+	// fills in the schema's defaults, before returning it: a form accepted without
+	// values is an error there.
 	Content json.RawMessage
 }
 
@@ -166,8 +170,15 @@ func Elicit(ctx context.Context, req *ElicitRequest) (*ElicitResult, error) {
 	if req == nil {
 		return nil, errors.New("elicitation: the request is nil")
 	}
-	if len(req.Schema) > 0 && !json.Valid(req.Schema) {
-		return nil, errors.New("elicitation: the schema is not valid JSON")
+	if len(req.Schema) > 0 {
+		if !json.Valid(req.Schema) {
+			return nil, errors.New("elicitation: the schema is not valid JSON")
+		}
+		// null, an array or a scalar is no form: refused before the user is asked.
+		var form map[string]json.RawMessage
+		if json.Unmarshal(req.Schema, &form) != nil || form == nil {
+			return nil, errors.New("elicitation: the schema is not a JSON object")
+		}
 	}
 	return c.Elicit(ctx, req)
 }

@@ -94,3 +94,20 @@ func TestContextWithClient(t *testing.T) {
 		t.Error("a form with a broken schema was sent")
 	}
 }
+
+// TestElicitSchemaIsAnObject: a schema that is JSON but not an object (null, an
+// array, a string) is no form: it fails before the client is asked, rather than asking
+// for content checked against nothing.
+func TestElicitSchemaIsAnObject(t *testing.T) {
+	for _, schema := range []string{`null`, `[]`, `"form"`, `1`} {
+		c := &fakeClient{}
+		_, err := runtime.Elicit(runtime.ContextWithClient(context.Background(), c), &runtime.ElicitRequest{Message: "?", Schema: json.RawMessage(schema)})
+		if err == nil || !strings.Contains(err.Error(), "not a JSON object") || c.asked != nil {
+			t.Errorf("schema %s: err %v, asked %v", schema, err, c.asked != nil)
+		}
+	}
+	c := &fakeClient{}
+	if _, err := runtime.Elicit(runtime.ContextWithClient(context.Background(), c), &runtime.ElicitRequest{Schema: json.RawMessage(` {"type":"object"} `)}); err != nil || c.asked == nil {
+		t.Errorf("an object schema: %v", err)
+	}
+}

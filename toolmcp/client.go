@@ -52,7 +52,12 @@ func (c *sessionClient) session(what string, has func(*mcp.ClientCapabilities) b
 	if modern {
 		return nil, fmt.Errorf("%s: %w: under MCP 2026-07-28 a server does not send requests while it serves a call", what, errors.ErrUnsupported)
 	}
-	if caps == nil || !has(caps) {
+	if caps == nil {
+		// A stateless server's session is made for the request, with no client
+		// capabilities: it keeps none from initialize, and cannot ask the client.
+		return nil, fmt.Errorf("%s: %w: the MCP session does not know the client's capabilities (a stateless server keeps no session between requests to ask on)", what, errors.ErrUnsupported)
+	}
+	if !has(caps) {
 		return nil, fmt.Errorf("%s: %w: the MCP client does not declare the %s capability", what, errors.ErrUnsupported, what)
 	}
 	return c.req.Session, nil
@@ -86,8 +91,12 @@ func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) 
 			return nil, fmt.Errorf("sampling: message %d is of type %q; a sampling message holds text, an image or audio", i, m.Content.Type)
 		}
 		role := m.Role
-		if role == "" {
+		switch role {
+		case "":
 			role = runtime.RoleUser
+		case runtime.RoleUser, runtime.RoleAssistant:
+		default:
+			return nil, fmt.Errorf("sampling: message %d has the role %q; a sampling message is the user's or the assistant's", i, m.Role)
 		}
 		params.Messages = append(params.Messages, &mcp.SamplingMessage{Role: mcp.Role(role), Content: mc})
 	}
@@ -111,9 +120,14 @@ func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) 
 	return out, nil
 }
 
-// Elicit sends elicitation/create, in form mode. The SDK checks the schema against
-// MCP's restrictions, and the user's answer against the schema, filling in its
-// defaults.
+// noForm is the requested schema of an elicitation that asks for no content: MCP
+// requires one in form mode.
+const noForm = `{"type":"object","properties":{}}`
+
+// Elicit sends elicitation/create, in form mode. The SDK checks an accepted answer's
+// content against the schema, after checking the schema against MCP's restrictions,
+// and fills in its defaults; an answer accepted without content is refused here. The
+// go-sdk client checks the schema before asking its user; other clients may not.
 func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
 	ss, err := c.session("elicitation", func(caps *mcp.ClientCapabilities) bool {
 		return caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
@@ -121,7 +135,7 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 	if err != nil {
 		return nil, err
 	}
-	params := &mcp.ElicitParams{Mode: "form", Message: req.Message}
+	params := &mcp.ElicitParams{Mode: "form", Message: req.Message, RequestedSchema: json.RawMessage(noForm)}
 	if len(req.Schema) > 0 {
 		params.RequestedSchema = req.Schema
 	}
@@ -134,7 +148,15 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 	out := &runtime.ElicitResult{Action: runtime.ElicitAction(res.Action)}
 	switch out.Action {
 	case runtime.ElicitAccept:
-		if res.Content != nil {
+		switch {
+		case len(req.Schema) == 0:
+			// No form: whatever content the client sent was checked against
+			// nothing, and is not the tool's.
+		case res.Content == nil:
+			// The SDK checks only the content there is: a form accepted without
+			// any would skip the schema's required properties and defaults.
+			return nil, errors.New("elicitation: the client accepted the form but sent none of its values")
+		default:
 			if out.Content, err = json.Marshal(res.Content); err != nil {
 				return nil, fmt.Errorf("elicitation: the user's answer: %w", err)
 			}
@@ -151,7 +173,7 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 func (c *sessionClient) waitError(call, wait context.Context, err error) error {
 	switch {
 	case call.Err() != nil:
-		return call.Err()
+		return fmt.Errorf("the call's context ended before the client answered: %w", call.Err())
 	case wait.Err() != nil:
 		return fmt.Errorf("the client did not answer within %v: %w", c.timeout, wait.Err())
 	}
@@ -160,7 +182,10 @@ func (c *sessionClient) waitError(call, wait context.Context, err error) error {
 
 // LogHandler sends the call's log records as notifications/message, at the level the
 // client set (logging/setLevel; none are sent before it sets one), with the request's
-// context, so that over streamable HTTP they go on the call's stream.
+// context, so that over streamable HTTP they go on the call's stream. A stateless
+// server's session lives for one request, so a level the client set does not reach
+// the call: the SDK sends info and above there. Records logged once the call's context
+// has ended are dropped.
 func (c *sessionClient) LogHandler(ctx context.Context) slog.Handler {
 	if c.req == nil || c.req.Session == nil {
 		return nil
@@ -180,10 +205,13 @@ type boundHandler struct {
 }
 
 func (h boundHandler) Enabled(_ context.Context, l slog.Level) bool {
-	return h.next.Enabled(h.ctx, l)
+	return h.ctx.Err() == nil && h.next.Enabled(h.ctx, l)
 }
 
 func (h boundHandler) Handle(_ context.Context, r slog.Record) error {
+	if h.ctx.Err() != nil {
+		return nil // the call ended: nothing of it follows its result
+	}
 	return h.next.Handle(h.ctx, r)
 }
 

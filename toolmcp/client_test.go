@@ -5,8 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -295,5 +300,234 @@ func TestEmbeddedResourceAndAudio(t *testing.T) {
 		`{"type":"audio","mimeType":"audio/wav","data":"UklGRg=="}]`
 	if got := jsonOf(t, res.Content); canonical(t, []byte(got)) != canonical(t, []byte(want)) {
 		t.Errorf("content\n%s\nwant\n%s", got, want)
+	}
+}
+
+// httpClientOf connects a go-sdk client with opts, speaking version, to a server of ts
+// over streamable HTTP, stateless or not, served by httptest.
+func httpClientOf(t *testing.T, ts *runtime.Toolset, stateless bool, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	s := newServer()
+	toolmcp.Register(s, ts)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: stateless})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, opts).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: srv.URL}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// askBoth is a tool that samples and elicits, and answers with both errors and
+// whether each is errors.ErrUnsupported.
+func askBoth(t *testing.T) *runtime.Toolset {
+	return askTool(t, func(ctx context.Context) (string, error) {
+		_, serr := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+		_, eerr := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "?"})
+		return fmt.Sprintf("%v %v\n%v %v", errors.Is(serr, errors.ErrUnsupported), serr, errors.Is(eerr, errors.ErrUnsupported), eerr), nil
+	})
+}
+
+// answering answers every sampling and elicitation request.
+var answering = &mcp.ClientOptions{
+	CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+		return &mcp.CreateMessageResult{Role: "assistant", Content: &mcp.TextContent{Text: "x"}, Model: "m"}, nil
+	},
+	ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "cancel"}, nil
+	},
+}
+
+// TestClientOverHTTP: over streamable HTTP, a stateful server asks a 2025-11-25 client;
+// a stateless one cannot ask (its session lives for the request, knowing nothing of the
+// client's initialize), nor can any server under 2026-07-28: Sample and Elicit fail
+// with errors.ErrUnsupported at once, saying why, and never that the client did not
+// declare a capability it declared.
+func TestClientOverHTTP(t *testing.T) {
+	for _, tc := range []struct {
+		stateless bool
+		version   string
+		want      string
+	}{
+		{false, classic, "<nil>"},
+		{true, classic, "a stateless server keeps no session"},
+		{true, "2026-07-28", "under MCP 2026-07-28"},
+		{true, "", "under MCP 2026-07-28"}, // the go-sdk client's default
+	} {
+		t.Run(fmt.Sprintf("stateless=%v,%s", tc.stateless, tc.version), func(t *testing.T) {
+			res := call(t, httpClientOf(t, askBoth(t), tc.stateless, tc.version, answering), "ask", map[string]any{})
+			lines := strings.Split(text(res), "\n")
+			if res.IsError || len(lines) != 2 {
+				t.Fatalf("result %q", text(res))
+			}
+			for _, l := range lines {
+				unsupported := tc.want != "<nil>"
+				if !strings.HasPrefix(l, fmt.Sprint(unsupported)) || !strings.Contains(l, tc.want) || strings.Contains(l, "does not declare") {
+					t.Errorf("%q, want errors.ErrUnsupported=%v saying %q", l, unsupported, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// TestElicitAcceptedWithoutContent: a client that accepts a form without its values
+// does not give the tool an accepted answer that skipped the schema (its required
+// properties, its defaults).
+func TestElicitAcceptedWithoutContent(t *testing.T) {
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Who are you?", Schema: json.RawMessage(formSchema)})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s %s", res.Action, res.Content), nil
+	})
+	cs := clientOf(t, ts, classic, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		},
+	})
+	if res := call(t, cs, "ask", map[string]any{}); !res.IsError || !strings.Contains(text(res), "sent none of its values") {
+		t.Fatalf("result %q, want an error", text(res))
+	}
+}
+
+// TestElicitWithoutSchema: a request with no schema sends the empty form MCP requires
+// (requestedSchema is not optional in form mode), and content the client sends anyway,
+// checked against nothing, does not reach the tool.
+func TestElicitWithoutSchema(t *testing.T) {
+	var got *mcp.ElicitParams
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Go on?"})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s %v", res.Action, res.Content == nil), nil
+	})
+	cs := clientOf(t, ts, classic, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			got = req.Params
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"admin": true}}, nil
+		},
+	})
+	if res := call(t, cs, "ask", map[string]any{}); res.IsError || text(res) != "accept true" {
+		t.Fatalf("result %q, want accept with no content", text(res))
+	}
+	if got == nil || canonical(t, []byte(jsonOf(t, got.RequestedSchema))) != `{"properties":{},"type":"object"}` {
+		t.Errorf("the client got %s", jsonOf(t, got))
+	}
+}
+
+// TestSampleRoles: a sampling message is the user's or the assistant's, as MCP has it;
+// another role fails before the client is asked.
+func TestSampleRoles(t *testing.T) {
+	var asked bool
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		_, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{
+			runtime.UserMessage("hi"), {Role: "system", Content: runtime.TextContent("be brief")},
+		}})
+		return "", err
+	})
+	cs := clientOf(t, ts, classic, &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			asked = true
+			return &mcp.CreateMessageResult{Role: "assistant", Content: &mcp.TextContent{Text: "x"}}, nil
+		},
+	})
+	if res := call(t, cs, "ask", map[string]any{}); !res.IsError || asked || !strings.Contains(text(res), `message 1 has the role "system"`) {
+		t.Fatalf("asked=%v, result %q", asked, text(res))
+	}
+}
+
+// TestClientDisconnects: a client that goes away while the tool waits for its answer
+// ends the wait at once with the call's context's error, saying so; the session ends.
+func TestClientDisconnects(t *testing.T) {
+	got := make(chan error, 1)
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		_, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+		got <- err
+		return "", err
+	})
+	s := newServer()
+	toolmcp.Register(s, ts)
+	c1, c2 := net.Pipe()
+	ss, err := s.Connect(context.Background(), &mcp.IOTransport{Reader: c2, Writer: c2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := make(chan struct{})
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, &mcp.ClientOptions{
+		CreateMessageHandler: func(ctx context.Context, _ *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			close(asked)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		},
+	}).Connect(context.Background(), &mcp.IOTransport{Reader: c1, Writer: c1}, &mcp.ClientSessionOptions{ProtocolVersion: classic})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{}})
+	<-asked
+	c1.Close() // the client's end of the connection goes away
+	err = <-got
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "sampling: the call's context ended before the client answered") {
+		t.Errorf("err %v", err)
+	}
+	ss.Wait()
+	cs.Close()
+}
+
+// TestLoggerAfterTheCall: a record logged once the call has returned is dropped: nothing
+// of the call follows its result.
+func TestLoggerAfterTheCall(t *testing.T) {
+	logged := make(chan bool, 1)
+	var calls atomic.Int32
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		log := runtime.Logger(ctx)
+		log.Info("during")
+		if calls.Add(1) == 1 {
+			go func() {
+				<-ctx.Done()
+				log.Info("after")
+				logged <- log.Enabled(context.Background(), slog.LevelError)
+			}()
+		}
+		return "done", nil
+	})
+	var mu sync.Mutex
+	var got []string
+	cs := clientOf(t, ts, classic, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			mu.Lock()
+			got = append(got, jsonOf(t, req.Params.Data))
+			mu.Unlock()
+		},
+	})
+	if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	call(t, cs, "ask", map[string]any{})
+	if <-logged {
+		t.Error("the logger of a finished call is enabled")
+	}
+	// The second call's record comes after anything the first sent: the client
+	// handles notifications in order.
+	call(t, cs, "ask", map[string]any{})
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n >= 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 2 || !strings.Contains(got[0], `"during"`) || !strings.Contains(got[1], `"during"`) {
+		t.Errorf("got %v, want only the records logged during the calls", got)
 	}
 }

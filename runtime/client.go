@@ -152,9 +152,9 @@ const (
 type ElicitResult struct {
 	Action ElicitAction
 	// Content is the form's values, a JSON object, when Action is ElicitAccept and the
-	// request had a schema; nil otherwise. toolmcp checks it against the schema, and
-	// fills in the schema's defaults, before returning it: a form accepted without
-	// values is an error there.
+	// request had a schema; nil otherwise. toolmcp checks it against the schema, fills
+	// in the schema's defaults and keeps only the schema's properties before returning
+	// it: a form accepted without values is an error there.
 	Content json.RawMessage
 }
 

@@ -66,6 +66,11 @@ func (c *sessionClient) session(what string, has func(*mcp.ClientCapabilities) b
 // Sample sends sampling/createMessage. The SDK sends no temperature of 0 (it omits a
 // zero): a Temperature of 0 reaches the client as the client's choice.
 func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) (*runtime.SampleResult, error) {
+	// A tool may call its Client itself (runtime.ClientFrom), past runtime.Sample's
+	// checks.
+	if req == nil || len(req.Messages) == 0 {
+		return nil, errors.New("sampling: the request has no message")
+	}
 	ss, err := c.session("sampling", func(caps *mcp.ClientCapabilities) bool { return caps.Sampling != nil })
 	if err != nil {
 		return nil, err
@@ -107,6 +112,9 @@ func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) 
 		return nil, fmt.Errorf("sampling: %w", c.waitError(ctx, wait, err))
 	}
 	out := &runtime.SampleResult{Role: runtime.Role(res.Role), Model: res.Model, StopReason: res.StopReason}
+	if out.Role != runtime.RoleAssistant && out.Role != runtime.RoleUser {
+		return nil, fmt.Errorf("sampling: the client answered with the role %q, not the assistant's or the user's", res.Role)
+	}
 	switch b := res.Content.(type) {
 	case *mcp.TextContent:
 		out.Content = runtime.TextContent(b.Text)
@@ -126,9 +134,19 @@ const noForm = `{"type":"object","properties":{}}`
 
 // Elicit sends elicitation/create, in form mode. The SDK checks an accepted answer's
 // content against the schema, after checking the schema against MCP's restrictions,
-// and fills in its defaults; an answer accepted without content is refused here. The
-// go-sdk client checks the schema before asking its user; other clients may not.
+// and fills in its defaults; here an answer accepted without content is refused, and
+// keys of the content that are not the form's properties are dropped. The go-sdk
+// client checks the schema before asking its user; other clients may not.
 func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+	// A tool may call its Client itself (runtime.ClientFrom), past runtime.Elicit's
+	// checks.
+	if req == nil {
+		return nil, errors.New("elicitation: the request is nil")
+	}
+	props, err := formProperties(req.Schema)
+	if err != nil {
+		return nil, err
+	}
 	ss, err := c.session("elicitation", func(caps *mcp.ClientCapabilities) bool {
 		return caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
 	})
@@ -157,6 +175,13 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 			// any would skip the schema's required properties and defaults.
 			return nil, errors.New("elicitation: the client accepted the form but sent none of its values")
 		default:
+			// JSON Schema lets through keys the form does not have: they are not
+			// the form's values.
+			for k := range res.Content {
+				if _, ok := props[k]; !ok {
+					delete(res.Content, k)
+				}
+			}
 			if out.Content, err = json.Marshal(res.Content); err != nil {
 				return nil, fmt.Errorf("elicitation: the user's answer: %w", err)
 			}
@@ -166,6 +191,25 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 		return nil, fmt.Errorf("elicitation: the client answered with the action %q, not accept, decline or cancel", res.Action)
 	}
 	return out, nil
+}
+
+// formProperties returns the properties of the form schema, none when there is no
+// schema, or why schema is no form.
+func formProperties(schema json.RawMessage) (map[string]json.RawMessage, error) {
+	if len(schema) == 0 {
+		return nil, nil
+	}
+	var form map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &form); err != nil || form == nil {
+		return nil, errors.New("elicitation: the schema is not a JSON object")
+	}
+	var props map[string]json.RawMessage
+	if p, ok := form["properties"]; ok {
+		if err := json.Unmarshal(p, &props); err != nil {
+			return nil, fmt.Errorf("elicitation: the schema's properties are not an object: %w", err)
+		}
+	}
+	return props, nil
 }
 
 // waitError says why a request to the client failed: the call ended (its context's

@@ -531,3 +531,68 @@ func TestLoggerAfterTheCall(t *testing.T) {
 		t.Errorf("got %v, want only the records logged during the calls", got)
 	}
 }
+
+// TestElicitKeepsTheFormsProperties: the tool gets the values of the form's properties
+// alone: a key the client adds (an "admin": true, an object MCP does not allow in a
+// form), which JSON Schema lets through, does not reach it.
+func TestElicitKeepsTheFormsProperties(t *testing.T) {
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Who are you?", Schema: json.RawMessage(formSchema)})
+		if err != nil {
+			return "", err
+		}
+		return string(res.Content), nil
+	})
+	cs := clientOf(t, ts, classic, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{
+				"name": "Ada", "admin": true, "nested": map[string]any{"x": []any{1, 2}},
+			}}, nil
+		},
+	})
+	if res := call(t, cs, "ask", map[string]any{}); res.IsError || text(res) != `{"age":30,"name":"Ada"}` {
+		t.Fatalf("result %q", text(res))
+	}
+}
+
+// TestClientMethodsDirectly: a tool may call its runtime.Client itself, past
+// runtime.Sample and runtime.Elicit and their checks: a nil request or a schema that
+// is no object is an error, never a panic; an answer of another role than the
+// assistant's or the user's is refused.
+func TestClientMethodsDirectly(t *testing.T) {
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		c, ok := runtime.ClientFrom(ctx)
+		if !ok {
+			return "", errors.New("no client")
+		}
+		var errs []string
+		_, err := c.Sample(ctx, nil)
+		errs = append(errs, fmt.Sprint(err))
+		_, err = c.Elicit(ctx, nil)
+		errs = append(errs, fmt.Sprint(err))
+		_, err = c.Elicit(ctx, &runtime.ElicitRequest{Message: "?", Schema: json.RawMessage(`null`)})
+		errs = append(errs, fmt.Sprint(err))
+		_, err = c.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+		errs = append(errs, fmt.Sprint(err))
+		return strings.Join(errs, "\n"), nil
+	})
+	var asked int
+	cs := clientOf(t, ts, classic, &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			asked++
+			return &mcp.CreateMessageResult{Role: "system", Content: &mcp.TextContent{Text: "obey"}}, nil
+		},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked++
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"x": 1}}, nil
+		},
+	})
+	res := call(t, cs, "ask", map[string]any{})
+	want := "sampling: the request has no message\n" +
+		"elicitation: the request is nil\n" +
+		"elicitation: the schema is not a JSON object\n" +
+		`sampling: the client answered with the role "system", not the assistant's or the user's`
+	if res.IsError || text(res) != want || asked != 1 {
+		t.Fatalf("asked %d times, result\n%s\nwant\n%s", asked, text(res), want)
+	}
+}

@@ -43,8 +43,8 @@ func newSessionClient(req *mcp.CallToolRequest, timeout time.Duration) *sessionC
 // session returns the session to send a request of what ("sampling", "elicitation")
 // on, or why it cannot be sent: no session (a stateless server keeps none between
 // requests), MCP 2026-07-28 (no request from the server while it serves one), or a
-// client without the capability (has reports it).
-func (c *sessionClient) session(what string, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, error) {
+// client without the capability (has reports it; capability names it).
+func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, error) {
 	if c.req == nil || c.req.Params == nil || c.req.Session == nil {
 		return nil, fmt.Errorf("%s: %w: no MCP session to send it on", what, errors.ErrUnsupported)
 	}
@@ -58,7 +58,7 @@ func (c *sessionClient) session(what string, has func(*mcp.ClientCapabilities) b
 		return nil, fmt.Errorf("%s: %w: the MCP session does not know the client's capabilities (a stateless server keeps no session between requests to ask on)", what, errors.ErrUnsupported)
 	}
 	if !has(caps) {
-		return nil, fmt.Errorf("%s: %w: the MCP client does not declare the %s capability", what, errors.ErrUnsupported, what)
+		return nil, fmt.Errorf("%s: %w: the MCP client does not declare %s", what, errors.ErrUnsupported, capability)
 	}
 	return c.req.Session, nil
 }
@@ -71,7 +71,7 @@ func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) 
 	if req == nil || len(req.Messages) == 0 {
 		return nil, errors.New("sampling: the request has no message")
 	}
-	ss, err := c.session("sampling", func(caps *mcp.ClientCapabilities) bool { return caps.Sampling != nil })
+	ss, err := c.session("sampling", "the sampling capability", func(caps *mcp.ClientCapabilities) bool { return caps.Sampling != nil })
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +147,8 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 	if err != nil {
 		return nil, err
 	}
-	ss, err := c.session("elicitation", func(caps *mcp.ClientCapabilities) bool {
+	// A client that declares elicitation in URL mode alone cannot fill in a form.
+	ss, err := c.session("elicitation", "the elicitation capability in form mode", func(caps *mcp.ClientCapabilities) bool {
 		return caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
 	})
 	if err != nil {
@@ -225,11 +226,12 @@ func (c *sessionClient) waitError(call, wait context.Context, err error) error {
 }
 
 // LogHandler sends the call's log records as notifications/message, at the level the
-// client set (logging/setLevel; none are sent before it sets one), with the request's
-// context, so that over streamable HTTP they go on the call's stream. A stateless
-// server's session lives for one request, so a level the client set does not reach
-// the call: the SDK sends info and above there. Records logged once the call's context
-// has ended are dropped.
+// client set (none are sent before it sets one): with logging/setLevel, or under MCP
+// 2026-07-28 in the call's _meta (io.modelcontextprotocol/logLevel). They go with the
+// request's context, so that over streamable HTTP they go on the call's stream. A
+// stateless server's session lives for one request, so under older versions a level
+// set with logging/setLevel does not reach the call: the SDK sends info and above
+// there. Records logged once the call's context has ended are dropped.
 func (c *sessionClient) LogHandler(ctx context.Context) slog.Handler {
 	if c.req == nil || c.req.Session == nil {
 		return nil

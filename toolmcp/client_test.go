@@ -596,3 +596,104 @@ func TestClientMethodsDirectly(t *testing.T) {
 		t.Fatalf("asked %d times, result\n%s\nwant\n%s", asked, text(res), want)
 	}
 }
+
+// TestElicitURLOnlyClient: a client that declares elicitation in URL mode alone cannot
+// fill in a form; the tool is told so, not that the client declares no elicitation.
+func TestElicitURLOnlyClient(t *testing.T) {
+	var unsupported bool
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		_, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "?"})
+		unsupported = errors.Is(err, errors.ErrUnsupported)
+		return "", err
+	})
+	cs := clientOf(t, ts, classic, &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			t.Error("a URL-only client was asked to fill in a form")
+			return &mcp.ElicitResult{Action: "cancel"}, nil
+		},
+	})
+	res := call(t, cs, "ask", map[string]any{})
+	if !res.IsError || !unsupported || !strings.Contains(text(res), "does not declare the elicitation capability in form mode") {
+		t.Fatalf("unsupported=%v: %s", unsupported, text(res))
+	}
+}
+
+// TestLoggerUnder2026: under MCP 2026-07-28 the level is the call's own (its _meta),
+// not one set with logging/setLevel: a call that asks for none gets no records.
+func TestLoggerUnder2026(t *testing.T) {
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		runtime.Logger(ctx).Info("hello")
+		return "ok", nil
+	})
+	var mu sync.Mutex
+	var got []string
+	cs := clientOf(t, ts, "2026-07-28", &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			mu.Lock()
+			got = append(got, jsonOf(t, r.Params.Data))
+			mu.Unlock()
+		},
+	})
+	call(t, cs, "ask", map[string]any{})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{},
+		Meta: mcp.Meta{mcp.MetaKeyLogLevel: "info"}})
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %v", err, res)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n >= 1 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// The record of the second call follows any of the first.
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || !strings.Contains(got[0], `"hello"`) {
+		t.Errorf("got %v, want the second call's record alone", got)
+	}
+}
+
+// TestLoggerStateless: a stateless server's session lives for one request: under
+// 2025-11-25 the SDK sends info and above, whatever the client set, and never debug.
+func TestLoggerStateless(t *testing.T) {
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		runtime.Logger(ctx).Debug("looking")
+		runtime.Logger(ctx).Info("found")
+		return "ok", nil
+	})
+	var mu sync.Mutex
+	var got []string
+	cs := httpClientOf(t, ts, true, classic, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			mu.Lock()
+			got = append(got, string(r.Params.Level))
+			mu.Unlock()
+		},
+	})
+	if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+		t.Fatal(err)
+	}
+	call(t, cs, "ask", map[string]any{})
+	// The client handles notifications in order: a debug record would come first.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n >= 1 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || got[0] != "info" {
+		t.Errorf("got levels %v, want info alone", got)
+	}
+}

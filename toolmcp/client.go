@@ -49,6 +49,11 @@ func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCap
 		return nil, fmt.Errorf("%s: %w: no MCP session to send it on", what, errors.ErrUnsupported)
 	}
 	modern, caps := clientOf(c.req)
+	// The SDK refuses to send when the client's initialize asked for 2026-07-28, even
+	// if the server answered with an older version and the calls carry no _meta.
+	if ip := c.req.Session.InitializeParams(); ip != nil && ip.ProtocolVersion >= "2026-07-28" {
+		modern = true
+	}
 	if modern {
 		return nil, fmt.Errorf("%s: %w: under MCP 2026-07-28 a server does not send requests while it serves a call", what, errors.ErrUnsupported)
 	}

@@ -1,6 +1,7 @@
 package toolmcp_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -695,5 +696,52 @@ func TestLoggerStateless(t *testing.T) {
 	defer mu.Unlock()
 	if len(got) != 1 || got[0] != "info" {
 		t.Errorf("got levels %v, want info alone", got)
+	}
+}
+
+// TestClientInitializedAs2026: a client whose initialize asked for 2026-07-28 and whose
+// calls carry no _meta is one the SDK sends no request to: Sample fails with
+// errors.ErrUnsupported saying so, not with the SDK's own error.
+func TestClientInitializedAs2026(t *testing.T) {
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		_, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+		return fmt.Sprintf("unsupported=%v %v", errors.Is(err, errors.ErrUnsupported), err), nil
+	})
+	s := newServer()
+	toolmcp.Register(s, ts)
+	c1, c2 := net.Pipe()
+	ss, err := s.Connect(context.Background(), &mcp.IOTransport{Reader: c2, Writer: c2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	go func() {
+		for _, m := range []string{
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28","capabilities":{"sampling":{}},"clientInfo":{"name":"x","version":"1"}}}`,
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","arguments":{}}}`,
+		} {
+			if _, err := c1.Write([]byte(m + "\n")); err != nil {
+				return
+			}
+		}
+	}()
+	r := bufio.NewReader(c1)
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msg struct {
+			ID     int                 `json:"id"`
+			Result *mcp.CallToolResult `json:"result"`
+		}
+		if json.Unmarshal(line, &msg) != nil || msg.ID != 2 {
+			continue
+		}
+		if got := text(msg.Result); !strings.HasPrefix(got, "unsupported=true") || !strings.Contains(got, "under MCP 2026-07-28") {
+			t.Errorf("result %q", got)
+		}
+		return
 	}
 }

@@ -22,12 +22,14 @@ import (
 type Client interface {
 	// Sample asks the client's model for one message. It returns an error wrapping
 	// errors.ErrUnsupported when the client cannot sample (MCP: it did not declare
-	// the sampling capability), and the context's error when ctx ends first.
+	// the sampling capability, the server is stateless, or the call is of MCP
+	// 2026-07-28), and one wrapping the context's error when ctx ends first.
 	Sample(ctx context.Context, req *SampleRequest) (*SampleResult, error)
 	// Elicit asks the client's user to fill in a form: req.Schema's properties. It
 	// returns an error wrapping errors.ErrUnsupported when the client cannot ask
-	// (MCP: it did not declare the elicitation capability), and the context's error
-	// when ctx ends first. A user who declines or dismisses the form is not an
+	// (MCP: it did not declare the elicitation capability in form mode, the server is
+	// stateless, or the call is of MCP 2026-07-28), and one wrapping the context's
+	// error when ctx ends first. A user who declines or dismisses the form is not an
 	// error: the result's Action says so.
 	Elicit(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
 	// LogHandler returns the handler of the log records of the call whose context

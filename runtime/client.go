@@ -188,9 +188,10 @@ func Elicit(ctx context.Context, req *ElicitRequest) (*ElicitResult, error) {
 // Logger returns a logger for the call whose context ctx is: its records go to the
 // client that called the tool (MCP notifications/message, at the level the client
 // asked for: with logging/setLevel, or under MCP 2026-07-28 in the call's own _meta),
-// and are dropped when no Client serves the call or it takes no logs. Log with the call's context when there is one (InfoContext(ctx,
-// ...)), or plainly: the logger is bound to the call either way. What a tool logs
-// reaches the client as written: never log a sensitive value.
+// and are dropped when no Client serves the call or it takes no logs. Log with the
+// call's context when there is one (InfoContext(ctx, ...)), or plainly: the logger is
+// bound to the call either way. What a tool logs reaches the client as written: never
+// log a sensitive value.
 func Logger(ctx context.Context) *slog.Logger {
 	if c, ok := ClientFrom(ctx); ok {
 		if h := c.LogHandler(ctx); h != nil {

@@ -290,6 +290,7 @@ func TestEmbeddedResourceAndAudio(t *testing.T) {
 				runtime.TextResource("test://a", "text/plain", "hello"),
 				runtime.BlobResource("test://b", "application/octet-stream", []byte{0, 1}),
 				runtime.AudioContent([]byte("RIFF"), "audio/wav"),
+				runtime.TextResource("test://c", "text/plain", ""), // MCP has no empty text resource
 			}}, nil
 		})
 	if err != nil {
@@ -298,7 +299,8 @@ func TestEmbeddedResourceAndAudio(t *testing.T) {
 	res := call(t, serve(t, ts), "blocks", map[string]any{})
 	want := `[{"type":"resource","resource":{"uri":"test://a","mimeType":"text/plain","text":"hello"}},` +
 		`{"type":"resource","resource":{"uri":"test://b","mimeType":"application/octet-stream","blob":"AAE="}},` +
-		`{"type":"audio","mimeType":"audio/wav","data":"UklGRg=="}]`
+		`{"type":"audio","mimeType":"audio/wav","data":"UklGRg=="},` +
+		`{"type":"resource","resource":{"uri":"test://c","mimeType":"text/plain","blob":""}}]`
 	if got := jsonOf(t, res.Content); canonical(t, []byte(got)) != canonical(t, []byte(want)) {
 		t.Errorf("content\n%s\nwant\n%s", got, want)
 	}

@@ -239,6 +239,9 @@ func TestCheckKeysDepth(t *testing.T) {
 
 // TestCheckKeysAllocs: a usual message costs no allocation once the pool is warm.
 func TestCheckKeysAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	msg := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Z\u00fcrich","days":3,"unit":"celsius"},"_meta":{"progressToken":"p"}}}`)
 	if n := testing.AllocsPerRun(100, func() { checkKeys(msg, maxMessageDepth) }); n != 0 {
 		t.Errorf("%v allocations per message", n)
@@ -407,6 +410,9 @@ func FuzzCheckKeys(f *testing.F) {
 
 // TestCheckKeysCost checks the cost property on adversarial inputs of up to 1 MiB.
 func TestCheckKeysCost(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	for name, in := range adversarial(1 << 20) {
 		b := allocated(func() { checkKeys(in, maxMessageDepth) }, 2)
 		if b > float64(maxAllocPerByte*len(in)+allocSlack) {

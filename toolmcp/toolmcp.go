@@ -84,7 +84,8 @@ func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.C
 // runtime.Client: runtime.Sample asks the client's model (sampling/createMessage),
 // runtime.Elicit its user (elicitation/create), each when the client declares the
 // capability and within WithClientTimeout, and runtime.Logger's records go to the
-// client as notifications/message, at the level it set with logging/setLevel. A
+// client as notifications/message, at the level it asked for (logging/setLevel, or
+// the call's _meta under MCP 2026-07-28; a stateless server sends info and above). A
 // stateless server has no session to ask on, and MCP 2026-07-28 lets no server ask
 // while it serves a call: there Sample and Elicit fail with an error for which
 // errors.Is(err, errors.ErrUnsupported) holds.
@@ -180,8 +181,13 @@ func content(c runtime.Content) mcp.Content {
 		return &mcp.ResourceLink{URI: c.URI, Name: c.Name, MIMEType: c.MIMEType, Annotations: ann}
 	case runtime.ContentResource:
 		rc := &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text}
-		if c.Data != nil {
+		// The SDK leaves out an empty text, and a resource with neither text nor blob
+		// is not valid MCP: an empty resource goes as an empty blob.
+		if c.Data != nil || c.Text == "" {
 			rc = &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType, Blob: c.Data}
+			if rc.Blob == nil {
+				rc.Blob = []byte{}
+			}
 		}
 		return &mcp.EmbeddedResource{Resource: rc, Annotations: ann}
 	}

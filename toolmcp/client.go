@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,6 +32,7 @@ func WithClientTimeout(d time.Duration) Option {
 type sessionClient struct {
 	req     *mcp.CallToolRequest
 	timeout time.Duration
+	ended   atomic.Bool // the call returned: nothing of it may follow its result
 }
 
 func newSessionClient(req *mcp.CallToolRequest, timeout time.Duration) *sessionClient {
@@ -40,11 +42,18 @@ func newSessionClient(req *mcp.CallToolRequest, timeout time.Duration) *sessionC
 	return &sessionClient{req: req, timeout: timeout}
 }
 
+// end ends the call: a request the tool makes after it returned (from a goroutine it
+// left behind, with a context that outlives the call) fails.
+func (c *sessionClient) end() { c.ended.Store(true) }
+
 // session returns the session to send a request of what ("sampling", "elicitation")
 // on, or why it cannot be sent: no session (a stateless server keeps none between
 // requests), MCP 2026-07-28 (no request from the server while it serves one), or a
 // client without the capability (has reports it; capability names it).
 func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, error) {
+	if c.ended.Load() {
+		return nil, fmt.Errorf("%s: the call it was made for has returned", what)
+	}
 	if c.req == nil || c.req.Params == nil || c.req.Session == nil {
 		return nil, fmt.Errorf("%s: %w: no MCP session to send it on", what, errors.ErrUnsupported)
 	}

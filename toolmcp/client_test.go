@@ -747,3 +747,25 @@ func TestClientInitializedAs2026(t *testing.T) {
 		return
 	}
 }
+
+// TestClientAfterTheCall: a goroutine the tool leaves behind, with a context that
+// outlives the call, cannot ask the client once the call has returned.
+func TestClientAfterTheCall(t *testing.T) {
+	later := make(chan context.Context, 1)
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		later <- context.WithoutCancel(ctx)
+		return "done", nil
+	})
+	asked := false
+	cs := clientOf(t, ts, classic, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked = true
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		},
+	})
+	call(t, cs, "ask", map[string]any{})
+	_, err := runtime.Elicit(<-later, &runtime.ElicitRequest{Message: "still there?"})
+	if err == nil || !strings.Contains(err.Error(), "has returned") || asked {
+		t.Errorf("asked=%v, err %v", asked, err)
+	}
+}

@@ -218,7 +218,9 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 		ctx = runtime.ContextWithCall(ctx, runtime.CallInfo{Provider: "mcp"})
 		// The tool reaches the client's model, user and log (runtime.Sample,
 		// runtime.Elicit, runtime.Logger) through the session (client.go).
-		ctx = runtime.ContextWithClient(ctx, newSessionClient(req, c.clientTimeout))
+		client := newSessionClient(req, c.clientTimeout)
+		defer client.end()
+		ctx = runtime.ContextWithClient(ctx, client)
 		if c.context != nil {
 			ctx = c.context(ctx, req)
 		}

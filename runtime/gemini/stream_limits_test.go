@@ -93,9 +93,11 @@ func TestLimitsReadSSE(t *testing.T) {
 }
 
 // BenchmarkStreamAdversarial reads hostile streams of 1 KiB, 64 KiB and 1 MiB through
-// ReadSSE and a Stream: many chunks of one small functionCall each, and many chunks
-// of one character of text each, each with a new top-level field. ns/byte and B/byte
-// stay flat across the sizes: the cost is linear in the input.
+// ReadSSE and a Stream: many chunks of one small functionCall each; many chunks of one
+// character of text each, each with a new top-level field; and many chunks of many
+// small parts each (text, thoughts, empty text with a signature), each with a nested
+// usageMetadata. ns/byte and B/byte stay flat across the sizes: the cost is linear in
+// the input.
 func BenchmarkStreamAdversarial(b *testing.B) {
 	for _, st := range []struct {
 		name string
@@ -106,6 +108,10 @@ func BenchmarkStreamAdversarial(b *testing.B) {
 		}},
 		{"many-text-chunks", func(i int) string {
 			return fmt.Sprintf(`{"candidates":[{"content":{"role":"model","parts":[{"text":"x"}]}}],"k%d":1}`, i)
+		}},
+		{"many-small-parts", func(i int) string {
+			parts := strings.Repeat(`{"text":"a"},{"text":"b","thought":true},{"text":"","thoughtSignature":"c2ln"},{"text":""},`, 4)
+			return fmt.Sprintf(`{"candidates":[{"content":{"role":"model","parts":[%s{"text":"z"}]},"index":0}],"usageMetadata":{"promptTokenCount":%d,"promptTokensDetails":[{"modality":"TEXT","tokenCount":%d}],"totalTokenCount":%d},"modelVersion":"gemini-2.5-flash"}`, parts, i, i, i)
 		}},
 	} {
 		for _, size := range wiretest.Sizes {

@@ -22,15 +22,14 @@ import (
 type Client interface {
 	// Sample asks the client's model for one message. It returns an error wrapping
 	// errors.ErrUnsupported when the client cannot sample (MCP: it did not declare
-	// the sampling capability, the server is stateless, or the call is of MCP
-	// 2026-07-28), and one wrapping the context's error when ctx ends first.
+	// the sampling capability, or a stateless server serves an older version than
+	// 2026-07-28), one wrapping ErrInputRequired when the answer comes with the call
+	// sent again (MCP 2026-07-28), and one wrapping the context's error when ctx ends
+	// first.
 	Sample(ctx context.Context, req *SampleRequest) (*SampleResult, error)
 	// Elicit asks the client's user to fill in a form: req.Schema's properties. It
-	// returns an error wrapping errors.ErrUnsupported when the client cannot ask
-	// (MCP: it did not declare the elicitation capability in form mode, the server is
-	// stateless, or the call is of MCP 2026-07-28), and one wrapping the context's
-	// error when ctx ends first. A user who declines or dismisses the form is not an
-	// error: the result's Action says so.
+	// fails as Sample does (MCP: the elicitation capability in form mode). A user who
+	// declines or dismisses the form is not an error: the result's Action says so.
 	Elicit(ctx context.Context, req *ElicitRequest) (*ElicitResult, error)
 	// LogHandler returns the handler of the log records of the call whose context
 	// ctx is (see Logger), or nil to drop them.
@@ -54,6 +53,16 @@ func ClientFrom(ctx context.Context) (Client, bool) {
 	c, ok := ctx.Value(clientKey{}).(Client)
 	return c, ok && c != nil
 }
+
+// ErrInputRequired is the error of a tool's request to its client (Sample, Elicit)
+// whose answer comes with the call sent again, as MCP 2026-07-28 has it: the server
+// answers the call with the request, and the client sends the call again with the
+// answer. The tool should return the error (wrapped or not) at once: the call is
+// answered with the request whatever the tool returns (Toolset.Call gives it
+// OutcomeInputRequired when the error reaches it), and the tool runs again, from the
+// start, when the answer comes, its requests answered in the order it makes them. So
+// a tool that asks should ask before it acts, and ask in the same order every time.
+var ErrInputRequired = errors.New("runtime: the call waits for the client's input")
 
 // errNoClient is why Sample and Elicit fail outside a call served by a Client.
 var errNoClient = fmt.Errorf("no client serves this call (it did not come through an MCP client; see runtime.ContextWithClient): %w", errors.ErrUnsupported)

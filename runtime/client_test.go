@@ -111,3 +111,29 @@ func TestElicitSchemaIsAnObject(t *testing.T) {
 		t.Errorf("an object schema: %v", err)
 	}
 }
+
+// TestInputRequiredOutcome: a tool that returns the error of a request whose answer
+// comes with the call sent again (ErrInputRequired, wrapped as a safe error or not)
+// ends with OutcomeInputRequired, which is no failure for the slog observer.
+func TestInputRequiredOutcome(t *testing.T) {
+	for name, err := range map[string]error{
+		"plain":      runtime.ErrInputRequired,
+		"wrapped":    errors.Join(errors.New("elicitation"), runtime.ErrInputRequired),
+		"tool error": runtime.ToolErrorf("could not ask: %w", runtime.ErrInputRequired),
+	} {
+		var logged strings.Builder
+		ts, terr := runtime.NewTool(runtime.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(context.Context, json.RawMessage) (*runtime.Result, error) { return nil, err })
+		if terr != nil {
+			t.Fatal(terr)
+		}
+		ts = ts.WithObserver(runtime.SlogObserver(slog.New(slog.NewTextHandler(&logged, nil))))
+		res := ts.Call(context.Background(), "ask", []byte(`{}`))
+		if res.Outcome != runtime.OutcomeInputRequired || !res.IsError || res.Text() != "ask waits for the client's input" {
+			t.Errorf("%s: outcome %s, %q", name, res.Outcome, res.Text())
+		}
+		if !strings.Contains(logged.String(), "level=INFO") || !strings.Contains(logged.String(), "outcome=input_required") {
+			t.Errorf("%s: logged %s", name, logged.String())
+		}
+	}
+}

@@ -20,6 +20,10 @@ const (
 	OutcomeTimeout          Outcome = "timeout"
 	OutcomeCanceled         Outcome = "canceled"
 	OutcomeUnknownTool      Outcome = "unknown_tool"
+	// OutcomeInputRequired is a call that ended to wait for its client's input: a
+	// request of the tool's to the client (Elicit, Sample) is answered with the call
+	// sent again (MCP 2026-07-28), and the tool runs again then (ErrInputRequired).
+	OutcomeInputRequired Outcome = "input_required"
 )
 
 // CallInfo identifies a call for the tool, the approver and observers. RunCalls and
@@ -125,7 +129,7 @@ func SlogObserver(logger *slog.Logger) Observer {
 		}
 		level := slog.LevelInfo
 		switch e.Outcome {
-		case OutcomeOK:
+		case OutcomeOK, OutcomeInputRequired:
 		case OutcomeInternalError:
 			level = slog.LevelError
 		default:

@@ -492,6 +492,8 @@ func outcome(ctx context.Context, tool *Tool, timeout time.Duration, r *Result, 
 	switch {
 	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return stopped(tool, ctx, timeout)
+	case errors.Is(err, ErrInputRequired):
+		return errorResult(OutcomeInputRequired, tool.Name+" waits for the client's input", err)
 	case err != nil:
 		if msg, ok := SafeMessage(err); ok {
 			return errorResult(OutcomeToolError, msg, err)

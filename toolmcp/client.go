@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -30,16 +31,17 @@ func WithClientTimeout(d time.Duration) Option {
 // sessionClient is the runtime.Client of one tools/call: the MCP session of the client
 // that sent it.
 type sessionClient struct {
+	call    *mcpCall
 	req     *mcp.CallToolRequest
 	timeout time.Duration
 	ended   atomic.Bool // the call returned: nothing of it may follow its result
 }
 
-func newSessionClient(req *mcp.CallToolRequest, timeout time.Duration) *sessionClient {
+func newSessionClient(call *mcpCall, timeout time.Duration) *sessionClient {
 	if timeout <= 0 {
 		timeout = DefaultClientTimeout
 	}
-	return &sessionClient{req: req, timeout: timeout}
+	return &sessionClient{call: call, req: call.req, timeout: timeout}
 }
 
 // end ends the call: a request the tool makes after it returned (from a goroutine it
@@ -47,34 +49,64 @@ func newSessionClient(req *mcp.CallToolRequest, timeout time.Duration) *sessionC
 func (c *sessionClient) end() { c.ended.Store(true) }
 
 // session returns the session to send a request of what ("sampling", "elicitation")
-// on, or why it cannot be sent: no session (a stateless server keeps none between
-// requests), MCP 2026-07-28 (no request from the server while it serves one), or a
-// client without the capability (has reports it; capability names it).
-func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, error) {
+// on and whether the call follows MCP 2026-07-28, where the request goes in the
+// round's result instead (rounds.go), or why it cannot be sent: no session (a
+// stateless server keeps none between requests under older versions), or a client
+// without the capability (has reports it; capability names it).
+func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, bool, error) {
 	if c.ended.Load() {
-		return nil, fmt.Errorf("%s: the call it was made for has returned", what)
+		return nil, false, fmt.Errorf("%s: the call it was made for has returned", what)
 	}
 	if c.req == nil || c.req.Params == nil || c.req.Session == nil {
-		return nil, fmt.Errorf("%s: %w: no MCP session to send it on", what, errors.ErrUnsupported)
+		return nil, false, fmt.Errorf("%s: %w: no MCP session to send it on", what, errors.ErrUnsupported)
 	}
 	modern, caps := clientOf(c.req)
-	// The SDK refuses to send when the client's initialize asked for 2026-07-28, even
-	// if the server answered with an older version and the calls carry no _meta.
+	// A client whose initialize asked for 2026-07-28 gets input-required results from
+	// the SDK, even if the server answered with an older version and the calls carry
+	// no _meta; and the SDK refuses to send it requests.
 	if ip := c.req.Session.InitializeParams(); ip != nil && ip.ProtocolVersion >= "2026-07-28" {
 		modern = true
 	}
-	if modern {
-		return nil, fmt.Errorf("%s: %w: under MCP 2026-07-28 a server does not send requests while it serves a call", what, errors.ErrUnsupported)
-	}
 	if caps == nil {
+		if modern {
+			return nil, false, fmt.Errorf("%s: %w: the call does not say what the MCP client can do (no client capabilities in its _meta)", what, errors.ErrUnsupported)
+		}
 		// A stateless server's session is made for the request, with no client
 		// capabilities: it keeps none from initialize, and cannot ask the client.
-		return nil, fmt.Errorf("%s: %w: the MCP session does not know the client's capabilities (a stateless server keeps no session between requests to ask on)", what, errors.ErrUnsupported)
+		return nil, false, fmt.Errorf("%s: %w: the MCP session does not know the client's capabilities (a stateless server keeps no session between requests to ask on)", what, errors.ErrUnsupported)
 	}
 	if !has(caps) {
-		return nil, fmt.Errorf("%s: %w: the MCP client does not declare %s", what, errors.ErrUnsupported, capability)
+		return nil, false, fmt.Errorf("%s: %w: the MCP client does not declare %s", what, errors.ErrUnsupported, capability)
 	}
-	return c.req.Session, nil
+	return c.req.Session, modern, nil
+}
+
+// exchange asks the client params and returns its answer. Under MCP 2025-11-25 and
+// older, send sends the request while the call waits, within the timeout. Under
+// 2026-07-28 the answer is the round's (rounds.go): the n-th request of a run is
+// answered by the client's answer to the n-th request of the round that asked it, and
+// a request not answered yet ends the round: the error wraps runtime.ErrInputRequired.
+func (c *sessionClient) exchange(ctx context.Context, what, capability string, has func(*mcp.ClientCapabilities) bool,
+	params mcp.InputRequest, send func(context.Context, *mcp.ServerSession) (mcp.InputResponse, error)) (mcp.InputResponse, error) {
+	ss, modern, err := c.session(what, capability, has)
+	if err != nil {
+		return nil, err
+	}
+	if modern {
+		key := c.call.nextAskKey()
+		if r, ok := c.call.answer(key); ok {
+			return r, nil
+		}
+		c.call.ask(key, params)
+		return nil, fmt.Errorf("%s: %w", what, runtime.ErrInputRequired)
+	}
+	wait, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	r, err := send(wait, ss)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, c.waitError(ctx, wait, err))
+	}
+	return r, nil
 }
 
 // Sample sends sampling/createMessage. The SDK sends no temperature of 0 (it omits a
@@ -84,10 +116,6 @@ func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) 
 	// checks.
 	if req == nil || len(req.Messages) == 0 {
 		return nil, errors.New("sampling: the request has no message")
-	}
-	ss, err := c.session("sampling", "the sampling capability", func(caps *mcp.ClientCapabilities) bool { return caps.Sampling != nil })
-	if err != nil {
-		return nil, err
 	}
 	params := &mcp.CreateMessageParams{
 		Messages:      make([]*mcp.SamplingMessage, 0, len(req.Messages)),
@@ -119,11 +147,17 @@ func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) 
 		}
 		params.Messages = append(params.Messages, &mcp.SamplingMessage{Role: mcp.Role(role), Content: mc})
 	}
-	wait, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	res, err := ss.CreateMessage(wait, params)
+	answer, err := c.exchange(ctx, "sampling", "the sampling capability",
+		func(caps *mcp.ClientCapabilities) bool { return caps.Sampling != nil }, params,
+		func(ctx context.Context, ss *mcp.ServerSession) (mcp.InputResponse, error) {
+			return ss.CreateMessage(ctx, params)
+		})
 	if err != nil {
-		return nil, fmt.Errorf("sampling: %w", c.waitError(ctx, wait, err))
+		return nil, err
+	}
+	res, err := sampled(answer)
+	if err != nil {
+		return nil, fmt.Errorf("sampling: %w", err)
 	}
 	out := &runtime.SampleResult{Role: runtime.Role(res.Role), Model: res.Model, StopReason: res.StopReason}
 	if out.Role != runtime.RoleAssistant && out.Role != runtime.RoleUser {
@@ -140,6 +174,21 @@ func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) 
 		return nil, fmt.Errorf("sampling: the client answered with content of type %T, not text, an image or audio", res.Content)
 	}
 	return out, nil
+}
+
+// sampled returns the client's answer to a sampling request as one message: under
+// MCP 2026-07-28 it may come as the result of sampling with tools, which holds a list.
+func sampled(r mcp.InputResponse) (*mcp.CreateMessageResult, error) {
+	switch res := r.(type) {
+	case *mcp.CreateMessageResult:
+		return res, nil
+	case *mcp.CreateMessageWithToolsResult:
+		if len(res.Content) != 1 {
+			return nil, fmt.Errorf("the client answered with %d content blocks, not one", len(res.Content))
+		}
+		return &mcp.CreateMessageResult{Content: res.Content[0], Model: res.Model, Role: res.Role, StopReason: res.StopReason}, nil
+	}
+	return nil, fmt.Errorf("the client answered with %T, not a sampled message", r)
 }
 
 // noForm is the requested schema of an elicitation that asks for no content: MCP
@@ -161,22 +210,24 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 	if err != nil {
 		return nil, err
 	}
-	// A client that declares elicitation in URL mode alone cannot fill in a form.
-	ss, err := c.session("elicitation", "the elicitation capability in form mode", func(caps *mcp.ClientCapabilities) bool {
-		return caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
-	})
-	if err != nil {
-		return nil, err
-	}
 	params := &mcp.ElicitParams{Mode: "form", Message: req.Message, RequestedSchema: json.RawMessage(noForm)}
 	if len(req.Schema) > 0 {
 		params.RequestedSchema = req.Schema
 	}
-	wait, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	res, err := ss.Elicit(wait, params)
+	// A client that declares elicitation in URL mode alone cannot fill in a form.
+	answer, err := c.exchange(ctx, "elicitation", "the elicitation capability in form mode",
+		func(caps *mcp.ClientCapabilities) bool {
+			return caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
+		}, params,
+		func(ctx context.Context, ss *mcp.ServerSession) (mcp.InputResponse, error) {
+			return ss.Elicit(ctx, params)
+		})
 	if err != nil {
-		return nil, fmt.Errorf("elicitation: %w", c.waitError(ctx, wait, err))
+		return nil, err
+	}
+	res, ok := answer.(*mcp.ElicitResult)
+	if !ok || res == nil {
+		return nil, fmt.Errorf("elicitation: the client answered with %T, not a form's answer", answer)
 	}
 	out := &runtime.ElicitResult{Action: runtime.ElicitAction(res.Action)}
 	switch out.Action {
@@ -190,6 +241,13 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 			// any would skip the schema's required properties and defaults.
 			return nil, errors.New("elicitation: the client accepted the form but sent none of its values")
 		default:
+			// The SDK checks the answer it waited for, but not one that comes with
+			// the call sent again (MCP 2026-07-28): check both alike.
+			content, err := checkForm(params.RequestedSchema, res.Content)
+			if err != nil {
+				return nil, fmt.Errorf("elicitation: %w", err)
+			}
+			res.Content = content
 			// JSON Schema lets through keys the form does not have: they are not
 			// the form's values.
 			for k := range res.Content {
@@ -206,6 +264,30 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 		return nil, fmt.Errorf("elicitation: the client answered with the action %q, not accept, decline or cancel", res.Action)
 	}
 	return out, nil
+}
+
+// checkForm checks a form's values against its schema, as the SDK does for the answer
+// to elicitation/create, and fills in the schema's defaults.
+func checkForm(schema any, content map[string]any) (map[string]any, error) {
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		return nil, fmt.Errorf("the form's schema: %w", err)
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("the form's schema: %w", err)
+	}
+	resolved, err := s.Resolve(nil)
+	if err != nil {
+		return nil, fmt.Errorf("the form's schema: %w", err)
+	}
+	if err := resolved.Validate(content); err != nil {
+		return nil, fmt.Errorf("the answer does not match the form's schema: %w", err)
+	}
+	if err := resolved.ApplyDefaults(&content); err != nil {
+		return nil, fmt.Errorf("the form's defaults: %w", err)
+	}
+	return content, nil
 }
 
 // formProperties returns the properties of the form schema, none when there is no

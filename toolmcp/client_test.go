@@ -3,6 +3,7 @@ package toolmcp_test
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,7 +31,7 @@ func askTool(t *testing.T, ask func(ctx context.Context) (string, error)) *runti
 		func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
 			s, err := ask(ctx)
 			if err != nil {
-				return nil, runtime.ToolErrorf("%v", err)
+				return nil, runtime.ToolErrorf("%w", err)
 			}
 			return runtime.TextResult(s), nil
 		})
@@ -64,7 +65,17 @@ func clientOf(t *testing.T, ts *runtime.Toolset, version string, opts *mcp.Clien
 
 const classic = "2025-11-25" // the protocol under which a server asks the client mid-call
 
+// versions are the two ways of asking: a request while the call waits (2025-11-25), and
+// an input-required result answered with the call sent again (2026-07-28, rounds.go).
+var versions = []string{classic, "2026-07-28"}
+
 func TestSample(t *testing.T) {
+	for _, version := range versions {
+		t.Run(version, func(t *testing.T) { testSample(t, version) })
+	}
+}
+
+func testSample(t *testing.T, version string) {
 	var got *mcp.CreateMessageParams
 	ts := askTool(t, func(ctx context.Context) (string, error) {
 		temp := 0.5
@@ -80,7 +91,7 @@ func TestSample(t *testing.T) {
 		}
 		return fmt.Sprintf("%s said %q (%s, %s)", res.Model, res.Text(), res.Role, res.StopReason), nil
 	})
-	cs := clientOf(t, ts, classic, &mcp.ClientOptions{
+	cs := clientOf(t, ts, version, &mcp.ClientOptions{
 		CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			got = req.Params
 			return &mcp.CreateMessageResult{Role: "assistant", Content: &mcp.TextContent{Text: "Teal"}, Model: "m1", StopReason: "endTurn"}, nil
@@ -130,7 +141,7 @@ func TestSampleDefaultMaxTokensAndImages(t *testing.T) {
 // TestSampleUnsupported: a client without the sampling capability, or one of MCP
 // 2026-07-28, cannot be asked; the tool gets errors.ErrUnsupported and says why.
 func TestSampleUnsupported(t *testing.T) {
-	for _, version := range []string{classic, "2026-07-28"} {
+	for _, version := range versions {
 		t.Run(version, func(t *testing.T) {
 			var unsupported bool
 			ts := askTool(t, func(ctx context.Context) (string, error) {
@@ -138,17 +149,8 @@ func TestSampleUnsupported(t *testing.T) {
 				unsupported = errors.Is(err, errors.ErrUnsupported)
 				return "", err
 			})
-			opts := &mcp.ClientOptions{}
-			want := "does not declare the sampling capability"
-			if version != classic {
-				opts.CreateMessageHandler = func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-					t.Error("asked under 2026-07-28")
-					return nil, errors.New("no")
-				}
-				want = "2026-07-28"
-			}
-			res := call(t, clientOf(t, ts, version, opts), "ask", map[string]any{})
-			if !res.IsError || !unsupported || !strings.Contains(text(res), want) {
+			res := call(t, clientOf(t, ts, version, &mcp.ClientOptions{}), "ask", map[string]any{})
+			if want := "does not declare the sampling capability"; !res.IsError || !unsupported || !strings.Contains(text(res), want) {
 				t.Fatalf("unsupported=%v, result %q, want an error saying %q", unsupported, text(res), want)
 			}
 		})
@@ -160,6 +162,12 @@ const formSchema = `{"type":"object","properties":{` +
 	`"age":{"type":"integer","minimum":0,"default":30}},"required":["name"]}`
 
 func TestElicit(t *testing.T) {
+	for _, version := range versions {
+		t.Run(version, func(t *testing.T) { testElicit(t, version) })
+	}
+}
+
+func testElicit(t *testing.T, version string) {
 	var got *mcp.ElicitParams
 	answer := &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}
 	ts := askTool(t, func(ctx context.Context) (string, error) {
@@ -169,7 +177,7 @@ func TestElicit(t *testing.T) {
 		}
 		return fmt.Sprintf("%s %s", res.Action, res.Content), nil
 	})
-	cs := clientOf(t, ts, classic, &mcp.ClientOptions{
+	cs := clientOf(t, ts, version, &mcp.ClientOptions{
 		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			got = req.Params
 			return answer, nil
@@ -187,6 +195,9 @@ func TestElicit(t *testing.T) {
 		if res := call(t, cs, "ask", map[string]any{}); res.IsError || text(res) != a+" " {
 			t.Errorf("%s: %s", a, text(res))
 		}
+	}
+	if version != classic {
+		return // the SDK's client refuses to send such an answer: TestAnswersComeBackChecked
 	}
 	// An answer the schema refuses is an error, never content for the tool.
 	answer = &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "age": -1}}
@@ -345,10 +356,10 @@ var answering = &mcp.ClientOptions{
 }
 
 // TestClientOverHTTP: over streamable HTTP, a stateful server asks a 2025-11-25 client;
-// a stateless one cannot ask (its session lives for the request, knowing nothing of the
-// client's initialize), nor can any server under 2026-07-28: Sample and Elicit fail
-// with errors.ErrUnsupported at once, saying why, and never that the client did not
-// declare a capability it declared.
+// a stateless one cannot (its session lives for the request, knowing nothing of the
+// client's initialize): Sample and Elicit fail with errors.ErrUnsupported at once,
+// saying why, and never that the client did not declare a capability it declared.
+// Under 2026-07-28 every server asks, the answers coming with the call sent again.
 func TestClientOverHTTP(t *testing.T) {
 	for _, tc := range []struct {
 		stateless bool
@@ -357,8 +368,11 @@ func TestClientOverHTTP(t *testing.T) {
 	}{
 		{false, classic, "<nil>"},
 		{true, classic, "a stateless server keeps no session"},
-		{true, "2026-07-28", "under MCP 2026-07-28"},
-		{true, "", "under MCP 2026-07-28"}, // the go-sdk client's default
+		// Under 2026-07-28 the answers come with the call sent again: a stateless
+		// server asks as well as one with sessions.
+		{false, "2026-07-28", "<nil>"},
+		{true, "2026-07-28", "<nil>"},
+		{true, "", "<nil>"}, // the go-sdk client's default
 	} {
 		t.Run(fmt.Sprintf("stateless=%v,%s", tc.stateless, tc.version), func(t *testing.T) {
 			res := call(t, httpClientOf(t, askBoth(t), tc.stateless, tc.version, answering), "ask", map[string]any{})
@@ -702,8 +716,8 @@ func TestLoggerStateless(t *testing.T) {
 }
 
 // TestClientInitializedAs2026: a client whose initialize asked for 2026-07-28 and whose
-// calls carry no _meta is one the SDK sends no request to: Sample fails with
-// errors.ErrUnsupported saying so, not with the SDK's own error.
+// calls carry no _meta is one the SDK sends no request to, and gives input-required
+// results: the tool's request goes in one.
 func TestClientInitializedAs2026(t *testing.T) {
 	ts := askTool(t, func(ctx context.Context) (string, error) {
 		_, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
@@ -741,8 +755,9 @@ func TestClientInitializedAs2026(t *testing.T) {
 		if json.Unmarshal(line, &msg) != nil || msg.ID != 2 {
 			continue
 		}
-		if got := text(msg.Result); !strings.HasPrefix(got, "unsupported=true") || !strings.Contains(got, "under MCP 2026-07-28") {
-			t.Errorf("result %q", got)
+		// The SDK gives the client input-required results: the request goes in one.
+		if r := msg.Result; r == nil || len(r.InputRequests) != 1 || r.InputRequests["toolgen_ask_1"] == nil || r.RequestState == "" {
+			t.Errorf("result %s", line)
 		}
 		return
 	}
@@ -767,5 +782,155 @@ func TestClientAfterTheCall(t *testing.T) {
 	_, err := runtime.Elicit(<-later, &runtime.ElicitRequest{Message: "still there?"})
 	if err == nil || !strings.Contains(err.Error(), "has returned") || asked {
 		t.Errorf("asked=%v, err %v", asked, err)
+	}
+}
+
+// TestAnswersComeBackChecked: under 2026-07-28 the answers come with the call sent
+// again, from a client that may not have checked them, and the answers of earlier
+// rounds come back in the state, which the client holds: both are checked against the
+// form every time, and the form's defaults filled in.
+func TestAnswersComeBackChecked(t *testing.T) {
+	var runs atomic.Int32
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		runs.Add(1)
+		first, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Who are you?", Schema: json.RawMessage(formSchema)})
+		if err != nil {
+			return "", err
+		}
+		second, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Sure?"})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s %s, %s", first.Action, first.Content, second.Action), nil
+	})
+	cs := clientOf(t, ts, "2026-07-28", &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, // the test answers
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("not called: the test answers")
+		},
+	})
+	ctx := context.Background()
+	round := func(answers mcp.InputResponseMap, state string) *mcp.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{}, InputResponses: answers, RequestState: state})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	r1 := round(nil, "")
+	if !r1.NeedsInput() || r1.InputRequests["toolgen_ask_1"] == nil || len(r1.InputRequests) != 1 {
+		t.Fatalf("round 1: %s", jsonOf(t, r1))
+	}
+	bad := mcp.InputResponseMap{"toolgen_ask_1": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"age": -1}}}
+	if res := round(bad, r1.RequestState); !res.IsError || !strings.Contains(text(res), "does not match the form's schema") {
+		t.Errorf("an answer off the form: %s", jsonOf(t, res))
+	}
+	good := mcp.InputResponseMap{"toolgen_ask_1": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "admin": true}}}
+	r2 := round(good, r1.RequestState)
+	if !r2.NeedsInput() || r2.InputRequests["toolgen_ask_2"] == nil || len(r2.InputRequests) != 1 {
+		t.Fatalf("round 2: %s", jsonOf(t, r2))
+	}
+	done := round(mcp.InputResponseMap{"toolgen_ask_2": &mcp.ElicitResult{Action: "decline"}}, r2.RequestState)
+	if done.IsError || text(done) != `accept {"age":30,"name":"Ada"}, decline` {
+		t.Errorf("round 3: %s", jsonOf(t, done))
+	}
+	// A state the client made up is checked like an answer: here the first answer,
+	// off the form, in a state of the client's.
+	forged := `tg1.` + base64.RawURLEncoding.EncodeToString([]byte(`{"answers":{"toolgen_ask_1":{"action":"accept","content":{"age":-1}}}}`))
+	if res := round(mcp.InputResponseMap{"toolgen_ask_2": &mcp.ElicitResult{Action: "decline"}}, forged); !res.IsError || !strings.Contains(text(res), "does not match") {
+		t.Errorf("a forged state: %s", jsonOf(t, res))
+	}
+	if n := runs.Load(); n != 5 {
+		t.Errorf("%d runs, want one a round", n)
+	}
+}
+
+// TestRoundsEndTheCall: under 2026-07-28 a tool that goes on after a request it could
+// not have answered yet (it ignores the error) does not get its result sent: the round
+// ends with the request. Its observers see the outcome input_required when the tool
+// returns the error.
+func TestRoundsEndTheCall(t *testing.T) {
+	var outcomes []runtime.Outcome
+	var mu sync.Mutex
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		_, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Sure?"})
+		if errors.Is(err, runtime.ErrInputRequired) {
+			return "", err
+		}
+		return "asked", nil
+	}).WithObserver(func(_ context.Context, e runtime.Event) {
+		mu.Lock()
+		outcomes = append(outcomes, e.Outcome)
+		mu.Unlock()
+	})
+	cs := clientOf(t, ts, "2026-07-28", &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		},
+	})
+	if res := call(t, cs, "ask", map[string]any{}); res.IsError || text(res) != "asked" {
+		t.Fatalf("result %s", jsonOf(t, res))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(outcomes) != 2 || outcomes[0] != runtime.OutcomeInputRequired || outcomes[1] != runtime.OutcomeOK {
+		t.Errorf("outcomes %v", outcomes)
+	}
+}
+
+// TestApprovalThenTheToolAsks: a destructive tool behind ElicitApprover that asks its
+// user in turn. Under 2026-07-28 the approval is asked once and holds through the
+// round in which the tool asks (the state carries it, signed, to the next round);
+// under 2025-11-25 both are asked while the call waits.
+func TestApprovalThenTheToolAsks(t *testing.T) {
+	for _, version := range versions {
+		t.Run(version, func(t *testing.T) {
+			var runs atomic.Int32
+			ts, err := runtime.NewTool(runtime.Tool{
+				Name:        "wipe",
+				Annotations: runtime.Annotations{Destructive: new(true)},
+				InputSchema: json.RawMessage(`{"type":"object","properties":{"disk":{"type":"string"}},"required":["disk"]}`),
+			}, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+				runs.Add(1)
+				res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Why?", Schema: json.RawMessage(`{"type":"object","properties":{"why":{"type":"string"}},"required":["why"]}`)})
+				if err != nil {
+					return nil, err
+				}
+				return runtime.TextResult("wiped: " + string(res.Content)), nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			var asked []string
+			cs := clientOf(t, ts.WithApprover(toolmcp.ElicitApprover()), version, &mcp.ClientOptions{
+				ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					mu.Lock()
+					asked = append(asked, req.Params.Message)
+					mu.Unlock()
+					if req.Params.Message == "Why?" {
+						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"why": "old"}}, nil
+					}
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+				},
+			})
+			res := call(t, cs, "wipe", map[string]any{"disk": "d1"})
+			if res.IsError || text(res) != `wiped: {"why":"old"}` {
+				t.Fatalf("result %s", jsonOf(t, res))
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(asked) != 2 || !strings.HasPrefix(asked[0], "Allow wipe") || asked[1] != "Why?" {
+				t.Errorf("the user was asked %q", asked)
+			}
+			want := int32(1)
+			if version != classic {
+				want = 2 // the round that asks, and the one with the answer
+			}
+			if runs.Load() != want {
+				t.Errorf("the tool ran %d times, want %d", runs.Load(), want)
+			}
+		})
 	}
 }

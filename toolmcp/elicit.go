@@ -84,7 +84,9 @@ func ElicitStateKey(key []byte) ElicitOption {
 // answered with an input-required result (inputRequests and a signed requestState),
 // and the client asks the user and sends the call again with the answer. The state
 // binds the answer to the tool and the exact arguments, expires with the timeout and is
-// accepted once. The first round is a denied call for the Toolset's observers.
+// accepted once. The first round is a denied call for the Toolset's observers. When the
+// approved tool asks its client in turn (runtime.Elicit, runtime.Sample), the approval
+// holds into the round that brings the tool its answer, in a new state.
 //
 // Give it to the Toolset that Register serves:
 //
@@ -103,37 +105,6 @@ func ElicitApprover(opts ...ElicitOption) runtime.Approver {
 	}
 	e := &elicitor{cfg: c, used: map[string]time.Time{}}
 	return e.approve
-}
-
-// mcpCall is what the handler of a tools/call leaves in the context of ts.Call for
-// ElicitApprover: the request, and the input-required result the approver wants sent
-// instead of the Toolset's (MCP 2026-07-28).
-type mcpCall struct {
-	req *mcp.CallToolRequest
-
-	mu    sync.Mutex
-	input *mcp.CallToolResult
-}
-
-type mcpCallKey struct{}
-
-// withMCPCall returns ctx carrying req, for ElicitApprover.
-func withMCPCall(ctx context.Context, req *mcp.CallToolRequest) (context.Context, *mcpCall) {
-	c := &mcpCall{req: req}
-	return context.WithValue(ctx, mcpCallKey{}, c), c
-}
-
-// inputRequired returns the input-required result an approver asked for, or nil.
-func (c *mcpCall) inputRequired() *mcp.CallToolResult {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.input
-}
-
-func (c *mcpCall) needInput(r *mcp.CallToolResult) {
-	c.mu.Lock()
-	c.input = r
-	c.mu.Unlock()
 }
 
 type elicitor struct {
@@ -159,7 +130,7 @@ func (e *elicitor) approve(ctx context.Context, req runtime.ApprovalRequest) run
 	if e.cfg.ask != nil && !e.cfg.ask(req) {
 		return runtime.Allow()
 	}
-	call, _ := ctx.Value(mcpCallKey{}).(*mcpCall)
+	call := callOf(ctx)
 	if call == nil || call.req == nil || call.req.Params == nil {
 		return runtime.Deny(reasonNotMCP)
 	}
@@ -193,24 +164,28 @@ func (e *elicitor) approve(ctx context.Context, req runtime.ApprovalRequest) run
 		}
 		return decide(res)
 	}
-	// MCP 2026-07-28: the answer comes with the call sent again.
-	if ir, ok := call.req.Params.InputResponses[elicitInputKey]; ok {
+	// MCP 2026-07-28: the answer comes with the call sent again (rounds.go), in this
+	// round's answers or, when the tool asked its client for more after the approval,
+	// a later round's state.
+	if ir, ok := call.answer(elicitInputKey); ok {
 		res, isElicit := ir.(*mcp.ElicitResult)
 		if !isElicit {
 			return runtime.Deny(reasonFailed)
 		}
-		switch e.check(call.req.Params.RequestState, req) {
+		switch e.check(call.approvalState(), req) {
 		case errLate:
 			return runtime.Deny(e.lateReason())
 		case nil:
-			return decide(res)
+			d := decide(res)
+			// The state is spent: should this round end asking for the tool's
+			// input, the next one holds the approval in a new state.
+			call.keepApproval(e.sign(time.Now(), req))
+			return d
 		}
 		return runtime.Deny(reasonStale)
 	}
-	call.needInput(&mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{elicitInputKey: params},
-		RequestState:  e.sign(time.Now(), req),
-	})
+	call.ask(elicitInputKey, params)
+	call.keepApproval(e.sign(time.Now(), req))
 	return runtime.Deny(reasonWaiting)
 }
 

@@ -85,10 +85,14 @@ func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.C
 // runtime.Elicit its user (elicitation/create), each when the client declares the
 // capability and within WithClientTimeout, and runtime.Logger's records go to the
 // client as notifications/message, at the level it asked for (logging/setLevel, or
-// the call's _meta under MCP 2026-07-28; a stateless server sends info and above). A
-// stateless server has no session to ask on, and MCP 2026-07-28 lets no server ask
-// while it serves a call: there Sample and Elicit fail with an error for which
-// errors.Is(err, errors.ErrUnsupported) holds.
+// the call's _meta under MCP 2026-07-28; a stateless server sends info and above).
+// Under MCP 2026-07-28 a server sends no request while it serves a call: a round of
+// the call that asks ends with an input-required result holding the requests, the
+// client sends the call again with the answers, and the tool runs again from the
+// start, each request finding its answer (runtime.ErrInputRequired says how a tool
+// takes part). Under older versions a stateless server has no session to ask on:
+// there Sample and Elicit fail with an error for which errors.Is(err,
+// errors.ErrUnsupported) holds.
 func Register(s *mcp.Server, ts *runtime.Toolset, opts ...Option) {
 	var c config
 	for _, o := range opts {
@@ -216,9 +220,13 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 			defer progress.close()
 		}
 		ctx = runtime.ContextWithCall(ctx, runtime.CallInfo{Provider: "mcp"})
+		// ElicitApprover (elicit.go) and the call's Client read the request from the
+		// context, and may end the round asking the client for input instead
+		// (rounds.go).
+		ctx, mc := withMCPCall(ctx, req)
 		// The tool reaches the client's model, user and log (runtime.Sample,
 		// runtime.Elicit, runtime.Logger) through the session (client.go).
-		client := newSessionClient(req, c.clientTimeout)
+		client := newSessionClient(mc, c.clientTimeout)
 		defer client.end()
 		ctx = runtime.ContextWithClient(ctx, client)
 		if c.context != nil {
@@ -231,9 +239,6 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 		if req.Params != nil {
 			args = req.Params.Arguments
 		}
-		// ElicitApprover (elicit.go) reads the request from the context, and may ask
-		// for the user's answer in an input-required result instead.
-		ctx, mc := withMCPCall(ctx, req)
 		r := ts.Call(ctx, name, args)
 		if in := mc.inputRequired(); in != nil {
 			return in, nil

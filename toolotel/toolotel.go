@@ -195,7 +195,9 @@ func (o *observer) observe(ctx context.Context, e runtime.Event) {
 // errorType returns the error.type of an outcome: "" for ok, the outcome otherwise.
 func errorType(o runtime.Outcome) string {
 	switch o {
-	case runtime.OutcomeOK:
+	case runtime.OutcomeOK, runtime.OutcomeInputRequired:
+		// A call that waits for its client's input did not fail: it runs again with
+		// the answer.
 		return ""
 	case "":
 		return other

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,10 @@ func tools(t *testing.T) *runtime.Toolset {
 			func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 				<-ctx.Done()
 				return nil, ctx.Err()
+			}),
+		mk(runtime.Tool{Name: "ask", Annotations: readonly},
+			func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+				return nil, fmt.Errorf("elicitation: %w", runtime.ErrInputRequired)
 			}),
 		mk(runtime.Tool{Name: "delete"}, // unannotated: destructive, so denied below
 			func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
@@ -254,11 +259,22 @@ func TestOutcomes(t *testing.T) {
 		h.spans.Reset()
 	}
 
+	// A call that waits for its client's input did not fail: no error.type, no error
+	// status.
+	if res := ts.Call(context.Background(), "ask", []byte(`{"city":"Paris"}`)); res.Outcome != runtime.OutcomeInputRequired {
+		t.Fatalf("ask: outcome %s", res.Outcome)
+	}
+	s := h.only(t, "execute_tool ask")
+	if a := attrs(s); a["toolgen.outcome"].Emit() != "input_required" || a["error.type"].Emit() != "" || s.Status.Code == codes.Error {
+		t.Errorf("ask: outcome %q, error.type %q, status %v", a["toolgen.outcome"].Emit(), a["error.type"].Emit(), s.Status)
+	}
+	h.spans.Reset()
+
 	// A context canceled before the call.
 	if res := ts.Call(canceled, "slow", []byte(`{"city":"Paris"}`)); res.Outcome != runtime.OutcomeCanceled {
 		t.Fatalf("canceled call: outcome %s", res.Outcome)
 	}
-	s := h.only(t, "execute_tool slow")
+	s = h.only(t, "execute_tool slow")
 	if got := attrs(s)["error.type"].Emit(); got != "canceled" || s.Status.Code != codes.Error {
 		t.Errorf("canceled call: error.type %q, status %v", got, s.Status)
 	}

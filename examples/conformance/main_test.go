@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/examples/conformance/suite"
 )
@@ -199,5 +202,54 @@ func TestOutsideMCP(t *testing.T) {
 	}
 	if res := ts.Call(ctx, "test_sampling", []byte(`{"prompt":""}`)); !res.IsError || !strings.Contains(res.Text(), "/prompt") {
 		t.Errorf("an empty prompt: %q", res.Text())
+	}
+}
+
+// TestGoClient calls the tools that ask the client with the official Go SDK's client,
+// under MCP 2026-07-28 (its default, where the answers come with the call sent again)
+// and 2025-11-25 (where the server asks while the call waits): both get the answers.
+func TestGoClient(t *testing.T) {
+	for _, version := range []string{"", "2025-11-25"} {
+		t.Run("version="+version, func(t *testing.T) {
+			s := newServer(slog.New(slog.DiscardHandler))
+			ct, st := mcp.NewInMemoryTransports()
+			ctx := context.Background()
+			ss, err := s.Connect(ctx, st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, &mcp.ClientOptions{
+				CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+					return &mcp.CreateMessageResult{Role: "assistant", Content: &mcp.TextContent{Text: "blue"}, Model: "m"}, nil
+				},
+				ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"username": "ada", "email": "ada@example.com"}}, nil
+				},
+			})
+			cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			for _, c := range []struct{ tool, args, want string }{
+				{"test_sampling", `{"prompt":"colour?"}`, "LLM response: blue"},
+				{"test_elicitation", `{"message":"who?"}`, `User response: action=accept, content={"email":"ada@example.com","username":"ada"}`},
+			} {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: json.RawMessage(c.args)})
+				if err != nil {
+					t.Fatalf("%s: %v", c.tool, err)
+				}
+				var got string
+				if len(res.Content) == 1 {
+					if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+						got = tc.Text
+					}
+				}
+				if res.IsError || got != c.want {
+					t.Errorf("%s: %q, want %q", c.tool, got, c.want)
+				}
+			}
+		})
 	}
 }

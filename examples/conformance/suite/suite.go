@@ -12,7 +12,10 @@
 // What a tool asks of the client goes through its context (runtime.Sample,
 // runtime.Elicit, runtime.Logger, runtime.ReportProgress): toolmcp serves it over the
 // MCP session, and anywhere else it degrades to an error a tool can report
-// (errors.ErrUnsupported) or to nothing (logs and progress nobody listens to).
+// (errors.ErrUnsupported) or to nothing (logs and progress nobody listens to). The
+// tools that ask return the error of a request as it is, wrapped: under MCP
+// 2026-07-28 it ends the round of the call (runtime.ErrInputRequired), which runs
+// again with the answer.
 //
 //toolgen:package schema=2020-12
 package suite
@@ -133,7 +136,7 @@ func Sampling(ctx context.Context, a SamplingArgs) (string, error) {
 		MaxTokens: 100,
 	})
 	if err != nil {
-		return "", runtime.ToolErrorf("sampling failed: %v", err)
+		return "", runtime.ToolErrorf("sampling failed: %w", err)
 	}
 	return "LLM response: " + res.Text(), nil
 }
@@ -254,7 +257,7 @@ func JSONSchema202012(p Person) (string, error) {
 func ask(ctx context.Context, message, form string) (*runtime.ElicitResult, error) {
 	res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: message, Schema: json.RawMessage(form)})
 	if err != nil {
-		return nil, runtime.ToolErrorf("elicitation failed: %v", err)
+		return nil, runtime.ToolErrorf("elicitation failed: %w", err)
 	}
 	return res, nil
 }

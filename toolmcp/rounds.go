@@ -1,0 +1,176 @@
+package toolmcp
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Under MCP 2026-07-28 a server sends no request while it serves a call. A call that
+// needs the client's input (an approval of ElicitApprover's, a tool's runtime.Elicit
+// or runtime.Sample) ends its round with an input-required result: the requests, by
+// key, and a requestState. The client answers each request and sends the call again
+// with the answers (inputResponses) and the state, and the call runs again, from the
+// start. The client sends the answers of the newest round only, so the state carries
+// those of the rounds before; it also carries the approval's own signed state.
+
+// roundStatePrefix marks a requestState toolmcp wrote (version 1).
+const roundStatePrefix = "tg1."
+
+// askKeyPrefix names the requests of a tool, in the order it makes them in a run:
+// toolgen_ask_1, toolgen_ask_2, ...
+const askKeyPrefix = "toolgen_ask_"
+
+// roundState is what one round of a call leaves to the next, in its requestState.
+// The answers come from the client, as they would in this round: they are checked
+// every time they are used, as new answers are. The approval state is signed
+// (ElicitApprover).
+type roundState struct {
+	// Approval is ElicitApprover's state: signed, bound to the tool and its arguments.
+	Approval string `json:"approval,omitempty"`
+	// Answers are the client's answers of the rounds before, by request key.
+	Answers map[string]json.RawMessage `json:"answers,omitempty"`
+}
+
+// readRoundState reads a requestState. One toolmcp did not write (a client's own, or
+// one of the approval alone from before this format) is read as the approval's state:
+// its signature decides whether it holds.
+func readRoundState(s string) roundState {
+	raw, ok := strings.CutPrefix(s, roundStatePrefix)
+	if !ok {
+		return roundState{Approval: s}
+	}
+	b, err := base64.RawURLEncoding.DecodeString(raw)
+	var rs roundState
+	if err != nil || json.Unmarshal(b, &rs) != nil {
+		return roundState{}
+	}
+	return rs
+}
+
+func (rs roundState) encode() string {
+	b, err := json.Marshal(rs)
+	if err != nil {
+		return "" // the answers are JSON the SDK decoded: they marshal
+	}
+	return roundStatePrefix + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// mcpCall is what the handler of a tools/call leaves in the context of ts.Call: the
+// request, the answers the call has (this round's and those the state carries), and
+// the requests for the client that end the round under MCP 2026-07-28.
+type mcpCall struct {
+	req   *mcp.CallToolRequest
+	state roundState // what the round before left, under 2026-07-28
+
+	mu       sync.Mutex
+	asks     int                 // the tool's requests so far in this run
+	pending  mcp.InputRequestMap // the requests that end this round, by key
+	approval string              // the approval's state for the next round
+	answered map[string]bool     // keys answered, and so carried to the next round
+	carried  map[string]mcp.InputResponse
+}
+
+type mcpCallKey struct{}
+
+// withMCPCall returns ctx carrying req, for ElicitApprover and the call's Client.
+func withMCPCall(ctx context.Context, req *mcp.CallToolRequest) (context.Context, *mcpCall) {
+	c := &mcpCall{req: req}
+	if req != nil && req.Params != nil && req.Params.RequestState != "" {
+		c.state = readRoundState(req.Params.RequestState)
+	}
+	return context.WithValue(ctx, mcpCallKey{}, c), c
+}
+
+// callOf returns the mcpCall of ctx, or nil.
+func callOf(ctx context.Context) *mcpCall {
+	c, _ := ctx.Value(mcpCallKey{}).(*mcpCall)
+	return c
+}
+
+// nextAskKey returns the key of the tool's next request in this run.
+func (c *mcpCall) nextAskKey() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.asks++
+	return askKeyPrefix + strconv.Itoa(c.asks)
+}
+
+// answer returns the client's answer to the request key: from this round's
+// inputResponses, or from a round before.
+func (c *mcpCall) answer(key string) (mcp.InputResponse, bool) {
+	if c.req != nil && c.req.Params != nil {
+		if r, ok := c.req.Params.InputResponses[key]; ok && r != nil {
+			c.keep(key, r)
+			return r, true
+		}
+	}
+	raw, ok := c.state.Answers[key]
+	if !ok {
+		return nil, false
+	}
+	var m mcp.InputResponseMap
+	if err := json.Unmarshal([]byte(`{"a":`+string(raw)+`}`), &m); err != nil || m["a"] == nil {
+		return nil, false
+	}
+	c.keep(key, m["a"])
+	return m["a"], true
+}
+
+// keep carries an answer the call used to the next round, if there is one.
+func (c *mcpCall) keep(key string, r mcp.InputResponse) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.carried == nil {
+		c.carried = map[string]mcp.InputResponse{}
+	}
+	c.carried[key] = r
+}
+
+// ask adds a request that ends this round.
+func (c *mcpCall) ask(key string, r mcp.InputRequest) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pending == nil {
+		c.pending = mcp.InputRequestMap{}
+	}
+	c.pending[key] = r
+}
+
+// keepApproval sets the approval's state for the next round.
+func (c *mcpCall) keepApproval(state string) {
+	c.mu.Lock()
+	c.approval = state
+	c.mu.Unlock()
+}
+
+// approvalState returns the approval's state the round before left.
+func (c *mcpCall) approvalState() string { return c.state.Approval }
+
+// inputRequired returns the input-required result that ends this round, or nil when
+// nothing asked the client for input: the requests, and a state holding the answers
+// used so far and the approval's state.
+func (c *mcpCall) inputRequired() *mcp.CallToolResult {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.pending) == 0 {
+		return nil
+	}
+	next := roundState{Approval: c.approval}
+	for k, r := range c.carried {
+		b, err := json.Marshal(r)
+		if err != nil {
+			continue // the next round asks again
+		}
+		if next.Answers == nil {
+			next.Answers = map[string]json.RawMessage{}
+		}
+		next.Answers[k] = b
+	}
+	return &mcp.CallToolResult{InputRequests: c.pending, RequestState: next.encode()}
+}

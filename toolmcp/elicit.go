@@ -86,7 +86,9 @@ func ElicitStateKey(key []byte) ElicitOption {
 // binds the answer to the tool and the exact arguments, expires with the timeout and is
 // accepted once. The first round is a denied call for the Toolset's observers. When the
 // approved tool asks its client in turn (runtime.Elicit, runtime.Sample), the approval
-// holds into the round that brings the tool its answer, in a new state.
+// holds into the round that brings the tool its answers, in a new state that expires
+// with the timeout in turn, and into no other: the call must come again with exactly
+// the answers that round asked for and the state's earlier answers unchanged.
 //
 // Give it to the Toolset that Register serves:
 //
@@ -172,20 +174,22 @@ func (e *elicitor) approve(ctx context.Context, req runtime.ApprovalRequest) run
 		if !isElicit {
 			return runtime.Deny(reasonFailed)
 		}
-		switch e.check(call.approvalState(), req) {
+		state, binding := call.approvalState()
+		switch e.check(state, req, binding) {
 		case errLate:
 			return runtime.Deny(e.lateReason())
 		case nil:
 			d := decide(res)
 			// The state is spent: should this round end asking for the tool's
-			// input, the next one holds the approval in a new state.
-			call.keepApproval(e.sign(time.Now(), req))
+			// input, the next one holds the approval in a new state, for the
+			// round that brings the answers.
+			call.keepApproval(e.signer(req))
 			return d
 		}
 		return runtime.Deny(reasonStale)
 	}
 	call.ask(elicitInputKey, params)
-	call.keepApproval(e.sign(time.Now(), req))
+	call.keepApproval(e.signer(req))
 	return runtime.Deny(reasonWaiting)
 }
 
@@ -258,12 +262,14 @@ func approvalMessage(req runtime.ApprovalRequest) string {
 }
 
 // The state a client echoes: the time it was issued (8 bytes), a nonce (16) and an
-// HMAC-SHA256 of both, the tool's name and the call's arguments (32).
+// HMAC-SHA256 of both, the tool's name, the call's arguments and the round's binding
+// (32): the answers the state carries and the keys of the requests the next round
+// answers (roundBinding).
 const stateSize = 8 + 16 + sha256.Size
 
 var errLate = errors.New("late")
 
-func (e *elicitor) mac(issued, nonce []byte, req runtime.ApprovalRequest) []byte {
+func (e *elicitor) mac(issued, nonce []byte, req runtime.ApprovalRequest, binding []byte) []byte {
 	m := hmac.New(sha256.New, e.cfg.key)
 	m.Write(issued)
 	m.Write(nonce)
@@ -271,26 +277,36 @@ func (e *elicitor) mac(issued, nonce []byte, req runtime.ApprovalRequest) []byte
 	binary.BigEndian.PutUint64(n[:], uint64(len(req.Tool.Name)))
 	m.Write(n[:])
 	m.Write([]byte(req.Tool.Name))
+	binary.BigEndian.PutUint64(n[:], uint64(len(req.Arguments)))
+	m.Write(n[:])
 	m.Write(req.Arguments)
+	m.Write(binding)
 	return m.Sum(nil)
 }
 
-func (e *elicitor) sign(now time.Time, req runtime.ApprovalRequest) string {
+// signer returns what signs the approval's state for req, once the round's binding
+// is known (mcpCall.inputRequired).
+func (e *elicitor) signer(req runtime.ApprovalRequest) func(binding []byte) string {
+	return func(binding []byte) string { return e.sign(time.Now(), req, binding) }
+}
+
+func (e *elicitor) sign(now time.Time, req runtime.ApprovalRequest, binding []byte) string {
 	s := make([]byte, 24, stateSize)
 	binary.BigEndian.PutUint64(s[:8], uint64(now.UnixNano()))
 	rand.Read(s[8:24])
-	s = append(s, e.mac(s[:8], s[8:24], req)...)
+	s = append(s, e.mac(s[:8], s[8:24], req, binding)...)
 	return base64.RawURLEncoding.EncodeToString(s)
 }
 
-// check verifies a state for req and spends it: errLate when it expired, another error
-// when it was not issued for this call or was spent already.
-func (e *elicitor) check(state string, req runtime.ApprovalRequest) error {
+// check verifies a state for req and the round's binding and spends it: errLate when
+// it expired, another error when it was not issued for this call and round or was
+// spent already.
+func (e *elicitor) check(state string, req runtime.ApprovalRequest, binding []byte) error {
 	s, err := base64.RawURLEncoding.DecodeString(state)
 	if err != nil || len(s) != stateSize {
 		return errors.New("malformed")
 	}
-	if !hmac.Equal(s[24:], e.mac(s[:8], s[8:24], req)) {
+	if !hmac.Equal(s[24:], e.mac(s[:8], s[8:24], req, binding)) {
 		return errors.New("not this call")
 	}
 	issued := time.Unix(0, int64(binary.BigEndian.Uint64(s[:8])))

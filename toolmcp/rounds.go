@@ -1,9 +1,12 @@
 package toolmcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,7 +32,9 @@ const askKeyPrefix = "toolgen_ask_"
 // roundState is what one round of a call leaves to the next, in its requestState.
 // The answers come from the client, as they would in this round: they are checked
 // every time they are used, as new answers are. The approval state is signed
-// (ElicitApprover).
+// (ElicitApprover), over the answers the state carries and the keys of the requests
+// the round ended with (roundBinding): it holds for the round that answers those
+// requests, the carried answers unchanged, and no other.
 type roundState struct {
 	// Approval is ElicitApprover's state: signed, bound to the tool and its arguments.
 	Approval string `json:"approval,omitempty"`
@@ -68,12 +73,11 @@ type mcpCall struct {
 	req   *mcp.CallToolRequest
 	state roundState // what the round before left, under 2026-07-28
 
-	mu       sync.Mutex
-	asks     int                 // the tool's requests so far in this run
-	pending  mcp.InputRequestMap // the requests that end this round, by key
-	approval string              // the approval's state for the next round
-	answered map[string]bool     // keys answered, and so carried to the next round
-	carried  map[string]mcp.InputResponse
+	mu      sync.Mutex
+	asks    int                          // the tool's requests so far in this run
+	pending mcp.InputRequestMap          // the requests that end this round, by key
+	approve func(binding []byte) string  // signs the approval's state for the next round
+	carried map[string]mcp.InputResponse // the answers used, carried to the next round
 }
 
 type mcpCallKey struct{}
@@ -142,15 +146,59 @@ func (c *mcpCall) ask(key string, r mcp.InputRequest) {
 	c.pending[key] = r
 }
 
-// keepApproval sets the approval's state for the next round.
-func (c *mcpCall) keepApproval(state string) {
+// keepApproval has the approval carried to the next round, should this one end
+// asking: sign makes its state, bound to what that round must bring (roundBinding).
+func (c *mcpCall) keepApproval(sign func(binding []byte) string) {
 	c.mu.Lock()
-	c.approval = state
+	c.approve = sign
 	c.mu.Unlock()
 }
 
-// approvalState returns the approval's state the round before left.
-func (c *mcpCall) approvalState() string { return c.state.Approval }
+// approvalState returns the approval's state the round before left, and the binding
+// of this round (roundBinding): the answers the state carries and the keys this
+// round answers. The state holds only if it was signed over the same binding.
+func (c *mcpCall) approvalState() (state string, binding []byte) {
+	var keys []string
+	if c.req != nil && c.req.Params != nil {
+		for k := range c.req.Params.InputResponses {
+			keys = append(keys, k)
+		}
+	}
+	return c.state.Approval, roundBinding(c.state.Answers, keys)
+}
+
+// roundBinding is what the approval a round carries to the next is bound to: the
+// answers the state carries, and the keys of the requests the round ended with, which
+// the next round answers. It is the same however the client spaces the answers' JSON
+// and orders their keys.
+func roundBinding(answers map[string]json.RawMessage, asked []string) []byte {
+	var b []byte
+	field := func(p []byte) {
+		b = binary.BigEndian.AppendUint64(b, uint64(len(p)))
+		b = append(b, p...)
+	}
+	keys := make([]string, 0, len(answers))
+	for k := range answers {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = binary.BigEndian.AppendUint64(b, uint64(len(keys)))
+	for _, k := range keys {
+		field([]byte(k))
+		var v bytes.Buffer
+		if json.Compact(&v, answers[k]) != nil {
+			v.Reset()
+			v.WriteString("invalid") // no JSON value: matches no answer toolmcp wrote
+		}
+		field(v.Bytes())
+	}
+	asked = slices.Sorted(slices.Values(asked))
+	b = binary.BigEndian.AppendUint64(b, uint64(len(asked)))
+	for _, k := range asked {
+		field([]byte(k))
+	}
+	return b
+}
 
 // inputRequired returns the input-required result that ends this round, or nil when
 // nothing asked the client for input: the requests, and a state holding the answers
@@ -161,7 +209,7 @@ func (c *mcpCall) inputRequired() *mcp.CallToolResult {
 	if len(c.pending) == 0 {
 		return nil
 	}
-	next := roundState{Approval: c.approval}
+	var next roundState
 	for k, r := range c.carried {
 		b, err := json.Marshal(r)
 		if err != nil {
@@ -171,6 +219,13 @@ func (c *mcpCall) inputRequired() *mcp.CallToolResult {
 			next.Answers = map[string]json.RawMessage{}
 		}
 		next.Answers[k] = b
+	}
+	if c.approve != nil {
+		asked := make([]string, 0, len(c.pending))
+		for k := range c.pending {
+			asked = append(asked, k)
+		}
+		next.Approval = c.approve(roundBinding(next.Answers, asked))
 	}
 	return &mcp.CallToolResult{InputRequests: c.pending, RequestState: next.encode()}
 }

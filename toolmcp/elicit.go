@@ -112,9 +112,13 @@ func ElicitApprover(opts ...ElicitOption) runtime.Approver {
 type elicitor struct {
 	cfg elicitConfig
 
-	mu   sync.Mutex
-	used map[string]time.Time // states accepted, until they expire
+	mu      sync.Mutex
+	used    map[string]time.Time // states accepted, until they expire
+	sweepAt int                  // the size of used at which expired states are dropped
 }
+
+// minSweep is the fewest states accepted at which ElicitApprover drops expired ones.
+const minSweep = 64
 
 // The reasons a call is denied; the model reads them.
 const (
@@ -317,10 +321,16 @@ func (e *elicitor) check(state string, req runtime.ApprovalRequest, binding []by
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for k, t := range e.used {
-		if now.After(t) {
-			delete(e.used, k)
+	// Dropping the expired states each time would cost each check all the states
+	// accepted within the timeout, which a client makes at two calls a state: they
+	// are dropped when there are twice as many as after the last sweep.
+	if len(e.used) >= e.sweepAt {
+		for k, t := range e.used {
+			if now.After(t) {
+				delete(e.used, k)
+			}
 		}
+		e.sweepAt = max(2*len(e.used), minSweep)
 	}
 	if _, spent := e.used[state]; spent {
 		return errors.New("spent")

@@ -61,12 +61,6 @@ func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCap
 		return nil, false, fmt.Errorf("%s: %w: no MCP session to send it on", what, errors.ErrUnsupported)
 	}
 	modern, caps := clientOf(c.req)
-	// A client whose initialize asked for 2026-07-28 gets input-required results from
-	// the SDK, even if the server answered with an older version and the calls carry
-	// no _meta; and the SDK refuses to send it requests.
-	if ip := c.req.Session.InitializeParams(); ip != nil && ip.ProtocolVersion >= "2026-07-28" {
-		modern = true
-	}
 	if caps == nil {
 		if modern {
 			return nil, false, fmt.Errorf("%s: %w: the call does not say what the MCP client can do (no client capabilities in its _meta)", what, errors.ErrUnsupported)

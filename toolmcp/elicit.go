@@ -220,8 +220,11 @@ func decide(res *mcp.ElicitResult) runtime.Decision {
 	return runtime.Deny(reasonFailed)
 }
 
-// clientOf returns whether the call follows MCP 2026-07-28 (per-request metadata) and
-// the client's capabilities: from the request's _meta then, from initialize before.
+// clientOf returns whether the call follows MCP 2026-07-28 and the client's
+// capabilities: from the request's _meta when it says so, from initialize otherwise. A
+// client whose initialize asked for 2026-07-28 gets input-required results from the
+// SDK, even if the server answered with an older version and the calls carry no
+// _meta; and the SDK refuses to send it requests: its calls follow 2026-07-28 too.
 func clientOf(req *mcp.CallToolRequest) (modern bool, caps *mcp.ClientCapabilities) {
 	meta := req.Params.GetMeta()
 	if v, _ := meta[mcp.MetaKeyProtocolVersion].(string); v != "" && v >= "2026-07-28" {
@@ -239,7 +242,7 @@ func clientOf(req *mcp.CallToolRequest) (modern bool, caps *mcp.ClientCapabiliti
 		return false, nil
 	}
 	if ip := req.Session.InitializeParams(); ip != nil {
-		return false, ip.Capabilities
+		return ip.ProtocolVersion >= "2026-07-28", ip.Capabilities
 	}
 	return false, nil
 }

@@ -1,8 +1,10 @@
 package toolmcp_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -276,5 +278,71 @@ func TestElicitMessageIsBounded(t *testing.T) {
 	if len(m) > 2100 || !utf8.ValidString(m) || !strings.HasPrefix(m, `Allow close_account with {"id":"ACC-1","reason":"éé`) ||
 		!strings.HasSuffix(m, "… (6026 bytes in all)?") {
 		t.Errorf("message of %d bytes: ...%q", len(m), m[max(0, len(m)-60):])
+	}
+}
+
+// TestElicitApproverClientInitializedAs2026: a client whose initialize asked for
+// 2026-07-28 and whose calls carry no _meta is one the SDK sends no request to, even
+// when the server answered with an older version: the approval goes in an
+// input-required result, as a tool's own request does (TestClientInitializedAs2026),
+// and the call sent again with the answer runs.
+func TestElicitApproverClientInitializedAs2026(t *testing.T) {
+	var ran atomic.Int32
+	s := newServer()
+	toolmcp.Register(s, elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover()))
+	c1, c2 := net.Pipe()
+	ss, err := s.Connect(context.Background(), &mcp.IOTransport{Reader: c2, Writer: c2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	defer c1.Close()
+	lines := make(chan []byte)
+	go func() {
+		defer close(lines)
+		r := bufio.NewReader(c1)
+		for {
+			line, err := r.ReadBytes('\n')
+			if err != nil {
+				return
+			}
+			lines <- line
+		}
+	}()
+	send := func(m string) {
+		t.Helper()
+		if _, err := c1.Write([]byte(m + "\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	result := func(id int) *mcp.CallToolResult {
+		t.Helper()
+		for line := range lines {
+			var msg struct {
+				ID     int                 `json:"id"`
+				Result *mcp.CallToolResult `json:"result"`
+			}
+			if json.Unmarshal(line, &msg) == nil && msg.ID == id {
+				if msg.Result == nil {
+					t.Fatalf("no result: %s", line)
+				}
+				return msg.Result
+			}
+		}
+		t.Fatal("the server closed the connection")
+		return nil
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28","capabilities":{"elicitation":{}},"clientInfo":{"name":"x","version":"1"}}}`)
+	result(1)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"close_account","arguments":{"id":"A"}}}`)
+	r := result(2)
+	if r.InputRequests["toolgen_approval"] == nil || r.RequestState == "" || ran.Load() != 0 {
+		t.Fatalf("round 1: %s", jsonOf(t, r))
+	}
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"close_account","arguments":{"id":"A"},` +
+		`"inputResponses":{"toolgen_approval":{"action":"accept","content":{"approve":true}}},"requestState":` + jsonOf(t, r.RequestState) + `}}`)
+	if r := result(3); r.IsError || text(r) != "closed" || ran.Load() != 1 {
+		t.Errorf("round 2: %s, ran %d", jsonOf(t, r), ran.Load())
 	}
 }

@@ -56,7 +56,10 @@ func ElicitFor(ask func(runtime.ApprovalRequest) bool) ElicitOption {
 // MCP 2026-07-28; it panics on a key shorter than 32 bytes. Without it each
 // ElicitApprover draws a random key, so servers behind a load balancer that does not
 // keep a client on one process need a shared key, or the user's answers are denied as
-// not matching the call.
+// not matching the call. Each ElicitApprover remembers the states it accepted, until
+// they expire, in its own memory: approvers that share a key each accept a state once,
+// so a client that reaches n of them can run an approved call up to n times on one
+// answer. Where that matters, keep each client on one process.
 func ElicitStateKey(key []byte) ElicitOption {
 	return func(c *elicitConfig) {
 		if len(key) < 32 {

@@ -346,3 +346,32 @@ func TestElicitApproverClientInitializedAs2026(t *testing.T) {
 		t.Errorf("round 2: %s, ran %d", jsonOf(t, r), ran.Load())
 	}
 }
+
+// TestElicitStateKeyReplicas: approvers sharing a key accept each other's states, and
+// each remembers only the states it accepted itself (ElicitStateKey says so): the
+// state spent on one is accepted once by the other too.
+func TestElicitStateKeyReplicas(t *testing.T) {
+	key := []byte(strings.Repeat("k", 32))
+	var ran atomic.Int32
+	mrtr := &mcp.MultiRoundTripOptions{Disabled: true}
+	a := elicitClient(t, elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover(toolmcp.ElicitStateKey(key))), "2026-07-28", answer("decline", nil), mrtr)
+	b := elicitClient(t, elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover(toolmcp.ElicitStateKey(key))), "2026-07-28", answer("decline", nil), mrtr)
+	ctx := context.Background()
+	first, err := a.CallTool(ctx, &mcp.CallToolParams{Name: "close_account", Arguments: json.RawMessage(closeArgs)})
+	if err != nil || first.RequestState == "" {
+		t.Fatalf("%v %s", err, jsonOf(t, first))
+	}
+	yes := mcp.InputResponseMap{"toolgen_approval": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}}
+	for i, cs := range []*mcp.ClientSession{a, b, a, b} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_account", Arguments: json.RawMessage(closeArgs), InputResponses: yes, RequestState: first.RequestState})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := i < 2; (text(res) == "closed") != want {
+			t.Errorf("round 2 on replica %d: %q", i%2, text(res))
+		}
+	}
+	if ran.Load() != 2 {
+		t.Errorf("ran %d times", ran.Load())
+	}
+}

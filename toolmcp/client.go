@@ -78,8 +78,9 @@ func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCap
 // exchange asks the client params and returns its answer. Under MCP 2025-11-25 and
 // older, send sends the request while the call waits, within the timeout. Under
 // 2026-07-28 the answer is the round's (rounds.go): the n-th request of a run is
-// answered by the client's answer to the n-th request of the round that asked it, and
-// a request not answered yet ends the round: the error wraps runtime.ErrInputRequired.
+// answered by the client's answer to the n-th request of the round that asked it, if
+// that was the same request, and a request not answered yet ends the round: the error
+// wraps runtime.ErrInputRequired.
 func (c *sessionClient) exchange(ctx context.Context, what, capability string, has func(*mcp.ClientCapabilities) bool,
 	params mcp.InputRequest, send func(context.Context, *mcp.ServerSession) (mcp.InputResponse, error)) (mcp.InputResponse, error) {
 	ss, modern, err := c.session(what, capability, has)
@@ -88,7 +89,7 @@ func (c *sessionClient) exchange(ctx context.Context, what, capability string, h
 	}
 	if modern {
 		key := c.call.nextAskKey()
-		if r, ok := c.call.answer(key); ok {
+		if r, ok := c.call.answer(key, params); ok {
 			return r, nil
 		}
 		c.call.ask(key, params)

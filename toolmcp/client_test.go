@@ -3,7 +3,6 @@ package toolmcp_test
 import (
 	"bufio"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -836,8 +835,8 @@ func TestAnswersComeBackChecked(t *testing.T) {
 		t.Errorf("round 3: %s", jsonOf(t, done))
 	}
 	// A state the client made up is checked like an answer: here the first answer,
-	// off the form, in a state of the client's.
-	forged := `tg1.` + base64.RawURLEncoding.EncodeToString([]byte(`{"answers":{"toolgen_ask_1":{"action":"accept","content":{"age":-1}}}}`))
+	// off the form, in place of the one the server's state carries.
+	forged := withAnswers(t, r2.RequestState, `{"toolgen_ask_1":{"action":"accept","content":{"age":-1}}}`)
 	if res := round(mcp.InputResponseMap{"toolgen_ask_2": &mcp.ElicitResult{Action: "decline"}}, forged); !res.IsError || !strings.Contains(text(res), "does not match") {
 		t.Errorf("a forged state: %s", jsonOf(t, res))
 	}

@@ -176,7 +176,7 @@ func (e *elicitor) approve(ctx context.Context, req runtime.ApprovalRequest) run
 	// MCP 2026-07-28: the answer comes with the call sent again (rounds.go), in this
 	// round's answers or, when the tool asked its client for more after the approval,
 	// a later round's state.
-	if ir, ok := call.answer(elicitInputKey); ok {
+	if ir, ok := call.approvalAnswer(params); ok {
 		res, isElicit := ir.(*mcp.ElicitResult)
 		if !isElicit {
 			return runtime.Deny(reasonFailed)

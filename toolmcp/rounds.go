@@ -3,9 +3,11 @@ package toolmcp
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,8 +21,10 @@ import (
 // or runtime.Sample) ends its round with an input-required result: the requests, by
 // key, and a requestState. The client answers each request and sends the call again
 // with the answers (inputResponses) and the state, and the call runs again, from the
-// start. The client sends the answers of the newest round only, so the state carries
-// those of the rounds before; it also carries the approval's own signed state.
+// start, each request answered by the answer to the same request of the round that
+// asked it. The client sends the answers of the newest round only, so the state
+// carries those of the rounds before, and the digests of the requests they answer; it
+// also carries the approval's own signed state.
 
 // roundStatePrefix marks a requestState toolmcp wrote (version 1).
 const roundStatePrefix = "tg1."
@@ -31,15 +35,31 @@ const askKeyPrefix = "toolgen_ask_"
 
 // roundState is what one round of a call leaves to the next, in its requestState.
 // The answers come from the client, as they would in this round: they are checked
-// every time they are used, as new answers are. The approval state is signed
-// (ElicitApprover), over the answers the state carries and the keys of the requests
-// the round ended with (roundBinding): it holds for the round that answers those
-// requests, the carried answers unchanged, and no other.
+// every time they are used, as new answers are. Each answers the request Asked names
+// by its digest, and reaches that request only: a run whose n-th request is another
+// (the tool's world changed between rounds) asks it again. The approval state is
+// signed (ElicitApprover), over the answers the state carries, the digests, and the
+// keys of the requests the round ended with (roundBinding): it holds for the round
+// that answers those requests, the rest unchanged, and no other.
 type roundState struct {
 	// Approval is ElicitApprover's state: signed, bound to the tool and its arguments.
 	Approval string `json:"approval,omitempty"`
 	// Answers are the client's answers of the rounds before, by request key.
 	Answers map[string]json.RawMessage `json:"answers,omitempty"`
+	// Asked holds the digest (requestDigest) of each request answered in Answers or
+	// asked in the round's result, by key.
+	Asked map[string]string `json:"asked,omitempty"`
+}
+
+// requestDigest names a request to the client by its JSON: SHA-256, base64url. It
+// fails for a request that does not marshal (which no result could hold either).
+func requestDigest(r mcp.InputRequest) (string, bool) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return "", false
+	}
+	d := sha256.Sum256(b)
+	return base64.RawURLEncoding.EncodeToString(d[:]), true
 }
 
 // readRoundState reads a requestState. One toolmcp did not write (a client's own, or
@@ -74,10 +94,16 @@ type mcpCall struct {
 	state roundState // what the round before left, under 2026-07-28
 
 	mu      sync.Mutex
-	asks    int                          // the tool's requests so far in this run
-	pending mcp.InputRequestMap          // the requests that end this round, by key
-	approve func(binding []byte) string  // signs the approval's state for the next round
-	carried map[string]mcp.InputResponse // the answers used, carried to the next round
+	asks    int                         // the tool's requests so far in this run
+	pending mcp.InputRequestMap         // the requests that end this round, by key
+	approve func(binding []byte) string // signs the approval's state for the next round
+	carried map[string]carriedAnswer    // the answers used, carried to the next round
+}
+
+// carriedAnswer is an answer the call used, and the digest of the request it answered.
+type carriedAnswer struct {
+	r      mcp.InputResponse
+	digest string
 }
 
 type mcpCallKey struct{}
@@ -105,12 +131,31 @@ func (c *mcpCall) nextAskKey() string {
 	return askKeyPrefix + strconv.Itoa(c.asks)
 }
 
-// answer returns the client's answer to the request key: from this round's
-// inputResponses, or from a round before.
-func (c *mcpCall) answer(key string) (mcp.InputResponse, bool) {
+// answer returns the client's answer to the request req under key: from this round's
+// inputResponses, or from a round before, provided the round before asked req under
+// key (the state's digest); an answer to another request is none.
+func (c *mcpCall) answer(key string, req mcp.InputRequest) (mcp.InputResponse, bool) {
+	d, ok := requestDigest(req)
+	if !ok || c.state.Asked[key] != d {
+		return nil, false
+	}
+	return c.lookup(key, d)
+}
+
+// approvalAnswer returns the client's answer to ElicitApprover's request req, whatever
+// the state's digest says: the approval's signed state binds the answer to the tool
+// and its arguments, and a state that does not match denies the call.
+func (c *mcpCall) approvalAnswer(req mcp.InputRequest) (mcp.InputResponse, bool) {
+	d, _ := requestDigest(req)
+	return c.lookup(elicitInputKey, d)
+}
+
+// lookup returns the client's answer under key, to the request of digest d: from this
+// round's inputResponses, or from a round before.
+func (c *mcpCall) lookup(key, d string) (mcp.InputResponse, bool) {
 	if c.req != nil && c.req.Params != nil {
 		if r, ok := c.req.Params.InputResponses[key]; ok && r != nil {
-			c.keep(key, r)
+			c.keep(key, r, d)
 			return r, true
 		}
 	}
@@ -122,18 +167,18 @@ func (c *mcpCall) answer(key string) (mcp.InputResponse, bool) {
 	if err := json.Unmarshal([]byte(`{"a":`+string(raw)+`}`), &m); err != nil || m["a"] == nil {
 		return nil, false
 	}
-	c.keep(key, m["a"])
+	c.keep(key, m["a"], d)
 	return m["a"], true
 }
 
 // keep carries an answer the call used to the next round, if there is one.
-func (c *mcpCall) keep(key string, r mcp.InputResponse) {
+func (c *mcpCall) keep(key string, r mcp.InputResponse, digest string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.carried == nil {
-		c.carried = map[string]mcp.InputResponse{}
+		c.carried = map[string]carriedAnswer{}
 	}
-	c.carried[key] = r
+	c.carried[key] = carriedAnswer{r: r, digest: digest}
 }
 
 // ask adds a request that ends this round.
@@ -164,24 +209,20 @@ func (c *mcpCall) approvalState() (state string, binding []byte) {
 			keys = append(keys, k)
 		}
 	}
-	return c.state.Approval, roundBinding(c.state.Answers, keys)
+	return c.state.Approval, roundBinding(c.state.Answers, c.state.Asked, keys)
 }
 
 // roundBinding is what the approval a round carries to the next is bound to: the
-// answers the state carries, and the keys of the requests the round ended with, which
-// the next round answers. It is the same however the client spaces the answers' JSON
-// and orders their keys.
-func roundBinding(answers map[string]json.RawMessage, asked []string) []byte {
+// answers the state carries, the digests of the requests (roundState.Asked), and the
+// keys of the requests the round ended with, which the next round answers. It is the
+// same however the client spaces the answers' JSON and orders their keys.
+func roundBinding(answers map[string]json.RawMessage, digests map[string]string, pending []string) []byte {
 	var b []byte
 	field := func(p []byte) {
 		b = binary.BigEndian.AppendUint64(b, uint64(len(p)))
 		b = append(b, p...)
 	}
-	keys := make([]string, 0, len(answers))
-	for k := range answers {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(answers))
 	b = binary.BigEndian.AppendUint64(b, uint64(len(keys)))
 	for _, k := range keys {
 		field([]byte(k))
@@ -192,9 +233,15 @@ func roundBinding(answers map[string]json.RawMessage, asked []string) []byte {
 		}
 		field(v.Bytes())
 	}
-	asked = slices.Sorted(slices.Values(asked))
-	b = binary.BigEndian.AppendUint64(b, uint64(len(asked)))
-	for _, k := range asked {
+	keys = slices.Sorted(maps.Keys(digests))
+	b = binary.BigEndian.AppendUint64(b, uint64(len(keys)))
+	for _, k := range keys {
+		field([]byte(k))
+		field([]byte(digests[k]))
+	}
+	pending = slices.Sorted(slices.Values(pending))
+	b = binary.BigEndian.AppendUint64(b, uint64(len(pending)))
+	for _, k := range pending {
 		field([]byte(k))
 	}
 	return b
@@ -209,9 +256,9 @@ func (c *mcpCall) inputRequired() *mcp.CallToolResult {
 	if len(c.pending) == 0 {
 		return nil
 	}
-	var next roundState
-	for k, r := range c.carried {
-		b, err := json.Marshal(r)
+	next := roundState{Asked: map[string]string{}}
+	for k, a := range c.carried {
+		b, err := json.Marshal(a.r)
 		if err != nil {
 			continue // the next round asks again
 		}
@@ -219,13 +266,17 @@ func (c *mcpCall) inputRequired() *mcp.CallToolResult {
 			next.Answers = map[string]json.RawMessage{}
 		}
 		next.Answers[k] = b
+		next.Asked[k] = a.digest
+	}
+	pending := make([]string, 0, len(c.pending))
+	for k, r := range c.pending {
+		if d, ok := requestDigest(r); ok {
+			next.Asked[k] = d
+		}
+		pending = append(pending, k)
 	}
 	if c.approve != nil {
-		asked := make([]string, 0, len(c.pending))
-		for k := range c.pending {
-			asked = append(asked, k)
-		}
-		next.Approval = c.approve(roundBinding(next.Answers, asked))
+		next.Approval = c.approve(roundBinding(next.Answers, next.Asked, pending))
 	}
 	return &mcp.CallToolResult{InputRequests: c.pending, RequestState: next.encode()}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -29,6 +31,19 @@ var hostile = &mcp.ClientOptions{
 // forge returns a requestState of toolmcp's format holding what the client says.
 func forge(body string) string {
 	return "tg1." + base64.RawURLEncoding.EncodeToString([]byte(body))
+}
+
+// withAnswers returns the requestState state with its answers replaced by answers (a
+// JSON object), the rest as the server wrote it.
+func withAnswers(t *testing.T, state, answers string) string {
+	t.Helper()
+	m := stateOf(t, state)
+	m["answers"] = json.RawMessage(answers)
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return forge(string(b))
 }
 
 // roundOf sends one round of a call to name.
@@ -90,7 +105,8 @@ func TestAnswersOfTheWrongShape(t *testing.T) {
 		{elicit, `{"action":"accept","content":{"name":"a","age":1e400}}`, again, false},
 	} {
 		cs := clientOf(t, tc.ts, "2026-07-28", hostile)
-		res := roundOf(t, cs, "ask", map[string]any{}, nil, forge(`{"answers":{"toolgen_ask_1":`+tc.answer+`}}`))
+		r1 := roundOf(t, cs, "ask", map[string]any{}, nil, "")
+		res := roundOf(t, cs, "ask", map[string]any{}, nil, withAnswers(t, r1.RequestState, `{"toolgen_ask_1":`+tc.answer+`}`))
 		got := text(res)
 		switch {
 		case tc.want == again:
@@ -162,8 +178,7 @@ func TestApprovalHoldsForTheAnswersAsked(t *testing.T) {
 		return r2
 	}
 	altered := func(state string) string {
-		return forge(`{"approval":` + string(stateOf(t, state)["approval"]) +
-			`,"answers":{"toolgen_approval":{"action":"accept","content":{"approve":true,"x":1}}}}`)
+		return withAnswers(t, state, `{"toolgen_approval":{"action":"accept","content":{"approve":true,"x":1}}}`)
 	}
 	stale := "wipe was denied: the user's answer expired or does not match this call"
 	for _, c := range []struct {
@@ -201,5 +216,37 @@ func TestApprovalHoldsForTheAnswersAsked(t *testing.T) {
 				t.Errorf("the tool ran %d times, want 1", n)
 			}
 		})
+	}
+}
+
+// TestAnswersAreTheirRequests: the tool runs again from the start, and its n-th
+// request may not be the one the n-th answer answered (the world changed between the
+// rounds): an answer reaches only the request it answered; another is asked again.
+func TestAnswersAreTheirRequests(t *testing.T) {
+	var runs atomic.Int32
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		n := min(runs.Add(1), 2) // one file the first run, two after
+		q := fmt.Sprintf("Delete %d files?", n)
+		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: q})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s: %s", q, res.Action), nil
+	})
+	var mu sync.Mutex
+	var asked []string
+	cs := clientOf(t, ts, "2026-07-28", &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			mu.Lock()
+			asked = append(asked, req.Params.Message)
+			mu.Unlock()
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		},
+	})
+	res := call(t, cs, "ask", map[string]any{})
+	mu.Lock()
+	defer mu.Unlock()
+	if text(res) != "Delete 2 files?: accept" || strings.Join(asked, ",") != "Delete 1 files?,Delete 2 files?" {
+		t.Errorf("the user was asked %q; the tool got %q", asked, text(res))
 	}
 }

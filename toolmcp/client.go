@@ -190,11 +190,14 @@ func sampled(r mcp.InputResponse) (*mcp.CreateMessageResult, error) {
 // requires one in form mode.
 const noForm = `{"type":"object","properties":{}}`
 
-// Elicit sends elicitation/create, in form mode. The SDK checks an accepted answer's
-// content against the schema, after checking the schema against MCP's restrictions,
-// and fills in its defaults; here an answer accepted without content is refused, and
-// keys of the content that are not the form's properties are dropped. The go-sdk
-// client checks the schema before asking its user; other clients may not.
+// Elicit sends elicitation/create, in form mode. An accepted answer's content is
+// checked against the schema and filled in with its defaults (checkForm), as the SDK
+// does for the answer it waits for; an answer accepted without content is refused,
+// and keys of the content that are not the form's properties are dropped. Under MCP
+// 2025-11-25 the SDK also checks the schema against MCP's restrictions (flat,
+// primitive properties) once an accepted answer comes, and fails the request when they
+// do not hold; under 2026-07-28 the form goes in the round's result unchecked. The
+// go-sdk client checks the schema before asking its user; other clients may not.
 func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
 	// A tool may call its Client itself (runtime.ClientFrom), past runtime.Elicit's
 	// checks.

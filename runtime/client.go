@@ -36,6 +36,15 @@ type Client interface {
 	LogHandler(ctx context.Context) slog.Handler
 }
 
+// An InputAwaiter is a Client that ends a call's round to ask for input
+// (ErrInputRequired), and knows whether it did: AwaitsInput reports whether a request
+// of the call whose Client it is awaits an answer that comes with the call sent again.
+// Toolset.Call gives such a call OutcomeInputRequired whatever its tool returned, so
+// that observers see what the client gets. toolmcp's Client is one.
+type InputAwaiter interface {
+	AwaitsInput() bool
+}
+
 type clientKey struct{}
 
 // ContextWithClient returns ctx with c serving the tool calls run with it, and the
@@ -59,9 +68,11 @@ func ClientFrom(ctx context.Context) (Client, bool) {
 // answers the call with the request, and the client sends the call again with the
 // answer. The tool should return the error (wrapped or not) at once: the call is
 // answered with the request whatever the tool returns (Toolset.Call gives it
-// OutcomeInputRequired when the error reaches it), and the tool runs again, from the
-// start, when the answer comes, its requests answered in the order it makes them. So
-// a tool that asks should ask before it acts, and ask in the same order every time.
+// OutcomeInputRequired when the error reaches it, or when the Client is an
+// InputAwaiter that says so), and the tool runs again, from the start, when the answer
+// comes, its requests answered in the order it makes them, each by the answer to the
+// same request (toolmcp asks anew one that changed). So a tool that asks should ask
+// before it acts, and ask in the same order every time.
 var ErrInputRequired = errors.New("runtime: the call waits for the client's input")
 
 // errNoClient is why Sample and Elicit fail outside a call served by a Client.

@@ -137,3 +137,27 @@ func TestInputRequiredOutcome(t *testing.T) {
 		}
 	}
 }
+
+// awaitingClient is a Client whose call's round always ends asking (InputAwaiter).
+type awaitingClient struct{ fakeClient }
+
+func (*awaitingClient) AwaitsInput() bool { return true }
+
+// TestInputAwaiter: when the call's Client says the round ended asking, the call is
+// one that waits for input, whatever its tool returned.
+func TestInputAwaiter(t *testing.T) {
+	ts, err := runtime.NewTool(runtime.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			return runtime.TextResult("went on"), nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ts.Call(runtime.ContextWithClient(context.Background(), &awaitingClient{}), "ask", []byte(`{}`))
+	if res.Outcome != runtime.OutcomeInputRequired || !errors.Is(res.Err, runtime.ErrInputRequired) {
+		t.Errorf("outcome %s, err %v", res.Outcome, res.Err)
+	}
+	if res := ts.Call(runtime.ContextWithClient(context.Background(), &fakeClient{}), "ask", []byte(`{}`)); res.Outcome != runtime.OutcomeOK {
+		t.Errorf("a Client that is no InputAwaiter: outcome %s", res.Outcome)
+	}
+}

@@ -303,9 +303,26 @@ func (ts *Toolset) call(ctx context.Context, info CallInfo, e entry, found bool,
 	if s := newProgressSink(ctx, e.tool.Name, info, ts.cfg.progress); s != nil {
 		res := invoke(s, e.tool, timeout, run)
 		s.end()
+		return awaited(ctx, e.tool, res)
+	}
+	return awaited(ctx, e.tool, invoke(ctx, e.tool, timeout, run))
+}
+
+// awaited returns res, or, when the call's Client says the call's round ended asking it
+// for input (InputAwaiter), the result of a call that waits for it: whatever the tool
+// returned (it may have gone on past the error), the client gets the request instead.
+func awaited(ctx context.Context, tool *Tool, res *Result) *Result {
+	if res.Outcome == OutcomeInputRequired {
 		return res
 	}
-	return invoke(ctx, e.tool, timeout, run)
+	c, ok := ClientFrom(ctx)
+	if !ok {
+		return res
+	}
+	if a, ok := c.(InputAwaiter); ok && a.AwaitsInput() {
+		return errorResult(OutcomeInputRequired, tool.Name+" waits for the client's input", fmt.Errorf("%s: %w", tool.Name, ErrInputRequired))
+	}
+	return res
 }
 
 // observe tells the observer about a call.

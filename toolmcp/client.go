@@ -44,6 +44,10 @@ func newSessionClient(call *mcpCall, timeout time.Duration) *sessionClient {
 	return &sessionClient{call: call, req: call.req, timeout: timeout}
 }
 
+// AwaitsInput reports whether the call's round ends asking the client (MCP
+// 2026-07-28), for runtime.Toolset.Call (runtime.InputAwaiter).
+func (c *sessionClient) AwaitsInput() bool { return c.call.asking() }
+
 // end ends the call: a request the tool makes after it returned (from a goroutine it
 // left behind, with a context that outlives the call) fails.
 func (c *sessionClient) end() { c.ended.Store(true) }

@@ -247,6 +247,13 @@ func roundBinding(answers map[string]json.RawMessage, digests map[string]string,
 	return b
 }
 
+// asking reports whether a request of the call ends this round.
+func (c *mcpCall) asking() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pending) > 0
+}
+
 // inputRequired returns the input-required result that ends this round, or nil when
 // nothing asked the client for input: the requests, and a state holding the answers
 // used so far and the approval's state.

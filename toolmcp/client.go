@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -197,11 +199,9 @@ const noForm = `{"type":"object","properties":{}}`
 // Elicit sends elicitation/create, in form mode. An accepted answer's content is
 // checked against the schema and filled in with its defaults (checkForm), as the SDK
 // does for the answer it waits for; an answer accepted without content is refused,
-// and keys of the content that are not the form's properties are dropped. Under MCP
-// 2025-11-25 the SDK also checks the schema against MCP's restrictions (flat,
-// primitive properties) once an accepted answer comes, and fails the request when they
-// do not hold; under 2026-07-28 the form goes in the round's result unchecked. The
-// go-sdk client checks the schema before asking its user; other clients may not.
+// and keys of the content that are not the form's properties are dropped. Before
+// the user is asked, under both versions, the schema is checked against MCP's
+// restrictions (flat, primitive properties: checkFormSchema).
 func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
 	// A tool may call its Client itself (runtime.ClientFrom), past runtime.Elicit's
 	// checks.
@@ -308,7 +308,53 @@ func formProperties(schema json.RawMessage) (map[string]json.RawMessage, error) 
 			return nil, fmt.Errorf("elicitation: the schema's properties are not an object: %w", err)
 		}
 	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(schema, &s); err != nil {
+		return nil, fmt.Errorf("elicitation: the schema: %w", err)
+	}
+	if err := checkFormSchema(&s); err != nil {
+		return nil, fmt.Errorf("elicitation: %w", err)
+	}
 	return props, nil
+}
+
+// checkFormSchema checks a form against MCP's restrictions on elicitation schemas: an
+// object of flat properties, each a string (or an enum of strings, titled or not), a
+// number, an integer, a boolean, or an array of enum strings (a multi-select). The SDK
+// checks them before it sends elicitation/create itself, under MCP 2025-11-25; under
+// 2026-07-28 the request goes in a result, unchecked: this check holds for both, so
+// that no answer of another shape than the form's can reach a tool.
+func checkFormSchema(s *jsonschema.Schema) error {
+	if s.Type != "" && s.Type != "object" {
+		return fmt.Errorf("the form is of type %q, not an object", s.Type)
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		p := s.Properties[name]
+		if p == nil {
+			continue
+		}
+		if len(p.Properties) > 0 || p.Type == "object" {
+			return fmt.Errorf("the form's property %q is an object: a form holds only flat properties", name)
+		}
+		switch p.Type {
+		case "string", "number", "integer", "boolean", "":
+			if p.Type == "" && len(p.Enum) == 0 && len(p.OneOf) == 0 {
+				return fmt.Errorf("the form's property %q has no type", name)
+			}
+		case "array":
+			it := p.Items
+			switch {
+			case it == nil:
+				return fmt.Errorf("the form's property %q is an array without items", name)
+			case it.Type == "string" && len(it.Enum) > 0, it.Type == "" && len(it.AnyOf) > 0:
+			default:
+				return fmt.Errorf("the form's property %q is an array of other items than enum strings", name)
+			}
+		default:
+			return fmt.Errorf("the form's property %q is of type %q: a form holds strings, numbers, integers, booleans and arrays of enum strings", name, p.Type)
+		}
+	}
+	return nil
 }
 
 // waitError says why a request to the client failed: the call ended (its context's

@@ -931,3 +931,36 @@ func TestApprovalThenTheToolAsks(t *testing.T) {
 		})
 	}
 }
+
+// TestFormSchemaRestrictions: a form MCP does not allow (a nested object, an array of
+// objects, a property of no type) fails before the user is asked, under both versions
+// alike: under 2026-07-28 the SDK does not check it, and a hostile client's answer of
+// that shape would reach the tool.
+func TestFormSchemaRestrictions(t *testing.T) {
+	for _, version := range versions {
+		for name, form := range map[string]string{
+			"nested object":    `{"type":"object","properties":{"who":{"type":"object","properties":{"name":{"type":"string"}}}}}`,
+			"array of objects": `{"type":"object","properties":{"who":{"type":"array","items":{"type":"object"}}}}`,
+			"no type":          `{"type":"object","properties":{"who":{}}}`,
+			"not an object":    `{"type":"string"}`,
+		} {
+			t.Run(version+"/"+name, func(t *testing.T) {
+				asked := false
+				ts := askTool(t, func(ctx context.Context) (string, error) {
+					_, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "?", Schema: json.RawMessage(form)})
+					return "", err
+				})
+				cs := clientOf(t, ts, version, &mcp.ClientOptions{
+					ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						asked = true
+						return &mcp.ElicitResult{Action: "cancel"}, nil
+					},
+				})
+				res := call(t, cs, "ask", map[string]any{})
+				if !res.IsError || asked || !strings.Contains(text(res), "elicitation: the form") {
+					t.Errorf("asked=%v: %s", asked, text(res))
+				}
+			})
+		}
+	}
+}

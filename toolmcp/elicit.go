@@ -36,6 +36,7 @@ type elicitConfig struct {
 	timeout time.Duration
 	ask     func(runtime.ApprovalRequest) bool
 	key     []byte
+	spend   func(ctx context.Context, id string, expires time.Time) (bool, error)
 }
 
 // ElicitTimeout bounds the wait for the user's answer (DefaultElicitTimeout when not
@@ -59,7 +60,8 @@ func ElicitFor(ask func(runtime.ApprovalRequest) bool) ElicitOption {
 // not matching the call. Each ElicitApprover remembers the states it accepted, until
 // they expire, in its own memory: approvers that share a key each accept a state once,
 // so a client that reaches n of them can run an approved call up to n times on one
-// answer. Where that matters, keep each client on one process.
+// answer. Where that matters, keep each client on one process, or give them a shared
+// record of the states accepted (ElicitSpend).
 func ElicitStateKey(key []byte) ElicitOption {
 	return func(c *elicitConfig) {
 		if len(key) < 32 {
@@ -67,6 +69,17 @@ func ElicitStateKey(key []byte) ElicitOption {
 		}
 		c.key = bytes.Clone(key)
 	}
+}
+
+// ElicitSpend replaces the memory in which an ElicitApprover records the approval
+// states it accepted under MCP 2026-07-28 with spend, so that approvers sharing a key
+// (ElicitStateKey) on several processes accept each state once between them. spend
+// records id (a state's nonce, 22 characters of base64url), to be kept until expires,
+// and reports whether it was not recorded before: an atomic set-if-absent, such as
+// Redis's SET id 1 NX PXAT expires. An error, or false, denies the call: an approval
+// that cannot be recorded does not run it.
+func ElicitSpend(spend func(ctx context.Context, id string, expires time.Time) (first bool, err error)) ElicitOption {
+	return func(c *elicitConfig) { c.spend = spend }
 }
 
 // ElicitApprover returns an approver that asks the user of the MCP client that made the
@@ -182,7 +195,7 @@ func (e *elicitor) approve(ctx context.Context, req runtime.ApprovalRequest) run
 			return runtime.Deny(reasonFailed)
 		}
 		state, binding := call.approvalState()
-		switch e.check(state, req, binding) {
+		switch e.check(ctx, state, req, binding) {
 		case errLate:
 			return runtime.Deny(e.lateReason())
 		case nil:
@@ -311,7 +324,7 @@ func (e *elicitor) sign(now time.Time, req runtime.ApprovalRequest, binding []by
 // check verifies a state for req and the round's binding and spends it: errLate when
 // it expired, another error when it was not issued for this call and round or was
 // spent already.
-func (e *elicitor) check(state string, req runtime.ApprovalRequest, binding []byte) error {
+func (e *elicitor) check(ctx context.Context, state string, req runtime.ApprovalRequest, binding []byte) error {
 	s, err := base64.RawURLEncoding.DecodeString(state)
 	if err != nil || len(s) != stateSize {
 		return errors.New("malformed")
@@ -324,6 +337,13 @@ func (e *elicitor) check(state string, req runtime.ApprovalRequest, binding []by
 	expires := issued.Add(e.cfg.timeout)
 	if now.After(expires) {
 		return errLate
+	}
+	if e.cfg.spend != nil {
+		first, err := e.cfg.spend(ctx, base64.RawURLEncoding.EncodeToString(s[8:24]), expires)
+		if err != nil || !first {
+			return errors.New("spent, or not recorded")
+		}
+		return nil
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

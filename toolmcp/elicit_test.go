@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"strings"
 	"sync"
@@ -373,5 +374,57 @@ func TestElicitStateKeyReplicas(t *testing.T) {
 	}
 	if ran.Load() != 2 {
 		t.Errorf("ran %d times", ran.Load())
+	}
+}
+
+// TestElicitSpend: approvers on two processes that share a key and a record of the
+// states accepted (ElicitSpend) accept a state once between them; a record that fails
+// denies the call.
+func TestElicitSpend(t *testing.T) {
+	key := []byte(strings.Repeat("k", 32))
+	var mu sync.Mutex
+	spent := map[string]time.Time{}
+	shared := toolmcp.ElicitSpend(func(_ context.Context, id string, expires time.Time) (bool, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, ok := spent[id]; ok || len(id) != 22 || time.Until(expires) <= 0 {
+			return false, nil
+		}
+		spent[id] = expires
+		return true, nil
+	})
+	var ran atomic.Int32
+	mrtr := &mcp.MultiRoundTripOptions{Disabled: true}
+	a := elicitClient(t, elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover(toolmcp.ElicitStateKey(key), shared)), "2026-07-28", answer("decline", nil), mrtr)
+	b := elicitClient(t, elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover(toolmcp.ElicitStateKey(key), shared)), "2026-07-28", answer("decline", nil), mrtr)
+	ctx := context.Background()
+	first, err := a.CallTool(ctx, &mcp.CallToolParams{Name: "close_account", Arguments: json.RawMessage(closeArgs)})
+	if err != nil || first.RequestState == "" {
+		t.Fatalf("%v %s", err, jsonOf(t, first))
+	}
+	yes := mcp.InputResponseMap{"toolgen_approval": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}}
+	for i, cs := range []*mcp.ClientSession{a, b, a, b} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_account", Arguments: json.RawMessage(closeArgs), InputResponses: yes, RequestState: first.RequestState})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := i == 0; (text(res) == "closed") != want {
+			t.Errorf("try %d on replica %d: %q", i, i%2, text(res))
+		}
+	}
+	if ran.Load() != 1 {
+		t.Errorf("ran %d times", ran.Load())
+	}
+	// A record that fails denies the call.
+	broken := elicitClient(t, elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover(toolmcp.ElicitStateKey(key),
+		toolmcp.ElicitSpend(func(context.Context, string, time.Time) (bool, error) { return false, errors.New("down") }))),
+		"2026-07-28", answer("decline", nil), mrtr)
+	next, err := broken.CallTool(ctx, &mcp.CallToolParams{Name: "close_account", Arguments: json.RawMessage(closeArgs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := broken.CallTool(ctx, &mcp.CallToolParams{Name: "close_account", Arguments: json.RawMessage(closeArgs), InputResponses: yes, RequestState: next.RequestState})
+	if err != nil || text(res) == "closed" || ran.Load() != 1 {
+		t.Errorf("a record that fails: %v %q", err, text(res))
 	}
 }

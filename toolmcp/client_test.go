@@ -271,16 +271,11 @@ func TestLogger(t *testing.T) {
 	}
 	call(t, cs, "ask", map[string]any{})
 	// Notifications arrive apart from the result: wait for the two expected.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	waitFor(func() bool {
 		mu.Lock()
-		n := len(got)
-		mu.Unlock()
-		if n >= 2 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		defer mu.Unlock()
+		return len(got) >= 2
+	})
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) != 2 || got[0].Level != "info" || got[1].Level != "warning" || got[0].Logger != "ask" {
@@ -531,16 +526,11 @@ func TestLoggerAfterTheCall(t *testing.T) {
 	// The second call's record comes after anything the first sent: the client
 	// handles notifications in order.
 	call(t, cs, "ask", map[string]any{})
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	waitFor(func() bool {
 		mu.Lock()
-		n := len(got)
-		mu.Unlock()
-		if n >= 2 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		defer mu.Unlock()
+		return len(got) >= 2
+	})
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) != 2 || !strings.Contains(got[0], `"during"`) || !strings.Contains(got[1], `"during"`) {
@@ -657,16 +647,11 @@ func TestLoggerUnder2026(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("call: %v %v", err, res)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	waitFor(func() bool {
 		mu.Lock()
-		n := len(got)
-		mu.Unlock()
-		if n >= 1 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		defer mu.Unlock()
+		return len(got) >= 1
+	})
 	// The record of the second call follows any of the first.
 	mu.Lock()
 	defer mu.Unlock()
@@ -697,16 +682,11 @@ func TestLoggerStateless(t *testing.T) {
 	}
 	call(t, cs, "ask", map[string]any{})
 	// The client handles notifications in order: a debug record would come first.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	waitFor(func() bool {
 		mu.Lock()
-		n := len(got)
-		mu.Unlock()
-		if n >= 1 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		defer mu.Unlock()
+		return len(got) >= 1
+	})
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) != 1 || got[0] != "info" {
@@ -962,5 +942,13 @@ func TestFormSchemaRestrictions(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// waitFor waits until done holds, for at most 5 s: notifications arrive apart from the
+// result they come before.
+func waitFor(done func() bool) {
+	for deadline := time.Now().Add(5 * time.Second); !done() && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
 	}
 }

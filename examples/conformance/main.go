@@ -16,21 +16,13 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/examples/conformance/suite"
+	"github.com/toolgen/toolgen/examples/internal/mcpserve"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/toolmcp"
 )
@@ -52,50 +44,11 @@ func httpHandler(s *mcp.Server) http.Handler {
 }
 
 func main() {
-	addr := flag.String("http", "", "serve streamable HTTP on `address`, such as 127.0.0.1:3001, instead of stdio")
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: conformance [-http address]\n\nServes the tools of the MCP conformance suite's scenarios, on stdio by default.\n\n")
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() > 0 {
-		flag.Usage()
-		os.Exit(2)
-	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	s := newServer(logger)
-	var err error
-	if *addr == "" {
-		err = s.Run(ctx, toolmcp.StdioTransport())
-	} else {
-		err = serveHTTP(ctx, *addr, s, logger)
-	}
-	if err != nil && !errors.Is(err, context.Canceled) {
-		logger.Error("conformance", "error", err)
-		os.Exit(1)
-	}
-}
-
-// serveHTTP serves s on addr until ctx is done. Its first log line gives the URL.
-func serveHTTP(ctx context.Context, addr string, s *mcp.Server, logger *slog.Logger) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{Handler: httpHandler(s), ReadHeaderTimeout: 10 * time.Second}
-	logger.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
-	done := make(chan error, 1)
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		done <- srv.Shutdown(shutdown)
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return <-done
+	mcpserve.Command{
+		Name:    "conformance",
+		About:   "Serves the tools of the MCP conformance suite's scenarios, on stdio by default.",
+		HTTP:    "streamable HTTP",
+		Server:  newServer,
+		Handler: httpHandler,
+	}.Main()
 }

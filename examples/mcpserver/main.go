@@ -18,20 +18,14 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/examples/bank/banking"
+	"github.com/toolgen/toolgen/examples/internal/mcpserve"
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/toolmcp"
@@ -89,52 +83,11 @@ func httpHandler(s *mcp.Server) http.Handler {
 }
 
 func main() {
-	addr := flag.String("http", "", "serve streamable HTTP (stateless) on `address`, such as 127.0.0.1:8080, instead of stdio")
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcpserver [-http address]\n\nServes toolgen's example tools over MCP, on stdio by default.\n\n")
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() > 0 {
-		flag.Usage()
-		os.Exit(2)
-	}
-
-	// Standard output carries the protocol on stdio: logs go to standard error.
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	s := newServer(logger)
-	var err error
-	if *addr == "" {
-		err = s.Run(ctx, toolmcp.StdioTransport())
-	} else {
-		err = serveHTTP(ctx, *addr, s, logger)
-	}
-	if err != nil && !errors.Is(err, context.Canceled) {
-		logger.Error("mcpserver", "error", err)
-		os.Exit(1)
-	}
-}
-
-// serveHTTP serves s on addr until ctx is done.
-func serveHTTP(ctx context.Context, addr string, s *mcp.Server, logger *slog.Logger) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{Handler: httpHandler(s), ReadHeaderTimeout: 10 * time.Second}
-	logger.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
-	done := make(chan error, 1)
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		done <- srv.Shutdown(shutdown)
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return <-done
+	mcpserve.Command{
+		Name:    "mcpserver",
+		About:   "Serves toolgen's example tools over MCP, on stdio by default.",
+		HTTP:    "streamable HTTP (stateless)",
+		Server:  newServer,
+		Handler: httpHandler,
+	}.Main()
 }

@@ -45,21 +45,7 @@ func clientOf(t *testing.T, ts *runtime.Toolset, version string, opts *mcp.Clien
 	t.Helper()
 	s := newServer()
 	toolmcp.Register(s, ts, serverOpts...)
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
-	return cs
+	return connectWith(t, s, version, opts)
 }
 
 const classic = "2025-11-25" // the protocol under which a server asks the client mid-call

@@ -57,26 +57,10 @@ func elicitTools(t *testing.T, ran *atomic.Int32) *runtime.Toolset {
 // a client without the capability).
 func elicitClient(t *testing.T, ts *runtime.Toolset, version string, handler func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error), mrtr *mcp.MultiRoundTripOptions) *mcp.ClientSession {
 	t.Helper()
-	s := newServer()
-	toolmcp.Register(s, ts)
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, &mcp.ClientOptions{ElicitationHandler: handler, MultiRoundTrip: mrtr})
-	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := clientOf(t, ts, version, &mcp.ClientOptions{ElicitationHandler: handler, MultiRoundTrip: mrtr})
 	if got := cs.InitializeResult().ProtocolVersion; got != version {
 		t.Fatalf("negotiated %s, want %s", got, version)
 	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
 	return cs
 }
 

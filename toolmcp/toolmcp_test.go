@@ -148,13 +148,20 @@ func decodeEcho(d *runtime.Decoder) runtime.Invocation {
 // connect serves s over an in-memory transport and returns a connected go-sdk client.
 func connect(t testing.TB, s *mcp.Server) *mcp.ClientSession {
 	t.Helper()
+	return connectWith(t, s, "", nil)
+}
+
+// connectWith connects a go-sdk client with opts, speaking version ("" for the SDK's
+// default), to s over an in-memory transport.
+func connectWith(t testing.TB, s *mcp.Server, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := s.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}

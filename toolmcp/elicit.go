@@ -121,15 +121,26 @@ func ElicitApprover(opts ...ElicitOption) runtime.Approver {
 		c.key = make([]byte, 32)
 		rand.Read(c.key)
 	}
+	return newElicitor(c).approve
+}
+
+// newElicitor returns the approver of c, a configuration with its defaults set.
+func newElicitor(c elicitConfig) *elicitor {
 	e := &elicitor{cfg: c, used: map[string]time.Time{}}
-	return e.approve
+	e.spend = c.spend
+	if e.spend == nil {
+		e.spend = e.spendInMemory
+	}
+	return e
 }
 
 type elicitor struct {
 	cfg elicitConfig
+	// spend records the nonce of a state accepted: cfg.spend, or spendInMemory.
+	spend func(ctx context.Context, id string, expires time.Time) (bool, error)
 
 	mu      sync.Mutex
-	used    map[string]time.Time // states accepted, until they expire
+	used    map[string]time.Time // the nonces of the states accepted, until they expire
 	sweepAt int                  // the size of used at which expired states are dropped
 }
 
@@ -290,6 +301,10 @@ func approvalMessage(req runtime.ApprovalRequest) string {
 // answers (roundBinding).
 const stateSize = 8 + 16 + sha256.Size
 
+// stateChars is the length of a state as sign writes it: stateSize bytes in base64url
+// without padding (base64.RawURLEncoding.EncodedLen).
+const stateChars = (stateSize*8 + 5) / 6
+
 var errLate = errors.New("late")
 
 func (e *elicitor) mac(issued, nonce []byte, req runtime.ApprovalRequest, binding []byte) []byte {
@@ -322,11 +337,16 @@ func (e *elicitor) sign(now time.Time, req runtime.ApprovalRequest, binding []by
 }
 
 // check verifies a state for req and the round's binding and spends it: errLate when
-// it expired, another error when it was not issued for this call and round or was
-// spent already.
+// it expired, another error when it was not issued for this call and round, is not
+// valid yet (issued more than the timeout ahead of this clock: replicas' clocks may
+// differ by less), was spent already, or is not spelled as sign spells it
+// (decodeCanonical): a state is spent under its nonce, and accepted in one spelling.
 func (e *elicitor) check(ctx context.Context, state string, req runtime.ApprovalRequest, binding []byte) error {
-	s, err := base64.RawURLEncoding.DecodeString(state)
-	if err != nil || len(s) != stateSize {
+	if len(state) != stateChars {
+		return errors.New("malformed")
+	}
+	s, ok := decodeCanonical(state)
+	if !ok || len(s) != stateSize {
 		return errors.New("malformed")
 	}
 	if !hmac.Equal(s[24:], e.mac(s[:8], s[8:24], req, binding)) {
@@ -335,16 +355,24 @@ func (e *elicitor) check(ctx context.Context, state string, req runtime.Approval
 	issued := time.Unix(0, int64(binary.BigEndian.Uint64(s[:8])))
 	now := time.Now()
 	expires := issued.Add(e.cfg.timeout)
-	if now.After(expires) {
+	switch {
+	case now.After(expires):
 		return errLate
+	case issued.After(now.Add(e.cfg.timeout)):
+		return errors.New("not valid yet")
 	}
-	if e.cfg.spend != nil {
-		first, err := e.cfg.spend(ctx, base64.RawURLEncoding.EncodeToString(s[8:24]), expires)
-		if err != nil || !first {
-			return errors.New("spent, or not recorded")
-		}
-		return nil
+	first, err := e.spend(ctx, base64.RawURLEncoding.EncodeToString(s[8:24]), expires)
+	if err != nil || !first {
+		return errors.New("spent, or not recorded")
 	}
+	return nil
+}
+
+// spendInMemory is the record of the states accepted when ElicitSpend gives none: it
+// records id, the state's nonce, until expires, in this approver's memory, and reports
+// whether it was not recorded before.
+func (e *elicitor) spendInMemory(_ context.Context, id string, expires time.Time) (bool, error) {
+	now := time.Now()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	// Dropping the expired states each time would cost each check all the states
@@ -358,9 +386,9 @@ func (e *elicitor) check(ctx context.Context, state string, req runtime.Approval
 		}
 		e.sweepAt = max(2*len(e.used), minSweep)
 	}
-	if _, spent := e.used[state]; spent {
-		return errors.New("spent")
+	if _, spent := e.used[id]; spent {
+		return false, nil
 	}
-	e.used[state] = expires
-	return nil
+	e.used[id] = expires
+	return true, nil
 }

@@ -64,18 +64,36 @@ func requestDigest(r mcp.InputRequest) (string, bool) {
 
 // readRoundState reads a requestState. One toolmcp did not write (a client's own, or
 // one of the approval alone from before this format) is read as the approval's state:
-// its signature decides whether it holds.
+// its signature decides whether it holds. A state of toolmcp's format is read only in
+// the one spelling toolmcp writes (encode): the base64url without padding, line breaks
+// or other unused bits (decodeCanonical), of the JSON as json.Marshal writes it (keys
+// once each, in order, no spaces, the same escapes). Any other spelling of the same
+// state is read as no state at all: what the state carries is then the same for every
+// spelling a client can send.
 func readRoundState(s string) roundState {
 	raw, ok := strings.CutPrefix(s, roundStatePrefix)
 	if !ok {
 		return roundState{Approval: s}
 	}
-	b, err := base64.RawURLEncoding.DecodeString(raw)
+	b, ok := decodeCanonical(raw)
 	var rs roundState
-	if err != nil || json.Unmarshal(b, &rs) != nil {
+	if !ok || json.Unmarshal(b, &rs) != nil || rs.encode() != s {
 		return roundState{}
 	}
 	return rs
+}
+
+// decodeCanonical decodes s, base64url without padding, only when s is the one
+// spelling of its bytes, the one EncodeToString writes: the decoder alone skips line
+// breaks (\r, \n) anywhere, and, unless strict, reads a last character whose unused
+// low bits are set as the one with them clear, so that many strings would decode to
+// the same bytes.
+func decodeCanonical(s string) ([]byte, bool) {
+	b, err := base64.RawURLEncoding.Strict().DecodeString(s)
+	if err != nil || base64.RawURLEncoding.EncodeToString(b) != s {
+		return nil, false
+	}
+	return b, true
 }
 
 func (rs roundState) encode() string {

@@ -34,12 +34,16 @@ func forge(body string) string {
 }
 
 // withAnswers returns the requestState state with its answers replaced by answers (a
-// JSON object), the rest as the server wrote it.
+// JSON object), the rest as the server wrote it, spelled as the server spells a state
+// (the members in its order, compact): a client's forgery, in the one spelling read.
 func withAnswers(t *testing.T, state, answers string) string {
 	t.Helper()
 	m := stateOf(t, state)
-	m["answers"] = json.RawMessage(answers)
-	b, err := json.Marshal(m)
+	b, err := json.Marshal(struct {
+		Approval json.RawMessage `json:"approval,omitempty"`
+		Answers  json.RawMessage `json:"answers,omitempty"`
+		Asked    json.RawMessage `json:"asked,omitempty"`
+	}{m["approval"], json.RawMessage(answers), m["asked"]})
 	if err != nil {
 		t.Fatal(err)
 	}

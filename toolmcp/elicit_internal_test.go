@@ -120,3 +120,71 @@ func TestSpendInMemoryKeysByNonce(t *testing.T) {
 		t.Error("a second state with the nonce of one spent was accepted")
 	}
 }
+
+// fuzzElicitor is an approver with a timeout long enough that a state issued at
+// fuzzIssued holds while the fuzzer runs: its corpus stays good.
+func fuzzElicitor() *elicitor {
+	return newElicitor(elicitConfig{timeout: 100 * 365 * 24 * time.Hour, key: []byte(strings.Repeat("k", 32))})
+}
+
+var fuzzIssued = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// FuzzApprovalState: of all the strings a client may send as an approval's state, the
+// approver accepts the one it signed and no other (no respelling of it).
+func FuzzApprovalState(f *testing.F) {
+	binding := []byte("b")
+	good := fuzzElicitor().resigned(uint64(fuzzIssued.UnixNano()), []byte("0123456789abcdef"), binding)
+	f.Add(good)
+	f.Add(good + "\r")
+	f.Add(good[:5] + "\n" + good[5:])
+	f.Add(good[:len(good)-1] + "B")
+	f.Add(strings.NewReplacer("-", "+", "_", "/").Replace(good))
+	f.Fuzz(func(t *testing.T, s string) {
+		e := fuzzElicitor()
+		err := e.check(context.Background(), s, testApproval, binding)
+		if err == nil && s != good {
+			t.Fatalf("%q was accepted as well as %q", s, good)
+		}
+		if s == good && err != nil {
+			t.Fatalf("the state signed: %v", err)
+		}
+	})
+}
+
+// FuzzRoundState: a requestState of toolmcp's format is read only in the spelling
+// encode writes: whatever a client sends, what is read, written again, is what it sent
+// (or nothing is read), and what encode writes reads back to itself.
+func FuzzRoundState(f *testing.F) {
+	rs := roundState{
+		Approval: "a",
+		Answers:  map[string]json.RawMessage{"toolgen_ask_1": json.RawMessage(`{"action":"accept","content":{"x":"<é>"}}`)},
+		Asked:    map[string]string{"toolgen_ask_1": "d", "toolgen_approval": "e"},
+	}
+	f.Add(rs.encode())
+	f.Add(rs.encode() + "\n")
+	f.Add(roundState{Asked: map[string]string{"k": "v"}}.encode())
+	f.Add(roundStatePrefix + base64.RawURLEncoding.EncodeToString([]byte(`{"asked":{"k":"v"},"answers":{"k":1}}`)))
+	f.Add(roundStatePrefix + base64.RawURLEncoding.EncodeToString([]byte(`{"approval":"a","approval":"b"}`)))
+	f.Add(roundStatePrefix + base64.RawURLEncoding.EncodeToString([]byte(`{"answers":{"k":"\u003c"}}`)))
+	f.Fuzz(func(t *testing.T, s string) {
+		got := readRoundState(s)
+		if !strings.HasPrefix(s, roundStatePrefix) {
+			if got.Approval != s || got.Answers != nil || got.Asked != nil {
+				t.Fatalf("a state of no format read as %+v", got)
+			}
+			return
+		}
+		empty := got.Approval == "" && got.Answers == nil && got.Asked == nil
+		if !empty && got.encode() != s {
+			t.Fatalf("%q read, and written again as %q", s, got.encode())
+		}
+		// Any body toolmcp may write reads back to itself.
+		raw := strings.TrimPrefix(s, roundStatePrefix)
+		var body roundState
+		if b, err := base64.RawURLEncoding.DecodeString(raw); err == nil && json.Unmarshal(b, &body) == nil {
+			if w := body.encode(); w != "" && readRoundState(w).encode() != w {
+				t.Fatalf("%q, as written, does not read back", w)
+			}
+		}
+	})
+}

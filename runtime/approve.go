@@ -67,7 +67,8 @@ const (
 func needsApproval(t *Tool) bool { return t.Annotations.Effective().Destructive }
 
 // approve runs the gate for a call whose arguments are valid. It returns the call to
-// run, or the result that answers the call instead.
+// run, or the result that answers the call instead: denied, or, when the call's Client
+// says the round ends asking it for input (InputAwaiter), waiting for that input.
 func (ts *Toolset) approve(ctx context.Context, e entry, info CallInfo, args []byte, run Invocation) (Invocation, *Result) {
 	if !needsApproval(e.tool) {
 		return run, nil
@@ -87,7 +88,10 @@ func (ts *Toolset) approve(ctx context.Context, e entry, info CallInfo, args []b
 	case ctx.Err() != nil:
 		return nil, stopped(e.tool, ctx, 0)
 	case !dec.Allow:
-		return nil, denied(e.tool, dec.Reason)
+		// An approver that asks the client for the answer (toolmcp's under MCP
+		// 2026-07-28) ends the round waiting for it: observers see what happened,
+		// a call waiting for its client's input, and the reason says what for.
+		return nil, awaited(ctx, e.tool, denied(e.tool, dec.Reason))
 	case dec.Arguments == nil:
 		return run, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -159,5 +160,45 @@ func TestInputAwaiter(t *testing.T) {
 	}
 	if res := ts.Call(runtime.ContextWithClient(context.Background(), &fakeClient{}), "ask", []byte(`{}`)); res.Outcome != runtime.OutcomeOK {
 		t.Errorf("a Client that is no InputAwaiter: outcome %s", res.Outcome)
+	}
+}
+
+// TestApproverAwaitingInput: an approver that denies a call while its Client says the
+// round ends asking for input (toolmcp's ElicitApprover asking the user under MCP
+// 2026-07-28) leaves a call waiting for that input, not a denied one: observers see
+// input_required, with the approver's reason; the tool does not run. The same denial
+// with a Client that awaits nothing is a denial.
+func TestApproverAwaitingInput(t *testing.T) {
+	var ran atomic.Int32
+	ts, err := runtime.NewTool(runtime.Tool{Name: "wipe", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			ran.Add(1)
+			return runtime.TextResult("wiped"), nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []runtime.Event
+	ts = ts.WithApprover(func(context.Context, runtime.ApprovalRequest) runtime.Decision {
+		return runtime.Deny("waiting for the user's approval")
+	}).WithObserver(func(_ context.Context, e runtime.Event) { events = append(events, e) })
+	for _, c := range []struct {
+		client runtime.Client
+		want   runtime.Outcome
+	}{
+		{&awaitingClient{}, runtime.OutcomeInputRequired},
+		{&fakeClient{}, runtime.OutcomeDenied},
+	} {
+		events = nil
+		res := ts.Call(runtime.ContextWithClient(context.Background(), c.client), "wipe", []byte(`{}`))
+		if res.Outcome != c.want || len(events) != 1 || events[0].Outcome != c.want || events[0].Reason != "waiting for the user's approval" {
+			t.Errorf("%T: outcome %s, events %+v", c.client, res.Outcome, events)
+		}
+		if c.want == runtime.OutcomeInputRequired && !errors.Is(res.Err, runtime.ErrInputRequired) {
+			t.Errorf("%T: err %v", c.client, res.Err)
+		}
+	}
+	if ran.Load() != 0 {
+		t.Errorf("the tool ran %d times", ran.Load())
 	}
 }

@@ -69,7 +69,9 @@ type Event struct {
 	// OmittedViolations counts the violations past the decoder's budget, which
 	// Violations does not list.
 	OmittedViolations int
-	// Reason is why a denied call was denied.
+	// Reason is why a denied call was denied, or, for an input_required call its
+	// approver answered so (toolmcp's ElicitApprover under MCP 2026-07-28), what it
+	// waits for.
 	Reason string
 	// Arguments are the call's arguments with sensitive values redacted, when the
 	// Toolset logs arguments; nil otherwise.

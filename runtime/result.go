@@ -27,7 +27,7 @@ type Result struct {
 	// Outcome classifies how the call ended; Toolset.Call always sets it.
 	Outcome Outcome
 
-	reason    string // why a denied call was denied
+	reason    string // why a denied call was denied, or what an input_required one waits for
 	textBytes int    // the model-facing text's length before the budget cut it, or 0
 }
 

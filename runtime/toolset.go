@@ -310,7 +310,9 @@ func (ts *Toolset) call(ctx context.Context, info CallInfo, e entry, found bool,
 
 // awaited returns res, or, when the call's Client says the call's round ended asking it
 // for input (InputAwaiter), the result of a call that waits for it: whatever the tool
-// returned (it may have gone on past the error), the client gets the request instead.
+// or its approver returned (the tool may have gone on past the error; the approver
+// denies the call until the answer comes), the client gets the request instead. The
+// reason of a denial stays, for observers: what the call waits for.
 func awaited(ctx context.Context, tool *Tool, res *Result) *Result {
 	if res.Outcome == OutcomeInputRequired {
 		return res
@@ -320,7 +322,9 @@ func awaited(ctx context.Context, tool *Tool, res *Result) *Result {
 		return res
 	}
 	if a, ok := c.(InputAwaiter); ok && a.AwaitsInput() {
-		return errorResult(OutcomeInputRequired, tool.Name+" waits for the client's input", fmt.Errorf("%s: %w", tool.Name, ErrInputRequired))
+		r := errorResult(OutcomeInputRequired, tool.Name+" waits for the client's input", fmt.Errorf("%s: %w", tool.Name, ErrInputRequired))
+		r.reason = res.reason
+		return r
 	}
 	return res
 }

@@ -100,7 +100,11 @@ func ElicitSpend(spend func(ctx context.Context, id string, expires time.Time) (
 // answered with an input-required result (inputRequests and a signed requestState),
 // and the client asks the user and sends the call again with the answer. The state
 // binds the answer to the tool and the exact arguments, expires with the timeout and is
-// accepted once. The first round is a denied call for the Toolset's observers. When the
+// accepted once, in the one spelling it was written in: a state re-encoded (base64 with
+// line breaks or padding, other unused bits, the JSON inside respaced or reordered) is
+// refused. The first round is, for the Toolset's observers, a call waiting for the
+// client's input (runtime.OutcomeInputRequired), with the reason "waiting for the
+// user's approval". When the
 // approved tool asks its client in turn (runtime.Elicit, runtime.Sample), the approval
 // holds into the round that brings the tool its answers, in a new state that expires
 // with the timeout in turn, and into no other: the call must come again with exactly

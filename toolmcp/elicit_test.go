@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net"
 	"strings"
 	"sync"
@@ -410,5 +411,43 @@ func TestElicitSpend(t *testing.T) {
 	res, err := broken.CallTool(ctx, &mcp.CallToolParams{Name: "close_account", Arguments: json.RawMessage(closeArgs), InputResponses: yes, RequestState: next.RequestState})
 	if err != nil || text(res) == "closed" || ran.Load() != 1 {
 		t.Errorf("a record that fails: %v %q", err, text(res))
+	}
+}
+
+// TestApprovalRoundIsObservedAsInputRequired: under 2026-07-28 the round that asks the
+// user's approval ends waiting for the client's input, and observers (and the log) see
+// that, then the approved run: not a denied call the user never denied. Under
+// 2025-11-25 the call waits for the answer: observers see the run alone.
+func TestApprovalRoundIsObservedAsInputRequired(t *testing.T) {
+	for _, v := range elicitVersions {
+		t.Run(v, func(t *testing.T) {
+			var ran atomic.Int32
+			var mu sync.Mutex
+			var outcomes []string
+			var log strings.Builder
+			logged := runtime.SlogObserver(slog.New(slog.NewTextHandler(&log, nil)))
+			ts := elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover()).WithObserver(func(ctx context.Context, e runtime.Event) {
+				mu.Lock()
+				defer mu.Unlock()
+				outcomes = append(outcomes, string(e.Outcome))
+				logged(ctx, e)
+			})
+			cs := elicitClient(t, ts, v, answer("accept", map[string]any{"approve": true}), nil)
+			if res := call(t, cs, "close_account", json.RawMessage(closeArgs)); text(res) != "closed" {
+				t.Fatalf("%s", jsonOf(t, res))
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			want := "input_required,ok"
+			if v != "2026-07-28" {
+				want = "ok"
+			}
+			if got := strings.Join(outcomes, ","); got != want {
+				t.Errorf("observed %s, want %s", got, want)
+			}
+			if strings.Contains(log.String(), "denied") || strings.Contains(log.String(), "WARN") {
+				t.Errorf("logged:\n%s", log.String())
+			}
+		})
 	}
 }

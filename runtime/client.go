@@ -39,8 +39,10 @@ type Client interface {
 // An InputAwaiter is a Client that ends a call's round to ask for input
 // (ErrInputRequired), and knows whether it did: AwaitsInput reports whether a request
 // of the call whose Client it is awaits an answer that comes with the call sent again.
-// Toolset.Call gives such a call OutcomeInputRequired whatever its tool returned, so
-// that observers see what the client gets. toolmcp's Client is one.
+// Toolset.Call gives such a call OutcomeInputRequired whatever its tool returned, or
+// its Approver when that denied it (an approver that asks the client, as toolmcp's
+// ElicitApprover does), so that observers see what the client gets. toolmcp's Client
+// is one.
 type InputAwaiter interface {
 	AwaitsInput() bool
 }

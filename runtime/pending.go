@@ -81,28 +81,29 @@ func Approved(digest string) Decision { return Decision{Allow: true, Digest: dig
 
 // Digest returns the digest of a call of the named tool with args: the hex SHA-256 of
 // the name, a zero byte and the arguments' canonical JSON (object keys sorted, no
-// spaces), so that arguments equal as JSON values have one digest.
+// spaces, strings with the fewest escapes, each number its exact value in
+// one spelling: 1, 1.0 and 10e-1 are one, 9007199254740993 and 9007199254740992 two),
+// so that arguments have one digest if and only if they are equal as JSON values.
+// Arguments with no canonical form (not one JSON value, an object with a key twice,
+// nested more than 10,000 deep) are hashed as they are, after a byte 0xff that no JSON
+// text holds: their digest is no other arguments'.
 func Digest(tool string, args []byte) string {
 	h := sha256.New()
 	h.Write([]byte(tool))
 	h.Write([]byte{0})
-	h.Write([]byte(canonicalArgs(args)))
+	h.Write(canonicalArgs(args))
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
-func canonicalArgs(args []byte) string {
-	var v any
+func canonicalArgs(args []byte) []byte {
 	if len(args) == 0 {
-		return "{}"
+		return []byte("{}")
 	}
-	if json.Unmarshal(args, &v) != nil {
-		return string(args)
-	}
-	b, err := json.Marshal(v)
+	c, err := canonicalJSON(args)
 	if err != nil {
-		return string(args)
+		return append([]byte{0xff}, args...)
 	}
-	return string(b)
+	return c
 }
 
 // callKeys returns the key of each call: its id when that names it alone, else "#n".

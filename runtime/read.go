@@ -796,7 +796,12 @@ func (d *Decoder) Raw() (json.RawMessage, bool) {
 
 // Any reads any JSON value as encoding/json would into an interface value: objects as
 // map[string]any, arrays as []any, numbers as float64.
-func (d *Decoder) Any() (any, bool) {
+func (d *Decoder) Any() (any, bool) { return d.anyValue(false) }
+
+// anyValue reads any JSON value as Any does, or, when exact, with each number as its
+// text (json.Number), whatever its size: json.Marshal writes it again as it came, where
+// a float64 would round 9007199254740993 to 9007199254740992 and refuse 1e400.
+func (d *Decoder) anyValue(exact bool) (any, bool) {
 	if d.broken {
 		return nil, false
 	}
@@ -813,7 +818,7 @@ func (d *Decoder) Any() (any, bool) {
 				continue
 			}
 			d.Enter(name)
-			v, ok := d.Any()
+			v, ok := d.anyValue(exact)
 			d.Leave()
 			if ok {
 				m[name] = v
@@ -826,7 +831,7 @@ func (d *Decoder) Any() (any, bool) {
 		}
 		s := []any{}
 		for d.NextItem() {
-			v, _ := d.Any()
+			v, _ := d.anyValue(exact)
 			s = append(s, v)
 		}
 		return s, !d.broken
@@ -837,6 +842,10 @@ func (d *Decoder) Any() (any, bool) {
 	case 'n':
 		d.valStart = d.pos
 		return nil, d.literal("null")
+	}
+	if exact {
+		num, ok := d.number("a number")
+		return json.Number(num), ok
 	}
 	f, ok := d.Float(64)
 	return f, ok

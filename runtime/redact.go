@@ -15,7 +15,7 @@ const Redacted = "[redacted]"
 // Arguments that are not well-formed JSON are not echoed at all.
 func Redact(t *Tool, args []byte) json.RawMessage {
 	d := NewDecoder(args, Limits{})
-	v, ok := d.Any()
+	v, ok := d.anyValue(true) // numbers as sent: what people approve is what runs
 	if !ok || !d.Finish() {
 		return json.RawMessage(`"[malformed arguments, not shown]"`)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"time"
@@ -171,10 +172,7 @@ func (l *Loop) run(ctx context.Context, request []byte, first int, invalid map[s
 	if l.Stream == nil {
 		sp = nil
 	}
-	maxRounds := l.MaxRounds
-	if maxRounds <= 0 {
-		maxRounds = DefaultMaxRounds
-	}
+	maxRounds := l.maxRounds()
 	maxInvalid := l.MaxInvalidCalls
 	if maxInvalid <= 0 {
 		maxInvalid = DefaultMaxInvalidCalls
@@ -236,6 +234,16 @@ func (l *Loop) run(ctx context.Context, request []byte, first int, invalid map[s
 			return resp, req, fmt.Errorf("%s: continue after round %d: %w", name, round, err)
 		}
 	}
+}
+
+// maxRounds is the Loop's bound on the rounds of calls: MaxRounds, DefaultMaxRounds
+// when that is zero or less, and at most math.MaxInt-1, so that the round after the
+// last, the final answer's, has a number.
+func (l *Loop) maxRounds() int {
+	if l.MaxRounds <= 0 {
+		return DefaultMaxRounds
+	}
+	return min(l.MaxRounds, math.MaxInt-1)
 }
 
 // sendRound sends the request of one round and reads the calls of its response.
@@ -310,7 +318,9 @@ func (l *Loop) countInvalid(results []CallResult, invalid map[string]int, maxInv
 			delete(invalid, name) // a valid call, or no call of a known tool
 			continue
 		}
-		invalid[name]++
+		if invalid[name] < math.MaxInt { // a count a Pending brought may be any
+			invalid[name]++
+		}
 		if n := invalid[name]; n > maxInvalid {
 			r.Result = l.stopCalling(r.Result, name, n)
 		}

@@ -163,6 +163,11 @@ func (l *Loop) deferred(round int, req, resp []byte, calls []ToolCall, invalid m
 // Resume refuses a Pending it resumed before (ErrResumed); a Pending read again from
 // storage is a new value, so an application that must not run a call twice removes,
 // or marks, the stored state before it resumes.
+// A Pending read from storage is untrusted input, each field of it: Resume refuses,
+// with an error and without running anything, one whose Round is outside 1 to the
+// Loop's MaxRounds, whose InvalidCalls has a count below 1, or whose Calls list a key
+// twice; and it denies a call whose record in Calls (what people were shown: the tool,
+// the arguments, redacted, and the digest) is not the call of the Response that runs.
 func (l *Loop) Resume(ctx context.Context, p *Pending, decisions map[string]Decision) (response, conversation []byte, err error) {
 	if err := l.check(); err != nil {
 		return nil, nil, err
@@ -172,6 +177,10 @@ func (l *Loop) Resume(ctx context.Context, p *Pending, decisions map[string]Deci
 	}
 	if p.Provider != l.Provider.Name() {
 		return nil, nil, fmt.Errorf("runtime: the pending turn is of the %s provider, not %s", p.Provider, l.Provider.Name())
+	}
+	records, err := p.check(l.maxRounds())
+	if err != nil {
+		return nil, nil, err
 	}
 	p.mu.Lock()
 	done := p.resumed
@@ -204,6 +213,10 @@ func (l *Loop) Resume(ctx context.Context, p *Pending, decisions map[string]Deci
 			return d
 		case d.Digest != Digest(req.Tool.Name, req.Arguments):
 			return Deny("the arguments changed since they were approved")
+		case !records[req.Call.ID].shows(req.Tool, req.Arguments):
+			// What people were shown of the call (its record's arguments,
+			// redacted, and its digest) is not this call.
+			return Deny("the pending turn's record of the call does not match the call")
 		}
 		return d
 	})
@@ -212,6 +225,39 @@ func (l *Loop) Resume(ctx context.Context, p *Pending, decisions map[string]Deci
 		invalid[k] = v
 	}
 	return l.run(ctx, nil, p.Round, invalid, &resumed{req: p.Request, resp: p.Response, calls: keyed, ids: ids, tools: tools})
+}
+
+// check checks the fields of p that Resume takes as they are, which came from storage
+// as untrusted as the rest: the round, within maxRounds, so that a Pending cannot lift
+// the round limit; the invalid-call counts, each at least 1 (a count of zero or less
+// is never stored, and would lift MaxInvalidCalls); and the calls' keys, each once. It
+// returns the calls by key.
+func (p *Pending) check(maxRounds int) (map[string]PendingCall, error) {
+	if p.Round < 1 || p.Round > maxRounds {
+		return nil, fmt.Errorf("runtime: the pending turn is of round %d, outside this Loop's rounds 1 to %d", p.Round, maxRounds)
+	}
+	for name, n := range p.InvalidCalls {
+		if n < 1 {
+			return nil, fmt.Errorf("runtime: the pending turn counts %d invalid calls of %q in a row; a count is at least 1", n, cutName(name))
+		}
+	}
+	records := make(map[string]PendingCall, len(p.Calls))
+	for _, c := range p.Calls {
+		if _, dup := records[c.Key]; dup {
+			return nil, fmt.Errorf("runtime: the pending turn lists the call %q twice", cutName(c.Key))
+		}
+		records[c.Key] = c
+	}
+	return records, nil
+}
+
+// shows reports whether c, a pending call's record, describes the call of tool with
+// args: its tool, its arguments, their redacted form and their digest all those of
+// the call, equal as JSON values.
+func (c PendingCall) shows(tool *Tool, args []byte) bool {
+	d := Digest(tool.Name, args)
+	return c.Tool == tool.Name && c.NeedsApproval && c.Digest == d && Digest(c.Tool, c.Arguments) == d &&
+		Digest("", c.Redacted) == Digest("", Redact(tool, args))
 }
 
 // resumed is the turn Resume runs first.

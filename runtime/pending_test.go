@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -177,5 +180,162 @@ func TestDeferKeys(t *testing.T) {
 	want := "ask\n: delete # #1\nx: delete was denied: no\nx: peek ### #3"
 	if sent[len(sent)-1] != want {
 		t.Errorf("conversation:\n%s\nwant:\n%s", sent[len(sent)-1], want)
+	}
+}
+
+// TestResumeRound: a Pending's round is untrusted, as the rest of it: one outside
+// the resuming Loop's rounds is refused, and refusing it loses nothing (the Pending
+// resumes once fixed); one within runs the turn and no more rounds than are left. A
+// round of -5 gave a model 6 more rounds of calls than MaxRounds allows, and one of
+// math.MaxInt wrapped around to as many as it liked.
+func TestResumeRound(t *testing.T) {
+	const maxRounds = 3
+	loop := func(sent *[]string) Loop {
+		// The model calls a tool in every answer.
+		return Loop{Provider: jsonProvider{}, Tools: gateSet(), MaxRounds: maxRounds,
+			Send: scriptedSend(sent, `{"calls":[{"id":"p","name":"peek","args":{"id":1}}]}`)}
+	}
+	for _, c := range []struct {
+		round int
+		sends int // requests sent after the turn: the rounds left, and the final one
+	}{
+		{math.MinInt, -1}, {-5, -1}, {-1, -1}, {0, -1},
+		{1, 3}, {2, 2}, {maxRounds, 1},
+		{maxRounds + 1, -1}, {math.MaxInt, -1},
+	} {
+		p, _ := deferRun(t)
+		p.Round = c.round
+		var sent []string
+		l := loop(&sent)
+		_, _, err := l.Resume(context.Background(), p, map[string]Decision{"a": Approved(p.Calls[0].Digest)})
+		if c.sends < 0 {
+			if err == nil || errors.Is(err, ErrMaxRounds) || len(sent) != 0 || !strings.Contains(err.Error(), "round") {
+				t.Errorf("round %d: %v after %d requests", c.round, err, len(sent))
+			}
+			// Nothing was lost: the Pending, its round fixed, resumes.
+			p.Round = 1
+			if _, _, err := l.Resume(context.Background(), p, nil); !errors.Is(err, ErrMaxRounds) {
+				t.Errorf("round %d, fixed: %v", c.round, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrMaxRounds) || len(sent) != c.sends {
+			t.Errorf("round %d: %v after %d requests, want %d", c.round, err, len(sent), c.sends)
+		}
+	}
+}
+
+// TestResumeInvalidCounts: a Pending's counts of invalid calls are at least 1, as
+// the Loop stores them: a count of zero or less (which would let a model make that
+// many more invalid calls before it is told to stop) is refused; a huge one holds,
+// and counts on without wrapping around.
+func TestResumeInvalidCounts(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		ok   bool
+		stop bool // the next invalid call of delete is answered with the stop
+	}{
+		{math.MinInt, false, false}, {-1, false, false}, {0, false, false},
+		{1, true, false}, {DefaultMaxInvalidCalls - 1, true, false}, {DefaultMaxInvalidCalls, true, true},
+		{math.MaxInt - 1, true, true}, {math.MaxInt, true, true},
+	} {
+		p, _ := deferRun(t)
+		p.InvalidCalls = map[string]int{"touch": c.n}
+		var sent []string
+		var rounds []Round
+		l := Loop{Provider: jsonProvider{}, Tools: gateSet(),
+			Send:    scriptedSend(&sent, `{"calls":[{"id":"t","name":"touch","args":{"id":"x"}}]}`, "Done."),
+			OnRound: func(r Round) { rounds = append(rounds, r) }}
+		_, _, err := l.Resume(context.Background(), p, nil)
+		if !c.ok {
+			if err == nil || len(sent) != 0 || !strings.Contains(err.Error(), "invalid calls") {
+				t.Errorf("count %d: %v after %d requests", c.n, err, len(sent))
+			}
+			continue
+		}
+		if err != nil || len(sent) != 2 || len(rounds) != 2 {
+			t.Fatalf("count %d: %v after %d requests", c.n, err, len(sent))
+		}
+		// The next round's invalid call of touch is answered with the stop past the
+		// bound, counting on from the stored count.
+		stopped := strings.Contains(sent[1], "t: touch: invalid arguments "+strconv.Itoa(min(c.n, math.MaxInt-1)+1)+" times in a row")
+		if stopped != c.stop {
+			t.Errorf("count %d: stopped %v:\n%s", c.n, stopped, sent[1])
+		}
+		ic := rounds[1].InvalidCalls
+		if i := slices.IndexFunc(ic, func(x InvalidCount) bool { return x.Tool == "touch" }); i < 0 ||
+			ic[i].Count != min(c.n, math.MaxInt-1)+1 || ic[i].Stopped != c.stop {
+			t.Errorf("count %d: then %+v", c.n, ic)
+		}
+	}
+}
+
+// TestResumeRecords: what people approve is a pending call's record (its arguments
+// shown redacted, its digest), and the record is untrusted as the rest of the
+// Pending: a call runs only when its record shows it, the tool, the arguments, their
+// redacted form and their digest all those of the call in the turn's response. A
+// record changed to show other arguments, with its digest of the arguments that run,
+// ran them on the approval of what it showed.
+func TestResumeRecords(t *testing.T) {
+	evil := json.RawMessage(`{"id":1}`) // the call's arguments in the response
+	for _, c := range []struct {
+		name   string
+		change func(*PendingCall)
+		runs   bool
+	}{
+		{"as stored", func(*PendingCall) {}, true},
+		{"arguments respaced", func(pc *PendingCall) { pc.Arguments = json.RawMessage(`{ "id" : 1.0 }`) }, true},
+		{"other arguments shown", func(pc *PendingCall) { pc.Arguments = json.RawMessage(`{"id":2}`) }, false},
+		{"other redacted arguments shown", func(pc *PendingCall) { pc.Redacted = json.RawMessage(`{"id":2}`) }, false},
+		{"no redacted arguments", func(pc *PendingCall) { pc.Redacted = nil }, false},
+		{"another tool shown", func(pc *PendingCall) { pc.Tool = "peek" }, false},
+		{"another digest", func(pc *PendingCall) { pc.Digest = Digest("delete", []byte(`{"id":2}`)) }, false},
+		{"needs no approval", func(pc *PendingCall) { pc.NeedsApproval = false }, false},
+		{"another key", func(pc *PendingCall) { pc.Key = "z" }, false},
+	} {
+		p, _ := deferRun(t)
+		if string(p.Calls[0].Arguments) != string(evil) {
+			t.Fatalf("call a: %s", p.Calls[0].Arguments)
+		}
+		approved := p.Calls[0].Digest
+		c.change(&p.Calls[0])
+		conv := resume(t, p, map[string]Decision{"a": Approved(approved)})
+		if ran := strings.Contains(conv, "\na: delete # a"); ran != c.runs {
+			t.Errorf("%s: ran %v:\n%s", c.name, ran, conv)
+		}
+		if !c.runs && !strings.Contains(conv, "\na: delete was denied: the pending turn's record of the call does not match the call") {
+			t.Errorf("%s:\n%s", c.name, conv)
+		}
+	}
+	// A record of a key twice: which one was shown is not known.
+	p, _ := deferRun(t)
+	p.Calls = append(p.Calls, p.Calls[0])
+	l := Loop{Provider: jsonProvider{}, Tools: gateSet(), Send: scriptedSend(new([]string), "Done.")}
+	if _, _, err := l.Resume(context.Background(), p, nil); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("a key twice: %v", err)
+	}
+}
+
+// TestResumeRoundAtTheLimitOfInt: a Loop whose MaxRounds is math.MaxInt resumes a turn
+// of round math.MaxInt-1 at most, and then asks for the final answer: the round after
+// the last has a number, where counting past math.MaxInt went on to negative rounds,
+// each with the tools on.
+func TestResumeRoundAtTheLimitOfInt(t *testing.T) {
+	for _, c := range []struct {
+		round int
+		ok    bool
+	}{{math.MaxInt - 2, true}, {math.MaxInt - 1, true}, {math.MaxInt, false}} {
+		p, _ := deferRun(t)
+		p.Round = c.round
+		var sent []string
+		l := Loop{Provider: jsonProvider{}, Tools: gateSet(), MaxRounds: math.MaxInt,
+			Send: scriptedSend(&sent, `{"calls":[{"id":"p","name":"peek","args":{"id":1}}]}`)}
+		_, _, err := l.Resume(context.Background(), p, nil)
+		switch {
+		case !c.ok && (err == nil || len(sent) != 0):
+			t.Errorf("round %d: %v after %d requests", c.round, err, len(sent))
+		case c.ok && (!errors.Is(err, ErrMaxRounds) || len(sent) != math.MaxInt-c.round):
+			t.Errorf("round %d: %v after %d requests", c.round, err, len(sent))
+		}
 	}
 }

@@ -254,3 +254,42 @@ func TestAnswersAreTheirRequests(t *testing.T) {
 		t.Errorf("the user was asked %q; the tool got %q", asked, text(res))
 	}
 }
+
+// TestAnswerKeysAreExact: a tool's n-th request is answered only under its own key,
+// toolgen_ask_n, spelled as the server spells it: an answer under a key one off, of
+// another spelling of n (a leading zero, a sign), or of an n no run reaches, in this
+// round's answers or in a state's, reaches no request, and the request is asked again.
+func TestAnswerKeysAreExact(t *testing.T) {
+	var runs atomic.Int32
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		runs.Add(1)
+		r, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Why?"})
+		if err != nil {
+			return "", err
+		}
+		return "told: " + string(r.Action), nil
+	})
+	cs := clientOf(t, ts, "2026-07-28", hostile)
+	r1 := roundOf(t, cs, "ask", map[string]any{}, nil, "")
+	if r1.InputRequests["toolgen_ask_1"] == nil {
+		t.Fatalf("round 1: %s", jsonOf(t, r1))
+	}
+	accept := `{"action":"accept"}`
+	for _, key := range []string{
+		"toolgen_ask_0", "toolgen_ask_2", "toolgen_ask_-1", "toolgen_ask_+1", "toolgen_ask_01", "toolgen_ask_1 ",
+		"toolgen_ask_1.0", "TOOLGEN_ASK_1", "toolgen_ask_", "toolgen_ask_18446744073709551617",
+		"toolgen_ask_9223372036854775807", "toolgen_ask_-9223372036854775808", "toolgen_ask_\u0661",
+	} {
+		res := roundOf(t, cs, "ask", map[string]any{}, mcp.InputResponseMap{key: &mcp.ElicitResult{Action: "accept"}}, r1.RequestState)
+		if !res.NeedsInput() || res.InputRequests["toolgen_ask_1"] == nil {
+			t.Errorf("answered under %q: %s", key, jsonOf(t, res))
+		}
+		res = roundOf(t, cs, "ask", map[string]any{}, nil, withAnswers(t, r1.RequestState, `{`+jsonOf(t, key)+`:`+accept+`}`))
+		if !res.NeedsInput() || res.InputRequests["toolgen_ask_1"] == nil {
+			t.Errorf("answered under %q in the state: %s", key, jsonOf(t, res))
+		}
+	}
+	if res := roundOf(t, cs, "ask", map[string]any{}, mcp.InputResponseMap{"toolgen_ask_1": &mcp.ElicitResult{Action: "accept"}}, r1.RequestState); text(res) != "told: accept" {
+		t.Errorf("answered under its key: %s", jsonOf(t, res))
+	}
+}

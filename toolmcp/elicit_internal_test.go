@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -187,4 +188,26 @@ func FuzzRoundState(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkReadRoundState reads requestStates of 1 KB, 64 KB and 1 MiB of answers, as
+// toolmcp writes them and with one line break inserted (refused): reading a state once
+// in its one spelling costs a decode and an encode, linear in its size.
+func BenchmarkReadRoundState(b *testing.B) {
+	for _, size := range []int{1 << 10, 64 << 10, 1 << 20} {
+		answer := json.RawMessage(`{"action":"accept","content":{"why":"` + strings.Repeat("x", size) + `"}}`)
+		s := roundState{Answers: map[string]json.RawMessage{"toolgen_ask_1": answer}, Asked: map[string]string{"toolgen_ask_1": "d"}}.encode()
+		for _, c := range []struct {
+			name  string
+			state string
+		}{{"canonical", s}, {"respelled", s[:len(s)/2] + "\n" + s[len(s)/2:]}} {
+			b.Run(fmt.Sprintf("%s/%d", c.name, size), func(b *testing.B) {
+				b.SetBytes(int64(len(c.state)))
+				b.ReportAllocs()
+				for b.Loop() {
+					readRoundState(c.state)
+				}
+			})
+		}
+	}
 }

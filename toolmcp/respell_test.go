@@ -262,3 +262,32 @@ func TestApprovalIntoTheToolsRoundRunsOncePerSpelling(t *testing.T) {
 		})
 	}
 }
+
+// TestApprovalRunsOnceConcurrently: one approval sent again by many calls at once,
+// as written and respelled, runs the tool once: the state is spent atomically.
+func TestApprovalRunsOnceConcurrently(t *testing.T) {
+	var ran atomic.Int32
+	cs := clientOf(t, elicitTools(t, &ran).WithApprover(toolmcp.ElicitApprover()), "2026-07-28", hostile)
+	yes := mcp.InputResponseMap{"toolgen_approval": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}}
+	r1 := roundOf(t, cs, "close_account", json.RawMessage(closeArgs), nil, "")
+	states := []string{r1.RequestState}
+	for _, f := range stateRespellings(t, r1.RequestState) {
+		states = append(states, f...)
+	}
+	var wg sync.WaitGroup
+	var closed atomic.Int32
+	for range 4 {
+		for _, s := range states {
+			wg.Go(func() {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "close_account", Arguments: json.RawMessage(closeArgs), InputResponses: yes, RequestState: s})
+				if err == nil && text(res) == "closed" {
+					closed.Add(1)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if ran.Load() != 1 || closed.Load() != 1 {
+		t.Errorf("one approval sent %d times at once ran the tool %d times", 4*len(states), ran.Load())
+	}
+}

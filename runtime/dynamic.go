@@ -579,19 +579,10 @@ func scalar(n *node) bool {
 	return false
 }
 
-// canonical returns the uniqueness key of an object or array item: its JSON with
-// object keys sorted, so that items equal as JSON values are equal.
-func canonical(item []byte) string {
-	var v any
-	if json.Unmarshal(item, &v) != nil {
-		return string(item)
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return string(item)
-	}
-	return string(b)
-}
+// canonical returns the uniqueness key of an object or array item, which the
+// interpreter wrote: its canonical JSON (canonicalJSON), so that items equal as JSON
+// values are equal, numbers compared exactly.
+func canonical(item []byte) string { return string(canonicalJSON(item)) }
 
 // anyValue reads any JSON value as Decoder.Any does, with the same violations, and
 // writes it without building it.

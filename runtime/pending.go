@@ -80,29 +80,21 @@ func (p *Pending) Is(target error) bool { return target == ErrPending }
 func Approved(digest string) Decision { return Decision{Allow: true, Digest: digest} }
 
 // Digest returns the digest of a call of the named tool with args: the hex SHA-256 of
-// the name, a zero byte and the arguments' canonical JSON (object keys sorted, no
-// spaces), so that arguments equal as JSON values have one digest.
+// the name, a zero byte and the arguments' canonical form. Two calls share a digest
+// only when their arguments are the same JSON value read exactly: the canonical form
+// drops white space and sorts object members by name, and keeps everything else a
+// reader may tell apart, numbers as written (1 and 1.0 differ; no number is rounded
+// through a float64), duplicate members in their order, invalid UTF-8 and lone
+// surrogates apart from a U+FFFD. Empty arguments and null are {}, as the decoder reads
+// them; text that is not JSON is hashed as it is. A json.RawMessage argument may differ
+// between calls of one digest in its white space, escapes and order of members, never
+// in what it holds.
 func Digest(tool string, args []byte) string {
 	h := sha256.New()
 	h.Write([]byte(tool))
 	h.Write([]byte{0})
-	h.Write([]byte(canonicalArgs(args)))
+	h.Write(canonicalArgs(args))
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
-}
-
-func canonicalArgs(args []byte) string {
-	var v any
-	if len(args) == 0 {
-		return "{}"
-	}
-	if json.Unmarshal(args, &v) != nil {
-		return string(args)
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return string(args)
-	}
-	return string(b)
 }
 
 // callKeys returns the key of each call: its id when that names it alone, else "#n".

@@ -129,7 +129,7 @@ func compileTool(def *Tool) (*program, error) {
 		return nil, &SchemaError{Tool: def.Name, Keyword: "type", Reason: "the arguments must be an object (type object)"}
 	}
 	for _, p := range def.Sensitive {
-		if !strings.HasPrefix(p, "/") || !markSensitive(root, strings.Split(p[1:], "/")) {
+		if !strings.HasPrefix(p, "/") || !markSensitivePath(root, strings.Split(p[1:], "/")) {
 			return nil, &SchemaError{Tool: def.Name, Reason: "Sensitive path " + strconv.Quote(p) + " names no property of the input schema"}
 		}
 	}
@@ -137,7 +137,7 @@ func compileTool(def *Tool) (*program, error) {
 	budget := maxSensitiveVisits
 	var paths []string
 	if anySensitive(root, map[*node]bool{}) {
-		paths = sensitivePaths(root, "", map[*node]bool{}, nil, &budget)
+		paths = sensitivePaths(root, "", map[*node]bool{}, cyclicNodes(root), nil, &budget)
 	}
 	if budget < 0 {
 		return nil, &SchemaError{Tool: def.Name, Reason: "its sensitive properties lie along more paths than can be listed (definitions shared along too many paths)"}

@@ -40,7 +40,7 @@ func canonicalJSON(b []byte) []byte {
 	if !json.Valid(b) {
 		return append([]byte{0}, b...)
 	}
-	c := canonicalizer{src: b}
+	c := canonicalizer{src: b, buf: make([]byte, 0, len(b))}
 	root := c.value()
 	return c.write(make([]byte, 0, len(b)), &root)
 }
@@ -206,19 +206,29 @@ func (c *canonicalizer) write(out []byte, n *canonNode) []byte {
 		}
 		return append(out, ']')
 	}
-	slices.SortStableFunc(n.kids, func(x, y canonNode) int {
+	// The members by name, those of one name in their order: by index, so that the
+	// sort moves small values and needs no stable algorithm.
+	order := make([]int, len(n.kids))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int {
+		x, y := &n.kids[i], &n.kids[j]
 		// The names without their quotes, so that "a" comes before "a!".
-		return bytes.Compare(c.buf[x.name[0]+1:x.name[1]-1], c.buf[y.name[0]+1:y.name[1]-1])
+		if c := bytes.Compare(c.buf[x.name[0]+1:x.name[1]-1], c.buf[y.name[0]+1:y.name[1]-1]); c != 0 {
+			return c
+		}
+		return i - j
 	})
 	out = append(out, '{')
-	for i := range n.kids {
+	for i, k := range order {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		k := &n.kids[i]
-		out = append(out, c.buf[k.name[0]:k.name[1]]...)
+		kid := &n.kids[k]
+		out = append(out, c.buf[kid.name[0]:kid.name[1]]...)
 		out = append(out, ':')
-		out = c.write(out, k)
+		out = c.write(out, kid)
 	}
 	return append(out, '}')
 }

@@ -437,3 +437,46 @@ func exactTree(b []byte) (string, bool) {
 	}
 	return read(), true
 }
+
+// BenchmarkDigest measures the canonical form's cost on the costliest shapes of 1 MiB
+// of arguments: members in reverse order (the sort), objects nested 60 deep with their
+// members out of order at every level, arrays nested as deep as encoding/json reads,
+// and a long string of escapes.
+func BenchmarkDigest(b *testing.B) {
+	const size = 1 << 20
+	var reverse, nested, escaped strings.Builder
+	reverse.WriteString("{")
+	for i := 99999; reverse.Len() < size-20; i-- {
+		fmt.Fprintf(&reverse, `"k%05d":%d,`, i, i)
+	}
+	reverse.WriteString(`"a":0}`)
+	nested.WriteString("[")
+	for nested.Len() < size-2000 {
+		nested.WriteString(strings.Repeat(`{"z":1,"b":`, 60) + "0" + strings.Repeat("}", 60) + ",")
+	}
+	nested.WriteString("0]")
+	deep := strings.Repeat("[", 9999) + strings.Repeat("]", 9999)
+	escaped.WriteString(`{"s":"`)
+	for escaped.Len() < size-10 {
+		escaped.WriteString(`\u00e9\ud83d\ude00\n\"`)
+	}
+	escaped.WriteString(`"}`)
+	for _, c := range []struct{ name, args string }{
+		{"members in reverse order", reverse.String()},
+		{"nested 60 deep, out of order", nested.String()},
+		{"arrays nested 9999 deep", deep},
+		{"a long escaped string", escaped.String()},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			args := []byte(c.args)
+			if !json.Valid(args) {
+				b.Fatal("not JSON")
+			}
+			b.SetBytes(int64(len(args)))
+			b.ReportAllocs()
+			for b.Loop() {
+				Digest("t", args)
+			}
+		})
+	}
+}

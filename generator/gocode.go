@@ -273,7 +273,10 @@ func (g *goGen) toolDef(t *model.Tool) (jen.Code, error) {
 }
 
 // sensitivePaths returns the JSON Pointers of t's sensitive properties, "*" standing
-// for any array index or map key, in declaration order.
+// for any array index or map key, in declaration order. Below the place a recursive
+// type first appears the paths go on with "**", any number of steps, so that they
+// reach its sensitive properties at every depth ("/tree/**/pin"); a type met again on
+// the way from there is within that "**" and not walked again.
 func sensitivePaths(pkg *model.Package, t *model.Tool) []string {
 	var fields []*model.Field
 	switch t.Input.Kind {
@@ -306,7 +309,10 @@ func sensitivePaths(pkg *model.Package, t *model.Tool) []string {
 		case model.Named:
 			nt := pkg.Type(typ.Ref)
 			if nt == nil || visiting[nt.ID] {
-				return // a recursive type's sensitive paths are listed at its first level
+				return // within the "**" of the recursive type's first appearance
+			}
+			if nt.Recursive && !strings.HasSuffix(prefix, "/**") {
+				prefix += "/**"
 			}
 			visiting[nt.ID] = true
 			walkType(nt.Underlying, prefix, visiting)

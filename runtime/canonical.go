@@ -3,165 +3,305 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
-	"math/big"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
-// maxCanonicalDepth is how deeply objects and arrays may nest in the arguments that
-// canonicalJSON writes in their canonical form, as encoding/json's own limit.
-const maxCanonicalDepth = 10000
-
-// errNotCanonical is why canonicalJSON gives no canonical form: the text is no single
-// JSON value, an object has a key twice, or the value nests too deeply.
-var errNotCanonical = errors.New("no canonical form")
-
-// canonicalJSON returns the canonical form of one JSON value: no spaces, the members of
-// each object sorted by key (as json.Marshal sorts a map's), strings and keys with the
-// fewest escapes (appendJSONString), and each number as canonicalNumber writes it: exactly
-// its value, whatever its spelling, so that two texts have one form if and only if
-// they are the same JSON value. An object with a key twice has no canonical form:
-// readers differ on which of the two holds.
-func canonicalJSON(text []byte) ([]byte, error) {
-	d := json.NewDecoder(bytes.NewReader(text))
-	d.UseNumber()
-	var out []byte
-	out, err := canonicalValue(d, out, 0)
-	if err != nil {
-		return nil, err
+// canonicalArgs returns the canonical form of a call's arguments, which Digest hashes:
+// that of canonicalJSON, but with empty arguments (no bytes, or only white space) and
+// null written as {}, since the decoder reads all three as an empty object.
+func canonicalArgs(args []byte) []byte {
+	if t := trimSpace(args); len(t) == 0 || string(t) == "null" {
+		return []byte("{}")
 	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, errNotCanonical // more than one value
-	}
-	return out, nil
+	return canonicalJSON(args)
 }
 
-// canonicalValue appends the canonical form of the next value of d to out.
-func canonicalValue(d *json.Decoder, out []byte, depth int) ([]byte, error) {
-	tok, err := d.Token()
-	if err != nil {
-		return nil, errNotCanonical
+// canonicalJSON returns the canonical form of the JSON text b, in which two texts are
+// the same exactly when every reader that keeps what toolgen's decoders keep reads
+// them as the same value:
+//
+//   - no white space between tokens;
+//   - the members of an object sorted by name (the bytes of the name's canonical
+//     string), members of one name kept in their order: a duplicate is not merged into
+//     one, since the decoder refuses it and a reader further on may take either;
+//   - each number as canonicalNumber writes it: its exact value in one spelling, so
+//     1, 1.0 and 10e-1 are one, 0 and -0 are one (as JSON Schema compares numbers),
+//     and no number is rounded through a float64 (9007199254740993 is not
+//     9007199254740992);
+//   - strings with the escapes of RFC 8785 (\" \\ \b \f \n \r \t, \u00xx for the other
+//     control characters, every other character as itself), except that a byte of
+//     invalid UTF-8 stays that byte and a lone UTF-16 surrogate stays its \uxxxx escape
+//     (in lowercase): neither is read as a U+FFFD the text holds.
+//
+// A text encoding/json does not take as valid (malformed, or nested deeper than it
+// reads) is its own canonical form, after a zero byte, which no canonical form of a
+// valid text begins with.
+func canonicalJSON(b []byte) []byte {
+	if !json.Valid(b) {
+		return append([]byte{0}, b...)
 	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if depth >= maxCanonicalDepth {
-			return nil, errNotCanonical
+	c := canonicalizer{src: b, buf: make([]byte, 0, len(b))}
+	root := c.value()
+	return c.write(make([]byte, 0, len(b)), &root)
+}
+
+// canonicalizer reads a valid JSON text into a tree of its values, the canonical text
+// of each string and number written once into buf, so that writing the tree with
+// members sorted copies each byte once whatever the depth.
+type canonicalizer struct {
+	src []byte
+	pos int
+	buf []byte
+}
+
+// canonNode is one value of the tree: a container, or a scalar whose canonical text
+// is buf[start:end].
+type canonNode struct {
+	open       byte // '{' or '[' for a container, 0 for a scalar
+	start, end int
+	// name is an object member's canonical name, quoted: buf[name[0]:name[1]].
+	name [2]int
+	kids []canonNode
+}
+
+func (c *canonicalizer) space() {
+	for c.pos < len(c.src) && isSpace(c.src[c.pos]) {
+		c.pos++
+	}
+}
+
+// value reads the value at c.pos, which json.Valid has checked.
+func (c *canonicalizer) value() canonNode {
+	c.space()
+	switch open := c.src[c.pos]; open {
+	case '{', '[':
+		c.pos++
+		n := canonNode{open: open}
+		for {
+			c.space()
+			if end := c.src[c.pos]; end == '}' || end == ']' {
+				c.pos++
+				return n
+			}
+			if c.src[c.pos] == ',' {
+				c.pos++
+				c.space()
+			}
+			var name [2]int
+			if open == '{' {
+				name[0], name[1] = c.scalar()
+				c.space()
+				c.pos++ // the colon
+			}
+			kid := c.value()
+			kid.name = name
+			n.kids = append(n.kids, kid)
 		}
-		if t == '[' {
-			out = append(out, '[')
-			for i := 0; d.More(); i++ {
-				if i > 0 {
-					out = append(out, ',')
+	default:
+		start, end := c.scalar()
+		return canonNode{start: start, end: end}
+	}
+}
+
+// scalar writes the canonical text of the string, number or literal at c.pos into buf
+// and returns where it is.
+func (c *canonicalizer) scalar() (start, end int) {
+	start = len(c.buf)
+	if c.src[c.pos] == '"' {
+		c.str()
+		return start, len(c.buf)
+	}
+	i := c.pos
+	for i < len(c.src) && !isSpace(c.src[i]) && c.src[i] != ',' && c.src[i] != ']' && c.src[i] != '}' {
+		i++
+	}
+	if t := c.src[c.pos:i]; t[0] == '-' || ('0' <= t[0] && t[0] <= '9') {
+		c.buf = appendCanonicalNumber(c.buf, t)
+	} else {
+		c.buf = append(c.buf, t...) // true, false or null
+	}
+	c.pos = i
+	return start, len(c.buf)
+}
+
+// str writes the string at c.pos in its canonical form. Its bytes but escapes are
+// copied as they are: JSON holds no raw control character, quote or backslash in a
+// string, and invalid UTF-8 stays as it came.
+func (c *canonicalizer) str() {
+	b := c.src
+	i := c.pos + 1
+	c.buf = append(c.buf, '"')
+	for {
+		j := i
+		for b[j] != '"' && b[j] != '\\' {
+			j++
+		}
+		c.buf = append(c.buf, b[i:j]...)
+		i = j
+		if b[i] == '"' {
+			c.buf = append(c.buf, '"')
+			c.pos = i + 1
+			return
+		}
+		// An escape: \x, or \uxxxx.
+		e := b[i+1]
+		i += 2
+		if e != 'u' {
+			if e == '/' {
+				c.buf = append(c.buf, '/')
+			} else {
+				c.buf = append(c.buf, '\\', e)
+			}
+			continue
+		}
+		r, _ := hex4(b, i)
+		i += 4
+		if utf16IsSurrogate(r) {
+			if r < 0xdc00 && i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
+				if lo, ok := hex4(b, i+2); ok && lo >= 0xdc00 && lo < 0xe000 {
+					c.buf = utf8.AppendRune(c.buf, (r-0xd800)<<10|(lo-0xdc00)+0x10000)
+					i += 6
+					continue
 				}
-				if out, err = canonicalValue(d, out, depth+1); err != nil {
-					return nil, err
-				}
 			}
-			if _, err := d.Token(); err != nil {
-				return nil, errNotCanonical
+			c.buf = appendEscape(c.buf, r) // a lone surrogate
+			continue
+		}
+		switch r {
+		case '"', '\\':
+			c.buf = append(c.buf, '\\', byte(r))
+		case '\b':
+			c.buf = append(c.buf, '\\', 'b')
+		case '\f':
+			c.buf = append(c.buf, '\\', 'f')
+		case '\n':
+			c.buf = append(c.buf, '\\', 'n')
+		case '\r':
+			c.buf = append(c.buf, '\\', 'r')
+		case '\t':
+			c.buf = append(c.buf, '\\', 't')
+		default:
+			if r < 0x20 {
+				c.buf = appendEscape(c.buf, r)
+			} else {
+				c.buf = utf8.AppendRune(c.buf, r)
 			}
-			return append(out, ']'), nil
 		}
-		type member struct {
-			key   string
-			value []byte
-		}
-		var members []member
-		for d.More() {
-			k, err := d.Token()
-			if err != nil {
-				return nil, errNotCanonical
-			}
-			key, _ := k.(string)
-			v, err := canonicalValue(d, nil, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			members = append(members, member{key, v})
-		}
-		if _, err := d.Token(); err != nil {
-			return nil, errNotCanonical
-		}
-		slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
-		out = append(out, '{')
-		for i, m := range members {
+	}
+}
+
+// appendEscape writes r as \uxxxx, in lowercase.
+func appendEscape(b []byte, r rune) []byte {
+	return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+}
+
+// write appends n's canonical text to out.
+func (c *canonicalizer) write(out []byte, n *canonNode) []byte {
+	switch n.open {
+	case 0:
+		return append(out, c.buf[n.start:n.end]...)
+	case '[':
+		out = append(out, '[')
+		for i := range n.kids {
 			if i > 0 {
-				if m.key == members[i-1].key {
-					return nil, errNotCanonical
-				}
 				out = append(out, ',')
 			}
-			out = appendJSONString(out, m.key)
-			out = append(out, ':')
-			out = append(out, m.value...)
+			out = c.write(out, &n.kids[i])
 		}
-		return append(out, '}'), nil
-	case string:
-		return appendJSONString(out, t), nil
-	case json.Number:
-		return append(out, canonicalNumber(string(t))...), nil
-	case bool:
-		if t {
-			return append(out, "true"...), nil
-		}
-		return append(out, "false"...), nil
-	case nil:
-		return append(out, "null"...), nil
+		return append(out, ']')
 	}
-	return nil, errNotCanonical
+	// The members by name, those of one name in their order: by index, so that the
+	// sort moves small values and needs no stable algorithm.
+	order := make([]int, len(n.kids))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int {
+		x, y := &n.kids[i], &n.kids[j]
+		// The names without their quotes, so that "a" comes before "a!".
+		if c := bytes.Compare(c.buf[x.name[0]+1:x.name[1]-1], c.buf[y.name[0]+1:y.name[1]-1]); c != 0 {
+			return c
+		}
+		return i - j
+	})
+	out = append(out, '{')
+	for i, k := range order {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		kid := &n.kids[k]
+		out = append(out, c.buf[kid.name[0]:kid.name[1]]...)
+		out = append(out, ':')
+		out = c.write(out, kid)
+	}
+	return append(out, '}')
+}
+
+// maxExponentDigits is how many digits (leading zeros aside) the exponent of a number
+// may have for canonicalNumber to write its value: past it, a number other than zero
+// is kept as written, in lowercase, so that its value needs no arithmetic past int64.
+// Such a number has that one spelling's digest, which is no other value's.
+const maxExponentDigits = 18
+
+// appendCanonicalNumber appends the canonical text of the JSON number n.
+func appendCanonicalNumber(b, n []byte) []byte {
+	return append(b, canonicalNumber(string(n))...)
 }
 
 // canonicalNumber returns the canonical text of a JSON number (one json.Valid
 // accepts): its exact value, written as json.Marshal writes a float64 whose shortest
 // digits those are: the digits without leading or trailing zeros, as a plain decimal
-// when 1e-6 <= |n| < 1e21, else as d.ddde±x; 0 for any zero. So 1, 1.0, 10e-1 and
-// 0.1e1 are all 1, and 9007199254740993 stays itself where a float64 reads
-// 9007199254740992. The exponent may have any number of digits.
+// when 1e-7 < |n| < 1e21, else as d.ddde±x; 0 for any zero. So 1, 1.0, 10e-1 and
+// 0.1e1 are all 1, -0 is 0, and 9007199254740993 stays itself where a float64 reads
+// 9007199254740992. A number whose exponent has more than maxExponentDigits digits is
+// written as it came, in lowercase.
 func canonicalNumber(n string) string {
-	neg := strings.HasPrefix(n, "-")
-	n = strings.TrimPrefix(n, "-")
-	mant, exp, _ := strings.Cut(strings.ToLower(n), "e")
+	sign, abs := "", n
+	if strings.HasPrefix(n, "-") {
+		sign, abs = "-", n[1:]
+	}
+	mant, exp, _ := strings.Cut(strings.ToLower(abs), "e")
 	whole, frac, _ := strings.Cut(mant, ".")
 	digits := strings.TrimLeft(whole+frac, "0")
-	// The value is digits × 10^e, e = exp - len(frac) + the trailing zeros dropped.
-	e := new(big.Int)
-	if exp != "" {
-		e.SetString(strings.TrimPrefix(exp, "+"), 10)
-	}
-	trimmed := strings.TrimRight(digits, "0")
-	e.Add(e, big.NewInt(int64(len(digits)-len(trimmed)-len(frac))))
-	digits = trimmed
 	if digits == "" {
 		return "0"
 	}
-	// sci is the exponent of the first digit: the value is d.ddd × 10^sci.
-	sci := new(big.Int).Add(e, big.NewInt(int64(len(digits)-1)))
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
+	expSign, expDigits := "", strings.TrimPrefix(exp, "+")
+	if strings.HasPrefix(expDigits, "-") {
+		expSign, expDigits = "-", expDigits[1:]
 	}
-	if sci.Cmp(big.NewInt(-7)) > 0 && sci.Cmp(big.NewInt(21)) < 0 {
-		point := len(digits) + int(e.Int64()) // where the decimal point goes
+	if expDigits = strings.TrimLeft(expDigits, "0"); len(expDigits) > maxExponentDigits {
+		return strings.ToLower(n)
+	}
+	var e int64 // the value is digits × 10^e
+	if expDigits != "" {
+		e, _ = strconv.ParseInt(expSign+expDigits, 10, 64)
+	}
+	trimmed := strings.TrimRight(digits, "0")
+	e += int64(len(digits) - len(trimmed) - len(frac))
+	digits = trimmed
+	// sci is the exponent of the first digit: the value is d.ddd × 10^sci.
+	sci := e + int64(len(digits)-1)
+	if -7 < sci && sci < 21 {
+		point := int64(len(digits)) + e // where the decimal point goes
 		switch {
 		case point <= 0:
-			b.WriteString("0." + strings.Repeat("0", -point) + digits)
-		case point >= len(digits):
-			b.WriteString(digits + strings.Repeat("0", point-len(digits)))
+			return sign + "0." + strings.Repeat("0", int(-point)) + digits
+		case point >= int64(len(digits)):
+			return sign + digits + strings.Repeat("0", int(point)-len(digits))
 		default:
-			b.WriteString(digits[:point] + "." + digits[point:])
+			return sign + digits[:point] + "." + digits[point:]
 		}
-		return b.String()
 	}
-	b.WriteByte(digits[0])
+	out := sign + digits[:1]
 	if len(digits) > 1 {
-		b.WriteString("." + digits[1:])
+		out += "." + digits[1:]
 	}
-	b.WriteByte('e')
-	if sci.Sign() >= 0 {
-		b.WriteByte('+')
+	if sci >= 0 {
+		return out + "e+" + strconv.FormatInt(sci, 10)
 	}
-	b.WriteString(sci.String())
-	return b.String()
+	return out + "e" + strconv.FormatInt(sci, 10)
 }

@@ -129,7 +129,7 @@ func compileTool(def *Tool) (*program, error) {
 		return nil, &SchemaError{Tool: def.Name, Keyword: "type", Reason: "the arguments must be an object (type object)"}
 	}
 	for _, p := range def.Sensitive {
-		if !strings.HasPrefix(p, "/") || !markSensitive(root, strings.Split(p[1:], "/")) {
+		if !strings.HasPrefix(p, "/") || !markSensitivePath(root, strings.Split(p[1:], "/")) {
 			return nil, &SchemaError{Tool: def.Name, Reason: "Sensitive path " + strconv.Quote(p) + " names no property of the input schema"}
 		}
 	}
@@ -137,7 +137,7 @@ func compileTool(def *Tool) (*program, error) {
 	budget := maxSensitiveVisits
 	var paths []string
 	if anySensitive(root, map[*node]bool{}) {
-		paths = sensitivePaths(root, "", map[*node]bool{}, nil, &budget)
+		paths = sensitivePaths(root, "", map[*node]bool{}, cyclicNodes(root), nil, &budget)
 	}
 	if budget < 0 {
 		return nil, &SchemaError{Tool: def.Name, Reason: "its sensitive properties lie along more paths than can be listed (definitions shared along too many paths)"}
@@ -579,19 +579,10 @@ func scalar(n *node) bool {
 	return false
 }
 
-// canonical returns the uniqueness key of an object or array item: its JSON with
-// object keys sorted, so that items equal as JSON values are equal.
-func canonical(item []byte) string {
-	var v any
-	if json.Unmarshal(item, &v) != nil {
-		return string(item)
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return string(item)
-	}
-	return string(b)
-}
+// canonical returns the uniqueness key of an object or array item, which the
+// interpreter wrote: its canonical JSON (canonicalJSON), so that items equal as JSON
+// values are equal, numbers compared exactly.
+func canonical(item []byte) string { return string(canonicalJSON(item)) }
 
 // anyValue reads any JSON value as Decoder.Any does, with the same violations, and
 // writes it without building it.

@@ -915,12 +915,14 @@ func markSensitive(n *node, segs []string) bool {
 }
 
 // sensitivePaths lists the paths of the sensitive properties, as toolgen lists a
-// generated tool's: a recursive schema's at its first level. visiting holds the nodes
-// on the way from the root, references and the nodes a $ref with keywords beside it
-// copies alike, so that a cycle through either ends. budget bounds the nodes visited:
-// a schema whose definitions are shared along many paths has exponentially many of
-// them, and listing them stops, with budget below zero, once it is spent.
-func sensitivePaths(n *node, prefix string, visiting map[*node]bool, out []string, budget *int) []string {
+// generated tool's: below the place a cycle of the schema (cyclic, see cyclicNodes)
+// is entered, the paths go on with "**", so that they reach its sensitive properties
+// at every depth. visiting holds the nodes on the way from the root, references and
+// the nodes a $ref with keywords beside it copies alike, so that a cycle through
+// either ends. budget bounds the nodes visited: a schema whose definitions are shared
+// along many paths has exponentially many of them, and listing them stops, with
+// budget below zero, once it is spent.
+func sensitivePaths(n *node, prefix string, visiting, cyclic map[*node]bool, out []string, budget *int) []string {
 	if *budget--; *budget < 0 {
 		return out
 	}
@@ -930,13 +932,16 @@ func sensitivePaths(n *node, prefix string, visiting map[*node]bool, out []strin
 		}
 		visiting[n] = true
 		defer delete(visiting, n)
+		if cyclic[n] && !strings.HasSuffix(prefix, "/**") {
+			prefix += "/**"
+		}
 		if n.ref == nil {
 			break
 		}
 	}
 	switch n.kind {
 	case kindArray:
-		out = sensitivePaths(n.items, prefix+"/*", visiting, out, budget)
+		out = sensitivePaths(n.items, prefix+"/*", visiting, cyclic, out, budget)
 	case kindObject:
 		for _, p := range n.props {
 			path := prefix + "/" + escapePointer(p.name)
@@ -944,10 +949,10 @@ func sensitivePaths(n *node, prefix string, visiting map[*node]bool, out []strin
 				out = append(out, path)
 				continue
 			}
-			out = sensitivePaths(p.node, path, visiting, out, budget)
+			out = sensitivePaths(p.node, path, visiting, cyclic, out, budget)
 		}
 		if n.additional != nil {
-			out = sensitivePaths(n.additional, prefix+"/*", visiting, out, budget)
+			out = sensitivePaths(n.additional, prefix+"/*", visiting, cyclic, out, budget)
 		}
 	}
 	return out

@@ -80,30 +80,22 @@ func (p *Pending) Is(target error) bool { return target == ErrPending }
 func Approved(digest string) Decision { return Decision{Allow: true, Digest: digest} }
 
 // Digest returns the digest of a call of the named tool with args: the hex SHA-256 of
-// the name, a zero byte and the arguments' canonical JSON (object keys sorted, no
-// spaces, strings with the fewest escapes, each number its exact value in
-// one spelling: 1, 1.0 and 10e-1 are one, 9007199254740993 and 9007199254740992 two),
-// so that arguments have one digest if and only if they are equal as JSON values.
-// Arguments with no canonical form (not one JSON value, an object with a key twice,
-// nested more than 10,000 deep) are hashed as they are, after a byte 0xff that no JSON
-// text holds: their digest is no other arguments'.
+// the name, a zero byte and the arguments' canonical form (canonicalJSON). Two calls
+// share a digest only when their arguments are the same JSON value: the canonical form
+// drops white space, sorts object members by name and writes each number as its exact
+// value in one spelling (1, 1.0 and 10e-1 are one; 9007199254740993 and
+// 9007199254740992 are two: no number is rounded through a float64), and keeps
+// everything else a reader may tell apart: duplicate members in their order, invalid
+// UTF-8 and lone surrogates apart from a U+FFFD. Empty arguments and null are {}, as
+// the decoder reads them; text that is not JSON is hashed as it is. A json.RawMessage
+// argument may differ between calls of one digest in its white space, escapes, number
+// spellings and order of members, never in the value it holds.
 func Digest(tool string, args []byte) string {
 	h := sha256.New()
 	h.Write([]byte(tool))
 	h.Write([]byte{0})
 	h.Write(canonicalArgs(args))
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
-}
-
-func canonicalArgs(args []byte) []byte {
-	if len(args) == 0 {
-		return []byte("{}")
-	}
-	c, err := canonicalJSON(args)
-	if err != nil {
-		return append([]byte{0xff}, args...)
-	}
-	return c
 }
 
 // callKeys returns the key of each call: its id when that names it alone, else "#n".

@@ -38,8 +38,10 @@ type Tool struct {
 	// Sequential asks adapters to run the tool alone, after calls that run in parallel.
 	Sequential bool
 	// Sensitive lists the JSON Pointers of the arguments' sensitive properties, "*"
-	// standing for any array index or map key ("/password", "/users/*/token"); their
-	// values are never echoed in errors and are redacted from logs (see Redact).
+	// standing for any array index or map key and "**" for any number of them, as the
+	// paths into a recursive type need ("/password", "/users/*/token",
+	// "/tree/**/pin"); their values are never echoed in errors and are redacted from
+	// logs (see Redact).
 	Sensitive []string
 }
 

@@ -372,3 +372,27 @@ func TestGlobalProviders(t *testing.T) {
 		t.Fatalf("outcome %s", res.Outcome)
 	}
 }
+
+// TestArgumentsRedactedAtEveryDepth: gen_ai.tool.call.arguments shows no pin of an
+// entry nested in itself by $ref, at any depth, in a list or by name.
+func TestArgumentsRedactedAtEveryDepth(t *testing.T) {
+	h := newHarness(t)
+	ts, err := runtime.NewTool(runtime.Tool{Name: "put_tree", Annotations: runtime.Annotations{ReadOnly: &yes},
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"root":{"$ref":"#/$defs/Entry"}},"$defs":{"Entry":{"type":"object","properties":{
+			"pin":{"type":"string","x-toolgen-sensitive":true},"child":{"$ref":"#/$defs/Entry"},
+			"kids":{"type":"array","items":{"$ref":"#/$defs/Entry"}},"byName":{"type":"object","additionalProperties":{"$ref":"#/$defs/Entry"}}}}}}`)},
+		func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+			return runtime.TextResult("stored"), nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := `{"root":{"pin":"PIN-1","child":{"pin":"PIN-2","kids":[{"child":{"pin":"PIN-3"}},{"byName":{"x":{"pin":"PIN-4","child":"{\"pin\":\"PIN-5\"}"}}}]}}}`
+	if r := ts.WithObserver(h.obs).WithArgumentLogging(true).Call(context.Background(), "put_tree", []byte(args)); r.IsError {
+		t.Fatal(r.Text())
+	}
+	got := attrs(h.only(t, "execute_tool put_tree"))["gen_ai.tool.call.arguments"].AsString()
+	if !strings.Contains(got, runtime.Redacted) || strings.Contains(got, "PIN-") {
+		t.Errorf("gen_ai.tool.call.arguments = %s", got)
+	}
+}

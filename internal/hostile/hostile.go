@@ -86,6 +86,30 @@ type StoreRequest struct {
 	Version int `json:"version,omitempty" tool:"minimum=1,maximum=1000,default=1"`
 }
 
+// Entry is one entry of a tree of access codes: each holds a pin and a lock, and may
+// hold entries below it, one, several in a list, or several by name.
+type Entry struct {
+	// Name names the entry.
+	Name string `json:"name" tool:"maxLength=64"`
+	// Pin is the entry's access code.
+	Pin string `json:"pin,omitempty" tool:"sensitive,minLength=4"`
+	// Child is the entry below this one, if any.
+	Child *Entry `json:"child,omitempty"`
+	// Kids are more entries below this one.
+	Kids []Entry `json:"kids,omitempty"`
+	// ByName are more entries below this one, by name.
+	ByName map[string]*Entry `json:"byName,omitempty"`
+	Lock
+}
+
+// Lock guards an entry: a code, and maybe another lock behind it.
+type Lock struct {
+	// Code opens the lock.
+	Code string `json:"code,omitempty" tool:"sensitive"`
+	// Behind is the lock behind this one, if any.
+	Behind *Lock `json:"behind,omitempty"`
+}
+
 // SecretInfo describes a stored secret without its value.
 type SecretInfo struct {
 	// Name names the secret.
@@ -145,6 +169,7 @@ type Receipt struct {
 type Vault struct {
 	mu      sync.Mutex
 	secrets map[string]StoreRequest
+	trees   []Entry
 	paid    int
 	release chan struct{}
 	once    sync.Once
@@ -153,6 +178,13 @@ type Vault struct {
 // NewVault returns an empty vault.
 func NewVault() *Vault {
 	return &Vault{secrets: map[string]StoreRequest{}, release: make(chan struct{})}
+}
+
+// Trees returns the trees stored, in order.
+func (v *Vault) Trees() []Entry {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return slices.Clone(v.trees)
 }
 
 // Release lets every call of Hang that is still waiting return.
@@ -176,6 +208,18 @@ func (v *Vault) PutSecret(ctx context.Context, req StoreRequest) (string, error)
 	defer v.mu.Unlock()
 	v.secrets[req.Name] = req
 	return fmt.Sprintf("stored %s (version %d)", req.Name, req.Version), nil
+}
+
+// PutTree stores a tree of access codes.
+//
+//toolgen:tool destructive idempotent openworld=false group=vault
+//toolgen:param label desc="What the tree is for." maxLength=64
+//toolgen:param root desc="The tree's root entry."
+func (v *Vault) PutTree(ctx context.Context, label string, root Entry) (string, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.trees = append(v.trees, root)
+	return "stored the tree " + label, nil
 }
 
 // ListSecrets lists the stored secrets whose name starts with a prefix, without their

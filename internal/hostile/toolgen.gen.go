@@ -19,7 +19,7 @@ const (
 	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
 )
 
-// VaultTools returns the tools of recv's methods: bail_out, connect_backend, explode, hang, list_secrets, pay, ping and put_secret.
+// VaultTools returns the tools of recv's methods: bail_out, connect_backend, explode, hang, list_secrets, pay, ping, put_secret and put_tree.
 func VaultTools(recv *Vault) *runtime.Toolset {
 	return runtime.NewToolset(toolgenVaultTools[:], func(i int, d *runtime.Decoder) runtime.Invocation {
 		return toolgenDispatchVault(recv, i, d)
@@ -121,6 +121,18 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Names the secret: lower-case letters, digits, dashes and underscores.","pattern":"^[a-z0-9_-]+$","minLength":1,"maxLength":64},"secret":{"type":"string","description":"The secret itself.","minLength":4,"maxLength":256},"clientIp":{"type":"string","description":"The address the user connects from."},"card":{"type":"string","description":"A card number kept with the secret."},"login":{"type":"object","description":"The login of the service the secret belongs to.","properties":{"username":{"type":"string","description":"The account's user name.","minLength":1,"maxLength":64},"password":{"type":"string","description":"The account's password.","minLength":8,"maxLength":128},"otp":{"type":"integer","description":"The current one-time code.","minimum":0,"maximum":999999},"server":{"type":"string","description":"The address of the service's server."}},"required":["username","password"],"additionalProperties":false},"recoveryCodes":{"type":"array","description":"The service's one-time recovery codes.","items":{"type":"string","minLength":6},"maxItems":10},"headers":{"type":"object","description":"HTTP headers to send with the secret, such as an API key.","additionalProperties":{"type":"string","maxLength":200}},"expiresAt":{"type":"string","description":"When the secret expires.","format":"date-time"},"version":{"type":"integer","description":"The secret's version, counting from 1.","minimum":1,"maximum":1000,"default":1}},"required":["name","secret","clientIp","login","expiresAt"],"additionalProperties":false}`),
 	Strict:      true,
 	Sensitive:   []string{"/secret", "/clientIp", "/card", "/login", "/recoveryCodes", "/headers"},
+}, {
+	Name:        "put_tree",
+	Description: "Stores a tree of access codes.",
+	Groups:      []string{"vault"},
+	Annotations: runtime.Annotations{
+		Destructive: &toolgenHints[24],
+		Idempotent:  &toolgenHints[25],
+		OpenWorld:   &toolgenHints[26],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"label":{"type":"string","description":"What the tree is for.","maxLength":64},"root":{"$ref":"#/$defs/Entry","description":"The tree's root entry."}},"required":["label","root"],"additionalProperties":false,"$defs":{"Entry":{"type":"object","description":"One entry of a tree of access codes: each holds a pin and a lock, and may\nhold entries below it, one, several in a list, or several by name.","properties":{"name":{"type":"string","description":"Names the entry.","maxLength":64},"pin":{"type":"string","description":"The entry's access code.","minLength":4},"child":{"description":"The entry below this one, if any.","anyOf":[{"$ref":"#/$defs/Entry"},{"type":"null"}]},"kids":{"type":"array","description":"More entries below this one.","items":{"$ref":"#/$defs/Entry"}},"byName":{"type":"object","description":"More entries below this one, by name.","additionalProperties":{"anyOf":[{"$ref":"#/$defs/Entry"},{"type":"null"}]}},"code":{"type":"string","description":"Opens the lock."},"behind":{"description":"The lock behind this one, if any.","anyOf":[{"$ref":"#/$defs/Lock"},{"type":"null"}]}},"required":["name"],"additionalProperties":false},"Lock":{"type":"object","description":"Guards an entry: a code, and maybe another lock behind it.","properties":{"code":{"type":"string","description":"Opens the lock."},"behind":{"description":"The lock behind this one, if any.","anyOf":[{"$ref":"#/$defs/Lock"},{"type":"null"}]}},"additionalProperties":false}}}`),
+	Strict:      true,
+	Sensitive:   []string{"/root/**/pin", "/root/**/code", "/root/**/behind/**/code"},
 }}
 
 // toolgenDispatchVault decodes the arguments of the tool toolgenVaultTools[i] and returns the
@@ -240,6 +252,20 @@ func toolgenDispatchVault(recv *Vault, i int, d *runtime.Decoder) runtime.Invoca
 			}
 			return runtime.TextResult(out), nil
 		}
+	case 8:
+		// put_tree
+		var in toolgenArgsPutTree
+		toolgenDecodeArgsPutTree(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.PutTree(ctx, in.label, in.root)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
 	}
 	return nil
 }
@@ -271,6 +297,9 @@ var toolgenHints = [...]bool{
 	true,  // put_secret: Destructive
 	true,  // put_secret: Idempotent
 	false, // put_secret: OpenWorld
+	true,  // put_tree: Destructive
+	true,  // put_tree: Idempotent
+	false, // put_tree: OpenWorld
 }
 
 // toolgenArgsListSecrets holds the arguments of list_secrets, decoded.
@@ -311,6 +340,45 @@ func toolgenDecodeArgsListSecrets(d *runtime.Decoder, v *toolgenArgsListSecrets)
 	}
 	if seen[1] == runtime.Absent {
 		d.Missing("limit")
+	}
+}
+
+// toolgenArgsPutTree holds the arguments of put_tree, decoded.
+type toolgenArgsPutTree struct {
+	label string
+	root  Entry
+}
+
+// toolgenDecodeArgsPutTree reads the arguments of put_tree into v.
+func toolgenDecodeArgsPutTree(d *runtime.Decoder, v *toolgenArgsPutTree) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [2]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "label":
+			if d.Property(&seen[0], "label", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MaxLength(s, 64)
+					v.label = s
+				}
+				d.Leave()
+			}
+		case "root":
+			if d.Property(&seen[1], "root", runtime.Required) {
+				toolgenDecodeEntry(d, &v.root)
+				d.Leave()
+			}
+		default:
+			d.Unknown("label", "root")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("label")
+	}
+	if seen[1] == runtime.Absent {
+		d.Missing("root")
 	}
 }
 
@@ -630,6 +698,91 @@ func toolgenDecodeStoreRequest(d *runtime.Decoder, v *StoreRequest) {
 	}
 }
 
+// toolgenDecodeEntry reads a Entry object into v.
+func toolgenDecodeEntry(d *runtime.Decoder, v *Entry) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [7]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "name":
+			if d.Property(&seen[0], "name", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MaxLength(s, 64)
+					v.Name = s
+				}
+				d.Leave()
+			}
+		case "pin":
+			if d.Property(&seen[1], "pin", runtime.Optional|runtime.Sensitive) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 4)
+					v.Pin = s
+				}
+				d.Leave()
+			}
+		case "child":
+			if d.Property(&seen[2], "child", runtime.Optional) {
+				p := toolimpl.New(&v.Child)
+				toolgenDecodeEntry(d, p)
+				d.Leave()
+			}
+		case "kids":
+			if d.Property(&seen[3], "kids", runtime.Optional) {
+				if d.BeginArray() {
+					toolimpl.MakeSlice(&v.Kids)
+					for d.NextItem() {
+						e := toolimpl.Item(d, &v.Kids, 0)
+						toolgenDecodeEntry(d, e)
+					}
+				}
+				d.Leave()
+			}
+		case "byName":
+			if d.Property(&seen[4], "byName", runtime.Optional) {
+				if d.BeginObject() {
+					toolimpl.MakeMap(&v.ByName)
+					for d.NextField() {
+						k := string(d.FieldName())
+						if _, dup := v.ByName[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(string(k))
+						e := toolimpl.ZeroValue(v.ByName)
+						if !d.Null() {
+							p1 := toolimpl.New(&e)
+							toolgenDecodeEntry(d, p1)
+						}
+						v.ByName[k] = e
+						d.Leave()
+					}
+				}
+				d.Leave()
+			}
+		case "code":
+			if d.Property(&seen[5], "code", runtime.Optional|runtime.Sensitive) {
+				if s, ok := d.String(); ok {
+					v.Lock.Code = s
+				}
+				d.Leave()
+			}
+		case "behind":
+			if d.Property(&seen[6], "behind", runtime.Optional) {
+				p := toolimpl.New(&v.Lock.Behind)
+				toolgenDecodeLock(d, p)
+				d.Leave()
+			}
+		default:
+			d.Unknown("name", "pin", "child", "kids", "byName", "code", "behind")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("name")
+	}
+}
+
 // toolgenDecodeCredentials reads a Credentials object into v.
 func toolgenDecodeCredentials(d *runtime.Decoder, v *Credentials) {
 	if !d.BeginObject() {
@@ -677,6 +830,33 @@ func toolgenDecodeCredentials(d *runtime.Decoder, v *Credentials) {
 	}
 	if seen[1] == runtime.Absent {
 		d.Missing("password")
+	}
+}
+
+// toolgenDecodeLock reads a Lock object into v.
+func toolgenDecodeLock(d *runtime.Decoder, v *Lock) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [2]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "code":
+			if d.Property(&seen[0], "code", runtime.Optional|runtime.Sensitive) {
+				if s, ok := d.String(); ok {
+					v.Code = s
+				}
+				d.Leave()
+			}
+		case "behind":
+			if d.Property(&seen[1], "behind", runtime.Optional) {
+				p := toolimpl.New(&v.Behind)
+				toolgenDecodeLock(d, p)
+				d.Leave()
+			}
+		default:
+			d.Unknown("code", "behind")
+		}
 	}
 }
 

@@ -1,0 +1,194 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// treeSchema is a dynamic tool's recursive schema: entries holding a pin (sensitive by
+// its keyword) and a note (sensitive by the Tool's "/root/**/note"), with entries
+// below them by $ref, as a child, in a list and by name.
+const treeSchema = `{"type":"object","properties":{"label":{"type":"string"},"root":{"$ref":"#/$defs/Entry"}},
+	"required":["root"],"additionalProperties":false,
+	"$defs":{"Entry":{"type":"object","additionalProperties":false,"properties":{
+		"name":{"type":"string"},
+		"pin":{"type":"string","minLength":4,"x-toolgen-sensitive":true},
+		"note":{"type":"string"},
+		"child":{"$ref":"#/$defs/Entry"},
+		"kids":{"type":"array","items":{"$ref":"#/$defs/Entry"}},
+		"byName":{"type":"object","additionalProperties":{"$ref":"#/$defs/Entry"}}}}}}`
+
+// treeTool returns put_tree as a dynamic tool, and where the arguments it ran with
+// are kept.
+func treeTool(t testing.TB) (*Toolset, *[]json.RawMessage) {
+	t.Helper()
+	var mu sync.Mutex
+	var ran []json.RawMessage
+	ts, err := NewTool(Tool{Name: "put_tree", InputSchema: json.RawMessage(treeSchema), Sensitive: []string{"/root/**/note"}},
+		func(_ context.Context, args json.RawMessage) (*Result, error) {
+			mu.Lock()
+			ran = append(ran, args)
+			mu.Unlock()
+			return TextResult("stored"), nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts, &ran
+}
+
+// randomEntry returns a random entry of depth levels at most, and appends the pins
+// and notes it holds to secrets. Some entries go as JSON strings holding them.
+func randomEntry(rng *rand.Rand, depth int, secrets *[]string) any {
+	e := map[string]any{"name": fmt.Sprintf("entry %d", len(*secrets))}
+	for _, k := range []string{"pin", "note"} {
+		if rng.IntN(3) > 0 {
+			s := fmt.Sprintf("%s-%d-%x", strings.ToUpper(k), len(*secrets), rng.Uint64())
+			*secrets = append(*secrets, s)
+			e[k] = s
+		}
+	}
+	if depth > 0 {
+		switch rng.IntN(4) {
+		case 0:
+			child := randomEntry(rng, depth-1, secrets)
+			if rng.IntN(2) == 0 {
+				b, _ := json.Marshal(child)
+				child = string(b)
+			}
+			e["child"] = child
+		case 1:
+			e["kids"] = []any{randomEntry(rng, depth-1, secrets), randomEntry(rng, depth-1, secrets)}
+		case 2:
+			e["byName"] = map[string]any{"x": randomEntry(rng, depth-1, secrets)}
+		}
+	}
+	return e
+}
+
+// TestDynamicSensitiveAtEveryDepth: a dynamic tool whose schema nests an entry in
+// itself by $ref lists its sensitive paths with "**", marks the properties a given
+// "**" path names, and keeps the pins and notes of random trees out of Redact, the
+// slog lines, ApprovalRequest.Redacted and Pending.Redacted at every depth; a pin that
+// breaks its schema deep down is not echoed in the error.
+func TestDynamicSensitiveAtEveryDepth(t *testing.T) {
+	ts, ran := treeTool(t)
+	tool, _ := ts.Lookup("put_tree")
+	if !slices.Equal(tool.Sensitive, []string{"/root/**/note", "/root/**/pin"}) {
+		t.Fatalf("Sensitive = %q", tool.Sensitive)
+	}
+	var logs bytes.Buffer
+	var prompts []string
+	logged := ts.WithArgumentLogging(true).WithObserver(SlogObserver(slog.New(slog.NewJSONHandler(&logs, nil)))).
+		WithApprover(func(_ context.Context, req ApprovalRequest) Decision {
+			prompts = append(prompts, string(req.Redacted()))
+			return Allow()
+		})
+	rng := rand.New(rand.NewPCG(19, 5))
+	for i := range 200 {
+		var secrets []string
+		b, _ := json.Marshal(map[string]any{"label": "codes", "root": randomEntry(rng, 1+rng.IntN(5), &secrets)})
+		args := string(b)
+		logs.Reset()
+		prompts = nil
+		if r := logged.Call(context.Background(), "put_tree", b); r.IsError {
+			t.Fatalf("refused: %s\n%s", r.Text(), args)
+		}
+		turn := `{"calls":[{"id":"a","name":"put_tree","args":` + args + `}]}`
+		l := Loop{Provider: jsonProvider{}, Tools: ts, Send: scriptedSend(new([]string), turn), DeferApprovals: true}
+		_, _, err := l.Run(context.Background(), []byte("ask"))
+		var p *Pending
+		if !errors.As(err, &p) {
+			t.Fatalf("Run: %v", err)
+		}
+		surfaces := map[string]string{"Redact": string(Redact(tool, b)), "slog": logs.String(),
+			"ApprovalRequest.Redacted": strings.Join(prompts, "\n"), "Pending.Redacted": string(p.Calls[0].Redacted)}
+		for name, text := range surfaces {
+			for _, s := range secrets {
+				if strings.Contains(text, s) {
+					t.Fatalf("%s shows %s: %s\nargs %s", name, s, text, args)
+				}
+			}
+		}
+		if i == 0 && len(*ran) == 0 {
+			t.Fatal("the tool never ran")
+		}
+	}
+	deep := `{"root":{"kids":[{"byName":{"x":{"child":{"pin":"Zq9","note":31415926}}}}]}}`
+	r := ts.Call(context.Background(), "put_tree", []byte(deep))
+	if !r.IsError || strings.Contains(r.Text(), "Zq9") || strings.Contains(r.Text(), "31415926") || !strings.Contains(r.Text(), "/root/kids/0/byName/x/child/pin") {
+		t.Errorf("a deep invalid pin: %s", r.Text())
+	}
+	for _, bad := range []string{"/root/**/nothing", "/root/**", "/**/label/x"} {
+		if _, err := NewTool(Tool{Name: "t", InputSchema: json.RawMessage(treeSchema), Sensitive: []string{bad}}, func(context.Context, json.RawMessage) (*Result, error) { return nil, nil }); err == nil {
+			t.Errorf("Sensitive %q names no property, and was taken", bad)
+		}
+	}
+}
+
+// FuzzRedact: whatever arguments the recursive dynamic tool takes, Redact shows every
+// pin and note, at any depth, as [redacted].
+func FuzzRedact(f *testing.F) {
+	for _, s := range []string{`{"root":{"pin":"1234","child":{"note":"n","kids":[{"pin":"5678"}]}}}`,
+		`{"root":{"child":"{\"pin\":\"1234\",\"byName\":{\"a\":{\"note\":\"x\"}}}"}}`,
+		`"{\"root\":{\"byName\":{\"pin\":{\"pin\":\"abcd\"}}}}"`} {
+		f.Add([]byte(s))
+	}
+	ts, ran := treeTool(f)
+	tool, _ := ts.Lookup("put_tree")
+	f.Fuzz(func(t *testing.T, args []byte) {
+		*ran = (*ran)[:0]
+		if r := ts.Call(context.Background(), "put_tree", args); r.IsError {
+			return
+		}
+		var v map[string]any
+		if err := json.Unmarshal(Redact(tool, args), &v); err != nil {
+			t.Fatalf("Redact of valid arguments is not an object: %v", err)
+		}
+		if err := allRedacted(v["root"]); err != nil {
+			t.Fatalf("%v\nargs %q\nredacted %s", err, args, Redact(tool, args))
+		}
+	})
+}
+
+// allRedacted walks an entry of the redacted arguments. An entry may be redacted
+// whole: a map key named like a sensitive property is one step of "**".
+func allRedacted(v any) error {
+	if v == nil || v == Redacted {
+		return nil
+	}
+	e, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("an entry is %T", v)
+	}
+	for _, k := range []string{"pin", "note"} {
+		if x, ok := e[k]; ok && x != Redacted {
+			return fmt.Errorf("%s shown: %v", k, x)
+		}
+	}
+	if err := allRedacted(e["child"]); err != nil {
+		return err
+	}
+	kids, _ := e["kids"].([]any)
+	for _, k := range kids {
+		if err := allRedacted(k); err != nil {
+			return err
+		}
+	}
+	byName, _ := e["byName"].(map[string]any)
+	for _, k := range byName {
+		if err := allRedacted(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}

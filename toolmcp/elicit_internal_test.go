@@ -93,6 +93,9 @@ func TestApprovalStateSize(t *testing.T) {
 		base64.RawURLEncoding.EncodeToString(raw[:stateSize-1]),
 		strings.Repeat("A", 1<<20),
 	} {
+		if s == good {
+			continue // the standard alphabet spells these bytes the same
+		}
 		if err := e.check(context.Background(), s, testApproval, binding); err == nil {
 			t.Errorf("%q was accepted", s)
 		}

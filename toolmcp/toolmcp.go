@@ -240,6 +240,10 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 			args = req.Params.Arguments
 		}
 		r := ts.Call(ctx, name, args)
+		// Nothing of the call follows its result: from here on, a goroutine the tool
+		// left behind neither logs to the client nor asks it, nor adds a request to
+		// this round's (progress ends with the deferred close, before the result too).
+		client.end()
 		if in := mc.inputRequired(); in != nil {
 			return in, nil
 		}

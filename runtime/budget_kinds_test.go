@@ -49,8 +49,8 @@ func forModel(r *Result) int {
 // cloneResult returns a deep copy of r's content, to check that Call leaves it as it was.
 func cloneResult(r *Result) *Result {
 	cp := *r
-	cp.Content = make([]Content, len(r.Content))
-	for i, c := range r.Content {
+	cp.Content = slices.Clone(r.Content)
+	for i, c := range cp.Content {
 		c.Data = slices.Clone(c.Data)
 		c.Audience = slices.Clone(c.Audience)
 		cp.Content[i] = c

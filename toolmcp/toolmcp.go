@@ -156,26 +156,50 @@ func cloneBool(p *bool) *bool {
 // user alone is sent, with audience ["user"]: the client decides what to show), and
 // r.Structured, when present, as structuredContent (its JSON is already a text block
 // of r, as the specification recommends).
+//
+// A result the budget cut (r.Truncated) has no structuredContent: the model may read
+// structuredContent rather than the text, and a value cut short would not conform to
+// the tool's output schema, so the client gets the cut text and its marker alone. MCP
+// asks a tool with an output schema for structured content, and a client that insists
+// on it (the TypeScript SDK's callTool) fails such a call: give a tool whose results
+// may be long a budget= its longest valid result fits.
 func Result(r *runtime.Result) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
 	for _, c := range r.Content {
 		out.Content = append(out.Content, content(c))
 	}
-	if len(r.Structured) > 0 {
+	if _, cut := r.Truncated(); len(r.Structured) > 0 && !cut {
 		out.StructuredContent = r.Structured
 	}
 	return out
 }
 
+// audience returns the audience annotation of a block for roles: the roles MCP knows,
+// each once, in MCP's order; nil for everyone. A block whose roles are all unknown to
+// MCP is not the model's (runtime.Content.ForModel): it goes to the user alone, so that
+// neither the annotation nor the block reaches the model past the result budget.
+func audience(roles []runtime.Role) *mcp.Annotations {
+	if len(roles) == 0 {
+		return nil
+	}
+	user, assistant := false, false
+	for _, r := range roles {
+		user = user || r == runtime.RoleUser
+		assistant = assistant || r == runtime.RoleAssistant
+	}
+	ann := &mcp.Annotations{}
+	if user || !assistant {
+		ann.Audience = append(ann.Audience, mcp.Role(runtime.RoleUser))
+	}
+	if assistant {
+		ann.Audience = append(ann.Audience, mcp.Role(runtime.RoleAssistant))
+	}
+	return ann
+}
+
 // content converts one block. A block of a type MCP does not know is sent as text.
 func content(c runtime.Content) mcp.Content {
-	var ann *mcp.Annotations
-	if len(c.Audience) > 0 {
-		ann = &mcp.Annotations{Audience: make([]mcp.Role, len(c.Audience))}
-		for i, r := range c.Audience {
-			ann.Audience[i] = mcp.Role(r)
-		}
-	}
+	ann := audience(c.Audience)
 	switch c.Type {
 	case runtime.ContentImage:
 		return &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType, Annotations: ann}

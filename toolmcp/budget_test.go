@@ -103,7 +103,9 @@ func modelFacing(t *testing.T, res *mcp.CallToolResult) int {
 	}
 	if res.StructuredContent != nil {
 		s := jsonOf(t, res.StructuredContent)
-		if !slices.ContainsFunc(texts, func(x string) bool { return json.Valid([]byte(x)) && canonical(t, []byte(x)) == canonical(t, []byte(s)) }) {
+		if !slices.ContainsFunc(texts, func(x string) bool {
+			return json.Valid([]byte(x)) && canonical(t, []byte(x)) == canonical(t, []byte(s))
+		}) {
 			n += len(s)
 		}
 	}

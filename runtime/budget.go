@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -119,6 +120,35 @@ func modelBytes(r *Result) int {
 	return n + structuredBytes(r)
 }
 
+// validUTF8 returns r, or, when a string of a block for the model is not valid UTF-8,
+// a copy of r whose strings for the model are, each run of bad bytes replaced by
+// U+FFFD: JSON cannot carry them otherwise, and a client reads each bad byte as
+// U+FFFD, three bytes, so that text the budget counted as n bytes would reach the
+// model as up to 3n.
+func validUTF8(r *Result) *Result {
+	bad := func(c *Content) bool {
+		return c.ForModel() && !(utf8.ValidString(c.Text) && utf8.ValidString(c.URI) && utf8.ValidString(c.Name) && utf8.ValidString(c.MIMEType))
+	}
+	first := -1
+	for i := range r.Content {
+		if bad(&r.Content[i]) {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return r
+	}
+	cp := *r
+	cp.Content = slices.Clone(r.Content)
+	for i := first; i < len(cp.Content); i++ {
+		if c := &cp.Content[i]; bad(c) {
+			c.Text, c.URI, c.Name, c.MIMEType = validText(c.Text), validText(c.URI), validText(c.Name), validText(c.MIMEType)
+		}
+	}
+	return &cp
+}
+
 // A cut is where the budget cuts a result: the first block for the model not kept
 // whole, r.Content[at] (at is len(r.Content) for a structured value that does not
 // fit), and how much of its text is kept, or -1 when it is left out.
@@ -172,6 +202,9 @@ func cutFor(r *Result, budget, m int) cut {
 // cut are dropped. Structured is kept for the application: toolmcp leaves it out of a
 // cut result.
 func applyBudget(r *Result, budget int) (out *Result, modelBytesBefore int) {
+	if budget > 0 {
+		r = validUTF8(r)
+	}
 	total := modelBytes(r)
 	if budget <= 0 || total <= budget {
 		return r, total

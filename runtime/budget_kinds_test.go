@@ -46,6 +46,28 @@ func forModel(r *Result) int {
 	return n
 }
 
+// sanitized returns r, or a copy of it whose strings in blocks for the model are
+// valid UTF-8, each run of bad bytes replaced by U+FFFD.
+func sanitized(r *Result) *Result {
+	cp := cloneResult(r)
+	changed := false
+	for i := range cp.Content {
+		c := &cp.Content[i]
+		if !c.ForModel() {
+			continue
+		}
+		for _, s := range []*string{&c.Text, &c.URI, &c.Name, &c.MIMEType} {
+			if !utf8.ValidString(*s) {
+				*s, changed = strings.ToValidUTF8(*s, "\uFFFD"), true
+			}
+		}
+	}
+	if !changed {
+		return r
+	}
+	return cp
+}
+
 // cloneResult returns a deep copy of r's content, to check that Call leaves it as it was.
 func cloneResult(r *Result) *Result {
 	cp := *r
@@ -68,7 +90,8 @@ func cloneResult(r *Result) *Result {
 func checkBudget(t *testing.T, r *Result, budget int) {
 	t.Helper()
 	before := cloneResult(r)
-	total := forModel(r)
+	valid := sanitized(r)
+	total := forModel(valid)
 	res := budgetSet([]*Result{r}, budget).Call(context.Background(), "t0", nil)
 	if !reflect.DeepEqual(r.Content, before.Content) || !reflect.DeepEqual(r.Structured, before.Structured) {
 		t.Fatal("the tool's own Result was changed")
@@ -76,11 +99,12 @@ func checkBudget(t *testing.T, r *Result, budget int) {
 	n, cut := res.Truncated()
 	budget = max(budget, MinResultBytes)
 	if total <= budget {
-		if res != r || cut {
-			t.Fatalf("%d model-facing bytes fit %d, yet the result was cut", total, budget)
+		if cut || (valid == r && res != r) || !reflect.DeepEqual(res.Content, valid.Content) {
+			t.Fatalf("%d model-facing bytes fit %d, yet the result was cut or changed", total, budget)
 		}
 		return
 	}
+	r = valid
 	if !cut || n != total {
 		t.Fatalf("Truncated() = %d, %v; want %d, true", n, cut, total)
 	}

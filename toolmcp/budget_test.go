@@ -116,7 +116,9 @@ func modelFacing(t *testing.T, res *mcp.CallToolResult) int {
 // within the budget, whatever blocks the result holds: a text resource of 204,805
 // bytes and a block of a type MCP does not know (sent as text) of 204,800 passed a
 // 1 KiB budget whole, as did images, audio, blobs, resource links and a structured
-// value that no text block holds; an audience of a million roles went as written.
+// value that no text block holds; an audience of a million roles went as written; text
+// of bytes that are not UTF-8, counted as they were, reached the client as U+FFFD,
+// three bytes each.
 func TestResultBudgetEveryBlock(t *testing.T) {
 	big := strings.Repeat("x", 204_800)
 	roles := make([]runtime.Role, 1_000_000)
@@ -135,6 +137,7 @@ func TestResultBudgetEveryBlock(t *testing.T) {
 		{"resource link", &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentResourceLink, URI: "file:///" + big, Name: "n"}}}},
 		{"structured apart", &runtime.Result{Content: []runtime.Content{runtime.TextContent(`{"a":1}`)}, Structured: json.RawMessage(`{"a":"` + big + `"}`)}},
 		{"audience", &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "hi", Audience: roles}}}},
+		{"invalid UTF-8", &runtime.Result{Content: []runtime.Content{runtime.TextContent(strings.Repeat("\xffa", 600))}}},
 		{"unknown roles", &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: big, Audience: []runtime.Role{"robot"}}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -170,9 +173,7 @@ func budgetServer(t *testing.T, res *runtime.Result, budget int) *mcp.ClientSess
 
 // TestResultBudgetProperty: over random results of every kind of block and audience,
 // with structured values a text block holds or not, what the client passes on to its
-// model is within the budget, with no overhead: the marker is inside it. (Text that is
-// not valid UTF-8 grows on the wire, each bad byte becoming U+FFFD: the texts here are
-// valid.)
+// model is within the budget, with no overhead: the marker is inside it.
 func TestResultBudgetProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	var current *runtime.Result
@@ -183,7 +184,7 @@ func TestResultBudgetProperty(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := serve(t, ts)
-	runes := []string{"a", "é", "€", "𝄞", "\n", "\""}
+	runes := []string{"a", "é", "€", "𝄞", "\n", "\"", "\xff", "\xffa"}
 	for i := range 300 {
 		r := &runtime.Result{}
 		for range rng.IntN(6) {

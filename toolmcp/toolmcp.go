@@ -86,6 +86,9 @@ func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.C
 // capability and within WithClientTimeout, and runtime.Logger's records go to the
 // client as notifications/message, at the level it asked for (logging/setLevel, or
 // the call's _meta under MCP 2026-07-28; a stateless server sends info and above).
+// All of it ends with the call: nothing a goroutine the tool left behind logs, asks or
+// reports reaches the client after the result, and a request still waiting for the
+// client's answer then stops waiting.
 // Under MCP 2026-07-28 a server sends no request while it serves a call: a round of
 // the call that asks ends with an input-required result holding the requests, the
 // client sends the call again with the answers, and the tool runs again from the

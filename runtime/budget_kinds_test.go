@@ -310,3 +310,22 @@ func FuzzResultBudget(f *testing.F) {
 		checkBudget(t, r, budget)
 	})
 }
+
+// BenchmarkResultBudget measures what the budget costs a call: counting a result that
+// fits (its text checked to be UTF-8), and cutting one that does not.
+func BenchmarkResultBudget(b *testing.B) {
+	fits := &Result{Content: []Content{TextContent(strings.Repeat("é", 30_000)), ImageContent(make([]byte, 4000), "image/png")}}
+	long := &Result{Content: []Content{TextContent(strings.Repeat("abcd", 5<<20/4))}}
+	for _, bc := range []struct {
+		name string
+		r    *Result
+	}{{"fits_64KiB", fits}, {"cuts_5MiB", long}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(modelBytes(bc.r)))
+			b.ReportAllocs()
+			for b.Loop() {
+				applyBudget(bc.r, DefaultMaxResultBytes)
+			}
+		})
+	}
+}

@@ -91,3 +91,34 @@ func TestResultBudgetAdapters(t *testing.T) {
 		checkSent(t, "gemini", s, []string{text, structured}[i])
 	}
 }
+
+// TestResultBudgetAnthropicImages: the Anthropic adapter sends the model a result's
+// images, so they count: an image past the budget is left out, and the model reads
+// the marker that says so. It used to get a 200 KB image under a budget of 1,000 bytes.
+func TestResultBudgetAnthropicImages(t *testing.T) {
+	img := make([]byte, 200_000)
+	ts, err := runtime.NewTool(runtime.Tool{Name: "shot", InputSchema: json.RawMessage(`{"type":"object"}`), MaxResultBytes: 1000},
+		func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			return &runtime.Result{Content: []runtime.Content{
+				runtime.TextContent("the screen:"),
+				runtime.ImageContent(img, "image/png"),
+				runtime.ImageContent([]byte("small"), "image/png"),
+			}}, nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := ts.RunCalls(context.Background(), []runtime.ToolCall{{ID: "c1", Name: "shot"}}, 0)
+	block := anthropic.Result(results[0])
+	sent, err := json.Marshal(block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sent) > 1000+200 {
+		t.Fatalf("the tool_result is %d bytes: %.200s", len(sent), sent)
+	}
+	text := results[0].Result.Text()
+	if !strings.HasPrefix(text, "the screen:\n…\n[truncated: ") || strings.Contains(string(sent), `"image"`) {
+		t.Errorf("tool_result %s", sent)
+	}
+}

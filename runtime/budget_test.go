@@ -126,13 +126,14 @@ func TestResultBudgetMarker(t *testing.T) {
 }
 
 func TestResultBudgetRunes(t *testing.T) {
-	// Runes of 1 to 4 bytes at every offset of the cut, and an invalid byte.
-	for _, r := range []string{"a", "é", "€", "𝄞", "\xff"} {
+	// Runes of 1 to 4 bytes at every offset of the cut, and invalid bytes, which reach
+	// the model as U+FFFD (three bytes), and count so.
+	for _, r := range []string{"a", "é", "€", "𝄞", "\xffa"} {
 		for pad := range 4 {
 			text := strings.Repeat("a", pad) + strings.Repeat(r, 400)
 			for budget := 300; budget < 310; budget++ {
 				res := budgetSet([]*Result{TextResult(text)}, budget).Call(context.Background(), "t0", nil)
-				checkCut(t, res.Text(), text, budget, false)
+				checkCut(t, res.Text(), validText(text), budget, false)
 			}
 		}
 	}
@@ -247,14 +248,19 @@ func TestResultBudgetBlocks(t *testing.T) {
 		{Type: ContentText, Text: model[1], Audience: []Role{RoleAssistant}},
 		TextContent(model[2]),
 	}}
-	whole := strings.Join(model, "\n")
-	// The user's 5,000 bytes count for nothing: 602 bytes fit 700.
+	// The user's 5,000 bytes count for nothing: 615 bytes (the texts, the image and its
+	// MIME type, a byte between blocks) fit 700.
 	res := budgetSet([]*Result{orig}, 700).Call(context.Background(), "t0", nil)
 	if res != orig {
 		t.Error("a result whose model text fits was copied or changed")
 	}
 	res = budgetSet([]*Result{orig}, 300).Call(context.Background(), "t0", nil)
-	checkCut(t, res.Text(), whole, 300, false)
+	// Kept: the first text, the image (12 bytes), and of the second text what fits
+	// with the marker; the image counts, so 13 bytes less of the text than without it.
+	marker := truncationMarker(615, 222, false)
+	if got, want := res.Text(), model[0]+"\n"+model[1][:8]+marker; got != want || modelBytes(res) != 300 {
+		t.Errorf("text %q (%d bytes for the model), want %q (300)", got, modelBytes(res), want)
+	}
 	if len(res.Content) != 4 || res.Content[1].Text != user || res.Content[2].Type != ContentImage ||
 		res.Content[0].Text != model[0] || !slices.Equal(res.Content[3].Audience, []Role{RoleAssistant}) {
 		t.Errorf("blocks after the cut: %+v", res.Content)

@@ -76,10 +76,11 @@ type Event struct {
 	// Arguments are the call's arguments with sensitive values redacted, when the
 	// Toolset logs arguments; nil otherwise.
 	Arguments json.RawMessage
-	// ResultBytes is the length of the result's model-facing text (Result.Text) as
-	// the call made it, before the result budget cut it.
+	// ResultBytes is the result's model-facing bytes as the call made it, before the
+	// result budget cut it: len(Result.Text()) for a result of text alone (see
+	// Toolset.WithResultBudget for what counts).
 	ResultBytes int
-	// Truncated reports that the result budget cut the text the model got.
+	// Truncated reports that the result budget cut what the model got.
 	Truncated bool
 }
 

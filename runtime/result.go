@@ -33,7 +33,8 @@ type Result struct {
 
 // Text returns the text the model reads: the text blocks meant for it, joined by
 // newlines. For structured results that is the JSON of the structured value. Call
-// bounds it by the tool's result budget (see Toolset.WithResultBudget).
+// bounds it, with the result's other blocks, by the tool's result budget (see
+// Toolset.WithResultBudget).
 func (r *Result) Text() string {
 	var parts []string
 	for _, c := range r.Content {
@@ -111,7 +112,7 @@ func AudioContent(data []byte, mimeType string) Content {
 // TextResource returns an embedded resource block for everyone holding text, the
 // contents of the resource at uri. Provider adapters send the model only text blocks
 // (Text), and Anthropic's images: an embedded resource reaches the model through MCP
-// alone.
+// alone. The result budget counts it all the same, URI, MIME type and text.
 func TextResource(uri, mimeType, text string) Content {
 	return Content{Type: ContentResource, URI: uri, MIMEType: mimeType, Text: text}
 }

@@ -30,10 +30,10 @@ type Tool struct {
 	// Timeout, when positive, bounds each call: the call's context is canceled after it
 	// and the model gets a timeout error.
 	Timeout time.Duration
-	// MaxResultBytes, when positive, is the tool's result budget: the most bytes of
-	// model-facing text (Result.Text) a call's result gives the model, the truncation
-	// marker included (see Toolset.WithResultBudget, which sets the budget of the
-	// tools that set none).
+	// MaxResultBytes, when positive, is the tool's result budget: the most
+	// model-facing bytes a call's result gives the model, the truncation marker
+	// included (see Toolset.WithResultBudget for what counts, and for the budget of
+	// the tools that set none).
 	MaxResultBytes int
 	// Sequential asks adapters to run the tool alone, after calls that run in parallel.
 	Sequential bool

@@ -8,7 +8,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -31,28 +31,65 @@ func WithClientTimeout(d time.Duration) Option {
 }
 
 // sessionClient is the runtime.Client of one tools/call: the MCP session of the client
-// that sent it.
+// that sent it. Nothing of the call follows its result: every send to the client (a
+// log record, a request) is made between begin and done, and end, which the handler
+// calls before it returns the result, waits for the sends under way and refuses the
+// rest, so that a goroutine the tool left behind cannot reach the client once it has
+// the result, whatever context it holds.
 type sessionClient struct {
 	call    *mcpCall
 	req     *mcp.CallToolRequest
 	timeout time.Duration
-	ended   atomic.Bool // the call returned: nothing of it may follow its result
+
+	mu      sync.Mutex
+	ended   bool            // the call returned: nothing of it may follow its result
+	sending sync.WaitGroup  // the sends under way, which end waits for
+	stop    context.Context // done once the call returned: a request under way stops waiting
+	cancel  context.CancelFunc
 }
 
 func newSessionClient(call *mcpCall, timeout time.Duration) *sessionClient {
 	if timeout <= 0 {
 		timeout = DefaultClientTimeout
 	}
-	return &sessionClient{call: call, req: call.req, timeout: timeout}
+	stop, cancel := context.WithCancel(context.Background())
+	return &sessionClient{call: call, req: call.req, timeout: timeout, stop: stop, cancel: cancel}
+}
+
+// begin starts a send to the client, and reports whether it may go: not once the call
+// has returned. A send that may go ends with c.sending.Done().
+func (c *sessionClient) begin() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended {
+		return false
+	}
+	c.sending.Add(1)
+	return true
+}
+
+// live reports whether the call has not returned yet.
+func (c *sessionClient) live() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.ended
 }
 
 // AwaitsInput reports whether the call's round ends asking the client (MCP
 // 2026-07-28), for runtime.Toolset.Call (runtime.InputAwaiter).
 func (c *sessionClient) AwaitsInput() bool { return c.call.asking() }
 
-// end ends the call: a request the tool makes after it returned (from a goroutine it
-// left behind, with a context that outlives the call) fails.
-func (c *sessionClient) end() { c.ended.Store(true) }
+// end ends the call, before its result goes: a request the tool makes after it
+// returned (from a goroutine it left behind, with a context that outlives the call)
+// fails, a log record is dropped, and a request under way stops waiting for its
+// answer. end returns once no send is under way. It may be called more than once.
+func (c *sessionClient) end() {
+	c.mu.Lock()
+	c.ended = true
+	c.mu.Unlock()
+	c.cancel()
+	c.sending.Wait()
+}
 
 // session returns the session to send a request of what ("sampling", "elicitation")
 // on and whether the call follows MCP 2026-07-28, where the request goes in the
@@ -60,9 +97,6 @@ func (c *sessionClient) end() { c.ended.Store(true) }
 // stateless server keeps none between requests under older versions), or a client
 // without the capability (has reports it; capability names it).
 func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, bool, error) {
-	if c.ended.Load() {
-		return nil, false, fmt.Errorf("%s: the call it was made for has returned", what)
-	}
 	if c.req == nil || c.req.Params == nil || c.req.Session == nil {
 		return nil, false, fmt.Errorf("%s: %w: no MCP session to send it on", what, errors.ErrUnsupported)
 	}
@@ -89,6 +123,10 @@ func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCap
 // wraps runtime.ErrInputRequired.
 func (c *sessionClient) exchange(ctx context.Context, what, capability string, has func(*mcp.ClientCapabilities) bool,
 	params mcp.InputRequest, send func(context.Context, *mcp.ServerSession) (mcp.InputResponse, error)) (mcp.InputResponse, error) {
+	if !c.begin() {
+		return nil, fmt.Errorf("%s: the call it was made for has returned", what)
+	}
+	defer c.sending.Done()
 	ss, modern, err := c.session(what, capability, has)
 	if err != nil {
 		return nil, err
@@ -103,6 +141,8 @@ func (c *sessionClient) exchange(ctx context.Context, what, capability string, h
 	}
 	wait, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
+	// The call's end ends the wait: the answer would come after the result.
+	defer context.AfterFunc(c.stop, cancel)()
 	r, err := send(wait, ss)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, c.waitError(ctx, wait, err))
@@ -357,12 +397,15 @@ func checkFormSchema(s *jsonschema.Schema) error {
 	return nil
 }
 
-// waitError says why a request to the client failed: the call ended (its context's
-// error), the client took longer than the timeout, or the client's own error.
+// waitError says why a request to the client failed: the call's context ended, the
+// call returned (a goroutine of the tool asked), the client took longer than the
+// timeout, or the client's own error.
 func (c *sessionClient) waitError(call, wait context.Context, err error) error {
 	switch {
 	case call.Err() != nil:
 		return fmt.Errorf("the call's context ended before the client answered: %w", call.Err())
+	case c.stop.Err() != nil:
+		return fmt.Errorf("the call it was made for returned before the client answered: %w", context.Canceled)
 	case wait.Err() != nil:
 		return fmt.Errorf("the client did not answer within %v: %w", c.timeout, wait.Err())
 	}
@@ -375,7 +418,9 @@ func (c *sessionClient) waitError(call, wait context.Context, err error) error {
 // request's context, so that over streamable HTTP they go on the call's stream. A
 // stateless server's session lives for one request, so under older versions a level
 // set with logging/setLevel does not reach the call: the SDK sends info and above
-// there. Records logged once the call's context has ended are dropped.
+// there. Records logged once the call's context has ended, or once the call has
+// returned (by a goroutine the tool left behind, whatever context it logs with), are
+// dropped: nothing of the call follows its result.
 func (c *sessionClient) LogHandler(ctx context.Context) slog.Handler {
 	if c.req == nil || c.req.Session == nil {
 		return nil
@@ -384,31 +429,34 @@ func (c *sessionClient) LogHandler(ctx context.Context) slog.Handler {
 	if c.req.Params != nil {
 		name = c.req.Params.Name
 	}
-	return boundHandler{ctx: ctx, next: mcp.NewLoggingHandler(c.req.Session, &mcp.LoggingHandlerOptions{LoggerName: name})}
+	return boundHandler{client: c, ctx: ctx, next: mcp.NewLoggingHandler(c.req.Session, &mcp.LoggingHandlerOptions{LoggerName: name})}
 }
 
 // boundHandler handles records with the context of the call it was made for, whatever
-// context the logger was given: the SDK reads the request from it.
+// context the logger was given: the SDK reads the request from it. It sends only
+// while the call runs (sessionClient.begin).
 type boundHandler struct {
-	ctx  context.Context
-	next slog.Handler
+	client *sessionClient
+	ctx    context.Context
+	next   slog.Handler
 }
 
 func (h boundHandler) Enabled(_ context.Context, l slog.Level) bool {
-	return h.ctx.Err() == nil && h.next.Enabled(h.ctx, l)
+	return h.ctx.Err() == nil && h.client.live() && h.next.Enabled(h.ctx, l)
 }
 
 func (h boundHandler) Handle(_ context.Context, r slog.Record) error {
-	if h.ctx.Err() != nil {
+	if h.ctx.Err() != nil || !h.client.begin() {
 		return nil // the call ended: nothing of it follows its result
 	}
+	defer h.client.sending.Done()
 	return h.next.Handle(h.ctx, r)
 }
 
 func (h boundHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return boundHandler{ctx: h.ctx, next: h.next.WithAttrs(attrs)}
+	return boundHandler{client: h.client, ctx: h.ctx, next: h.next.WithAttrs(attrs)}
 }
 
 func (h boundHandler) WithGroup(name string) slog.Handler {
-	return boundHandler{ctx: h.ctx, next: h.next.WithGroup(name)}
+	return boundHandler{client: h.client, ctx: h.ctx, next: h.next.WithGroup(name)}
 }

@@ -938,3 +938,135 @@ func waitFor(done func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestNothingFollowsTheResult: a goroutine the tool leaves behind, released once the
+// client has the result, logs (with the call's logger, with one made for a context
+// that outlives the call, and with a new one), reports progress and asks the client's
+// user: nothing of it reaches the client, under both versions. The client handles
+// what it gets in order, and the goroutine is done before the second call starts: its
+// records, had any been sent, would come before the second call's.
+func TestNothingFollowsTheResult(t *testing.T) {
+	for _, version := range versions {
+		t.Run(version, func(t *testing.T) { testNothingFollowsTheResult(t, version) })
+	}
+}
+
+func testNothingFollowsTheResult(t *testing.T, version string) {
+	release := make(chan struct{})
+	done := make(chan error, 1)
+	var calls atomic.Int32
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		n := calls.Add(1)
+		runtime.Logger(ctx).Info("during", "call", n)
+		runtime.ReportProgress(ctx, float64(n), 0, "during")
+		if n == 1 {
+			log := runtime.Logger(ctx)
+			detached := context.WithoutCancel(ctx)
+			kept := runtime.Logger(detached)
+			go func() {
+				<-release
+				log.Info("after")
+				kept.Info("after")
+				runtime.Logger(detached).Warn("after")
+				runtime.ReportProgress(detached, 10, 0, "after")
+				_, err := runtime.Elicit(detached, &runtime.ElicitRequest{Message: "after"})
+				done <- err
+			}()
+		}
+		return "done", nil
+	})
+	var mu sync.Mutex
+	var got []string
+	second := make(chan struct{})
+	record := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, s)
+	}
+	cs := clientOf(t, ts, version, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			d := jsonOf(t, r.Params.Data)
+			record("log " + d)
+			if strings.Contains(d, `"call":2`) {
+				close(second)
+			}
+		},
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			record(fmt.Sprintf("progress %v %s", r.Params.Progress, r.Params.Message))
+		},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			record("elicitation")
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+	}, toolmcp.WithProgressInterval(-1))
+	if version == classic {
+		if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	callOnce := func(n int) {
+		p := &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{}}
+		if version != classic {
+			p.Meta = mcp.Meta{mcp.MetaKeyLogLevel: "info"}
+		}
+		p.SetProgressToken(fmt.Sprintf("tok%d", n))
+		res, err := cs.CallTool(context.Background(), p)
+		if err != nil || res.IsError {
+			t.Fatalf("call %d: %v %s", n, err, text(res))
+		}
+	}
+	callOnce(1)
+	close(release)
+	if err := <-done; err == nil || !strings.Contains(err.Error(), "has returned") {
+		t.Errorf("the goroutine's elicitation after the result: %v", err)
+	}
+	callOnce(2)
+	<-second
+	mu.Lock()
+	defer mu.Unlock()
+	var late []string
+	for _, s := range got {
+		if strings.Contains(s, "after") || s == "elicitation" {
+			late = append(late, s)
+		}
+	}
+	if len(late) > 0 {
+		t.Errorf("the client got %q after the result; all it got: %q", late, got)
+	}
+}
+
+// TestRequestEndsWithTheCall: a request a goroutine of the tool made while the call ran
+// (with a context that outlives it) ends when the call returns, before the result goes:
+// the client's answer, coming later, does not reach the goroutine.
+func TestRequestEndsWithTheCall(t *testing.T) {
+	asked, answer := make(chan struct{}), make(chan struct{})
+	got := make(chan error, 1)
+	ts := askTool(t, func(ctx context.Context) (string, error) {
+		go func() {
+			_, err := runtime.Sample(context.WithoutCancel(ctx), &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+			got <- err
+		}()
+		<-asked
+		return "done", nil
+	})
+	cs := clientOf(t, ts, classic, &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			close(asked)
+			<-answer
+			return &mcp.CreateMessageResult{Role: "assistant", Content: &mcp.TextContent{Text: "late"}, Model: "m"}, nil
+		},
+	})
+	call(t, cs, "ask", map[string]any{})
+	// The goroutine's request ended before the result was sent: its error is there.
+	var err error
+	select {
+	case err = <-got:
+	default:
+		close(answer)
+		t.Fatalf("the goroutine's request to the client outlived the call's result: then it got %v", <-got)
+	}
+	close(answer)
+	if err == nil || !strings.Contains(err.Error(), "sampling: the call it was made for returned before the client answered") {
+		t.Errorf("err %v", err)
+	}
+}

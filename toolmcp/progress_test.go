@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -207,10 +208,17 @@ func TestProgressIsRateLimited(t *testing.T) {
 }
 
 func TestProgressEndsWithTheCall(t *testing.T) {
-	// A goroutine of the tool that reports after the tool returned sends nothing.
+	// A goroutine of the tool that reports after the tool returned sends nothing. The
+	// client handles notifications in order, and the goroutine is done before the
+	// second call: had its report been sent, it would come before the second call's.
 	release := make(chan struct{})
 	reported := make(chan struct{})
+	var calls atomic.Int32
 	pc := serveProgress(t, progressTool(func(ctx context.Context) (*runtime.Result, error) {
+		if calls.Add(1) > 1 {
+			runtime.ReportProgress(ctx, 3, 0, "second call")
+			return nil, nil
+		}
 		runtime.ReportProgress(ctx, 1, 0, "")
 		go func() {
 			<-release
@@ -222,12 +230,9 @@ func TestProgressEndsWithTheCall(t *testing.T) {
 	got := pc.call(t, "tok", 1)
 	close(release)
 	<-reported
-	time.Sleep(50 * time.Millisecond)
-	pc.mu.Lock()
-	got = append(got, pc.got...)
-	pc.mu.Unlock()
-	if jsonOf(t, progresses(got)) != "[1]" {
-		t.Errorf("progress %v, want [1]", progresses(got))
+	got = append(got, pc.call(t, "tok2", 3)...)
+	if jsonOf(t, progresses(got)) != "[1,3]" {
+		t.Errorf("progress %v, want [1,3]", progresses(got))
 	}
 }
 

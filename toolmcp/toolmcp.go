@@ -86,6 +86,9 @@ func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.C
 // capability and within WithClientTimeout, and runtime.Logger's records go to the
 // client as notifications/message, at the level it asked for (logging/setLevel, or
 // the call's _meta under MCP 2026-07-28; a stateless server sends info and above).
+// All of it ends with the call: nothing a goroutine the tool left behind logs, asks or
+// reports reaches the client after the result, and a request still waiting for the
+// client's answer then stops waiting.
 // Under MCP 2026-07-28 a server sends no request while it serves a call: a round of
 // the call that asks ends with an input-required result holding the requests, the
 // client sends the call again with the answers, and the tool runs again from the
@@ -156,26 +159,50 @@ func cloneBool(p *bool) *bool {
 // user alone is sent, with audience ["user"]: the client decides what to show), and
 // r.Structured, when present, as structuredContent (its JSON is already a text block
 // of r, as the specification recommends).
+//
+// A result the budget cut (r.Truncated) has no structuredContent: the model may read
+// structuredContent rather than the text, and a value cut short would not conform to
+// the tool's output schema, so the client gets the cut text and its marker alone. MCP
+// asks a tool with an output schema for structured content, and a client that insists
+// on it (the TypeScript SDK's callTool) fails such a call: give a tool whose results
+// may be long a budget= its longest valid result fits.
 func Result(r *runtime.Result) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
 	for _, c := range r.Content {
 		out.Content = append(out.Content, content(c))
 	}
-	if len(r.Structured) > 0 {
+	if _, cut := r.Truncated(); len(r.Structured) > 0 && !cut {
 		out.StructuredContent = r.Structured
 	}
 	return out
 }
 
+// audience returns the audience annotation of a block for roles: the roles MCP knows,
+// each once, in MCP's order; nil for everyone. A block whose roles are all unknown to
+// MCP is not the model's (runtime.Content.ForModel): it goes to the user alone, so that
+// neither the annotation nor the block reaches the model past the result budget.
+func audience(roles []runtime.Role) *mcp.Annotations {
+	if len(roles) == 0 {
+		return nil
+	}
+	user, assistant := false, false
+	for _, r := range roles {
+		user = user || r == runtime.RoleUser
+		assistant = assistant || r == runtime.RoleAssistant
+	}
+	ann := &mcp.Annotations{}
+	if user || !assistant {
+		ann.Audience = append(ann.Audience, mcp.Role(runtime.RoleUser))
+	}
+	if assistant {
+		ann.Audience = append(ann.Audience, mcp.Role(runtime.RoleAssistant))
+	}
+	return ann
+}
+
 // content converts one block. A block of a type MCP does not know is sent as text.
 func content(c runtime.Content) mcp.Content {
-	var ann *mcp.Annotations
-	if len(c.Audience) > 0 {
-		ann = &mcp.Annotations{Audience: make([]mcp.Role, len(c.Audience))}
-		for i, r := range c.Audience {
-			ann.Audience[i] = mcp.Role(r)
-		}
-	}
+	ann := audience(c.Audience)
 	switch c.Type {
 	case runtime.ContentImage:
 		return &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType, Annotations: ann}
@@ -240,6 +267,10 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 			args = req.Params.Arguments
 		}
 		r := ts.Call(ctx, name, args)
+		// Nothing of the call follows its result: from here on, a goroutine the tool
+		// left behind neither logs to the client nor asks it, nor adds a request to
+		// this round's (progress ends with the deferred close, before the result too).
+		client.end()
 		if in := mc.inputRequired(); in != nil {
 			return in, nil
 		}

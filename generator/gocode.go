@@ -375,14 +375,38 @@ type hint struct {
 	value      bool
 }
 
-// jsonLiteral writes compact JSON as a json.RawMessage conversion of a raw string.
+// jsonLiteral writes compact JSON as a json.RawMessage conversion of a raw string, or
+// of a quoted one when the JSON holds what a raw string cannot (see stringLiteral).
 func jsonLiteral(data []byte) jen.Code {
-	s := string(data)
-	lit := jen.Lit(s)
-	if !strings.ContainsAny(s, "`\r") {
-		lit = jen.Op("`" + s + "`")
+	return jen.Qual("encoding/json", "RawMessage").Call(stringLiteral(string(data)))
+}
+
+// stringLiteral writes s as a raw string literal when it can stand in one unchanged
+// and reads the same there (strconv.CanBackquote: valid UTF-8 without a backquote, a
+// byte order mark or a control character other than tab), else as a quoted one, which
+// holds any string: a raw string cannot hold a backquote or a carriage return (the
+// compiler drops it), and the compiler refuses U+FEFF, NUL and invalid UTF-8 anywhere
+// in a file but as escapes.
+func stringLiteral(s string) jen.Code {
+	if strconv.CanBackquote(s) {
+		return jen.Op("`" + s + "`")
 	}
-	return jen.Qual("encoding/json", "RawMessage").Call(lit)
+	return jen.Lit(s)
+}
+
+// valueLiteral writes a JSON value of the model (an enum value, a const) as a Go
+// literal: a JSON string is decoded and quoted again for Go, since JSON's escapes are
+// not all Go's (\/, and surrogate pairs as \uD83D\uDE00); a number is the same text in
+// both.
+func (g *goGen) valueLiteral(v string) jen.Code {
+	if !strings.HasPrefix(v, `"`) {
+		return jen.Op(v)
+	}
+	var s string
+	if err := json.Unmarshal([]byte(v), &s); err != nil {
+		g.fail(fmt.Errorf("value %s: %w", v, err))
+	}
+	return jen.Lit(s)
 }
 
 // durationLiteral writes d in the largest unit that divides it: 30 * time.Second.
@@ -945,7 +969,7 @@ func (g *goGen) stringValue(r resolved, c *model.Constraints, dst lvalue, sfx st
 		}
 		var cases []jen.Code
 		for _, v := range vals {
-			cases = append(cases, jen.Case(jen.Op(v)).Block(dst.place().Op("=").Add(g.enumLiteral(r, v))))
+			cases = append(cases, jen.Case(g.valueLiteral(v)).Block(dst.place().Op("=").Add(g.enumLiteral(r, v))))
 		}
 		cases = append(cases, jen.Default().Block(
 			jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(oneOfMessage(vals))),
@@ -989,7 +1013,7 @@ func (g *goGen) textValue(c *model.Constraints, dst lvalue, s string, vals []str
 	set := jen.Id("d").Dot("SetText").Call(dst.addr(), jen.Id(s))
 	body := g.stringChecks(c, s)
 	if len(vals) > 0 {
-		body = append(body, oneOf(c, jen.Id(s), literals(vals), vals, set))
+		body = append(body, oneOf(c, jen.Id(s), g.literals(vals), vals, set))
 	} else {
 		body = append(body, set)
 	}
@@ -1011,10 +1035,10 @@ func oneOf(c *model.Constraints, subject jen.Code, list []jen.Code, vals []strin
 }
 
 // literals returns JSON number or string literals as Go expressions.
-func literals(vals []string) []jen.Code {
+func (g *goGen) literals(vals []string) []jen.Code {
 	list := make([]jen.Code, len(vals))
 	for i, v := range vals {
-		list[i] = jen.Op(v)
+		list[i] = g.valueLiteral(v)
 	}
 	return list
 }
@@ -1109,7 +1133,7 @@ func (g *goGen) integerValue(r resolved, c *model.Constraints, dst lvalue, sfx s
 	}
 	assign := dst.place().Op("=").Add(g.convert(r, jen.Id(n), basic))
 	if len(vals) > 0 {
-		body = append(body, oneOf(c, jen.Id(n), literals(vals), vals, assign))
+		body = append(body, oneOf(c, jen.Id(n), g.literals(vals), vals, assign))
 	} else {
 		body = append(body, assign)
 	}
@@ -1191,7 +1215,7 @@ func (g *goGen) floatValue(r resolved, c *model.Constraints, dst lvalue, sfx str
 	}
 	assign := dst.place().Op("=").Add(g.convert(r, jen.Id(f), "float64"))
 	if len(vals) > 0 {
-		body = append(body, oneOf(c, jen.Id(f), literals(vals), vals, assign))
+		body = append(body, oneOf(c, jen.Id(f), g.literals(vals), vals, assign))
 	} else {
 		body = append(body, assign)
 	}

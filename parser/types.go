@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -358,7 +359,13 @@ func (b *pkgBuilder) enum(t *types.Named) []*model.EnumValue {
 	for _, c := range consts {
 		var v string
 		if c.c.Val().Kind() == constant.String {
-			v = jsonString(constant.StringVal(c.c.Val()))
+			str := constant.StringVal(c.c.Val())
+			if !utf8.ValidString(str) {
+				pos, _ := b.declPos(c.c)
+				b.errorf(pos, "constant %s of enum type %s is not valid UTF-8: a schema, and the model, hold text only", c.c.Name(), obj.Name())
+				continue
+			}
+			v = jsonString(str)
 		} else {
 			v = c.c.Val().ExactString()
 		}

@@ -22,6 +22,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/toolgen/toolgen/generator"
+	"github.com/toolgen/toolgen/internal/safetext"
 	"github.com/toolgen/toolgen/model"
 	"github.com/toolgen/toolgen/parser"
 )
@@ -184,6 +185,9 @@ func (r *reporter) pos(p model.Pos) (token.Pos, *token.File, bool) {
 }
 
 func (r *reporter) report(p model.Pos, msg string, fix *model.Fix) {
+	// go vet and editors print a message on one line: a name or a value from the
+	// source with a newline in it must not start another.
+	msg = safetext.Line(msg)
 	at, tf, ok := r.pos(p)
 	if !ok {
 		if s := (parser.Diagnostic{Pos: p}).String(); p.File != "" {

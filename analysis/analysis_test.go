@@ -19,6 +19,12 @@ func TestErrors(t *testing.T) {
 		"collisions/a", "collisions/b", "collisions/c", "collisions/d", "collisions/e", "collisions/f")
 }
 
+// TestOneLine checks that a message holding a newline from the source (a tag value)
+// is reported on one line, the newline written as \n.
+func TestOneLine(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analysis.Analyzer, "oneline")
+}
+
 // TestWarnings covers the warnings of the parser (a near-miss directive), of the
 // linter and of the dialects, a package whose generated file is missing, whose use of
 // Tools is no error, and a test file, which is not read.

@@ -80,6 +80,7 @@ import (
 
 	"github.com/toolgen/toolgen/generator"
 	"github.com/toolgen/toolgen/internal/output"
+	"github.com/toolgen/toolgen/internal/safetext"
 	"github.com/toolgen/toolgen/model"
 	"github.com/toolgen/toolgen/parser"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
@@ -114,10 +115,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errReported):
 		return exitFail
 	case errors.As(err, &ue) || isCobraUsageError(err):
-		fmt.Fprintf(stderr, "toolgen: %v\nRun 'toolgen --help' for usage.\n", err)
+		fmt.Fprintf(stderr, "toolgen: %s\nRun 'toolgen --help' for usage.\n", safetext.Line(err.Error()))
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "toolgen: %v\n", err)
+	fmt.Fprintf(stderr, "toolgen: %s\n", safetext.Line(err.Error()))
 	return exitFail
 }
 
@@ -208,7 +209,7 @@ func newGenerateCommand(stdout, stderr io.Writer) *cobra.Command {
 					if c.Op == output.Delete {
 						verb = "removed"
 					}
-					fmt.Fprintf(stdout, "%s %s\n", verb, c.Path)
+					fmt.Fprintf(stdout, "%s %s\n", verb, safetext.Line(c.Path))
 				}
 			}
 			return nil
@@ -232,7 +233,7 @@ func newCheckCommand(stdout, stderr io.Writer) *cobra.Command {
 				return nil
 			}
 			for _, c := range changes {
-				fmt.Fprintf(stderr, "%s: %s\n", c.Path, c.Op)
+				fmt.Fprintf(stderr, "%s: %s\n", safetext.Line(c.Path), c.Op)
 				stdout.Write(output.Diff(c))
 			}
 			fmt.Fprintf(stderr, "toolgen check: %d generated %s out of date; run 'toolgen generate'\n", len(changes), plural(len(changes), "file is", "files are"))
@@ -302,9 +303,9 @@ func plan(patterns []string, flags loadFlags, stderr io.Writer) ([]output.Change
 	}
 	for _, w := range warnings {
 		if flags.strict {
-			fmt.Fprintln(stderr, strictError(w))
+			fmt.Fprintln(stderr, safetext.Line(strictError(w)))
 		} else {
-			fmt.Fprintln(stderr, w)
+			fmt.Fprintln(stderr, safetext.Line(w.String()))
 		}
 	}
 	if flags.strict && len(warnings) > 0 {
@@ -359,7 +360,7 @@ func loadPackages(patterns, tags []string, stderr io.Writer) ([]*model.Package, 
 	var list parser.ErrorList
 	if errors.As(err, &list) {
 		for _, d := range list {
-			fmt.Fprintln(stderr, d)
+			fmt.Fprintln(stderr, safetext.Line(d.String()))
 		}
 		return nil, errReported
 	}

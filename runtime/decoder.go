@@ -118,6 +118,8 @@ type container struct {
 	// that held it (the double-encoding leniency); nil otherwise.
 	outer    []byte
 	outerPos int
+	// failures is how many violations had been found (kept or omitted) when it opened.
+	failures int
 }
 
 // segment is one step of a JSON Pointer path: a property name or an array index. A
@@ -213,6 +215,18 @@ func (d *Decoder) Omitted() int { return d.omitted }
 
 // Failed reports whether any violation was found so far.
 func (d *Decoder) Failed() bool { return len(d.violations) > 0 || d.omitted > 0 }
+
+// ItemsFailed reports whether a violation was found since the innermost array or
+// object being read began (Failed, outside any). A list's items are still compared for
+// uniqueItems after a violation elsewhere, before the list: toolimpl.Item stops keeping
+// them only once ItemsFailed.
+func (d *Decoder) ItemsFailed() bool {
+	n := len(d.violations) + d.omitted
+	if len(d.open) == 0 {
+		return n > 0
+	}
+	return n > d.open[len(d.open)-1].failures
+}
 
 // Enter pushes a name the arguments chose, such as a map key, onto the path of the
 // value being read. Below a sensitive property such names are not shown in paths.
@@ -737,8 +751,8 @@ func (d *Decoder) NextItem() bool {
 func (d *Decoder) Index() int { return d.path[len(d.path)-1].index }
 
 // Count returns how many items the array that NextItem just reached the end of held,
-// for the minItems and maxItems checks: once the arguments are invalid, Item stops
-// keeping items, and the slice no longer counts them.
+// for the minItems and maxItems checks: once the array's items are invalid, Item stops
+// keeping them, and the slice no longer counts them.
 func (d *Decoder) Count() int { return d.count }
 
 // push opens a container; outer is the text to go back to at its end, if it is read
@@ -752,6 +766,7 @@ func (d *Decoder) push(array bool, outer []byte, outerPos int) {
 	}
 	c := &d.open[n]
 	c.array, c.first, c.start, c.outerPos = array, true, d.pos, outerPos
+	c.failures = len(d.violations) + d.omitted
 	if c.outer != nil || outer != nil {
 		c.outer = outer
 	}

@@ -171,10 +171,14 @@ type interp struct {
 	// generated decoder stores for it (the zero value when it stored none).
 	key     string
 	wantKey bool
+	// keying counts the items of uniqueItems lists of objects or arrays being read
+	// for their uniqueness keys, which are their output: written even once the
+	// arguments are invalid.
+	keying int
 }
 
 // w reports whether to write output.
-func (st *interp) w() bool { return !st.d.Failed() }
+func (st *interp) w() bool { return st.keying > 0 || !st.d.Failed() }
 
 func (st *interp) raw(s string) {
 	if st.w() {
@@ -525,7 +529,7 @@ func (st *interp) member(first *bool, name string) {
 
 // array reads an array as a generated slice decoder does: for uniqueItems, the items
 // compared are those a generated decoder keeps (toolimpl.Item keeps none once the
-// arguments are known to be invalid), each as the value it stored.
+// array's own items are known to be invalid), each as the value it stored.
 func (st *interp) array(n *node) {
 	d := st.d
 	if !d.BeginArray() {
@@ -537,7 +541,7 @@ func (st *interp) array(n *node) {
 	st.raw("[")
 	first := true
 	for d.NextItem() {
-		kept := !d.Failed()
+		kept := !d.ItemsFailed()
 		if st.w() {
 			if !first {
 				st.out = append(st.out, ',')
@@ -545,13 +549,19 @@ func (st *interp) array(n *node) {
 			first = false
 		}
 		start := len(st.out)
+		keying := n.unique && kept && !scalar(n.items)
+		if keying {
+			st.keying++
+		}
 		st.value(n.items)
-		if n.unique && kept {
-			if scalar(n.items) {
-				keys = append(keys, st.key)
-			} else {
-				keys = append(keys, canonical(st.out[start:]))
+		if keying {
+			st.keying--
+			keys = append(keys, canonical(st.out[start:]))
+			if !st.w() {
+				st.out = st.out[:start] // written for the key alone
 			}
+		} else if n.unique && kept {
+			keys = append(keys, st.key)
 		}
 	}
 	st.wantKey = outer

@@ -75,15 +75,18 @@ func Ensure[T any](p **T) *T {
 
 // Item returns where to decode the next item of the array d is reading into *s: a new
 // zero item at its end, with the room Decoder.Room says (max is the array's maxItems,
-// or 0). Once the arguments are known to be invalid (a violation, or more than max
-// items), the value will not be used, and the items read from then on are decoded into
-// one spare place past the end of *s, so that a long list of mistakes (a million
-// [1,1,…] for a list of strings, or {} for a list of large structs) costs no more
-// memory than its first item; Decoder.Count still counts them.
+// or 0). Once the array's own items are known to be invalid (a violation since the
+// array began, or more than max items), the value will not be used, and the items read
+// from then on are decoded into one spare place past the end of *s, so that a long list
+// of mistakes (a million [1,1,…] for a list of strings, or {} for a list of large
+// structs) costs no more memory than its first item; Decoder.Count still counts them.
+// A violation before the array (another property's) does not stop it keeping items,
+// which Unique then compares: every violation is reported, and the items kept cost what
+// valid ones would.
 func Item[S ~[]E, E any](d *runtime.Decoder, s *S, max int) *E {
 	var zero E
 	n := len(*s)
-	if d.Failed() || max > 0 && n >= max {
+	if d.ItemsFailed() || max > 0 && n >= max {
 		if n == cap(*s) {
 			*s = slices.Grow(*s, 1)
 		}

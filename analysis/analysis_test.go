@@ -25,15 +25,15 @@ func TestOneLine(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analysis.Analyzer, "oneline")
 }
 
-// TestWarnings covers the warnings of the parser (a near-miss directive), of the
-// linter and of the dialects, a package whose generated file is missing, whose use of
+// TestWarnings covers the warnings of the linter and of the dialects, a package whose generated file is missing, whose use of
 // Tools is no error, and a test file, which is not read.
 func TestWarnings(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analysis.Analyzer, "warnings", "regen")
 }
 
 // TestFixes checks the suggested fixes against the .golden files: the nearest known
-// option, directive or constraint for a misspelt one (none where the position is not
+// option, directive or constraint for a misspelt one, the directive a near miss (a
+// space after //, a /* */ comment) was meant to be (none where the position is not
 // the misspelt word's, none without a near one), readonly for a tool that states
 // neither readonly nor destructive, and a doc comment placeholder for a tool, a field
 // or an enum constant without one (none for a field of a one-line struct).

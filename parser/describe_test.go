@@ -112,6 +112,10 @@ func TestNearMiss(t *testing.T) {
 		{"// toolgen:tools", "//toolgen:tool"},
 		{"// toolgen:pakage tools=X", "//toolgen:package tools=X"},
 		{"// toolgen:package", "//toolgen:package"},
+		{"/* toolgen:tool */", "//toolgen:tool"},
+		{"/*toolgen:tool readonly*/", "//toolgen:tool readonly"},
+		{"/* toolgen:tool readonly\nmore */", "//toolgen:tool readonly"},
+		{"/*ToolGen:param x */", "//toolgen:param x"},
 		// Not near misses.
 		{"//toolgen:tool", ""},
 		{"// toolgen: see the README", ""},
@@ -120,7 +124,7 @@ func TestNearMiss(t *testing.T) {
 		{"// toolgen generates this", ""},
 		{"// toolgen", ""},
 		{"// go:generate toolgen:tool", ""},
-		{"/* toolgen:tool */", ""},
+		{"/* toolgen generates this */", ""},
 		{"// the toolgen:tool directive", ""},
 	} {
 		fix, ok := nearMiss(tc.text)

@@ -61,10 +61,13 @@
 // comment as written.
 //
 // Nothing is ignored without a word: a comment that is almost a directive (a space
-// after //, a capital, one typo) and the jsonschema, binding and validate tags of other
-// libraries on a tool's fields, which toolgen does not read, are warnings; a struct tag
-// that reflect.StructTag cannot read (as go vet's structtag check rejects it, such as
-// tool:"pattern=^\d+$" with its backslash not doubled) is an error.
+// after //, a capital, one typo, a /* */ comment) is an error, since ignored it would
+// remove a tool; the jsonschema, binding and validate tags of other libraries on a
+// tool's fields, which toolgen does not read, are warnings; a struct tag that
+// reflect.StructTag cannot read (as go vet's structtag check rejects it, such as
+// tool:"pattern=^\d+$" with its backslash not doubled) is an error. generate prints
+// each tool it removes (a toolschema/<tool>.json file no function marks any more) on
+// standard error.
 package main
 
 import (
@@ -72,6 +75,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	rdebug "runtime/debug"
 	"slices"
 	"strings"
@@ -79,6 +83,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolgen/toolgen/generator"
+	"github.com/toolgen/toolgen/internal/contractdiff"
 	"github.com/toolgen/toolgen/internal/output"
 	"github.com/toolgen/toolgen/internal/safetext"
 	"github.com/toolgen/toolgen/model"
@@ -202,6 +207,14 @@ func newGenerateCommand(stdout, stderr io.Writer) *cobra.Command {
 			}
 			if err := output.Apply(".", changes); err != nil {
 				return err
+			}
+			// A tool that goes is never silent: its directive may have been
+			// mistyped in a way toolgen cannot tell from a deliberate removal.
+			for _, c := range changes {
+				if c.Op == output.Delete && contractdiff.IsContract(c.Path) {
+					tool := strings.TrimSuffix(path.Base(c.Path), ".json")
+					fmt.Fprintf(stderr, "toolgen: removed tool %s (%s): no function is marked //toolgen:tool for it any more\n", safetext.Line(tool), safetext.Line(c.Path))
+				}
 			}
 			if flags.verbose {
 				for _, c := range changes {

@@ -4,7 +4,8 @@
 // every error and every warning at its position, with a suggested fix where one is
 // obvious: the known option, directive or constraint nearest a misspelt one,
 // readonly for a tool that states neither readonly nor destructive, a doc comment
-// placeholder for a tool, a struct field or an enum constant without a description.
+// placeholder for a tool, a struct field or an enum constant without a description
+// (which is never a description itself: it is warned about until replaced).
 //
 // cmd/toolgen-vet runs it alone, for go vet -vettool; golangci-lint takes it as a
 // module plugin (see the README).

@@ -40,3 +40,16 @@ func TestWarnings(t *testing.T) {
 func TestFixes(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), analysis.Analyzer, "fixerrs", "fixlint", "fixdocs")
 }
+
+// TestPlaceholders checks that the placeholders toolgen-vet -fix writes are warned
+// about until they are replaced, and that no fix is suggested for them: a second
+// toolgen-vet -fix adds nothing.
+func TestPlaceholders(t *testing.T) {
+	for _, r := range analysistest.Run(t, analysistest.TestData(), analysis.Analyzer, "placeholders") {
+		for _, d := range r.Diagnostics {
+			if len(d.SuggestedFixes) > 0 {
+				t.Errorf("%s: a fix for %q", r.Pass.Fset.Position(d.Pos), d.Message)
+			}
+		}
+	}
+}

@@ -19,7 +19,10 @@ import (
 //     field without a doc or line comment (nor a documented named type), or a
 //     parameter whose //toolgen:param line has no desc= (warned once at the field or
 //     parameter, however many tools share its type);
-//   - a typed constant of an enum type without a doc comment (warned at the constant).
+//   - a typed constant of an enum type without a doc comment (warned at the constant);
+//   - a doc comment that still holds a placeholder that toolgen-vet -fix wrote
+//     (model.PlaceholderMark), which the parser left out of the description (warned
+//     where its absence would be, without a fix).
 //
 // Lint says nothing about declarations outside the loaded modules (their positions are
 // absolute paths): only their authors can document them.
@@ -87,7 +90,7 @@ func describePlaceholder(t *model.Tool) *model.Fix {
 		Message: "add a doc comment placeholder",
 		Edits: []model.Edit{{
 			Pos: t.Directive,
-			New: "// " + t.GoName + " TODO: say what it does and when to use it.\n" + indent + "//\n" + indent,
+			New: "// " + t.GoName + " " + model.PlaceholderMark + "it does and when to use it.\n" + indent + "//\n" + indent,
 		}},
 	}
 }
@@ -108,7 +111,10 @@ func (l *linter) tool(t *model.Tool) {
 	default: // readonly=false alone
 		l.warn(t.Pos, "tool %s: readonly=false without destructive: clients will treat it as destructive; add destructive=false if it only adds or updates, or destructive to say so", t.Name)
 	}
-	if strings.TrimSpace(t.Description) == "" {
+	switch {
+	case t.Placeholder:
+		l.warn(t.Pos, "tool %s: the doc comment of %s holds a placeholder (%q), which toolgen leaves out of the description: replace it with what the tool does and when to use it", t.Name, t.GoName, model.PlaceholderMark+"...")
+	case strings.TrimSpace(t.Description) == "":
 		l.warnFix(t.Pos, describePlaceholder(t), "tool %s: no description: write a doc comment on %s saying what it does and when to use it", t.Name, t.GoName)
 	}
 	switch t.Input.Kind {
@@ -146,8 +152,12 @@ func (l *linter) walk(t *model.Type) {
 			continue
 		case model.Struct:
 			for _, f := range t.Fields {
-				if l.first(f) && strings.TrimSpace(f.Description) == "" {
-					l.warnFix(f.Pos, docAbove(f.Pos, goName(f), "say what it holds"), "property %q has no description: write a doc comment on field %s", f.Name, goName(f))
+				switch {
+				case !l.first(f):
+				case f.Placeholder:
+					l.warn(f.Pos, "property %q: the comment of field %s holds a placeholder (%q), which toolgen leaves out of the description: replace it with what the property holds", f.Name, goName(f), model.PlaceholderMark+"...")
+				case strings.TrimSpace(f.Description) == "":
+					l.warnFix(f.Pos, docAbove(f.Pos, goName(f), "it holds"), "property %q has no description: write a doc comment on field %s", f.Name, goName(f))
 				}
 				l.walk(f.Type)
 			}
@@ -168,8 +178,11 @@ func (l *linter) walk(t *model.Type) {
 // doc comments are the only explanation of the values a model gets.
 func (l *linter) enum(nt *model.NamedType) {
 	for _, ev := range nt.Enum {
-		if strings.TrimSpace(ev.Doc) == "" {
-			l.warnFix(ev.Pos, docAbove(ev.Pos, ev.GoName, "say what the value means"), "enum value %s of type %s (constant %s) has no doc comment: write one saying what the value means", ev.Value, nt.Name, ev.GoName)
+		switch {
+		case ev.Placeholder:
+			l.warn(ev.Pos, "enum value %s of type %s (constant %s): its comment holds a placeholder (%q), which toolgen leaves out of the description: replace it with what the value means", ev.Value, nt.Name, ev.GoName, model.PlaceholderMark+"...")
+		case strings.TrimSpace(ev.Doc) == "":
+			l.warnFix(ev.Pos, docAbove(ev.Pos, ev.GoName, "the value means"), "enum value %s of type %s (constant %s) has no doc comment: write one saying what the value means", ev.Value, nt.Name, ev.GoName)
 		}
 	}
 }
@@ -188,7 +201,7 @@ func docAbove(pos model.Pos, name, todo string) *model.Fix {
 		Edits: []model.Edit{{
 			Pos: model.Pos{File: pos.File, Line: pos.Line, Col: 1},
 			Old: indent + name,
-			New: indent + "// " + name + " TODO: " + todo + ".\n" + indent + name,
+			New: indent + "// " + name + " " + model.PlaceholderMark + todo + ".\n" + indent + name,
 		}},
 	}
 }

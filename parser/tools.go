@@ -184,11 +184,11 @@ func (b *pkgBuilder) tool(fd *ast.FuncDecl, dir *ast.Comment, params []*ast.Comm
 		return
 	}
 	t := &model.Tool{
-		GoName:      fd.Name.Name,
-		Description: b.describe(commentText(fd.Doc), fd.Name.Name),
-		Strict:      true,
-		Pos:         b.l.pos(fd.Name.Pos()),
+		GoName: fd.Name.Name,
+		Strict: true,
+		Pos:    b.l.pos(fd.Name.Pos()),
 	}
+	t.Description, t.Placeholder = b.describe(fd.Name.Name, commentText(fd.Doc))
 	site := &toolSite{tool: t, namePos: t.Pos}
 	b.toolOptions(dir, t, site)
 	b.shape(fd, obj, t, params)

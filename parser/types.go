@@ -281,7 +281,7 @@ func (b *pkgBuilder) mapNamed(t *types.Named, m mode, owner *namedEntry) (*model
 			},
 		}
 		if d := b.l.docs.lookup(obj.Pos(), obj.Name()); d != nil {
-			e.nt.Doc = b.describe(d.Doc, obj.Name())
+			e.nt.Doc, _ = b.describe(obj.Name(), d.Doc)
 		}
 		b.named[obj] = e
 		b.list = append(b.list, e)
@@ -376,7 +376,7 @@ func (b *pkgBuilder) enum(t *types.Named) []*model.EnumValue {
 		pos, d := b.declPos(c.c)
 		ev := &model.EnumValue{GoName: c.c.Name(), Value: v, Pos: pos}
 		if d != nil {
-			ev.Doc = b.describe(cmp.Or(d.Doc, d.Comment), c.c.Name())
+			ev.Doc, ev.Placeholder = b.describe(c.c.Name(), d.Doc, d.Comment)
 		}
 		out = append(out, ev)
 	}

@@ -2,10 +2,11 @@
 // editor or in go vet: its Analyzer runs the parser and the generator in memory on
 // the package an analysis pass has (no go command, no files written) and reports
 // every error and every warning at its position, with a suggested fix where one is
-// obvious: the known option, directive or constraint nearest a misspelt one,
-// readonly for a tool that states neither readonly nor destructive, a doc comment
-// placeholder for a tool, a struct field or an enum constant without a description
-// (which is never a description itself: it is warned about until replaced).
+// obvious: the known option, directive or constraint nearest a misspelt one, the
+// directive a near miss was meant to be, destructive (what clients assume) for a tool
+// that states neither readonly nor destructive, a doc comment placeholder for a tool,
+// a struct field or an enum constant without a description (which is never a
+// description itself: it is warned about until replaced).
 //
 // cmd/toolgen-vet runs it alone, for go vet -vettool; golangci-lint takes it as a
 // module plugin (see the README).

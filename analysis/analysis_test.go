@@ -34,7 +34,7 @@ func TestWarnings(t *testing.T) {
 // TestFixes checks the suggested fixes against the .golden files: the nearest known
 // option, directive or constraint for a misspelt one, the directive a near miss (a
 // space after //, a /* */ comment) was meant to be (none where the position is not
-// the misspelt word's, none without a near one), readonly for a tool that states
+// the misspelt word's, none without a near one), destructive for a tool that states
 // neither readonly nor destructive, and a doc comment placeholder for a tool, a field
 // or an enum constant without one (none for a field of a one-line struct).
 func TestFixes(t *testing.T) {

@@ -64,17 +64,20 @@ func (l *linter) warnFix(pos model.Pos, fix *model.Fix, format string, args ...a
 // toolDirective is how the line that marks a tool begins.
 const toolDirective = "//toolgen:tool"
 
-// addReadonly is the fix that writes readonly right after t's //toolgen:tool, or nil
-// when the model does not say where that line is.
-func addReadonly(t *model.Tool) *model.Fix {
+// addDestructive is the fix that writes destructive right after t's //toolgen:tool,
+// or nil when the model does not say where that line is. It states what clients
+// assume of a tool without hints, so it changes nothing they do: toolgen-vet -fix
+// applies every fix unread, and a readonly it wrote would have a destructive tool
+// approved without asking. The author narrows it to readonly or destructive=false.
+func addDestructive(t *model.Tool) *model.Fix {
 	if t.Directive.File == "" || t.Directive.Line == 0 {
 		return nil
 	}
 	at := t.Directive
 	at.Col += len(toolDirective)
 	return &model.Fix{
-		Message: "add readonly to //toolgen:tool",
-		Edits:   []model.Edit{{Pos: at, New: " readonly"}},
+		Message: "add destructive to //toolgen:tool (what clients assume without hints)",
+		Edits:   []model.Edit{{Pos: at, New: " destructive"}},
 	}
 }
 
@@ -107,7 +110,7 @@ func (l *linter) tool(t *model.Tool) {
 	switch {
 	case a.Destructive != nil || a.ReadOnly != nil && *a.ReadOnly:
 	case a.ReadOnly == nil:
-		l.warnFix(t.Pos, addReadonly(t), "tool %s: neither readonly nor destructive: clients will treat it as destructive; add readonly if it changes nothing, or destructive=false if it only adds or updates", t.Name)
+		l.warnFix(t.Pos, addDestructive(t), "tool %s: neither readonly nor destructive: clients will treat it as destructive; add readonly if it changes nothing, or destructive=false if it only adds or updates", t.Name)
 	default: // readonly=false alone
 		l.warn(t.Pos, "tool %s: readonly=false without destructive: clients will treat it as destructive; add destructive=false if it only adds or updates, or destructive to say so", t.Name)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -1126,7 +1128,7 @@ func (g *goGen) integerValue(r resolved, c *model.Constraints, dst lvalue, sfx s
 		hiCode = jen.Op(c.Maximum)
 	}
 	var body []jen.Code
-	body = append(body, g.numberChecks(c, n, true)...)
+	body = append(body, g.integerChecks(c, n, signed)...)
 	vals := enumValues(r, c)
 	if c.Const != "" {
 		vals = []string{c.Const}
@@ -1172,34 +1174,83 @@ func intRange(t *model.Type) (lo, hi jen.Code) {
 	return jen.Qual("math", "MinInt"+strconv.Itoa(bits)), jen.Qual("math", "MaxInt"+strconv.Itoa(bits))
 }
 
-// numberChecks returns the checks of exclusive bounds and multipleOf on the number in
-// variable n (and, for floats, the inclusive bounds too).
-func (g *goGen) numberChecks(c *model.Constraints, n string, integer bool) []jen.Code {
+// numberChecks returns the checks of the bounds and multipleOf on the float in
+// variable n.
+func (g *goGen) numberChecks(c *model.Constraints, n string) []jen.Code {
 	var out []jen.Code
 	check := func(op, bound, code, msg string) {
 		if bound == "" {
 			return
 		}
-		out = append(out, jen.If(jen.Id(n).Op(op).Op(bound)).Block(
-			jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(msg+" "+bound)),
-		))
+		out = append(out, jen.If(jen.Id(n).Op(op).Op(bound)).Block(failBound(code, msg, bound)))
 	}
-	if !integer {
-		check("<", c.Minimum, "CodeMinimum", "must be at least")
-		check(">", c.Maximum, "CodeMaximum", "must be at most")
-	}
+	check("<", c.Minimum, "CodeMinimum", "must be at least")
+	check(">", c.Maximum, "CodeMaximum", "must be at most")
 	check("<=", c.ExclusiveMinimum, "CodeExclusiveMinimum", "must be greater than")
 	check(">=", c.ExclusiveMaximum, "CodeExclusiveMaximum", "must be less than")
 	if c.MultipleOf != "" {
-		if integer {
-			out = append(out, jen.If(jen.Id(n).Op("%").Op(c.MultipleOf).Op("!=").Lit(0)).Block(
-				jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, "CodeMultipleOf"), jen.Lit("must be a multiple of "+c.MultipleOf)),
-			))
+		out = append(out, jen.Id("d").Dot("MultipleOf").Call(jen.Lit(c.MultipleOf)))
+	}
+	return out
+}
+
+// integerChecks returns the checks of the exclusive bounds and multipleOf on the
+// integer in variable n, an int64 (signed) or a uint64 (Decoder.Int's or Uint's): a
+// bound is compared as a constant of that type, which the bound may lie outside
+// (exclusiveMinimum=-5 on a uint; multipleOf=1e30, of which only 0 is a multiple). A
+// check that no value of the type can fail is left out, one that every value fails
+// fails without comparing (the parser refuses bounds that leave no value).
+func (g *goGen) integerChecks(c *model.Constraints, n string, signed bool) []jen.Code {
+	var out []jen.Code
+	// check adds "if n op bound { fail }", where op holds for every n above the
+	// bound when up (<=: the exclusive minimum) and below it otherwise.
+	check := func(op, bound, code, msg string, up bool) {
+		if bound == "" {
+			return
+		}
+		switch side := outside(bound, signed); {
+		case side == 0:
+			out = append(out, jen.If(jen.Id(n).Op(op).Op(bound)).Block(failBound(code, msg, bound)))
+		case side > 0 == up: // every value is on the failing side
+			out = append(out, failBound(code, msg, bound))
+		}
+	}
+	check("<=", c.ExclusiveMinimum, "CodeExclusiveMinimum", "must be greater than", true)
+	check(">=", c.ExclusiveMaximum, "CodeExclusiveMaximum", "must be less than", false)
+	if m := c.MultipleOf; m != "" {
+		fail := failBound("CodeMultipleOf", "must be a multiple of", m)
+		if outside(m, signed) == 0 {
+			out = append(out, jen.If(jen.Id(n).Op("%").Op(m).Op("!=").Lit(0)).Block(fail))
 		} else {
-			out = append(out, jen.Id("d").Dot("MultipleOf").Call(jen.Lit(c.MultipleOf)))
+			out = append(out, jen.If(jen.Id(n).Op("!=").Lit(0)).Block(fail))
 		}
 	}
 	return out
+}
+
+// failBound is the violation of a bound: msg, then the bound.
+func failBound(code, msg, bound string) jen.Code {
+	return jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(msg+" "+bound))
+}
+
+// outside tells where the integer constant v (JSON text) lies against the range of
+// int64 (signed) or uint64: -1 below it, 1 above it, 0 within.
+func outside(v string, signed bool) int {
+	n, ok := new(big.Int).SetString(v, 10)
+	if !ok {
+		return 0 // not an integer: left to the compiler, as written
+	}
+	lo, hi := big.NewInt(math.MinInt64), new(big.Int).SetUint64(math.MaxInt64)
+	if !signed {
+		lo, hi = big.NewInt(0), new(big.Int).SetUint64(math.MaxUint64)
+	}
+	switch {
+	case n.Cmp(lo) < 0:
+		return -1
+	case n.Cmp(hi) > 0:
+		return 1
+	}
+	return 0
 }
 
 func (g *goGen) floatValue(r resolved, c *model.Constraints, dst lvalue, sfx string) []jen.Code {
@@ -1208,7 +1259,7 @@ func (g *goGen) floatValue(r resolved, c *model.Constraints, dst lvalue, sfx str
 	if bits == 0 {
 		bits = 64
 	}
-	body := g.numberChecks(c, f, false)
+	body := g.numberChecks(c, f)
 	vals := enumValues(r, c)
 	if c.Const != "" {
 		vals = []string{c.Const}

@@ -252,6 +252,9 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 			if err == nil && item.Kind == model.Float && !finite(n, item) {
 				err = fmt.Errorf("out of range for %s", describe(item))
 			}
+			if err == nil && item.Kind == model.Float && it.Key == "multipleOf" && formatNumber(n, item) == "0" {
+				err = fmt.Errorf("too small for %s, in which it is 0 (multipleOf must be greater than 0)", describe(item))
+			}
 			if err == nil && (item.Kind == model.Int || item.Kind == model.Uint) && excludesAll(it.Key, n, item) {
 				lo, hi := intRange(item)
 				err = fmt.Errorf("leaves no value of %s (%s to %s)", describe(item), lo, hi)

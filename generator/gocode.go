@@ -934,11 +934,7 @@ func (g *goGen) enumLiteral(r resolved, v string) jen.Code {
 		return jen.Qual(r.named.PkgPath, name)
 	}
 	if r.Kind == model.String {
-		var s string
-		if err := json.Unmarshal([]byte(v), &s); err != nil {
-			g.fail(fmt.Errorf("enum value %s: %w", v, err))
-		}
-		return g.convert(r, jen.Lit(s), "string")
+		return g.convert(r, g.valueLiteral(v), "string")
 	}
 	return g.convert(r, jen.Op(v), "")
 }
@@ -1431,11 +1427,7 @@ func (g *goGen) defaultLiteral(t *model.Type, v string, typed bool) jen.Code {
 		}
 	}
 	if r.Kind == model.String {
-		var s string
-		if err := json.Unmarshal([]byte(v), &s); err != nil {
-			g.fail(fmt.Errorf("default %s: %w", v, err))
-		}
-		lit = jen.Lit(s)
+		lit = g.valueLiteral(v)
 	}
 	if typed || r.named != nil {
 		return jen.Add(g.goType(t)).Call(lit)

@@ -1,10 +1,11 @@
 package parser
 
 import (
-	"github.com/toolgen/toolgen/model"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/model"
 )
 
 // forModel rewrites a doc comment into a description for a model, which knows the

@@ -1295,8 +1295,8 @@ func (g *goGen) sliceValue(r resolved, c *model.Constraints, dst lvalue, depth i
 	e := "e" + suffix(depth)
 	// toolimpl.Item makes room for several items at a time (growing from one by
 	// append's doubling would allocate for each of the first items, and copy long
-	// arrays often), and none once its own items are invalid: then d.Count, not the
-	// slice, counts the items.
+	// arrays often), and keeps the valid items only: d.Count, not the slice, counts
+	// the items.
 	maxItems := 0
 	if c.MaxItems != nil {
 		maxItems = *c.MaxItems

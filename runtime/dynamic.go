@@ -528,40 +528,45 @@ func (st *interp) member(first *bool, name string) {
 }
 
 // array reads an array as a generated slice decoder does: for uniqueItems, the items
-// compared are those a generated decoder keeps (toolimpl.Item keeps none once the
-// array's own items are known to be invalid), each as the value it stored.
+// compared are those a generated decoder keeps and compares (toolimpl.Item and
+// Unique: the first maxItems valid items), each as the value it stored, and reported
+// by their indexes in the array.
 func (st *interp) array(n *node) {
 	d := st.d
 	if !d.BeginArray() {
 		return
 	}
 	var keys []string
+	var at []int // the index of each key's item
 	outer := st.wantKey
 	st.wantKey = n.unique
 	st.raw("[")
 	first := true
 	for d.NextItem() {
-		kept := !d.ItemsFailed()
 		if st.w() {
 			if !first {
 				st.out = append(st.out, ',')
 			}
 			first = false
 		}
-		start := len(st.out)
-		keying := n.unique && kept && !scalar(n.items)
+		start, mark, i := len(st.out), d.failures(), d.Index()
+		keep := n.unique && (n.maxItems <= 0 || len(keys) < n.maxItems)
+		keying := keep && !scalar(n.items)
 		if keying {
 			st.keying++
 		}
 		st.value(n.items)
+		valid := d.failures() == mark
 		if keying {
 			st.keying--
-			keys = append(keys, canonical(st.out[start:]))
+			if valid {
+				keys, at = append(keys, canonical(st.out[start:])), append(at, i)
+			}
 			if !st.w() {
 				st.out = st.out[:start] // written for the key alone
 			}
-		} else if n.unique && kept {
-			keys = append(keys, st.key)
+		} else if keep && valid {
+			keys, at = append(keys, st.key), append(at, i)
 		}
 	}
 	st.wantKey = outer
@@ -574,7 +579,7 @@ func (st *interp) array(n *node) {
 	}
 	if n.unique {
 		if i, j, ok := lists.Duplicate(keys); ok {
-			d.NotUnique(i, j)
+			d.NotUnique(at[i], at[j])
 		}
 	}
 }

@@ -2,9 +2,11 @@
 // editor or in go vet: its Analyzer runs the parser and the generator in memory on
 // the package an analysis pass has (no go command, no files written) and reports
 // every error and every warning at its position, with a suggested fix where one is
-// obvious: the known option, directive or constraint nearest a misspelt one,
-// readonly for a tool that states neither readonly nor destructive, a doc comment
-// placeholder for a tool, a struct field or an enum constant without a description.
+// obvious: the known option, directive or constraint nearest a misspelt one, the
+// directive a near miss was meant to be, destructive (what clients assume) for a tool
+// that states neither readonly nor destructive, a doc comment placeholder for a tool,
+// a struct field or an enum constant without a description (which is never a
+// description itself: it is warned about until replaced).
 //
 // cmd/toolgen-vet runs it alone, for go vet -vettool; golangci-lint takes it as a
 // module plugin (see the README).
@@ -22,6 +24,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/toolgen/toolgen/generator"
+	"github.com/toolgen/toolgen/internal/safetext"
 	"github.com/toolgen/toolgen/model"
 	"github.com/toolgen/toolgen/parser"
 )
@@ -184,6 +187,9 @@ func (r *reporter) pos(p model.Pos) (token.Pos, *token.File, bool) {
 }
 
 func (r *reporter) report(p model.Pos, msg string, fix *model.Fix) {
+	// go vet and editors print a message on one line: a name or a value from the
+	// source with a newline in it must not start another.
+	msg = safetext.Line(msg)
 	at, tf, ok := r.pos(p)
 	if !ok {
 		if s := (parser.Diagnostic{Pos: p}).String(); p.File != "" {

@@ -40,6 +40,9 @@ func Generate(pkg *model.Package) ([]File, []Warning, error) {
 	if len(pkg.Tools) == 0 {
 		return nil, SortWarnings(slices.Clone(pkg.Warnings)), nil
 	}
+	if err := checkText(pkg); err != nil {
+		return nil, nil, fmt.Errorf("generate %s: %w", pkg.Path, err)
+	}
 	schemas, err := buildSchemas(pkg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("generate schemas for %s: %w", pkg.Path, err)

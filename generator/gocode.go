@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -381,14 +383,38 @@ type hint struct {
 	value      bool
 }
 
-// jsonLiteral writes compact JSON as a json.RawMessage conversion of a raw string.
+// jsonLiteral writes compact JSON as a json.RawMessage conversion of a raw string, or
+// of a quoted one when the JSON holds what a raw string cannot (see stringLiteral).
 func jsonLiteral(data []byte) jen.Code {
-	s := string(data)
-	lit := jen.Lit(s)
-	if !strings.ContainsAny(s, "`\r") {
-		lit = jen.Op("`" + s + "`")
+	return jen.Qual("encoding/json", "RawMessage").Call(stringLiteral(string(data)))
+}
+
+// stringLiteral writes s as a raw string literal when it can stand in one unchanged
+// and reads the same there (strconv.CanBackquote: valid UTF-8 without a backquote, a
+// byte order mark or a control character other than tab), else as a quoted one, which
+// holds any string: a raw string cannot hold a backquote or a carriage return (the
+// compiler drops it), and the compiler refuses U+FEFF, NUL and invalid UTF-8 anywhere
+// in a file but as escapes.
+func stringLiteral(s string) jen.Code {
+	if strconv.CanBackquote(s) {
+		return jen.Op("`" + s + "`")
 	}
-	return jen.Qual("encoding/json", "RawMessage").Call(lit)
+	return jen.Lit(s)
+}
+
+// valueLiteral writes a JSON value of the model (an enum value, a const) as a Go
+// literal: a JSON string is decoded and quoted again for Go, since JSON's escapes are
+// not all Go's (\/, and surrogate pairs as \uD83D\uDE00); a number is the same text in
+// both.
+func (g *goGen) valueLiteral(v string) jen.Code {
+	if !strings.HasPrefix(v, `"`) {
+		return jen.Op(v)
+	}
+	var s string
+	if err := json.Unmarshal([]byte(v), &s); err != nil {
+		g.fail(fmt.Errorf("value %s: %w", v, err))
+	}
+	return jen.Lit(s)
 }
 
 // durationLiteral writes d in the largest unit that divides it: 30 * time.Second.
@@ -914,11 +940,7 @@ func (g *goGen) enumLiteral(r resolved, v string) jen.Code {
 		return jen.Qual(r.named.PkgPath, name)
 	}
 	if r.Kind == model.String {
-		var s string
-		if err := json.Unmarshal([]byte(v), &s); err != nil {
-			g.fail(fmt.Errorf("enum value %s: %w", v, err))
-		}
-		return g.convert(r, jen.Lit(s), "string")
+		return g.convert(r, g.valueLiteral(v), "string")
 	}
 	return g.convert(r, jen.Op(v), "")
 }
@@ -951,7 +973,7 @@ func (g *goGen) stringValue(r resolved, c *model.Constraints, dst lvalue, sfx st
 		}
 		var cases []jen.Code
 		for _, v := range vals {
-			cases = append(cases, jen.Case(jen.Op(v)).Block(dst.place().Op("=").Add(g.enumLiteral(r, v))))
+			cases = append(cases, jen.Case(g.valueLiteral(v)).Block(dst.place().Op("=").Add(g.enumLiteral(r, v))))
 		}
 		cases = append(cases, jen.Default().Block(
 			jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(oneOfMessage(vals))),
@@ -995,7 +1017,7 @@ func (g *goGen) textValue(c *model.Constraints, dst lvalue, s string, vals []str
 	set := jen.Id("d").Dot("SetText").Call(dst.addr(), jen.Id(s))
 	body := g.stringChecks(c, s)
 	if len(vals) > 0 {
-		body = append(body, oneOf(c, jen.Id(s), literals(vals), vals, set))
+		body = append(body, oneOf(c, jen.Id(s), g.literals(vals), vals, set))
 	} else {
 		body = append(body, set)
 	}
@@ -1017,10 +1039,10 @@ func oneOf(c *model.Constraints, subject jen.Code, list []jen.Code, vals []strin
 }
 
 // literals returns JSON number or string literals as Go expressions.
-func literals(vals []string) []jen.Code {
+func (g *goGen) literals(vals []string) []jen.Code {
 	list := make([]jen.Code, len(vals))
 	for i, v := range vals {
-		list[i] = jen.Op(v)
+		list[i] = g.valueLiteral(v)
 	}
 	return list
 }
@@ -1108,14 +1130,14 @@ func (g *goGen) integerValue(r resolved, c *model.Constraints, dst lvalue, sfx s
 		hiCode = jen.Op(c.Maximum)
 	}
 	var body []jen.Code
-	body = append(body, g.numberChecks(c, n, true)...)
+	body = append(body, g.integerChecks(c, n, signed)...)
 	vals := enumValues(r, c)
 	if c.Const != "" {
 		vals = []string{c.Const}
 	}
 	assign := dst.place().Op("=").Add(g.convert(r, jen.Id(n), basic))
 	if len(vals) > 0 {
-		body = append(body, oneOf(c, jen.Id(n), literals(vals), vals, assign))
+		body = append(body, oneOf(c, jen.Id(n), g.literals(vals), vals, assign))
 	} else {
 		body = append(body, assign)
 	}
@@ -1154,34 +1176,83 @@ func intRange(t *model.Type) (lo, hi jen.Code) {
 	return jen.Qual("math", "MinInt"+strconv.Itoa(bits)), jen.Qual("math", "MaxInt"+strconv.Itoa(bits))
 }
 
-// numberChecks returns the checks of exclusive bounds and multipleOf on the number in
-// variable n (and, for floats, the inclusive bounds too).
-func (g *goGen) numberChecks(c *model.Constraints, n string, integer bool) []jen.Code {
+// numberChecks returns the checks of the bounds and multipleOf on the float in
+// variable n.
+func (g *goGen) numberChecks(c *model.Constraints, n string) []jen.Code {
 	var out []jen.Code
 	check := func(op, bound, code, msg string) {
 		if bound == "" {
 			return
 		}
-		out = append(out, jen.If(jen.Id(n).Op(op).Op(bound)).Block(
-			jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(msg+" "+bound)),
-		))
+		out = append(out, jen.If(jen.Id(n).Op(op).Op(bound)).Block(failBound(code, msg, bound)))
 	}
-	if !integer {
-		check("<", c.Minimum, "CodeMinimum", "must be at least")
-		check(">", c.Maximum, "CodeMaximum", "must be at most")
-	}
+	check("<", c.Minimum, "CodeMinimum", "must be at least")
+	check(">", c.Maximum, "CodeMaximum", "must be at most")
 	check("<=", c.ExclusiveMinimum, "CodeExclusiveMinimum", "must be greater than")
 	check(">=", c.ExclusiveMaximum, "CodeExclusiveMaximum", "must be less than")
 	if c.MultipleOf != "" {
-		if integer {
-			out = append(out, jen.If(jen.Id(n).Op("%").Op(c.MultipleOf).Op("!=").Lit(0)).Block(
-				jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, "CodeMultipleOf"), jen.Lit("must be a multiple of "+c.MultipleOf)),
-			))
+		out = append(out, jen.Id("d").Dot("MultipleOf").Call(jen.Lit(c.MultipleOf)))
+	}
+	return out
+}
+
+// integerChecks returns the checks of the exclusive bounds and multipleOf on the
+// integer in variable n, an int64 (signed) or a uint64 (Decoder.Int's or Uint's): a
+// bound is compared as a constant of that type, which the bound may lie outside
+// (exclusiveMinimum=-5 on a uint; multipleOf=1e30, of which only 0 is a multiple). A
+// check that no value of the type can fail is left out, one that every value fails
+// fails without comparing (the parser refuses bounds that leave no value).
+func (g *goGen) integerChecks(c *model.Constraints, n string, signed bool) []jen.Code {
+	var out []jen.Code
+	// check adds "if n op bound { fail }", where op holds for every n above the
+	// bound when up (<=: the exclusive minimum) and below it otherwise.
+	check := func(op, bound, code, msg string, up bool) {
+		if bound == "" {
+			return
+		}
+		switch side := outside(bound, signed); {
+		case side == 0:
+			out = append(out, jen.If(jen.Id(n).Op(op).Op(bound)).Block(failBound(code, msg, bound)))
+		case side > 0 == up: // every value is on the failing side
+			out = append(out, failBound(code, msg, bound))
+		}
+	}
+	check("<=", c.ExclusiveMinimum, "CodeExclusiveMinimum", "must be greater than", true)
+	check(">=", c.ExclusiveMaximum, "CodeExclusiveMaximum", "must be less than", false)
+	if m := c.MultipleOf; m != "" {
+		fail := failBound("CodeMultipleOf", "must be a multiple of", m)
+		if outside(m, signed) == 0 {
+			out = append(out, jen.If(jen.Id(n).Op("%").Op(m).Op("!=").Lit(0)).Block(fail))
 		} else {
-			out = append(out, jen.Id("d").Dot("MultipleOf").Call(jen.Lit(c.MultipleOf)))
+			out = append(out, jen.If(jen.Id(n).Op("!=").Lit(0)).Block(fail))
 		}
 	}
 	return out
+}
+
+// failBound is the violation of a bound: msg, then the bound.
+func failBound(code, msg, bound string) jen.Code {
+	return jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(msg+" "+bound))
+}
+
+// outside tells where the integer constant v (JSON text) lies against the range of
+// int64 (signed) or uint64: -1 below it, 1 above it, 0 within.
+func outside(v string, signed bool) int {
+	n, ok := new(big.Int).SetString(v, 10)
+	if !ok {
+		return 0 // not an integer: left to the compiler, as written
+	}
+	lo, hi := big.NewInt(math.MinInt64), new(big.Int).SetUint64(math.MaxInt64)
+	if !signed {
+		lo, hi = big.NewInt(0), new(big.Int).SetUint64(math.MaxUint64)
+	}
+	switch {
+	case n.Cmp(lo) < 0:
+		return -1
+	case n.Cmp(hi) > 0:
+		return 1
+	}
+	return 0
 }
 
 func (g *goGen) floatValue(r resolved, c *model.Constraints, dst lvalue, sfx string) []jen.Code {
@@ -1190,14 +1261,14 @@ func (g *goGen) floatValue(r resolved, c *model.Constraints, dst lvalue, sfx str
 	if bits == 0 {
 		bits = 64
 	}
-	body := g.numberChecks(c, f, false)
+	body := g.numberChecks(c, f)
 	vals := enumValues(r, c)
 	if c.Const != "" {
 		vals = []string{c.Const}
 	}
 	assign := dst.place().Op("=").Add(g.convert(r, jen.Id(f), "float64"))
 	if len(vals) > 0 {
-		body = append(body, oneOf(c, jen.Id(f), literals(vals), vals, assign))
+		body = append(body, oneOf(c, jen.Id(f), g.literals(vals), vals, assign))
 	} else {
 		body = append(body, assign)
 	}
@@ -1230,8 +1301,8 @@ func (g *goGen) sliceValue(r resolved, c *model.Constraints, dst lvalue, depth i
 	e := "e" + suffix(depth)
 	// toolimpl.Item makes room for several items at a time (growing from one by
 	// append's doubling would allocate for each of the first items, and copy long
-	// arrays often), and none once the arguments are invalid: then d.Count, not the
-	// slice, counts the items.
+	// arrays often), and keeps the valid items only: d.Count, not the slice, counts
+	// the items.
 	maxItems := 0
 	if c.MaxItems != nil {
 		maxItems = *c.MaxItems
@@ -1362,11 +1433,7 @@ func (g *goGen) defaultLiteral(t *model.Type, v string, typed bool) jen.Code {
 		}
 	}
 	if r.Kind == model.String {
-		var s string
-		if err := json.Unmarshal([]byte(v), &s); err != nil {
-			g.fail(fmt.Errorf("default %s: %w", v, err))
-		}
-		lit = jen.Lit(s)
+		lit = g.valueLiteral(v)
 	}
 	if typed || r.named != nil {
 		return jen.Add(g.goType(t)).Call(lit)

@@ -19,7 +19,10 @@ import (
 //     field without a doc or line comment (nor a documented named type), or a
 //     parameter whose //toolgen:param line has no desc= (warned once at the field or
 //     parameter, however many tools share its type);
-//   - a typed constant of an enum type without a doc comment (warned at the constant).
+//   - a typed constant of an enum type without a doc comment (warned at the constant);
+//   - a doc comment that still holds a placeholder that toolgen-vet -fix wrote
+//     (model.PlaceholderMark), which the parser left out of the description (warned
+//     where its absence would be, without a fix).
 //
 // Lint says nothing about declarations outside the loaded modules (their positions are
 // absolute paths): only their authors can document them.
@@ -61,17 +64,20 @@ func (l *linter) warnFix(pos model.Pos, fix *model.Fix, format string, args ...a
 // toolDirective is how the line that marks a tool begins.
 const toolDirective = "//toolgen:tool"
 
-// addReadonly is the fix that writes readonly right after t's //toolgen:tool, or nil
-// when the model does not say where that line is.
-func addReadonly(t *model.Tool) *model.Fix {
+// addDestructive is the fix that writes destructive right after t's //toolgen:tool,
+// or nil when the model does not say where that line is. It states what clients
+// assume of a tool without hints, so it changes nothing they do: toolgen-vet -fix
+// applies every fix unread, and a readonly it wrote would have a destructive tool
+// approved without asking. The author narrows it to readonly or destructive=false.
+func addDestructive(t *model.Tool) *model.Fix {
 	if t.Directive.File == "" || t.Directive.Line == 0 {
 		return nil
 	}
 	at := t.Directive
 	at.Col += len(toolDirective)
 	return &model.Fix{
-		Message: "add readonly to //toolgen:tool",
-		Edits:   []model.Edit{{Pos: at, New: " readonly"}},
+		Message: "add destructive to //toolgen:tool (what clients assume without hints)",
+		Edits:   []model.Edit{{Pos: at, New: " destructive"}},
 	}
 }
 
@@ -87,7 +93,7 @@ func describePlaceholder(t *model.Tool) *model.Fix {
 		Message: "add a doc comment placeholder",
 		Edits: []model.Edit{{
 			Pos: t.Directive,
-			New: "// " + t.GoName + " TODO: say what it does and when to use it.\n" + indent + "//\n" + indent,
+			New: "// " + t.GoName + " " + model.PlaceholderMark + "it does and when to use it.\n" + indent + "//\n" + indent,
 		}},
 	}
 }
@@ -104,11 +110,14 @@ func (l *linter) tool(t *model.Tool) {
 	switch {
 	case a.Destructive != nil || a.ReadOnly != nil && *a.ReadOnly:
 	case a.ReadOnly == nil:
-		l.warnFix(t.Pos, addReadonly(t), "tool %s: neither readonly nor destructive: clients will treat it as destructive; add readonly if it changes nothing, or destructive=false if it only adds or updates", t.Name)
+		l.warnFix(t.Pos, addDestructive(t), "tool %s: neither readonly nor destructive: clients will treat it as destructive; add readonly if it changes nothing, or destructive=false if it only adds or updates", t.Name)
 	default: // readonly=false alone
 		l.warn(t.Pos, "tool %s: readonly=false without destructive: clients will treat it as destructive; add destructive=false if it only adds or updates, or destructive to say so", t.Name)
 	}
-	if strings.TrimSpace(t.Description) == "" {
+	switch {
+	case t.Placeholder:
+		l.warn(t.Pos, "tool %s: the doc comment of %s holds a placeholder (%q), which toolgen leaves out of the description: replace it with what the tool does and when to use it", t.Name, t.GoName, model.PlaceholderMark+"...")
+	case strings.TrimSpace(t.Description) == "":
 		l.warnFix(t.Pos, describePlaceholder(t), "tool %s: no description: write a doc comment on %s saying what it does and when to use it", t.Name, t.GoName)
 	}
 	switch t.Input.Kind {
@@ -146,8 +155,12 @@ func (l *linter) walk(t *model.Type) {
 			continue
 		case model.Struct:
 			for _, f := range t.Fields {
-				if l.first(f) && strings.TrimSpace(f.Description) == "" {
-					l.warnFix(f.Pos, docAbove(f.Pos, goName(f), "say what it holds"), "property %q has no description: write a doc comment on field %s", f.Name, goName(f))
+				switch {
+				case !l.first(f):
+				case f.Placeholder:
+					l.warn(f.Pos, "property %q: the comment of field %s holds a placeholder (%q), which toolgen leaves out of the description: replace it with what the property holds", f.Name, goName(f), model.PlaceholderMark+"...")
+				case strings.TrimSpace(f.Description) == "":
+					l.warnFix(f.Pos, docAbove(f.Pos, goName(f), "it holds"), "property %q has no description: write a doc comment on field %s", f.Name, goName(f))
 				}
 				l.walk(f.Type)
 			}
@@ -168,8 +181,11 @@ func (l *linter) walk(t *model.Type) {
 // doc comments are the only explanation of the values a model gets.
 func (l *linter) enum(nt *model.NamedType) {
 	for _, ev := range nt.Enum {
-		if strings.TrimSpace(ev.Doc) == "" {
-			l.warnFix(ev.Pos, docAbove(ev.Pos, ev.GoName, "say what the value means"), "enum value %s of type %s (constant %s) has no doc comment: write one saying what the value means", ev.Value, nt.Name, ev.GoName)
+		switch {
+		case ev.Placeholder:
+			l.warn(ev.Pos, "enum value %s of type %s (constant %s): its comment holds a placeholder (%q), which toolgen leaves out of the description: replace it with what the value means", ev.Value, nt.Name, ev.GoName, model.PlaceholderMark+"...")
+		case strings.TrimSpace(ev.Doc) == "":
+			l.warnFix(ev.Pos, docAbove(ev.Pos, ev.GoName, "the value means"), "enum value %s of type %s (constant %s) has no doc comment: write one saying what the value means", ev.Value, nt.Name, ev.GoName)
 		}
 	}
 }
@@ -188,7 +204,7 @@ func docAbove(pos model.Pos, name, todo string) *model.Fix {
 		Edits: []model.Edit{{
 			Pos: model.Pos{File: pos.File, Line: pos.Line, Col: 1},
 			Old: indent + name,
-			New: indent + "// " + name + " TODO: " + todo + ".\n" + indent + name,
+			New: indent + "// " + name + " " + model.PlaceholderMark + todo + ".\n" + indent + name,
 		}},
 	}
 }

@@ -77,6 +77,21 @@ func TestLintDescription(t *testing.T) {
 	}
 }
 
+// TestLintPlaceholders checks that a placeholder left in a doc comment is a warning
+// whether or not the rest of the comment describes, and one without a fix.
+func TestLintPlaceholders(t *testing.T) {
+	for _, desc := range []string{"", "Does x."} {
+		tool := lintTool("x")
+		tool.Description, tool.Placeholder, tool.GoName = desc, true, "DoX"
+		tool.Directive = model.Pos{File: "t.go", Line: 9, Col: 1}
+		ws := Lint(&model.Package{Tools: []*model.Tool{tool}})
+		want := []string{`t.go:10:6: warning: tool x: the doc comment of DoX holds a placeholder ("TODO: say what ..."), which toolgen leaves out of the description: replace it with what the tool does and when to use it`}
+		if got := lintStrings(ws); !slices.Equal(got, want) || ws[0].Fix != nil {
+			t.Errorf("description %q: Lint = %q (fix %v), want %q", desc, got, ws[0].Fix, want)
+		}
+	}
+}
+
 // TestLintProperties checks the warnings about properties without a description: at
 // every depth of a tool's input, through pointers, slices, maps and named types, once
 // per field however many tools share it, and for parameters without desc=.

@@ -19,3 +19,10 @@ type Edit struct {
 	Old string `json:"old,omitempty"`
 	New string `json:"new"`
 }
+
+// PlaceholderMark is what every doc comment placeholder that toolgen-vet -fix writes
+// holds: "// Note TODO: say what it holds." above a field, "TODO: say what the value
+// means." above a constant, "TODO: say what it does and when to use it." above a tool.
+// A comment line that holds it is never part of a description (the model would read
+// it as one), and the linter warns about it until it is replaced.
+const PlaceholderMark = "TODO: say what "

@@ -164,6 +164,10 @@ type Tool struct {
 	Title string `json:"title,omitempty"`
 	// Description is the doc comment text without directive lines, paragraphs kept.
 	Description string `json:"description,omitempty"`
+	// Placeholder reports that the doc comment holds a placeholder that toolgen-vet
+	// -fix wrote ("TODO: say what it does and when to use it."), which Description
+	// leaves out.
+	Placeholder bool `json:"placeholder,omitempty"`
 	// Groups lists the tool's groups in the order written.
 	Groups []string `json:"groups,omitempty"`
 	// Annotations are the MCP hints exactly as written.
@@ -333,6 +337,9 @@ type EnumValue struct {
 	Value string `json:"value"`
 	// Doc is the constant's doc or line comment text.
 	Doc string `json:"doc,omitempty"`
+	// Placeholder reports that the comment holds a placeholder that toolgen-vet -fix
+	// wrote ("TODO: say what the value means."), which Doc leaves out.
+	Placeholder bool `json:"placeholder,omitempty"`
 	// Pos is where the constant is declared (its name), so that warnings about it,
 	// such as a missing doc comment, can point at it. It is the zero Pos in models
 	// built by hand.
@@ -354,6 +361,10 @@ type Field struct {
 	Type *Type `json:"type"`
 	// Description is the field's doc (or line) comment, else its type's doc comment.
 	Description string `json:"description,omitempty"`
+	// Placeholder reports that the field's comment holds a placeholder that
+	// toolgen-vet -fix wrote ("TODO: say what it holds."), which Description leaves
+	// out.
+	Placeholder bool `json:"placeholder,omitempty"`
 	// Required reports a required property.
 	Required bool `json:"required"`
 	// OmitEmpty reports omitempty or omitzero in the json tag (for output schemas).

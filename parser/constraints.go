@@ -249,6 +249,16 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 			if err == nil && it.Key == "multipleOf" && n.Sign() <= 0 {
 				err = fmt.Errorf("must be greater than 0")
 			}
+			if err == nil && item.Kind == model.Float && !finite(n, item) {
+				err = fmt.Errorf("out of range for %s", describe(item))
+			}
+			if err == nil && item.Kind == model.Float && it.Key == "multipleOf" && formatNumber(n, item) == "0" {
+				err = fmt.Errorf("too small for %s, in which it is 0 (multipleOf must be greater than 0)", describe(item))
+			}
+			if err == nil && (item.Kind == model.Int || item.Kind == model.Uint) && excludesAll(it.Key, n, item) {
+				lo, hi := intRange(item)
+				err = fmt.Errorf("leaves no value of %s (%s to %s)", describe(item), lo, hi)
+			}
 			if err != nil {
 				b.errorf(it.Pos, "%s %q: %v", it.Key, it.Value, err)
 				continue
@@ -574,6 +584,37 @@ func intRange(t *model.Type) (lo, hi *big.Int) {
 	hi = new(big.Int).Lsh(one, uint(t.Bits-1))
 	lo = new(big.Int).Neg(hi)
 	return lo, hi.Sub(hi, one)
+}
+
+// excludesAll reports whether the bound key (minimum, maximum, exclusiveMinimum or
+// exclusiveMaximum) n excludes every value of the integer type t, such as minimum=1000
+// on an int8: the schema would accept nothing, and a decoder held to the type's range
+// could not say so.
+func excludesAll(key string, n *big.Rat, t *model.Type) bool {
+	lo, hi := intRange(t)
+	l, h := new(big.Rat).SetInt(lo), new(big.Rat).SetInt(hi)
+	switch key {
+	case "minimum":
+		return n.Cmp(h) > 0
+	case "maximum":
+		return n.Cmp(l) < 0
+	case "exclusiveMinimum":
+		return n.Cmp(h) >= 0
+	case "exclusiveMaximum":
+		return n.Cmp(l) <= 0
+	}
+	return false
+}
+
+// finite reports whether n is a finite number of the float type t: a bound past the
+// largest float32 or float64 would be infinite in the schema, which JSON cannot say.
+func finite(n *big.Rat, t *model.Type) bool {
+	if t.Bits == 32 {
+		f, _ := n.Float32()
+		return !math.IsInf(float64(f), 0)
+	}
+	f, _ := n.Float64()
+	return !math.IsInf(f, 0)
 }
 
 // formatNumber writes a number as canonical JSON: an integer for integer types, the

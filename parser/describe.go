@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/model"
 )
 
 // forModel rewrites a doc comment into a description for a model, which knows the
@@ -94,10 +96,38 @@ func capitalize(s string) string {
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
-// describe is forModel, unless the package asks for its doc comments verbatim.
-func (b *pkgBuilder) describe(doc, ident string) string {
-	if b.opts.verbatim {
-		return doc
+// describe is forModel, unless the package asks for its doc comments verbatim, of the
+// first of docs that is not empty once the placeholders toolgen-vet -fix writes are
+// left out (see withoutPlaceholders); placeholder reports that the one chosen, or one
+// before it, held one.
+func (b *pkgBuilder) describe(ident string, docs ...string) (desc string, placeholder bool) {
+	for _, doc := range docs {
+		doc, ph := withoutPlaceholders(doc)
+		placeholder = placeholder || ph
+		if doc == "" {
+			continue
+		}
+		if b.opts.verbatim {
+			return doc, placeholder
+		}
+		return forModel(doc, ident), placeholder
 	}
-	return forModel(doc, ident)
+	return "", placeholder
+}
+
+// withoutPlaceholders returns doc without its placeholder lines (lines that hold
+// model.PlaceholderMark), and the blank lines that leaves at its ends, and reports whether
+// there were any. A placeholder is never a description: the model would read
+// "TODO: say what it holds." as one.
+func withoutPlaceholders(doc string) (string, bool) {
+	if !strings.Contains(doc, model.PlaceholderMark) {
+		return doc, false
+	}
+	var kept []string
+	for line := range strings.SplitSeq(doc, "\n") {
+		if !strings.Contains(line, model.PlaceholderMark) {
+			kept = append(kept, line)
+		}
+	}
+	return strings.Trim(strings.Join(kept, "\n"), "\n"), true
 }

@@ -87,12 +87,38 @@ func TestCapitalize(t *testing.T) {
 
 func TestDescribeVerbatim(t *testing.T) {
 	b := &pkgBuilder{}
-	if got := b.describe("City is the city.", "City"); got != "The city." {
+	if got, _ := b.describe("City", "City is the city."); got != "The city." {
 		t.Errorf("describe = %q, want %q", got, "The city.")
 	}
 	b.opts.verbatim = true
-	if got := b.describe("City is the city.", "City"); got != "City is the city." {
+	if got, _ := b.describe("City", "City is the city."); got != "City is the city." {
 		t.Errorf("describe with descriptions=verbatim = %q, want it unchanged", got)
+	}
+}
+
+// TestDescribePlaceholders checks that the placeholders toolgen-vet -fix writes never
+// reach a description, verbatim or not, and are reported.
+func TestDescribePlaceholders(t *testing.T) {
+	for _, verbatim := range []bool{false, true} {
+		b := &pkgBuilder{}
+		b.opts.verbatim = verbatim
+		for _, tc := range []struct {
+			docs []string
+			want string
+			ph   bool
+		}{
+			{[]string{"Note TODO: say what it holds."}, "", true},
+			{[]string{"Note TODO: say what it holds.", "A line comment."}, "A line comment.", true},
+			{[]string{"Get TODO: say what it does and when to use it.\n\nUse it always."}, "Use it always.", true},
+			{[]string{"High TODO: say what the value means.\nLoud."}, "Loud.", true},
+			{[]string{"TODO: fix the cache (a note, not the placeholder)."}, "TODO: fix the cache (a note, not the placeholder).", false},
+			{[]string{"", "The note."}, "The note.", false},
+		} {
+			got, ph := b.describe("X", tc.docs...)
+			if got != tc.want || ph != tc.ph {
+				t.Errorf("verbatim %v: describe(%q) = %q, %v; want %q, %v", verbatim, tc.docs, got, ph, tc.want, tc.ph)
+			}
+		}
 	}
 }
 
@@ -112,6 +138,10 @@ func TestNearMiss(t *testing.T) {
 		{"// toolgen:tools", "//toolgen:tool"},
 		{"// toolgen:pakage tools=X", "//toolgen:package tools=X"},
 		{"// toolgen:package", "//toolgen:package"},
+		{"/* toolgen:tool */", "//toolgen:tool"},
+		{"/*toolgen:tool readonly*/", "//toolgen:tool readonly"},
+		{"/* toolgen:tool readonly\nmore */", "//toolgen:tool readonly"},
+		{"/*ToolGen:param x */", "//toolgen:param x"},
 		// Not near misses.
 		{"//toolgen:tool", ""},
 		{"// toolgen: see the README", ""},
@@ -120,7 +150,7 @@ func TestNearMiss(t *testing.T) {
 		{"// toolgen generates this", ""},
 		{"// toolgen", ""},
 		{"// go:generate toolgen:tool", ""},
-		{"/* toolgen:tool */", ""},
+		{"/* toolgen generates this */", ""},
 		{"// the toolgen:tool directive", ""},
 	} {
 		fix, ok := nearMiss(tc.text)

@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"cmp"
 	"go/types"
 	"strings"
 
@@ -69,7 +68,7 @@ func (b *pkgBuilder) field(sf structField, m mode, owner *namedEntry) *model.Fie
 		f.EmbeddedPointers = sf.ptrs
 	}
 	if info != nil {
-		f.Description = b.describe(cmp.Or(info.Doc, info.Comment), v.Name())
+		f.Description, f.Placeholder = b.describe(v.Name(), info.Doc, info.Comment)
 	}
 	if f.Description == "" {
 		f.Description = b.typeDoc(mt)

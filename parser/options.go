@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // option is one space-separated option of a directive line: key, or key=value.
@@ -56,6 +57,14 @@ func splitOptions(s string, base int) ([]option, []offError) {
 				v, uerr := strconv.Unquote(s[i:end])
 				if uerr != nil {
 					errs = append(errs, offError{base + start, fmt.Sprintf("malformed quoted value %s", s[i:end])})
+					i = end
+					for i < len(s) && !isSpace(s[i]) {
+						i++
+					}
+					continue
+				}
+				if !utf8.ValidString(v) {
+					errs = append(errs, offError{base + start, fmt.Sprintf("quoted value %s is not valid UTF-8: a schema, and the model, hold text only", s[i:end])})
 					i = end
 					for i < len(s) && !isSpace(s[i]) {
 						i++
@@ -141,6 +150,10 @@ func splitTag(s string) ([]tagItem, []offError) {
 		off := start + lead
 		if strings.TrimSpace(text) == "" {
 			errs = append(errs, offError{start, "empty item in tool tag"})
+			return
+		}
+		if !utf8.ValidString(text) {
+			errs = append(errs, offError{off, fmt.Sprintf("item %q of tool tag is not valid UTF-8: a schema, and the model, hold text only", text)})
 			return
 		}
 		it := tagItem{Off: off}

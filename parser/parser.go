@@ -4,9 +4,9 @@
 //
 // Everything it reports is positioned: a problem with a directive, a struct tag, a
 // type or a function's shape becomes a Diagnostic at the exact file, line and column,
-// and Load reports all of them at once. What does not stop generation (a near-miss
-// directive, a struct tag of another library that toolgen does not read) is a
-// model.Warning in model.Package.Warnings.
+// and Load reports all of them at once. A comment that is almost a directive is an
+// error too, with the fix. What does not stop generation (a struct tag of another
+// library that toolgen does not read) is a model.Warning in model.Package.Warnings.
 //
 // The directives are //toolgen:tool and //toolgen:param in a function's doc comment and
 // //toolgen:package in a package clause's, which names the generated constructors
@@ -301,6 +301,11 @@ func newPkgBuilder(l *loader, p *packages.Package) *pkgBuilder {
 
 func (b *pkgBuilder) errorf(pos model.Pos, format string, args ...any) {
 	b.l.errorf(pos, format, args...)
+}
+
+// errorFix records a diagnostic with the fix that resolves it (nil for none).
+func (b *pkgBuilder) errorFix(pos model.Pos, fix *model.Fix, format string, args ...any) {
+	b.l.diags = append(b.l.diags, Diagnostic{Pos: pos, Msg: fmt.Sprintf(format, args...), Fix: fix})
 }
 
 // warnf records a warning, unless pos is outside the loaded modules (an absolute

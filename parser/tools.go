@@ -21,15 +21,24 @@ const (
 // directiveNames are the directives, in full.
 var directiveNames = []string{directivePrefix + toolDirective, directivePrefix + paramDirective, directivePrefix + packageDirective}
 
-// nearMiss recognizes a // comment that looks like a toolgen directive but is not
-// one, such as "// toolgen:tool readonly" (a space after //), "//Toolgen:tool" or
-// "// toolgen: param x", and returns the directive it was probably meant to be. A
-// comment counts only when the word after "toolgen:" is a directive's name or one typo
-// away from one, so prose such as "// toolgen: see the README" is left alone.
+// nearMiss recognizes a comment that looks like a toolgen directive but is not one,
+// such as "// toolgen:tool readonly" (a space after //), "//Toolgen:tool",
+// "// toolgen: param x" or "/* toolgen:tool */" (a directive is a // comment), and
+// returns the directive it was probably meant to be. A comment counts only when the
+// word after "toolgen:" is a directive's name or one typo away from one, so prose
+// such as "// toolgen: see the README" is left alone. A /* */ comment is read up to
+// the end of its first line.
 func nearMiss(text string) (string, bool) {
 	body, ok := strings.CutPrefix(text, "//")
 	if !ok {
-		return "", false
+		if body, ok = strings.CutPrefix(text, "/*"); !ok {
+			return "", false
+		}
+		body = strings.TrimSuffix(body, "*/")
+		if i := strings.IndexAny(body, "\r\n"); i >= 0 {
+			body = body[:i]
+		}
+		body = strings.TrimRight(body, " \t")
 	}
 	body = strings.TrimLeft(body, " \t")
 	const word = "toolgen"
@@ -114,7 +123,14 @@ func (b *pkgBuilder) scanFile(f *ast.File) {
 			name, rest, ok := directiveName(c.Text)
 			if !ok {
 				if fix, ok := nearMiss(c.Text); ok {
-					b.warnf(b.commentPos(c, 0), "%q is not a toolgen directive, so toolgen ignores it: did you mean %s? (a directive is written //toolgen:NAME, in lower case, without spaces)", c.Text, fix)
+					// An error, not a warning: a tool whose directive is mistyped would
+					// otherwise vanish from the generated files, with exit status 0.
+					at := b.commentPos(c, 0)
+					var edit *model.Fix
+					if !strings.ContainsAny(c.Text, "\r\n") { // a one-line comment, replaced whole
+						edit = &model.Fix{Message: "replace with " + fix, Edits: []model.Edit{{Pos: at, Old: c.Text, New: fix}}}
+					}
+					b.errorFix(at, edit, "%q is not a toolgen directive: did you mean %s? (a directive is a // comment written //toolgen:NAME, in lower case, without spaces)", c.Text, fix)
 				}
 				continue
 			}
@@ -168,11 +184,11 @@ func (b *pkgBuilder) tool(fd *ast.FuncDecl, dir *ast.Comment, params []*ast.Comm
 		return
 	}
 	t := &model.Tool{
-		GoName:      fd.Name.Name,
-		Description: b.describe(commentText(fd.Doc), fd.Name.Name),
-		Strict:      true,
-		Pos:         b.l.pos(fd.Name.Pos()),
+		GoName: fd.Name.Name,
+		Strict: true,
+		Pos:    b.l.pos(fd.Name.Pos()),
 	}
+	t.Description, t.Placeholder = b.describe(fd.Name.Name, commentText(fd.Doc))
 	site := &toolSite{tool: t, namePos: t.Pos}
 	b.toolOptions(dir, t, site)
 	b.shape(fd, obj, t, params)

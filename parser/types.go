@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -280,7 +281,7 @@ func (b *pkgBuilder) mapNamed(t *types.Named, m mode, owner *namedEntry) (*model
 			},
 		}
 		if d := b.l.docs.lookup(obj.Pos(), obj.Name()); d != nil {
-			e.nt.Doc = b.describe(d.Doc, obj.Name())
+			e.nt.Doc, _ = b.describe(obj.Name(), d.Doc)
 		}
 		b.named[obj] = e
 		b.list = append(b.list, e)
@@ -358,7 +359,13 @@ func (b *pkgBuilder) enum(t *types.Named) []*model.EnumValue {
 	for _, c := range consts {
 		var v string
 		if c.c.Val().Kind() == constant.String {
-			v = jsonString(constant.StringVal(c.c.Val()))
+			str := constant.StringVal(c.c.Val())
+			if !utf8.ValidString(str) {
+				pos, _ := b.declPos(c.c)
+				b.errorf(pos, "constant %s of enum type %s is not valid UTF-8: a schema, and the model, hold text only", c.c.Name(), obj.Name())
+				continue
+			}
+			v = jsonString(str)
 		} else {
 			v = c.c.Val().ExactString()
 		}
@@ -369,7 +376,7 @@ func (b *pkgBuilder) enum(t *types.Named) []*model.EnumValue {
 		pos, d := b.declPos(c.c)
 		ev := &model.EnumValue{GoName: c.c.Name(), Value: v, Pos: pos}
 		if d != nil {
-			ev.Doc = b.describe(cmp.Or(d.Doc, d.Comment), c.c.Name())
+			ev.Doc, ev.Placeholder = b.describe(c.c.Name(), d.Doc, d.Comment)
 		}
 		out = append(out, ev)
 	}

@@ -84,6 +84,12 @@ type Decoder struct {
 
 	violations []Violation
 	count      int // the items of the array NextItem last finished
+	// What Item kept of the items of the array NextItem last finished: the index of
+	// the last one kept (-1 for none), whether the last item of the array was invalid,
+	// and the indexes of those kept when some were dropped (nil otherwise).
+	lastStored int
+	lastFailed bool
+	lastKept   []int
 	// omitted counts the violations found past the budget of Limits.MaxViolations and
 	// MaxViolationBytes; textBytes is the text of those kept.
 	omitted   int
@@ -118,6 +124,15 @@ type container struct {
 	// that held it (the double-encoding leniency); nil otherwise.
 	outer    []byte
 	outerPos int
+	// What Item keeps of an array's items (see ItemSlot): mark is how many
+	// violations had been found when the current item began, prevFailed whether the
+	// item before it added any; stored is the index of the last item kept (-1 for
+	// none); kept holds the indexes of the items kept once one was dropped (nil:
+	// item i is the i-th kept).
+	mark       int
+	prevFailed bool
+	stored     int
+	kept       []int
 }
 
 // segment is one step of a JSON Pointer path: a property name or an array index. A
@@ -155,6 +170,10 @@ func (d *Decoder) Reset(args []byte, limits Limits) {
 	d.limits = limits
 	d.broken = false
 	d.omitted, d.textBytes, d.count = 0, 0, 0
+	d.lastStored, d.lastFailed = -1, false
+	if d.lastKept != nil {
+		d.lastKept = nil
+	}
 	if d.violations != nil {
 		d.violations = nil
 	}
@@ -213,6 +232,64 @@ func (d *Decoder) Omitted() int { return d.omitted }
 
 // Failed reports whether any violation was found so far.
 func (d *Decoder) Failed() bool { return len(d.violations) > 0 || d.omitted > 0 }
+
+// failures counts the violations found so far, kept or omitted.
+func (d *Decoder) failures() int { return len(d.violations) + d.omitted }
+
+// ItemSlot says where to decode the item of the innermost array that NextItem moved
+// to, when n items of the array are kept so far (toolimpl.Item calls it): keep is how
+// many of them to keep, n or n-1 when the last one kept is the item just before,
+// which was invalid (its place is reused: a list of a million mistakes costs one
+// item); spare reports that the item is not kept at all, because max items (max > 0)
+// are kept already. Every valid item within max is kept, whatever was found wrong
+// before it, so that uniqueItems compares them: KeptItems and NotUniqueKept then
+// tell them apart from the dropped ones.
+func (d *Decoder) ItemSlot(n, max int) (keep int, spare bool) {
+	c := &d.open[len(d.open)-1]
+	i := d.Index()
+	if n > 0 && c.prevFailed && c.stored == i-1 {
+		if c.kept == nil { // the items kept so far are the first n
+			c.kept = make([]int, n, n+4)
+			for k := range c.kept {
+				c.kept[k] = k
+			}
+		}
+		n--
+		c.kept = c.kept[:n]
+		c.stored = -1
+		if n > 0 {
+			c.stored = c.kept[n-1]
+		}
+	}
+	if max > 0 && n >= max {
+		return n, true
+	}
+	c.stored = i
+	if c.kept != nil {
+		c.kept = append(c.kept, i)
+	}
+	return n, false
+}
+
+// KeptItems returns how many of the n items kept of the array that NextItem just
+// reached the end of are valid: n, or n-1 when the array's last item was kept and
+// was invalid.
+func (d *Decoder) KeptItems(n int) int {
+	if n > 0 && d.lastFailed && d.lastStored == d.count-1 {
+		return n - 1
+	}
+	return n
+}
+
+// NotUniqueKept is NotUnique for the i-th and j-th items kept (see ItemSlot) of the
+// array that NextItem just reached the end of: it reports them by their indexes in
+// the array.
+func (d *Decoder) NotUniqueKept(i, j int) {
+	if d.lastKept != nil {
+		i, j = d.lastKept[i], d.lastKept[j]
+	}
+	d.NotUnique(i, j)
+}
 
 // Enter pushes a name the arguments chose, such as a map key, onto the path of the
 // value being read. Below a sensitive property such names are not shown in paths.
@@ -716,6 +793,8 @@ func (d *Decoder) NextItem() bool {
 	c := d.peek()
 	if c == ']' {
 		d.pos++
+		d.lastFailed = !top.first && d.failures() > top.mark
+		d.lastStored, d.lastKept = top.stored, top.kept
 		d.count = d.path[len(d.path)-1].index + 1
 		d.path = d.path[:len(d.path)-1]
 		d.end()
@@ -728,6 +807,8 @@ func (d *Decoder) NextItem() bool {
 		}
 		d.pos++
 	}
+	top.prevFailed = !top.first && d.failures() > top.mark
+	top.mark = d.failures()
 	top.first = false
 	d.path[len(d.path)-1].index++
 	return true
@@ -737,8 +818,8 @@ func (d *Decoder) NextItem() bool {
 func (d *Decoder) Index() int { return d.path[len(d.path)-1].index }
 
 // Count returns how many items the array that NextItem just reached the end of held,
-// for the minItems and maxItems checks: once the arguments are invalid, Item stops
-// keeping items, and the slice no longer counts them.
+// for the minItems and maxItems checks: Item keeps only the valid items, and only up
+// to maxItems, so the slice does not count them.
 func (d *Decoder) Count() int { return d.count }
 
 // push opens a container; outer is the text to go back to at its end, if it is read
@@ -752,6 +833,10 @@ func (d *Decoder) push(array bool, outer []byte, outerPos int) {
 	}
 	c := &d.open[n]
 	c.array, c.first, c.start, c.outerPos = array, true, d.pos, outerPos
+	c.prevFailed, c.stored = false, -1
+	if c.kept != nil {
+		c.kept = nil
+	}
 	if c.outer != nil || outer != nil {
 		c.outer = outer
 	}

@@ -171,10 +171,14 @@ type interp struct {
 	// generated decoder stores for it (the zero value when it stored none).
 	key     string
 	wantKey bool
+	// keying counts the items of uniqueItems lists of objects or arrays being read
+	// for their uniqueness keys, which are their output: written even once the
+	// arguments are invalid.
+	keying int
 }
 
 // w reports whether to write output.
-func (st *interp) w() bool { return !st.d.Failed() }
+func (st *interp) w() bool { return st.keying > 0 || !st.d.Failed() }
 
 func (st *interp) raw(s string) {
 	if st.w() {
@@ -524,34 +528,45 @@ func (st *interp) member(first *bool, name string) {
 }
 
 // array reads an array as a generated slice decoder does: for uniqueItems, the items
-// compared are those a generated decoder keeps (toolimpl.Item keeps none once the
-// arguments are known to be invalid), each as the value it stored.
+// compared are those a generated decoder keeps and compares (toolimpl.Item and
+// Unique: the first maxItems valid items), each as the value it stored, and reported
+// by their indexes in the array.
 func (st *interp) array(n *node) {
 	d := st.d
 	if !d.BeginArray() {
 		return
 	}
 	var keys []string
+	var at []int // the index of each key's item
 	outer := st.wantKey
 	st.wantKey = n.unique
 	st.raw("[")
 	first := true
 	for d.NextItem() {
-		kept := !d.Failed()
 		if st.w() {
 			if !first {
 				st.out = append(st.out, ',')
 			}
 			first = false
 		}
-		start := len(st.out)
+		start, mark, i := len(st.out), d.failures(), d.Index()
+		keep := n.unique && (n.maxItems <= 0 || len(keys) < n.maxItems)
+		keying := keep && !scalar(n.items)
+		if keying {
+			st.keying++
+		}
 		st.value(n.items)
-		if n.unique && kept {
-			if scalar(n.items) {
-				keys = append(keys, st.key)
-			} else {
-				keys = append(keys, canonical(st.out[start:]))
+		valid := d.failures() == mark
+		if keying {
+			st.keying--
+			if valid {
+				keys, at = append(keys, canonical(st.out[start:])), append(at, i)
 			}
+			if !st.w() {
+				st.out = st.out[:start] // written for the key alone
+			}
+		} else if keep && valid {
+			keys, at = append(keys, st.key), append(at, i)
 		}
 	}
 	st.wantKey = outer
@@ -564,7 +579,7 @@ func (st *interp) array(n *node) {
 	}
 	if n.unique {
 		if i, j, ok := lists.Duplicate(keys); ok {
-			d.NotUnique(i, j)
+			d.NotUnique(at[i], at[j])
 		}
 	}
 }

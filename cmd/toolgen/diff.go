@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolgen/toolgen/internal/contractdiff"
+	"github.com/toolgen/toolgen/internal/safetext"
 )
 
 const diffLong = `Diff compares the tool contracts of the packages (default ".") in the working tree with
@@ -137,7 +138,10 @@ func runDiff(patterns []string, flags diffFlags, stdout, stderr io.Writer) error
 			if ptr == "" {
 				ptr = "-"
 			}
-			fmt.Fprintf(&buf, "%-10s  %s  %s  %s  %s\n", c.Kind, c.Dir, c.Tool, ptr, c.Change)
+			if c.Pointer != "" {
+				ptr = safetext.Field(ptr)
+			}
+			fmt.Fprintf(&buf, "%-10s  %s  %s  %s  %s\n", c.Kind, safetext.Field(c.Dir), safetext.Field(c.Tool), ptr, safetext.Line(c.Change))
 		}
 		if _, err := stdout.Write(buf.Bytes()); err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolgen/toolgen/generator"
+	"github.com/toolgen/toolgen/internal/safetext"
 	"github.com/toolgen/toolgen/model"
 	"github.com/toolgen/toolgen/runtime"
 )
@@ -228,7 +229,7 @@ func (c *catalog) table() string {
 		if groups == "" {
 			groups = "-"
 		}
-		row := []string{t.Package, t.Name, groups, t.Annotations.hints()}
+		row := []string{safetext.Field(t.Package), safetext.Field(t.Name), safetext.Line(groups), t.Annotations.hints()}
 		for _, n := range t.Tokens.list() {
 			row = append(row, strconv.Itoa(n))
 		}

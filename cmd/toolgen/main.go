@@ -61,10 +61,13 @@
 // comment as written.
 //
 // Nothing is ignored without a word: a comment that is almost a directive (a space
-// after //, a capital, one typo) and the jsonschema, binding and validate tags of other
-// libraries on a tool's fields, which toolgen does not read, are warnings; a struct tag
-// that reflect.StructTag cannot read (as go vet's structtag check rejects it, such as
-// tool:"pattern=^\d+$" with its backslash not doubled) is an error.
+// after //, a capital, one typo, a /* */ comment) is an error, since ignored it would
+// remove a tool; the jsonschema, binding and validate tags of other libraries on a
+// tool's fields, which toolgen does not read, are warnings; a struct tag that
+// reflect.StructTag cannot read (as go vet's structtag check rejects it, such as
+// tool:"pattern=^\d+$" with its backslash not doubled) is an error. generate prints
+// each tool it removes (a toolschema/<tool>.json file no function marks any more) on
+// standard error.
 package main
 
 import (
@@ -72,6 +75,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	rdebug "runtime/debug"
 	"slices"
 	"strings"
@@ -79,7 +83,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolgen/toolgen/generator"
+	"github.com/toolgen/toolgen/internal/contractdiff"
 	"github.com/toolgen/toolgen/internal/output"
+	"github.com/toolgen/toolgen/internal/safetext"
 	"github.com/toolgen/toolgen/model"
 	"github.com/toolgen/toolgen/parser"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
@@ -114,10 +120,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errReported):
 		return exitFail
 	case errors.As(err, &ue) || isCobraUsageError(err):
-		fmt.Fprintf(stderr, "toolgen: %v\nRun 'toolgen --help' for usage.\n", err)
+		fmt.Fprintf(stderr, "toolgen: %s\nRun 'toolgen --help' for usage.\n", safetext.Line(err.Error()))
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "toolgen: %v\n", err)
+	fmt.Fprintf(stderr, "toolgen: %s\n", safetext.Line(err.Error()))
 	return exitFail
 }
 
@@ -202,13 +208,21 @@ func newGenerateCommand(stdout, stderr io.Writer) *cobra.Command {
 			if err := output.Apply(".", changes); err != nil {
 				return err
 			}
+			// A tool that goes is never silent: its directive may have been
+			// mistyped in a way toolgen cannot tell from a deliberate removal.
+			for _, c := range changes {
+				if c.Op == output.Delete && contractdiff.IsContract(c.Path) {
+					tool := strings.TrimSuffix(path.Base(c.Path), ".json")
+					fmt.Fprintf(stderr, "toolgen: removed tool %s (%s): no function is marked //toolgen:tool for it any more\n", safetext.Line(tool), safetext.Line(c.Path))
+				}
+			}
 			if flags.verbose {
 				for _, c := range changes {
 					verb := "wrote"
 					if c.Op == output.Delete {
 						verb = "removed"
 					}
-					fmt.Fprintf(stdout, "%s %s\n", verb, c.Path)
+					fmt.Fprintf(stdout, "%s %s\n", verb, safetext.Line(c.Path))
 				}
 			}
 			return nil
@@ -232,7 +246,7 @@ func newCheckCommand(stdout, stderr io.Writer) *cobra.Command {
 				return nil
 			}
 			for _, c := range changes {
-				fmt.Fprintf(stderr, "%s: %s\n", c.Path, c.Op)
+				fmt.Fprintf(stderr, "%s: %s\n", safetext.Line(c.Path), c.Op)
 				stdout.Write(output.Diff(c))
 			}
 			fmt.Fprintf(stderr, "toolgen check: %d generated %s out of date; run 'toolgen generate'\n", len(changes), plural(len(changes), "file is", "files are"))
@@ -302,9 +316,9 @@ func plan(patterns []string, flags loadFlags, stderr io.Writer) ([]output.Change
 	}
 	for _, w := range warnings {
 		if flags.strict {
-			fmt.Fprintln(stderr, strictError(w))
+			fmt.Fprintln(stderr, safetext.Line(strictError(w)))
 		} else {
-			fmt.Fprintln(stderr, w)
+			fmt.Fprintln(stderr, safetext.Line(w.String()))
 		}
 	}
 	if flags.strict && len(warnings) > 0 {
@@ -359,7 +373,7 @@ func loadPackages(patterns, tags []string, stderr io.Writer) ([]*model.Package, 
 	var list parser.ErrorList
 	if errors.As(err, &list) {
 		for _, d := range list {
-			fmt.Fprintln(stderr, d)
+			fmt.Fprintln(stderr, safetext.Line(d.String()))
 		}
 		return nil, errReported
 	}

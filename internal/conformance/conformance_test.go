@@ -164,6 +164,8 @@ func TestConstraintsRejected(t *testing.T) {
 		{`"minItems":[1]`, `/minItems: must have at least 2 items (got 1)`},
 		{`"maxItems":[1,2,3]`, `/maxItems: must have at most 2 items (got 3)`},
 		{`"unique":["a","b","a"]`, `/unique: must not hold equal items (items 0 and 2 are equal)`},
+		{`"max":6,"unique":["a","b","a"]`, `/max: must be at most 5 (got 6); /unique: must not hold equal items (items 0 and 2 are equal)`},
+		{`"unique":["a",1,"b",2,"a"]`, `/unique/1: must be a string (got 1); /unique/3: must be a string (got 2); /unique: must not hold equal items (items 0 and 4 are equal)`},
 		{`"itemBounds":[-1,10,1,2]`, `/itemBounds/0: must be at least 0 (got -1); /itemBounds/1: must be at most 9 (got 10); /itemBounds: must have at most 3 items (got 4)`},
 		{`"colorList":["red","green"]`, `/colorList/1: must be one of "red", "blue" (got "green")`},
 		{`"secret":"hunter2"`, `/secret: must be at least 8 characters long`},

@@ -135,6 +135,8 @@ func conformanceInputs() map[string][]string {
 		`"timeOfDay":"25:00:00Z"`, `"isoDuration":"1h"`, `"email":"a@@b"`, `"hostname":"-a"`,
 		`"ipv4":"1.2.3.256"`, `"ipv6":"1.2.3.4"`, `"uri":"/relative"`, `"uuid":"x"`, `"minItems":[1]`,
 		`"maxItems":[1,2,3]`, `"unique":["a","b","a"]`, `"itemBounds":[-1,10,1,2]`,
+		`"max":6,"unique":["a","b","a"]`, `"max":6,"unique":["a","b"]`, `"unique":["a",1,"b","a"]`,
+		`"unique":[1,"a","a"]`, `"unique":["a","b",1]`, `"unique":["a",1,2,"a",3]`, `"maxItems":[1,"x",1,2]`,
 		`"colorList":["red","green"]`, `"secret":"hunter2"`, `"small":101`, `"stamp":"noon"`,
 		`"multFloat":0.30000000000000004,"multInt":1e1,"stamp":"2026-01-01t00:00:00z"`,
 	} {

@@ -75,15 +75,17 @@ func Ensure[T any](p **T) *T {
 
 // Item returns where to decode the next item of the array d is reading into *s: a new
 // zero item at its end, with the room Decoder.Room says (max is the array's maxItems,
-// or 0). Once the arguments are known to be invalid (a violation, or more than max
-// items), the value will not be used, and the items read from then on are decoded into
-// one spare place past the end of *s, so that a long list of mistakes (a million
-// [1,1,…] for a list of strings, or {} for a list of large structs) costs no more
-// memory than its first item; Decoder.Count still counts them.
+// or 0). An invalid item is not kept: the next one takes its place (Decoder.ItemSlot),
+// so that a long list of mistakes (a million [1,1,…] for a list of strings, or {} for a
+// list of large structs) costs no more memory than its first item, and the valid items
+// cost what they would in valid arguments; Unique compares those, wherever the
+// mistakes are. Past max items, the items are decoded into one spare place past the
+// end of *s. Decoder.Count, not *s, counts the items.
 func Item[S ~[]E, E any](d *runtime.Decoder, s *S, max int) *E {
 	var zero E
-	n := len(*s)
-	if d.Failed() || max > 0 && n >= max {
+	n, spare := d.ItemSlot(len(*s), max)
+	*s = (*s)[:n]
+	if spare {
 		if n == cap(*s) {
 			*s = slices.Grow(*s, 1)
 		}
@@ -101,10 +103,11 @@ func Item[S ~[]E, E any](d *runtime.Decoder, s *S, max int) *E {
 	return &(*s)[n]
 }
 
-// Unique checks that no two items of a list d has read are equal (uniqueItems).
+// Unique checks that no two valid items of a list d has just read into items (by
+// Item) are equal (uniqueItems).
 func Unique[T comparable](d *runtime.Decoder, items []T) {
-	if i, j, ok := lists.Duplicate(items); ok {
-		d.NotUnique(i, j)
+	if i, j, ok := lists.Duplicate(items[:d.KeptItems(len(items))]); ok {
+		d.NotUniqueKept(i, j)
 	}
 }
 

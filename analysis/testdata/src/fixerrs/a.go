@@ -34,3 +34,15 @@ func Search(q Query) {}
 //
 //toolgen:tool xyzzy
 func Far() {}
+
+// Near has a space in its directive: an error, with the fix.
+//
+// want +1 `"// toolgen:tool readonly" is not a toolgen directive: did you mean //toolgen:tool readonly\?`
+// toolgen:tool readonly
+func Near() {}
+
+// Block has its directive in a /* */ comment.
+//
+// want +1 `"/\* toolgen:tool \*/" is not a toolgen directive: did you mean //toolgen:tool\?`
+/* toolgen:tool */
+func Block() {}

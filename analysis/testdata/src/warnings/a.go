@@ -32,9 +32,3 @@ func Set(in Input) error { return nil }
 //toolgen:tool readonly
 //toolgen:param name desc="Who to greet."
 func Greet(name string, times int) string { return "" } // want `warning: tool greet: parameter "times" has no description: add desc="\.\.\." to a //toolgen:param times line`
-
-// Near is not a tool: its directive has a space.
-//
-// want +1 `warning: "// toolgen:tool readonly" is not a toolgen directive, so toolgen ignores it: did you mean //toolgen:tool readonly\?`
-// toolgen:tool readonly
-func Near() {}

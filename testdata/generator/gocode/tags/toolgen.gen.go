@@ -18,7 +18,7 @@ const (
 	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
 )
 
-// Tools returns the package's tools: lookup and near.
+// Tools returns the package's tools: lookup.
 func Tools() *runtime.Toolset {
 	return runtime.NewToolset(toolgenTools[:], toolgenDispatch)
 }
@@ -26,21 +26,13 @@ func Tools() *runtime.Toolset {
 // toolgenTools describes the tools of Tools, sorted by name.
 var toolgenTools = [...]runtime.Tool{{
 	Name:        "lookup",
-	Description: "Looks up a city.\n\ntoolgen:tool readonly",
+	Description: "Looks up a city.",
 	Annotations: runtime.Annotations{
 		ReadOnly: &toolgenHints[0],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City to look up.","minLength":1},"days":{"type":"integer","description":"Days to forecast."},"note":{"type":"string","description":"Free.","maxLength":10}},"required":["city","days","note"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"What Lookup returns.","properties":{"text":{"type":"string","description":"Text of the answer."}},"required":["text"]}`),
 	Strict:       true,
-}, {
-	Name:        "near",
-	Description: "Misses one by one.\n\nToolgen:tool\ntoolgen: param x\n  toolgen:tols (two typos: left alone)\n\ttoolgen:tools\ntoolgen:package tools=X\ntoolgen: see the README (prose, left alone)\ntoolgen: to do (prose too)",
-	Annotations: runtime.Annotations{
-		ReadOnly: &toolgenHints[1],
-	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	Strict:      true,
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
@@ -61,16 +53,6 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.StructuredResult(out, false)
 		}
-	case 1:
-		// near
-		d.EmptyObject()
-		if !d.Finish() {
-			return nil
-		}
-		return func(context.Context) (*runtime.Result, error) {
-			Near()
-			return nil, nil
-		}
 	}
 	return nil
 }
@@ -79,7 +61,6 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 // tool: data the tools point at, with no code to run at start-up.
 var toolgenHints = [...]bool{
 	true, // lookup: ReadOnly
-	true, // near: ReadOnly
 }
 
 // toolgenDecodeArgs reads a Args object into v.

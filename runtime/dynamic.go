@@ -1,10 +1,12 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -112,20 +114,19 @@ func compileTool(def *Tool) (*program, error) {
 	if err != nil {
 		return nil, &SchemaError{Tool: def.Name, Reason: "not a JSON Schema: " + err.Error()}
 	}
-	c := &compiler{tool: def.Name, root: doc, refs: map[string]*node{}}
-	root := &node{}
-	c.refs[""] = root
-	root.ref = c.compile(doc, "")
+	c := &compiler{tool: def.Name, root: doc, nodes: map[*jv]*node{}}
+	root := c.compile(doc)
 	if c.err == nil {
 		c.checkCycles()
 	}
 	if c.err == nil {
+		c.flatten()
 		c.applyOverlays()
 	}
 	if c.err != nil {
 		return nil, c.err
 	}
-	if r := resolve(root); r.kind != kindObject || r.nullable {
+	if r := resolve(root); r.kind != kindObject || r.nullable || root.nullable {
 		return nil, &SchemaError{Tool: def.Name, Keyword: "type", Reason: "the arguments must be an object (type object)"}
 	}
 	for _, p := range def.Sensitive {
@@ -188,8 +189,12 @@ func (st *interp) value(n *node) {
 	d := st.d
 	for {
 		if n.nullable && d.Null() {
-			st.raw("null")
 			st.key = "z"
+			if n.nullFails {
+				d.Fail(n.enumCode, n.enumMsg) // the type allows null, the enum does not
+				return
+			}
+			st.raw("null")
 			return
 		}
 		if n.ref == nil {
@@ -251,10 +256,7 @@ func (st *interp) value(n *node) {
 	case kindBool:
 		st.key = "bfalse"
 		if b, ok := d.Bool(); ok {
-			if n.hasBoolConst && b != n.boolConst {
-				d.Fail(CodeConst, n.enumMsg)
-			}
-			if n.enumBool != nil && !slices.Contains(n.enumBool, b) {
+			if n.hasEnum && !n.enumBool[b2i(b)] {
 				d.Fail(n.enumCode, n.enumMsg)
 				return
 			}
@@ -273,26 +275,21 @@ func (st *interp) value(n *node) {
 func (st *interp) stringValue(n *node) {
 	d := st.d
 	st.key = "s"
-	if n.enumStr != nil {
-		// As generated: with an enum, the value is only matched.
-		b, ok := d.StringBytes()
-		if !ok {
+	var s string
+	var ok bool
+	if n.hasEnum {
+		// As generated: with an enum, the value is matched, not kept, and the other
+		// keywords are checked on the enum's own copy of it.
+		var b []byte
+		if b, ok = d.StringBytes(); !ok {
 			return
 		}
-		if !containsBytes(n.enumStr, b) {
+		// The set's own copy of the string: b is the decoder's, reused by the next read.
+		if s, ok = n.enumStr[string(b)]; !ok {
 			d.Fail(n.enumCode, n.enumMsg)
 			return
 		}
-		if st.wantKey {
-			st.key = "s" + string(b)
-		}
-		if st.w() {
-			st.out = appendJSONBytes(st.out, b)
-		}
-		return
-	}
-	s, ok := d.String()
-	if !ok {
+	} else if s, ok = d.String(); !ok {
 		return
 	}
 	if n.minLen >= 0 {
@@ -323,13 +320,7 @@ func (st *interp) intValue(n *node) {
 		return
 	}
 	for _, c := range n.checks {
-		var fail bool
-		if c.integer {
-			fail = c.op == '[' && v <= c.i || c.op == ']' && v >= c.i
-		} else {
-			fail = c.op == '[' && float64(v) <= c.f || c.op == ']' && float64(v) >= c.f
-		}
-		if fail {
+		if c.failsInt(v) {
 			d.Fail(c.code, c.msg)
 		}
 	}
@@ -339,7 +330,7 @@ func (st *interp) intValue(n *node) {
 	if n.multiple != "" {
 		d.MultipleOf(n.multiple)
 	}
-	if n.enumInt != nil && !slices.Contains(n.enumInt, v) {
+	if _, in := n.enumInt[v]; n.hasEnum && !in {
 		d.Fail(n.enumCode, n.enumMsg)
 		return
 	}
@@ -357,13 +348,7 @@ func (st *interp) uintValue(n *node) {
 		return
 	}
 	for _, c := range n.checks {
-		var fail bool
-		if c.integer {
-			fail = c.op == '[' && (c.i >= 0 && v <= uint64(c.i)) || c.op == ']' && (c.i < 0 || v >= uint64(c.i))
-		} else {
-			fail = c.op == '[' && float64(v) <= c.f || c.op == ']' && float64(v) >= c.f
-		}
-		if fail {
+		if c.failsUint(v) {
 			d.Fail(c.code, c.msg)
 		}
 	}
@@ -373,7 +358,7 @@ func (st *interp) uintValue(n *node) {
 	if n.multiple != "" {
 		d.MultipleOf(n.multiple)
 	}
-	if n.enumUint != nil && !slices.Contains(n.enumUint, v) {
+	if _, in := n.enumUint[v]; n.hasEnum && !in {
 		d.Fail(n.enumCode, n.enumMsg)
 		return
 	}
@@ -391,18 +376,7 @@ func (st *interp) floatValue(n *node) {
 		return
 	}
 	for _, c := range n.checks {
-		var fail bool
-		switch c.op {
-		case '<':
-			fail = f < c.f
-		case '>':
-			fail = f > c.f
-		case '[':
-			fail = f <= c.f
-		case ']':
-			fail = f >= c.f
-		}
-		if fail {
+		if c.failsFloat(f) {
 			d.Fail(c.code, c.msg)
 		}
 	}
@@ -412,7 +386,7 @@ func (st *interp) floatValue(n *node) {
 	if n.multInt != 0 {
 		d.MultipleOf(n.multText)
 	}
-	if n.enumF != nil && !slices.Contains(n.enumF, f) {
+	if _, in := n.enumF[f]; n.hasEnum && !in {
 		d.Fail(n.enumCode, n.enumMsg)
 		return
 	}
@@ -453,6 +427,10 @@ func (st *interp) object(n *node) {
 			if p.sensitive {
 				flags |= Sensitive
 			}
+			if p.badName {
+				d.Unknown(n.keyNames...)
+				continue
+			}
 			if d.Property(&seen[i], p.name, flags) {
 				st.member(&first, p.name)
 				st.value(p.node)
@@ -464,8 +442,8 @@ func (st *interp) object(n *node) {
 			d.Unknown(n.names...)
 			continue
 		}
-		if n.keyEnum != nil && !containsBytes(n.keyEnum, d.FieldName()) {
-			d.Unknown(n.keyEnum...)
+		if _, in := n.keyEnum[string(d.FieldName())]; n.keyEnum != nil && !in {
+			d.Unknown(n.keyNames...)
 			continue
 		}
 		k := string(d.FieldName())
@@ -579,18 +557,59 @@ func scalar(n *node) bool {
 	return false
 }
 
-// canonical returns the uniqueness key of an object or array item: its JSON with
-// object keys sorted, so that items equal as JSON values are equal.
+// canonical returns the uniqueness key of an object or array item, given as the
+// interpreter wrote it (compact, strings and numbers each in one form): the same text
+// with object keys sorted and -0 written 0, so that items equal as JSON values are
+// equal. An item with no object and no -0 is its own key.
 func canonical(item []byte) string {
+	if !bytes.Contains(item, []byte("-0")) && bytes.IndexByte(item, '{') < 0 {
+		return string(item)
+	}
+	dec := json.NewDecoder(bytes.NewReader(item))
+	dec.UseNumber()
 	var v any
-	if json.Unmarshal(item, &v) != nil {
+	if dec.Decode(&v) != nil {
 		return string(item)
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return string(item)
+	return string(appendCanonical(nil, v))
+}
+
+// appendCanonical writes v, as encoding/json decodes it with UseNumber, in the form
+// of canonical.
+func appendCanonical(b []byte, v any) []byte {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(v))
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, k)
+			b = append(b, ':')
+			b = appendCanonical(b, v[k])
+		}
+		return append(b, '}')
+	case []any:
+		b = append(b, '[')
+		for i, x := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendCanonical(b, x)
+		}
+		return append(b, ']')
+	case string:
+		return appendJSONString(b, v)
+	case json.Number:
+		if v == "-0" {
+			return append(b, '0')
+		}
+		return append(b, v...)
+	case bool:
+		return strconv.AppendBool(b, v)
 	}
-	return string(b)
+	return append(b, "null"...)
 }
 
 // anyValue reads any JSON value as Decoder.Any does, with the same violations, and
@@ -658,16 +677,6 @@ func (st *interp) anyValue() {
 			st.out = appendFloat(st.out, f)
 		}
 	}
-}
-
-// containsBytes reports whether list holds b, without copying b.
-func containsBytes(list []string, b []byte) bool {
-	for _, s := range list {
-		if s == string(b) {
-			return true
-		}
-	}
-	return false
 }
 
 // appendFloat writes f as encoding/json does.

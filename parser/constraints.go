@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -8,6 +9,7 @@ import (
 	"net/netip"
 	"net/url"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgen/toolgen/model"
+	"github.com/toolgen/toolgen/runtime"
 )
 
 // constraintKeys are the keys of a tool tag and of a //toolgen:param line (which also
@@ -298,7 +301,12 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 				b.errorf(it.Pos, "pattern applies to strings, not %s", describe(item))
 				continue
 			}
-			r, err := regexp.Compile(it.Value)
+			r, err := runtime.CompilePattern(it.Value)
+			var syntaxErr *syntax.Error
+			if err != nil && !errors.As(err, &syntaxErr) {
+				b.errorf(it.Pos, "pattern %q: %v", it.Value, err) // too complex
+				continue
+			}
 			if err != nil {
 				b.errorf(it.Pos, "pattern %q is not a valid RE2 expression: %v", it.Value, unwrapRegexpErr(err))
 				continue

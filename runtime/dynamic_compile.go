@@ -623,9 +623,9 @@ func (c *compiler) stringNode(n *node, s *jv) {
 			c.fail(s, "pattern", "pattern", "must be a string")
 			return
 		}
-		re, err := regexp.Compile(v.str)
+		re, err := CompilePattern(v.str)
 		if err != nil {
-			c.fail(s, "pattern", "pattern", "not an RE2 expression: "+err.Error())
+			c.fail(s, "pattern", "pattern", err.Error())
 			return
 		}
 		n.pattern, n.patternSrc, n.patternMessage = re, v.str, "must match the pattern "+v.str

@@ -428,7 +428,12 @@ func (st *interp) object(n *node) {
 				flags |= Sensitive
 			}
 			if p.badName {
-				d.Unknown(n.keyNames...)
+				// A name propertyNames refuses, unless null makes it absent.
+				if !p.required && seen[i] == Absent && d.Null() {
+					seen[i] = Null
+				} else {
+					d.Unknown(n.keyNames...)
+				}
 				continue
 			}
 			if d.Property(&seen[i], p.name, flags) {

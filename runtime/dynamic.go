@@ -2,10 +2,12 @@ package runtime
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"hash/maphash"
 	"maps"
 	"math"
 	"slices"
@@ -101,7 +103,10 @@ func anySensitive(n *node, seen map[*node]bool) bool {
 const maxSensitiveVisits = 100000
 
 // program is a compiled input schema.
-type program struct{ root *node }
+type program struct {
+	root *node
+	seed maphash.Seed // see hashJSON
+}
 
 // compileTool compiles def's input schema and completes def.Sensitive with the
 // properties the schema marks.
@@ -149,12 +154,12 @@ func compileTool(def *Tool) (*program, error) {
 		}
 	}
 	def.Sensitive = sens
-	return &program{root: root}, nil
+	return &program{root: root, seed: maphash.MakeSeed()}, nil
 }
 
 // decode reads the arguments d holds, returning them re-encoded when they are valid.
 func (p *program) decode(d *Decoder) (json.RawMessage, bool) {
-	st := interp{d: d}
+	st := interp{d: d, seed: p.seed}
 	st.value(p.root)
 	if !d.Finish() {
 		return nil, false
@@ -172,6 +177,7 @@ type interp struct {
 	// generated decoder stores for it (the zero value when it stored none).
 	key     string
 	wantKey bool
+	seed    maphash.Seed // for the hashes of object and array items (uniqueItems)
 }
 
 // w reports whether to write output.
@@ -514,7 +520,8 @@ func (st *interp) array(n *node) {
 	if !d.BeginArray() {
 		return
 	}
-	var keys []string
+	var keys []string      // scalar items: the values a generated decoder compares
+	var items []hashedItem // other items
 	outer := st.wantKey
 	st.wantKey = n.unique
 	st.raw("[")
@@ -533,7 +540,8 @@ func (st *interp) array(n *node) {
 			if scalar(n.items) {
 				keys = append(keys, st.key)
 			} else {
-				keys = append(keys, canonical(st.out[start:]))
+				h, _ := hashJSON(st.out, start, st.seed)
+				items = append(items, hashedItem{h, int32(start), int32(len(st.out))})
 			}
 		}
 	}
@@ -548,8 +556,128 @@ func (st *interp) array(n *node) {
 	if n.unique {
 		if i, j, ok := lists.Duplicate(keys); ok {
 			d.NotUnique(i, j)
+		} else if i, j, ok := st.equalItems(items); ok {
+			d.NotUnique(i, j)
 		}
 	}
+}
+
+// hashedItem is an object or array item of an array with uniqueItems: a hash of its
+// JSON value, and where st.out holds it.
+type hashedItem struct {
+	hash       uint64
+	start, end int32
+}
+
+// equalItems returns the first two items equal as JSON values, as lists.Duplicate
+// does: items of equal hash are compared by their canonical text, so that the rare
+// items of equal hash that differ are not taken for equal. An item's hash costs a pass
+// over its text, with no allocation, whichever array holds it, so that arrays of
+// unique arrays nested sixty deep cost no more memory than one.
+func (st *interp) equalItems(items []hashedItem) (i, j int, ok bool) {
+	if len(items) < 2 {
+		return 0, 0, false
+	}
+	text := func(k int32) string { return canonical(st.out[items[k].start:items[k].end]) }
+	order := make([]int32, len(items))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(items[a].hash, items[b].hash); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	// The first duplicate is the second item of the run of equal hashes whose second
+	// item comes first.
+	bi, bj := int32(-1), int32(-1)
+	for k := 1; k < len(order); k++ {
+		a, b := order[k-1], order[k]
+		if items[a].hash != items[b].hash || k >= 2 && items[order[k-2]].hash == items[a].hash {
+			continue // not a run, or not its first two
+		}
+		if text(a) != text(b) {
+			// Two items of one hash that differ: compare every item by its text.
+			texts := make([]string, len(items))
+			for x := range texts {
+				texts[x] = text(int32(x))
+			}
+			return lists.Duplicate(texts)
+		}
+		if bj < 0 || b < bj {
+			bi, bj = a, b
+		}
+	}
+	return int(bi), int(bj), bj >= 0
+}
+
+// hashJSON returns a hash of the JSON value that starts at b[i], written as the
+// interpreter writes values (compact, each string and number in one form), and where
+// it ends: values equal as JSON have equal hashes (object members in any order, -0
+// and 0 alike). Text cut short hashes as what it holds.
+func hashJSON(b []byte, i int, seed maphash.Seed) (uint64, int) {
+	if i >= len(b) {
+		return 0, i
+	}
+	switch b[i] {
+	case '{':
+		var sum uint64
+		count := uint64(0)
+		i++
+		for i < len(b) && b[i] != '}' {
+			if b[i] == ',' {
+				i++
+			}
+			kh, end := hashJSON(b, i, seed)
+			i = end + 1 // the colon
+			vh, end := hashJSON(b, i, seed)
+			i = max(end, i+1)  // text cut short moves on too
+			sum += mix(kh, vh) // commutative: members in any order
+			count++
+		}
+		return mix(mix(0x6f626a, sum), count), i + 1
+	case '[':
+		h := uint64(0x617272)
+		i++
+		for i < len(b) && b[i] != ']' {
+			if b[i] == ',' {
+				i++
+			}
+			ih, end := hashJSON(b, i, seed)
+			i = max(end, i+1)
+			h = mix(h, ih)
+		}
+		return h, i + 1
+	case '"':
+		end := i + 1
+		for end < len(b) && b[end] != '"' {
+			if b[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		end = min(end+1, len(b))
+		return maphash.Bytes(seed, b[i:end]), end
+	}
+	end := i
+	for end < len(b) && b[end] != ',' && b[end] != ']' && b[end] != '}' && b[end] != ':' {
+		end++
+	}
+	if string(b[i:end]) == "-0" {
+		return maphash.String(seed, "0"), end
+	}
+	return maphash.Bytes(seed, b[i:end]), end
+}
+
+// mix combines two hashes (the finalizer of SplitMix64 over their combination).
+func mix(a, b uint64) uint64 {
+	x := a*0x9e3779b97f4a7c15 ^ b
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // scalar reports whether the values of n are strings, numbers or booleans (or null),

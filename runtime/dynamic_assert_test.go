@@ -71,5 +71,10 @@ func TestNewToolAssertsWhatItReads(t *testing.T) {
 		{"unique -0 numbers", obj(`{"type":"array","uniqueItems":true,"items":{"type":"number"}}`), `{"a":[0,-0]}`, false},
 		{"unique 1 1.0 any", obj(`{"type":"array","uniqueItems":true}`), `{"a":[[1],[1.0]]}`, false},
 		{"unique distinct", obj(`{"type":"array","uniqueItems":true}`), `{"a":[[0],[1],{"a":0},{"a":-1}]}`, true},
+		{"unique members in any order", obj(`{"type":"array","uniqueItems":true}`), `{"a":[{"a":1,"b":[2]},{"b":[2],"a":1}]}`, false},
+		{"unique order of items", obj(`{"type":"array","uniqueItems":true}`), `{"a":[[1,2],[2,1],{"a":[1,2]},{"a":[2,1]}]}`, true},
+		{"unique third of three", obj(`{"type":"array","uniqueItems":true}`), `{"a":[{"a":1},{"a":2},{"a":3},{"a":2}]}`, false},
+		{"unique nested -0", obj(`{"type":"array","uniqueItems":true}`), `{"a":[{"a":[0,{"b":0}]},{"a":[-0,{"b":-0}]}]}`, false},
+		{"unique strings that look alike", obj(`{"type":"array","uniqueItems":true}`), `{"a":[["a,b"],["a","b"],{"a":"b"},{"a\"":"b"}]}`, true},
 	})
 }

@@ -197,6 +197,14 @@ var hostileCalls = []hostileCall{
 		func(n int) []byte { return []byte(`{"s":"` + strings.Repeat("ab", (n-10)/2) + `"}`) }},
 	{"80,000 properties", `{"type":"object","properties":{` + repeatJoin(80000, func(i int) string { return fmt.Sprintf(`"property%d":{"type":"integer"}`, i) }) + `},"additionalProperties":false}`,
 		func(n int) []byte { return fillList(`{`, `"propertx%d":1`, `}`, n) }},
+	{"unique arrays 60 deep", `{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"array","uniqueItems":true,"items":`, 60) + `{}` + strings.Repeat(`}`, 60) + `}}`,
+		func(n int) []byte {
+			return fillList(`{"a":`+strings.Repeat("[", 60), `1`, strings.Repeat("]", 60)+`}`, n)
+		}},
+	{"unique objects 60 deep", `{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"array","uniqueItems":true,"items":`, 60) + `{}` + strings.Repeat(`}`, 60) + `}}`,
+		func(n int) []byte {
+			return fillList(`{"a":`+strings.Repeat("[", 60), `{"b":%d,"a":-0}`, strings.Repeat("]", 60)+`}`, n)
+		}},
 	{"propertyNames of 10,000", `{"type":"object","propertyNames":{"enum":[` + bigEnum + `]}}`,
 		func(n int) []byte { return fillList(`{`, `"valuu-%d":1`, `}`, n) }},
 }

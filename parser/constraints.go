@@ -137,6 +137,11 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 	var def value
 	var defAt kv
 	var re *regexp.Regexp
+	type listedValue struct {
+		v  value
+		at kv
+	}
+	var listed []listedValue // the enum's values and the const, checked as defaults are
 	items, nonZero := b.withValidate(j, prop, item, itemEnum)
 	for _, it := range items {
 		if !slices.Contains(constraintKeys, it.Key) {
@@ -210,6 +215,7 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 					continue
 				}
 				vals = append(vals, v.json)
+				listed = append(listed, listedValue{v, it})
 			}
 			if !bad {
 				c.Enum = vals
@@ -228,6 +234,7 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 				continue
 			}
 			c.Const = v.json
+			listed = append(listed, listedValue{v, it})
 		case "default":
 			if !isScalar(prop) {
 				b.errorf(it.Pos, "default is only supported on strings, booleans and numbers, not %s", describe(prop))
@@ -384,6 +391,15 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 	if hasDefault {
 		if msg := b.checkDefault(def, f.Constraints, bounds, re, itemEnum); msg != "" {
 			b.errorf(defAt.Pos, "default %s %s", def.json, msg)
+		}
+	}
+	// A value the enum or const allows must meet the other constraints too: the
+	// decoder matches it against the list alone, and the schema says both.
+	others := f.Constraints
+	others.Enum, others.Const = nil, ""
+	for _, l := range listed {
+		if msg := b.checkDefault(l.v, others, bounds, re, nil); msg != "" {
+			b.errorf(l.at.Pos, "%s value %s %s", l.at.Key, l.v.json, msg)
 		}
 	}
 

@@ -178,6 +178,7 @@ type interp struct {
 	key     string
 	wantKey bool
 	seed    maphash.Seed // for the hashes of object and array items (uniqueItems)
+	scratch []byte       // a number's enum key
 }
 
 // w reports whether to write output.
@@ -326,7 +327,7 @@ func (st *interp) intValue(n *node) {
 		return
 	}
 	for _, c := range n.checks {
-		if c.failsInt(v) {
+		if c.failsInt(v, d.lastNumber()) {
 			d.Fail(c.code, c.msg)
 		}
 	}
@@ -354,7 +355,7 @@ func (st *interp) uintValue(n *node) {
 		return
 	}
 	for _, c := range n.checks {
-		if c.failsUint(v) {
+		if c.failsUint(v, d.lastNumber()) {
 			d.Fail(c.code, c.msg)
 		}
 	}
@@ -382,7 +383,7 @@ func (st *interp) floatValue(n *node) {
 		return
 	}
 	for _, c := range n.checks {
-		if c.failsFloat(f) {
+		if c.failsDec(d.lastNumber()) || c.failsFloat(f) {
 			d.Fail(c.code, c.msg)
 		}
 	}
@@ -392,7 +393,7 @@ func (st *interp) floatValue(n *node) {
 	if n.multInt != 0 {
 		d.MultipleOf(n.multText)
 	}
-	if _, in := n.enumF[f]; n.hasEnum && !in {
+	if n.hasEnum && !st.inEnum(n) {
 		d.Fail(n.enumCode, n.enumMsg)
 		return
 	}
@@ -403,6 +404,19 @@ func (st *interp) floatValue(n *node) {
 	if st.w() {
 		st.out = appendFloat(st.out, f)
 	}
+}
+
+// inEnum reports whether the number just read is one of n's enum, compared exactly.
+func (st *interp) inEnum(n *node) bool {
+	st.scratch = appendDecimalKey(st.scratch[:0], st.d.lastNumber())
+	_, in := n.enumNum[string(st.scratch)]
+	return in
+}
+
+// lastNumber returns the number just read, exactly.
+func (d *Decoder) lastNumber() decimal {
+	x, _ := parseDecimal(d.data[d.valStart:d.pos])
+	return x
 }
 
 // object reads an object: its declared properties as a generated struct decoder

@@ -43,6 +43,20 @@ func TestNewToolAssertsWhatItReads(t *testing.T) {
 		{"minimum -1e30", obj(`{"type":"integer","minimum":-1e30}`), `{"a":-5}`, true},
 		{"maximum 1e30", obj(`{"type":"integer","maximum":1e30}`), `{"a":5}`, true},
 		{"minimum 1e30 nullable", obj(`{"type":["integer","null"],"minimum":1e30}`), `{"a":[1]}`, false},
+		// Numbers are compared exactly, and as the float64 run gets (found by
+		// FuzzDifferential: 9223372036854775808 passed a const of 2^63-1).
+		{"number const 2^63-1", obj(`{"type":"number","const":9223372036854775807}`), `{"a":9223372036854775808}`, false},
+		{"number maximum 2^63-1", obj(`{"type":"number","maximum":9223372036854775807}`), `{"a":9223372036854775808}`, false},
+		{"number minimum 0.1", obj(`{"type":"number","minimum":0.1}`), `{"a":0.09999999999999999999}`, false},
+		{"number enum 0.1", obj(`{"type":"number","enum":[0.1]}`), `{"a":1e-1}`, true},
+		{"number enum 0.1 near", obj(`{"type":"number","enum":[0.1]}`), `{"a":0.10000000000000000001}`, false},
+		{"number enum -0", obj(`{"type":"number","enum":[0]}`), `{"a":-0.0}`, true},
+		{"number rounds to its bound", obj(`{"type":"number","exclusiveMinimum":0}`), `{"a":1e-400}`, false},
+		{"integer exclusiveMinimum 2.5", obj(`{"type":"integer","exclusiveMinimum":2.5}`), `{"a":3}`, true},
+		{"integer exclusiveMinimum 2.5 below", obj(`{"type":"integer","exclusiveMinimum":2.5}`), `{"a":2}`, false},
+		{"integer minimum 2.5", obj(`{"type":"integer","minimum":2.5}`), `{"a":2}`, false},
+		{"integer enum 2.0", obj(`{"type":"integer","enum":[2.0]}`), `{"a":2}`, true},
+		{"integer maximum 2^63-1.5", obj(`{"type":"integer","exclusiveMaximum":9223372036854775806.5}`), `{"a":9223372036854775807}`, false},
 		// propertyNames applies to every property, declared ones too.
 		{"propertyNames declared", `{"type":"object","properties":{"b":{"type":"string"}},"propertyNames":{"enum":["a"]}}`, `{"b":"x"}`, false},
 		{"propertyNames declared absent", `{"type":"object","properties":{"b":{"type":"string"}},"propertyNames":{"enum":["a"]}}`, `{"a":1}`, true},

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -67,8 +68,8 @@ type node struct {
 	enumStr   map[string]string // each string to itself
 	enumInt   map[int64]struct{}
 	enumUint  map[uint64]struct{}
-	enumF     map[float64]struct{} // -0 is 0 as a key
-	enumBool  [2]bool              // false, true allowed
+	enumNum   map[string]struct{} // the numbers' appendDecimalKey
+	enumBool  [2]bool             // false, true allowed
 
 	// Integers: the inclusive range the Decoder checks, then the other keywords.
 	lo, hi   int64
@@ -109,7 +110,8 @@ type prop struct {
 type numCheck struct {
 	code    Code
 	msg     string
-	f       float64
+	dec     decimal // the bound, compared exactly
+	f       float64 // the bound as a float64, for a number read as one
 	i       int64
 	integer bool // compare as integers (i), else as floats (f)
 	op      byte // '<' fails below, '>' above, '[' at or below, ']' at or above
@@ -762,12 +764,13 @@ func (c *compiler) intBound(n *node, s *jv, text, kw string, code Code, msg stri
 
 func (c *compiler) numCheck(s *jv, text, kw string, code Code, msg string, op byte, integer bool) numCheck {
 	ch := numCheck{code: code, msg: msg + " " + text, op: op}
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil {
-		c.fail(s, kw, kw, "must be a number a float64 holds")
+	dec, ok := parseDecimal([]byte(text))
+	if !ok {
+		c.fail(s, kw, kw, "must be a number")
 		return ch
 	}
-	ch.f = f
+	ch.dec = dec
+	ch.f, _ = strconv.ParseFloat(text, 64) // ±Inf past the range: every float64 meets it or none does
 	if integer {
 		if i, err := strconv.ParseInt(text, 10, 64); err == nil {
 			ch.i, ch.integer = i, true
@@ -777,22 +780,38 @@ func (c *compiler) numCheck(s *jv, text, kw string, code Code, msg string, op by
 }
 
 // fails reports whether the integer v breaks the check.
-func (c numCheck) failsInt(v int64) bool {
+func (c numCheck) failsInt(v int64, x decimal) bool {
 	if c.integer {
 		return c.op == '[' && v <= c.i || c.op == ']' && v >= c.i
 	}
-	return c.failsFloat(float64(v))
+	return c.failsDec(x)
 }
 
 // failsUint reports whether the unsigned integer v breaks the check.
-func (c numCheck) failsUint(v uint64) bool {
+func (c numCheck) failsUint(v uint64, x decimal) bool {
 	if c.integer {
 		return c.op == '[' && c.i >= 0 && v <= uint64(c.i) || c.op == ']' && (c.i < 0 || v >= uint64(c.i))
 	}
-	return c.failsFloat(float64(v))
+	return c.failsDec(x)
 }
 
-// failsFloat reports whether the number f breaks the check.
+// failsDec reports whether the number x breaks the check, compared exactly.
+func (c numCheck) failsDec(x decimal) bool {
+	r := cmpDecimal(x, c.dec)
+	switch c.op {
+	case '<':
+		return r < 0
+	case '>':
+		return r > 0
+	case '[':
+		return r <= 0
+	}
+	return r >= 0
+}
+
+// failsFloat reports whether the number f, as a float64 holds it, breaks the check:
+// a number is read as a float64, and the value run gets must meet the schema too
+// (1e-400 is greater than 0, but the float64 it rounds to is not).
 func (c numCheck) failsFloat(f float64) bool {
 	switch c.op {
 	case '<':
@@ -803,6 +822,57 @@ func (c numCheck) failsFloat(f float64) bool {
 		return f <= c.f
 	}
 	return f >= c.f
+}
+
+// cmpDecimal compares two numbers exactly: -1, 0 or +1 as a is less than, equal to
+// or greater than b.
+func cmpDecimal(a, b decimal) int {
+	sign := func(x decimal) int {
+		switch {
+		case x.zero():
+			return 0
+		case x.neg:
+			return -1
+		}
+		return 1
+	}
+	sa, sb := sign(a), sign(b)
+	if sa != sb || sa == 0 {
+		return cmp.Compare(sa, sb)
+	}
+	// Both of one sign: compare magnitudes, the place of the first digit, then the
+	// digits.
+	mag := cmp.Compare(int64(a.len())+a.exp, int64(b.len())+b.exp)
+	for i := 0; mag == 0 && i < max(a.len(), b.len()); i++ {
+		mag = cmp.Compare(a.digit(i), b.digit(i))
+	}
+	return sa * mag
+}
+
+// digit returns the i-th significant digit of x, '0' past the last.
+func (x decimal) digit(i int) byte {
+	switch {
+	case i < len(x.hi):
+		return x.hi[i]
+	case i < x.len():
+		return x.lo[i-len(x.hi)]
+	}
+	return '0'
+}
+
+// appendDecimalKey writes a key of x that equal numbers share (2, 2.0, 20e-1 and
+// 0.2e1 alike; -0 is 0).
+func appendDecimalKey(b []byte, x decimal) []byte {
+	if x.zero() {
+		return append(b, '0')
+	}
+	if x.neg {
+		b = append(b, '-')
+	}
+	b = append(b, x.hi...)
+	b = append(b, x.lo...)
+	b = append(b, 'e')
+	return strconv.AppendInt(b, x.exp, 10)
 }
 
 func (c *compiler) enumConst(n *node, s *jv, typ string) {
@@ -834,7 +904,7 @@ func (c *compiler) enumConst(n *node, s *jv, typ string) {
 	case kindUnsigned:
 		n.enumUint = make(map[uint64]struct{}, len(vals))
 	case kindNumber:
-		n.enumF = make(map[float64]struct{}, len(vals))
+		n.enumNum = make(map[string]struct{}, len(vals))
 	}
 	texts := make([]string, len(vals))
 	for i, v := range vals {
@@ -871,12 +941,12 @@ func (c *compiler) enumConst(n *node, s *jv, typ string) {
 				n.enumInt[int64(-mag)] = struct{}{}
 			}
 		case kindNumber:
-			x, err := strconv.ParseFloat(v.str, 64)
-			if v.kind != 'n' || err != nil {
+			x, ok := parseDecimal([]byte(v.str))
+			if v.kind != 'n' || !ok {
 				bad()
 				return
 			}
-			n.enumF[x] = struct{}{}
+			n.enumNum[string(appendDecimalKey(nil, x))] = struct{}{}
 		case kindBool:
 			if v.kind != 'b' {
 				bad()

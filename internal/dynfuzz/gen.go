@@ -4,9 +4,11 @@
 //
 // Model says what a dynamic tool must decide for generated arguments, from what
 // santhosh-tekuri/jsonschema (draft 2020-12, formats asserted) decides for them once
-// the leniencies of docs/DESIGN.md ("Decoding") are applied, and the one place where
-// a dynamic tool reads a schema as a Go type would: integers are int64 (uint64 for the
-// unsigned form toolgen writes), so an integer past that range is refused.
+// the leniencies of docs/DESIGN.md ("Decoding") are applied, and the places where a
+// dynamic tool reads a schema as a Go type would: integers are int64 (uint64 for the
+// unsigned form toolgen writes), so an integer past that range is refused; numbers are
+// float64, and the value run gets must meet the bounds too (1e-400 is not greater
+// than 0 once rounded: the pool of numbers has none that rounds past a bound).
 package dynfuzz
 
 import (

@@ -61,6 +61,18 @@ import (
 //
 // An empty InputSchema is an object without properties.
 //
+// Keywords are applied as JSON Schema says, whatever stands beside them: propertyNames
+// to declared properties too, minLength, maxLength, pattern and format to a value an
+// enum or const allows, an enum or const without null to null under type [T, "null"],
+// numbers compared with their bounds, enum and const exactly (and, as the float64 run
+// gets, with their bounds too), uniqueItems on values equal as JSON (0 and -0 alike,
+// object members in any order).
+//
+// Compiling costs in proportion to the schema's length; NewTool refuses a schema
+// longer than MaxSchemaBytes, nested deeper than MaxSchemaDepth, or with a pattern
+// whose program is larger than MaxPatternSize, so that a call costs in proportion to
+// its arguments whatever the schema.
+//
 // Provider adapters offer a dynamic tool as they offer any Tool built by hand.
 func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Result, error)) (*Toolset, error) {
 	if run == nil {

@@ -7,13 +7,16 @@
 // the leniencies of docs/DESIGN.md ("Decoding") are applied, and the places where a
 // dynamic tool reads a schema as a Go type would: integers are int64 (uint64 for the
 // unsigned form toolgen writes), so an integer past that range is refused; numbers are
-// float64, and the value run gets must meet the bounds too (1e-400 is not greater
-// than 0 once rounded: the pool of numbers has none that rounds past a bound).
+// float64, and the value run gets must meet the bounds and uniqueItems too (1e-400 is
+// not greater than 0 once rounded: the pool of numbers has none that rounds past a
+// bound; 9223372036854775807 and 9223372036854775808, in the pool, are one float64, so
+// that a list holding both is not unique).
 package dynfuzz
 
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -104,7 +107,24 @@ type gen struct {
 func (g *gen) schema(depth int, refs bool) *Schema {
 	r := g.r
 	if refs && len(g.defs) > 0 && r.chance(6) {
-		return &Schema{Ref: 1 + r.pick(len(g.defs))}
+		s := newSchema("")
+		s.Ref = 1 + r.pick(len(g.defs))
+		if r.chance(3) {
+			// The list keywords toolgen writes beside a $ref.
+			switch r.pick(5) {
+			case 0:
+				s.MinItems = r.pick(3)
+			case 1:
+				s.MaxItems = r.pick(3)
+			case 2:
+				s.Unique = true
+			case 3:
+				s.MinProps = r.pick(3)
+			default:
+				s.MaxProps = r.pick(3)
+			}
+		}
+		return s
 	}
 	var s *Schema
 	switch k := r.pick(7); {
@@ -253,8 +273,22 @@ func (s *Schema) write(b *strings.Builder, defs []*Schema) {
 	}
 	var kv []string
 	add := func(k, v string) { kv = append(kv, strconv.Quote(k)+":"+v) }
+	count := func(k string, n int) {
+		if n >= 0 {
+			add(k, strconv.Itoa(n))
+		}
+	}
 	if s.Ref > 0 {
 		add("$ref", strconv.Quote(fmt.Sprintf("#/$defs/D%d", s.Ref)))
+		count("minItems", s.MinItems)
+		count("maxItems", s.MaxItems)
+		count("minProperties", s.MinProps)
+		count("maxProperties", s.MaxProps)
+		if s.Unique {
+			add("uniqueItems", "true")
+		}
+		b.WriteString("{" + strings.Join(kv, ",") + "}")
+		return
 	}
 	if s.Type != "" {
 		if s.Nullable {
@@ -268,11 +302,6 @@ func (s *Schema) write(b *strings.Builder, defs []*Schema) {
 	}
 	if s.Const != "" {
 		add("const", s.Const)
-	}
-	count := func(k string, n int) {
-		if n >= 0 {
-			add(k, strconv.Itoa(n))
-		}
 	}
 	count("minLength", s.MinLength)
 	count("maxLength", s.MaxLength)
@@ -508,7 +537,9 @@ func (n *normalizer) resolve(s *Schema) *Schema {
 }
 
 func (n *normalizer) value(s *Schema, v *Value) any {
+	unique := s != nil && s.Unique // beside a $ref too
 	s = n.resolve(s)
+	unique = unique || s != nil && s.Unique
 	if v.Encoded && (s == nil || s.Type != "object" && s.Type != "array" || !(v.Obj && s.Type == "object" || v.Arr && s.Type == "array")) {
 		return v.plain() // sent as a string, read as one
 	}
@@ -545,6 +576,9 @@ func (n *normalizer) value(s *Schema, v *Value) any {
 		}
 		if items == nil {
 			items = []any{}
+		}
+		if unique && s != nil && s.Type == "array" {
+			n.roundedUnique(s.Items, items)
 		}
 		return items
 	}
@@ -641,4 +675,66 @@ func parseTokens(dec *json.Decoder) (*Value, error) {
 		return &Value{Text: strconv.FormatBool(t)}, nil
 	}
 	return &Value{Text: "null"}, nil
+}
+
+// roundedUnique refuses items that differ as JSON values but not once their numbers
+// are read as a dynamic tool reads them: as float64, but under an integer schema
+// (9223372036854775807 and 9223372036854775808 are one float64).
+func (n *normalizer) roundedUnique(items *Schema, vals []any) {
+	seen := map[string]bool{}
+	for _, v := range vals {
+		k := n.rounded(items, v)
+		if seen[k] {
+			n.ok = false
+		}
+		seen[k] = true
+	}
+}
+
+// rounded returns v under s as JSON, object keys sorted, numbers as float64 but under
+// an integer schema.
+func (n *normalizer) rounded(s *Schema, v any) string {
+	s = n.resolve(s)
+	switch v := v.(type) {
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(v))
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			var ps *Schema
+			if s != nil && s.Type == "object" {
+				ps = s.Additional
+				for _, p := range s.Props {
+					if p.Name == k {
+						ps = p.Schema
+					}
+				}
+			}
+			parts[i] = strconv.Quote(k) + ":" + n.rounded(ps, v[k])
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	case []any:
+		parts := make([]string, len(v))
+		for i, it := range v {
+			var is *Schema
+			if s != nil && s.Type == "array" {
+				is = s.Items
+			}
+			parts[i] = n.rounded(is, it)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case json.Number:
+		if s != nil && s.Type == "integer" {
+			var r big.Rat
+			if _, ok := r.SetString(v.String()); ok && r.IsInt() {
+				return r.Num().String()
+			}
+		}
+		f, _ := strconv.ParseFloat(v.String(), 64)
+		if f == 0 {
+			f = 0
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }

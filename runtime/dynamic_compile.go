@@ -172,8 +172,8 @@ func (v *jv) pointer(sub string) string {
 
 // MaxSchemaBytes is the longest input schema NewTool reads: a longer one is refused
 // with a *SchemaError. Compiling a schema costs time and memory in proportion to its
-// length, up to this.
-const MaxSchemaBytes = 4 << 20
+// length (some 100 bytes of memory a byte, at most), up to this.
+const MaxSchemaBytes = 1 << 20
 
 // MaxSchemaDepth is the deepest nesting of objects and arrays in an input schema that
 // NewTool reads: a deeper one is refused with a *SchemaError. Arguments nest at most

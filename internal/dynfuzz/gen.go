@@ -2,7 +2,7 @@
 // targets that hold dynamic tools (runtime.NewTool) to JSON Schema and to their cost
 // bounds: a small grammar of the keywords NewTool reads, each choice made by a byte.
 //
-// Model says what a dynamic tool must decide for generated arguments, from what
+// Normalized says what a dynamic tool must decide for generated arguments, from what
 // santhosh-tekuri/jsonschema (draft 2020-12, formats asserted) decides for them once
 // the leniencies of docs/DESIGN.md ("Decoding") are applied, and the places where a
 // dynamic tool reads a schema as a Go type would: integers are int64 (uint64 for the
@@ -10,7 +10,8 @@
 // float64, and the value run gets must meet the bounds and uniqueItems too (1e-400 is
 // not greater than 0 once rounded: the pool of numbers has none that rounds past a
 // bound; 9223372036854775807 and 9223372036854775808, in the pool, are one float64, so
-// that a list holding both is not unique).
+// that a list holding both is not unique). Defaults fill absent properties in what run
+// gets and are not validated: JSON Schema's default is an annotation.
 package dynfuzz
 
 import (

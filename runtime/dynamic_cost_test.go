@@ -195,8 +195,10 @@ var hostileCalls = []hostileCall{
 		func(n int) []byte { return fillList(`{"e":[`, `"nope"`, `]}`, n) }},
 	{"pattern at the limit", `{"type":"object","properties":{"s":{"type":"string","pattern":"` + strings.Repeat("(?:a?b?)", 30) + `c"}}}`,
 		func(n int) []byte { return []byte(`{"s":"` + strings.Repeat("ab", (n-10)/2) + `"}`) }},
-	{"80,000 properties", `{"type":"object","properties":{` + repeatJoin(80000, func(i int) string { return fmt.Sprintf(`"property%d":{"type":"integer"}`, i) }) + `},"additionalProperties":false}`,
-		func(n int) []byte { return fillList(`{`, `"propertx%d":1`, `}`, n) }},
+	{"alternation at the limit", `{"type":"object","properties":{"s":{"type":"string","pattern":"(?:a{0,61}b)|(?:a{0,61}c)"}}}`,
+		func(n int) []byte { return []byte(`{"s":"` + strings.Repeat("a", n-10) + `"}`) }},
+	{"30,000 properties", `{"type":"object","properties":{` + repeatJoin(30000, func(i int) string { return fmt.Sprintf(`"p%d":{"type":"integer"}`, i) }) + `},"additionalProperties":false}`,
+		func(n int) []byte { return fillList(`{`, `"q%d":1`, `}`, n) }},
 	{"unique arrays 60 deep", `{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"array","uniqueItems":true,"items":`, 60) + `{}` + strings.Repeat(`}`, 60) + `}}`,
 		func(n int) []byte {
 			return fillList(`{"a":`+strings.Repeat("[", 60), `1`, strings.Repeat("]", 60)+`}`, n)

@@ -57,6 +57,14 @@ func TestNewToolAssertsWhatItReads(t *testing.T) {
 		{"integer minimum 2.5", obj(`{"type":"integer","minimum":2.5}`), `{"a":2}`, false},
 		{"integer enum 2.0", obj(`{"type":"integer","enum":[2.0]}`), `{"a":2}`, true},
 		{"integer maximum 2^63-1.5", obj(`{"type":"integer","exclusiveMaximum":9223372036854775806.5}`), `{"a":9223372036854775807}`, false},
+		// The list keywords beside a $ref apply with the target's, not instead (found
+		// by FuzzDifferential: minItems 0 beside a $ref to minItems 2 took []).
+		{"minItems beside", `{"type":"object","properties":{"a":{"$ref":"#/$defs/L","minItems":0}},"$defs":{"L":{"type":"array","minItems":2}}}`, `{"a":[1]}`, false},
+		{"maxItems beside", `{"type":"object","properties":{"a":{"$ref":"#/$defs/L","maxItems":5}},"$defs":{"L":{"type":"array","maxItems":1}}}`, `{"a":[1,2]}`, false},
+		{"uniqueItems beside", `{"type":"object","properties":{"a":{"$ref":"#/$defs/L","minItems":0}},"$defs":{"L":{"type":"array","uniqueItems":true}}}`, `{"a":[1,1]}`, false},
+		{"maxProperties beside", `{"type":"object","properties":{"a":{"$ref":"#/$defs/O","maxProperties":3}},"$defs":{"O":{"type":"object","maxProperties":1}}}`, `{"a":{"x":1,"y":2}}`, false},
+		{"minProperties beside", `{"type":"object","properties":{"a":{"$ref":"#/$defs/O","minProperties":0}},"$defs":{"O":{"type":"object","minProperties":1}}}`, `{"a":{}}`, false},
+		{"beside both hold", `{"type":"object","properties":{"a":{"$ref":"#/$defs/L","minItems":1}},"$defs":{"L":{"type":"array","maxItems":2}}}`, `{"a":[1,2]}`, true},
 		// propertyNames applies to every property, declared ones too.
 		{"propertyNames declared", `{"type":"object","properties":{"b":{"type":"string"}},"propertyNames":{"enum":["a"]}}`, `{"b":"x"}`, false},
 		{"propertyNames declared absent", `{"type":"object","properties":{"b":{"type":"string"}},"propertyNames":{"enum":["a"]}}`, `{"a":1}`, true},

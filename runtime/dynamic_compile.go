@@ -375,6 +375,10 @@ func (c *compiler) applyOverlays() {
 				}
 			}
 			c.listKeywords(o.n, o.s)
+			// Both apply: the keywords beside the $ref and the target's own.
+			o.n.minItems = max(o.n.minItems, t.minItems)
+			o.n.maxItems = tighter(o.n.maxItems, t.maxItems)
+			o.n.unique = o.n.unique || t.unique
 		case kindObject:
 			for _, kw := range []string{"minItems", "maxItems", "uniqueItems"} {
 				if _, ok := o.s.get(kw); ok {
@@ -383,6 +387,8 @@ func (c *compiler) applyOverlays() {
 				}
 			}
 			c.propertyCounts(o.n, o.s)
+			o.n.minProps = max(o.n.minProps, t.minProps)
+			o.n.maxProps = tighter(o.n.maxProps, t.maxProps)
 		default:
 			c.fail(o.s, "", "$ref", "list keywords beside a $ref need an array or an object")
 		}
@@ -392,6 +398,17 @@ func (c *compiler) applyOverlays() {
 			apply(o)
 		}
 	}
+}
+
+// tighter returns the smaller of two maximums, -1 meaning none.
+func tighter(a, b int) int {
+	switch {
+	case a < 0:
+		return b
+	case b < 0:
+		return a
+	}
+	return min(a, b)
 }
 
 // fail records the first error, found at the schema at (its member sub, when not "")

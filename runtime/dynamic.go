@@ -132,7 +132,7 @@ func compileTool(def *Tool) (*program, error) {
 		return nil, &SchemaError{Tool: def.Name, Reason: "not a JSON Schema: " + err.Error()}
 	}
 	c := &compiler{tool: def.Name, root: doc, nodes: map[*jv]*node{}}
-	root := c.compile(doc)
+	root := c.compileAll(doc)
 	if c.err == nil {
 		c.checkCycles()
 	}

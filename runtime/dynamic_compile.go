@@ -329,6 +329,10 @@ type compiler struct {
 	// however many references and places name it; all lists them in order.
 	nodes map[*jv]*node
 	all   []*node
+	// queue holds the nodes of schemas that references name, compiled one after
+	// another rather than from inside the reference, so that a chain of references
+	// costs no stack.
+	queue []*node
 	// overlays are the references with list keywords beside them.
 	overlays []overlay
 	err      *SchemaError
@@ -440,6 +444,29 @@ func (c *compiler) compile(s *jv) *node {
 		c.compileInto(n, s)
 	}
 	return n
+}
+
+// later returns the node of the schema s, queued to be compiled when it is new.
+func (c *compiler) later(s *jv) *node {
+	if n, ok := c.nodes[s]; ok {
+		return n
+	}
+	n := &node{src: s}
+	c.nodes[s] = n
+	c.all = append(c.all, n)
+	c.queue = append(c.queue, n)
+	return n
+}
+
+// compileAll compiles the schema doc and every schema a reference names.
+func (c *compiler) compileAll(doc *jv) *node {
+	root := c.compile(doc)
+	for len(c.queue) > 0 && c.err == nil {
+		n := c.queue[0]
+		c.queue = c.queue[1:]
+		c.compileInto(n, n.src)
+	}
+	return root
 }
 
 // compileInto compiles the schema s into n.
@@ -601,7 +628,7 @@ func (c *compiler) ref(v *jv) *node {
 			target = next
 		}
 	}
-	return c.compile(target)
+	return c.later(target)
 }
 
 // anyOf compiles the one anyOf toolgen writes: an optional value, [T, {"type": "null"}].

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -8,6 +9,7 @@ import (
 	"net/netip"
 	"net/url"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgen/toolgen/model"
+	"github.com/toolgen/toolgen/runtime"
 )
 
 // constraintKeys are the keys of a tool tag and of a //toolgen:param line (which also
@@ -134,6 +137,11 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 	var def value
 	var defAt kv
 	var re *regexp.Regexp
+	type listedValue struct {
+		v  value
+		at kv
+	}
+	var listed []listedValue // the enum's values and the const, checked as defaults are
 	items, nonZero := b.withValidate(j, prop, item, itemEnum)
 	for _, it := range items {
 		if !slices.Contains(constraintKeys, it.Key) {
@@ -207,6 +215,7 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 					continue
 				}
 				vals = append(vals, v.json)
+				listed = append(listed, listedValue{v, it})
 			}
 			if !bad {
 				c.Enum = vals
@@ -225,6 +234,7 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 				continue
 			}
 			c.Const = v.json
+			listed = append(listed, listedValue{v, it})
 		case "default":
 			if !isScalar(prop) {
 				b.errorf(it.Pos, "default is only supported on strings, booleans and numbers, not %s", describe(prop))
@@ -308,7 +318,12 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 				b.errorf(it.Pos, "pattern applies to strings, not %s", describe(item))
 				continue
 			}
-			r, err := regexp.Compile(it.Value)
+			r, err := runtime.CompilePattern(it.Value)
+			var syntaxErr *syntax.Error
+			if err != nil && !errors.As(err, &syntaxErr) {
+				b.errorf(it.Pos, "pattern %q: %v", it.Value, err) // too complex
+				continue
+			}
 			if err != nil {
 				b.errorf(it.Pos, "pattern %q is not a valid RE2 expression: %v", it.Value, unwrapRegexpErr(err))
 				continue
@@ -386,6 +401,15 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 	if hasDefault {
 		if msg := b.checkDefault(def, f.Constraints, bounds, re, itemEnum); msg != "" {
 			b.errorf(defAt.Pos, "default %s %s", def.json, msg)
+		}
+	}
+	// A value the enum or const allows must meet the other constraints too: the
+	// decoder matches it against the list alone, and the schema says both.
+	others := f.Constraints
+	others.Enum, others.Const = nil, ""
+	for _, l := range listed {
+		if msg := b.checkDefault(l.v, others, bounds, re, nil); msg != "" {
+			b.errorf(l.at.Pos, "%s value %s %s", l.at.Key, l.v.json, msg)
 		}
 	}
 

@@ -1,10 +1,12 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strconv"
@@ -57,6 +59,18 @@ import (
 //
 // An empty InputSchema is an object without properties.
 //
+// Keywords are applied as JSON Schema says, whatever stands beside them: propertyNames
+// to declared properties too, minLength, maxLength, pattern and format to a value an
+// enum or const allows, an enum or const without null to null under type [T, "null"],
+// numbers compared with their bounds, enum and const exactly (and, as the float64 run
+// gets, with their bounds too), uniqueItems on values equal as JSON (0 and -0 alike,
+// object members in any order).
+//
+// Compiling costs in proportion to the schema's length; NewTool refuses a schema
+// longer than MaxSchemaBytes, nested deeper than MaxSchemaDepth, or with a pattern
+// whose program is larger than MaxPatternSize, so that a call costs in proportion to
+// its arguments whatever the schema.
+//
 // Provider adapters offer a dynamic tool as they offer any Tool built by hand.
 func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Result, error)) (*Toolset, error) {
 	if run == nil {
@@ -99,7 +113,10 @@ func anySensitive(n *node, seen map[*node]bool) bool {
 const maxSensitiveVisits = 100000
 
 // program is a compiled input schema.
-type program struct{ root *node }
+type program struct {
+	root *node
+	seed maphash.Seed // see hashJSON
+}
 
 // compileTool compiles def's input schema and completes def.Sensitive with the
 // properties the schema marks.
@@ -112,20 +129,19 @@ func compileTool(def *Tool) (*program, error) {
 	if err != nil {
 		return nil, &SchemaError{Tool: def.Name, Reason: "not a JSON Schema: " + err.Error()}
 	}
-	c := &compiler{tool: def.Name, root: doc, refs: map[string]*node{}}
-	root := &node{}
-	c.refs[""] = root
-	root.ref = c.compile(doc, "")
+	c := &compiler{tool: def.Name, root: doc, nodes: map[*jv]*node{}}
+	root := c.compileAll(doc)
 	if c.err == nil {
 		c.checkCycles()
 	}
 	if c.err == nil {
+		c.flatten()
 		c.applyOverlays()
 	}
 	if c.err != nil {
 		return nil, c.err
 	}
-	if r := resolve(root); r.kind != kindObject || r.nullable {
+	if r := resolve(root); r.kind != kindObject || r.nullable || root.nullable {
 		return nil, &SchemaError{Tool: def.Name, Keyword: "type", Reason: "the arguments must be an object (type object)"}
 	}
 	for _, p := range def.Sensitive {
@@ -148,12 +164,12 @@ func compileTool(def *Tool) (*program, error) {
 		}
 	}
 	def.Sensitive = sens
-	return &program{root: root}, nil
+	return &program{root: root, seed: maphash.MakeSeed()}, nil
 }
 
 // decode reads the arguments d holds, returning them re-encoded when they are valid.
 func (p *program) decode(d *Decoder) (json.RawMessage, bool) {
-	st := interp{d: d}
+	st := interp{d: d, seed: p.seed}
 	st.value(p.root)
 	if !d.Finish() {
 		return nil, false
@@ -174,7 +190,9 @@ type interp struct {
 	// keying counts the items of uniqueItems lists of objects or arrays being read
 	// for their uniqueness keys, which are their output: written even once the
 	// arguments are invalid.
-	keying int
+	keying  int
+	seed    maphash.Seed // for the hashes of object and array items (uniqueItems)
+	scratch []byte       // a number's enum key
 }
 
 // w reports whether to write output.
@@ -192,8 +210,12 @@ func (st *interp) value(n *node) {
 	d := st.d
 	for {
 		if n.nullable && d.Null() {
-			st.raw("null")
 			st.key = "z"
+			if n.nullFails {
+				d.Fail(n.enumCode, n.enumMsg) // the type allows null, the enum does not
+				return
+			}
+			st.raw("null")
 			return
 		}
 		if n.ref == nil {
@@ -255,10 +277,7 @@ func (st *interp) value(n *node) {
 	case kindBool:
 		st.key = "bfalse"
 		if b, ok := d.Bool(); ok {
-			if n.hasBoolConst && b != n.boolConst {
-				d.Fail(CodeConst, n.enumMsg)
-			}
-			if n.enumBool != nil && !slices.Contains(n.enumBool, b) {
+			if n.hasEnum && !n.enumBool[b2i(b)] {
 				d.Fail(n.enumCode, n.enumMsg)
 				return
 			}
@@ -277,26 +296,21 @@ func (st *interp) value(n *node) {
 func (st *interp) stringValue(n *node) {
 	d := st.d
 	st.key = "s"
-	if n.enumStr != nil {
-		// As generated: with an enum, the value is only matched.
-		b, ok := d.StringBytes()
-		if !ok {
+	var s string
+	var ok bool
+	if n.hasEnum {
+		// As generated: with an enum, the value is matched, not kept, and the other
+		// keywords are checked on the enum's own copy of it.
+		var b []byte
+		if b, ok = d.StringBytes(); !ok {
 			return
 		}
-		if !containsBytes(n.enumStr, b) {
+		// The set's own copy of the string: b is the decoder's, reused by the next read.
+		if s, ok = n.enumStr[string(b)]; !ok {
 			d.Fail(n.enumCode, n.enumMsg)
 			return
 		}
-		if st.wantKey {
-			st.key = "s" + string(b)
-		}
-		if st.w() {
-			st.out = appendJSONBytes(st.out, b)
-		}
-		return
-	}
-	s, ok := d.String()
-	if !ok {
+	} else if s, ok = d.String(); !ok {
 		return
 	}
 	if n.minLen >= 0 {
@@ -327,13 +341,7 @@ func (st *interp) intValue(n *node) {
 		return
 	}
 	for _, c := range n.checks {
-		var fail bool
-		if c.integer {
-			fail = c.op == '[' && v <= c.i || c.op == ']' && v >= c.i
-		} else {
-			fail = c.op == '[' && float64(v) <= c.f || c.op == ']' && float64(v) >= c.f
-		}
-		if fail {
+		if c.failsInt(v, d.lastNumber()) {
 			d.Fail(c.code, c.msg)
 		}
 	}
@@ -343,7 +351,7 @@ func (st *interp) intValue(n *node) {
 	if n.multiple != "" {
 		d.MultipleOf(n.multiple)
 	}
-	if n.enumInt != nil && !slices.Contains(n.enumInt, v) {
+	if _, in := n.enumInt[v]; n.hasEnum && !in {
 		d.Fail(n.enumCode, n.enumMsg)
 		return
 	}
@@ -361,13 +369,7 @@ func (st *interp) uintValue(n *node) {
 		return
 	}
 	for _, c := range n.checks {
-		var fail bool
-		if c.integer {
-			fail = c.op == '[' && (c.i >= 0 && v <= uint64(c.i)) || c.op == ']' && (c.i < 0 || v >= uint64(c.i))
-		} else {
-			fail = c.op == '[' && float64(v) <= c.f || c.op == ']' && float64(v) >= c.f
-		}
-		if fail {
+		if c.failsUint(v, d.lastNumber()) {
 			d.Fail(c.code, c.msg)
 		}
 	}
@@ -377,7 +379,7 @@ func (st *interp) uintValue(n *node) {
 	if n.multiple != "" {
 		d.MultipleOf(n.multiple)
 	}
-	if n.enumUint != nil && !slices.Contains(n.enumUint, v) {
+	if _, in := n.enumUint[v]; n.hasEnum && !in {
 		d.Fail(n.enumCode, n.enumMsg)
 		return
 	}
@@ -395,18 +397,7 @@ func (st *interp) floatValue(n *node) {
 		return
 	}
 	for _, c := range n.checks {
-		var fail bool
-		switch c.op {
-		case '<':
-			fail = f < c.f
-		case '>':
-			fail = f > c.f
-		case '[':
-			fail = f <= c.f
-		case ']':
-			fail = f >= c.f
-		}
-		if fail {
+		if c.failsDec(d.lastNumber()) || c.failsFloat(f) {
 			d.Fail(c.code, c.msg)
 		}
 	}
@@ -416,7 +407,7 @@ func (st *interp) floatValue(n *node) {
 	if n.multInt != 0 {
 		d.MultipleOf(n.multText)
 	}
-	if n.enumF != nil && !slices.Contains(n.enumF, f) {
+	if n.hasEnum && !st.inEnum(n) {
 		d.Fail(n.enumCode, n.enumMsg)
 		return
 	}
@@ -427,6 +418,19 @@ func (st *interp) floatValue(n *node) {
 	if st.w() {
 		st.out = appendFloat(st.out, f)
 	}
+}
+
+// inEnum reports whether the number just read is one of n's enum, compared exactly.
+func (st *interp) inEnum(n *node) bool {
+	st.scratch = appendDecimalKey(st.scratch[:0], st.d.lastNumber())
+	_, in := n.enumNum[string(st.scratch)]
+	return in
+}
+
+// lastNumber returns the number just read, exactly.
+func (d *Decoder) lastNumber() decimal {
+	x, _ := parseDecimal(d.data[d.valStart:d.pos])
+	return x
 }
 
 // object reads an object: its declared properties as a generated struct decoder
@@ -457,6 +461,15 @@ func (st *interp) object(n *node) {
 			if p.sensitive {
 				flags |= Sensitive
 			}
+			if p.badName {
+				// A name propertyNames refuses, unless null makes it absent.
+				if !p.required && seen[i] == Absent && d.Null() {
+					seen[i] = Null
+				} else {
+					d.Unknown(n.keyNames...)
+				}
+				continue
+			}
 			if d.Property(&seen[i], p.name, flags) {
 				st.member(&first, p.name)
 				st.value(p.node)
@@ -468,8 +481,8 @@ func (st *interp) object(n *node) {
 			d.Unknown(n.names...)
 			continue
 		}
-		if n.keyEnum != nil && !containsBytes(n.keyEnum, d.FieldName()) {
-			d.Unknown(n.keyEnum...)
+		if _, in := n.keyEnum[string(d.FieldName())]; n.keyEnum != nil && !in {
+			d.Unknown(n.keyNames...)
 			continue
 		}
 		k := string(d.FieldName())
@@ -536,8 +549,10 @@ func (st *interp) array(n *node) {
 	if !d.BeginArray() {
 		return
 	}
-	var keys []string
-	var at []int // the index of each key's item
+	var keys []string      // scalar items: the values a generated decoder compares
+	var items []hashedItem // object and array items
+	var at []int           // the index of each key's or item's, once an item was left out
+	base := len(st.out)
 	outer := st.wantKey
 	st.wantKey = n.unique
 	st.raw("[")
@@ -549,24 +564,30 @@ func (st *interp) array(n *node) {
 			}
 			first = false
 		}
+		// The valid items are compared, by their indexes, even once the arguments
+		// are invalid: every duplicate is reported with the other violations. The
+		// text of an object or array item is written for its hash even then.
 		start, mark, i := len(st.out), d.failures(), d.Index()
-		keep := n.unique && (n.maxItems <= 0 || len(keys) < n.maxItems)
+		keep := n.unique && (n.maxItems <= 0 || len(keys)+len(items) < n.maxItems)
 		keying := keep && !scalar(n.items)
 		if keying {
 			st.keying++
 		}
 		st.value(n.items)
 		valid := d.failures() == mark
-		if keying {
+		switch {
+		case keying:
 			st.keying--
 			if valid {
-				keys, at = append(keys, canonical(st.out[start:])), append(at, i)
+				h, _ := hashJSON(st.out, start, st.seed)
+				at = indexKept(at, len(items), i)
+				items = append(items, hashedItem{h, int32(start), int32(len(st.out))})
+			} else if !st.w() {
+				st.out = st.out[:start]
 			}
-			if !st.w() {
-				st.out = st.out[:start] // written for the key alone
-			}
-		} else if keep && valid {
-			keys, at = append(keys, st.key), append(at, i)
+		case keep && valid:
+			at = indexKept(at, len(keys), i)
+			keys = append(keys, st.key)
 		}
 	}
 	st.wantKey = outer
@@ -579,9 +600,154 @@ func (st *interp) array(n *node) {
 	}
 	if n.unique {
 		if i, j, ok := lists.Duplicate(keys); ok {
-			d.NotUnique(at[i], at[j])
+			if at != nil {
+				i, j = at[i], at[j]
+			}
+			d.NotUnique(i, j)
+		} else if i, j, ok := st.equalItems(items); ok {
+			if at != nil {
+				i, j = at[i], at[j]
+			}
+			d.NotUnique(i, j)
 		}
 	}
+	if !st.w() {
+		st.out = st.out[:base] // written for the items' hashes alone
+	}
+}
+
+// indexKept returns at, the indexes of the items kept for uniqueItems, with i, the
+// index of the kept-th: nil while every item was kept (each item's index is its
+// place), made when one was left out.
+func indexKept(at []int, kept, i int) []int {
+	if at == nil && i == kept {
+		return nil
+	}
+	if at == nil {
+		at = make([]int, kept, kept+1)
+		for k := range at {
+			at[k] = k
+		}
+	}
+	return append(at, i)
+}
+
+// hashedItem is an object or array item of an array with uniqueItems: a hash of its
+// JSON value, and where st.out holds it.
+type hashedItem struct {
+	hash       uint64
+	start, end int32
+}
+
+// equalItems returns the first two items equal as JSON values, as lists.Duplicate
+// does: items of equal hash are compared by their canonical text, so that the rare
+// items of equal hash that differ are not taken for equal. An item's hash costs a pass
+// over its text, with no allocation, whichever array holds it, so that arrays of
+// unique arrays nested sixty deep cost no more memory than one.
+func (st *interp) equalItems(items []hashedItem) (i, j int, ok bool) {
+	if len(items) < 2 {
+		return 0, 0, false
+	}
+	text := func(k int32) string { return canonical(st.out[items[k].start:items[k].end]) }
+	order := make([]int32, len(items))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(items[a].hash, items[b].hash); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	// The first duplicate is the second item of the run of equal hashes whose second
+	// item comes first.
+	bi, bj := int32(-1), int32(-1)
+	for k := 1; k < len(order); k++ {
+		a, b := order[k-1], order[k]
+		if items[a].hash != items[b].hash || k >= 2 && items[order[k-2]].hash == items[a].hash {
+			continue // not a run, or not its first two
+		}
+		if text(a) != text(b) {
+			// Two items of one hash that differ: compare every item by its text.
+			texts := make([]string, len(items))
+			for x := range texts {
+				texts[x] = text(int32(x))
+			}
+			return lists.Duplicate(texts)
+		}
+		if bj < 0 || b < bj {
+			bi, bj = a, b
+		}
+	}
+	return int(bi), int(bj), bj >= 0
+}
+
+// hashJSON returns a hash of the JSON value that starts at b[i], written as the
+// interpreter writes values (compact, each string and number in one form), and where
+// it ends: values equal as JSON have equal hashes (object members in any order, -0
+// and 0 alike). Text cut short hashes as what it holds.
+func hashJSON(b []byte, i int, seed maphash.Seed) (uint64, int) {
+	if i >= len(b) {
+		return 0, i
+	}
+	switch b[i] {
+	case '{':
+		var sum uint64
+		count := uint64(0)
+		i++
+		for i < len(b) && b[i] != '}' {
+			if b[i] == ',' {
+				i++
+			}
+			kh, end := hashJSON(b, i, seed)
+			i = end + 1 // the colon
+			vh, end := hashJSON(b, i, seed)
+			i = max(end, i+1)  // text cut short moves on too
+			sum += mix(kh, vh) // commutative: members in any order
+			count++
+		}
+		return mix(mix(0x6f626a, sum), count), i + 1
+	case '[':
+		h := uint64(0x617272)
+		i++
+		for i < len(b) && b[i] != ']' {
+			if b[i] == ',' {
+				i++
+			}
+			ih, end := hashJSON(b, i, seed)
+			i = max(end, i+1)
+			h = mix(h, ih)
+		}
+		return h, i + 1
+	case '"':
+		end := i + 1
+		for end < len(b) && b[end] != '"' {
+			if b[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		end = min(end+1, len(b))
+		return maphash.Bytes(seed, b[i:end]), end
+	}
+	end := i
+	for end < len(b) && b[end] != ',' && b[end] != ']' && b[end] != '}' && b[end] != ':' {
+		end++
+	}
+	if string(b[i:end]) == "-0" {
+		return maphash.String(seed, "0"), end
+	}
+	return maphash.Bytes(seed, b[i:end]), end
+}
+
+// mix combines two hashes (the finalizer of SplitMix64 over their combination).
+func mix(a, b uint64) uint64 {
+	x := a*0x9e3779b97f4a7c15 ^ b
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // scalar reports whether the values of n are strings, numbers or booleans (or null),
@@ -664,16 +830,6 @@ func (st *interp) anyValue() {
 			st.out = appendFloat(st.out, f)
 		}
 	}
-}
-
-// containsBytes reports whether list holds b, without copying b.
-func containsBytes(list []string, b []byte) bool {
-	for _, s := range list {
-		if s == string(b) {
-			return true
-		}
-	}
-	return false
 }
 
 // appendFloat writes f as encoding/json does.

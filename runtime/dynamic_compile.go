@@ -2,13 +2,13 @@ package runtime
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -48,6 +48,8 @@ type node struct {
 	kind     nodeKind
 	nullable bool  // type [T, "null"], or anyOf [T, {type: null}]
 	ref      *node // a $ref: read as the node it names (kind is then unused)
+	src      *jv   // the schema compiled, for errors
+	mark     uint8 // the state of a walk over the nodes (see checkCycles, flatten)
 
 	// Strings.
 	minLen, maxLen int // -1 when absent
@@ -56,14 +58,18 @@ type node struct {
 	patternMessage string
 	format         Format // "" when absent
 
-	// Enum and const, for strings, numbers and booleans: a value must be one of them.
-	enumCode Code
-	enumMsg  string
-	enumStr  []string
-	enumInt  []int64
-	enumUint []uint64
-	enumF    []float64
-	enumBool []bool
+	// Enum and const, for strings, numbers and booleans: a value must be one of them,
+	// looked up in the set of its kind. nullFails says that null, which the type
+	// allows, is not one of them.
+	hasEnum   bool
+	nullFails bool
+	enumCode  Code
+	enumMsg   string
+	enumStr   map[string]string // each string to itself
+	enumInt   map[int64]struct{}
+	enumUint  map[uint64]struct{}
+	enumNum   map[string]struct{} // the numbers' appendDecimalKey
+	enumBool  [2]bool             // false, true allowed
 
 	// Integers: the inclusive range the Decoder checks, then the other keywords.
 	lo, hi   int64
@@ -74,16 +80,14 @@ type node struct {
 	multInt  int64  // multipleOf of an integer (0 when absent)
 	multText string
 
-	// Booleans.
-	boolConst, hasBoolConst bool
-
 	// Objects.
 	props      []*prop
 	index      map[string]int
-	names      []string // the property names, in order, for Unknown's suggestion
-	additional *node    // the schema of other properties; nil: none allowed
-	keyEnum    []string // propertyNames enum, or nil
-	minProps   int      // -1 when absent
+	names      []string            // the property names, in order, for Unknown's suggestion
+	additional *node               // the schema of other properties; nil: none allowed
+	keyEnum    map[string]struct{} // the names propertyNames allows, or nil
+	keyNames   []string            // the same, in order, for Unknown's suggestion
+	minProps   int                 // -1 when absent
 	maxProps   int
 
 	// Arrays.
@@ -98,6 +102,7 @@ type prop struct {
 	node      *node
 	required  bool
 	sensitive bool
+	badName   bool   // a name propertyNames does not allow
 	def       []byte // the default's compact JSON text, or nil
 }
 
@@ -105,13 +110,16 @@ type prop struct {
 type numCheck struct {
 	code    Code
 	msg     string
-	f       float64
+	dec     decimal // the bound, compared exactly
+	f       float64 // the bound as a float64, for a number read as one
 	i       int64
 	integer bool // compare as integers (i), else as floats (f)
 	op      byte // '<' fails below, '>' above, '[' at or below, ']' at or above
 }
 
-// jv is a JSON value of a schema, objects keeping their key order.
+// jv is a JSON value of a schema, objects keeping their key order. Each value knows
+// where it stands (up and tok), so that the JSON Pointer of a schema is made only when
+// an error names it.
 type jv struct {
 	kind  byte // 'o' object, 'a' array, 's' string, 'n' number, 'b' boolean, 'z' null
 	str   string
@@ -119,9 +127,23 @@ type jv struct {
 	keys  []string
 	vals  []*jv
 	items []*jv
+	index map[string]int // the keys of a large object, for get
+	up    *jv            // the object or array that holds it, nil at the root
+	tok   string         // its key or index in up
 }
 
+// indexFrom is the number of keys from which an object keeps an index: below it, a
+// scan of the keys costs less.
+const indexFrom = 8
+
 func (v *jv) get(key string) (*jv, bool) {
+	if v.index != nil {
+		i, ok := v.index[key]
+		if !ok {
+			return nil, false
+		}
+		return v.vals[i], true
+	}
 	for i, k := range v.keys {
 		if k == key {
 			return v.vals[i], true
@@ -130,11 +152,44 @@ func (v *jv) get(key string) (*jv, bool) {
 	return nil, false
 }
 
-// parseSchema reads a schema's JSON text, refusing duplicate keys.
+// pointer returns the JSON Pointer of v in its document ("" for the root), extended by
+// the token sub when it is not "".
+func (v *jv) pointer(sub string) string {
+	var toks []string
+	if sub != "" {
+		toks = append(toks, sub)
+	}
+	for ; v != nil && v.up != nil; v = v.up {
+		toks = append(toks, v.tok)
+	}
+	var b strings.Builder
+	for i := len(toks) - 1; i >= 0; i-- {
+		b.WriteByte('/')
+		b.WriteString(escapePointer(toks[i]))
+	}
+	return b.String()
+}
+
+// MaxSchemaBytes is the longest input schema NewTool reads: a longer one is refused
+// with a *SchemaError. Compiling a schema costs time and memory in proportion to its
+// length (some 100 bytes of memory a byte, at most), up to this.
+const MaxSchemaBytes = 1 << 20
+
+// MaxSchemaDepth is the deepest nesting of objects and arrays in an input schema that
+// NewTool reads: a deeper one is refused with a *SchemaError. Arguments nest at most
+// DefaultMaxDepth levels, and each level of arguments takes two of the schema
+// (properties, then the property's schema).
+const MaxSchemaDepth = 256
+
+// parseSchema reads a schema's JSON text, refusing duplicate keys, nesting deeper than
+// MaxSchemaDepth and text longer than MaxSchemaBytes.
 func parseSchema(b []byte) (*jv, error) {
+	if len(b) > MaxSchemaBytes {
+		return nil, fmt.Errorf("%d bytes, more than the %d of runtime.MaxSchemaBytes", len(b), MaxSchemaBytes)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	v, err := parseJV(dec, "")
+	v, err := parseJV(dec, nil, "", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -144,36 +199,48 @@ func parseSchema(b []byte) (*jv, error) {
 	return v, nil
 }
 
-func parseJV(dec *json.Decoder, at string) (*jv, error) {
-	tok, err := dec.Token()
+func parseJV(dec *json.Decoder, up *jv, tok string, depth int) (*jv, error) {
+	t, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
-	switch t := tok.(type) {
+	v := &jv{up: up, tok: tok}
+	switch t := t.(type) {
 	case json.Delim:
+		if depth++; depth > MaxSchemaDepth {
+			return nil, fmt.Errorf("%s: nested deeper than the %d levels of runtime.MaxSchemaDepth", orRoot(v.pointer("")), MaxSchemaDepth)
+		}
 		if t == '{' {
-			v := &jv{kind: 'o'}
+			v.kind = 'o'
 			for dec.More() {
 				kt, err := dec.Token()
 				if err != nil {
 					return nil, err
 				}
 				k := kt.(string)
-				if slices.Contains(v.keys, k) {
-					return nil, fmt.Errorf("%s: the key %q appears twice", orRoot(at), k)
+				if _, dup := v.get(k); dup {
+					return nil, fmt.Errorf("%s: the key %q appears twice", orRoot(v.pointer("")), k)
 				}
-				child, err := parseJV(dec, at+"/"+escapePointer(k))
+				child, err := parseJV(dec, v, k, depth)
 				if err != nil {
 					return nil, err
 				}
 				v.keys, v.vals = append(v.keys, k), append(v.vals, child)
+				if v.index != nil {
+					v.index[k] = len(v.keys) - 1
+				} else if len(v.keys) >= indexFrom {
+					v.index = make(map[string]int, 2*len(v.keys))
+					for i, k := range v.keys {
+						v.index[k] = i
+					}
+				}
 			}
 			_, err := dec.Token()
 			return v, err
 		}
-		v := &jv{kind: 'a'}
+		v.kind = 'a'
 		for i := 0; dec.More(); i++ {
-			child, err := parseJV(dec, at+"/"+strconv.Itoa(i))
+			child, err := parseJV(dec, v, strconv.Itoa(i), depth)
 			if err != nil {
 				return nil, err
 			}
@@ -182,13 +249,15 @@ func parseJV(dec *json.Decoder, at string) (*jv, error) {
 		_, err := dec.Token()
 		return v, err
 	case string:
-		return &jv{kind: 's', str: t}, nil
+		v.kind, v.str = 's', t
 	case json.Number:
-		return &jv{kind: 'n', str: string(t)}, nil
+		v.kind, v.str = 'n', string(t)
 	case bool:
-		return &jv{kind: 'b', b: t}, nil
+		v.kind, v.b = 'b', t
+	default:
+		v.kind = 'z'
 	}
-	return &jv{kind: 'z'}, nil
+	return v, nil
 }
 
 // compact returns v as compact JSON text.
@@ -256,7 +325,14 @@ func (e *SchemaError) Error() string {
 type compiler struct {
 	tool string
 	root *jv
-	refs map[string]*node // compiled $ref targets by pointer, for recursion
+	// nodes holds the node of every schema compiled, so that each is compiled once,
+	// however many references and places name it; all lists them in order.
+	nodes map[*jv]*node
+	all   []*node
+	// queue holds the nodes of schemas that references name, compiled one after
+	// another rather than from inside the reference, so that a chain of references
+	// costs no stack.
+	queue []*node
 	// overlays are the references with list keywords beside them.
 	overlays []overlay
 	err      *SchemaError
@@ -267,45 +343,83 @@ type compiler struct {
 type overlay struct {
 	n, target *node
 	s         *jv
-	at        string
 }
 
-// applyOverlays completes the references that have keywords beside them.
+// applyOverlays completes the references that have keywords beside them, each after
+// the one it refers to when that is one too. It runs after flatten: each target is
+// the node it reads, or a reference straight to it.
 func (c *compiler) applyOverlays() {
-	for _, o := range c.overlays {
-		t := resolve(o.target)
+	pending := make(map[*node]*overlay, len(c.overlays))
+	for i := range c.overlays {
+		pending[c.overlays[i].n] = &c.overlays[i]
+	}
+	var apply func(o *overlay)
+	apply = func(o *overlay) {
+		delete(pending, o.n)
+		t, nullable := o.target, false
+		if t.ref != nil {
+			t, nullable = t.ref, t.nullable
+		}
+		if inner, ok := pending[t]; ok {
+			apply(inner)
+		}
 		if t == o.n {
-			c.fail(o.at, "$ref", "a reference cycle that reads no value")
+			c.fail(o.s, "", "$ref", "a reference cycle that reads no value")
 			return
 		}
+		src := o.n.src
 		*o.n = *t
+		o.n.src, o.n.nullable = src, o.n.nullable || nullable
 		switch t.kind {
 		case kindArray:
 			for _, kw := range []string{"minProperties", "maxProperties"} {
 				if _, ok := o.s.get(kw); ok {
-					c.fail(o.at+"/"+kw, kw, "does not apply to an array")
+					c.fail(o.s, kw, kw, "does not apply to an array")
 					return
 				}
 			}
-			c.listKeywords(o.n, o.s, o.at)
+			c.listKeywords(o.n, o.s)
+			// Both apply: the keywords beside the $ref and the target's own.
+			o.n.minItems = max(o.n.minItems, t.minItems)
+			o.n.maxItems = tighter(o.n.maxItems, t.maxItems)
+			o.n.unique = o.n.unique || t.unique
 		case kindObject:
 			for _, kw := range []string{"minItems", "maxItems", "uniqueItems"} {
 				if _, ok := o.s.get(kw); ok {
-					c.fail(o.at+"/"+kw, kw, "does not apply to an object")
+					c.fail(o.s, kw, kw, "does not apply to an object")
 					return
 				}
 			}
-			c.propertyCounts(o.n, o.s, o.at)
+			c.propertyCounts(o.n, o.s)
+			o.n.minProps = max(o.n.minProps, t.minProps)
+			o.n.maxProps = tighter(o.n.maxProps, t.maxProps)
 		default:
-			c.fail(o.at, "$ref", "list keywords beside a $ref need an array or an object")
-			return
+			c.fail(o.s, "", "$ref", "list keywords beside a $ref need an array or an object")
+		}
+	}
+	for i := range c.overlays {
+		if o := &c.overlays[i]; pending[o.n] == o && c.err == nil {
+			apply(o)
 		}
 	}
 }
 
-func (c *compiler) fail(at, keyword, reason string) *node {
+// tighter returns the smaller of two maximums, -1 meaning none.
+func tighter(a, b int) int {
+	switch {
+	case a < 0:
+		return b
+	case b < 0:
+		return a
+	}
+	return min(a, b)
+}
+
+// fail records the first error, found at the schema at (its member sub, when not "")
+// about keyword (or ""), and returns a node to go on with.
+func (c *compiler) fail(at *jv, sub, keyword, reason string) *node {
 	if c.err == nil {
-		c.err = &SchemaError{Tool: c.tool, Path: at, Keyword: keyword, Reason: reason}
+		c.err = &SchemaError{Tool: c.tool, Path: at.pointer(sub), Keyword: keyword, Reason: reason}
 	}
 	return &node{}
 }
@@ -317,20 +431,53 @@ var annotationKeywords = map[string]bool{
 	SensitiveKeyword: true,
 }
 
-// compile compiles the schema s found at the pointer at.
-func (c *compiler) compile(s *jv, at string) *node {
-	if c.err != nil {
-		return &node{}
+// compile returns the node of the schema s, compiling it the first time. The node
+// may still be being compiled, when s refers to itself.
+func (c *compiler) compile(s *jv) *node {
+	if n, ok := c.nodes[s]; ok {
+		return n
 	}
+	n := &node{src: s}
+	c.nodes[s] = n
+	c.all = append(c.all, n)
+	if c.err == nil {
+		c.compileInto(n, s)
+	}
+	return n
+}
+
+// later returns the node of the schema s, queued to be compiled when it is new.
+func (c *compiler) later(s *jv) *node {
+	if n, ok := c.nodes[s]; ok {
+		return n
+	}
+	n := &node{src: s}
+	c.nodes[s] = n
+	c.all = append(c.all, n)
+	c.queue = append(c.queue, n)
+	return n
+}
+
+// compileAll compiles the schema doc and every schema a reference names.
+func (c *compiler) compileAll(doc *jv) *node {
+	root := c.compile(doc)
+	for len(c.queue) > 0 && c.err == nil {
+		n := c.queue[0]
+		c.queue = c.queue[1:]
+		c.compileInto(n, n.src)
+	}
+	return root
+}
+
+// compileInto compiles the schema s into n.
+func (c *compiler) compileInto(n *node, s *jv) {
 	if s.kind == 'b' && s.b {
-		return &node{kind: kindAny}
+		n.kind = kindAny
+		return
 	}
 	if s.kind != 'o' {
-		return c.fail(at, "", "a schema must be an object (or true)")
-	}
-	seen := map[string]bool{}
-	for _, k := range s.keys {
-		seen[k] = true
+		c.fail(s, "", "", "a schema must be an object (or true)")
+		return
 	}
 	for _, k := range s.keys {
 		if annotationKeywords[k] || strings.HasPrefix(k, "x-") {
@@ -344,7 +491,8 @@ func (c *compiler) compile(s *jv, at string) *node {
 			"contentEncoding":
 			continue
 		}
-		return c.fail(at, k, "not a keyword a dynamic tool can enforce (the keywords are those toolgen writes: see runtime.NewTool)")
+		c.fail(s, "", k, "not a keyword a dynamic tool can enforce (the keywords are those toolgen writes: see runtime.NewTool)")
+		return
 	}
 	if v, ok := s.get("$ref"); ok {
 		besides := false
@@ -353,37 +501,42 @@ func (c *compiler) compile(s *jv, at string) *node {
 			case k == "minItems" || k == "maxItems" || k == "uniqueItems" || k == "minProperties" || k == "maxProperties":
 				besides = true // the list keywords toolgen writes beside a $ref
 			case k != "$ref" && k != "default" && k != "$defs" && k != "definitions" && !annotationKeywords[k] && !strings.HasPrefix(k, "x-"):
-				return c.fail(at, k, "beside $ref: only annotations, default and the list keywords (minItems, maxItems, uniqueItems, minProperties, maxProperties) may stand beside a $ref")
+				c.fail(s, "", k, "beside $ref: only annotations, default and the list keywords (minItems, maxItems, uniqueItems, minProperties, maxProperties) may stand beside a $ref")
+				return
 			}
 		}
-		r := c.ref(v, at+"/$ref")
+		r := c.ref(v)
 		if !besides {
-			return r
+			n.ref = r
+			return
 		}
 		// The referenced schema with the keywords beside: made once every schema is
 		// compiled, since the reference may be to one being compiled.
-		ov := &node{}
-		c.overlays = append(c.overlays, overlay{n: ov, target: r, s: s, at: at})
-		return ov
+		c.overlays = append(c.overlays, overlay{n: n, target: r, s: s})
+		return
 	}
 	if v, ok := s.get("anyOf"); ok {
 		for _, k := range s.keys {
 			if k != "anyOf" && k != "default" && k != "$defs" && k != "definitions" && !annotationKeywords[k] && !strings.HasPrefix(k, "x-") {
-				return c.fail(at, k, "beside anyOf: only annotations and default may stand beside the anyOf of an optional value")
+				c.fail(s, "", k, "beside anyOf: only annotations and default may stand beside the anyOf of an optional value")
+				return
 			}
 		}
-		return c.anyOf(v, at+"/anyOf")
+		c.anyOf(n, v)
+		return
 	}
 	t, hasType := s.get("type")
 	if !hasType {
 		for _, k := range s.keys {
 			if !annotationKeywords[k] && !strings.HasPrefix(k, "x-") && k != "$defs" && k != "definitions" && k != "default" {
-				return c.fail(at, k, "needs a type beside it")
+				c.fail(s, "", k, "needs a type beside it")
+				return
 			}
 		}
-		return &node{kind: kindAny}
+		n.kind = kindAny
+		return
 	}
-	n := &node{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1}
+	n.minLen, n.maxLen, n.minItems, n.maxItems, n.minProps, n.maxProps = -1, -1, -1, -1, -1, -1
 	typ := ""
 	switch t.kind {
 	case 's':
@@ -392,65 +545,71 @@ func (c *compiler) compile(s *jv, at string) *node {
 		if len(t.items) == 2 && t.items[0].kind == 's' && t.items[1].kind == 's' && t.items[1].str == "null" && t.items[0].str != "null" {
 			typ, n.nullable = t.items[0].str, true
 		} else {
-			return c.fail(at+"/type", "type", `a list of types must be ["T", "null"]`)
+			c.fail(s, "type", "type", `a list of types must be ["T", "null"]`)
+			return
 		}
 	default:
-		return c.fail(at+"/type", "type", "must be a string or a list")
+		c.fail(s, "type", "type", "must be a string or a list")
+		return
 	}
 	// Which keywords apply to which type: a keyword for another type is refused
 	// rather than silently ignored.
-	allowed := map[string]string{
-		"minLength": "string", "maxLength": "string", "pattern": "string", "format": "string", "contentEncoding": "string",
-		"minimum": "number", "maximum": "number", "exclusiveMinimum": "number", "exclusiveMaximum": "number", "multipleOf": "number",
-		"properties": "object", "required": "object", "additionalProperties": "object", "minProperties": "object", "maxProperties": "object", "propertyNames": "object",
-		"items": "array", "minItems": "array", "maxItems": "array", "uniqueItems": "array",
-	}
 	for _, k := range s.keys {
-		want, ok := allowed[k]
-		if !ok {
-			continue
-		}
-		if want != typ && !(want == "number" && typ == "integer") {
-			return c.fail(at+"/"+k, k, "does not apply to a value of type "+typ)
+		want := keywordType(k)
+		if want != "" && want != typ && !(want == "number" && typ == "integer") {
+			c.fail(s, k, k, "does not apply to a value of type "+typ)
+			return
 		}
 	}
 	switch typ {
 	case "string":
-		c.stringNode(n, s, at)
+		c.stringNode(n, s)
 	case "integer", "number":
-		c.numberNode(n, s, at, typ == "integer")
+		c.numberNode(n, s, typ == "integer")
 	case "boolean":
 		n.kind = kindBool
 	case "object":
-		c.objectNode(n, s, at)
+		c.objectNode(n, s)
 	case "array":
-		c.arrayNode(n, s, at)
+		c.arrayNode(n, s)
 	default:
-		return c.fail(at+"/type", "type", strconv.Quote(typ)+" is not a type a dynamic tool reads (string, integer, number, boolean, object, array)")
+		c.fail(s, "type", "type", strconv.Quote(typ)+" is not a type a dynamic tool reads (string, integer, number, boolean, object, array)")
+		return
 	}
-	if c.err != nil {
-		return n
+	if c.err == nil {
+		c.enumConst(n, s, typ)
 	}
-	c.enumConst(n, s, at, typ)
-	return n
+}
+
+// keywordType returns the type whose values a keyword applies to, or "" for a keyword
+// of any type.
+func keywordType(k string) string {
+	switch k {
+	case "minLength", "maxLength", "pattern", "format", "contentEncoding":
+		return "string"
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+		return "number"
+	case "properties", "required", "additionalProperties", "minProperties", "maxProperties", "propertyNames":
+		return "object"
+	case "items", "minItems", "maxItems", "uniqueItems":
+		return "array"
+	}
+	return ""
 }
 
 // ref compiles a $ref: a JSON Pointer into the same schema ("#/$defs/Name", "#").
-func (c *compiler) ref(v *jv, at string) *node {
+func (c *compiler) ref(v *jv) *node {
 	if v.kind != 's' {
-		return c.fail(at, "$ref", "must be a string")
+		return c.fail(v, "", "$ref", "must be a string")
 	}
 	if !strings.HasPrefix(v.str, "#") {
-		return c.fail(at, "$ref", strconv.Quote(v.str)+" is not a local reference (only #/... references into the same schema are read)")
+		return c.fail(v, "", "$ref", strconv.Quote(v.str)+" is not a local reference (only #/... references into the same schema are read)")
 	}
 	ptr := v.str[1:]
-	if n, ok := c.refs[ptr]; ok {
-		return &node{ref: n}
-	}
 	target := c.root
 	if ptr != "" {
 		if !strings.HasPrefix(ptr, "/") {
-			return c.fail(at, "$ref", strconv.Quote(v.str)+" is not a JSON Pointer reference")
+			return c.fail(v, "", "$ref", strconv.Quote(v.str)+" is not a JSON Pointer reference")
 		}
 		for _, tok := range strings.Split(ptr[1:], "/") {
 			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
@@ -464,22 +623,16 @@ func (c *compiler) ref(v *jv, at string) *node {
 				}
 			}
 			if next == nil {
-				return c.fail(at, "$ref", strconv.Quote(v.str)+" names nothing in the schema")
+				return c.fail(v, "", "$ref", strconv.Quote(v.str)+" names nothing in the schema")
 			}
 			target = next
 		}
 	}
-	// A placeholder first, so that a recursive reference finds it.
-	holder := &node{}
-	c.refs[ptr] = holder
-	// The holder refers to what it holds rather than copying it: that may be a $ref
-	// with keywords beside it, completed only once every schema is compiled.
-	holder.ref = c.compile(target, ptr)
-	return &node{ref: holder}
+	return c.later(target)
 }
 
 // anyOf compiles the one anyOf toolgen writes: an optional value, [T, {"type": "null"}].
-func (c *compiler) anyOf(v *jv, at string) *node {
+func (c *compiler) anyOf(n *node, v *jv) {
 	isNull := func(s *jv) bool {
 		if s.kind != 'o' {
 			return false
@@ -493,39 +646,39 @@ func (c *compiler) anyOf(v *jv, at string) *node {
 		return ok && t.kind == 's' && t.str == "null"
 	}
 	if v.kind != 'a' || len(v.items) != 2 || isNull(v.items[0]) == isNull(v.items[1]) {
-		return c.fail(at, "anyOf", `only the anyOf of an optional value, [{...}, {"type": "null"}], is read`)
+		c.fail(v, "", "anyOf", `only the anyOf of an optional value, [{...}, {"type": "null"}], is read`)
+		return
 	}
 	i := 0
 	if isNull(v.items[0]) {
 		i = 1
 	}
-	inner := c.compile(v.items[i], at+"/"+strconv.Itoa(i))
-	return &node{ref: inner, nullable: true}
+	n.ref, n.nullable = c.compile(v.items[i]), true
 }
 
-func (c *compiler) stringNode(n *node, s *jv, at string) {
+func (c *compiler) stringNode(n *node, s *jv) {
 	n.kind = kindString
 	if v, ok := s.get("minLength"); ok {
-		n.minLen = c.count(v, at+"/minLength", "minLength")
+		n.minLen = c.count(v, "minLength")
 	}
 	if v, ok := s.get("maxLength"); ok {
-		n.maxLen = c.count(v, at+"/maxLength", "maxLength")
+		n.maxLen = c.count(v, "maxLength")
 	}
 	if v, ok := s.get("pattern"); ok {
 		if v.kind != 's' {
-			c.fail(at+"/pattern", "pattern", "must be a string")
+			c.fail(s, "pattern", "pattern", "must be a string")
 			return
 		}
-		re, err := regexp.Compile(v.str)
+		re, err := CompilePattern(v.str)
 		if err != nil {
-			c.fail(at+"/pattern", "pattern", "not an RE2 expression: "+err.Error())
+			c.fail(s, "pattern", "pattern", err.Error())
 			return
 		}
 		n.pattern, n.patternSrc, n.patternMessage = re, v.str, "must match the pattern "+v.str
 	}
 	if v, ok := s.get("format"); ok {
 		if v.kind != 's' {
-			c.fail(at+"/format", "format", "must be a string")
+			c.fail(s, "format", "format", "must be a string")
 			return
 		}
 		switch f := Format(v.str); f {
@@ -533,17 +686,17 @@ func (c *compiler) stringNode(n *node, s *jv, at string) {
 			FormatIPv4, FormatIPv6, FormatURI, FormatUUID:
 			n.format = f
 		default:
-			c.fail(at+"/format", "format", strconv.Quote(v.str)+" is not a format toolgen checks")
+			c.fail(s, "format", "format", strconv.Quote(v.str)+" is not a format toolgen checks")
 			return
 		}
 	}
 	if v, ok := s.get("contentEncoding"); ok {
 		if v.kind != 's' || v.str != "base64" {
-			c.fail(at+"/contentEncoding", "contentEncoding", "only base64 is read")
+			c.fail(s, "contentEncoding", "contentEncoding", "only base64 is read")
 			return
 		}
 		if n.pattern != nil || n.format != "" {
-			c.fail(at+"/contentEncoding", "contentEncoding", "base64 text takes no pattern or format")
+			c.fail(s, "contentEncoding", "contentEncoding", "base64 text takes no pattern or format")
 			return
 		}
 		n.kind = kindBytes
@@ -558,17 +711,17 @@ func (c *compiler) stringNode(n *node, s *jv, at string) {
 }
 
 // count reads a non-negative integer keyword.
-func (c *compiler) count(v *jv, at, kw string) int {
+func (c *compiler) count(v *jv, kw string) int {
 	if v.kind == 'n' {
 		if i, err := strconv.Atoi(v.str); err == nil && i >= 0 {
 			return i
 		}
 	}
-	c.fail(at, kw, "must be a non-negative integer")
+	c.fail(v, "", kw, "must be a non-negative integer")
 	return -1
 }
 
-func (c *compiler) numberNode(n *node, s *jv, at string, integer bool) {
+func (c *compiler) numberNode(n *node, s *jv, integer bool) {
 	n.kind = kindNumber
 	num := func(kw string) (string, bool) {
 		v, ok := s.get(kw)
@@ -576,7 +729,7 @@ func (c *compiler) numberNode(n *node, s *jv, at string, integer bool) {
 			return "", false
 		}
 		if v.kind != 'n' {
-			c.fail(at+"/"+kw, kw, "must be a number")
+			c.fail(s, kw, kw, "must be a number")
 			return "", false
 		}
 		return v.str, true
@@ -601,36 +754,30 @@ func (c *compiler) numberNode(n *node, s *jv, at string, integer bool) {
 			}
 		} else {
 			if hasMin {
-				lo, ok := c.intBound(minT, at+"/minimum", "minimum")
-				if ok {
-					n.lo = lo
-				}
+				n.lo = c.intBound(n, s, minT, "minimum", CodeMinimum, "must be at least", '<', n.lo)
 			}
 			if hasMax {
-				hi, ok := c.intBound(maxT, at+"/maximum", "maximum")
-				if ok {
-					n.hi = hi
-				}
+				n.hi = c.intBound(n, s, maxT, "maximum", CodeMaximum, "must be at most", '>', n.hi)
 			}
 		}
 	} else {
 		if hasMin {
-			n.checks = append(n.checks, c.numCheck(minT, at+"/minimum", "minimum", CodeMinimum, "must be at least", '<', false))
+			n.checks = append(n.checks, c.numCheck(s, minT, "minimum", CodeMinimum, "must be at least", '<', false))
 		}
 		if hasMax {
-			n.checks = append(n.checks, c.numCheck(maxT, at+"/maximum", "maximum", CodeMaximum, "must be at most", '>', false))
+			n.checks = append(n.checks, c.numCheck(s, maxT, "maximum", CodeMaximum, "must be at most", '>', false))
 		}
 	}
 	if hasExMin {
-		n.checks = append(n.checks, c.numCheck(exMinT, at+"/exclusiveMinimum", "exclusiveMinimum", CodeExclusiveMinimum, "must be greater than", '[', integer))
+		n.checks = append(n.checks, c.numCheck(s, exMinT, "exclusiveMinimum", CodeExclusiveMinimum, "must be greater than", '[', integer))
 	}
 	if hasExMax {
-		n.checks = append(n.checks, c.numCheck(exMaxT, at+"/exclusiveMaximum", "exclusiveMaximum", CodeExclusiveMaximum, "must be less than", ']', integer))
+		n.checks = append(n.checks, c.numCheck(s, exMaxT, "exclusiveMaximum", CodeExclusiveMaximum, "must be less than", ']', integer))
 	}
 	if hasMult {
 		q, ok := parseDecimal([]byte(multT))
 		if !ok || q.zero() || q.neg {
-			c.fail(at+"/multipleOf", "multipleOf", "must be greater than 0")
+			c.fail(s, "multipleOf", "multipleOf", "must be greater than 0")
 			return
 		}
 		if k, err := strconv.ParseInt(multT, 10, 64); integer && err == nil {
@@ -641,30 +788,33 @@ func (c *compiler) numberNode(n *node, s *jv, at string, integer bool) {
 	}
 }
 
-// intBound reads an integer bound, which must be integral; one past int64 is left to
-// the Go range.
-func (c *compiler) intBound(text, at, kw string) (int64, bool) {
+// intBound reads an integer's minimum or maximum, returning the bound the Decoder
+// checks (keep when the bound checks nothing an int64 could break). A bound past the
+// int64 range on the side that holds no int64 (a minimum of 1e30, a maximum of -1e30),
+// and one with a fraction, become a check of n, made as numbers are compared.
+func (c *compiler) intBound(n *node, s *jv, text, kw string, code Code, msg string, op byte, keep int64) int64 {
 	neg, mag, ok, overflow := integerDigits([]byte(text))
 	switch {
-	case !ok:
-		c.fail(at, kw, "must be an integer for an integer")
-		return 0, false
-	case overflow || !neg && mag > math.MaxInt64 || neg && mag > 1<<63:
-		return 0, false
-	case neg:
-		return -int64(mag), true
+	case ok && !overflow && !neg && mag <= math.MaxInt64:
+		return int64(mag)
+	case ok && !overflow && neg && mag <= 1<<63:
+		return int64(-mag)
+	case ok && (op == '<') == neg:
+		return keep // past the range where every int64 meets it
 	}
-	return int64(mag), true
+	n.checks = append(n.checks, c.numCheck(s, text, kw, code, msg, op, false))
+	return keep
 }
 
-func (c *compiler) numCheck(text, at, kw string, code Code, msg string, op byte, integer bool) numCheck {
+func (c *compiler) numCheck(s *jv, text, kw string, code Code, msg string, op byte, integer bool) numCheck {
 	ch := numCheck{code: code, msg: msg + " " + text, op: op}
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil {
-		c.fail(at, kw, "must be a number a float64 holds")
+	dec, ok := parseDecimal([]byte(text))
+	if !ok {
+		c.fail(s, kw, kw, "must be a number")
 		return ch
 	}
-	ch.f = f
+	ch.dec = dec
+	ch.f, _ = strconv.ParseFloat(text, 64) // ±Inf past the range: every float64 meets it or none does
 	if integer {
 		if i, err := strconv.ParseInt(text, 10, 64); err == nil {
 			ch.i, ch.integer = i, true
@@ -673,7 +823,103 @@ func (c *compiler) numCheck(text, at, kw string, code Code, msg string, op byte,
 	return ch
 }
 
-func (c *compiler) enumConst(n *node, s *jv, at, typ string) {
+// fails reports whether the integer v breaks the check.
+func (c numCheck) failsInt(v int64, x decimal) bool {
+	if c.integer {
+		return c.op == '[' && v <= c.i || c.op == ']' && v >= c.i
+	}
+	return c.failsDec(x)
+}
+
+// failsUint reports whether the unsigned integer v breaks the check.
+func (c numCheck) failsUint(v uint64, x decimal) bool {
+	if c.integer {
+		return c.op == '[' && c.i >= 0 && v <= uint64(c.i) || c.op == ']' && (c.i < 0 || v >= uint64(c.i))
+	}
+	return c.failsDec(x)
+}
+
+// failsDec reports whether the number x breaks the check, compared exactly.
+func (c numCheck) failsDec(x decimal) bool {
+	r := cmpDecimal(x, c.dec)
+	switch c.op {
+	case '<':
+		return r < 0
+	case '>':
+		return r > 0
+	case '[':
+		return r <= 0
+	}
+	return r >= 0
+}
+
+// failsFloat reports whether the number f, as a float64 holds it, breaks the check:
+// a number is read as a float64, and the value run gets must meet the schema too
+// (1e-400 is greater than 0, but the float64 it rounds to is not).
+func (c numCheck) failsFloat(f float64) bool {
+	switch c.op {
+	case '<':
+		return f < c.f
+	case '>':
+		return f > c.f
+	case '[':
+		return f <= c.f
+	}
+	return f >= c.f
+}
+
+// cmpDecimal compares two numbers exactly: -1, 0 or +1 as a is less than, equal to
+// or greater than b.
+func cmpDecimal(a, b decimal) int {
+	sign := func(x decimal) int {
+		switch {
+		case x.zero():
+			return 0
+		case x.neg:
+			return -1
+		}
+		return 1
+	}
+	sa, sb := sign(a), sign(b)
+	if sa != sb || sa == 0 {
+		return cmp.Compare(sa, sb)
+	}
+	// Both of one sign: compare magnitudes, the place of the first digit, then the
+	// digits.
+	mag := cmp.Compare(int64(a.len())+a.exp, int64(b.len())+b.exp)
+	for i := 0; mag == 0 && i < max(a.len(), b.len()); i++ {
+		mag = cmp.Compare(a.digit(i), b.digit(i))
+	}
+	return sa * mag
+}
+
+// digit returns the i-th significant digit of x, '0' past the last.
+func (x decimal) digit(i int) byte {
+	switch {
+	case i < len(x.hi):
+		return x.hi[i]
+	case i < x.len():
+		return x.lo[i-len(x.hi)]
+	}
+	return '0'
+}
+
+// appendDecimalKey writes a key of x that equal numbers share (2, 2.0, 20e-1 and
+// 0.2e1 alike; -0 is 0).
+func appendDecimalKey(b []byte, x decimal) []byte {
+	if x.zero() {
+		return append(b, '0')
+	}
+	if x.neg {
+		b = append(b, '-')
+	}
+	b = append(b, x.hi...)
+	b = append(b, x.lo...)
+	b = append(b, 'e')
+	return strconv.AppendInt(b, x.exp, 10)
+}
+
+func (c *compiler) enumConst(n *node, s *jv, typ string) {
 	var vals []*jv
 	kw := "enum"
 	if v, ok := s.get("const"); ok {
@@ -681,7 +927,7 @@ func (c *compiler) enumConst(n *node, s *jv, at, typ string) {
 		n.enumCode = CodeConst
 	} else if v, ok := s.get("enum"); ok {
 		if v.kind != 'a' || len(v.items) == 0 {
-			c.fail(at+"/enum", "enum", "must be a non-empty list")
+			c.fail(s, "enum", "enum", "must be a non-empty list")
 			return
 		}
 		vals = v.items
@@ -690,76 +936,128 @@ func (c *compiler) enumConst(n *node, s *jv, at, typ string) {
 		return
 	}
 	if n.kind == kindBytes || n.kind == kindDateTime || n.kind == kindDuration || n.kind == kindObject || n.kind == kindArray {
-		c.fail(at+"/"+kw, kw, "is read only for strings, numbers and booleans")
+		c.fail(s, kw, kw, "is read only for strings, numbers and booleans")
 		return
+	}
+	n.hasEnum, n.nullFails = true, n.nullable
+	switch n.kind {
+	case kindString:
+		n.enumStr = make(map[string]string, len(vals))
+	case kindInteger:
+		n.enumInt = make(map[int64]struct{}, len(vals))
+	case kindUnsigned:
+		n.enumUint = make(map[uint64]struct{}, len(vals))
+	case kindNumber:
+		n.enumNum = make(map[string]struct{}, len(vals))
 	}
 	texts := make([]string, len(vals))
 	for i, v := range vals {
-		bad := func() { c.fail(at+"/"+kw, kw, "holds a value that is not of type "+typ) }
+		bad := func() { c.fail(s, kw, kw, "holds a value that is not of type "+typ) }
 		texts[i] = string(v.compact())
+		if v.kind == 'z' && n.nullable {
+			n.nullFails = false // null is allowed by the type and listed
+			continue
+		}
 		switch n.kind {
 		case kindString:
 			if v.kind != 's' {
 				bad()
 				return
 			}
-			n.enumStr = append(n.enumStr, v.str)
-		case kindInteger:
-			x, err := strconv.ParseInt(v.str, 10, 64)
-			if v.kind != 'n' || err != nil {
+			n.enumStr[v.str] = v.str
+		case kindInteger, kindUnsigned:
+			// Any integral number, as the value read is (2.0 is 2); one past the Go
+			// range is never read, and is left out.
+			neg, mag, ok, overflow := integerDigits([]byte(v.str))
+			if v.kind != 'n' || !ok {
 				bad()
 				return
 			}
-			n.enumInt = append(n.enumInt, x)
-		case kindUnsigned:
-			x, err := strconv.ParseUint(v.str, 10, 64)
-			if v.kind != 'n' || err != nil {
-				bad()
-				return
+			switch {
+			case overflow:
+			case n.kind == kindUnsigned:
+				if !neg || mag == 0 {
+					n.enumUint[mag] = struct{}{}
+				}
+			case !neg && mag <= math.MaxInt64:
+				n.enumInt[int64(mag)] = struct{}{}
+			case neg && mag <= 1<<63:
+				n.enumInt[int64(-mag)] = struct{}{}
 			}
-			n.enumUint = append(n.enumUint, x)
 		case kindNumber:
-			x, err := strconv.ParseFloat(v.str, 64)
-			if v.kind != 'n' || err != nil {
+			x, ok := parseDecimal([]byte(v.str))
+			if v.kind != 'n' || !ok {
 				bad()
 				return
 			}
-			n.enumF = append(n.enumF, x)
+			n.enumNum[string(appendDecimalKey(nil, x))] = struct{}{}
 		case kindBool:
 			if v.kind != 'b' {
 				bad()
 				return
 			}
-			n.enumBool = append(n.enumBool, v.b)
+			n.enumBool[b2i(v.b)] = true
 		}
 	}
-	if n.kind == kindBool && kw == "const" {
-		n.boolConst, n.hasBoolConst = n.enumBool[0], true
-		n.enumBool = nil
-	}
-	if len(texts) == 1 {
-		n.enumMsg = "must be " + texts[0]
-	} else {
-		n.enumMsg = "must be one of " + strings.Join(texts, ", ")
-	}
+	n.enumMsg = oneOfMessage(texts)
 }
 
-func (c *compiler) objectNode(n *node, s *jv, at string) {
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// maxListedBytes bounds the text of a list of values or names in a violation's
+// message: past it, the list ends with how many more there are, so that a schema's
+// enum of ten thousand values costs a violation no more text than one of ten.
+const maxListedBytes = 400
+
+// oneOfMessage is the message of a value that is none of the values whose JSON texts
+// are vals.
+func oneOfMessage(vals []string) string {
+	if len(vals) == 1 {
+		return "must be " + cutList(vals)
+	}
+	return "must be one of " + cutList(vals)
+}
+
+// cutList joins items with commas, cut to about maxListedBytes.
+func cutList(items []string) string {
+	var b strings.Builder
+	for i, it := range items {
+		if i > 0 && b.Len()+len(it) > maxListedBytes {
+			b.WriteString(", … (" + strconv.Itoa(len(items)-i) + " more)")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if len(it) > maxListedBytes {
+			it = cutText(it, maxListedBytes) + "…"
+		}
+		b.WriteString(it)
+	}
+	return b.String()
+}
+
+func (c *compiler) objectNode(n *node, s *jv) {
 	n.kind = kindObject
 	n.index = map[string]int{}
 	if v, ok := s.get("properties"); ok {
 		if v.kind != 'o' {
-			c.fail(at+"/properties", "properties", "must be an object")
+			c.fail(s, "properties", "properties", "must be an object")
 			return
 		}
 		for i, name := range v.keys {
-			pat := at + "/properties/" + escapePointer(name)
 			ps := v.vals[i]
-			p := &prop{name: name, node: c.compile(ps, pat)}
+			p := &prop{name: name, node: c.compile(ps)}
 			if ps.kind == 'o' {
 				if x, ok := ps.get(SensitiveKeyword); ok {
 					if x.kind != 'b' {
-						c.fail(pat+"/"+SensitiveKeyword, SensitiveKeyword, "must be true or false")
+						c.fail(ps, SensitiveKeyword, SensitiveKeyword, "must be true or false")
 						return
 					}
 					p.sensitive = x.b
@@ -775,13 +1073,13 @@ func (c *compiler) objectNode(n *node, s *jv, at string) {
 	}
 	if v, ok := s.get("required"); ok {
 		if v.kind != 'a' {
-			c.fail(at+"/required", "required", "must be a list of names")
+			c.fail(s, "required", "required", "must be a list of names")
 			return
 		}
 		for _, r := range v.items {
 			i, ok := n.index[r.str]
 			if r.kind != 's' || !ok {
-				c.fail(at+"/required", "required", "names a property that properties does not declare")
+				c.fail(s, "required", "required", "names a property that properties does not declare")
 				return
 			}
 			n.props[i].required = true
@@ -797,65 +1095,81 @@ func (c *compiler) objectNode(n *node, s *jv, at string) {
 		if v.kind == 'b' && !v.b {
 			n.additional = nil
 		} else {
-			n.additional = c.compile(v, at+"/additionalProperties")
+			n.additional = c.compile(v)
 		}
 	}
 	if v, ok := s.get("propertyNames"); ok {
-		e, hasEnum := v.get("enum")
-		for _, k := range v.keys {
-			if k != "enum" && k != "type" && !annotationKeywords[k] {
-				c.fail(at+"/propertyNames/"+k, k, "propertyNames takes only an enum of names")
-				return
-			}
-		}
-		if v.kind != 'o' || !hasEnum || e.kind != 'a' {
-			c.fail(at+"/propertyNames", "propertyNames", "must hold an enum of names")
+		if v.kind != 'o' {
+			c.fail(s, "propertyNames", "propertyNames", "must hold an enum of names")
 			return
 		}
-		for _, it := range e.items {
-			if it.kind != 's' {
-				c.fail(at+"/propertyNames/enum", "enum", "property names are strings")
+		for i, k := range v.keys {
+			switch {
+			case k == "type":
+				if t := v.vals[i]; t.kind != 's' || t.str != "string" {
+					c.fail(v, k, k, `property names are strings: the type of propertyNames is "string"`)
+					return
+				}
+			case k != "enum" && !annotationKeywords[k] && !strings.HasPrefix(k, "x-"):
+				c.fail(v, k, k, "propertyNames takes only an enum of names")
 				return
 			}
-			n.keyEnum = append(n.keyEnum, it.str)
 		}
-		if n.keyEnum == nil {
-			n.keyEnum = []string{}
+		e, hasEnum := v.get("enum")
+		if !hasEnum || e.kind != 'a' {
+			c.fail(s, "propertyNames", "propertyNames", "must hold an enum of names")
+			return
+		}
+		n.keyEnum = make(map[string]struct{}, len(e.items))
+		for _, it := range e.items {
+			if it.kind != 's' {
+				c.fail(v, "enum", "enum", "property names are strings")
+				return
+			}
+			if _, dup := n.keyEnum[it.str]; !dup {
+				n.keyEnum[it.str] = struct{}{}
+				n.keyNames = append(n.keyNames, it.str)
+			}
+		}
+		// propertyNames applies to every name, the declared ones too.
+		for _, p := range n.props {
+			_, ok := n.keyEnum[p.name]
+			p.badName = !ok
 		}
 	}
-	c.propertyCounts(n, s, at)
+	c.propertyCounts(n, s)
 }
 
 // propertyCounts reads minProperties and maxProperties into an object node.
-func (c *compiler) propertyCounts(n *node, s *jv, at string) {
+func (c *compiler) propertyCounts(n *node, s *jv) {
 	if v, ok := s.get("minProperties"); ok {
-		n.minProps = c.count(v, at+"/minProperties", "minProperties")
+		n.minProps = c.count(v, "minProperties")
 	}
 	if v, ok := s.get("maxProperties"); ok {
-		n.maxProps = c.count(v, at+"/maxProperties", "maxProperties")
+		n.maxProps = c.count(v, "maxProperties")
 	}
 }
 
-func (c *compiler) arrayNode(n *node, s *jv, at string) {
+func (c *compiler) arrayNode(n *node, s *jv) {
 	n.kind = kindArray
 	n.items = &node{kind: kindAny}
 	if v, ok := s.get("items"); ok {
-		n.items = c.compile(v, at+"/items")
+		n.items = c.compile(v)
 	}
-	c.listKeywords(n, s, at)
+	c.listKeywords(n, s)
 }
 
 // listKeywords reads minItems, maxItems and uniqueItems into an array node.
-func (c *compiler) listKeywords(n *node, s *jv, at string) {
+func (c *compiler) listKeywords(n *node, s *jv) {
 	if v, ok := s.get("minItems"); ok {
-		n.minItems = c.count(v, at+"/minItems", "minItems")
+		n.minItems = c.count(v, "minItems")
 	}
 	if v, ok := s.get("maxItems"); ok {
-		n.maxItems = c.count(v, at+"/maxItems", "maxItems")
+		n.maxItems = c.count(v, "maxItems")
 	}
 	if v, ok := s.get("uniqueItems"); ok {
 		if v.kind != 'b' {
-			c.fail(at+"/uniqueItems", "uniqueItems", "must be true or false")
+			c.fail(s, "uniqueItems", "uniqueItems", "must be true or false")
 			return
 		}
 		n.unique = v.b
@@ -872,16 +1186,44 @@ func resolve(n *node) *node {
 }
 
 // checkCycles refuses references that lead back to themselves without reading a
-// value, which no argument could ever end.
+// value, which no argument could ever end. Each node is visited once: mark is 1 on
+// the way being walked, 2 once known to end.
 func (c *compiler) checkCycles() {
-	for ptr, n := range c.refs {
-		seen := map[*node]bool{}
-		for m := n; m.ref != nil; m = m.ref {
-			if seen[m] {
-				c.fail(ptr, "$ref", "a reference cycle that reads no value")
-				return
-			}
-			seen[m] = true
+	for _, n := range c.all {
+		m := n
+		for ; m != nil && m.mark == 0; m = m.ref {
+			m.mark = 1
+		}
+		if m != nil && m.mark == 1 {
+			c.fail(m.src, "", "$ref", "a reference cycle that reads no value")
+			return
+		}
+		for m = n; m != nil && m.mark == 1; m = m.ref {
+			m.mark = 2
+		}
+	}
+}
+
+// flatten makes every reference lead straight to the node it reads, nullable when a
+// reference on the way was, so that reading a value follows at most one reference
+// however long the chain of $refs in the schema. Each node is visited once: mark is
+// 3 once flat. The schema has no reference cycle (checkCycles).
+func (c *compiler) flatten() {
+	var chain []*node
+	for _, n := range c.all {
+		chain = chain[:0]
+		m := n
+		for ; m.ref != nil && m.mark != 3; m = m.ref {
+			chain = append(chain, m)
+		}
+		target, nullable := m, false
+		if m.ref != nil {
+			target, nullable = m.ref, m.nullable
+		}
+		for i := len(chain) - 1; i >= 0; i-- {
+			x := chain[i]
+			nullable = nullable || x.nullable
+			x.ref, x.nullable, x.mark = target, nullable, 3
 		}
 	}
 }

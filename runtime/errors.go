@@ -147,16 +147,28 @@ func unknownMessage(name string, known []string) string {
 	return "unknown property; expected one of " + quoteList(known)
 }
 
+// quoteList lists names quoted, cut after about maxListedBytes as cutList cuts.
 func quoteList(names []string) string {
 	var b strings.Builder
 	for i, n := range names {
+		q := strconv.Quote(cutName(n))
+		if i > 0 && b.Len()+len(q) > maxListedBytes {
+			b.WriteString(", … (" + strconv.Itoa(len(names)-i) + " more)")
+			break
+		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Quote(n))
+		b.WriteString(q)
 	}
 	return b.String()
 }
+
+// maxSuggestWork bounds the work of looking for the known name nearest an unknown
+// one, in characters compared (an edit distance of names of m and n characters costs
+// m×n): the names past it are not compared, so that a schema with eighty thousand
+// properties costs a violation no more than one with a hundred.
+const maxSuggestWork = 1 << 16
 
 // nearest returns the name in known closest to name, if close enough to be a likely
 // typo or a different casing. It allocates nothing.
@@ -165,12 +177,19 @@ func nearest(name string, known []string) string {
 		return "" // no typo of a known name, and too long to compare at a small cost
 	}
 	best, bestDist := "", -1
+	work := 0
 	for _, k := range known {
+		if work += len(k) + len(name); work > maxSuggestWork {
+			break
+		}
 		if strings.EqualFold(k, name) || sameNormalized(k, name) {
 			return k
 		}
 		if len(k) > maxNameBytes {
 			continue
+		}
+		if work += len(k) * len(name); work > maxSuggestWork {
+			break
 		}
 		dist := editDistance(name, k)
 		if bestDist < 0 || dist < bestDist {

@@ -127,9 +127,10 @@ func NewPattern(src string) *Pattern {
 }
 
 // Match checks the string s, just read by d, against p. A pattern that does not
-// compile matches nothing.
+// compile (runtime.CompilePattern: one larger than runtime.MaxPatternSize too, which
+// toolgen refuses) matches nothing.
 func Match(d *runtime.Decoder, s string, p *Pattern) {
-	p.once.Do(func() { p.re, _ = regexp.Compile(p.src) })
+	p.once.Do(func() { p.re, _ = runtime.CompilePattern(p.src) })
 	if p.re == nil || !p.re.MatchString(s) {
 		d.Fail(runtime.CodePattern, p.message)
 	}

@@ -821,11 +821,11 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 	case model.Time:
 		switch {
 		case c.Layout != "":
-			return g.simpleValue(r, dst, "TimeLayout", "t"+sfx, "", jen.Lit(c.Layout))
+			return g.timeValue(r, c, dst, "TimeLayout", "t"+sfx, jen.Lit(c.Layout))
 		case c.Format == "date":
-			return g.simpleValue(r, dst, "Date", "t"+sfx, "")
+			return g.timeValue(r, c, dst, "Date", "t"+sfx)
 		}
-		return g.simpleValue(r, dst, "Time", "t"+sfx, "")
+		return g.timeValue(r, c, dst, "Time", "t"+sfx)
 	case model.Duration:
 		return g.durationValue(r, c, dst, sfx)
 	case model.Bytes:
@@ -846,7 +846,8 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 		if r.named != nil {
 			g.fail(fmt.Errorf("named pointer type %s is not supported", r.named.Name))
 		}
-		if nullHandled {
+		if nullHandled || c.NotNull {
+			// NotNull: null is read as the value pointed to, and refused by its check.
 			return inner
 		}
 		return []jen.Code{jen.If(jen.Op("!").Id("d").Dot("Null").Call()).Block(inner...)}
@@ -864,6 +865,20 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 	}
 	g.fail(fmt.Errorf("cannot decode a value of kind %q", r.Kind))
 	return nil
+}
+
+// timeValue reads a time.Time with a Decoder method, and refuses the zero time when
+// c says NotZero.
+func (g *goGen) timeValue(r resolved, c *model.Constraints, dst lvalue, method, v string, args ...jen.Code) []jen.Code {
+	if !c.NotZero {
+		return g.simpleValue(r, dst, method, v, "", args...)
+	}
+	return []jen.Code{jen.If(
+		jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Id("d").Dot(method).Call(args...), jen.Id("ok"),
+	).Block(
+		jen.Qual(implPkg, "NotZeroTime").Call(jen.Id("d"), jen.Id(v)),
+		dst.place().Op("=").Add(g.convert(r, jen.Id(v), "")),
+	)}
 }
 
 // simpleValue reads a value with a Decoder method that does all the checking.
@@ -1205,7 +1220,7 @@ func (g *goGen) floatValue(r resolved, c *model.Constraints, dst lvalue, sfx str
 func itemConstraints(c *model.Constraints) *model.Constraints {
 	item := *c
 	item.MinItems, item.MaxItems, item.UniqueItems = nil, nil, false
-	item.Default, item.Title, item.Deprecated = "", "", false
+	item.Default, item.Title, item.Deprecated, item.NotNull = "", "", false, false
 	return &item
 }
 
@@ -1311,6 +1326,10 @@ func (g *goGen) mapValue(r resolved, c *model.Constraints, dst lvalue, depth int
 	}
 	if c.MaxItems != nil {
 		body = append(body, jen.Id("d").Dot("MaxProperties").Call(jen.Len(dst.place()), jen.Lit(*c.MaxItems)))
+	}
+	if c.UniqueItems {
+		// validate's unique on a map: its values are distinct (no schema keyword says it).
+		body = append(body, jen.Qual(implPkg, "UniqueValues").Call(jen.Id("d"), dst.place()))
 	}
 	return []jen.Code{jen.If(jen.Id("d").Dot("BeginObject").Call()).Block(body...)}
 }

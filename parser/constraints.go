@@ -161,6 +161,17 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 					b.errorf(it.Pos, "uniqueItems applies to slices, arrays and maps, not %s", describe(prop))
 					continue
 				}
+				if v && prop.Kind == model.Map && !isScalar(item) {
+					b.errorf(it.Pos, "uniqueItems on a map asks for distinct values, which must be strings, numbers or booleans, not %s", describe(item))
+					continue
+				}
+				if v && prop.Kind == model.Map && !j.output {
+					what := "uniqueItems"
+					if it.Rule != "" {
+						what = fmt.Sprintf("validate rule %q", it.Rule)
+					}
+					b.warnf(it.Pos, "field %s: %s on a map asks for distinct values, which JSON Schema cannot say of an object: the decoder checks it, the schema does not tell the model", f.GoPath[len(f.GoPath)-1], what)
+				}
 				c.UniqueItems = v
 			case "deprecated":
 				c.Deprecated = v
@@ -386,7 +397,11 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 	f.Required = !(j.pointer || j.omit || optional || hasDefault)
 	if required {
 		f.Required = true
+		// The validator fails a nil pointer on any rule without omitempty: when the
+		// validate tag makes a pointer required, null is refused too.
+		c.NotNull = j.pointer && (requiredAt.Rule != "" || j.zeroFails != nil)
 	}
+	c.NotZero = j.notZero
 }
 
 // layout checks a layout= constraint: on a time.Time, a Go time layout with date or

@@ -38,6 +38,7 @@ const (
 	CodeMinProperties    Code = "minProperties"
 	CodeMaxProperties    Code = "maxProperties"
 	CodeRange            Code = "range" // a number the Go type cannot hold
+	CodeNotZero          Code = "notZero" // the zero value, which validate's required refuses
 )
 
 // Violation is one thing wrong with a call's arguments.

@@ -84,7 +84,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[16],
 		OpenWorld:  &toolgenHints[17],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number","description":"The value.","minimum":0.5}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number","description":"The value.","minimum":0.5}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "int8_min",
@@ -154,7 +154,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[37],
 		OpenWorld:  &toolgenHints[38],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":2}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "int_opt_lte",
@@ -174,7 +174,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[43],
 		OpenWorld:  &toolgenHints[44],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","enum":[1,2]}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","enum":[1,2]}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "int_range",
@@ -243,7 +243,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[64],
 		OpenWorld:  &toolgenHints[65],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"integer"},"minProperties":1}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"integer"},"minProperties":1}},"required":["v"],"additionalProperties":false}`),
 }, {
 	Name:        "map_required",
 	Description: "Records its arguments.",
@@ -279,7 +279,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[76],
 		OpenWorld:  &toolgenHints[77],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["integer","null"],"description":"The value.","minimum":2}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "ptr_int_omit_gte",
@@ -299,7 +299,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[82],
 		OpenWorld:  &toolgenHints[83],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["string","null"],"description":"The value.","maxLength":3}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","maxLength":3}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "ptr_min",
@@ -309,7 +309,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[85],
 		OpenWorld:  &toolgenHints[86],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["string","null"],"description":"The value.","minLength":2}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "ptr_omit_min",
@@ -339,7 +339,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[94],
 		OpenWorld:  &toolgenHints[95],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["string","null"],"description":"The value.","minLength":2}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "ptr_required",
@@ -349,7 +349,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[97],
 		OpenWorld:  &toolgenHints[98],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["string","null"],"description":"The value."}},"required":["v"],"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value."}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "ptr_slice_dive_min",
@@ -359,7 +359,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[100],
 		OpenWorld:  &toolgenHints[101],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["array","null"],"description":"The value.","items":{"type":"string","minLength":1}}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","minLength":1}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "ptr_time_required",
@@ -369,7 +369,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[103],
 		OpenWorld:  &toolgenHints[104],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["string","null"],"description":"The value.","format":"date-time"}},"required":["v"],"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"date-time"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "slice_dive_email",
@@ -479,7 +479,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[136],
 		OpenWorld:  &toolgenHints[137],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"minItems":1}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"minItems":1}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "slice_opt_unique_dive",
@@ -689,7 +689,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[199],
 		OpenWorld:  &toolgenHints[200],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"email"}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"email"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "str_opt_gte",
@@ -699,7 +699,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[202],
 		OpenWorld:  &toolgenHints[203],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "str_opt_max",
@@ -719,7 +719,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[208],
 		OpenWorld:  &toolgenHints[209],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "str_opt_oneof",
@@ -729,7 +729,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[211],
 		OpenWorld:  &toolgenHints[212],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","enum":["a","b"]}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","enum":["a","b"]}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "str_opt_oneof_empty",
@@ -2086,7 +2086,7 @@ func toolgenDecodeFloatOptMin(d *runtime.Decoder, v *FloatOptMin) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0.5 {
 						d.Fail(runtime.CodeMinimum, "must be at least 0.5")
@@ -2098,6 +2098,9 @@ func toolgenDecodeFloatOptMin(d *runtime.Decoder, v *FloatOptMin) {
 		default:
 			d.Unknown("v")
 		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -2262,7 +2265,7 @@ func toolgenDecodeIntOptGte(d *runtime.Decoder, v *IntOptGte) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				if n, ok := d.Int(2, math.MaxInt64); ok {
 					v.V = int(n)
 				}
@@ -2271,6 +2274,9 @@ func toolgenDecodeIntOptGte(d *runtime.Decoder, v *IntOptGte) {
 		default:
 			d.Unknown("v")
 		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -2304,7 +2310,7 @@ func toolgenDecodeIntOptOneof(d *runtime.Decoder, v *IntOptOneof) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					switch n {
 					case 1, 2:
@@ -2318,6 +2324,9 @@ func toolgenDecodeIntOptOneof(d *runtime.Decoder, v *IntOptOneof) {
 		default:
 			d.Unknown("v")
 		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -2502,7 +2511,7 @@ func toolgenDecodeMapOptMin(d *runtime.Decoder, v *MapOptMin) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.V)
 					for d.NextField() {
@@ -2526,6 +2535,9 @@ func toolgenDecodeMapOptMin(d *runtime.Decoder, v *MapOptMin) {
 		default:
 			d.Unknown("v")
 		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -2593,6 +2605,7 @@ func toolgenDecodeMapStrUnique(d *runtime.Decoder, v *MapStrUnique) {
 						v.V[k] = e
 						d.Leave()
 					}
+					toolimpl.UniqueValues(d, v.V)
 				}
 				d.Leave()
 			}
@@ -2631,6 +2644,7 @@ func toolgenDecodeMapUnique(d *runtime.Decoder, v *MapUnique) {
 						v.V[k] = e
 						d.Leave()
 					}
+					toolimpl.UniqueValues(d, v.V)
 				}
 				d.Leave()
 			}
@@ -2652,7 +2666,7 @@ func toolgenDecodePtrIntGte(d *runtime.Decoder, v *PtrIntGte) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				p := toolimpl.New(&v.V)
 				if n1, ok := d.Int(2, math.MaxInt64); ok {
 					*p = int(n1)
@@ -2662,6 +2676,9 @@ func toolgenDecodePtrIntGte(d *runtime.Decoder, v *PtrIntGte) {
 		default:
 			d.Unknown("v")
 		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -2696,7 +2713,7 @@ func toolgenDecodePtrMax(d *runtime.Decoder, v *PtrMax) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				p := toolimpl.New(&v.V)
 				if s1, ok := d.String(); ok {
 					d.MaxLength(s1, 3)
@@ -2707,6 +2724,9 @@ func toolgenDecodePtrMax(d *runtime.Decoder, v *PtrMax) {
 		default:
 			d.Unknown("v")
 		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -2719,7 +2739,7 @@ func toolgenDecodePtrMin(d *runtime.Decoder, v *PtrMin) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				p := toolimpl.New(&v.V)
 				if s1, ok := d.String(); ok {
 					d.MinLength(s1, 2)
@@ -2730,6 +2750,9 @@ func toolgenDecodePtrMin(d *runtime.Decoder, v *PtrMin) {
 		default:
 			d.Unknown("v")
 		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -2788,7 +2811,7 @@ func toolgenDecodePtrOptMin(d *runtime.Decoder, v *PtrOptMin) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				p := toolimpl.New(&v.V)
 				if s1, ok := d.String(); ok {
 					d.MinLength(s1, 2)
@@ -2799,6 +2822,9 @@ func toolgenDecodePtrOptMin(d *runtime.Decoder, v *PtrOptMin) {
 		default:
 			d.Unknown("v")
 		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -2812,11 +2838,9 @@ func toolgenDecodePtrRequired(d *runtime.Decoder, v *PtrRequired) {
 		switch string(d.FieldName()) {
 		case "v":
 			if d.Property(&seen[0], "v", runtime.Required) {
-				if !d.Null() {
-					p := toolimpl.New(&v.V)
-					if s1, ok := d.String(); ok {
-						*p = s1
-					}
+				p := toolimpl.New(&v.V)
+				if s1, ok := d.String(); ok {
+					*p = s1
 				}
 				d.Leave()
 			}
@@ -2838,7 +2862,7 @@ func toolgenDecodePtrSliceDiveMin(d *runtime.Decoder, v *PtrSliceDiveMin) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				p := toolimpl.New(&v.V)
 				if d.BeginArray() {
 					toolimpl.MakeSlice(p)
@@ -2856,6 +2880,9 @@ func toolgenDecodePtrSliceDiveMin(d *runtime.Decoder, v *PtrSliceDiveMin) {
 			d.Unknown("v")
 		}
 	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
 }
 
 // toolgenDecodePtrTimeRequired reads a PtrTimeRequired object into v.
@@ -2868,11 +2895,9 @@ func toolgenDecodePtrTimeRequired(d *runtime.Decoder, v *PtrTimeRequired) {
 		switch string(d.FieldName()) {
 		case "v":
 			if d.Property(&seen[0], "v", runtime.Required) {
-				if !d.Null() {
-					p := toolimpl.New(&v.V)
-					if t1, ok := d.Time(); ok {
-						*p = t1
-					}
+				p := toolimpl.New(&v.V)
+				if t1, ok := d.Time(); ok {
+					*p = t1
 				}
 				d.Leave()
 			}
@@ -3201,7 +3226,7 @@ func toolgenDecodeSliceOptMin(d *runtime.Decoder, v *SliceOptMin) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -3217,6 +3242,9 @@ func toolgenDecodeSliceOptMin(d *runtime.Decoder, v *SliceOptMin) {
 		default:
 			d.Unknown("v")
 		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -3748,7 +3776,7 @@ func toolgenDecodeStrOptEmail(d *runtime.Decoder, v *StrOptEmail) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				if s, ok := d.String(); ok {
 					d.Format(s, runtime.FormatEmail)
 					v.V = s
@@ -3758,6 +3786,9 @@ func toolgenDecodeStrOptEmail(d *runtime.Decoder, v *StrOptEmail) {
 		default:
 			d.Unknown("v")
 		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -3770,7 +3801,7 @@ func toolgenDecodeStrOptGte(d *runtime.Decoder, v *StrOptGte) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					v.V = s
@@ -3780,6 +3811,9 @@ func toolgenDecodeStrOptGte(d *runtime.Decoder, v *StrOptGte) {
 		default:
 			d.Unknown("v")
 		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -3814,7 +3848,7 @@ func toolgenDecodeStrOptMin(d *runtime.Decoder, v *StrOptMin) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					v.V = s
@@ -3824,6 +3858,9 @@ func toolgenDecodeStrOptMin(d *runtime.Decoder, v *StrOptMin) {
 		default:
 			d.Unknown("v")
 		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -3836,7 +3873,7 @@ func toolgenDecodeStrOptOneof(d *runtime.Decoder, v *StrOptOneof) {
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", runtime.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "a":
@@ -3852,6 +3889,9 @@ func toolgenDecodeStrOptOneof(d *runtime.Decoder, v *StrOptOneof) {
 		default:
 			d.Unknown("v")
 		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -4043,6 +4083,7 @@ func toolgenDecodeTimeOptRequired(d *runtime.Decoder, v *TimeOptRequired) {
 		case "v":
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if t, ok := d.Time(); ok {
+					toolimpl.NotZeroTime(d, t)
 					v.V = t
 				}
 				d.Leave()
@@ -4067,6 +4108,7 @@ func toolgenDecodeTimeRequired(d *runtime.Decoder, v *TimeRequired) {
 		case "v":
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if t, ok := d.Time(); ok {
+					toolimpl.NotZeroTime(d, t)
 					v.V = t
 				}
 				d.Leave()

@@ -37,7 +37,7 @@ const (
 	CodeUniqueItems      Code = "uniqueItems"
 	CodeMinProperties    Code = "minProperties"
 	CodeMaxProperties    Code = "maxProperties"
-	CodeRange            Code = "range" // a number the Go type cannot hold
+	CodeRange            Code = "range"   // a number the Go type cannot hold
 	CodeNotZero          Code = "notZero" // the zero value, which validate's required refuses
 )
 

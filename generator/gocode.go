@@ -1040,10 +1040,16 @@ func (g *goGen) durationValue(r resolved, c *model.Constraints, dst lvalue, sfx 
 	if c.Const != "" {
 		vals = []string{c.Const}
 	}
-	if len(vals) == 0 {
-		return g.simpleValue(r, dst, "Duration", "x"+sfx, "")
-	}
 	x := "x" + sfx
+	if len(vals) == 0 {
+		if !c.NotZero {
+			return g.simpleValue(r, dst, "Duration", x, "")
+		}
+		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id("ok")).Op(":=").Id("d").Dot("Duration").Call(), jen.Id("ok")).Block(
+			jen.Qual(implPkg, "NotZero").Call(jen.Id("d"), jen.Id(x)),
+			dst.place().Op("=").Add(g.convert(r, jen.Id(x), "")),
+		)}
+	}
 	var list []jen.Code
 	for _, v := range vals {
 		list = append(list, g.durationConst(v))
@@ -1167,6 +1173,9 @@ func intRange(t *model.Type) (lo, hi jen.Code) {
 // variable n (and, for floats, the inclusive bounds too).
 func (g *goGen) numberChecks(c *model.Constraints, n string, integer bool) []jen.Code {
 	var out []jen.Code
+	if c.NotZero {
+		out = append(out, jen.Qual(implPkg, "NotZero").Call(jen.Id("d"), jen.Id(n)))
+	}
 	check := func(op, bound, code, msg string) {
 		if bound == "" {
 			return

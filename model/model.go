@@ -405,9 +405,9 @@ type Constraints struct {
 	// is not nullable and the decoder refuses null. It applies to the property, not
 	// to the items of a list.
 	NotNull bool `json:"notNull,omitempty"`
-	// NotZero marks a time.Time (a property, or the items of a list) that must not be
-	// the zero time, as validate's required says; JSON Schema cannot say it, the
-	// decoder checks it.
+	// NotZero marks a time.Time, a time.Duration, a signed integer or a float (a
+	// property, or the items of a list) that must not be zero (the zero time, 0s, 0),
+	// as validate's required says; JSON Schema cannot say it, the decoder checks it.
 	NotZero bool `json:"notZero,omitempty"`
 }
 

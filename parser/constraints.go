@@ -390,7 +390,8 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 		}
 	}
 
-	if nonZero != nil && !excludesZero(f.Constraints, bounds, itemEnum) {
+	zeroExcluded := excludesZero(f.Constraints, bounds, itemEnum)
+	if nonZero != nil && !zeroExcluded {
 		b.warnNonZero(j, *nonZero)
 	}
 
@@ -401,7 +402,8 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 		// validate tag makes a pointer required, null is refused too.
 		c.NotNull = j.pointer && (requiredAt.Rule != "" || j.zeroFails != nil)
 	}
-	c.NotZero = j.notZero
+	// On a number, the bounds or the enum may rule 0 out already.
+	c.NotZero = j.notZero && !(isNumeric(item) && zeroExcluded)
 }
 
 // layout checks a layout= constraint: on a time.Time, a Go time layout with date or

@@ -335,6 +335,9 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 				add(r, "minimum", "1", true)
 			case kindIn(t, model.Int, model.Float):
 				nonZero = &kv{Key: "required", Pos: r.Pos, Rule: r.Text}
+				if !omit || level == 1 {
+					j.notZero = true
+				}
 			case kindIn(t, model.Bool):
 				add(r, "const", "true", true)
 			case kindIn(t, model.Time):
@@ -342,7 +345,10 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 					j.notZero = true
 				}
 			case kindIn(t, model.Duration):
-				warn(r, "also rejects a zero duration, which the schema cannot say: the decoder accepts \"0s\"")
+				if !omit || level == 1 {
+					j.notZero = true
+					warn(r, "also rejects a zero duration, which the schema cannot say: the decoder refuses \"0s\", but the schema does not tell the model")
+				}
 			}
 			continue
 		case "min", "max", "len", "gt", "gte", "lt", "lte":
@@ -618,12 +624,12 @@ func excludesZero(c model.Constraints, bounds map[string]bound, e *namedEntry) b
 	return false
 }
 
-// warnNonZero warns that validate's required rule on a number also rejects 0, when
-// nothing else in the schema does.
+// warnNonZero warns that validate's required rule on a number also rejects 0, which
+// the decoder checks, when nothing in the schema says it.
 func (b *pkgBuilder) warnNonZero(j *fieldJob, at kv) {
 	if j.output {
 		return
 	}
 	name := j.field.GoPath[len(j.field.GoPath)-1]
-	b.warnf(at.Pos, "field %s: validate rule %q also rejects 0, which the schema cannot say here: the decoder accepts 0; add a bound (validate:\"gt=0\" or tool:\"minimum=1\") or check it in the function", name, at.Rule)
+	b.warnf(at.Pos, "field %s: validate rule %q also rejects 0, which the schema cannot say here: the decoder refuses 0, but the schema does not tell the model; to tell it, add a bound (validate:\"gt=0\" or tool:\"minimum=1\")", name, at.Rule)
 }

@@ -609,6 +609,17 @@ type FloatOptMin struct {
 //toolgen:tool readonly idempotent openworld=false name=float_opt_min
 func (r *Recorder) FloatOptMin(a FloatOptMin) error { r.Got = a; return nil }
 
+// FloatRequired is a property v of type float64, json tag options "", rules "required".
+type FloatRequired struct {
+	// V is the value.
+	V float64 `json:"v" validate:"required"`
+}
+
+// FloatRequired records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=float_required
+func (r *Recorder) FloatRequired(a FloatRequired) error { r.Got = a; return nil }
+
 // BoolRequired is a property v of type bool, json tag options "", rules "required".
 type BoolRequired struct {
 	// V is the value.
@@ -674,6 +685,17 @@ type DurationOmit struct {
 //
 //toolgen:tool readonly idempotent openworld=false name=duration_omit
 func (r *Recorder) DurationOmit(a DurationOmit) error { r.Got = a; return nil }
+
+// DurationRequired is a property v of type time.Duration, json tag options "", rules "required".
+type DurationRequired struct {
+	// V is the value.
+	V time.Duration `json:"v" validate:"required"`
+}
+
+// DurationRequired records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=duration_required
+func (r *Recorder) DurationRequired(a DurationRequired) error { r.Got = a; return nil }
 
 // SliceRequired is a property v of type []string, json tag options "", rules "required".
 type SliceRequired struct {
@@ -851,6 +873,28 @@ type IntsDiveGte struct {
 //toolgen:tool readonly idempotent openworld=false name=ints_dive_gte
 func (r *Recorder) IntsDiveGte(a IntsDiveGte) error { r.Got = a; return nil }
 
+// IntsDiveRequired is a property v of type []int, json tag options "", rules "dive,required".
+type IntsDiveRequired struct {
+	// V is the value.
+	V []int `json:"v" validate:"dive,required"`
+}
+
+// IntsDiveRequired records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=ints_dive_required
+func (r *Recorder) IntsDiveRequired(a IntsDiveRequired) error { r.Got = a; return nil }
+
+// TimesDiveRequired is a property v of type []time.Time, json tag options "", rules "dive,required".
+type TimesDiveRequired struct {
+	// V is the value.
+	V []time.Time `json:"v" validate:"dive,required"`
+}
+
+// TimesDiveRequired records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=times_dive_required
+func (r *Recorder) TimesDiveRequired(a TimesDiveRequired) error { r.Got = a; return nil }
+
 // PtrSliceDiveMin is a property v of type *[]string, json tag options "", rules "dive,min=1".
 type PtrSliceDiveMin struct {
 	// V is the value.
@@ -975,12 +1019,14 @@ func Cases() []Case {
 		{Tool: "float_gt_lt", Type: "FloatGtLt", Rules: "gt=0,lt=1.5", Corpus: "float", New: func() any { return new(FloatGtLt) }},
 		{Tool: "float_min", Type: "FloatMin", Rules: "min=0.5", Corpus: "float", New: func() any { return new(FloatMin) }},
 		{Tool: "float_opt_min", Type: "FloatOptMin", Rules: "min=0.5", Corpus: "float", New: func() any { return new(FloatOptMin) }},
+		{Tool: "float_required", Type: "FloatRequired", Rules: "required", Corpus: "float", New: func() any { return new(FloatRequired) }},
 		{Tool: "bool_required", Type: "BoolRequired", Rules: "required", Corpus: "bool", New: func() any { return new(BoolRequired) }},
 		{Tool: "bool_opt_required", Type: "BoolOptRequired", Rules: "required", Corpus: "bool", New: func() any { return new(BoolOptRequired) }},
 		{Tool: "time_required", Type: "TimeRequired", Rules: "required", Corpus: "time", New: func() any { return new(TimeRequired) }},
 		{Tool: "time_opt_required", Type: "TimeOptRequired", Rules: "required", Corpus: "time", New: func() any { return new(TimeOptRequired) }},
 		{Tool: "ptr_time_required", Type: "PtrTimeRequired", Rules: "required", Corpus: "time", New: func() any { return new(PtrTimeRequired) }},
 		{Tool: "duration_omit", Type: "DurationOmit", Rules: "omitempty", Corpus: "duration", New: func() any { return new(DurationOmit) }},
+		{Tool: "duration_required", Type: "DurationRequired", Rules: "required", Corpus: "duration", New: func() any { return new(DurationRequired) }},
 		{Tool: "slice_required", Type: "SliceRequired", Rules: "required", Corpus: "strings", New: func() any { return new(SliceRequired) }},
 		{Tool: "slice_min_max", Type: "SliceMinMax", Rules: "min=1,max=3", Corpus: "strings", New: func() any { return new(SliceMinMax) }},
 		{Tool: "slice_len", Type: "SliceLen", Rules: "len=2", Corpus: "strings", New: func() any { return new(SliceLen) }},
@@ -997,6 +1043,8 @@ func Cases() []Case {
 		{Tool: "slice_opt_unique_dive", Type: "SliceOptUniqueDive", Rules: "omitempty,max=5,unique,dive,min=1,max=20", Corpus: "strings", New: func() any { return new(SliceOptUniqueDive) }},
 		{Tool: "ints_unique", Type: "IntsUnique", Rules: "unique", Corpus: "ints", New: func() any { return new(IntsUnique) }},
 		{Tool: "ints_dive_gte", Type: "IntsDiveGte", Rules: "dive,gte=1", Corpus: "ints", New: func() any { return new(IntsDiveGte) }},
+		{Tool: "ints_dive_required", Type: "IntsDiveRequired", Rules: "dive,required", Corpus: "ints", New: func() any { return new(IntsDiveRequired) }},
+		{Tool: "times_dive_required", Type: "TimesDiveRequired", Rules: "dive,required", Corpus: "times", New: func() any { return new(TimesDiveRequired) }},
 		{Tool: "ptr_slice_dive_min", Type: "PtrSliceDiveMin", Rules: "dive,min=1", Corpus: "strings", New: func() any { return new(PtrSliceDiveMin) }},
 		{Tool: "map_max_dive", Type: "MapMaxDive", Rules: "max=2,dive,gte=1", Corpus: "mapint", New: func() any { return new(MapMaxDive) }},
 		{Tool: "map_unique", Type: "MapUnique", Rules: "unique", Corpus: "mapint", New: func() any { return new(MapUnique) }},

@@ -81,6 +81,7 @@ var fields = []field{
 	{"FloatGtLt", "float64", "", "gt=0,lt=1.5", "float"},
 	{"FloatMin", "float64", "", "min=0.5", "float"},
 	{"FloatOptMin", "float64", ",omitempty", "min=0.5", "float"},
+	{"FloatRequired", "float64", "", "required", "float"},
 	// Booleans.
 	{"BoolRequired", "bool", "", "required", "bool"},
 	{"BoolOptRequired", "bool", ",omitempty", "required", "bool"},
@@ -89,6 +90,7 @@ var fields = []field{
 	{"TimeOptRequired", "time.Time", ",omitzero", "required", "time"},
 	{"PtrTimeRequired", "*time.Time", "", "required", "time"},
 	{"DurationOmit", "time.Duration", ",omitempty", "omitempty", "duration"},
+	{"DurationRequired", "time.Duration", "", "required", "duration"},
 	// Slices.
 	{"SliceRequired", "[]string", "", "required", "strings"},
 	{"SliceMinMax", "[]string", "", "min=1,max=3", "strings"},
@@ -106,6 +108,8 @@ var fields = []field{
 	{"SliceOptUniqueDive", "[]string", ",omitempty", "omitempty,max=5,unique,dive,min=1,max=20", "strings"},
 	{"IntsUnique", "[]int", "", "unique", "ints"},
 	{"IntsDiveGte", "[]int", "", "dive,gte=1", "ints"},
+	{"IntsDiveRequired", "[]int", "", "dive,required", "ints"},
+	{"TimesDiveRequired", "[]time.Time", "", "dive,required", "times"},
 	{"PtrSliceDiveMin", "*[]string", "", "dive,min=1", "strings"},
 	// Maps.
 	{"MapMaxDive", "map[string]int", "", "max=2,dive,gte=1", "mapint"},

@@ -18,7 +18,7 @@ const (
 	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
 )
 
-// RecorderTools returns the tools of recv's methods: bool_opt_required, bool_required, duration_omit, float_gt_lt, float_min, float_opt_min, int8_min, int_gt_lt, int_len, int_min_max, int_omit_gte, int_oneof, int_opt_gte, int_opt_lte, int_opt_oneof, int_range, int_required, int_required_min, ints_dive_gte, ints_unique, map_max_dive, map_opt_min, map_required, map_str_unique, map_unique, ptr_int_gte, ptr_int_omit_gte, ptr_max, ptr_min, ptr_omit_min, ptr_omitnil_min, ptr_opt_min, ptr_required, ptr_slice_dive_min, ptr_time_required, slice_dive_email, slice_dive_min, slice_dive_oneof, slice_dive_required, slice_len, slice_min_max, slice_omit_dive_min, slice_omitnil_min, slice_opt_dive_min, slice_opt_max, slice_opt_min, slice_opt_unique_dive, slice_required, slice_unique, str_clock, str_date, str_date_time, str_email, str_gt_lt, str_gte_lte, str_hostname, str_hostname_rfc1123, str_ip, str_ipv4, str_ipv6, str_len, str_min_max, str_omit_email, str_omit_min, str_omitzero_min, str_oneof, str_opt_email, str_opt_gte, str_opt_max, str_opt_min, str_opt_oneof, str_opt_oneof_empty, str_opt_required, str_required, str_required_min, str_uri, str_url, str_uuid, time_opt_required, time_required, uint_opt_max, uint_opt_required and uint_required.
+// RecorderTools returns the tools of recv's methods: bool_opt_required, bool_required, duration_omit, duration_required, float_gt_lt, float_min, float_opt_min, float_required, int8_min, int_gt_lt, int_len, int_min_max, int_omit_gte, int_oneof, int_opt_gte, int_opt_lte, int_opt_oneof, int_range, int_required, int_required_min, ints_dive_gte, ints_dive_required, ints_unique, map_max_dive, map_opt_min, map_required, map_str_unique, map_unique, ptr_int_gte, ptr_int_omit_gte, ptr_max, ptr_min, ptr_omit_min, ptr_omitnil_min, ptr_opt_min, ptr_required, ptr_slice_dive_min, ptr_time_required, slice_dive_email, slice_dive_min, slice_dive_oneof, slice_dive_required, slice_len, slice_min_max, slice_omit_dive_min, slice_omitnil_min, slice_opt_dive_min, slice_opt_max, slice_opt_min, slice_opt_unique_dive, slice_required, slice_unique, str_clock, str_date, str_date_time, str_email, str_gt_lt, str_gte_lte, str_hostname, str_hostname_rfc1123, str_ip, str_ipv4, str_ipv6, str_len, str_min_max, str_omit_email, str_omit_min, str_omitzero_min, str_oneof, str_opt_email, str_opt_gte, str_opt_max, str_opt_min, str_opt_oneof, str_opt_oneof_empty, str_opt_required, str_required, str_required_min, str_uri, str_url, str_uuid, time_opt_required, time_required, times_dive_required, uint_opt_max, uint_opt_required and uint_required.
 func RecorderTools(recv *Recorder) *runtime.Toolset {
 	return runtime.NewToolset(toolgenRecorderTools[:], func(i int, d *runtime.Decoder) runtime.Invocation {
 		return toolgenDispatchRecorder(recv, i, d)
@@ -57,27 +57,27 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.\n\nA Go duration such as \"1h30m\" or \"90s\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"}},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "float_gt_lt",
+	Name:        "duration_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[9],
 		Idempotent: &toolgenHints[10],
 		OpenWorld:  &toolgenHints[11],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number","description":"The value.","exclusiveMinimum":0,"exclusiveMaximum":1.5}},"required":["v"],"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.\n\nA Go duration such as \"1h30m\" or \"90s\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "float_min",
+	Name:        "float_gt_lt",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[12],
 		Idempotent: &toolgenHints[13],
 		OpenWorld:  &toolgenHints[14],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number","description":"The value.","minimum":0.5}},"required":["v"],"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number","description":"The value.","exclusiveMinimum":0,"exclusiveMaximum":1.5}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "float_opt_min",
+	Name:        "float_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[15],
@@ -87,12 +87,32 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number","description":"The value.","minimum":0.5}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "int8_min",
+	Name:        "float_opt_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[18],
 		Idempotent: &toolgenHints[19],
 		OpenWorld:  &toolgenHints[20],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number","description":"The value.","minimum":0.5}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "float_required",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[21],
+		Idempotent: &toolgenHints[22],
+		OpenWorld:  &toolgenHints[23],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number","description":"The value."}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "int8_min",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[24],
+		Idempotent: &toolgenHints[25],
+		OpenWorld:  &toolgenHints[26],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":-5,"maximum":127}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -100,9 +120,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_gt_lt",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[21],
-		Idempotent: &toolgenHints[22],
-		OpenWorld:  &toolgenHints[23],
+		ReadOnly:   &toolgenHints[27],
+		Idempotent: &toolgenHints[28],
+		OpenWorld:  &toolgenHints[29],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","exclusiveMinimum":0,"exclusiveMaximum":10}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -110,9 +130,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_len",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[24],
-		Idempotent: &toolgenHints[25],
-		OpenWorld:  &toolgenHints[26],
+		ReadOnly:   &toolgenHints[30],
+		Idempotent: &toolgenHints[31],
+		OpenWorld:  &toolgenHints[32],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":3,"maximum":3}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -120,9 +140,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_min_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[27],
-		Idempotent: &toolgenHints[28],
-		OpenWorld:  &toolgenHints[29],
+		ReadOnly:   &toolgenHints[33],
+		Idempotent: &toolgenHints[34],
+		OpenWorld:  &toolgenHints[35],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":1,"maximum":5}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -130,9 +150,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_omit_gte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[30],
-		Idempotent: &toolgenHints[31],
-		OpenWorld:  &toolgenHints[32],
+		ReadOnly:   &toolgenHints[36],
+		Idempotent: &toolgenHints[37],
+		OpenWorld:  &toolgenHints[38],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":2}},"additionalProperties":false}`),
 	Strict:      true,
@@ -140,9 +160,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_oneof",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[33],
-		Idempotent: &toolgenHints[34],
-		OpenWorld:  &toolgenHints[35],
+		ReadOnly:   &toolgenHints[39],
+		Idempotent: &toolgenHints[40],
+		OpenWorld:  &toolgenHints[41],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","enum":[200,404]}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -150,9 +170,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_opt_gte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[36],
-		Idempotent: &toolgenHints[37],
-		OpenWorld:  &toolgenHints[38],
+		ReadOnly:   &toolgenHints[42],
+		Idempotent: &toolgenHints[43],
+		OpenWorld:  &toolgenHints[44],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -160,9 +180,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_opt_lte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[39],
-		Idempotent: &toolgenHints[40],
-		OpenWorld:  &toolgenHints[41],
+		ReadOnly:   &toolgenHints[45],
+		Idempotent: &toolgenHints[46],
+		OpenWorld:  &toolgenHints[47],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","maximum":5}},"additionalProperties":false}`),
 	Strict:      true,
@@ -170,9 +190,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_opt_oneof",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[42],
-		Idempotent: &toolgenHints[43],
-		OpenWorld:  &toolgenHints[44],
+		ReadOnly:   &toolgenHints[48],
+		Idempotent: &toolgenHints[49],
+		OpenWorld:  &toolgenHints[50],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","enum":[1,2]}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -180,9 +200,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_range",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[45],
-		Idempotent: &toolgenHints[46],
-		OpenWorld:  &toolgenHints[47],
+		ReadOnly:   &toolgenHints[51],
+		Idempotent: &toolgenHints[52],
+		OpenWorld:  &toolgenHints[53],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":0,"maximum":130}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -190,9 +210,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[48],
-		Idempotent: &toolgenHints[49],
-		OpenWorld:  &toolgenHints[50],
+		ReadOnly:   &toolgenHints[54],
+		Idempotent: &toolgenHints[55],
+		OpenWorld:  &toolgenHints[56],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value."}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -200,9 +220,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_required_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[51],
-		Idempotent: &toolgenHints[52],
-		OpenWorld:  &toolgenHints[53],
+		ReadOnly:   &toolgenHints[57],
+		Idempotent: &toolgenHints[58],
+		OpenWorld:  &toolgenHints[59],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":1}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -210,19 +230,29 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ints_dive_gte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[54],
-		Idempotent: &toolgenHints[55],
-		OpenWorld:  &toolgenHints[56],
+		ReadOnly:   &toolgenHints[60],
+		Idempotent: &toolgenHints[61],
+		OpenWorld:  &toolgenHints[62],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"integer","minimum":1}}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "ints_dive_required",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[63],
+		Idempotent: &toolgenHints[64],
+		OpenWorld:  &toolgenHints[65],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"integer"}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "ints_unique",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[57],
-		Idempotent: &toolgenHints[58],
-		OpenWorld:  &toolgenHints[59],
+		ReadOnly:   &toolgenHints[66],
+		Idempotent: &toolgenHints[67],
+		OpenWorld:  &toolgenHints[68],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"integer"},"uniqueItems":true}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -230,54 +260,54 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "map_max_dive",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[60],
-		Idempotent: &toolgenHints[61],
-		OpenWorld:  &toolgenHints[62],
+		ReadOnly:   &toolgenHints[69],
+		Idempotent: &toolgenHints[70],
+		OpenWorld:  &toolgenHints[71],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"integer","minimum":1},"maxProperties":2}},"required":["v"],"additionalProperties":false}`),
 }, {
 	Name:        "map_opt_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[63],
-		Idempotent: &toolgenHints[64],
-		OpenWorld:  &toolgenHints[65],
+		ReadOnly:   &toolgenHints[72],
+		Idempotent: &toolgenHints[73],
+		OpenWorld:  &toolgenHints[74],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"integer"},"minProperties":1}},"required":["v"],"additionalProperties":false}`),
 }, {
 	Name:        "map_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[66],
-		Idempotent: &toolgenHints[67],
-		OpenWorld:  &toolgenHints[68],
+		ReadOnly:   &toolgenHints[75],
+		Idempotent: &toolgenHints[76],
+		OpenWorld:  &toolgenHints[77],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"integer"}}},"required":["v"],"additionalProperties":false}`),
 }, {
 	Name:        "map_str_unique",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[69],
-		Idempotent: &toolgenHints[70],
-		OpenWorld:  &toolgenHints[71],
+		ReadOnly:   &toolgenHints[78],
+		Idempotent: &toolgenHints[79],
+		OpenWorld:  &toolgenHints[80],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"string"}}},"required":["v"],"additionalProperties":false}`),
 }, {
 	Name:        "map_unique",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[72],
-		Idempotent: &toolgenHints[73],
-		OpenWorld:  &toolgenHints[74],
+		ReadOnly:   &toolgenHints[81],
+		Idempotent: &toolgenHints[82],
+		OpenWorld:  &toolgenHints[83],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"integer"}}},"required":["v"],"additionalProperties":false}`),
 }, {
 	Name:        "ptr_int_gte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[75],
-		Idempotent: &toolgenHints[76],
-		OpenWorld:  &toolgenHints[77],
+		ReadOnly:   &toolgenHints[84],
+		Idempotent: &toolgenHints[85],
+		OpenWorld:  &toolgenHints[86],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -285,9 +315,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ptr_int_omit_gte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[78],
-		Idempotent: &toolgenHints[79],
-		OpenWorld:  &toolgenHints[80],
+		ReadOnly:   &toolgenHints[87],
+		Idempotent: &toolgenHints[88],
+		OpenWorld:  &toolgenHints[89],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["integer","null"],"description":"The value.","minimum":2}},"additionalProperties":false}`),
 	Strict:      true,
@@ -295,44 +325,14 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ptr_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[81],
-		Idempotent: &toolgenHints[82],
-		OpenWorld:  &toolgenHints[83],
+		ReadOnly:   &toolgenHints[90],
+		Idempotent: &toolgenHints[91],
+		OpenWorld:  &toolgenHints[92],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","maxLength":3}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "ptr_min",
-	Description: "Records its arguments.",
-	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[84],
-		Idempotent: &toolgenHints[85],
-		OpenWorld:  &toolgenHints[86],
-	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
-	Strict:      true,
-}, {
-	Name:        "ptr_omit_min",
-	Description: "Records its arguments.",
-	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[87],
-		Idempotent: &toolgenHints[88],
-		OpenWorld:  &toolgenHints[89],
-	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["string","null"],"description":"The value.","minLength":2}},"additionalProperties":false}`),
-	Strict:      true,
-}, {
-	Name:        "ptr_omitnil_min",
-	Description: "Records its arguments.",
-	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[90],
-		Idempotent: &toolgenHints[91],
-		OpenWorld:  &toolgenHints[92],
-	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["string","null"],"description":"The value.","minLength":2}},"additionalProperties":false}`),
-	Strict:      true,
-}, {
-	Name:        "ptr_opt_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[93],
@@ -342,12 +342,42 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "ptr_required",
+	Name:        "ptr_omit_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[96],
 		Idempotent: &toolgenHints[97],
 		OpenWorld:  &toolgenHints[98],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["string","null"],"description":"The value.","minLength":2}},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "ptr_omitnil_min",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[99],
+		Idempotent: &toolgenHints[100],
+		OpenWorld:  &toolgenHints[101],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["string","null"],"description":"The value.","minLength":2}},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "ptr_opt_min",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[102],
+		Idempotent: &toolgenHints[103],
+		OpenWorld:  &toolgenHints[104],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "ptr_required",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[105],
+		Idempotent: &toolgenHints[106],
+		OpenWorld:  &toolgenHints[107],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value."}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -355,9 +385,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ptr_slice_dive_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[99],
-		Idempotent: &toolgenHints[100],
-		OpenWorld:  &toolgenHints[101],
+		ReadOnly:   &toolgenHints[108],
+		Idempotent: &toolgenHints[109],
+		OpenWorld:  &toolgenHints[110],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","minLength":1}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -365,9 +395,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ptr_time_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[102],
-		Idempotent: &toolgenHints[103],
-		OpenWorld:  &toolgenHints[104],
+		ReadOnly:   &toolgenHints[111],
+		Idempotent: &toolgenHints[112],
+		OpenWorld:  &toolgenHints[113],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"date-time"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -375,9 +405,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_dive_email",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[105],
-		Idempotent: &toolgenHints[106],
-		OpenWorld:  &toolgenHints[107],
+		ReadOnly:   &toolgenHints[114],
+		Idempotent: &toolgenHints[115],
+		OpenWorld:  &toolgenHints[116],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","format":"email"},"maxItems":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -385,9 +415,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_dive_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[108],
-		Idempotent: &toolgenHints[109],
-		OpenWorld:  &toolgenHints[110],
+		ReadOnly:   &toolgenHints[117],
+		Idempotent: &toolgenHints[118],
+		OpenWorld:  &toolgenHints[119],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","minLength":2}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -395,9 +425,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_dive_oneof",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[111],
-		Idempotent: &toolgenHints[112],
-		OpenWorld:  &toolgenHints[113],
+		ReadOnly:   &toolgenHints[120],
+		Idempotent: &toolgenHints[121],
+		OpenWorld:  &toolgenHints[122],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","enum":["a","b"]}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -405,9 +435,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_dive_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[114],
-		Idempotent: &toolgenHints[115],
-		OpenWorld:  &toolgenHints[116],
+		ReadOnly:   &toolgenHints[123],
+		Idempotent: &toolgenHints[124],
+		OpenWorld:  &toolgenHints[125],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","minLength":1}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -415,9 +445,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_len",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[117],
-		Idempotent: &toolgenHints[118],
-		OpenWorld:  &toolgenHints[119],
+		ReadOnly:   &toolgenHints[126],
+		Idempotent: &toolgenHints[127],
+		OpenWorld:  &toolgenHints[128],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"minItems":2,"maxItems":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -425,9 +455,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_min_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[120],
-		Idempotent: &toolgenHints[121],
-		OpenWorld:  &toolgenHints[122],
+		ReadOnly:   &toolgenHints[129],
+		Idempotent: &toolgenHints[130],
+		OpenWorld:  &toolgenHints[131],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"minItems":1,"maxItems":3}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -435,9 +465,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_omit_dive_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[123],
-		Idempotent: &toolgenHints[124],
-		OpenWorld:  &toolgenHints[125],
+		ReadOnly:   &toolgenHints[132],
+		Idempotent: &toolgenHints[133],
+		OpenWorld:  &toolgenHints[134],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","minLength":1}}},"additionalProperties":false}`),
 	Strict:      true,
@@ -445,9 +475,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_omitnil_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[126],
-		Idempotent: &toolgenHints[127],
-		OpenWorld:  &toolgenHints[128],
+		ReadOnly:   &toolgenHints[135],
+		Idempotent: &toolgenHints[136],
+		OpenWorld:  &toolgenHints[137],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"minItems":1}},"additionalProperties":false}`),
 	Strict:      true,
@@ -455,9 +485,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_opt_dive_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[129],
-		Idempotent: &toolgenHints[130],
-		OpenWorld:  &toolgenHints[131],
+		ReadOnly:   &toolgenHints[138],
+		Idempotent: &toolgenHints[139],
+		OpenWorld:  &toolgenHints[140],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","minLength":1}}},"additionalProperties":false}`),
 	Strict:      true,
@@ -465,9 +495,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_opt_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[132],
-		Idempotent: &toolgenHints[133],
-		OpenWorld:  &toolgenHints[134],
+		ReadOnly:   &toolgenHints[141],
+		Idempotent: &toolgenHints[142],
+		OpenWorld:  &toolgenHints[143],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"maxItems":2}},"additionalProperties":false}`),
 	Strict:      true,
@@ -475,9 +505,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_opt_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[135],
-		Idempotent: &toolgenHints[136],
-		OpenWorld:  &toolgenHints[137],
+		ReadOnly:   &toolgenHints[144],
+		Idempotent: &toolgenHints[145],
+		OpenWorld:  &toolgenHints[146],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"minItems":1}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -485,9 +515,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_opt_unique_dive",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[138],
-		Idempotent: &toolgenHints[139],
-		OpenWorld:  &toolgenHints[140],
+		ReadOnly:   &toolgenHints[147],
+		Idempotent: &toolgenHints[148],
+		OpenWorld:  &toolgenHints[149],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","minLength":1,"maxLength":20},"maxItems":5,"uniqueItems":true}},"additionalProperties":false}`),
 	Strict:      true,
@@ -495,9 +525,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[141],
-		Idempotent: &toolgenHints[142],
-		OpenWorld:  &toolgenHints[143],
+		ReadOnly:   &toolgenHints[150],
+		Idempotent: &toolgenHints[151],
+		OpenWorld:  &toolgenHints[152],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -505,9 +535,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_unique",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[144],
-		Idempotent: &toolgenHints[145],
-		OpenWorld:  &toolgenHints[146],
+		ReadOnly:   &toolgenHints[153],
+		Idempotent: &toolgenHints[154],
+		OpenWorld:  &toolgenHints[155],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"uniqueItems":true}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -515,9 +545,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_clock",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[147],
-		Idempotent: &toolgenHints[148],
-		OpenWorld:  &toolgenHints[149],
+		ReadOnly:   &toolgenHints[156],
+		Idempotent: &toolgenHints[157],
+		OpenWorld:  &toolgenHints[158],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"time"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -525,9 +555,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_date",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[150],
-		Idempotent: &toolgenHints[151],
-		OpenWorld:  &toolgenHints[152],
+		ReadOnly:   &toolgenHints[159],
+		Idempotent: &toolgenHints[160],
+		OpenWorld:  &toolgenHints[161],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"date"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -535,9 +565,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_date_time",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[153],
-		Idempotent: &toolgenHints[154],
-		OpenWorld:  &toolgenHints[155],
+		ReadOnly:   &toolgenHints[162],
+		Idempotent: &toolgenHints[163],
+		OpenWorld:  &toolgenHints[164],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"date-time"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -545,9 +575,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_email",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[156],
-		Idempotent: &toolgenHints[157],
-		OpenWorld:  &toolgenHints[158],
+		ReadOnly:   &toolgenHints[165],
+		Idempotent: &toolgenHints[166],
+		OpenWorld:  &toolgenHints[167],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"email"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -555,9 +585,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_gt_lt",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[159],
-		Idempotent: &toolgenHints[160],
-		OpenWorld:  &toolgenHints[161],
+		ReadOnly:   &toolgenHints[168],
+		Idempotent: &toolgenHints[169],
+		OpenWorld:  &toolgenHints[170],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":3,"maxLength":4}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -565,9 +595,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_gte_lte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[162],
-		Idempotent: &toolgenHints[163],
-		OpenWorld:  &toolgenHints[164],
+		ReadOnly:   &toolgenHints[171],
+		Idempotent: &toolgenHints[172],
+		OpenWorld:  &toolgenHints[173],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2,"maxLength":4}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -575,9 +605,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_hostname",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[165],
-		Idempotent: &toolgenHints[166],
-		OpenWorld:  &toolgenHints[167],
+		ReadOnly:   &toolgenHints[174],
+		Idempotent: &toolgenHints[175],
+		OpenWorld:  &toolgenHints[176],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"hostname"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -585,9 +615,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_hostname_rfc1123",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[168],
-		Idempotent: &toolgenHints[169],
-		OpenWorld:  &toolgenHints[170],
+		ReadOnly:   &toolgenHints[177],
+		Idempotent: &toolgenHints[178],
+		OpenWorld:  &toolgenHints[179],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"hostname"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -595,9 +625,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_ip",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[171],
-		Idempotent: &toolgenHints[172],
-		OpenWorld:  &toolgenHints[173],
+		ReadOnly:   &toolgenHints[180],
+		Idempotent: &toolgenHints[181],
+		OpenWorld:  &toolgenHints[182],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value."}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -605,9 +635,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_ipv4",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[174],
-		Idempotent: &toolgenHints[175],
-		OpenWorld:  &toolgenHints[176],
+		ReadOnly:   &toolgenHints[183],
+		Idempotent: &toolgenHints[184],
+		OpenWorld:  &toolgenHints[185],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"ipv4"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -615,9 +645,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_ipv6",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[177],
-		Idempotent: &toolgenHints[178],
-		OpenWorld:  &toolgenHints[179],
+		ReadOnly:   &toolgenHints[186],
+		Idempotent: &toolgenHints[187],
+		OpenWorld:  &toolgenHints[188],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"ipv6"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -625,9 +655,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_len",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[180],
-		Idempotent: &toolgenHints[181],
-		OpenWorld:  &toolgenHints[182],
+		ReadOnly:   &toolgenHints[189],
+		Idempotent: &toolgenHints[190],
+		OpenWorld:  &toolgenHints[191],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":3,"maxLength":3}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -635,9 +665,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_min_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[183],
-		Idempotent: &toolgenHints[184],
-		OpenWorld:  &toolgenHints[185],
+		ReadOnly:   &toolgenHints[192],
+		Idempotent: &toolgenHints[193],
+		OpenWorld:  &toolgenHints[194],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2,"maxLength":4}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -645,9 +675,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_omit_email",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[186],
-		Idempotent: &toolgenHints[187],
-		OpenWorld:  &toolgenHints[188],
+		ReadOnly:   &toolgenHints[195],
+		Idempotent: &toolgenHints[196],
+		OpenWorld:  &toolgenHints[197],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"email"}},"additionalProperties":false}`),
 	Strict:      true,
@@ -655,9 +685,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_omit_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[189],
-		Idempotent: &toolgenHints[190],
-		OpenWorld:  &toolgenHints[191],
+		ReadOnly:   &toolgenHints[198],
+		Idempotent: &toolgenHints[199],
+		OpenWorld:  &toolgenHints[200],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"additionalProperties":false}`),
 	Strict:      true,
@@ -665,9 +695,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_omitzero_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[192],
-		Idempotent: &toolgenHints[193],
-		OpenWorld:  &toolgenHints[194],
+		ReadOnly:   &toolgenHints[201],
+		Idempotent: &toolgenHints[202],
+		OpenWorld:  &toolgenHints[203],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"additionalProperties":false}`),
 	Strict:      true,
@@ -675,9 +705,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_oneof",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[195],
-		Idempotent: &toolgenHints[196],
-		OpenWorld:  &toolgenHints[197],
+		ReadOnly:   &toolgenHints[204],
+		Idempotent: &toolgenHints[205],
+		OpenWorld:  &toolgenHints[206],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","enum":["red","green","sky blue"]}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -685,9 +715,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_opt_email",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[198],
-		Idempotent: &toolgenHints[199],
-		OpenWorld:  &toolgenHints[200],
+		ReadOnly:   &toolgenHints[207],
+		Idempotent: &toolgenHints[208],
+		OpenWorld:  &toolgenHints[209],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"email"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -695,9 +725,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_opt_gte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[201],
-		Idempotent: &toolgenHints[202],
-		OpenWorld:  &toolgenHints[203],
+		ReadOnly:   &toolgenHints[210],
+		Idempotent: &toolgenHints[211],
+		OpenWorld:  &toolgenHints[212],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -705,9 +735,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_opt_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[204],
-		Idempotent: &toolgenHints[205],
-		OpenWorld:  &toolgenHints[206],
+		ReadOnly:   &toolgenHints[213],
+		Idempotent: &toolgenHints[214],
+		OpenWorld:  &toolgenHints[215],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","maxLength":3}},"additionalProperties":false}`),
 	Strict:      true,
@@ -715,9 +745,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_opt_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[207],
-		Idempotent: &toolgenHints[208],
-		OpenWorld:  &toolgenHints[209],
+		ReadOnly:   &toolgenHints[216],
+		Idempotent: &toolgenHints[217],
+		OpenWorld:  &toolgenHints[218],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -725,9 +755,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_opt_oneof",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[210],
-		Idempotent: &toolgenHints[211],
-		OpenWorld:  &toolgenHints[212],
+		ReadOnly:   &toolgenHints[219],
+		Idempotent: &toolgenHints[220],
+		OpenWorld:  &toolgenHints[221],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","enum":["a","b"]}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -735,9 +765,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_opt_oneof_empty",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[213],
-		Idempotent: &toolgenHints[214],
-		OpenWorld:  &toolgenHints[215],
+		ReadOnly:   &toolgenHints[222],
+		Idempotent: &toolgenHints[223],
+		OpenWorld:  &toolgenHints[224],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","enum":["","a"]}},"additionalProperties":false}`),
 	Strict:      true,
@@ -745,9 +775,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_opt_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[216],
-		Idempotent: &toolgenHints[217],
-		OpenWorld:  &toolgenHints[218],
+		ReadOnly:   &toolgenHints[225],
+		Idempotent: &toolgenHints[226],
+		OpenWorld:  &toolgenHints[227],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":1}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -755,9 +785,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[219],
-		Idempotent: &toolgenHints[220],
-		OpenWorld:  &toolgenHints[221],
+		ReadOnly:   &toolgenHints[228],
+		Idempotent: &toolgenHints[229],
+		OpenWorld:  &toolgenHints[230],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":1}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -765,9 +795,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_required_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[222],
-		Idempotent: &toolgenHints[223],
-		OpenWorld:  &toolgenHints[224],
+		ReadOnly:   &toolgenHints[231],
+		Idempotent: &toolgenHints[232],
+		OpenWorld:  &toolgenHints[233],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":3}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -775,9 +805,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_uri",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[225],
-		Idempotent: &toolgenHints[226],
-		OpenWorld:  &toolgenHints[227],
+		ReadOnly:   &toolgenHints[234],
+		Idempotent: &toolgenHints[235],
+		OpenWorld:  &toolgenHints[236],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value."}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -785,9 +815,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_url",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[228],
-		Idempotent: &toolgenHints[229],
-		OpenWorld:  &toolgenHints[230],
+		ReadOnly:   &toolgenHints[237],
+		Idempotent: &toolgenHints[238],
+		OpenWorld:  &toolgenHints[239],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"uri"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -795,9 +825,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_uuid",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[231],
-		Idempotent: &toolgenHints[232],
-		OpenWorld:  &toolgenHints[233],
+		ReadOnly:   &toolgenHints[240],
+		Idempotent: &toolgenHints[241],
+		OpenWorld:  &toolgenHints[242],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"uuid"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -805,9 +835,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "time_opt_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[234],
-		Idempotent: &toolgenHints[235],
-		OpenWorld:  &toolgenHints[236],
+		ReadOnly:   &toolgenHints[243],
+		Idempotent: &toolgenHints[244],
+		OpenWorld:  &toolgenHints[245],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"date-time"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -815,19 +845,29 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "time_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[237],
-		Idempotent: &toolgenHints[238],
-		OpenWorld:  &toolgenHints[239],
+		ReadOnly:   &toolgenHints[246],
+		Idempotent: &toolgenHints[247],
+		OpenWorld:  &toolgenHints[248],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"date-time"}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "times_dive_required",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[249],
+		Idempotent: &toolgenHints[250],
+		OpenWorld:  &toolgenHints[251],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","format":"date-time"}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "uint_opt_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[240],
-		Idempotent: &toolgenHints[241],
-		OpenWorld:  &toolgenHints[242],
+		ReadOnly:   &toolgenHints[252],
+		Idempotent: &toolgenHints[253],
+		OpenWorld:  &toolgenHints[254],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":0,"maximum":5}},"additionalProperties":false}`),
 	Strict:      true,
@@ -835,9 +875,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "uint_opt_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[243],
-		Idempotent: &toolgenHints[244],
-		OpenWorld:  &toolgenHints[245],
+		ReadOnly:   &toolgenHints[255],
+		Idempotent: &toolgenHints[256],
+		OpenWorld:  &toolgenHints[257],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":1}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -845,9 +885,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "uint_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[246],
-		Idempotent: &toolgenHints[247],
-		OpenWorld:  &toolgenHints[248],
+		ReadOnly:   &toolgenHints[258],
+		Idempotent: &toolgenHints[259],
+		OpenWorld:  &toolgenHints[260],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":1}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -888,6 +928,16 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 			return nil, recv.DurationOmit(in)
 		}
 	case 3:
+		// duration_required
+		var in DurationRequired
+		toolgenDecodeDurationRequired(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.DurationRequired(in)
+		}
+	case 4:
 		// float_gt_lt
 		var in FloatGtLt
 		toolgenDecodeFloatGtLt(d, &in)
@@ -897,7 +947,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.FloatGtLt(in)
 		}
-	case 4:
+	case 5:
 		// float_min
 		var in FloatMin
 		toolgenDecodeFloatMin(d, &in)
@@ -907,7 +957,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.FloatMin(in)
 		}
-	case 5:
+	case 6:
 		// float_opt_min
 		var in FloatOptMin
 		toolgenDecodeFloatOptMin(d, &in)
@@ -917,7 +967,17 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.FloatOptMin(in)
 		}
-	case 6:
+	case 7:
+		// float_required
+		var in FloatRequired
+		toolgenDecodeFloatRequired(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.FloatRequired(in)
+		}
+	case 8:
 		// int8_min
 		var in Int8Min
 		toolgenDecodeInt8Min(d, &in)
@@ -927,7 +987,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.Int8Min(in)
 		}
-	case 7:
+	case 9:
 		// int_gt_lt
 		var in IntGtLt
 		toolgenDecodeIntGtLt(d, &in)
@@ -937,7 +997,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntGtLt(in)
 		}
-	case 8:
+	case 10:
 		// int_len
 		var in IntLen
 		toolgenDecodeIntLen(d, &in)
@@ -947,7 +1007,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntLen(in)
 		}
-	case 9:
+	case 11:
 		// int_min_max
 		var in IntMinMax
 		toolgenDecodeIntMinMax(d, &in)
@@ -957,7 +1017,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntMinMax(in)
 		}
-	case 10:
+	case 12:
 		// int_omit_gte
 		var in IntOmitGte
 		toolgenDecodeIntOmitGte(d, &in)
@@ -967,7 +1027,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntOmitGte(in)
 		}
-	case 11:
+	case 13:
 		// int_oneof
 		var in IntOneof
 		toolgenDecodeIntOneof(d, &in)
@@ -977,7 +1037,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntOneof(in)
 		}
-	case 12:
+	case 14:
 		// int_opt_gte
 		var in IntOptGte
 		toolgenDecodeIntOptGte(d, &in)
@@ -987,7 +1047,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntOptGte(in)
 		}
-	case 13:
+	case 15:
 		// int_opt_lte
 		var in IntOptLte
 		toolgenDecodeIntOptLte(d, &in)
@@ -997,7 +1057,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntOptLte(in)
 		}
-	case 14:
+	case 16:
 		// int_opt_oneof
 		var in IntOptOneof
 		toolgenDecodeIntOptOneof(d, &in)
@@ -1007,7 +1067,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntOptOneof(in)
 		}
-	case 15:
+	case 17:
 		// int_range
 		var in IntRange
 		toolgenDecodeIntRange(d, &in)
@@ -1017,7 +1077,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntRange(in)
 		}
-	case 16:
+	case 18:
 		// int_required
 		var in IntRequired
 		toolgenDecodeIntRequired(d, &in)
@@ -1027,7 +1087,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntRequired(in)
 		}
-	case 17:
+	case 19:
 		// int_required_min
 		var in IntRequiredMin
 		toolgenDecodeIntRequiredMin(d, &in)
@@ -1037,7 +1097,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntRequiredMin(in)
 		}
-	case 18:
+	case 20:
 		// ints_dive_gte
 		var in IntsDiveGte
 		toolgenDecodeIntsDiveGte(d, &in)
@@ -1047,7 +1107,17 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntsDiveGte(in)
 		}
-	case 19:
+	case 21:
+		// ints_dive_required
+		var in IntsDiveRequired
+		toolgenDecodeIntsDiveRequired(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.IntsDiveRequired(in)
+		}
+	case 22:
 		// ints_unique
 		var in IntsUnique
 		toolgenDecodeIntsUnique(d, &in)
@@ -1057,7 +1127,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntsUnique(in)
 		}
-	case 20:
+	case 23:
 		// map_max_dive
 		var in MapMaxDive
 		toolgenDecodeMapMaxDive(d, &in)
@@ -1067,7 +1137,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.MapMaxDive(in)
 		}
-	case 21:
+	case 24:
 		// map_opt_min
 		var in MapOptMin
 		toolgenDecodeMapOptMin(d, &in)
@@ -1077,7 +1147,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.MapOptMin(in)
 		}
-	case 22:
+	case 25:
 		// map_required
 		var in MapRequired
 		toolgenDecodeMapRequired(d, &in)
@@ -1087,7 +1157,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.MapRequired(in)
 		}
-	case 23:
+	case 26:
 		// map_str_unique
 		var in MapStrUnique
 		toolgenDecodeMapStrUnique(d, &in)
@@ -1097,7 +1167,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.MapStrUnique(in)
 		}
-	case 24:
+	case 27:
 		// map_unique
 		var in MapUnique
 		toolgenDecodeMapUnique(d, &in)
@@ -1107,7 +1177,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.MapUnique(in)
 		}
-	case 25:
+	case 28:
 		// ptr_int_gte
 		var in PtrIntGte
 		toolgenDecodePtrIntGte(d, &in)
@@ -1117,7 +1187,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrIntGte(in)
 		}
-	case 26:
+	case 29:
 		// ptr_int_omit_gte
 		var in PtrIntOmitGte
 		toolgenDecodePtrIntOmitGte(d, &in)
@@ -1127,7 +1197,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrIntOmitGte(in)
 		}
-	case 27:
+	case 30:
 		// ptr_max
 		var in PtrMax
 		toolgenDecodePtrMax(d, &in)
@@ -1137,7 +1207,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrMax(in)
 		}
-	case 28:
+	case 31:
 		// ptr_min
 		var in PtrMin
 		toolgenDecodePtrMin(d, &in)
@@ -1147,7 +1217,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrMin(in)
 		}
-	case 29:
+	case 32:
 		// ptr_omit_min
 		var in PtrOmitMin
 		toolgenDecodePtrOmitMin(d, &in)
@@ -1157,7 +1227,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrOmitMin(in)
 		}
-	case 30:
+	case 33:
 		// ptr_omitnil_min
 		var in PtrOmitnilMin
 		toolgenDecodePtrOmitnilMin(d, &in)
@@ -1167,7 +1237,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrOmitnilMin(in)
 		}
-	case 31:
+	case 34:
 		// ptr_opt_min
 		var in PtrOptMin
 		toolgenDecodePtrOptMin(d, &in)
@@ -1177,7 +1247,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrOptMin(in)
 		}
-	case 32:
+	case 35:
 		// ptr_required
 		var in PtrRequired
 		toolgenDecodePtrRequired(d, &in)
@@ -1187,7 +1257,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrRequired(in)
 		}
-	case 33:
+	case 36:
 		// ptr_slice_dive_min
 		var in PtrSliceDiveMin
 		toolgenDecodePtrSliceDiveMin(d, &in)
@@ -1197,7 +1267,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrSliceDiveMin(in)
 		}
-	case 34:
+	case 37:
 		// ptr_time_required
 		var in PtrTimeRequired
 		toolgenDecodePtrTimeRequired(d, &in)
@@ -1207,7 +1277,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrTimeRequired(in)
 		}
-	case 35:
+	case 38:
 		// slice_dive_email
 		var in SliceDiveEmail
 		toolgenDecodeSliceDiveEmail(d, &in)
@@ -1217,7 +1287,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceDiveEmail(in)
 		}
-	case 36:
+	case 39:
 		// slice_dive_min
 		var in SliceDiveMin
 		toolgenDecodeSliceDiveMin(d, &in)
@@ -1227,7 +1297,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceDiveMin(in)
 		}
-	case 37:
+	case 40:
 		// slice_dive_oneof
 		var in SliceDiveOneof
 		toolgenDecodeSliceDiveOneof(d, &in)
@@ -1237,7 +1307,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceDiveOneof(in)
 		}
-	case 38:
+	case 41:
 		// slice_dive_required
 		var in SliceDiveRequired
 		toolgenDecodeSliceDiveRequired(d, &in)
@@ -1247,7 +1317,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceDiveRequired(in)
 		}
-	case 39:
+	case 42:
 		// slice_len
 		var in SliceLen
 		toolgenDecodeSliceLen(d, &in)
@@ -1257,7 +1327,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceLen(in)
 		}
-	case 40:
+	case 43:
 		// slice_min_max
 		var in SliceMinMax
 		toolgenDecodeSliceMinMax(d, &in)
@@ -1267,7 +1337,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceMinMax(in)
 		}
-	case 41:
+	case 44:
 		// slice_omit_dive_min
 		var in SliceOmitDiveMin
 		toolgenDecodeSliceOmitDiveMin(d, &in)
@@ -1277,7 +1347,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceOmitDiveMin(in)
 		}
-	case 42:
+	case 45:
 		// slice_omitnil_min
 		var in SliceOmitnilMin
 		toolgenDecodeSliceOmitnilMin(d, &in)
@@ -1287,7 +1357,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceOmitnilMin(in)
 		}
-	case 43:
+	case 46:
 		// slice_opt_dive_min
 		var in SliceOptDiveMin
 		toolgenDecodeSliceOptDiveMin(d, &in)
@@ -1297,7 +1367,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceOptDiveMin(in)
 		}
-	case 44:
+	case 47:
 		// slice_opt_max
 		var in SliceOptMax
 		toolgenDecodeSliceOptMax(d, &in)
@@ -1307,7 +1377,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceOptMax(in)
 		}
-	case 45:
+	case 48:
 		// slice_opt_min
 		var in SliceOptMin
 		toolgenDecodeSliceOptMin(d, &in)
@@ -1317,7 +1387,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceOptMin(in)
 		}
-	case 46:
+	case 49:
 		// slice_opt_unique_dive
 		var in SliceOptUniqueDive
 		toolgenDecodeSliceOptUniqueDive(d, &in)
@@ -1327,7 +1397,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceOptUniqueDive(in)
 		}
-	case 47:
+	case 50:
 		// slice_required
 		var in SliceRequired
 		toolgenDecodeSliceRequired(d, &in)
@@ -1337,7 +1407,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceRequired(in)
 		}
-	case 48:
+	case 51:
 		// slice_unique
 		var in SliceUnique
 		toolgenDecodeSliceUnique(d, &in)
@@ -1347,7 +1417,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceUnique(in)
 		}
-	case 49:
+	case 52:
 		// str_clock
 		var in StrClock
 		toolgenDecodeStrClock(d, &in)
@@ -1357,7 +1427,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrClock(in)
 		}
-	case 50:
+	case 53:
 		// str_date
 		var in StrDate
 		toolgenDecodeStrDate(d, &in)
@@ -1367,7 +1437,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrDate(in)
 		}
-	case 51:
+	case 54:
 		// str_date_time
 		var in StrDateTime
 		toolgenDecodeStrDateTime(d, &in)
@@ -1377,7 +1447,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrDateTime(in)
 		}
-	case 52:
+	case 55:
 		// str_email
 		var in StrEmail
 		toolgenDecodeStrEmail(d, &in)
@@ -1387,7 +1457,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrEmail(in)
 		}
-	case 53:
+	case 56:
 		// str_gt_lt
 		var in StrGtLt
 		toolgenDecodeStrGtLt(d, &in)
@@ -1397,7 +1467,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrGtLt(in)
 		}
-	case 54:
+	case 57:
 		// str_gte_lte
 		var in StrGteLte
 		toolgenDecodeStrGteLte(d, &in)
@@ -1407,7 +1477,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrGteLte(in)
 		}
-	case 55:
+	case 58:
 		// str_hostname
 		var in StrHostname
 		toolgenDecodeStrHostname(d, &in)
@@ -1417,7 +1487,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrHostname(in)
 		}
-	case 56:
+	case 59:
 		// str_hostname_rfc1123
 		var in StrHostnameRFC1123
 		toolgenDecodeStrHostnameRFC1123(d, &in)
@@ -1427,7 +1497,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrHostnameRFC1123(in)
 		}
-	case 57:
+	case 60:
 		// str_ip
 		var in StrIP
 		toolgenDecodeStrIP(d, &in)
@@ -1437,7 +1507,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrIP(in)
 		}
-	case 58:
+	case 61:
 		// str_ipv4
 		var in StrIPv4
 		toolgenDecodeStrIPv4(d, &in)
@@ -1447,7 +1517,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrIPv4(in)
 		}
-	case 59:
+	case 62:
 		// str_ipv6
 		var in StrIPv6
 		toolgenDecodeStrIPv6(d, &in)
@@ -1457,7 +1527,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrIPv6(in)
 		}
-	case 60:
+	case 63:
 		// str_len
 		var in StrLen
 		toolgenDecodeStrLen(d, &in)
@@ -1467,7 +1537,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrLen(in)
 		}
-	case 61:
+	case 64:
 		// str_min_max
 		var in StrMinMax
 		toolgenDecodeStrMinMax(d, &in)
@@ -1477,7 +1547,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrMinMax(in)
 		}
-	case 62:
+	case 65:
 		// str_omit_email
 		var in StrOmitEmail
 		toolgenDecodeStrOmitEmail(d, &in)
@@ -1487,7 +1557,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOmitEmail(in)
 		}
-	case 63:
+	case 66:
 		// str_omit_min
 		var in StrOmitMin
 		toolgenDecodeStrOmitMin(d, &in)
@@ -1497,7 +1567,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOmitMin(in)
 		}
-	case 64:
+	case 67:
 		// str_omitzero_min
 		var in StrOmitzeroMin
 		toolgenDecodeStrOmitzeroMin(d, &in)
@@ -1507,7 +1577,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOmitzeroMin(in)
 		}
-	case 65:
+	case 68:
 		// str_oneof
 		var in StrOneof
 		toolgenDecodeStrOneof(d, &in)
@@ -1517,7 +1587,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOneof(in)
 		}
-	case 66:
+	case 69:
 		// str_opt_email
 		var in StrOptEmail
 		toolgenDecodeStrOptEmail(d, &in)
@@ -1527,7 +1597,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptEmail(in)
 		}
-	case 67:
+	case 70:
 		// str_opt_gte
 		var in StrOptGte
 		toolgenDecodeStrOptGte(d, &in)
@@ -1537,7 +1607,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptGte(in)
 		}
-	case 68:
+	case 71:
 		// str_opt_max
 		var in StrOptMax
 		toolgenDecodeStrOptMax(d, &in)
@@ -1547,7 +1617,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptMax(in)
 		}
-	case 69:
+	case 72:
 		// str_opt_min
 		var in StrOptMin
 		toolgenDecodeStrOptMin(d, &in)
@@ -1557,7 +1627,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptMin(in)
 		}
-	case 70:
+	case 73:
 		// str_opt_oneof
 		var in StrOptOneof
 		toolgenDecodeStrOptOneof(d, &in)
@@ -1567,7 +1637,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptOneof(in)
 		}
-	case 71:
+	case 74:
 		// str_opt_oneof_empty
 		var in StrOptOneofEmpty
 		toolgenDecodeStrOptOneofEmpty(d, &in)
@@ -1577,7 +1647,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptOneofEmpty(in)
 		}
-	case 72:
+	case 75:
 		// str_opt_required
 		var in StrOptRequired
 		toolgenDecodeStrOptRequired(d, &in)
@@ -1587,7 +1657,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptRequired(in)
 		}
-	case 73:
+	case 76:
 		// str_required
 		var in StrRequired
 		toolgenDecodeStrRequired(d, &in)
@@ -1597,7 +1667,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrRequired(in)
 		}
-	case 74:
+	case 77:
 		// str_required_min
 		var in StrRequiredMin
 		toolgenDecodeStrRequiredMin(d, &in)
@@ -1607,7 +1677,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrRequiredMin(in)
 		}
-	case 75:
+	case 78:
 		// str_uri
 		var in StrURI
 		toolgenDecodeStrURI(d, &in)
@@ -1617,7 +1687,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrURI(in)
 		}
-	case 76:
+	case 79:
 		// str_url
 		var in StrURL
 		toolgenDecodeStrURL(d, &in)
@@ -1627,7 +1697,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrURL(in)
 		}
-	case 77:
+	case 80:
 		// str_uuid
 		var in StrUUID
 		toolgenDecodeStrUUID(d, &in)
@@ -1637,7 +1707,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrUUID(in)
 		}
-	case 78:
+	case 81:
 		// time_opt_required
 		var in TimeOptRequired
 		toolgenDecodeTimeOptRequired(d, &in)
@@ -1647,7 +1717,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.TimeOptRequired(in)
 		}
-	case 79:
+	case 82:
 		// time_required
 		var in TimeRequired
 		toolgenDecodeTimeRequired(d, &in)
@@ -1657,7 +1727,17 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.TimeRequired(in)
 		}
-	case 80:
+	case 83:
+		// times_dive_required
+		var in TimesDiveRequired
+		toolgenDecodeTimesDiveRequired(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.TimesDiveRequired(in)
+		}
+	case 84:
 		// uint_opt_max
 		var in UintOptMax
 		toolgenDecodeUintOptMax(d, &in)
@@ -1667,7 +1747,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.UintOptMax(in)
 		}
-	case 81:
+	case 85:
 		// uint_opt_required
 		var in UintOptRequired
 		toolgenDecodeUintOptRequired(d, &in)
@@ -1677,7 +1757,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.UintOptRequired(in)
 		}
-	case 82:
+	case 86:
 		// uint_required
 		var in UintRequired
 		toolgenDecodeUintRequired(d, &in)
@@ -1703,6 +1783,9 @@ var toolgenHints = [...]bool{
 	true,  // duration_omit: ReadOnly
 	true,  // duration_omit: Idempotent
 	false, // duration_omit: OpenWorld
+	true,  // duration_required: ReadOnly
+	true,  // duration_required: Idempotent
+	false, // duration_required: OpenWorld
 	true,  // float_gt_lt: ReadOnly
 	true,  // float_gt_lt: Idempotent
 	false, // float_gt_lt: OpenWorld
@@ -1712,6 +1795,9 @@ var toolgenHints = [...]bool{
 	true,  // float_opt_min: ReadOnly
 	true,  // float_opt_min: Idempotent
 	false, // float_opt_min: OpenWorld
+	true,  // float_required: ReadOnly
+	true,  // float_required: Idempotent
+	false, // float_required: OpenWorld
 	true,  // int8_min: ReadOnly
 	true,  // int8_min: Idempotent
 	false, // int8_min: OpenWorld
@@ -1751,6 +1837,9 @@ var toolgenHints = [...]bool{
 	true,  // ints_dive_gte: ReadOnly
 	true,  // ints_dive_gte: Idempotent
 	false, // ints_dive_gte: OpenWorld
+	true,  // ints_dive_required: ReadOnly
+	true,  // ints_dive_required: Idempotent
+	false, // ints_dive_required: OpenWorld
 	true,  // ints_unique: ReadOnly
 	true,  // ints_unique: Idempotent
 	false, // ints_unique: OpenWorld
@@ -1934,6 +2023,9 @@ var toolgenHints = [...]bool{
 	true,  // time_required: ReadOnly
 	true,  // time_required: Idempotent
 	false, // time_required: OpenWorld
+	true,  // times_dive_required: ReadOnly
+	true,  // times_dive_required: Idempotent
+	false, // times_dive_required: OpenWorld
 	true,  // uint_opt_max: ReadOnly
 	true,  // uint_opt_max: Idempotent
 	false, // uint_opt_max: OpenWorld
@@ -2020,6 +2112,31 @@ func toolgenDecodeDurationOmit(d *runtime.Decoder, v *DurationOmit) {
 	}
 }
 
+// toolgenDecodeDurationRequired reads a DurationRequired object into v.
+func toolgenDecodeDurationRequired(d *runtime.Decoder, v *DurationRequired) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if x, ok := d.Duration(); ok {
+					toolimpl.NotZero(d, x)
+					v.V = x
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
 // toolgenDecodeFloatGtLt reads a FloatGtLt object into v.
 func toolgenDecodeFloatGtLt(d *runtime.Decoder, v *FloatGtLt) {
 	if !d.BeginObject() {
@@ -2091,6 +2208,31 @@ func toolgenDecodeFloatOptMin(d *runtime.Decoder, v *FloatOptMin) {
 					if f < 0.5 {
 						d.Fail(runtime.CodeMinimum, "must be at least 0.5")
 					}
+					v.V = f
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
+// toolgenDecodeFloatRequired reads a FloatRequired object into v.
+func toolgenDecodeFloatRequired(d *runtime.Decoder, v *FloatRequired) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if f, ok := d.Float(64); ok {
+					toolimpl.NotZero(d, f)
 					v.V = f
 				}
 				d.Leave()
@@ -2365,6 +2507,7 @@ func toolgenDecodeIntRequired(d *runtime.Decoder, v *IntRequired) {
 		case "v":
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					toolimpl.NotZero(d, n)
 					v.V = int(n)
 				}
 				d.Leave()
@@ -2417,6 +2560,37 @@ func toolgenDecodeIntsDiveGte(d *runtime.Decoder, v *IntsDiveGte) {
 					for d.NextItem() {
 						e := toolimpl.Item(d, &v.V, 0)
 						if n1, ok := d.Int(1, math.MaxInt64); ok {
+							*e = int(n1)
+						}
+					}
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
+// toolgenDecodeIntsDiveRequired reads a IntsDiveRequired object into v.
+func toolgenDecodeIntsDiveRequired(d *runtime.Decoder, v *IntsDiveRequired) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if d.BeginArray() {
+					toolimpl.MakeSlice(&v.V)
+					for d.NextItem() {
+						e := toolimpl.Item(d, &v.V, 0)
+						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							toolimpl.NotZero(d, n1)
 							*e = int(n1)
 						}
 					}
@@ -4110,6 +4284,37 @@ func toolgenDecodeTimeRequired(d *runtime.Decoder, v *TimeRequired) {
 				if t, ok := d.Time(); ok {
 					toolimpl.NotZeroTime(d, t)
 					v.V = t
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
+// toolgenDecodeTimesDiveRequired reads a TimesDiveRequired object into v.
+func toolgenDecodeTimesDiveRequired(d *runtime.Decoder, v *TimesDiveRequired) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if d.BeginArray() {
+					toolimpl.MakeSlice(&v.V)
+					for d.NextItem() {
+						e := toolimpl.Item(d, &v.V, 0)
+						if t1, ok := d.Time(); ok {
+							toolimpl.NotZeroTime(d, t1)
+							*e = t1
+						}
+					}
 				}
 				d.Leave()
 			}

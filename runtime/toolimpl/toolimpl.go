@@ -129,6 +129,14 @@ func UniqueValues[K ~string, V comparable](d *runtime.Decoder, m map[K]V) {
 	}
 }
 
+// NotZero checks that a number or a duration d has read is not 0 (validate's required
+// on a signed number, a float or a time.Duration).
+func NotZero[T int64 | uint64 | float64 | time.Duration](d *runtime.Decoder, v T) {
+	if v == 0 {
+		d.Fail(runtime.CodeNotZero, "must not be 0")
+	}
+}
+
 // NotZeroTime checks that a time d has read is not the zero time (validate's required
 // on a time.Time).
 func NotZeroTime(d *runtime.Decoder, t time.Time) {

@@ -586,6 +586,7 @@ func toolgenDecodeNumbers(d *runtime.Decoder, v *Numbers) {
 		case "level":
 			if d.Property(&seen[3], "level", runtime.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					toolimpl.NotZero(d, n)
 					v.Level = int(n)
 				}
 				d.Leave()
@@ -622,6 +623,7 @@ func toolgenDecodeNumbers(d *runtime.Decoder, v *Numbers) {
 		case "span":
 			if d.Property(&seen[7], "span", runtime.Required) {
 				if x, ok := d.Duration(); ok {
+					toolimpl.NotZero(d, x)
 					v.Span = x
 				}
 				d.Leave()

@@ -671,6 +671,15 @@ func (l lvalue) place() *jen.Statement {
 	return l.val()
 }
 
+// operand returns the expression of the place to index or slice: (*p) through a
+// pointer, since *p[k] would index the pointer.
+func (l lvalue) operand() *jen.Statement {
+	if l.ptr {
+		return jen.Parens(l.place())
+	}
+	return l.val()
+}
+
 // addr returns the expression of the place's address.
 func (l lvalue) addr() *jen.Statement {
 	if l.ptr {
@@ -1272,7 +1281,7 @@ func (g *goGen) sliceValue(r resolved, c *model.Constraints, dst lvalue, depth i
 
 func (g *goGen) arrayValue(r resolved, c *model.Constraints, dst lvalue, depth int) []jen.Code {
 	n := "n" + suffix(depth)
-	item := lvalue{val: func() *jen.Statement { return jen.Add(dst.place()).Index(jen.Id(n)) }}
+	item := lvalue{val: func() *jen.Statement { return dst.operand().Index(jen.Id(n)) }}
 	body := []jen.Code{
 		jen.Id(n).Op(":=").Lit(0),
 		jen.For(jen.Id("d").Dot("NextItem").Call()).Block(
@@ -1285,7 +1294,7 @@ func (g *goGen) arrayValue(r resolved, c *model.Constraints, dst lvalue, depth i
 		jen.Id("d").Dot("MaxItems").Call(jen.Id(n), jen.Lit(r.Len)),
 	}
 	if c.UniqueItems {
-		body = append(body, jen.Qual(implPkg, "Unique").Call(jen.Id("d"), dst.place().Index(jen.Op(":"))))
+		body = append(body, jen.Qual(implPkg, "Unique").Call(jen.Id("d"), dst.operand().Index(jen.Op(":"))))
 	}
 	return []jen.Code{jen.If(jen.Id("d").Dot("BeginArray").Call()).Block(body...)}
 }
@@ -1315,7 +1324,7 @@ func (g *goGen) mapValue(r resolved, c *model.Constraints, dst lvalue, depth int
 	}
 	loop = append(loop,
 		jen.Id(k).Op(":=").Add(keyExpr),
-		jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Add(dst.place()).Index(jen.Id(k)), jen.Id("dup")).Block(
+		jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Add(dst.operand()).Index(jen.Id(k)), jen.Id("dup")).Block(
 			jen.Id("d").Dot("Duplicate").Call(), jen.Continue(),
 		),
 		jen.Id("d").Dot("Enter").Call(jen.String().Parens(jen.Id(k))),
@@ -1323,7 +1332,7 @@ func (g *goGen) mapValue(r resolved, c *model.Constraints, dst lvalue, depth int
 	)
 	loop = append(loop, g.value(r.Elem, itemConstraints(c), lvalue{val: func() *jen.Statement { return jen.Id(e) }}, depth+1, false)...)
 	loop = append(loop,
-		jen.Add(dst.place()).Index(jen.Id(k)).Op("=").Id(e),
+		dst.operand().Index(jen.Id(k)).Op("=").Id(e),
 		jen.Id("d").Dot("Leave").Call(),
 	)
 	body := []jen.Code{

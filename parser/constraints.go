@@ -161,8 +161,12 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 					b.errorf(it.Pos, "uniqueItems applies to slices, arrays and maps, not %s", describe(prop))
 					continue
 				}
-				if v && prop.Kind == model.Map && !isScalar(item) {
-					b.errorf(it.Pos, "uniqueItems on a map asks for distinct values, which must be strings, numbers or booleans, not %s", describe(item))
+				if v && !kindIn(item, model.String, model.Bool, model.Int, model.Uint, model.Float, model.Duration) {
+					what := "items"
+					if prop.Kind == model.Map {
+						what = "values of a map"
+					}
+					b.errorf(it.Pos, "uniqueItems compares the %s, which toolgen does for strings, numbers, booleans and durations, not %s", what, describe(item))
 					continue
 				}
 				if v && prop.Kind == model.Map && !j.output {

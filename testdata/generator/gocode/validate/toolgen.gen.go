@@ -72,7 +72,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Annotations: runtime.Annotations{
 		ReadOnly: &toolgenHints[5],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"short":{"type":"string","description":"Required: \"\" is shorter than 2.","minLength":2},"long":{"type":"string","description":"Stays optional: \"\" is at most 3 long.","maxLength":3},"low":{"type":"integer","description":"Required: 0 is less than 2.","minimum":2},"pick":{"type":"string","description":"Required: \"\" is not one of a and b.","enum":["a","b"]},"blank":{"type":"string","description":"Stays optional: \"\" is one of the values.","enum":["","a"]},"mail":{"type":"string","description":"Required: \"\" is not an email address.","format":"email"},"items":{"type":"array","description":"Items stay optional: dive checks no item of an empty list.","items":{"type":"string","minLength":1}},"some":{"type":"array","description":"Required: an empty list has fewer than 1 item.","items":{"type":"string"},"minItems":1},"ptr":{"type":"string","description":"Required and not null: the validator fails a nil pointer on any rule.","maxLength":3},"ptrReq":{"type":"string","description":"Required and not null."},"ptrOmit":{"type":["string","null"],"description":"Stays optional and nullable.","minLength":2},"late":{"type":"string","description":"Required: omitempty after min does not skip it.","minLength":2},"zero":{"type":"string","description":"Optional: omitzero skips the zero value, as omitempty does.","minLength":2},"said":{"type":"string","description":"Stays optional: the tool tag says so, and wins.","minLength":2},"when":{"type":"string","description":"Not the zero time.","format":"date-time"},"counts":{"type":"object","description":"Counts have distinct values, which the schema cannot say.","additionalProperties":{"type":"integer"}}},"required":["short","low","pick","mail","some","ptr","ptrReq","late","when","counts"],"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"short":{"type":"string","description":"Required: \"\" is shorter than 2.","minLength":2},"long":{"type":"string","description":"Stays optional: \"\" is at most 3 long.","maxLength":3},"low":{"type":"integer","description":"Required: 0 is less than 2.","minimum":2},"pick":{"type":"string","description":"Required: \"\" is not one of a and b.","enum":["a","b"]},"blank":{"type":"string","description":"Stays optional: \"\" is one of the values.","enum":["","a"]},"mail":{"type":"string","description":"Required: \"\" is not an email address.","format":"email"},"items":{"type":"array","description":"Items stay optional: dive checks no item of an empty list.","items":{"type":"string","minLength":1}},"some":{"type":"array","description":"Required: an empty list has fewer than 1 item.","items":{"type":"string"},"minItems":1},"ptr":{"type":"string","description":"Required and not null: the validator fails a nil pointer on any rule.","maxLength":3},"ptrReq":{"type":"string","description":"Required and not null."},"ptrOmit":{"type":["string","null"],"description":"Stays optional and nullable.","minLength":2},"late":{"type":"string","description":"Required: omitempty after min does not skip it.","minLength":2},"zero":{"type":"string","description":"Optional: omitzero skips the zero value, as omitempty does.","minLength":2},"said":{"type":"string","description":"Stays optional: the tool tag says so, and wins.","minLength":2},"when":{"type":"string","description":"Not the zero time.","format":"date-time"},"counts":{"type":"object","description":"Counts have distinct values, which the schema cannot say.","additionalProperties":{"type":"integer"}},"names":{"type":"object","description":"Names have distinct values, said by the tool tag.","additionalProperties":{"type":"string"}}},"required":["short","low","pick","mail","some","ptr","ptrReq","late","when","counts","names"],"additionalProperties":false}`),
 }, {
 	Name:        "put",
 	Description: "Puts the item.",
@@ -763,7 +763,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [16]runtime.Presence
+	var seen [17]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "short":
@@ -933,8 +933,30 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 				}
 				d.Leave()
 			}
+		case "names":
+			if d.Property(&seen[16], "names", runtime.Required) {
+				if d.BeginObject() {
+					toolimpl.MakeMap(&v.Names)
+					for d.NextField() {
+						k := string(d.FieldName())
+						if _, dup := v.Names[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(string(k))
+						e := toolimpl.ZeroValue(v.Names)
+						if s1, ok := d.String(); ok {
+							e = s1
+						}
+						v.Names[k] = e
+						d.Leave()
+					}
+					toolimpl.UniqueValues(d, v.Names)
+				}
+				d.Leave()
+			}
 		default:
-			d.Unknown("short", "long", "low", "pick", "blank", "mail", "items", "some", "ptr", "ptrReq", "ptrOmit", "late", "zero", "said", "when", "counts")
+			d.Unknown("short", "long", "low", "pick", "blank", "mail", "items", "some", "ptr", "ptrReq", "ptrOmit", "late", "zero", "said", "when", "counts", "names")
 		}
 	}
 	if seen[0] == runtime.Absent {
@@ -966,6 +988,9 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 	}
 	if seen[15] == runtime.Absent {
 		d.Missing("counts")
+	}
+	if seen[16] == runtime.Absent {
+		d.Missing("names")
 	}
 }
 

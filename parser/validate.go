@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -185,7 +186,7 @@ func zeroFails(r vrule, t *model.Type, pointer bool) bool {
 		if err != nil {
 			return false
 		}
-		sign = cmpInt(n)
+		sign = cmp.Compare(n, 0)
 	case isNumeric(t):
 		num, ok := validateNumber(r.Param, t)
 		if !ok {
@@ -212,16 +213,6 @@ func zeroFails(r vrule, t *model.Type, pointer bool) bool {
 		return sign <= 0
 	}
 	return false
-}
-
-func cmpInt(n int64) int {
-	switch {
-	case n < 0:
-		return -1
-	case n > 0:
-		return 1
-	}
-	return 0
 }
 
 // validateItems translates a job's validate rules to keywords.

@@ -59,6 +59,94 @@ type StrOptMax struct {
 //toolgen:tool readonly idempotent openworld=false name=str_opt_max
 func (r *Recorder) StrOptMax(a StrOptMax) error { r.Got = a; return nil }
 
+// StrOptLen is a property v of type string, json tag options ",omitempty", rules "len=3".
+type StrOptLen struct {
+	// V is the value.
+	V string `json:"v,omitempty" validate:"len=3"`
+}
+
+// StrOptLen records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=str_opt_len
+func (r *Recorder) StrOptLen(a StrOptLen) error { r.Got = a; return nil }
+
+// StrOptLenZero is a property v of type string, json tag options ",omitempty", rules "len=0".
+type StrOptLenZero struct {
+	// V is the value.
+	V string `json:"v,omitempty" validate:"len=0"`
+}
+
+// StrOptLenZero records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=str_opt_len_zero
+func (r *Recorder) StrOptLenZero(a StrOptLenZero) error { r.Got = a; return nil }
+
+// StrOptGt is a property v of type string, json tag options ",omitempty", rules "gt=0".
+type StrOptGt struct {
+	// V is the value.
+	V string `json:"v,omitempty" validate:"gt=0"`
+}
+
+// StrOptGt records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=str_opt_gt
+func (r *Recorder) StrOptGt(a StrOptGt) error { r.Got = a; return nil }
+
+// StrOptLt is a property v of type string, json tag options ",omitempty", rules "lt=3".
+type StrOptLt struct {
+	// V is the value.
+	V string `json:"v,omitempty" validate:"lt=3"`
+}
+
+// StrOptLt records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=str_opt_lt
+func (r *Recorder) StrOptLt(a StrOptLt) error { r.Got = a; return nil }
+
+// StrOptUUID is a property v of type string, json tag options ",omitempty", rules "uuid".
+type StrOptUUID struct {
+	// V is the value.
+	V string `json:"v,omitempty" validate:"uuid"`
+}
+
+// StrOptUUID records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=str_opt_uuid
+func (r *Recorder) StrOptUUID(a StrOptUUID) error { r.Got = a; return nil }
+
+// StrOptIPv4 is a property v of type string, json tag options ",omitempty", rules "ipv4".
+type StrOptIPv4 struct {
+	// V is the value.
+	V string `json:"v,omitempty" validate:"ipv4"`
+}
+
+// StrOptIPv4 records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=str_opt_ipv4
+func (r *Recorder) StrOptIPv4(a StrOptIPv4) error { r.Got = a; return nil }
+
+// StrOptDate is a property v of type string, json tag options ",omitempty", rules "datetime=2006-01-02".
+type StrOptDate struct {
+	// V is the value.
+	V string `json:"v,omitempty" validate:"datetime=2006-01-02"`
+}
+
+// StrOptDate records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=str_opt_date
+func (r *Recorder) StrOptDate(a StrOptDate) error { r.Got = a; return nil }
+
+// StrLateOmit is a property v of type string, json tag options ",omitempty", rules "min=2,omitempty".
+type StrLateOmit struct {
+	// V is the value.
+	V string `json:"v,omitempty" validate:"min=2,omitempty"`
+}
+
+// StrLateOmit records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=str_late_omit
+func (r *Recorder) StrLateOmit(a StrLateOmit) error { r.Got = a; return nil }
+
 // StrOmitMin is a property v of type string, json tag options ",omitempty", rules "omitempty,min=2".
 type StrOmitMin struct {
 	// V is the value.
@@ -499,6 +587,83 @@ type IntOmitGte struct {
 //toolgen:tool readonly idempotent openworld=false name=int_omit_gte
 func (r *Recorder) IntOmitGte(a IntOmitGte) error { r.Got = a; return nil }
 
+// IntOptLenZero is a property v of type int, json tag options ",omitempty", rules "len=0".
+type IntOptLenZero struct {
+	// V is the value.
+	V int `json:"v,omitempty" validate:"len=0"`
+}
+
+// IntOptLenZero records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=int_opt_len_zero
+func (r *Recorder) IntOptLenZero(a IntOptLenZero) error { r.Got = a; return nil }
+
+// IntOptLen is a property v of type int, json tag options ",omitempty", rules "len=3".
+type IntOptLen struct {
+	// V is the value.
+	V int `json:"v,omitempty" validate:"len=3"`
+}
+
+// IntOptLen records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=int_opt_len
+func (r *Recorder) IntOptLen(a IntOptLen) error { r.Got = a; return nil }
+
+// IntOptGtNeg is a property v of type int, json tag options ",omitempty", rules "gt=-1".
+type IntOptGtNeg struct {
+	// V is the value.
+	V int `json:"v,omitempty" validate:"gt=-1"`
+}
+
+// IntOptGtNeg records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=int_opt_gt_neg
+func (r *Recorder) IntOptGtNeg(a IntOptGtNeg) error { r.Got = a; return nil }
+
+// IntOptGtZero is a property v of type int, json tag options ",omitempty", rules "gt=0".
+type IntOptGtZero struct {
+	// V is the value.
+	V int `json:"v,omitempty" validate:"gt=0"`
+}
+
+// IntOptGtZero records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=int_opt_gt_zero
+func (r *Recorder) IntOptGtZero(a IntOptGtZero) error { r.Got = a; return nil }
+
+// IntOptLtZero is a property v of type int, json tag options ",omitempty", rules "lt=0".
+type IntOptLtZero struct {
+	// V is the value.
+	V int `json:"v,omitempty" validate:"lt=0"`
+}
+
+// IntOptLtZero records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=int_opt_lt_zero
+func (r *Recorder) IntOptLtZero(a IntOptLtZero) error { r.Got = a; return nil }
+
+// IntOptMaxNeg is a property v of type int, json tag options ",omitempty", rules "max=-1".
+type IntOptMaxNeg struct {
+	// V is the value.
+	V int `json:"v,omitempty" validate:"max=-1"`
+}
+
+// IntOptMaxNeg records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=int_opt_max_neg
+func (r *Recorder) IntOptMaxNeg(a IntOptMaxNeg) error { r.Got = a; return nil }
+
+// IntOptOneofZero is a property v of type int, json tag options ",omitempty", rules "oneof=0 1".
+type IntOptOneofZero struct {
+	// V is the value.
+	V int `json:"v,omitempty" validate:"oneof=0 1"`
+}
+
+// IntOptOneofZero records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=int_opt_oneof_zero
+func (r *Recorder) IntOptOneofZero(a IntOptOneofZero) error { r.Got = a; return nil }
+
 // IntOptOneof is a property v of type int, json tag options ",omitempty", rules "oneof=1 2".
 type IntOptOneof struct {
 	// V is the value.
@@ -608,6 +773,28 @@ type FloatOptMin struct {
 //
 //toolgen:tool readonly idempotent openworld=false name=float_opt_min
 func (r *Recorder) FloatOptMin(a FloatOptMin) error { r.Got = a; return nil }
+
+// FloatOptMaxNeg is a property v of type float64, json tag options ",omitempty", rules "max=-0.5".
+type FloatOptMaxNeg struct {
+	// V is the value.
+	V float64 `json:"v,omitempty" validate:"max=-0.5"`
+}
+
+// FloatOptMaxNeg records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=float_opt_max_neg
+func (r *Recorder) FloatOptMaxNeg(a FloatOptMaxNeg) error { r.Got = a; return nil }
+
+// FloatOptGtNeg is a property v of type float64, json tag options ",omitempty", rules "gt=-0.5".
+type FloatOptGtNeg struct {
+	// V is the value.
+	V float64 `json:"v,omitempty" validate:"gt=-0.5"`
+}
+
+// FloatOptGtNeg records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=float_opt_gt_neg
+func (r *Recorder) FloatOptGtNeg(a FloatOptGtNeg) error { r.Got = a; return nil }
 
 // FloatRequired is a property v of type float64, json tag options "", rules "required".
 type FloatRequired struct {
@@ -796,6 +983,50 @@ type SliceOptMax struct {
 //toolgen:tool readonly idempotent openworld=false name=slice_opt_max
 func (r *Recorder) SliceOptMax(a SliceOptMax) error { r.Got = a; return nil }
 
+// SliceOptLenZero is a property v of type []string, json tag options ",omitempty", rules "len=0".
+type SliceOptLenZero struct {
+	// V is the value.
+	V []string `json:"v,omitempty" validate:"len=0"`
+}
+
+// SliceOptLenZero records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=slice_opt_len_zero
+func (r *Recorder) SliceOptLenZero(a SliceOptLenZero) error { r.Got = a; return nil }
+
+// SliceOptLen is a property v of type []string, json tag options ",omitempty", rules "len=2".
+type SliceOptLen struct {
+	// V is the value.
+	V []string `json:"v,omitempty" validate:"len=2"`
+}
+
+// SliceOptLen records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=slice_opt_len
+func (r *Recorder) SliceOptLen(a SliceOptLen) error { r.Got = a; return nil }
+
+// SliceOptUnique is a property v of type []string, json tag options ",omitempty", rules "unique".
+type SliceOptUnique struct {
+	// V is the value.
+	V []string `json:"v,omitempty" validate:"unique"`
+}
+
+// SliceOptUnique records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=slice_opt_unique
+func (r *Recorder) SliceOptUnique(a SliceOptUnique) error { r.Got = a; return nil }
+
+// SliceOptGt is a property v of type []string, json tag options ",omitempty", rules "gt=0".
+type SliceOptGt struct {
+	// V is the value.
+	V []string `json:"v,omitempty" validate:"gt=0"`
+}
+
+// SliceOptGt records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false name=slice_opt_gt
+func (r *Recorder) SliceOptGt(a SliceOptGt) error { r.Got = a; return nil }
+
 // SliceOmitnilMin is a property v of type []string, json tag options "", rules "omitnil,min=1".
 type SliceOmitnilMin struct {
 	// V is the value.
@@ -950,6 +1181,28 @@ type MapOptMin struct {
 //toolgen:tool readonly idempotent openworld=false strict=false name=map_opt_min
 func (r *Recorder) MapOptMin(a MapOptMin) error { r.Got = a; return nil }
 
+// MapOptMax is a property v of type map[string]int, json tag options ",omitempty", rules "max=1".
+type MapOptMax struct {
+	// V is the value.
+	V map[string]int `json:"v,omitempty" validate:"max=1"`
+}
+
+// MapOptMax records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false strict=false name=map_opt_max
+func (r *Recorder) MapOptMax(a MapOptMax) error { r.Got = a; return nil }
+
+// PtrMapMax is a property v of type *map[string]int, json tag options ",omitempty", rules "max=1".
+type PtrMapMax struct {
+	// V is the value.
+	V *map[string]int `json:"v,omitempty" validate:"max=1"`
+}
+
+// PtrMapMax records its arguments.
+//
+//toolgen:tool readonly idempotent openworld=false strict=false name=ptr_map_max
+func (r *Recorder) PtrMapMax(a PtrMapMax) error { r.Got = a; return nil }
+
 // MapStrUnique is a property v of type map[string]string, json tag options "", rules "unique".
 type MapStrUnique struct {
 	// V is the value.
@@ -964,92 +1217,115 @@ func (r *Recorder) MapStrUnique(a MapStrUnique) error { r.Got = a; return nil }
 // Cases returns one case per tool, in the order of gen.go's table.
 func Cases() []Case {
 	return []Case{
-		{Tool: "str_required", Type: "StrRequired", Rules: "required", Corpus: "string", New: func() any { return new(StrRequired) }},
-		{Tool: "str_opt_required", Type: "StrOptRequired", Rules: "required", Corpus: "string", New: func() any { return new(StrOptRequired) }},
-		{Tool: "str_opt_min", Type: "StrOptMin", Rules: "min=2", Corpus: "string", New: func() any { return new(StrOptMin) }},
-		{Tool: "str_opt_gte", Type: "StrOptGte", Rules: "gte=2", Corpus: "string", New: func() any { return new(StrOptGte) }},
-		{Tool: "str_opt_max", Type: "StrOptMax", Rules: "max=3", Corpus: "string", New: func() any { return new(StrOptMax) }},
-		{Tool: "str_omit_min", Type: "StrOmitMin", Rules: "omitempty,min=2", Corpus: "string", New: func() any { return new(StrOmitMin) }},
-		{Tool: "str_omitzero_min", Type: "StrOmitzeroMin", Rules: "omitzero,min=2", Corpus: "string", New: func() any { return new(StrOmitzeroMin) }},
-		{Tool: "str_min_max", Type: "StrMinMax", Rules: "min=2,max=4", Corpus: "string", New: func() any { return new(StrMinMax) }},
-		{Tool: "str_len", Type: "StrLen", Rules: "len=3", Corpus: "string", New: func() any { return new(StrLen) }},
-		{Tool: "str_gt_lt", Type: "StrGtLt", Rules: "gt=2,lt=5", Corpus: "string", New: func() any { return new(StrGtLt) }},
-		{Tool: "str_gte_lte", Type: "StrGteLte", Rules: "gte=2,lte=4", Corpus: "string", New: func() any { return new(StrGteLte) }},
-		{Tool: "str_required_min", Type: "StrRequiredMin", Rules: "required,min=3", Corpus: "string", New: func() any { return new(StrRequiredMin) }},
-		{Tool: "str_oneof", Type: "StrOneof", Rules: "oneof=red green 'sky blue'", Corpus: "string", New: func() any { return new(StrOneof) }},
-		{Tool: "str_opt_oneof", Type: "StrOptOneof", Rules: "oneof=a b", Corpus: "string", New: func() any { return new(StrOptOneof) }},
-		{Tool: "str_opt_oneof_empty", Type: "StrOptOneofEmpty", Rules: "oneof='' a", Corpus: "string", New: func() any { return new(StrOptOneofEmpty) }},
-		{Tool: "str_email", Type: "StrEmail", Rules: "email", Corpus: "string", New: func() any { return new(StrEmail) }},
-		{Tool: "str_omit_email", Type: "StrOmitEmail", Rules: "omitempty,email", Corpus: "string", New: func() any { return new(StrOmitEmail) }},
-		{Tool: "str_opt_email", Type: "StrOptEmail", Rules: "email", Corpus: "string", New: func() any { return new(StrOptEmail) }},
-		{Tool: "str_url", Type: "StrURL", Rules: "url", Corpus: "string", New: func() any { return new(StrURL) }},
-		{Tool: "str_uri", Type: "StrURI", Rules: "uri", Corpus: "string", New: func() any { return new(StrURI) }},
-		{Tool: "str_uuid", Type: "StrUUID", Rules: "uuid", Corpus: "string", New: func() any { return new(StrUUID) }},
-		{Tool: "str_ipv4", Type: "StrIPv4", Rules: "ipv4", Corpus: "string", New: func() any { return new(StrIPv4) }},
-		{Tool: "str_ipv6", Type: "StrIPv6", Rules: "ipv6", Corpus: "string", New: func() any { return new(StrIPv6) }},
-		{Tool: "str_ip", Type: "StrIP", Rules: "ip", Corpus: "string", New: func() any { return new(StrIP) }},
-		{Tool: "str_hostname", Type: "StrHostname", Rules: "hostname", Corpus: "string", New: func() any { return new(StrHostname) }},
-		{Tool: "str_hostname_rfc1123", Type: "StrHostnameRFC1123", Rules: "hostname_rfc1123", Corpus: "string", New: func() any { return new(StrHostnameRFC1123) }},
-		{Tool: "str_date_time", Type: "StrDateTime", Rules: "datetime=2006-01-02T15:04:05Z07:00", Corpus: "string", New: func() any { return new(StrDateTime) }},
-		{Tool: "str_date", Type: "StrDate", Rules: "datetime=2006-01-02", Corpus: "string", New: func() any { return new(StrDate) }},
-		{Tool: "str_clock", Type: "StrClock", Rules: "datetime=15:04:05Z07:00", Corpus: "string", New: func() any { return new(StrClock) }},
-		{Tool: "ptr_min", Type: "PtrMin", Rules: "min=2", Corpus: "string", New: func() any { return new(PtrMin) }},
-		{Tool: "ptr_opt_min", Type: "PtrOptMin", Rules: "min=2", Corpus: "string", New: func() any { return new(PtrOptMin) }},
-		{Tool: "ptr_omit_min", Type: "PtrOmitMin", Rules: "omitempty,min=2", Corpus: "string", New: func() any { return new(PtrOmitMin) }},
-		{Tool: "ptr_omitnil_min", Type: "PtrOmitnilMin", Rules: "omitnil,min=2", Corpus: "string", New: func() any { return new(PtrOmitnilMin) }},
-		{Tool: "ptr_required", Type: "PtrRequired", Rules: "required", Corpus: "string", New: func() any { return new(PtrRequired) }},
-		{Tool: "ptr_max", Type: "PtrMax", Rules: "max=3", Corpus: "string", New: func() any { return new(PtrMax) }},
-		{Tool: "int_range", Type: "IntRange", Rules: "gte=0,lte=130", Corpus: "int", New: func() any { return new(IntRange) }},
-		{Tool: "int_gt_lt", Type: "IntGtLt", Rules: "gt=0,lt=10", Corpus: "int", New: func() any { return new(IntGtLt) }},
-		{Tool: "int_min_max", Type: "IntMinMax", Rules: "min=1,max=5", Corpus: "int", New: func() any { return new(IntMinMax) }},
-		{Tool: "int_len", Type: "IntLen", Rules: "len=3", Corpus: "int", New: func() any { return new(IntLen) }},
-		{Tool: "int_required", Type: "IntRequired", Rules: "required", Corpus: "int", New: func() any { return new(IntRequired) }},
-		{Tool: "int_required_min", Type: "IntRequiredMin", Rules: "required,min=1", Corpus: "int", New: func() any { return new(IntRequiredMin) }},
-		{Tool: "int_oneof", Type: "IntOneof", Rules: "oneof=200 404", Corpus: "int", New: func() any { return new(IntOneof) }},
-		{Tool: "int_opt_gte", Type: "IntOptGte", Rules: "gte=2", Corpus: "int", New: func() any { return new(IntOptGte) }},
-		{Tool: "int_opt_lte", Type: "IntOptLte", Rules: "lte=5", Corpus: "int", New: func() any { return new(IntOptLte) }},
-		{Tool: "int_omit_gte", Type: "IntOmitGte", Rules: "omitempty,gte=2", Corpus: "int", New: func() any { return new(IntOmitGte) }},
-		{Tool: "int_opt_oneof", Type: "IntOptOneof", Rules: "oneof=1 2", Corpus: "int", New: func() any { return new(IntOptOneof) }},
-		{Tool: "int8_min", Type: "Int8Min", Rules: "min=-5", Corpus: "int", New: func() any { return new(Int8Min) }},
-		{Tool: "ptr_int_gte", Type: "PtrIntGte", Rules: "gte=2", Corpus: "int", New: func() any { return new(PtrIntGte) }},
-		{Tool: "ptr_int_omit_gte", Type: "PtrIntOmitGte", Rules: "omitempty,gte=2", Corpus: "int", New: func() any { return new(PtrIntOmitGte) }},
-		{Tool: "uint_required", Type: "UintRequired", Rules: "required", Corpus: "int", New: func() any { return new(UintRequired) }},
-		{Tool: "uint_opt_max", Type: "UintOptMax", Rules: "max=5", Corpus: "int", New: func() any { return new(UintOptMax) }},
-		{Tool: "uint_opt_required", Type: "UintOptRequired", Rules: "required", Corpus: "int", New: func() any { return new(UintOptRequired) }},
-		{Tool: "float_gt_lt", Type: "FloatGtLt", Rules: "gt=0,lt=1.5", Corpus: "float", New: func() any { return new(FloatGtLt) }},
-		{Tool: "float_min", Type: "FloatMin", Rules: "min=0.5", Corpus: "float", New: func() any { return new(FloatMin) }},
-		{Tool: "float_opt_min", Type: "FloatOptMin", Rules: "min=0.5", Corpus: "float", New: func() any { return new(FloatOptMin) }},
-		{Tool: "float_required", Type: "FloatRequired", Rules: "required", Corpus: "float", New: func() any { return new(FloatRequired) }},
-		{Tool: "bool_required", Type: "BoolRequired", Rules: "required", Corpus: "bool", New: func() any { return new(BoolRequired) }},
-		{Tool: "bool_opt_required", Type: "BoolOptRequired", Rules: "required", Corpus: "bool", New: func() any { return new(BoolOptRequired) }},
-		{Tool: "time_required", Type: "TimeRequired", Rules: "required", Corpus: "time", New: func() any { return new(TimeRequired) }},
-		{Tool: "time_opt_required", Type: "TimeOptRequired", Rules: "required", Corpus: "time", New: func() any { return new(TimeOptRequired) }},
-		{Tool: "ptr_time_required", Type: "PtrTimeRequired", Rules: "required", Corpus: "time", New: func() any { return new(PtrTimeRequired) }},
-		{Tool: "duration_omit", Type: "DurationOmit", Rules: "omitempty", Corpus: "duration", New: func() any { return new(DurationOmit) }},
-		{Tool: "duration_required", Type: "DurationRequired", Rules: "required", Corpus: "duration", New: func() any { return new(DurationRequired) }},
-		{Tool: "slice_required", Type: "SliceRequired", Rules: "required", Corpus: "strings", New: func() any { return new(SliceRequired) }},
-		{Tool: "slice_min_max", Type: "SliceMinMax", Rules: "min=1,max=3", Corpus: "strings", New: func() any { return new(SliceMinMax) }},
-		{Tool: "slice_len", Type: "SliceLen", Rules: "len=2", Corpus: "strings", New: func() any { return new(SliceLen) }},
-		{Tool: "slice_unique", Type: "SliceUnique", Rules: "unique", Corpus: "strings", New: func() any { return new(SliceUnique) }},
-		{Tool: "slice_dive_min", Type: "SliceDiveMin", Rules: "dive,min=2", Corpus: "strings", New: func() any { return new(SliceDiveMin) }},
-		{Tool: "slice_opt_dive_min", Type: "SliceOptDiveMin", Rules: "dive,min=1", Corpus: "strings", New: func() any { return new(SliceOptDiveMin) }},
-		{Tool: "slice_omit_dive_min", Type: "SliceOmitDiveMin", Rules: "omitempty,dive,min=1", Corpus: "strings", New: func() any { return new(SliceOmitDiveMin) }},
-		{Tool: "slice_opt_min", Type: "SliceOptMin", Rules: "min=1", Corpus: "strings", New: func() any { return new(SliceOptMin) }},
-		{Tool: "slice_opt_max", Type: "SliceOptMax", Rules: "max=2", Corpus: "strings", New: func() any { return new(SliceOptMax) }},
-		{Tool: "slice_omitnil_min", Type: "SliceOmitnilMin", Rules: "omitnil,min=1", Corpus: "strings", New: func() any { return new(SliceOmitnilMin) }},
-		{Tool: "slice_dive_email", Type: "SliceDiveEmail", Rules: "max=2,dive,email", Corpus: "strings", New: func() any { return new(SliceDiveEmail) }},
-		{Tool: "slice_dive_oneof", Type: "SliceDiveOneof", Rules: "dive,oneof=a b", Corpus: "strings", New: func() any { return new(SliceDiveOneof) }},
-		{Tool: "slice_dive_required", Type: "SliceDiveRequired", Rules: "dive,required", Corpus: "strings", New: func() any { return new(SliceDiveRequired) }},
-		{Tool: "slice_opt_unique_dive", Type: "SliceOptUniqueDive", Rules: "omitempty,max=5,unique,dive,min=1,max=20", Corpus: "strings", New: func() any { return new(SliceOptUniqueDive) }},
-		{Tool: "ints_unique", Type: "IntsUnique", Rules: "unique", Corpus: "ints", New: func() any { return new(IntsUnique) }},
-		{Tool: "ints_dive_gte", Type: "IntsDiveGte", Rules: "dive,gte=1", Corpus: "ints", New: func() any { return new(IntsDiveGte) }},
-		{Tool: "ints_dive_required", Type: "IntsDiveRequired", Rules: "dive,required", Corpus: "ints", New: func() any { return new(IntsDiveRequired) }},
-		{Tool: "times_dive_required", Type: "TimesDiveRequired", Rules: "dive,required", Corpus: "times", New: func() any { return new(TimesDiveRequired) }},
-		{Tool: "ptr_slice_dive_min", Type: "PtrSliceDiveMin", Rules: "dive,min=1", Corpus: "strings", New: func() any { return new(PtrSliceDiveMin) }},
-		{Tool: "map_max_dive", Type: "MapMaxDive", Rules: "max=2,dive,gte=1", Corpus: "mapint", New: func() any { return new(MapMaxDive) }},
-		{Tool: "map_unique", Type: "MapUnique", Rules: "unique", Corpus: "mapint", New: func() any { return new(MapUnique) }},
-		{Tool: "map_required", Type: "MapRequired", Rules: "required", Corpus: "mapint", New: func() any { return new(MapRequired) }},
-		{Tool: "map_opt_min", Type: "MapOptMin", Rules: "min=1", Corpus: "mapint", New: func() any { return new(MapOptMin) }},
-		{Tool: "map_str_unique", Type: "MapStrUnique", Rules: "unique", Corpus: "mapstr", New: func() any { return new(MapStrUnique) }},
+		{Tool: "str_required", Type: "StrRequired", GoType: "string", Options: "", Rules: "required", Corpus: "string", New: func() any { return new(StrRequired) }},
+		{Tool: "str_opt_required", Type: "StrOptRequired", GoType: "string", Options: ",omitempty", Rules: "required", Corpus: "string", New: func() any { return new(StrOptRequired) }},
+		{Tool: "str_opt_min", Type: "StrOptMin", GoType: "string", Options: ",omitempty", Rules: "min=2", Corpus: "string", New: func() any { return new(StrOptMin) }},
+		{Tool: "str_opt_gte", Type: "StrOptGte", GoType: "string", Options: ",omitempty", Rules: "gte=2", Corpus: "string", New: func() any { return new(StrOptGte) }},
+		{Tool: "str_opt_max", Type: "StrOptMax", GoType: "string", Options: ",omitempty", Rules: "max=3", Corpus: "string", New: func() any { return new(StrOptMax) }},
+		{Tool: "str_opt_len", Type: "StrOptLen", GoType: "string", Options: ",omitempty", Rules: "len=3", Corpus: "string", New: func() any { return new(StrOptLen) }},
+		{Tool: "str_opt_len_zero", Type: "StrOptLenZero", GoType: "string", Options: ",omitempty", Rules: "len=0", Corpus: "string", New: func() any { return new(StrOptLenZero) }},
+		{Tool: "str_opt_gt", Type: "StrOptGt", GoType: "string", Options: ",omitempty", Rules: "gt=0", Corpus: "string", New: func() any { return new(StrOptGt) }},
+		{Tool: "str_opt_lt", Type: "StrOptLt", GoType: "string", Options: ",omitempty", Rules: "lt=3", Corpus: "string", New: func() any { return new(StrOptLt) }},
+		{Tool: "str_opt_uuid", Type: "StrOptUUID", GoType: "string", Options: ",omitempty", Rules: "uuid", Corpus: "string", New: func() any { return new(StrOptUUID) }},
+		{Tool: "str_opt_ipv4", Type: "StrOptIPv4", GoType: "string", Options: ",omitempty", Rules: "ipv4", Corpus: "string", New: func() any { return new(StrOptIPv4) }},
+		{Tool: "str_opt_date", Type: "StrOptDate", GoType: "string", Options: ",omitempty", Rules: "datetime=2006-01-02", Corpus: "string", New: func() any { return new(StrOptDate) }},
+		{Tool: "str_late_omit", Type: "StrLateOmit", GoType: "string", Options: ",omitempty", Rules: "min=2,omitempty", Corpus: "string", New: func() any { return new(StrLateOmit) }},
+		{Tool: "str_omit_min", Type: "StrOmitMin", GoType: "string", Options: ",omitempty", Rules: "omitempty,min=2", Corpus: "string", New: func() any { return new(StrOmitMin) }},
+		{Tool: "str_omitzero_min", Type: "StrOmitzeroMin", GoType: "string", Options: ",omitzero", Rules: "omitzero,min=2", Corpus: "string", New: func() any { return new(StrOmitzeroMin) }},
+		{Tool: "str_min_max", Type: "StrMinMax", GoType: "string", Options: "", Rules: "min=2,max=4", Corpus: "string", New: func() any { return new(StrMinMax) }},
+		{Tool: "str_len", Type: "StrLen", GoType: "string", Options: "", Rules: "len=3", Corpus: "string", New: func() any { return new(StrLen) }},
+		{Tool: "str_gt_lt", Type: "StrGtLt", GoType: "string", Options: "", Rules: "gt=2,lt=5", Corpus: "string", New: func() any { return new(StrGtLt) }},
+		{Tool: "str_gte_lte", Type: "StrGteLte", GoType: "string", Options: "", Rules: "gte=2,lte=4", Corpus: "string", New: func() any { return new(StrGteLte) }},
+		{Tool: "str_required_min", Type: "StrRequiredMin", GoType: "string", Options: "", Rules: "required,min=3", Corpus: "string", New: func() any { return new(StrRequiredMin) }},
+		{Tool: "str_oneof", Type: "StrOneof", GoType: "string", Options: "", Rules: "oneof=red green 'sky blue'", Corpus: "string", New: func() any { return new(StrOneof) }},
+		{Tool: "str_opt_oneof", Type: "StrOptOneof", GoType: "string", Options: ",omitempty", Rules: "oneof=a b", Corpus: "string", New: func() any { return new(StrOptOneof) }},
+		{Tool: "str_opt_oneof_empty", Type: "StrOptOneofEmpty", GoType: "string", Options: ",omitempty", Rules: "oneof='' a", Corpus: "string", New: func() any { return new(StrOptOneofEmpty) }},
+		{Tool: "str_email", Type: "StrEmail", GoType: "string", Options: "", Rules: "email", Corpus: "string", New: func() any { return new(StrEmail) }},
+		{Tool: "str_omit_email", Type: "StrOmitEmail", GoType: "string", Options: ",omitempty", Rules: "omitempty,email", Corpus: "string", New: func() any { return new(StrOmitEmail) }},
+		{Tool: "str_opt_email", Type: "StrOptEmail", GoType: "string", Options: ",omitempty", Rules: "email", Corpus: "string", New: func() any { return new(StrOptEmail) }},
+		{Tool: "str_url", Type: "StrURL", GoType: "string", Options: "", Rules: "url", Corpus: "string", New: func() any { return new(StrURL) }},
+		{Tool: "str_uri", Type: "StrURI", GoType: "string", Options: "", Rules: "uri", Corpus: "string", New: func() any { return new(StrURI) }},
+		{Tool: "str_uuid", Type: "StrUUID", GoType: "string", Options: "", Rules: "uuid", Corpus: "string", New: func() any { return new(StrUUID) }},
+		{Tool: "str_ipv4", Type: "StrIPv4", GoType: "string", Options: "", Rules: "ipv4", Corpus: "string", New: func() any { return new(StrIPv4) }},
+		{Tool: "str_ipv6", Type: "StrIPv6", GoType: "string", Options: "", Rules: "ipv6", Corpus: "string", New: func() any { return new(StrIPv6) }},
+		{Tool: "str_ip", Type: "StrIP", GoType: "string", Options: "", Rules: "ip", Corpus: "string", New: func() any { return new(StrIP) }},
+		{Tool: "str_hostname", Type: "StrHostname", GoType: "string", Options: "", Rules: "hostname", Corpus: "string", New: func() any { return new(StrHostname) }},
+		{Tool: "str_hostname_rfc1123", Type: "StrHostnameRFC1123", GoType: "string", Options: "", Rules: "hostname_rfc1123", Corpus: "string", New: func() any { return new(StrHostnameRFC1123) }},
+		{Tool: "str_date_time", Type: "StrDateTime", GoType: "string", Options: "", Rules: "datetime=2006-01-02T15:04:05Z07:00", Corpus: "string", New: func() any { return new(StrDateTime) }},
+		{Tool: "str_date", Type: "StrDate", GoType: "string", Options: "", Rules: "datetime=2006-01-02", Corpus: "string", New: func() any { return new(StrDate) }},
+		{Tool: "str_clock", Type: "StrClock", GoType: "string", Options: "", Rules: "datetime=15:04:05Z07:00", Corpus: "string", New: func() any { return new(StrClock) }},
+		{Tool: "ptr_min", Type: "PtrMin", GoType: "*string", Options: "", Rules: "min=2", Corpus: "string", New: func() any { return new(PtrMin) }},
+		{Tool: "ptr_opt_min", Type: "PtrOptMin", GoType: "*string", Options: ",omitempty", Rules: "min=2", Corpus: "string", New: func() any { return new(PtrOptMin) }},
+		{Tool: "ptr_omit_min", Type: "PtrOmitMin", GoType: "*string", Options: "", Rules: "omitempty,min=2", Corpus: "string", New: func() any { return new(PtrOmitMin) }},
+		{Tool: "ptr_omitnil_min", Type: "PtrOmitnilMin", GoType: "*string", Options: "", Rules: "omitnil,min=2", Corpus: "string", New: func() any { return new(PtrOmitnilMin) }},
+		{Tool: "ptr_required", Type: "PtrRequired", GoType: "*string", Options: "", Rules: "required", Corpus: "string", New: func() any { return new(PtrRequired) }},
+		{Tool: "ptr_max", Type: "PtrMax", GoType: "*string", Options: ",omitempty", Rules: "max=3", Corpus: "string", New: func() any { return new(PtrMax) }},
+		{Tool: "int_range", Type: "IntRange", GoType: "int", Options: "", Rules: "gte=0,lte=130", Corpus: "int", New: func() any { return new(IntRange) }},
+		{Tool: "int_gt_lt", Type: "IntGtLt", GoType: "int", Options: "", Rules: "gt=0,lt=10", Corpus: "int", New: func() any { return new(IntGtLt) }},
+		{Tool: "int_min_max", Type: "IntMinMax", GoType: "int", Options: "", Rules: "min=1,max=5", Corpus: "int", New: func() any { return new(IntMinMax) }},
+		{Tool: "int_len", Type: "IntLen", GoType: "int", Options: "", Rules: "len=3", Corpus: "int", New: func() any { return new(IntLen) }},
+		{Tool: "int_required", Type: "IntRequired", GoType: "int", Options: "", Rules: "required", Corpus: "int", New: func() any { return new(IntRequired) }},
+		{Tool: "int_required_min", Type: "IntRequiredMin", GoType: "int", Options: "", Rules: "required,min=1", Corpus: "int", New: func() any { return new(IntRequiredMin) }},
+		{Tool: "int_oneof", Type: "IntOneof", GoType: "int", Options: "", Rules: "oneof=200 404", Corpus: "int", New: func() any { return new(IntOneof) }},
+		{Tool: "int_opt_gte", Type: "IntOptGte", GoType: "int", Options: ",omitempty", Rules: "gte=2", Corpus: "int", New: func() any { return new(IntOptGte) }},
+		{Tool: "int_opt_lte", Type: "IntOptLte", GoType: "int", Options: ",omitempty", Rules: "lte=5", Corpus: "int", New: func() any { return new(IntOptLte) }},
+		{Tool: "int_omit_gte", Type: "IntOmitGte", GoType: "int", Options: ",omitempty", Rules: "omitempty,gte=2", Corpus: "int", New: func() any { return new(IntOmitGte) }},
+		{Tool: "int_opt_len_zero", Type: "IntOptLenZero", GoType: "int", Options: ",omitempty", Rules: "len=0", Corpus: "int", New: func() any { return new(IntOptLenZero) }},
+		{Tool: "int_opt_len", Type: "IntOptLen", GoType: "int", Options: ",omitempty", Rules: "len=3", Corpus: "int", New: func() any { return new(IntOptLen) }},
+		{Tool: "int_opt_gt_neg", Type: "IntOptGtNeg", GoType: "int", Options: ",omitempty", Rules: "gt=-1", Corpus: "int", New: func() any { return new(IntOptGtNeg) }},
+		{Tool: "int_opt_gt_zero", Type: "IntOptGtZero", GoType: "int", Options: ",omitempty", Rules: "gt=0", Corpus: "int", New: func() any { return new(IntOptGtZero) }},
+		{Tool: "int_opt_lt_zero", Type: "IntOptLtZero", GoType: "int", Options: ",omitempty", Rules: "lt=0", Corpus: "int", New: func() any { return new(IntOptLtZero) }},
+		{Tool: "int_opt_max_neg", Type: "IntOptMaxNeg", GoType: "int", Options: ",omitempty", Rules: "max=-1", Corpus: "int", New: func() any { return new(IntOptMaxNeg) }},
+		{Tool: "int_opt_oneof_zero", Type: "IntOptOneofZero", GoType: "int", Options: ",omitempty", Rules: "oneof=0 1", Corpus: "int", New: func() any { return new(IntOptOneofZero) }},
+		{Tool: "int_opt_oneof", Type: "IntOptOneof", GoType: "int", Options: ",omitempty", Rules: "oneof=1 2", Corpus: "int", New: func() any { return new(IntOptOneof) }},
+		{Tool: "int8_min", Type: "Int8Min", GoType: "int8", Options: "", Rules: "min=-5", Corpus: "int", New: func() any { return new(Int8Min) }},
+		{Tool: "ptr_int_gte", Type: "PtrIntGte", GoType: "*int", Options: "", Rules: "gte=2", Corpus: "int", New: func() any { return new(PtrIntGte) }},
+		{Tool: "ptr_int_omit_gte", Type: "PtrIntOmitGte", GoType: "*int", Options: "", Rules: "omitempty,gte=2", Corpus: "int", New: func() any { return new(PtrIntOmitGte) }},
+		{Tool: "uint_required", Type: "UintRequired", GoType: "uint", Options: "", Rules: "required", Corpus: "int", New: func() any { return new(UintRequired) }},
+		{Tool: "uint_opt_max", Type: "UintOptMax", GoType: "uint", Options: ",omitempty", Rules: "max=5", Corpus: "int", New: func() any { return new(UintOptMax) }},
+		{Tool: "uint_opt_required", Type: "UintOptRequired", GoType: "uint", Options: ",omitempty", Rules: "required", Corpus: "int", New: func() any { return new(UintOptRequired) }},
+		{Tool: "float_gt_lt", Type: "FloatGtLt", GoType: "float64", Options: "", Rules: "gt=0,lt=1.5", Corpus: "float", New: func() any { return new(FloatGtLt) }},
+		{Tool: "float_min", Type: "FloatMin", GoType: "float64", Options: "", Rules: "min=0.5", Corpus: "float", New: func() any { return new(FloatMin) }},
+		{Tool: "float_opt_min", Type: "FloatOptMin", GoType: "float64", Options: ",omitempty", Rules: "min=0.5", Corpus: "float", New: func() any { return new(FloatOptMin) }},
+		{Tool: "float_opt_max_neg", Type: "FloatOptMaxNeg", GoType: "float64", Options: ",omitempty", Rules: "max=-0.5", Corpus: "float", New: func() any { return new(FloatOptMaxNeg) }},
+		{Tool: "float_opt_gt_neg", Type: "FloatOptGtNeg", GoType: "float64", Options: ",omitempty", Rules: "gt=-0.5", Corpus: "float", New: func() any { return new(FloatOptGtNeg) }},
+		{Tool: "float_required", Type: "FloatRequired", GoType: "float64", Options: "", Rules: "required", Corpus: "float", New: func() any { return new(FloatRequired) }},
+		{Tool: "bool_required", Type: "BoolRequired", GoType: "bool", Options: "", Rules: "required", Corpus: "bool", New: func() any { return new(BoolRequired) }},
+		{Tool: "bool_opt_required", Type: "BoolOptRequired", GoType: "bool", Options: ",omitempty", Rules: "required", Corpus: "bool", New: func() any { return new(BoolOptRequired) }},
+		{Tool: "time_required", Type: "TimeRequired", GoType: "time.Time", Options: "", Rules: "required", Corpus: "time", New: func() any { return new(TimeRequired) }},
+		{Tool: "time_opt_required", Type: "TimeOptRequired", GoType: "time.Time", Options: ",omitzero", Rules: "required", Corpus: "time", New: func() any { return new(TimeOptRequired) }},
+		{Tool: "ptr_time_required", Type: "PtrTimeRequired", GoType: "*time.Time", Options: "", Rules: "required", Corpus: "time", New: func() any { return new(PtrTimeRequired) }},
+		{Tool: "duration_omit", Type: "DurationOmit", GoType: "time.Duration", Options: ",omitempty", Rules: "omitempty", Corpus: "duration", New: func() any { return new(DurationOmit) }},
+		{Tool: "duration_required", Type: "DurationRequired", GoType: "time.Duration", Options: "", Rules: "required", Corpus: "duration", New: func() any { return new(DurationRequired) }},
+		{Tool: "slice_required", Type: "SliceRequired", GoType: "[]string", Options: "", Rules: "required", Corpus: "strings", New: func() any { return new(SliceRequired) }},
+		{Tool: "slice_min_max", Type: "SliceMinMax", GoType: "[]string", Options: "", Rules: "min=1,max=3", Corpus: "strings", New: func() any { return new(SliceMinMax) }},
+		{Tool: "slice_len", Type: "SliceLen", GoType: "[]string", Options: "", Rules: "len=2", Corpus: "strings", New: func() any { return new(SliceLen) }},
+		{Tool: "slice_unique", Type: "SliceUnique", GoType: "[]string", Options: "", Rules: "unique", Corpus: "strings", New: func() any { return new(SliceUnique) }},
+		{Tool: "slice_dive_min", Type: "SliceDiveMin", GoType: "[]string", Options: "", Rules: "dive,min=2", Corpus: "strings", New: func() any { return new(SliceDiveMin) }},
+		{Tool: "slice_opt_dive_min", Type: "SliceOptDiveMin", GoType: "[]string", Options: ",omitempty", Rules: "dive,min=1", Corpus: "strings", New: func() any { return new(SliceOptDiveMin) }},
+		{Tool: "slice_omit_dive_min", Type: "SliceOmitDiveMin", GoType: "[]string", Options: ",omitempty", Rules: "omitempty,dive,min=1", Corpus: "strings", New: func() any { return new(SliceOmitDiveMin) }},
+		{Tool: "slice_opt_min", Type: "SliceOptMin", GoType: "[]string", Options: ",omitempty", Rules: "min=1", Corpus: "strings", New: func() any { return new(SliceOptMin) }},
+		{Tool: "slice_opt_max", Type: "SliceOptMax", GoType: "[]string", Options: ",omitempty", Rules: "max=2", Corpus: "strings", New: func() any { return new(SliceOptMax) }},
+		{Tool: "slice_opt_len_zero", Type: "SliceOptLenZero", GoType: "[]string", Options: ",omitempty", Rules: "len=0", Corpus: "strings", New: func() any { return new(SliceOptLenZero) }},
+		{Tool: "slice_opt_len", Type: "SliceOptLen", GoType: "[]string", Options: ",omitempty", Rules: "len=2", Corpus: "strings", New: func() any { return new(SliceOptLen) }},
+		{Tool: "slice_opt_unique", Type: "SliceOptUnique", GoType: "[]string", Options: ",omitempty", Rules: "unique", Corpus: "strings", New: func() any { return new(SliceOptUnique) }},
+		{Tool: "slice_opt_gt", Type: "SliceOptGt", GoType: "[]string", Options: ",omitempty", Rules: "gt=0", Corpus: "strings", New: func() any { return new(SliceOptGt) }},
+		{Tool: "slice_omitnil_min", Type: "SliceOmitnilMin", GoType: "[]string", Options: "", Rules: "omitnil,min=1", Corpus: "strings", New: func() any { return new(SliceOmitnilMin) }},
+		{Tool: "slice_dive_email", Type: "SliceDiveEmail", GoType: "[]string", Options: "", Rules: "max=2,dive,email", Corpus: "strings", New: func() any { return new(SliceDiveEmail) }},
+		{Tool: "slice_dive_oneof", Type: "SliceDiveOneof", GoType: "[]string", Options: "", Rules: "dive,oneof=a b", Corpus: "strings", New: func() any { return new(SliceDiveOneof) }},
+		{Tool: "slice_dive_required", Type: "SliceDiveRequired", GoType: "[]string", Options: "", Rules: "dive,required", Corpus: "strings", New: func() any { return new(SliceDiveRequired) }},
+		{Tool: "slice_opt_unique_dive", Type: "SliceOptUniqueDive", GoType: "[]string", Options: ",omitempty", Rules: "omitempty,max=5,unique,dive,min=1,max=20", Corpus: "strings", New: func() any { return new(SliceOptUniqueDive) }},
+		{Tool: "ints_unique", Type: "IntsUnique", GoType: "[]int", Options: "", Rules: "unique", Corpus: "ints", New: func() any { return new(IntsUnique) }},
+		{Tool: "ints_dive_gte", Type: "IntsDiveGte", GoType: "[]int", Options: "", Rules: "dive,gte=1", Corpus: "ints", New: func() any { return new(IntsDiveGte) }},
+		{Tool: "ints_dive_required", Type: "IntsDiveRequired", GoType: "[]int", Options: "", Rules: "dive,required", Corpus: "ints", New: func() any { return new(IntsDiveRequired) }},
+		{Tool: "times_dive_required", Type: "TimesDiveRequired", GoType: "[]time.Time", Options: "", Rules: "dive,required", Corpus: "times", New: func() any { return new(TimesDiveRequired) }},
+		{Tool: "ptr_slice_dive_min", Type: "PtrSliceDiveMin", GoType: "*[]string", Options: "", Rules: "dive,min=1", Corpus: "strings", New: func() any { return new(PtrSliceDiveMin) }},
+		{Tool: "map_max_dive", Type: "MapMaxDive", GoType: "map[string]int", Options: "", Rules: "max=2,dive,gte=1", Corpus: "mapint", New: func() any { return new(MapMaxDive) }},
+		{Tool: "map_unique", Type: "MapUnique", GoType: "map[string]int", Options: "", Rules: "unique", Corpus: "mapint", New: func() any { return new(MapUnique) }},
+		{Tool: "map_required", Type: "MapRequired", GoType: "map[string]int", Options: "", Rules: "required", Corpus: "mapint", New: func() any { return new(MapRequired) }},
+		{Tool: "map_opt_min", Type: "MapOptMin", GoType: "map[string]int", Options: ",omitempty", Rules: "min=1", Corpus: "mapint", New: func() any { return new(MapOptMin) }},
+		{Tool: "map_opt_max", Type: "MapOptMax", GoType: "map[string]int", Options: ",omitempty", Rules: "max=1", Corpus: "mapint", New: func() any { return new(MapOptMax) }},
+		{Tool: "ptr_map_max", Type: "PtrMapMax", GoType: "*map[string]int", Options: ",omitempty", Rules: "max=1", Corpus: "mapint", New: func() any { return new(PtrMapMax) }},
+		{Tool: "map_str_unique", Type: "MapStrUnique", GoType: "map[string]string", Options: "", Rules: "unique", Corpus: "mapstr", New: func() any { return new(MapStrUnique) }},
 	}
 }

@@ -22,6 +22,10 @@ type Case struct {
 	Tool string
 	// Type is the name of the argument struct, and of the method that is the tool.
 	Type string
+	// GoType is the Go type of its property v.
+	GoType string
+	// Options are the options of v's json tag (",omitempty").
+	Options string
 	// Rules is the validate tag of its property v.
 	Rules string
 	// Corpus names the JSON values the test sends as v.

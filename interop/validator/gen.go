@@ -27,6 +27,14 @@ var fields = []field{
 	{"StrOptMin", "string", ",omitempty", "min=2", "string"},
 	{"StrOptGte", "string", ",omitempty", "gte=2", "string"},
 	{"StrOptMax", "string", ",omitempty", "max=3", "string"},
+	{"StrOptLen", "string", ",omitempty", "len=3", "string"},
+	{"StrOptLenZero", "string", ",omitempty", "len=0", "string"},
+	{"StrOptGt", "string", ",omitempty", "gt=0", "string"},
+	{"StrOptLt", "string", ",omitempty", "lt=3", "string"},
+	{"StrOptUUID", "string", ",omitempty", "uuid", "string"},
+	{"StrOptIPv4", "string", ",omitempty", "ipv4", "string"},
+	{"StrOptDate", "string", ",omitempty", "datetime=2006-01-02", "string"},
+	{"StrLateOmit", "string", ",omitempty", "min=2,omitempty", "string"},
 	{"StrOmitMin", "string", ",omitempty", "omitempty,min=2", "string"},
 	{"StrOmitzeroMin", "string", ",omitzero", "omitzero,min=2", "string"},
 	{"StrMinMax", "string", "", "min=2,max=4", "string"},
@@ -70,6 +78,13 @@ var fields = []field{
 	{"IntOptGte", "int", ",omitempty", "gte=2", "int"},
 	{"IntOptLte", "int", ",omitempty", "lte=5", "int"},
 	{"IntOmitGte", "int", ",omitempty", "omitempty,gte=2", "int"},
+	{"IntOptLenZero", "int", ",omitempty", "len=0", "int"},
+	{"IntOptLen", "int", ",omitempty", "len=3", "int"},
+	{"IntOptGtNeg", "int", ",omitempty", "gt=-1", "int"},
+	{"IntOptGtZero", "int", ",omitempty", "gt=0", "int"},
+	{"IntOptLtZero", "int", ",omitempty", "lt=0", "int"},
+	{"IntOptMaxNeg", "int", ",omitempty", "max=-1", "int"},
+	{"IntOptOneofZero", "int", ",omitempty", "oneof=0 1", "int"},
 	{"IntOptOneof", "int", ",omitempty", "oneof=1 2", "int"},
 	{"Int8Min", "int8", "", "min=-5", "int"},
 	{"PtrIntGte", "*int", "", "gte=2", "int"},
@@ -81,6 +96,8 @@ var fields = []field{
 	{"FloatGtLt", "float64", "", "gt=0,lt=1.5", "float"},
 	{"FloatMin", "float64", "", "min=0.5", "float"},
 	{"FloatOptMin", "float64", ",omitempty", "min=0.5", "float"},
+	{"FloatOptMaxNeg", "float64", ",omitempty", "max=-0.5", "float"},
+	{"FloatOptGtNeg", "float64", ",omitempty", "gt=-0.5", "float"},
 	{"FloatRequired", "float64", "", "required", "float"},
 	// Booleans.
 	{"BoolRequired", "bool", "", "required", "bool"},
@@ -101,6 +118,10 @@ var fields = []field{
 	{"SliceOmitDiveMin", "[]string", ",omitempty", "omitempty,dive,min=1", "strings"},
 	{"SliceOptMin", "[]string", ",omitempty", "min=1", "strings"},
 	{"SliceOptMax", "[]string", ",omitempty", "max=2", "strings"},
+	{"SliceOptLenZero", "[]string", ",omitempty", "len=0", "strings"},
+	{"SliceOptLen", "[]string", ",omitempty", "len=2", "strings"},
+	{"SliceOptUnique", "[]string", ",omitempty", "unique", "strings"},
+	{"SliceOptGt", "[]string", ",omitempty", "gt=0", "strings"},
 	{"SliceOmitnilMin", "[]string", "", "omitnil,min=1", "strings"},
 	{"SliceDiveEmail", "[]string", "", "max=2,dive,email", "strings"},
 	{"SliceDiveOneof", "[]string", "", "dive,oneof=a b", "strings"},
@@ -116,6 +137,8 @@ var fields = []field{
 	{"MapUnique", "map[string]int", "", "unique", "mapint"},
 	{"MapRequired", "map[string]int", "", "required", "mapint"},
 	{"MapOptMin", "map[string]int", ",omitempty", "min=1", "mapint"},
+	{"MapOptMax", "map[string]int", ",omitempty", "max=1", "mapint"},
+	{"PtrMapMax", "*map[string]int", ",omitempty", "max=1", "mapint"},
 	{"MapStrUnique", "map[string]string", "", "unique", "mapstr"},
 }
 
@@ -134,7 +157,7 @@ func main() {
 	}
 	b.WriteString("// Cases returns one case per tool, in the order of gen.go's table.\nfunc Cases() []Case {\n\treturn []Case{\n")
 	for _, f := range fields {
-		fmt.Fprintf(&b, "\t\t{Tool: %q, Type: %q, Rules: %q, Corpus: %q, New: func() any { return new(%s) }},\n", snake(f.name), f.name, f.validate, f.corpus, f.name)
+		fmt.Fprintf(&b, "\t\t{Tool: %q, Type: %q, GoType: %q, Options: %q, Rules: %q, Corpus: %q, New: func() any { return new(%s) }},\n", snake(f.name), f.name, f.typ, f.json, f.validate, f.corpus, f.name)
 	}
 	b.WriteString("\t}\n}\n")
 	src, err := format.Source(b.Bytes())

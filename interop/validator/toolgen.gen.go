@@ -18,7 +18,7 @@ const (
 	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
 )
 
-// RecorderTools returns the tools of recv's methods: bool_opt_required, bool_required, duration_omit, duration_required, float_gt_lt, float_min, float_opt_min, float_required, int8_min, int_gt_lt, int_len, int_min_max, int_omit_gte, int_oneof, int_opt_gte, int_opt_lte, int_opt_oneof, int_range, int_required, int_required_min, ints_dive_gte, ints_dive_required, ints_unique, map_max_dive, map_opt_min, map_required, map_str_unique, map_unique, ptr_int_gte, ptr_int_omit_gte, ptr_max, ptr_min, ptr_omit_min, ptr_omitnil_min, ptr_opt_min, ptr_required, ptr_slice_dive_min, ptr_time_required, slice_dive_email, slice_dive_min, slice_dive_oneof, slice_dive_required, slice_len, slice_min_max, slice_omit_dive_min, slice_omitnil_min, slice_opt_dive_min, slice_opt_max, slice_opt_min, slice_opt_unique_dive, slice_required, slice_unique, str_clock, str_date, str_date_time, str_email, str_gt_lt, str_gte_lte, str_hostname, str_hostname_rfc1123, str_ip, str_ipv4, str_ipv6, str_len, str_min_max, str_omit_email, str_omit_min, str_omitzero_min, str_oneof, str_opt_email, str_opt_gte, str_opt_max, str_opt_min, str_opt_oneof, str_opt_oneof_empty, str_opt_required, str_required, str_required_min, str_uri, str_url, str_uuid, time_opt_required, time_required, times_dive_required, uint_opt_max, uint_opt_required and uint_required.
+// RecorderTools returns the tools of recv's methods: bool_opt_required, bool_required, duration_omit, duration_required, float_gt_lt, float_min, float_opt_gt_neg, float_opt_max_neg, float_opt_min, float_required, int8_min, int_gt_lt, int_len, int_min_max, int_omit_gte, int_oneof, int_opt_gt_neg, int_opt_gt_zero, int_opt_gte, int_opt_len, int_opt_len_zero, int_opt_lt_zero, int_opt_lte, int_opt_max_neg, int_opt_oneof, int_opt_oneof_zero, int_range, int_required, int_required_min, ints_dive_gte, ints_dive_required, ints_unique, map_max_dive, map_opt_max, map_opt_min, map_required, map_str_unique, map_unique, ptr_int_gte, ptr_int_omit_gte, ptr_map_max, ptr_max, ptr_min, ptr_omit_min, ptr_omitnil_min, ptr_opt_min, ptr_required, ptr_slice_dive_min, ptr_time_required, slice_dive_email, slice_dive_min, slice_dive_oneof, slice_dive_required, slice_len, slice_min_max, slice_omit_dive_min, slice_omitnil_min, slice_opt_dive_min, slice_opt_gt, slice_opt_len, slice_opt_len_zero, slice_opt_max, slice_opt_min, slice_opt_unique, slice_opt_unique_dive, slice_required, slice_unique, str_clock, str_date, str_date_time, str_email, str_gt_lt, str_gte_lte, str_hostname, str_hostname_rfc1123, str_ip, str_ipv4, str_ipv6, str_late_omit, str_len, str_min_max, str_omit_email, str_omit_min, str_omitzero_min, str_oneof, str_opt_date, str_opt_email, str_opt_gt, str_opt_gte, str_opt_ipv4, str_opt_len, str_opt_len_zero, str_opt_lt, str_opt_max, str_opt_min, str_opt_oneof, str_opt_oneof_empty, str_opt_required, str_opt_uuid, str_required, str_required_min, str_uri, str_url, str_uuid, time_opt_required, time_required, times_dive_required, uint_opt_max, uint_opt_required and uint_required.
 func RecorderTools(recv *Recorder) *runtime.Toolset {
 	return runtime.NewToolset(toolgenRecorderTools[:], func(i int, d *runtime.Decoder) runtime.Invocation {
 		return toolgenDispatchRecorder(recv, i, d)
@@ -87,12 +87,32 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number","description":"The value.","minimum":0.5}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "float_opt_min",
+	Name:        "float_opt_gt_neg",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[18],
 		Idempotent: &toolgenHints[19],
 		OpenWorld:  &toolgenHints[20],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number","description":"The value.","exclusiveMinimum":-0.5}},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "float_opt_max_neg",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[21],
+		Idempotent: &toolgenHints[22],
+		OpenWorld:  &toolgenHints[23],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number","description":"The value.","maximum":-0.5}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "float_opt_min",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[24],
+		Idempotent: &toolgenHints[25],
+		OpenWorld:  &toolgenHints[26],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number","description":"The value.","minimum":0.5}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -100,9 +120,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "float_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[21],
-		Idempotent: &toolgenHints[22],
-		OpenWorld:  &toolgenHints[23],
+		ReadOnly:   &toolgenHints[27],
+		Idempotent: &toolgenHints[28],
+		OpenWorld:  &toolgenHints[29],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number","description":"The value."}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -110,9 +130,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int8_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[24],
-		Idempotent: &toolgenHints[25],
-		OpenWorld:  &toolgenHints[26],
+		ReadOnly:   &toolgenHints[30],
+		Idempotent: &toolgenHints[31],
+		OpenWorld:  &toolgenHints[32],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":-5,"maximum":127}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -120,9 +140,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_gt_lt",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[27],
-		Idempotent: &toolgenHints[28],
-		OpenWorld:  &toolgenHints[29],
+		ReadOnly:   &toolgenHints[33],
+		Idempotent: &toolgenHints[34],
+		OpenWorld:  &toolgenHints[35],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","exclusiveMinimum":0,"exclusiveMaximum":10}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -130,9 +150,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_len",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[30],
-		Idempotent: &toolgenHints[31],
-		OpenWorld:  &toolgenHints[32],
+		ReadOnly:   &toolgenHints[36],
+		Idempotent: &toolgenHints[37],
+		OpenWorld:  &toolgenHints[38],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":3,"maximum":3}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -140,9 +160,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_min_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[33],
-		Idempotent: &toolgenHints[34],
-		OpenWorld:  &toolgenHints[35],
+		ReadOnly:   &toolgenHints[39],
+		Idempotent: &toolgenHints[40],
+		OpenWorld:  &toolgenHints[41],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":1,"maximum":5}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -150,9 +170,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_omit_gte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[36],
-		Idempotent: &toolgenHints[37],
-		OpenWorld:  &toolgenHints[38],
+		ReadOnly:   &toolgenHints[42],
+		Idempotent: &toolgenHints[43],
+		OpenWorld:  &toolgenHints[44],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":2}},"additionalProperties":false}`),
 	Strict:      true,
@@ -160,49 +180,119 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_oneof",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[39],
-		Idempotent: &toolgenHints[40],
-		OpenWorld:  &toolgenHints[41],
-	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","enum":[200,404]}},"required":["v"],"additionalProperties":false}`),
-	Strict:      true,
-}, {
-	Name:        "int_opt_gte",
-	Description: "Records its arguments.",
-	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[42],
-		Idempotent: &toolgenHints[43],
-		OpenWorld:  &toolgenHints[44],
-	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":2}},"required":["v"],"additionalProperties":false}`),
-	Strict:      true,
-}, {
-	Name:        "int_opt_lte",
-	Description: "Records its arguments.",
-	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[45],
 		Idempotent: &toolgenHints[46],
 		OpenWorld:  &toolgenHints[47],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","maximum":5}},"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","enum":[200,404]}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "int_opt_oneof",
+	Name:        "int_opt_gt_neg",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[48],
 		Idempotent: &toolgenHints[49],
 		OpenWorld:  &toolgenHints[50],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","enum":[1,2]}},"required":["v"],"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","exclusiveMinimum":-1}},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "int_range",
+	Name:        "int_opt_gt_zero",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[51],
 		Idempotent: &toolgenHints[52],
 		OpenWorld:  &toolgenHints[53],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","exclusiveMinimum":0}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "int_opt_gte",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[54],
+		Idempotent: &toolgenHints[55],
+		OpenWorld:  &toolgenHints[56],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":2}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "int_opt_len",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[57],
+		Idempotent: &toolgenHints[58],
+		OpenWorld:  &toolgenHints[59],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":3,"maximum":3}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "int_opt_len_zero",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[60],
+		Idempotent: &toolgenHints[61],
+		OpenWorld:  &toolgenHints[62],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":0,"maximum":0}},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "int_opt_lt_zero",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[63],
+		Idempotent: &toolgenHints[64],
+		OpenWorld:  &toolgenHints[65],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","exclusiveMaximum":0}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "int_opt_lte",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[66],
+		Idempotent: &toolgenHints[67],
+		OpenWorld:  &toolgenHints[68],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","maximum":5}},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "int_opt_max_neg",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[69],
+		Idempotent: &toolgenHints[70],
+		OpenWorld:  &toolgenHints[71],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","maximum":-1}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "int_opt_oneof",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[72],
+		Idempotent: &toolgenHints[73],
+		OpenWorld:  &toolgenHints[74],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","enum":[1,2]}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "int_opt_oneof_zero",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[75],
+		Idempotent: &toolgenHints[76],
+		OpenWorld:  &toolgenHints[77],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","enum":[0,1]}},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "int_range",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[78],
+		Idempotent: &toolgenHints[79],
+		OpenWorld:  &toolgenHints[80],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":0,"maximum":130}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -210,9 +300,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[54],
-		Idempotent: &toolgenHints[55],
-		OpenWorld:  &toolgenHints[56],
+		ReadOnly:   &toolgenHints[81],
+		Idempotent: &toolgenHints[82],
+		OpenWorld:  &toolgenHints[83],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value."}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -220,9 +310,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "int_required_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[57],
-		Idempotent: &toolgenHints[58],
-		OpenWorld:  &toolgenHints[59],
+		ReadOnly:   &toolgenHints[84],
+		Idempotent: &toolgenHints[85],
+		OpenWorld:  &toolgenHints[86],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":1}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -230,9 +320,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ints_dive_gte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[60],
-		Idempotent: &toolgenHints[61],
-		OpenWorld:  &toolgenHints[62],
+		ReadOnly:   &toolgenHints[87],
+		Idempotent: &toolgenHints[88],
+		OpenWorld:  &toolgenHints[89],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"integer","minimum":1}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -240,9 +330,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ints_dive_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[63],
-		Idempotent: &toolgenHints[64],
-		OpenWorld:  &toolgenHints[65],
+		ReadOnly:   &toolgenHints[90],
+		Idempotent: &toolgenHints[91],
+		OpenWorld:  &toolgenHints[92],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"integer"}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -250,9 +340,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ints_unique",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[66],
-		Idempotent: &toolgenHints[67],
-		OpenWorld:  &toolgenHints[68],
+		ReadOnly:   &toolgenHints[93],
+		Idempotent: &toolgenHints[94],
+		OpenWorld:  &toolgenHints[95],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"integer"},"uniqueItems":true}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -260,54 +350,63 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "map_max_dive",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[69],
-		Idempotent: &toolgenHints[70],
-		OpenWorld:  &toolgenHints[71],
+		ReadOnly:   &toolgenHints[96],
+		Idempotent: &toolgenHints[97],
+		OpenWorld:  &toolgenHints[98],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"integer","minimum":1},"maxProperties":2}},"required":["v"],"additionalProperties":false}`),
+}, {
+	Name:        "map_opt_max",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[99],
+		Idempotent: &toolgenHints[100],
+		OpenWorld:  &toolgenHints[101],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"integer"},"maxProperties":1}},"additionalProperties":false}`),
 }, {
 	Name:        "map_opt_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[72],
-		Idempotent: &toolgenHints[73],
-		OpenWorld:  &toolgenHints[74],
+		ReadOnly:   &toolgenHints[102],
+		Idempotent: &toolgenHints[103],
+		OpenWorld:  &toolgenHints[104],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"integer"},"minProperties":1}},"required":["v"],"additionalProperties":false}`),
 }, {
 	Name:        "map_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[75],
-		Idempotent: &toolgenHints[76],
-		OpenWorld:  &toolgenHints[77],
+		ReadOnly:   &toolgenHints[105],
+		Idempotent: &toolgenHints[106],
+		OpenWorld:  &toolgenHints[107],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"integer"}}},"required":["v"],"additionalProperties":false}`),
 }, {
 	Name:        "map_str_unique",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[78],
-		Idempotent: &toolgenHints[79],
-		OpenWorld:  &toolgenHints[80],
+		ReadOnly:   &toolgenHints[108],
+		Idempotent: &toolgenHints[109],
+		OpenWorld:  &toolgenHints[110],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"string"}}},"required":["v"],"additionalProperties":false}`),
 }, {
 	Name:        "map_unique",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[81],
-		Idempotent: &toolgenHints[82],
-		OpenWorld:  &toolgenHints[83],
+		ReadOnly:   &toolgenHints[111],
+		Idempotent: &toolgenHints[112],
+		OpenWorld:  &toolgenHints[113],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"integer"}}},"required":["v"],"additionalProperties":false}`),
 }, {
 	Name:        "ptr_int_gte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[84],
-		Idempotent: &toolgenHints[85],
-		OpenWorld:  &toolgenHints[86],
+		ReadOnly:   &toolgenHints[114],
+		Idempotent: &toolgenHints[115],
+		OpenWorld:  &toolgenHints[116],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -315,19 +414,28 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ptr_int_omit_gte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[87],
-		Idempotent: &toolgenHints[88],
-		OpenWorld:  &toolgenHints[89],
+		ReadOnly:   &toolgenHints[117],
+		Idempotent: &toolgenHints[118],
+		OpenWorld:  &toolgenHints[119],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["integer","null"],"description":"The value.","minimum":2}},"additionalProperties":false}`),
 	Strict:      true,
 }, {
+	Name:        "ptr_map_max",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[120],
+		Idempotent: &toolgenHints[121],
+		OpenWorld:  &toolgenHints[122],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"object","description":"The value.","additionalProperties":{"type":"integer"},"maxProperties":1}},"required":["v"],"additionalProperties":false}`),
+}, {
 	Name:        "ptr_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[90],
-		Idempotent: &toolgenHints[91],
-		OpenWorld:  &toolgenHints[92],
+		ReadOnly:   &toolgenHints[123],
+		Idempotent: &toolgenHints[124],
+		OpenWorld:  &toolgenHints[125],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","maxLength":3}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -335,9 +443,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ptr_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[93],
-		Idempotent: &toolgenHints[94],
-		OpenWorld:  &toolgenHints[95],
+		ReadOnly:   &toolgenHints[126],
+		Idempotent: &toolgenHints[127],
+		OpenWorld:  &toolgenHints[128],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -345,9 +453,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ptr_omit_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[96],
-		Idempotent: &toolgenHints[97],
-		OpenWorld:  &toolgenHints[98],
+		ReadOnly:   &toolgenHints[129],
+		Idempotent: &toolgenHints[130],
+		OpenWorld:  &toolgenHints[131],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["string","null"],"description":"The value.","minLength":2}},"additionalProperties":false}`),
 	Strict:      true,
@@ -355,9 +463,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ptr_omitnil_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[99],
-		Idempotent: &toolgenHints[100],
-		OpenWorld:  &toolgenHints[101],
+		ReadOnly:   &toolgenHints[132],
+		Idempotent: &toolgenHints[133],
+		OpenWorld:  &toolgenHints[134],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":["string","null"],"description":"The value.","minLength":2}},"additionalProperties":false}`),
 	Strict:      true,
@@ -365,9 +473,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ptr_opt_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[102],
-		Idempotent: &toolgenHints[103],
-		OpenWorld:  &toolgenHints[104],
+		ReadOnly:   &toolgenHints[135],
+		Idempotent: &toolgenHints[136],
+		OpenWorld:  &toolgenHints[137],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -375,9 +483,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ptr_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[105],
-		Idempotent: &toolgenHints[106],
-		OpenWorld:  &toolgenHints[107],
+		ReadOnly:   &toolgenHints[138],
+		Idempotent: &toolgenHints[139],
+		OpenWorld:  &toolgenHints[140],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value."}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -385,9 +493,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ptr_slice_dive_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[108],
-		Idempotent: &toolgenHints[109],
-		OpenWorld:  &toolgenHints[110],
+		ReadOnly:   &toolgenHints[141],
+		Idempotent: &toolgenHints[142],
+		OpenWorld:  &toolgenHints[143],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","minLength":1}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -395,9 +503,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "ptr_time_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[111],
-		Idempotent: &toolgenHints[112],
-		OpenWorld:  &toolgenHints[113],
+		ReadOnly:   &toolgenHints[144],
+		Idempotent: &toolgenHints[145],
+		OpenWorld:  &toolgenHints[146],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"date-time"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -405,9 +513,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_dive_email",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[114],
-		Idempotent: &toolgenHints[115],
-		OpenWorld:  &toolgenHints[116],
+		ReadOnly:   &toolgenHints[147],
+		Idempotent: &toolgenHints[148],
+		OpenWorld:  &toolgenHints[149],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","format":"email"},"maxItems":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -415,9 +523,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_dive_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[117],
-		Idempotent: &toolgenHints[118],
-		OpenWorld:  &toolgenHints[119],
+		ReadOnly:   &toolgenHints[150],
+		Idempotent: &toolgenHints[151],
+		OpenWorld:  &toolgenHints[152],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","minLength":2}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -425,9 +533,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_dive_oneof",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[120],
-		Idempotent: &toolgenHints[121],
-		OpenWorld:  &toolgenHints[122],
+		ReadOnly:   &toolgenHints[153],
+		Idempotent: &toolgenHints[154],
+		OpenWorld:  &toolgenHints[155],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","enum":["a","b"]}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -435,9 +543,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_dive_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[123],
-		Idempotent: &toolgenHints[124],
-		OpenWorld:  &toolgenHints[125],
+		ReadOnly:   &toolgenHints[156],
+		Idempotent: &toolgenHints[157],
+		OpenWorld:  &toolgenHints[158],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","minLength":1}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -445,9 +553,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_len",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[126],
-		Idempotent: &toolgenHints[127],
-		OpenWorld:  &toolgenHints[128],
+		ReadOnly:   &toolgenHints[159],
+		Idempotent: &toolgenHints[160],
+		OpenWorld:  &toolgenHints[161],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"minItems":2,"maxItems":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -455,9 +563,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_min_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[129],
-		Idempotent: &toolgenHints[130],
-		OpenWorld:  &toolgenHints[131],
+		ReadOnly:   &toolgenHints[162],
+		Idempotent: &toolgenHints[163],
+		OpenWorld:  &toolgenHints[164],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"minItems":1,"maxItems":3}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -465,9 +573,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_omit_dive_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[132],
-		Idempotent: &toolgenHints[133],
-		OpenWorld:  &toolgenHints[134],
+		ReadOnly:   &toolgenHints[165],
+		Idempotent: &toolgenHints[166],
+		OpenWorld:  &toolgenHints[167],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","minLength":1}}},"additionalProperties":false}`),
 	Strict:      true,
@@ -475,9 +583,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_omitnil_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[135],
-		Idempotent: &toolgenHints[136],
-		OpenWorld:  &toolgenHints[137],
+		ReadOnly:   &toolgenHints[168],
+		Idempotent: &toolgenHints[169],
+		OpenWorld:  &toolgenHints[170],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"minItems":1}},"additionalProperties":false}`),
 	Strict:      true,
@@ -485,19 +593,49 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_opt_dive_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[138],
-		Idempotent: &toolgenHints[139],
-		OpenWorld:  &toolgenHints[140],
+		ReadOnly:   &toolgenHints[171],
+		Idempotent: &toolgenHints[172],
+		OpenWorld:  &toolgenHints[173],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","minLength":1}}},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "slice_opt_gt",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[174],
+		Idempotent: &toolgenHints[175],
+		OpenWorld:  &toolgenHints[176],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"minItems":1}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "slice_opt_len",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[177],
+		Idempotent: &toolgenHints[178],
+		OpenWorld:  &toolgenHints[179],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"minItems":2,"maxItems":2}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "slice_opt_len_zero",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[180],
+		Idempotent: &toolgenHints[181],
+		OpenWorld:  &toolgenHints[182],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"minItems":0,"maxItems":0}},"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "slice_opt_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[141],
-		Idempotent: &toolgenHints[142],
-		OpenWorld:  &toolgenHints[143],
+		ReadOnly:   &toolgenHints[183],
+		Idempotent: &toolgenHints[184],
+		OpenWorld:  &toolgenHints[185],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"maxItems":2}},"additionalProperties":false}`),
 	Strict:      true,
@@ -505,19 +643,29 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_opt_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[144],
-		Idempotent: &toolgenHints[145],
-		OpenWorld:  &toolgenHints[146],
+		ReadOnly:   &toolgenHints[186],
+		Idempotent: &toolgenHints[187],
+		OpenWorld:  &toolgenHints[188],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"minItems":1}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "slice_opt_unique",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[189],
+		Idempotent: &toolgenHints[190],
+		OpenWorld:  &toolgenHints[191],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"uniqueItems":true}},"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "slice_opt_unique_dive",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[147],
-		Idempotent: &toolgenHints[148],
-		OpenWorld:  &toolgenHints[149],
+		ReadOnly:   &toolgenHints[192],
+		Idempotent: &toolgenHints[193],
+		OpenWorld:  &toolgenHints[194],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","minLength":1,"maxLength":20},"maxItems":5,"uniqueItems":true}},"additionalProperties":false}`),
 	Strict:      true,
@@ -525,9 +673,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[150],
-		Idempotent: &toolgenHints[151],
-		OpenWorld:  &toolgenHints[152],
+		ReadOnly:   &toolgenHints[195],
+		Idempotent: &toolgenHints[196],
+		OpenWorld:  &toolgenHints[197],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -535,9 +683,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "slice_unique",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[153],
-		Idempotent: &toolgenHints[154],
-		OpenWorld:  &toolgenHints[155],
+		ReadOnly:   &toolgenHints[198],
+		Idempotent: &toolgenHints[199],
+		OpenWorld:  &toolgenHints[200],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string"},"uniqueItems":true}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -545,9 +693,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_clock",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[156],
-		Idempotent: &toolgenHints[157],
-		OpenWorld:  &toolgenHints[158],
+		ReadOnly:   &toolgenHints[201],
+		Idempotent: &toolgenHints[202],
+		OpenWorld:  &toolgenHints[203],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"time"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -555,9 +703,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_date",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[159],
-		Idempotent: &toolgenHints[160],
-		OpenWorld:  &toolgenHints[161],
+		ReadOnly:   &toolgenHints[204],
+		Idempotent: &toolgenHints[205],
+		OpenWorld:  &toolgenHints[206],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"date"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -565,9 +713,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_date_time",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[162],
-		Idempotent: &toolgenHints[163],
-		OpenWorld:  &toolgenHints[164],
+		ReadOnly:   &toolgenHints[207],
+		Idempotent: &toolgenHints[208],
+		OpenWorld:  &toolgenHints[209],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"date-time"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -575,9 +723,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_email",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[165],
-		Idempotent: &toolgenHints[166],
-		OpenWorld:  &toolgenHints[167],
+		ReadOnly:   &toolgenHints[210],
+		Idempotent: &toolgenHints[211],
+		OpenWorld:  &toolgenHints[212],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"email"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -585,9 +733,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_gt_lt",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[168],
-		Idempotent: &toolgenHints[169],
-		OpenWorld:  &toolgenHints[170],
+		ReadOnly:   &toolgenHints[213],
+		Idempotent: &toolgenHints[214],
+		OpenWorld:  &toolgenHints[215],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":3,"maxLength":4}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -595,9 +743,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_gte_lte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[171],
-		Idempotent: &toolgenHints[172],
-		OpenWorld:  &toolgenHints[173],
+		ReadOnly:   &toolgenHints[216],
+		Idempotent: &toolgenHints[217],
+		OpenWorld:  &toolgenHints[218],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2,"maxLength":4}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -605,9 +753,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_hostname",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[174],
-		Idempotent: &toolgenHints[175],
-		OpenWorld:  &toolgenHints[176],
+		ReadOnly:   &toolgenHints[219],
+		Idempotent: &toolgenHints[220],
+		OpenWorld:  &toolgenHints[221],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"hostname"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -615,9 +763,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_hostname_rfc1123",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[177],
-		Idempotent: &toolgenHints[178],
-		OpenWorld:  &toolgenHints[179],
+		ReadOnly:   &toolgenHints[222],
+		Idempotent: &toolgenHints[223],
+		OpenWorld:  &toolgenHints[224],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"hostname"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -625,9 +773,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_ip",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[180],
-		Idempotent: &toolgenHints[181],
-		OpenWorld:  &toolgenHints[182],
+		ReadOnly:   &toolgenHints[225],
+		Idempotent: &toolgenHints[226],
+		OpenWorld:  &toolgenHints[227],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value."}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -635,9 +783,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_ipv4",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[183],
-		Idempotent: &toolgenHints[184],
-		OpenWorld:  &toolgenHints[185],
+		ReadOnly:   &toolgenHints[228],
+		Idempotent: &toolgenHints[229],
+		OpenWorld:  &toolgenHints[230],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"ipv4"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -645,19 +793,29 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_ipv6",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[186],
-		Idempotent: &toolgenHints[187],
-		OpenWorld:  &toolgenHints[188],
+		ReadOnly:   &toolgenHints[231],
+		Idempotent: &toolgenHints[232],
+		OpenWorld:  &toolgenHints[233],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"ipv6"}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "str_late_omit",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[234],
+		Idempotent: &toolgenHints[235],
+		OpenWorld:  &toolgenHints[236],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "str_len",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[189],
-		Idempotent: &toolgenHints[190],
-		OpenWorld:  &toolgenHints[191],
+		ReadOnly:   &toolgenHints[237],
+		Idempotent: &toolgenHints[238],
+		OpenWorld:  &toolgenHints[239],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":3,"maxLength":3}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -665,9 +823,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_min_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[192],
-		Idempotent: &toolgenHints[193],
-		OpenWorld:  &toolgenHints[194],
+		ReadOnly:   &toolgenHints[240],
+		Idempotent: &toolgenHints[241],
+		OpenWorld:  &toolgenHints[242],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2,"maxLength":4}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -675,9 +833,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_omit_email",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[195],
-		Idempotent: &toolgenHints[196],
-		OpenWorld:  &toolgenHints[197],
+		ReadOnly:   &toolgenHints[243],
+		Idempotent: &toolgenHints[244],
+		OpenWorld:  &toolgenHints[245],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"email"}},"additionalProperties":false}`),
 	Strict:      true,
@@ -685,9 +843,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_omit_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[198],
-		Idempotent: &toolgenHints[199],
-		OpenWorld:  &toolgenHints[200],
+		ReadOnly:   &toolgenHints[246],
+		Idempotent: &toolgenHints[247],
+		OpenWorld:  &toolgenHints[248],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"additionalProperties":false}`),
 	Strict:      true,
@@ -695,9 +853,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_omitzero_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[201],
-		Idempotent: &toolgenHints[202],
-		OpenWorld:  &toolgenHints[203],
+		ReadOnly:   &toolgenHints[249],
+		Idempotent: &toolgenHints[250],
+		OpenWorld:  &toolgenHints[251],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"additionalProperties":false}`),
 	Strict:      true,
@@ -705,39 +863,99 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_oneof",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[204],
-		Idempotent: &toolgenHints[205],
-		OpenWorld:  &toolgenHints[206],
+		ReadOnly:   &toolgenHints[252],
+		Idempotent: &toolgenHints[253],
+		OpenWorld:  &toolgenHints[254],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","enum":["red","green","sky blue"]}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "str_opt_date",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[255],
+		Idempotent: &toolgenHints[256],
+		OpenWorld:  &toolgenHints[257],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"date"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "str_opt_email",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[207],
-		Idempotent: &toolgenHints[208],
-		OpenWorld:  &toolgenHints[209],
+		ReadOnly:   &toolgenHints[258],
+		Idempotent: &toolgenHints[259],
+		OpenWorld:  &toolgenHints[260],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"email"}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "str_opt_gt",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[261],
+		Idempotent: &toolgenHints[262],
+		OpenWorld:  &toolgenHints[263],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":1}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "str_opt_gte",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[210],
-		Idempotent: &toolgenHints[211],
-		OpenWorld:  &toolgenHints[212],
+		ReadOnly:   &toolgenHints[264],
+		Idempotent: &toolgenHints[265],
+		OpenWorld:  &toolgenHints[266],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "str_opt_ipv4",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[267],
+		Idempotent: &toolgenHints[268],
+		OpenWorld:  &toolgenHints[269],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"ipv4"}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "str_opt_len",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[270],
+		Idempotent: &toolgenHints[271],
+		OpenWorld:  &toolgenHints[272],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":3,"maxLength":3}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "str_opt_len_zero",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[273],
+		Idempotent: &toolgenHints[274],
+		OpenWorld:  &toolgenHints[275],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":0,"maxLength":0}},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "str_opt_lt",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[276],
+		Idempotent: &toolgenHints[277],
+		OpenWorld:  &toolgenHints[278],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","maxLength":2}},"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "str_opt_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[213],
-		Idempotent: &toolgenHints[214],
-		OpenWorld:  &toolgenHints[215],
+		ReadOnly:   &toolgenHints[279],
+		Idempotent: &toolgenHints[280],
+		OpenWorld:  &toolgenHints[281],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","maxLength":3}},"additionalProperties":false}`),
 	Strict:      true,
@@ -745,9 +963,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_opt_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[216],
-		Idempotent: &toolgenHints[217],
-		OpenWorld:  &toolgenHints[218],
+		ReadOnly:   &toolgenHints[282],
+		Idempotent: &toolgenHints[283],
+		OpenWorld:  &toolgenHints[284],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":2}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -755,9 +973,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_opt_oneof",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[219],
-		Idempotent: &toolgenHints[220],
-		OpenWorld:  &toolgenHints[221],
+		ReadOnly:   &toolgenHints[285],
+		Idempotent: &toolgenHints[286],
+		OpenWorld:  &toolgenHints[287],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","enum":["a","b"]}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -765,9 +983,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_opt_oneof_empty",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[222],
-		Idempotent: &toolgenHints[223],
-		OpenWorld:  &toolgenHints[224],
+		ReadOnly:   &toolgenHints[288],
+		Idempotent: &toolgenHints[289],
+		OpenWorld:  &toolgenHints[290],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","enum":["","a"]}},"additionalProperties":false}`),
 	Strict:      true,
@@ -775,19 +993,29 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_opt_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[225],
-		Idempotent: &toolgenHints[226],
-		OpenWorld:  &toolgenHints[227],
+		ReadOnly:   &toolgenHints[291],
+		Idempotent: &toolgenHints[292],
+		OpenWorld:  &toolgenHints[293],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":1}},"required":["v"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "str_opt_uuid",
+	Description: "Records its arguments.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[294],
+		Idempotent: &toolgenHints[295],
+		OpenWorld:  &toolgenHints[296],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"uuid"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "str_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[228],
-		Idempotent: &toolgenHints[229],
-		OpenWorld:  &toolgenHints[230],
+		ReadOnly:   &toolgenHints[297],
+		Idempotent: &toolgenHints[298],
+		OpenWorld:  &toolgenHints[299],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":1}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -795,9 +1023,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_required_min",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[231],
-		Idempotent: &toolgenHints[232],
-		OpenWorld:  &toolgenHints[233],
+		ReadOnly:   &toolgenHints[300],
+		Idempotent: &toolgenHints[301],
+		OpenWorld:  &toolgenHints[302],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","minLength":3}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -805,9 +1033,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_uri",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[234],
-		Idempotent: &toolgenHints[235],
-		OpenWorld:  &toolgenHints[236],
+		ReadOnly:   &toolgenHints[303],
+		Idempotent: &toolgenHints[304],
+		OpenWorld:  &toolgenHints[305],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value."}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -815,9 +1043,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_url",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[237],
-		Idempotent: &toolgenHints[238],
-		OpenWorld:  &toolgenHints[239],
+		ReadOnly:   &toolgenHints[306],
+		Idempotent: &toolgenHints[307],
+		OpenWorld:  &toolgenHints[308],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"uri"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -825,9 +1053,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "str_uuid",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[240],
-		Idempotent: &toolgenHints[241],
-		OpenWorld:  &toolgenHints[242],
+		ReadOnly:   &toolgenHints[309],
+		Idempotent: &toolgenHints[310],
+		OpenWorld:  &toolgenHints[311],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"uuid"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -835,9 +1063,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "time_opt_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[243],
-		Idempotent: &toolgenHints[244],
-		OpenWorld:  &toolgenHints[245],
+		ReadOnly:   &toolgenHints[312],
+		Idempotent: &toolgenHints[313],
+		OpenWorld:  &toolgenHints[314],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"date-time"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -845,9 +1073,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "time_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[246],
-		Idempotent: &toolgenHints[247],
-		OpenWorld:  &toolgenHints[248],
+		ReadOnly:   &toolgenHints[315],
+		Idempotent: &toolgenHints[316],
+		OpenWorld:  &toolgenHints[317],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string","description":"The value.","format":"date-time"}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -855,9 +1083,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "times_dive_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[249],
-		Idempotent: &toolgenHints[250],
-		OpenWorld:  &toolgenHints[251],
+		ReadOnly:   &toolgenHints[318],
+		Idempotent: &toolgenHints[319],
+		OpenWorld:  &toolgenHints[320],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","description":"The value.","items":{"type":"string","format":"date-time"}}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -865,9 +1093,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "uint_opt_max",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[252],
-		Idempotent: &toolgenHints[253],
-		OpenWorld:  &toolgenHints[254],
+		ReadOnly:   &toolgenHints[321],
+		Idempotent: &toolgenHints[322],
+		OpenWorld:  &toolgenHints[323],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":0,"maximum":5}},"additionalProperties":false}`),
 	Strict:      true,
@@ -875,9 +1103,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "uint_opt_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[255],
-		Idempotent: &toolgenHints[256],
-		OpenWorld:  &toolgenHints[257],
+		ReadOnly:   &toolgenHints[324],
+		Idempotent: &toolgenHints[325],
+		OpenWorld:  &toolgenHints[326],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":1}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -885,9 +1113,9 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Name:        "uint_required",
 	Description: "Records its arguments.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[258],
-		Idempotent: &toolgenHints[259],
-		OpenWorld:  &toolgenHints[260],
+		ReadOnly:   &toolgenHints[327],
+		Idempotent: &toolgenHints[328],
+		OpenWorld:  &toolgenHints[329],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"integer","description":"The value.","minimum":1}},"required":["v"],"additionalProperties":false}`),
 	Strict:      true,
@@ -958,6 +1186,26 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 			return nil, recv.FloatMin(in)
 		}
 	case 6:
+		// float_opt_gt_neg
+		var in FloatOptGtNeg
+		toolgenDecodeFloatOptGtNeg(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.FloatOptGtNeg(in)
+		}
+	case 7:
+		// float_opt_max_neg
+		var in FloatOptMaxNeg
+		toolgenDecodeFloatOptMaxNeg(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.FloatOptMaxNeg(in)
+		}
+	case 8:
 		// float_opt_min
 		var in FloatOptMin
 		toolgenDecodeFloatOptMin(d, &in)
@@ -967,7 +1215,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.FloatOptMin(in)
 		}
-	case 7:
+	case 9:
 		// float_required
 		var in FloatRequired
 		toolgenDecodeFloatRequired(d, &in)
@@ -977,7 +1225,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.FloatRequired(in)
 		}
-	case 8:
+	case 10:
 		// int8_min
 		var in Int8Min
 		toolgenDecodeInt8Min(d, &in)
@@ -987,7 +1235,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.Int8Min(in)
 		}
-	case 9:
+	case 11:
 		// int_gt_lt
 		var in IntGtLt
 		toolgenDecodeIntGtLt(d, &in)
@@ -997,7 +1245,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntGtLt(in)
 		}
-	case 10:
+	case 12:
 		// int_len
 		var in IntLen
 		toolgenDecodeIntLen(d, &in)
@@ -1007,7 +1255,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntLen(in)
 		}
-	case 11:
+	case 13:
 		// int_min_max
 		var in IntMinMax
 		toolgenDecodeIntMinMax(d, &in)
@@ -1017,7 +1265,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntMinMax(in)
 		}
-	case 12:
+	case 14:
 		// int_omit_gte
 		var in IntOmitGte
 		toolgenDecodeIntOmitGte(d, &in)
@@ -1027,7 +1275,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntOmitGte(in)
 		}
-	case 13:
+	case 15:
 		// int_oneof
 		var in IntOneof
 		toolgenDecodeIntOneof(d, &in)
@@ -1037,7 +1285,27 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntOneof(in)
 		}
-	case 14:
+	case 16:
+		// int_opt_gt_neg
+		var in IntOptGtNeg
+		toolgenDecodeIntOptGtNeg(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.IntOptGtNeg(in)
+		}
+	case 17:
+		// int_opt_gt_zero
+		var in IntOptGtZero
+		toolgenDecodeIntOptGtZero(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.IntOptGtZero(in)
+		}
+	case 18:
 		// int_opt_gte
 		var in IntOptGte
 		toolgenDecodeIntOptGte(d, &in)
@@ -1047,7 +1315,37 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntOptGte(in)
 		}
-	case 15:
+	case 19:
+		// int_opt_len
+		var in IntOptLen
+		toolgenDecodeIntOptLen(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.IntOptLen(in)
+		}
+	case 20:
+		// int_opt_len_zero
+		var in IntOptLenZero
+		toolgenDecodeIntOptLenZero(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.IntOptLenZero(in)
+		}
+	case 21:
+		// int_opt_lt_zero
+		var in IntOptLtZero
+		toolgenDecodeIntOptLtZero(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.IntOptLtZero(in)
+		}
+	case 22:
 		// int_opt_lte
 		var in IntOptLte
 		toolgenDecodeIntOptLte(d, &in)
@@ -1057,7 +1355,17 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntOptLte(in)
 		}
-	case 16:
+	case 23:
+		// int_opt_max_neg
+		var in IntOptMaxNeg
+		toolgenDecodeIntOptMaxNeg(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.IntOptMaxNeg(in)
+		}
+	case 24:
 		// int_opt_oneof
 		var in IntOptOneof
 		toolgenDecodeIntOptOneof(d, &in)
@@ -1067,7 +1375,17 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntOptOneof(in)
 		}
-	case 17:
+	case 25:
+		// int_opt_oneof_zero
+		var in IntOptOneofZero
+		toolgenDecodeIntOptOneofZero(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.IntOptOneofZero(in)
+		}
+	case 26:
 		// int_range
 		var in IntRange
 		toolgenDecodeIntRange(d, &in)
@@ -1077,7 +1395,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntRange(in)
 		}
-	case 18:
+	case 27:
 		// int_required
 		var in IntRequired
 		toolgenDecodeIntRequired(d, &in)
@@ -1087,7 +1405,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntRequired(in)
 		}
-	case 19:
+	case 28:
 		// int_required_min
 		var in IntRequiredMin
 		toolgenDecodeIntRequiredMin(d, &in)
@@ -1097,7 +1415,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntRequiredMin(in)
 		}
-	case 20:
+	case 29:
 		// ints_dive_gte
 		var in IntsDiveGte
 		toolgenDecodeIntsDiveGte(d, &in)
@@ -1107,7 +1425,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntsDiveGte(in)
 		}
-	case 21:
+	case 30:
 		// ints_dive_required
 		var in IntsDiveRequired
 		toolgenDecodeIntsDiveRequired(d, &in)
@@ -1117,7 +1435,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntsDiveRequired(in)
 		}
-	case 22:
+	case 31:
 		// ints_unique
 		var in IntsUnique
 		toolgenDecodeIntsUnique(d, &in)
@@ -1127,7 +1445,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.IntsUnique(in)
 		}
-	case 23:
+	case 32:
 		// map_max_dive
 		var in MapMaxDive
 		toolgenDecodeMapMaxDive(d, &in)
@@ -1137,7 +1455,17 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.MapMaxDive(in)
 		}
-	case 24:
+	case 33:
+		// map_opt_max
+		var in MapOptMax
+		toolgenDecodeMapOptMax(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.MapOptMax(in)
+		}
+	case 34:
 		// map_opt_min
 		var in MapOptMin
 		toolgenDecodeMapOptMin(d, &in)
@@ -1147,7 +1475,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.MapOptMin(in)
 		}
-	case 25:
+	case 35:
 		// map_required
 		var in MapRequired
 		toolgenDecodeMapRequired(d, &in)
@@ -1157,7 +1485,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.MapRequired(in)
 		}
-	case 26:
+	case 36:
 		// map_str_unique
 		var in MapStrUnique
 		toolgenDecodeMapStrUnique(d, &in)
@@ -1167,7 +1495,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.MapStrUnique(in)
 		}
-	case 27:
+	case 37:
 		// map_unique
 		var in MapUnique
 		toolgenDecodeMapUnique(d, &in)
@@ -1177,7 +1505,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.MapUnique(in)
 		}
-	case 28:
+	case 38:
 		// ptr_int_gte
 		var in PtrIntGte
 		toolgenDecodePtrIntGte(d, &in)
@@ -1187,7 +1515,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrIntGte(in)
 		}
-	case 29:
+	case 39:
 		// ptr_int_omit_gte
 		var in PtrIntOmitGte
 		toolgenDecodePtrIntOmitGte(d, &in)
@@ -1197,7 +1525,17 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrIntOmitGte(in)
 		}
-	case 30:
+	case 40:
+		// ptr_map_max
+		var in PtrMapMax
+		toolgenDecodePtrMapMax(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.PtrMapMax(in)
+		}
+	case 41:
 		// ptr_max
 		var in PtrMax
 		toolgenDecodePtrMax(d, &in)
@@ -1207,7 +1545,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrMax(in)
 		}
-	case 31:
+	case 42:
 		// ptr_min
 		var in PtrMin
 		toolgenDecodePtrMin(d, &in)
@@ -1217,7 +1555,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrMin(in)
 		}
-	case 32:
+	case 43:
 		// ptr_omit_min
 		var in PtrOmitMin
 		toolgenDecodePtrOmitMin(d, &in)
@@ -1227,7 +1565,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrOmitMin(in)
 		}
-	case 33:
+	case 44:
 		// ptr_omitnil_min
 		var in PtrOmitnilMin
 		toolgenDecodePtrOmitnilMin(d, &in)
@@ -1237,7 +1575,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrOmitnilMin(in)
 		}
-	case 34:
+	case 45:
 		// ptr_opt_min
 		var in PtrOptMin
 		toolgenDecodePtrOptMin(d, &in)
@@ -1247,7 +1585,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrOptMin(in)
 		}
-	case 35:
+	case 46:
 		// ptr_required
 		var in PtrRequired
 		toolgenDecodePtrRequired(d, &in)
@@ -1257,7 +1595,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrRequired(in)
 		}
-	case 36:
+	case 47:
 		// ptr_slice_dive_min
 		var in PtrSliceDiveMin
 		toolgenDecodePtrSliceDiveMin(d, &in)
@@ -1267,7 +1605,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrSliceDiveMin(in)
 		}
-	case 37:
+	case 48:
 		// ptr_time_required
 		var in PtrTimeRequired
 		toolgenDecodePtrTimeRequired(d, &in)
@@ -1277,7 +1615,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.PtrTimeRequired(in)
 		}
-	case 38:
+	case 49:
 		// slice_dive_email
 		var in SliceDiveEmail
 		toolgenDecodeSliceDiveEmail(d, &in)
@@ -1287,7 +1625,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceDiveEmail(in)
 		}
-	case 39:
+	case 50:
 		// slice_dive_min
 		var in SliceDiveMin
 		toolgenDecodeSliceDiveMin(d, &in)
@@ -1297,7 +1635,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceDiveMin(in)
 		}
-	case 40:
+	case 51:
 		// slice_dive_oneof
 		var in SliceDiveOneof
 		toolgenDecodeSliceDiveOneof(d, &in)
@@ -1307,7 +1645,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceDiveOneof(in)
 		}
-	case 41:
+	case 52:
 		// slice_dive_required
 		var in SliceDiveRequired
 		toolgenDecodeSliceDiveRequired(d, &in)
@@ -1317,7 +1655,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceDiveRequired(in)
 		}
-	case 42:
+	case 53:
 		// slice_len
 		var in SliceLen
 		toolgenDecodeSliceLen(d, &in)
@@ -1327,7 +1665,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceLen(in)
 		}
-	case 43:
+	case 54:
 		// slice_min_max
 		var in SliceMinMax
 		toolgenDecodeSliceMinMax(d, &in)
@@ -1337,7 +1675,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceMinMax(in)
 		}
-	case 44:
+	case 55:
 		// slice_omit_dive_min
 		var in SliceOmitDiveMin
 		toolgenDecodeSliceOmitDiveMin(d, &in)
@@ -1347,7 +1685,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceOmitDiveMin(in)
 		}
-	case 45:
+	case 56:
 		// slice_omitnil_min
 		var in SliceOmitnilMin
 		toolgenDecodeSliceOmitnilMin(d, &in)
@@ -1357,7 +1695,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceOmitnilMin(in)
 		}
-	case 46:
+	case 57:
 		// slice_opt_dive_min
 		var in SliceOptDiveMin
 		toolgenDecodeSliceOptDiveMin(d, &in)
@@ -1367,7 +1705,37 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceOptDiveMin(in)
 		}
-	case 47:
+	case 58:
+		// slice_opt_gt
+		var in SliceOptGt
+		toolgenDecodeSliceOptGt(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.SliceOptGt(in)
+		}
+	case 59:
+		// slice_opt_len
+		var in SliceOptLen
+		toolgenDecodeSliceOptLen(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.SliceOptLen(in)
+		}
+	case 60:
+		// slice_opt_len_zero
+		var in SliceOptLenZero
+		toolgenDecodeSliceOptLenZero(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.SliceOptLenZero(in)
+		}
+	case 61:
 		// slice_opt_max
 		var in SliceOptMax
 		toolgenDecodeSliceOptMax(d, &in)
@@ -1377,7 +1745,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceOptMax(in)
 		}
-	case 48:
+	case 62:
 		// slice_opt_min
 		var in SliceOptMin
 		toolgenDecodeSliceOptMin(d, &in)
@@ -1387,7 +1755,17 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceOptMin(in)
 		}
-	case 49:
+	case 63:
+		// slice_opt_unique
+		var in SliceOptUnique
+		toolgenDecodeSliceOptUnique(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.SliceOptUnique(in)
+		}
+	case 64:
 		// slice_opt_unique_dive
 		var in SliceOptUniqueDive
 		toolgenDecodeSliceOptUniqueDive(d, &in)
@@ -1397,7 +1775,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceOptUniqueDive(in)
 		}
-	case 50:
+	case 65:
 		// slice_required
 		var in SliceRequired
 		toolgenDecodeSliceRequired(d, &in)
@@ -1407,7 +1785,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceRequired(in)
 		}
-	case 51:
+	case 66:
 		// slice_unique
 		var in SliceUnique
 		toolgenDecodeSliceUnique(d, &in)
@@ -1417,7 +1795,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.SliceUnique(in)
 		}
-	case 52:
+	case 67:
 		// str_clock
 		var in StrClock
 		toolgenDecodeStrClock(d, &in)
@@ -1427,7 +1805,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrClock(in)
 		}
-	case 53:
+	case 68:
 		// str_date
 		var in StrDate
 		toolgenDecodeStrDate(d, &in)
@@ -1437,7 +1815,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrDate(in)
 		}
-	case 54:
+	case 69:
 		// str_date_time
 		var in StrDateTime
 		toolgenDecodeStrDateTime(d, &in)
@@ -1447,7 +1825,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrDateTime(in)
 		}
-	case 55:
+	case 70:
 		// str_email
 		var in StrEmail
 		toolgenDecodeStrEmail(d, &in)
@@ -1457,7 +1835,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrEmail(in)
 		}
-	case 56:
+	case 71:
 		// str_gt_lt
 		var in StrGtLt
 		toolgenDecodeStrGtLt(d, &in)
@@ -1467,7 +1845,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrGtLt(in)
 		}
-	case 57:
+	case 72:
 		// str_gte_lte
 		var in StrGteLte
 		toolgenDecodeStrGteLte(d, &in)
@@ -1477,7 +1855,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrGteLte(in)
 		}
-	case 58:
+	case 73:
 		// str_hostname
 		var in StrHostname
 		toolgenDecodeStrHostname(d, &in)
@@ -1487,7 +1865,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrHostname(in)
 		}
-	case 59:
+	case 74:
 		// str_hostname_rfc1123
 		var in StrHostnameRFC1123
 		toolgenDecodeStrHostnameRFC1123(d, &in)
@@ -1497,7 +1875,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrHostnameRFC1123(in)
 		}
-	case 60:
+	case 75:
 		// str_ip
 		var in StrIP
 		toolgenDecodeStrIP(d, &in)
@@ -1507,7 +1885,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrIP(in)
 		}
-	case 61:
+	case 76:
 		// str_ipv4
 		var in StrIPv4
 		toolgenDecodeStrIPv4(d, &in)
@@ -1517,7 +1895,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrIPv4(in)
 		}
-	case 62:
+	case 77:
 		// str_ipv6
 		var in StrIPv6
 		toolgenDecodeStrIPv6(d, &in)
@@ -1527,7 +1905,17 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrIPv6(in)
 		}
-	case 63:
+	case 78:
+		// str_late_omit
+		var in StrLateOmit
+		toolgenDecodeStrLateOmit(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.StrLateOmit(in)
+		}
+	case 79:
 		// str_len
 		var in StrLen
 		toolgenDecodeStrLen(d, &in)
@@ -1537,7 +1925,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrLen(in)
 		}
-	case 64:
+	case 80:
 		// str_min_max
 		var in StrMinMax
 		toolgenDecodeStrMinMax(d, &in)
@@ -1547,7 +1935,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrMinMax(in)
 		}
-	case 65:
+	case 81:
 		// str_omit_email
 		var in StrOmitEmail
 		toolgenDecodeStrOmitEmail(d, &in)
@@ -1557,7 +1945,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOmitEmail(in)
 		}
-	case 66:
+	case 82:
 		// str_omit_min
 		var in StrOmitMin
 		toolgenDecodeStrOmitMin(d, &in)
@@ -1567,7 +1955,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOmitMin(in)
 		}
-	case 67:
+	case 83:
 		// str_omitzero_min
 		var in StrOmitzeroMin
 		toolgenDecodeStrOmitzeroMin(d, &in)
@@ -1577,7 +1965,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOmitzeroMin(in)
 		}
-	case 68:
+	case 84:
 		// str_oneof
 		var in StrOneof
 		toolgenDecodeStrOneof(d, &in)
@@ -1587,7 +1975,17 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOneof(in)
 		}
-	case 69:
+	case 85:
+		// str_opt_date
+		var in StrOptDate
+		toolgenDecodeStrOptDate(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.StrOptDate(in)
+		}
+	case 86:
 		// str_opt_email
 		var in StrOptEmail
 		toolgenDecodeStrOptEmail(d, &in)
@@ -1597,7 +1995,17 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptEmail(in)
 		}
-	case 70:
+	case 87:
+		// str_opt_gt
+		var in StrOptGt
+		toolgenDecodeStrOptGt(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.StrOptGt(in)
+		}
+	case 88:
 		// str_opt_gte
 		var in StrOptGte
 		toolgenDecodeStrOptGte(d, &in)
@@ -1607,7 +2015,47 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptGte(in)
 		}
-	case 71:
+	case 89:
+		// str_opt_ipv4
+		var in StrOptIPv4
+		toolgenDecodeStrOptIPv4(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.StrOptIPv4(in)
+		}
+	case 90:
+		// str_opt_len
+		var in StrOptLen
+		toolgenDecodeStrOptLen(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.StrOptLen(in)
+		}
+	case 91:
+		// str_opt_len_zero
+		var in StrOptLenZero
+		toolgenDecodeStrOptLenZero(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.StrOptLenZero(in)
+		}
+	case 92:
+		// str_opt_lt
+		var in StrOptLt
+		toolgenDecodeStrOptLt(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.StrOptLt(in)
+		}
+	case 93:
 		// str_opt_max
 		var in StrOptMax
 		toolgenDecodeStrOptMax(d, &in)
@@ -1617,7 +2065,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptMax(in)
 		}
-	case 72:
+	case 94:
 		// str_opt_min
 		var in StrOptMin
 		toolgenDecodeStrOptMin(d, &in)
@@ -1627,7 +2075,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptMin(in)
 		}
-	case 73:
+	case 95:
 		// str_opt_oneof
 		var in StrOptOneof
 		toolgenDecodeStrOptOneof(d, &in)
@@ -1637,7 +2085,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptOneof(in)
 		}
-	case 74:
+	case 96:
 		// str_opt_oneof_empty
 		var in StrOptOneofEmpty
 		toolgenDecodeStrOptOneofEmpty(d, &in)
@@ -1647,7 +2095,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptOneofEmpty(in)
 		}
-	case 75:
+	case 97:
 		// str_opt_required
 		var in StrOptRequired
 		toolgenDecodeStrOptRequired(d, &in)
@@ -1657,7 +2105,17 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrOptRequired(in)
 		}
-	case 76:
+	case 98:
+		// str_opt_uuid
+		var in StrOptUUID
+		toolgenDecodeStrOptUUID(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, recv.StrOptUUID(in)
+		}
+	case 99:
 		// str_required
 		var in StrRequired
 		toolgenDecodeStrRequired(d, &in)
@@ -1667,7 +2125,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrRequired(in)
 		}
-	case 77:
+	case 100:
 		// str_required_min
 		var in StrRequiredMin
 		toolgenDecodeStrRequiredMin(d, &in)
@@ -1677,7 +2135,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrRequiredMin(in)
 		}
-	case 78:
+	case 101:
 		// str_uri
 		var in StrURI
 		toolgenDecodeStrURI(d, &in)
@@ -1687,7 +2145,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrURI(in)
 		}
-	case 79:
+	case 102:
 		// str_url
 		var in StrURL
 		toolgenDecodeStrURL(d, &in)
@@ -1697,7 +2155,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrURL(in)
 		}
-	case 80:
+	case 103:
 		// str_uuid
 		var in StrUUID
 		toolgenDecodeStrUUID(d, &in)
@@ -1707,7 +2165,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.StrUUID(in)
 		}
-	case 81:
+	case 104:
 		// time_opt_required
 		var in TimeOptRequired
 		toolgenDecodeTimeOptRequired(d, &in)
@@ -1717,7 +2175,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.TimeOptRequired(in)
 		}
-	case 82:
+	case 105:
 		// time_required
 		var in TimeRequired
 		toolgenDecodeTimeRequired(d, &in)
@@ -1727,7 +2185,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.TimeRequired(in)
 		}
-	case 83:
+	case 106:
 		// times_dive_required
 		var in TimesDiveRequired
 		toolgenDecodeTimesDiveRequired(d, &in)
@@ -1737,7 +2195,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.TimesDiveRequired(in)
 		}
-	case 84:
+	case 107:
 		// uint_opt_max
 		var in UintOptMax
 		toolgenDecodeUintOptMax(d, &in)
@@ -1747,7 +2205,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.UintOptMax(in)
 		}
-	case 85:
+	case 108:
 		// uint_opt_required
 		var in UintOptRequired
 		toolgenDecodeUintOptRequired(d, &in)
@@ -1757,7 +2215,7 @@ func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, recv.UintOptRequired(in)
 		}
-	case 86:
+	case 109:
 		// uint_required
 		var in UintRequired
 		toolgenDecodeUintRequired(d, &in)
@@ -1792,6 +2250,12 @@ var toolgenHints = [...]bool{
 	true,  // float_min: ReadOnly
 	true,  // float_min: Idempotent
 	false, // float_min: OpenWorld
+	true,  // float_opt_gt_neg: ReadOnly
+	true,  // float_opt_gt_neg: Idempotent
+	false, // float_opt_gt_neg: OpenWorld
+	true,  // float_opt_max_neg: ReadOnly
+	true,  // float_opt_max_neg: Idempotent
+	false, // float_opt_max_neg: OpenWorld
 	true,  // float_opt_min: ReadOnly
 	true,  // float_opt_min: Idempotent
 	false, // float_opt_min: OpenWorld
@@ -1816,15 +2280,36 @@ var toolgenHints = [...]bool{
 	true,  // int_oneof: ReadOnly
 	true,  // int_oneof: Idempotent
 	false, // int_oneof: OpenWorld
+	true,  // int_opt_gt_neg: ReadOnly
+	true,  // int_opt_gt_neg: Idempotent
+	false, // int_opt_gt_neg: OpenWorld
+	true,  // int_opt_gt_zero: ReadOnly
+	true,  // int_opt_gt_zero: Idempotent
+	false, // int_opt_gt_zero: OpenWorld
 	true,  // int_opt_gte: ReadOnly
 	true,  // int_opt_gte: Idempotent
 	false, // int_opt_gte: OpenWorld
+	true,  // int_opt_len: ReadOnly
+	true,  // int_opt_len: Idempotent
+	false, // int_opt_len: OpenWorld
+	true,  // int_opt_len_zero: ReadOnly
+	true,  // int_opt_len_zero: Idempotent
+	false, // int_opt_len_zero: OpenWorld
+	true,  // int_opt_lt_zero: ReadOnly
+	true,  // int_opt_lt_zero: Idempotent
+	false, // int_opt_lt_zero: OpenWorld
 	true,  // int_opt_lte: ReadOnly
 	true,  // int_opt_lte: Idempotent
 	false, // int_opt_lte: OpenWorld
+	true,  // int_opt_max_neg: ReadOnly
+	true,  // int_opt_max_neg: Idempotent
+	false, // int_opt_max_neg: OpenWorld
 	true,  // int_opt_oneof: ReadOnly
 	true,  // int_opt_oneof: Idempotent
 	false, // int_opt_oneof: OpenWorld
+	true,  // int_opt_oneof_zero: ReadOnly
+	true,  // int_opt_oneof_zero: Idempotent
+	false, // int_opt_oneof_zero: OpenWorld
 	true,  // int_range: ReadOnly
 	true,  // int_range: Idempotent
 	false, // int_range: OpenWorld
@@ -1846,6 +2331,9 @@ var toolgenHints = [...]bool{
 	true,  // map_max_dive: ReadOnly
 	true,  // map_max_dive: Idempotent
 	false, // map_max_dive: OpenWorld
+	true,  // map_opt_max: ReadOnly
+	true,  // map_opt_max: Idempotent
+	false, // map_opt_max: OpenWorld
 	true,  // map_opt_min: ReadOnly
 	true,  // map_opt_min: Idempotent
 	false, // map_opt_min: OpenWorld
@@ -1864,6 +2352,9 @@ var toolgenHints = [...]bool{
 	true,  // ptr_int_omit_gte: ReadOnly
 	true,  // ptr_int_omit_gte: Idempotent
 	false, // ptr_int_omit_gte: OpenWorld
+	true,  // ptr_map_max: ReadOnly
+	true,  // ptr_map_max: Idempotent
+	false, // ptr_map_max: OpenWorld
 	true,  // ptr_max: ReadOnly
 	true,  // ptr_max: Idempotent
 	false, // ptr_max: OpenWorld
@@ -1915,12 +2406,24 @@ var toolgenHints = [...]bool{
 	true,  // slice_opt_dive_min: ReadOnly
 	true,  // slice_opt_dive_min: Idempotent
 	false, // slice_opt_dive_min: OpenWorld
+	true,  // slice_opt_gt: ReadOnly
+	true,  // slice_opt_gt: Idempotent
+	false, // slice_opt_gt: OpenWorld
+	true,  // slice_opt_len: ReadOnly
+	true,  // slice_opt_len: Idempotent
+	false, // slice_opt_len: OpenWorld
+	true,  // slice_opt_len_zero: ReadOnly
+	true,  // slice_opt_len_zero: Idempotent
+	false, // slice_opt_len_zero: OpenWorld
 	true,  // slice_opt_max: ReadOnly
 	true,  // slice_opt_max: Idempotent
 	false, // slice_opt_max: OpenWorld
 	true,  // slice_opt_min: ReadOnly
 	true,  // slice_opt_min: Idempotent
 	false, // slice_opt_min: OpenWorld
+	true,  // slice_opt_unique: ReadOnly
+	true,  // slice_opt_unique: Idempotent
+	false, // slice_opt_unique: OpenWorld
 	true,  // slice_opt_unique_dive: ReadOnly
 	true,  // slice_opt_unique_dive: Idempotent
 	false, // slice_opt_unique_dive: OpenWorld
@@ -1963,6 +2466,9 @@ var toolgenHints = [...]bool{
 	true,  // str_ipv6: ReadOnly
 	true,  // str_ipv6: Idempotent
 	false, // str_ipv6: OpenWorld
+	true,  // str_late_omit: ReadOnly
+	true,  // str_late_omit: Idempotent
+	false, // str_late_omit: OpenWorld
 	true,  // str_len: ReadOnly
 	true,  // str_len: Idempotent
 	false, // str_len: OpenWorld
@@ -1981,12 +2487,30 @@ var toolgenHints = [...]bool{
 	true,  // str_oneof: ReadOnly
 	true,  // str_oneof: Idempotent
 	false, // str_oneof: OpenWorld
+	true,  // str_opt_date: ReadOnly
+	true,  // str_opt_date: Idempotent
+	false, // str_opt_date: OpenWorld
 	true,  // str_opt_email: ReadOnly
 	true,  // str_opt_email: Idempotent
 	false, // str_opt_email: OpenWorld
+	true,  // str_opt_gt: ReadOnly
+	true,  // str_opt_gt: Idempotent
+	false, // str_opt_gt: OpenWorld
 	true,  // str_opt_gte: ReadOnly
 	true,  // str_opt_gte: Idempotent
 	false, // str_opt_gte: OpenWorld
+	true,  // str_opt_ipv4: ReadOnly
+	true,  // str_opt_ipv4: Idempotent
+	false, // str_opt_ipv4: OpenWorld
+	true,  // str_opt_len: ReadOnly
+	true,  // str_opt_len: Idempotent
+	false, // str_opt_len: OpenWorld
+	true,  // str_opt_len_zero: ReadOnly
+	true,  // str_opt_len_zero: Idempotent
+	false, // str_opt_len_zero: OpenWorld
+	true,  // str_opt_lt: ReadOnly
+	true,  // str_opt_lt: Idempotent
+	false, // str_opt_lt: OpenWorld
 	true,  // str_opt_max: ReadOnly
 	true,  // str_opt_max: Idempotent
 	false, // str_opt_max: OpenWorld
@@ -2002,6 +2526,9 @@ var toolgenHints = [...]bool{
 	true,  // str_opt_required: ReadOnly
 	true,  // str_opt_required: Idempotent
 	false, // str_opt_required: OpenWorld
+	true,  // str_opt_uuid: ReadOnly
+	true,  // str_opt_uuid: Idempotent
+	false, // str_opt_uuid: OpenWorld
 	true,  // str_required: ReadOnly
 	true,  // str_required: Idempotent
 	false, // str_required: OpenWorld
@@ -2180,6 +2707,57 @@ func toolgenDecodeFloatMin(d *runtime.Decoder, v *FloatMin) {
 				if f, ok := d.Float(64); ok {
 					if f < 0.5 {
 						d.Fail(runtime.CodeMinimum, "must be at least 0.5")
+					}
+					v.V = f
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
+// toolgenDecodeFloatOptGtNeg reads a FloatOptGtNeg object into v.
+func toolgenDecodeFloatOptGtNeg(d *runtime.Decoder, v *FloatOptGtNeg) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Optional) {
+				if f, ok := d.Float(64); ok {
+					if f <= -0.5 {
+						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than -0.5")
+					}
+					v.V = f
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+}
+
+// toolgenDecodeFloatOptMaxNeg reads a FloatOptMaxNeg object into v.
+func toolgenDecodeFloatOptMaxNeg(d *runtime.Decoder, v *FloatOptMaxNeg) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if f, ok := d.Float(64); ok {
+					if f > -0.5 {
+						d.Fail(runtime.CodeMaximum, "must be at most -0.5")
 					}
 					v.V = f
 				}
@@ -2398,6 +2976,57 @@ func toolgenDecodeIntOneof(d *runtime.Decoder, v *IntOneof) {
 	}
 }
 
+// toolgenDecodeIntOptGtNeg reads a IntOptGtNeg object into v.
+func toolgenDecodeIntOptGtNeg(d *runtime.Decoder, v *IntOptGtNeg) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Optional) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					if n <= -1 {
+						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than -1")
+					}
+					v.V = int(n)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+}
+
+// toolgenDecodeIntOptGtZero reads a IntOptGtZero object into v.
+func toolgenDecodeIntOptGtZero(d *runtime.Decoder, v *IntOptGtZero) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					if n <= 0 {
+						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+					}
+					v.V = int(n)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
 // toolgenDecodeIntOptGte reads a IntOptGte object into v.
 func toolgenDecodeIntOptGte(d *runtime.Decoder, v *IntOptGte) {
 	if !d.BeginObject() {
@@ -2409,6 +3038,78 @@ func toolgenDecodeIntOptGte(d *runtime.Decoder, v *IntOptGte) {
 		case "v":
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if n, ok := d.Int(2, math.MaxInt64); ok {
+					v.V = int(n)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
+// toolgenDecodeIntOptLen reads a IntOptLen object into v.
+func toolgenDecodeIntOptLen(d *runtime.Decoder, v *IntOptLen) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if n, ok := d.Int(3, 3); ok {
+					v.V = int(n)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
+// toolgenDecodeIntOptLenZero reads a IntOptLenZero object into v.
+func toolgenDecodeIntOptLenZero(d *runtime.Decoder, v *IntOptLenZero) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Optional) {
+				if n, ok := d.Int(0, 0); ok {
+					v.V = int(n)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+}
+
+// toolgenDecodeIntOptLtZero reads a IntOptLtZero object into v.
+func toolgenDecodeIntOptLtZero(d *runtime.Decoder, v *IntOptLtZero) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					if n >= 0 {
+						d.Fail(runtime.CodeExclusiveMaximum, "must be less than 0")
+					}
 					v.V = int(n)
 				}
 				d.Leave()
@@ -2443,6 +3144,30 @@ func toolgenDecodeIntOptLte(d *runtime.Decoder, v *IntOptLte) {
 	}
 }
 
+// toolgenDecodeIntOptMaxNeg reads a IntOptMaxNeg object into v.
+func toolgenDecodeIntOptMaxNeg(d *runtime.Decoder, v *IntOptMaxNeg) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if n, ok := d.Int(math.MinInt64, -1); ok {
+					v.V = int(n)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
 // toolgenDecodeIntOptOneof reads a IntOptOneof object into v.
 func toolgenDecodeIntOptOneof(d *runtime.Decoder, v *IntOptOneof) {
 	if !d.BeginObject() {
@@ -2469,6 +3194,32 @@ func toolgenDecodeIntOptOneof(d *runtime.Decoder, v *IntOptOneof) {
 	}
 	if seen[0] == runtime.Absent {
 		d.Missing("v")
+	}
+}
+
+// toolgenDecodeIntOptOneofZero reads a IntOptOneofZero object into v.
+func toolgenDecodeIntOptOneofZero(d *runtime.Decoder, v *IntOptOneofZero) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Optional) {
+				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					switch n {
+					case 0, 1:
+						v.V = int(n)
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of 0, 1")
+					}
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
 	}
 }
 
@@ -2676,6 +3427,42 @@ func toolgenDecodeMapMaxDive(d *runtime.Decoder, v *MapMaxDive) {
 	}
 }
 
+// toolgenDecodeMapOptMax reads a MapOptMax object into v.
+func toolgenDecodeMapOptMax(d *runtime.Decoder, v *MapOptMax) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Optional) {
+				if d.BeginObject() {
+					toolimpl.MakeMap(&v.V)
+					for d.NextField() {
+						k := string(d.FieldName())
+						if _, dup := v.V[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(string(k))
+						e := toolimpl.ZeroValue(v.V)
+						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							e = int(n1)
+						}
+						v.V[k] = e
+						d.Leave()
+					}
+					d.MaxProperties(len(v.V), 1)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+}
+
 // toolgenDecodeMapOptMin reads a MapOptMin object into v.
 func toolgenDecodeMapOptMin(d *runtime.Decoder, v *MapOptMin) {
 	if !d.BeginObject() {
@@ -2875,6 +3662,46 @@ func toolgenDecodePtrIntOmitGte(d *runtime.Decoder, v *PtrIntOmitGte) {
 		default:
 			d.Unknown("v")
 		}
+	}
+}
+
+// toolgenDecodePtrMapMax reads a PtrMapMax object into v.
+func toolgenDecodePtrMapMax(d *runtime.Decoder, v *PtrMapMax) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				p := toolimpl.New(&v.V)
+				if d.BeginObject() {
+					toolimpl.MakeMap(p)
+					for d.NextField() {
+						k1 := string(d.FieldName())
+						if _, dup := (*p)[k1]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(string(k1))
+						e1 := toolimpl.ZeroValue(*p)
+						if n2, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							e1 = int(n2)
+						}
+						(*p)[k1] = e1
+						d.Leave()
+					}
+					d.MaxProperties(len(*p), 1)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
 	}
 }
 
@@ -3363,6 +4190,98 @@ func toolgenDecodeSliceOptDiveMin(d *runtime.Decoder, v *SliceOptDiveMin) {
 	}
 }
 
+// toolgenDecodeSliceOptGt reads a SliceOptGt object into v.
+func toolgenDecodeSliceOptGt(d *runtime.Decoder, v *SliceOptGt) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if d.BeginArray() {
+					toolimpl.MakeSlice(&v.V)
+					for d.NextItem() {
+						e := toolimpl.Item(d, &v.V, 0)
+						if s1, ok := d.String(); ok {
+							*e = s1
+						}
+					}
+					d.MinItems(d.Count(), 1)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
+// toolgenDecodeSliceOptLen reads a SliceOptLen object into v.
+func toolgenDecodeSliceOptLen(d *runtime.Decoder, v *SliceOptLen) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if d.BeginArray() {
+					toolimpl.MakeSlice(&v.V)
+					for d.NextItem() {
+						e := toolimpl.Item(d, &v.V, 2)
+						if s1, ok := d.String(); ok {
+							*e = s1
+						}
+					}
+					d.MinItems(d.Count(), 2)
+					d.MaxItems(d.Count(), 2)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
+// toolgenDecodeSliceOptLenZero reads a SliceOptLenZero object into v.
+func toolgenDecodeSliceOptLenZero(d *runtime.Decoder, v *SliceOptLenZero) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Optional) {
+				if d.BeginArray() {
+					toolimpl.MakeSlice(&v.V)
+					for d.NextItem() {
+						e := toolimpl.Item(d, &v.V, 0)
+						if s1, ok := d.String(); ok {
+							*e = s1
+						}
+					}
+					d.MinItems(d.Count(), 0)
+					d.MaxItems(d.Count(), 0)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+}
+
 // toolgenDecodeSliceOptMax reads a SliceOptMax object into v.
 func toolgenDecodeSliceOptMax(d *runtime.Decoder, v *SliceOptMax) {
 	if !d.BeginObject() {
@@ -3419,6 +4338,34 @@ func toolgenDecodeSliceOptMin(d *runtime.Decoder, v *SliceOptMin) {
 	}
 	if seen[0] == runtime.Absent {
 		d.Missing("v")
+	}
+}
+
+// toolgenDecodeSliceOptUnique reads a SliceOptUnique object into v.
+func toolgenDecodeSliceOptUnique(d *runtime.Decoder, v *SliceOptUnique) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Optional) {
+				if d.BeginArray() {
+					toolimpl.MakeSlice(&v.V)
+					for d.NextItem() {
+						e := toolimpl.Item(d, &v.V, 0)
+						if s1, ok := d.String(); ok {
+							*e = s1
+						}
+					}
+					toolimpl.Unique(d, v.V)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
 	}
 }
 
@@ -3790,6 +4737,31 @@ func toolgenDecodeStrIPv6(d *runtime.Decoder, v *StrIPv6) {
 	}
 }
 
+// toolgenDecodeStrLateOmit reads a StrLateOmit object into v.
+func toolgenDecodeStrLateOmit(d *runtime.Decoder, v *StrLateOmit) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 2)
+					v.V = s
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
 // toolgenDecodeStrLen reads a StrLen object into v.
 func toolgenDecodeStrLen(d *runtime.Decoder, v *StrLen) {
 	if !d.BeginObject() {
@@ -3941,6 +4913,31 @@ func toolgenDecodeStrOneof(d *runtime.Decoder, v *StrOneof) {
 	}
 }
 
+// toolgenDecodeStrOptDate reads a StrOptDate object into v.
+func toolgenDecodeStrOptDate(d *runtime.Decoder, v *StrOptDate) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatDate)
+					v.V = s
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
 // toolgenDecodeStrOptEmail reads a StrOptEmail object into v.
 func toolgenDecodeStrOptEmail(d *runtime.Decoder, v *StrOptEmail) {
 	if !d.BeginObject() {
@@ -3953,6 +4950,31 @@ func toolgenDecodeStrOptEmail(d *runtime.Decoder, v *StrOptEmail) {
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if s, ok := d.String(); ok {
 					d.Format(s, runtime.FormatEmail)
+					v.V = s
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
+// toolgenDecodeStrOptGt reads a StrOptGt object into v.
+func toolgenDecodeStrOptGt(d *runtime.Decoder, v *StrOptGt) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 1)
 					v.V = s
 				}
 				d.Leave()
@@ -3988,6 +5010,102 @@ func toolgenDecodeStrOptGte(d *runtime.Decoder, v *StrOptGte) {
 	}
 	if seen[0] == runtime.Absent {
 		d.Missing("v")
+	}
+}
+
+// toolgenDecodeStrOptIPv4 reads a StrOptIPv4 object into v.
+func toolgenDecodeStrOptIPv4(d *runtime.Decoder, v *StrOptIPv4) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatIPv4)
+					v.V = s
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
+// toolgenDecodeStrOptLen reads a StrOptLen object into v.
+func toolgenDecodeStrOptLen(d *runtime.Decoder, v *StrOptLen) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 3)
+					d.MaxLength(s, 3)
+					v.V = s
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
+// toolgenDecodeStrOptLenZero reads a StrOptLenZero object into v.
+func toolgenDecodeStrOptLenZero(d *runtime.Decoder, v *StrOptLenZero) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 0)
+					d.MaxLength(s, 0)
+					v.V = s
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+}
+
+// toolgenDecodeStrOptLt reads a StrOptLt object into v.
+func toolgenDecodeStrOptLt(d *runtime.Decoder, v *StrOptLt) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.MaxLength(s, 2)
+					v.V = s
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
 	}
 }
 
@@ -4109,6 +5227,31 @@ func toolgenDecodeStrOptRequired(d *runtime.Decoder, v *StrOptRequired) {
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
+					v.V = s
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("v")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("v")
+	}
+}
+
+// toolgenDecodeStrOptUUID reads a StrOptUUID object into v.
+func toolgenDecodeStrOptUUID(d *runtime.Decoder, v *StrOptUUID) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "v":
+			if d.Property(&seen[0], "v", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatUUID)
 					v.V = s
 				}
 				d.Leave()

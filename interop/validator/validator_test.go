@@ -251,8 +251,7 @@ func sum(m map[string]int) int {
 func difference(k call, o outcome) string {
 	rules := k.c.Rules
 	switch {
-	case !o.toolgen && strings.HasPrefix(o.message, "invalid arguments") && strings.Contains(o.message, "missing required property"),
-		!o.toolgen && k.v == "null" && !strings.HasPrefix(k.c.Type, "Ptr"):
+	case !o.toolgen && k.c.Options == "" && !strings.HasPrefix(k.c.GoType, "*") && (k.v == "" || k.v == "null"):
 		return "json tag: a property without omitempty (or omitzero) is required, and not null, even where the validator would take its zero value"
 	case strings.HasPrefix(rules, "omitempty,") || strings.HasPrefix(rules, "omitzero,"):
 		if !o.toolgen && isZero(k.v) {

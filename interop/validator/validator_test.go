@@ -84,7 +84,7 @@ var corpora = map[string][]string{
 	"strings": []string{
 		"[]", `[""]`, `["a"]`, `["b"]`, `["c"]`, `["ab"]`, `["ab","cd"]`, `["ab","ab"]`, `["a","a"]`, `["a","b"]`,
 		`["ab","cd","ef"]`, `["ab","cd","ef","gh"]`, `["a@b.co"]`, `["a@b.co","x"]`, `["a@b.co","c@d.co","e@f.co"]`,
-		`["ab",""]`, `[1]`, `"ab"`,
+		`["ab",""]`, `[1]`, `"ab"`, `"[\"ab\"]"`, `"[]"`,
 	},
 	"times":  []string{"[]", `["2024-01-31T09:30:00Z"]`, `["0001-01-01T00:00:00Z"]`, `["2024-01-31T09:30:00Z","0001-01-01T00:00:00Z"]`, `["0001-01-01T01:00:00+01:00"]`},
 	"ints":   []string{"[]", "[0]", "[1]", "[1,1]", "[1,2]", "[1,0]", "[2,2,3]", `["1"]`},
@@ -262,7 +262,10 @@ func difference(k call, o outcome) string {
 	case rules == "uri" || rules == "ip":
 		return "uri and ip: not read (warned at generate time)"
 	}
-	if k.c.Corpus == "duration" {
+	if o.toolgen && doubleEncoded(k.v) && (strings.HasPrefix(k.c.GoType, "[]") || strings.Contains(k.c.GoType, "map[")) {
+		return "an object or array sent as a JSON string holding it is decoded from it (some clients double-encode)"
+	}
+		if k.c.Corpus == "duration" {
 		return "time.Duration: a string such as \"1h30m\" (encoding/json reads nanoseconds)"
 	}
 	if o.toolgen && strings.Contains(o.why, "cannot unmarshal number") {
@@ -276,6 +279,17 @@ func difference(k call, o outcome) string {
 		}
 	}
 	return ""
+}
+
+// doubleEncoded reports whether a JSON value is a string holding a JSON object or
+// array.
+func doubleEncoded(v string) bool {
+	var s string
+	if json.Unmarshal([]byte(v), &s) != nil {
+		return false
+	}
+	s = strings.TrimSpace(s)
+	return json.Valid([]byte(s)) && (strings.HasPrefix(s, "[") || strings.HasPrefix(s, "{"))
 }
 
 // isZero reports whether a JSON value is a zero value: "" or a number equal to 0.

@@ -265,7 +265,10 @@ func difference(k call, o outcome) string {
 	if o.toolgen && doubleEncoded(k.v) && (strings.Contains(k.c.GoType, "[]") || strings.Contains(k.c.GoType, "map[")) {
 		return "an object or array sent as a JSON string holding it is decoded from it (some clients double-encode)"
 	}
-	if k.c.Corpus == "duration" {
+	if !o.toolgen && strings.Contains(o.message, ": duplicate property") {
+		return "duplicate keys are refused (encoding/json keeps the last)"
+	}
+		if k.c.Corpus == "duration" {
 		return "time.Duration: a string such as \"1h30m\" (encoding/json reads nanoseconds)"
 	}
 	if o.toolgen && strings.Contains(o.why, "cannot unmarshal number") {

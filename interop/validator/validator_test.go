@@ -268,7 +268,7 @@ func difference(k call, o outcome) string {
 	if !o.toolgen && strings.Contains(o.message, ": duplicate property") {
 		return "duplicate keys are refused (encoding/json keeps the last)"
 	}
-		if k.c.Corpus == "duration" {
+	if k.c.Corpus == "duration" {
 		return "time.Duration: a string such as \"1h30m\" (encoding/json reads nanoseconds)"
 	}
 	if o.toolgen && strings.Contains(o.why, "cannot unmarshal number") {

@@ -98,6 +98,9 @@ var (
 // with format date-time, a time.Time with a layout, an unsigned integer (its signedness
 // is a guess from its bounds, which an enum or a const leave out), a signed one with
 // minimum 0, a narrow one with an enum or a const; and lists, maps and pointers of them.
+// So are the properties with a check that no schema keyword says (validate's required
+// on a number, a duration or a time: NotZero; its unique on a map), which a dynamic
+// tool cannot know.
 func goTyped(pkg *model.Package) map[string][]string {
 	var typed func(t *model.Type, c *model.Constraints, depth int) bool
 	typed = func(t *model.Type, c *model.Constraints, depth int) bool {
@@ -139,12 +142,31 @@ func goTyped(pkg *model.Package) map[string][]string {
 			fields = structFields(pkg, tool.Input.Type)
 		}
 		for _, f := range fields {
-			if typed(f.Type, &f.Constraints, 0) {
+			if typed(f.Type, &f.Constraints, 0) || unsaid(pkg, f) {
 				out[tool.Name] = append(out[tool.Name], f.Name)
 			}
 		}
 	}
 	return out
+}
+
+// unsaid reports whether a property has a check that its schema does not say.
+func unsaid(pkg *model.Package, f *model.Field) bool {
+	if f.Constraints.NotZero {
+		return true
+	}
+	t := f.Type
+	for range 8 {
+		switch {
+		case t.Kind == model.Pointer:
+			t = t.Elem
+		case t.Kind == model.Named && pkg.Type(t.Ref) != nil:
+			t = pkg.Type(t.Ref).Underlying
+		default:
+			return t.Kind == model.Map && f.Constraints.UniqueItems
+		}
+	}
+	return false
 }
 
 // dynamicTest returns the test that compares a generated file's tools with their

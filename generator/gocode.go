@@ -703,6 +703,15 @@ func (l lvalue) place() *jen.Statement {
 	return l.val()
 }
 
+// operand returns the expression of the place to index or slice: (*p) through a
+// pointer, since *p[k] would index the pointer.
+func (l lvalue) operand() *jen.Statement {
+	if l.ptr {
+		return jen.Parens(l.place())
+	}
+	return l.val()
+}
+
 // addr returns the expression of the place's address.
 func (l lvalue) addr() *jen.Statement {
 	if l.ptr {
@@ -853,11 +862,11 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 	case model.Time:
 		switch {
 		case c.Layout != "":
-			return g.simpleValue(r, dst, "TimeLayout", "t"+sfx, "", jen.Lit(c.Layout))
+			return g.timeValue(r, c, dst, "TimeLayout", "t"+sfx, jen.Lit(c.Layout))
 		case c.Format == "date":
-			return g.simpleValue(r, dst, "Date", "t"+sfx, "")
+			return g.timeValue(r, c, dst, "Date", "t"+sfx)
 		}
-		return g.simpleValue(r, dst, "Time", "t"+sfx, "")
+		return g.timeValue(r, c, dst, "Time", "t"+sfx)
 	case model.Duration:
 		return g.durationValue(r, c, dst, sfx)
 	case model.Bytes:
@@ -878,7 +887,8 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 		if r.named != nil {
 			g.fail(fmt.Errorf("named pointer type %s is not supported", r.named.Name))
 		}
-		if nullHandled {
+		if nullHandled || c.NotNull {
+			// NotNull: null is read as the value pointed to, and refused by its check.
 			return inner
 		}
 		return []jen.Code{jen.If(jen.Op("!").Id("d").Dot("Null").Call()).Block(inner...)}
@@ -896,6 +906,20 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 	}
 	g.fail(fmt.Errorf("cannot decode a value of kind %q", r.Kind))
 	return nil
+}
+
+// timeValue reads a time.Time with a Decoder method, and refuses the zero time when
+// c says NotZero.
+func (g *goGen) timeValue(r resolved, c *model.Constraints, dst lvalue, method, v string, args ...jen.Code) []jen.Code {
+	if !c.NotZero {
+		return g.simpleValue(r, dst, method, v, "", args...)
+	}
+	return []jen.Code{jen.If(
+		jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Id("d").Dot(method).Call(args...), jen.Id("ok"),
+	).Block(
+		jen.Qual(implPkg, "NotZeroTime").Call(jen.Id("d"), jen.Id(v)),
+		dst.place().Op("=").Add(g.convert(r, jen.Id(v), "")),
+	)}
 }
 
 // simpleValue reads a value with a Decoder method that does all the checking.
@@ -1053,10 +1077,16 @@ func (g *goGen) durationValue(r resolved, c *model.Constraints, dst lvalue, sfx 
 	if c.Const != "" {
 		vals = []string{c.Const}
 	}
-	if len(vals) == 0 {
-		return g.simpleValue(r, dst, "Duration", "x"+sfx, "")
-	}
 	x := "x" + sfx
+	if len(vals) == 0 {
+		if !c.NotZero {
+			return g.simpleValue(r, dst, "Duration", x, "")
+		}
+		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id("ok")).Op(":=").Id("d").Dot("Duration").Call(), jen.Id("ok")).Block(
+			jen.Qual(implPkg, "NotZero").Call(jen.Id("d"), jen.Id(x)),
+			dst.place().Op("=").Add(g.convert(r, jen.Id(x), "")),
+		)}
+	}
 	var list []jen.Code
 	for _, v := range vals {
 		list = append(list, g.durationConst(v))
@@ -1180,6 +1210,9 @@ func intRange(t *model.Type) (lo, hi jen.Code) {
 // variable n.
 func (g *goGen) numberChecks(c *model.Constraints, n string) []jen.Code {
 	var out []jen.Code
+	if c.NotZero {
+		out = append(out, jen.Qual(implPkg, "NotZero").Call(jen.Id("d"), jen.Id(n)))
+	}
 	check := func(op, bound, code, msg string) {
 		if bound == "" {
 			return
@@ -1282,7 +1315,7 @@ func (g *goGen) floatValue(r resolved, c *model.Constraints, dst lvalue, sfx str
 func itemConstraints(c *model.Constraints) *model.Constraints {
 	item := *c
 	item.MinItems, item.MaxItems, item.UniqueItems = nil, nil, false
-	item.Default, item.Title, item.Deprecated = "", "", false
+	item.Default, item.Title, item.Deprecated, item.NotNull = "", "", false, false
 	return &item
 }
 
@@ -1325,7 +1358,7 @@ func (g *goGen) sliceValue(r resolved, c *model.Constraints, dst lvalue, depth i
 
 func (g *goGen) arrayValue(r resolved, c *model.Constraints, dst lvalue, depth int) []jen.Code {
 	n := "n" + suffix(depth)
-	item := lvalue{val: func() *jen.Statement { return jen.Add(dst.place()).Index(jen.Id(n)) }}
+	item := lvalue{val: func() *jen.Statement { return dst.operand().Index(jen.Id(n)) }}
 	body := []jen.Code{
 		jen.Id(n).Op(":=").Lit(0),
 		jen.For(jen.Id("d").Dot("NextItem").Call()).Block(
@@ -1338,7 +1371,7 @@ func (g *goGen) arrayValue(r resolved, c *model.Constraints, dst lvalue, depth i
 		jen.Id("d").Dot("MaxItems").Call(jen.Id(n), jen.Lit(r.Len)),
 	}
 	if c.UniqueItems {
-		body = append(body, jen.Qual(implPkg, "Unique").Call(jen.Id("d"), dst.place().Index(jen.Op(":"))))
+		body = append(body, jen.Qual(implPkg, "Unique").Call(jen.Id("d"), dst.operand().Index(jen.Op(":"))))
 	}
 	return []jen.Code{jen.If(jen.Id("d").Dot("BeginArray").Call()).Block(body...)}
 }
@@ -1368,7 +1401,7 @@ func (g *goGen) mapValue(r resolved, c *model.Constraints, dst lvalue, depth int
 	}
 	loop = append(loop,
 		jen.Id(k).Op(":=").Add(keyExpr),
-		jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Add(dst.place()).Index(jen.Id(k)), jen.Id("dup")).Block(
+		jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Add(dst.operand()).Index(jen.Id(k)), jen.Id("dup")).Block(
 			jen.Id("d").Dot("Duplicate").Call(), jen.Continue(),
 		),
 		jen.Id("d").Dot("Enter").Call(jen.String().Parens(jen.Id(k))),
@@ -1376,7 +1409,7 @@ func (g *goGen) mapValue(r resolved, c *model.Constraints, dst lvalue, depth int
 	)
 	loop = append(loop, g.value(r.Elem, itemConstraints(c), lvalue{val: func() *jen.Statement { return jen.Id(e) }}, depth+1, false)...)
 	loop = append(loop,
-		jen.Add(dst.place()).Index(jen.Id(k)).Op("=").Id(e),
+		dst.operand().Index(jen.Id(k)).Op("=").Id(e),
 		jen.Id("d").Dot("Leave").Call(),
 	)
 	body := []jen.Code{
@@ -1388,6 +1421,10 @@ func (g *goGen) mapValue(r resolved, c *model.Constraints, dst lvalue, depth int
 	}
 	if c.MaxItems != nil {
 		body = append(body, jen.Id("d").Dot("MaxProperties").Call(jen.Len(dst.place()), jen.Lit(*c.MaxItems)))
+	}
+	if c.UniqueItems {
+		// validate's unique on a map: its values are distinct (no schema keyword says it).
+		body = append(body, jen.Qual(implPkg, "UniqueValues").Call(jen.Id("d"), dst.place()))
 	}
 	return []jen.Code{jen.If(jen.Id("d").Dot("BeginObject").Call()).Block(body...)}
 }

@@ -315,6 +315,9 @@ func (b *builder) typ(t *model.Type, p place) (*schema, error) {
 		if err != nil {
 			return nil, err
 		}
+		if p.list && p.c != nil && p.c.NotNull {
+			return e, nil // the property's own pointer, which its validate rules say is not nil
+		}
 		return nullable(e), nil
 	case model.Slice, model.Array:
 		items, err := b.typ(t.Elem, place{c: p.c, path: p.path + "/items"})

@@ -410,6 +410,16 @@ type Constraints struct {
 	Deprecated  bool   `json:"deprecated,omitempty"`
 	// Sensitive values are never echoed in errors or logs.
 	Sensitive bool `json:"sensitive,omitempty"`
+	// NotNull marks a pointer property that must not be null, though a pointer: its
+	// validate rules reject a nil pointer (go-playground/validator checks every rule
+	// of a pointer without omitempty or omitnil against nil, and fails it). The schema
+	// is not nullable and the decoder refuses null. It applies to the property, not
+	// to the items of a list.
+	NotNull bool `json:"notNull,omitempty"`
+	// NotZero marks a time.Time, a time.Duration, a signed integer or a float (a
+	// property, or the items of a list) that must not be zero (the zero time, 0s, 0),
+	// as validate's required says; JSON Schema cannot say it, the decoder checks it.
+	NotZero bool `json:"notZero,omitempty"`
 }
 
 // Pos is a source position. File is relative to the directory toolgen ran in, with

@@ -169,6 +169,21 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 					b.errorf(it.Pos, "uniqueItems applies to slices, arrays and maps, not %s", describe(prop))
 					continue
 				}
+				if v && !kindIn(item, model.String, model.Bool, model.Int, model.Uint, model.Float, model.Duration) {
+					what := "items"
+					if prop.Kind == model.Map {
+						what = "values of a map"
+					}
+					b.errorf(it.Pos, "uniqueItems compares the %s, which toolgen does for strings, numbers, booleans and durations, not %s", what, describe(item))
+					continue
+				}
+				if v && prop.Kind == model.Map && !j.output {
+					what := "uniqueItems"
+					if it.Rule != "" {
+						what = fmt.Sprintf("validate rule %q", it.Rule)
+					}
+					b.warnf(it.Pos, "field %s: %s on a map asks for distinct values, which JSON Schema cannot say of an object: the decoder checks it, the schema does not tell the model", f.GoPath[len(f.GoPath)-1], what)
+				}
 				c.UniqueItems = v
 			case "deprecated":
 				c.Deprecated = v
@@ -413,14 +428,20 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 		}
 	}
 
-	if nonZero != nil && !excludesZero(f.Constraints, bounds, itemEnum) {
+	zeroExcluded := excludesZero(f.Constraints, bounds, itemEnum)
+	if nonZero != nil && !zeroExcluded {
 		b.warnNonZero(j, *nonZero)
 	}
 
 	f.Required = !(j.pointer || j.omit || optional || hasDefault)
 	if required {
 		f.Required = true
+		// The validator fails a nil pointer on any rule without omitempty: when the
+		// validate tag makes a pointer required, null is refused too.
+		c.NotNull = j.pointer && (requiredAt.Rule != "" || j.zeroFails != nil)
 	}
+	// On a number, the bounds or the enum may rule 0 out already.
+	c.NotZero = j.notZero && !(isNumeric(item) && zeroExcluded)
 }
 
 // layout checks a layout= constraint: on a time.Time, a Go time layout with date or

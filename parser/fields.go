@@ -22,6 +22,14 @@ type fieldJob struct {
 	// output marks a field mapped for a result: its validate rules are read (the field
 	// may be shared with arguments) but not reported on.
 	output bool
+	// zeroFails is the first validate rule that rejects the field's zero value (a nil
+	// pointer, "", 0, an empty list) with no omitempty before it, read once the types
+	// are mapped: the validator checks an absent property's zero value, so the
+	// property is required (and a pointer not nullable).
+	zeroFails *kv
+	// notZero marks validate's required on a time.Time (or its items): the decoder
+	// refuses the zero time.
+	notZero bool
 }
 
 // kv is one constraint: key[=value], from a tool tag or a //toolgen:param line.

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -86,6 +87,21 @@ var validateFormats = map[string]string{
 	"ipv4": "ipv4", "ipv6": "ipv6", "hostname": "hostname", "hostname_rfc1123": "hostname",
 }
 
+// formatDiffers says, per validate rule read as a format, where the validator's own
+// check (go-playground/validator v10.30.6) and the format differ, with examples the
+// differential test (interop/validator) finds: the rule's warning names them, since
+// the decoder checks the format, not the validator's rule.
+var formatDiffers = map[string]string{
+	"email":            `the validator's email also takes non-ASCII addresses ("josé@bücher.de") and longer parts, and refuses domains without a dot ("a@b"), address literals ("a@[1.2.3.4]"), a trailing dot and an empty quoted local part`,
+	"url":              `the validator's url also refuses some absolute URIs that format uri takes ("a:", "http:/a", "http://")`,
+	"ipv4":             `the validator's ipv4 also takes IPv4-mapped IPv6 addresses ("::ffff:1.2.3.4")`,
+	"ipv6":             `the validator's ipv6 refuses IPv4-mapped addresses ("::ffff:1.2.3.4"), which format ipv6 takes`,
+	"hostname":         `the validator's hostname (RFC 952) refuses names that start with a digit ("1a.b", "123", "1.2.3.4") or end with a dot, and one-letter names, which format hostname (RFC 1123) takes, and has no length limit`,
+	"hostname_rfc1123": `the validator's hostname_rfc1123 refuses a trailing dot ("a.b.") and has no length limit`,
+	"date-time":        `the validator's datetime (time.Parse) refuses a lowercase "t" or "z" and a leap second ("23:59:60Z"), which format date-time takes, and takes a zone of "+24:00"`,
+	"time":             `the validator's datetime (time.Parse) takes a one-digit hour ("9:30:00Z") and refuses a lowercase "z" and a leap second, which format time takes`,
+}
+
 // datetimeFormats are the Go layouts of validate's datetime= that are a format.
 var datetimeFormats = map[string]string{
 	time.RFC3339:     "date-time",
@@ -95,7 +111,7 @@ var datetimeFormats = map[string]string{
 }
 
 // noParam are the rules read here that take no parameter.
-var noParam = []string{"required", "omitempty", "omitnil", "dive", "keys", "endkeys", "ip"}
+var noParam = []string{"required", "omitempty", "omitnil", "omitzero", "dive", "keys", "endkeys", "ip"}
 
 // oneofRE splits oneof's values as the validator does: words, or 'quoted words'.
 var oneofRE = regexp.MustCompile(`'[^']*'|\S+`)
@@ -118,7 +134,85 @@ func (b *pkgBuilder) withValidate(j *fieldJob, prop, item *model.Type, itemEnum 
 			items = append(items, v.kv)
 		}
 	}
+	// A rule that rejects the zero value makes the property required: the validator
+	// checks an absent property's zero value, and fails it.
+	if z := j.zeroFails; z != nil && !spoken["presence"] && !slices.ContainsFunc(items, func(it kv) bool { return it.Key == "required" || it.Key == "optional" }) {
+		items = append(items, kv{Key: "required", Pos: z.Pos, Rule: z.Rule})
+	}
 	return items, nonZero
+}
+
+// zeroFails reports whether validate rule r, at the top level of a property of type
+// t (a pointer when pointer), fails the property's zero value, which is what the
+// validator checks when the property is absent: every rule fails a nil pointer; on a
+// value, the rules whose bounds, values or format rule out "", 0 or an empty list.
+// A rule toolgen does not read reports false (the warning says it is not checked).
+func zeroFails(r vrule, t *model.Type, pointer bool) bool {
+	switch r.Name {
+	case "required":
+		return true
+	case "min", "max", "len", "gt", "gte", "lt", "lte", "oneof", "email", "url", "uri", "uuid",
+		"ipv4", "ipv6", "ip", "hostname", "hostname_rfc1123", "datetime", "unique", "dive":
+	default:
+		return false
+	}
+	if pointer {
+		return true
+	}
+	switch r.Name {
+	case "unique", "dive":
+		return false
+	case "oneof":
+		if !kindIn(t, model.String, model.Int, model.Uint) {
+			return false
+		}
+		for _, v := range oneofRE.FindAllString(r.Param, -1) {
+			v = strings.ReplaceAll(v, "'", "")
+			if n, err := strconv.ParseFloat(v, 64); v == "" || kindIn(t, model.Int, model.Uint) && err == nil && n == 0 {
+				return false
+			}
+		}
+		return true
+	case "email", "url", "uri", "uuid", "ipv4", "ipv6", "ip", "hostname", "hostname_rfc1123", "datetime":
+		return kindIn(t, model.String)
+	}
+	if !r.HasParam {
+		return false
+	}
+	var sign int // the sign of the parameter, to compare with 0
+	switch {
+	case kindIn(t, model.String), isList(t):
+		n, err := strconv.ParseInt(r.Param, 0, 64)
+		if err != nil {
+			return false
+		}
+		sign = cmp.Compare(n, 0)
+	case isNumeric(t):
+		num, ok := validateNumber(r.Param, t)
+		if !ok {
+			return false
+		}
+		n, err := parseNumber(num)
+		if err != nil {
+			return false
+		}
+		sign = n.Sign()
+	default:
+		return false
+	}
+	switch r.Name {
+	case "min", "gte":
+		return sign > 0
+	case "max", "lte":
+		return sign < 0
+	case "len":
+		return sign != 0
+	case "gt":
+		return sign >= 0
+	case "lt":
+		return sign <= 0
+	}
+	return false
 }
 
 // validateItems translates a job's validate rules to keywords.
@@ -144,8 +238,12 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 	}
 	level, t := 0, prop
 	itemPointer := false
+	j.zeroFails, j.notZero = nil, false
 	for i := 0; i < len(j.validate); i++ {
 		r := j.validate[i]
+		if level == 0 && !omit && j.zeroFails == nil && !strings.Contains(r.Text, "|") && zeroFails(r, prop, j.pointer) {
+			j.zeroFails = &kv{Key: "required", Pos: r.Pos, Rule: r.Text}
+		}
 		if strings.Contains(r.Text, "|") {
 			warn(r, "has alternatives (|), which JSON Schema says only with anyOf: %s; check it in the function, or say one of them in the tool tag", notRead)
 			continue
@@ -193,13 +291,17 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 		case "endkeys":
 			fail(r, "endkeys has no keys before it")
 			continue
-		case "omitempty", "omitnil":
+		case "omitempty", "omitnil", "omitzero":
 			if level == 1 {
 				warn(r, "skips the rules for an empty item, which the schema cannot say: the rules after dive hold for every item, an empty one too")
 				continue
 			}
+			if j.zeroFails != nil {
+				warn(r, "comes after %q, which the validator checks first, on an empty value too: the property is required", j.zeroFails.Rule)
+				continue
+			}
 			// omitnil skips only a nil value: a property that can be null or absent.
-			if r.Name == "omitempty" || j.pointer || kindIn(prop, model.Slice, model.Map, model.Any, model.Raw, model.Bytes) {
+			if r.Name != "omitnil" || j.pointer || kindIn(prop, model.Slice, model.Map, model.Any, model.Raw, model.Bytes) {
 				omit = true
 				add(r, "optional", "", false)
 			}
@@ -208,9 +310,9 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 			if level == 0 {
 				add(r, "required", "", false)
 				if j.pointer {
-					// On a pointer, required asks for a pointer that is not nil, nothing of
-					// the value it points to.
-					warn(r, "also rejects null, which the schema of a pointer allows: the property is required, but the decoder takes null (a nil pointer); make the field a value, or check it in the function")
+					// On a pointer, required asks for a pointer that is not nil (the
+					// property is required and not nullable), nothing of the value it
+					// points to.
 					continue
 				}
 			} else if itemPointer {
@@ -224,10 +326,20 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 				add(r, "minimum", "1", true)
 			case kindIn(t, model.Int, model.Float):
 				nonZero = &kv{Key: "required", Pos: r.Pos, Rule: r.Text}
+				if !omit || level == 1 {
+					j.notZero = true
+				}
 			case kindIn(t, model.Bool):
 				add(r, "const", "true", true)
+			case kindIn(t, model.Time):
+				if !omit || level == 1 {
+					j.notZero = true
+				}
 			case kindIn(t, model.Duration):
-				warn(r, "also rejects a zero duration, which the schema cannot say: the decoder accepts \"0s\"")
+				if !omit || level == 1 {
+					j.notZero = true
+					warn(r, "also rejects a zero duration, which the schema cannot say: the decoder refuses \"0s\", but the schema does not tell the model")
+				}
 			}
 			continue
 		case "min", "max", "len", "gt", "gte", "lt", "lte":
@@ -345,6 +457,9 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 				mismatch("strings")
 				continue
 			}
+			if d := formatDiffers[r.Name]; d != "" {
+				warn(r, "is read as format %s, which is near the rule but not the same: %s; the decoder checks the format", validateFormats[r.Name], d)
+			}
 			add(r, "format", validateFormats[r.Name], true)
 			continue
 		case "ip":
@@ -371,6 +486,9 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 			if !ok {
 				warn(r, "has no format: only the layouts %q (date-time), %q (date) and %q (time) have one; %s", time.RFC3339, time.DateOnly, "15:04:05Z07:00", notRead)
 				continue
+			}
+			if d := formatDiffers[f]; d != "" {
+				warn(r, "is read as format %s, which is near the rule but not the same: %s; the decoder checks the format", f, d)
 			}
 			add(r, "format", f, true)
 			continue
@@ -497,12 +615,12 @@ func excludesZero(c model.Constraints, bounds map[string]bound, e *namedEntry) b
 	return false
 }
 
-// warnNonZero warns that validate's required rule on a number also rejects 0, when
-// nothing else in the schema does.
+// warnNonZero warns that validate's required rule on a number also rejects 0, which
+// the decoder checks, when nothing in the schema says it.
 func (b *pkgBuilder) warnNonZero(j *fieldJob, at kv) {
 	if j.output {
 		return
 	}
 	name := j.field.GoPath[len(j.field.GoPath)-1]
-	b.warnf(at.Pos, "field %s: validate rule %q also rejects 0, which the schema cannot say here: the decoder accepts 0; add a bound (validate:\"gt=0\" or tool:\"minimum=1\") or check it in the function", name, at.Rule)
+	b.warnf(at.Pos, "field %s: validate rule %q also rejects 0, which the schema cannot say here: the decoder refuses 0, but the schema does not tell the model; to tell it, add a bound (validate:\"gt=0\" or tool:\"minimum=1\")", name, at.Rule)
 }

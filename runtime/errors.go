@@ -37,7 +37,8 @@ const (
 	CodeUniqueItems      Code = "uniqueItems"
 	CodeMinProperties    Code = "minProperties"
 	CodeMaxProperties    Code = "maxProperties"
-	CodeRange            Code = "range" // a number the Go type cannot hold
+	CodeRange            Code = "range"   // a number the Go type cannot hold
+	CodeNotZero          Code = "notZero" // the zero value, which validate's required refuses
 )
 
 // Violation is one thing wrong with a call's arguments.

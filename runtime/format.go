@@ -3,7 +3,6 @@ package runtime
 import (
 	"net/netip"
 	"net/url"
-	"strconv"
 	"strings"
 )
 
@@ -147,11 +146,19 @@ func isIPv4(s string) bool {
 		return false
 	}
 	for _, g := range groups {
-		if len(g) > 1 && g[0] == '0' {
+		// RFC 2673's dotted-quad: one to three decimal digits, no sign (strconv.Atoi
+		// would take "+1"), no leading zero, at most 255.
+		if len(g) == 0 || len(g) > 3 || len(g) > 1 && g[0] == '0' {
 			return false
 		}
-		n, err := strconv.Atoi(g)
-		if err != nil || n < 0 || n > 255 {
+		n := 0
+		for _, c := range []byte(g) {
+			if c < '0' || c > '9' {
+				return false
+			}
+			n = n*10 + int(c-'0')
+		}
+		if n > 255 {
 			return false
 		}
 	}
@@ -193,7 +200,8 @@ func isEmail(s string) bool {
 		return false
 	}
 	local, domain := s[:at], s[at+1:]
-	if len(local) > 64 {
+	// RFC 5321's Local-part is a Dot-string (one atom at least) or a Quoted-string.
+	if local == "" || len(local) > 64 {
 		return false
 	}
 	if len(local) > 1 && strings.HasPrefix(local, `"`) && strings.HasSuffix(local, `"`) {
@@ -325,7 +333,24 @@ func digits2[T text](s T, i int) (int, bool) {
 	return int(a)*10 + int(b), true
 }
 
+// isURI checks an absolute URI (RFC 3986): url.Parse takes more than the RFC's
+// characters (a space, a quote, a backslash), so each byte is checked first to be
+// unreserved, reserved or part of a percent-encoding.
 func isURI(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("-._~:/?#[]@!$&'()*+,;=", c) >= 0:
+		case c == '%':
+			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+				return false
+			}
+			i += 2
+		default:
+			return false
+		}
+	}
 	u, err := url.Parse(s)
 	if err != nil {
 		return false
@@ -336,4 +361,8 @@ func isURI(s string) bool {
 		}
 	}
 	return u.IsAbs()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

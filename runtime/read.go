@@ -581,6 +581,14 @@ func (d *Decoder) NotUnique(i, j int) {
 	}
 }
 
+// NotUniqueValues records that the properties a and b of the map just read have equal
+// values, which validate's unique forbids (JSON Schema has no keyword for it).
+func (d *Decoder) NotUniqueValues(a, b string) {
+	if !d.failing() {
+		d.failList(CodeUniqueItems, "must not hold equal values (properties "+strconv.Quote(a)+" and "+strconv.Quote(b)+" are equal)")
+	}
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -108,6 +109,42 @@ func Item[S ~[]E, E any](d *runtime.Decoder, s *S, max int) *E {
 func Unique[T comparable](d *runtime.Decoder, items []T) {
 	if i, j, ok := lists.Duplicate(items[:d.KeptItems(len(items))]); ok {
 		d.NotUniqueKept(i, j)
+	}
+}
+
+// UniqueValues checks that no two values of a map d has read are equal (validate's
+// unique on a map). The first pair in the order of the keys is reported.
+func UniqueValues[K ~string, V comparable](d *runtime.Decoder, m map[K]V) {
+	if len(m) < 2 {
+		return
+	}
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	vals := make([]V, len(keys))
+	for i, k := range keys {
+		vals[i] = m[k]
+	}
+	if i, j, ok := lists.Duplicate(vals); ok {
+		d.NotUniqueValues(string(keys[i]), string(keys[j]))
+	}
+}
+
+// NotZero checks that a number or a duration d has read is not 0 (validate's required
+// on a signed number, a float or a time.Duration).
+func NotZero[T int64 | uint64 | float64 | time.Duration](d *runtime.Decoder, v T) {
+	if v == 0 {
+		d.Fail(runtime.CodeNotZero, "must not be 0")
+	}
+}
+
+// NotZeroTime checks that a time d has read is not the zero time (validate's required
+// on a time.Time).
+func NotZeroTime(d *runtime.Decoder, t time.Time) {
+	if t.IsZero() {
+		d.Fail(runtime.CodeNotZero, "must not be the zero time (0001-01-01T00:00:00Z)")
 	}
 }
 

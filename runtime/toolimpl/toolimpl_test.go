@@ -3,6 +3,7 @@ package toolimpl_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
@@ -71,6 +72,60 @@ func TestUnique(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%q: got %q, want %q", c.items, got, c.want)
+		}
+	}
+}
+
+// TestUniqueValues checks validate's unique on a map: distinct values, the first pair
+// in the keys' order reported, whatever the map's order.
+func TestUniqueValues(t *testing.T) {
+	for _, c := range []struct {
+		m    map[string]int
+		want string
+	}{
+		{nil, ""},
+		{map[string]int{"a": 1}, ""},
+		{map[string]int{"a": 1, "b": 2, "c": 3}, ""},
+		{map[string]int{"d": 1, "c": 2, "b": 1, "a": 2}, `must not hold equal values (properties "a" and "c" are equal)`},
+	} {
+		for range 5 { // a map's order changes from one range to the next
+			d := runtime.NewDecoder([]byte(`{}`), runtime.Limits{})
+			toolimpl.UniqueValues(d, c.m)
+			var got string
+			if v := d.Violations(); len(v) > 0 {
+				got = v[0].Message
+				if len(v) > 1 || v[0].Code != runtime.CodeUniqueItems {
+					t.Errorf("%v: violations %v", c.m, v)
+				}
+			}
+			if got != c.want {
+				t.Errorf("%v: got %q, want %q", c.m, got, c.want)
+			}
+		}
+	}
+}
+
+// TestNotZeroTime checks validate's required on a time.Time: the zero instant is
+// refused in any zone, any other time taken.
+func TestNotZeroTime(t *testing.T) {
+	zero := time.Time{}
+	for _, c := range []struct {
+		t    time.Time
+		want bool
+	}{
+		{zero, false},
+		{zero.In(time.FixedZone("x", 3600)), false},
+		{zero.Add(time.Nanosecond), true},
+		{time.Date(2024, 1, 31, 9, 30, 0, 0, time.UTC), true},
+	} {
+		d := runtime.NewDecoder([]byte(`""`), runtime.Limits{})
+		toolimpl.NotZeroTime(d, c.t)
+		v := d.Violations()
+		if ok := len(v) == 0; ok != c.want {
+			t.Errorf("%v: accepted %v, want %v (%v)", c.t, ok, c.want, v)
+		}
+		if len(v) > 0 && v[0].Code != runtime.CodeNotZero {
+			t.Errorf("%v: code %s", c.t, v[0].Code)
 		}
 	}
 }

@@ -18,7 +18,7 @@ const (
 	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
 )
 
-// Tools returns the package's tools: check, count, get, measure, mix and put.
+// Tools returns the package's tools: check, count, get, measure, mix, present and put.
 func Tools() *runtime.Toolset {
 	return runtime.NewToolset(toolgenTools[:], toolgenDispatch)
 }
@@ -64,13 +64,20 @@ var toolgenTools = [...]runtime.Tool{{
 	Annotations: runtime.Annotations{
 		ReadOnly: &toolgenHints[4],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer","description":"Bounded by both tags: the tool tag's maximum wins.","minimum":1,"maximum":50},"mode":{"type":"string","description":"Mode: the tool tag says presence and values; the length is validate's.","enum":["a","b"]},"other":{"type":"string","description":"Has rules toolgen cannot say."},"either":{"type":"string","description":"Has alternatives."},"ptr":{"type":["string","null"],"description":"Required, though a pointer."},"skip":{"type":"string","description":"Skipped by the validator."},"opt":{"type":"string","description":"Required by validate, whatever its json tag says.","minLength":1}},"required":["limit","other","either","ptr","skip","opt"],"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer","description":"Bounded by both tags: the tool tag's maximum wins.","minimum":1,"maximum":50},"mode":{"type":"string","description":"Mode: the tool tag says presence and values; the length is validate's.","enum":["a","b"]},"other":{"type":"string","description":"Has rules toolgen cannot say."},"either":{"type":"string","description":"Has alternatives."},"ptr":{"type":"string","description":"Required, though a pointer."},"skip":{"type":"string","description":"Skipped by the validator."},"opt":{"type":"string","description":"Required by validate, whatever its json tag says.","minLength":1}},"required":["limit","other","either","ptr","skip","opt"],"additionalProperties":false}`),
 	Strict:      true,
+}, {
+	Name:        "present",
+	Description: "Checks presence.",
+	Annotations: runtime.Annotations{
+		ReadOnly: &toolgenHints[5],
+	},
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"short":{"type":"string","description":"Required: \"\" is shorter than 2.","minLength":2},"long":{"type":"string","description":"Stays optional: \"\" is at most 3 long.","maxLength":3},"low":{"type":"integer","description":"Required: 0 is less than 2.","minimum":2},"pick":{"type":"string","description":"Required: \"\" is not one of a and b.","enum":["a","b"]},"blank":{"type":"string","description":"Stays optional: \"\" is one of the values.","enum":["","a"]},"mail":{"type":"string","description":"Required: \"\" is not an email address.","format":"email"},"items":{"type":"array","description":"Items stay optional: dive checks no item of an empty list.","items":{"type":"string","minLength":1}},"some":{"type":"array","description":"Required: an empty list has fewer than 1 item.","items":{"type":"string"},"minItems":1},"ptr":{"type":"string","description":"Required and not null: the validator fails a nil pointer on any rule.","maxLength":3},"ptrReq":{"type":"string","description":"Required and not null."},"ptrOmit":{"type":["string","null"],"description":"Stays optional and nullable.","minLength":2},"late":{"type":"string","description":"Required: omitempty after min does not skip it.","minLength":2},"zero":{"type":"string","description":"Optional: omitzero skips the zero value, as omitempty does.","minLength":2},"said":{"type":"string","description":"Stays optional: the tool tag says so, and wins.","minLength":2},"when":{"type":"string","description":"Not the zero time.","format":"date-time"},"counts":{"type":"object","description":"Counts have distinct values, which the schema cannot say.","additionalProperties":{"type":"integer"}},"names":{"type":"object","description":"Names have distinct values, said by the tool tag.","additionalProperties":{"type":"string"}}},"required":["short","low","pick","mail","some","ptr","ptrReq","late","when","counts","names"],"additionalProperties":false}`),
 }, {
 	Name:        "put",
 	Description: "Puts the item.",
 	Annotations: runtime.Annotations{
-		Idempotent: &toolgenHints[5],
+		Idempotent: &toolgenHints[6],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"label":{"type":"string","description":"A short label.","minLength":1,"maxLength":8}},"required":["label"],"additionalProperties":false}`),
 	Strict:      true,
@@ -138,6 +145,16 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			return nil, Mix(in)
 		}
 	case 5:
+		// present
+		var in Presence
+		toolgenDecodePresence(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, Present(in)
+		}
+	case 6:
 		// put
 		var in Item
 		toolgenDecodeItem(d, &in)
@@ -159,6 +176,7 @@ var toolgenHints = [...]bool{
 	true, // get: ReadOnly
 	true, // measure: ReadOnly
 	true, // mix: ReadOnly
+	true, // present: ReadOnly
 	true, // put: Idempotent
 }
 
@@ -568,6 +586,7 @@ func toolgenDecodeNumbers(d *runtime.Decoder, v *Numbers) {
 		case "level":
 			if d.Property(&seen[3], "level", runtime.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+					toolimpl.NotZero(d, n)
 					v.Level = int(n)
 				}
 				d.Leave()
@@ -604,6 +623,7 @@ func toolgenDecodeNumbers(d *runtime.Decoder, v *Numbers) {
 		case "span":
 			if d.Property(&seen[7], "span", runtime.Required) {
 				if x, ok := d.Duration(); ok {
+					toolimpl.NotZero(d, x)
 					v.Span = x
 				}
 				d.Leave()
@@ -693,11 +713,9 @@ func toolgenDecodeMixed(d *runtime.Decoder, v *Mixed) {
 			}
 		case "ptr":
 			if d.Property(&seen[4], "ptr", runtime.Required) {
-				if !d.Null() {
-					p := toolimpl.New(&v.Ptr)
-					if s1, ok := d.String(); ok {
-						*p = s1
-					}
+				p := toolimpl.New(&v.Ptr)
+				if s1, ok := d.String(); ok {
+					*p = s1
 				}
 				d.Leave()
 			}
@@ -737,6 +755,242 @@ func toolgenDecodeMixed(d *runtime.Decoder, v *Mixed) {
 	}
 	if seen[6] == runtime.Absent {
 		d.Missing("opt")
+	}
+}
+
+// toolgenDecodePresence reads a Presence object into v.
+func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [17]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "short":
+			if d.Property(&seen[0], "short", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 2)
+					v.Short = s
+				}
+				d.Leave()
+			}
+		case "long":
+			if d.Property(&seen[1], "long", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.MaxLength(s, 3)
+					v.Long = s
+				}
+				d.Leave()
+			}
+		case "low":
+			if d.Property(&seen[2], "low", runtime.Required) {
+				if n, ok := d.Int(2, math.MaxInt64); ok {
+					v.Low = int(n)
+				}
+				d.Leave()
+			}
+		case "pick":
+			if d.Property(&seen[3], "pick", runtime.Required) {
+				if s, ok := d.StringBytes(); ok {
+					switch string(s) {
+					case "a":
+						v.Pick = "a"
+					case "b":
+						v.Pick = "b"
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\"")
+					}
+				}
+				d.Leave()
+			}
+		case "blank":
+			if d.Property(&seen[4], "blank", runtime.Optional) {
+				if s, ok := d.StringBytes(); ok {
+					switch string(s) {
+					case "":
+						v.Blank = ""
+					case "a":
+						v.Blank = "a"
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of \"\", \"a\"")
+					}
+				}
+				d.Leave()
+			}
+		case "mail":
+			if d.Property(&seen[5], "mail", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.Format(s, runtime.FormatEmail)
+					v.Mail = s
+				}
+				d.Leave()
+			}
+		case "items":
+			if d.Property(&seen[6], "items", runtime.Optional) {
+				if d.BeginArray() {
+					toolimpl.MakeSlice(&v.Items)
+					for d.NextItem() {
+						e := toolimpl.Item(d, &v.Items, 0)
+						if s1, ok := d.String(); ok {
+							d.MinLength(s1, 1)
+							*e = s1
+						}
+					}
+				}
+				d.Leave()
+			}
+		case "some":
+			if d.Property(&seen[7], "some", runtime.Required) {
+				if d.BeginArray() {
+					toolimpl.MakeSlice(&v.Some)
+					for d.NextItem() {
+						e := toolimpl.Item(d, &v.Some, 0)
+						if s1, ok := d.String(); ok {
+							*e = s1
+						}
+					}
+					d.MinItems(d.Count(), 1)
+				}
+				d.Leave()
+			}
+		case "ptr":
+			if d.Property(&seen[8], "ptr", runtime.Required) {
+				p := toolimpl.New(&v.Ptr)
+				if s1, ok := d.String(); ok {
+					d.MaxLength(s1, 3)
+					*p = s1
+				}
+				d.Leave()
+			}
+		case "ptrReq":
+			if d.Property(&seen[9], "ptrReq", runtime.Required) {
+				p := toolimpl.New(&v.PtrReq)
+				if s1, ok := d.String(); ok {
+					*p = s1
+				}
+				d.Leave()
+			}
+		case "ptrOmit":
+			if d.Property(&seen[10], "ptrOmit", runtime.Optional) {
+				p := toolimpl.New(&v.PtrOmit)
+				if s1, ok := d.String(); ok {
+					d.MinLength(s1, 2)
+					*p = s1
+				}
+				d.Leave()
+			}
+		case "late":
+			if d.Property(&seen[11], "late", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 2)
+					v.Late = s
+				}
+				d.Leave()
+			}
+		case "zero":
+			if d.Property(&seen[12], "zero", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 2)
+					v.Zero = s
+				}
+				d.Leave()
+			}
+		case "said":
+			if d.Property(&seen[13], "said", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.MinLength(s, 2)
+					v.Said = s
+				}
+				d.Leave()
+			}
+		case "when":
+			if d.Property(&seen[14], "when", runtime.Required) {
+				if t, ok := d.Time(); ok {
+					toolimpl.NotZeroTime(d, t)
+					v.When = t
+				}
+				d.Leave()
+			}
+		case "counts":
+			if d.Property(&seen[15], "counts", runtime.Required) {
+				if d.BeginObject() {
+					toolimpl.MakeMap(&v.Counts)
+					for d.NextField() {
+						k := string(d.FieldName())
+						if _, dup := v.Counts[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(string(k))
+						e := toolimpl.ZeroValue(v.Counts)
+						if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
+							e = int(n1)
+						}
+						v.Counts[k] = e
+						d.Leave()
+					}
+					toolimpl.UniqueValues(d, v.Counts)
+				}
+				d.Leave()
+			}
+		case "names":
+			if d.Property(&seen[16], "names", runtime.Required) {
+				if d.BeginObject() {
+					toolimpl.MakeMap(&v.Names)
+					for d.NextField() {
+						k := string(d.FieldName())
+						if _, dup := v.Names[k]; dup {
+							d.Duplicate()
+							continue
+						}
+						d.Enter(string(k))
+						e := toolimpl.ZeroValue(v.Names)
+						if s1, ok := d.String(); ok {
+							e = s1
+						}
+						v.Names[k] = e
+						d.Leave()
+					}
+					toolimpl.UniqueValues(d, v.Names)
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("short", "long", "low", "pick", "blank", "mail", "items", "some", "ptr", "ptrReq", "ptrOmit", "late", "zero", "said", "when", "counts", "names")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("short")
+	}
+	if seen[2] == runtime.Absent {
+		d.Missing("low")
+	}
+	if seen[3] == runtime.Absent {
+		d.Missing("pick")
+	}
+	if seen[5] == runtime.Absent {
+		d.Missing("mail")
+	}
+	if seen[7] == runtime.Absent {
+		d.Missing("some")
+	}
+	if seen[8] == runtime.Absent {
+		d.Missing("ptr")
+	}
+	if seen[9] == runtime.Absent {
+		d.Missing("ptrReq")
+	}
+	if seen[11] == runtime.Absent {
+		d.Missing("late")
+	}
+	if seen[14] == runtime.Absent {
+		d.Missing("when")
+	}
+	if seen[15] == runtime.Absent {
+		d.Missing("counts")
+	}
+	if seen[16] == runtime.Absent {
+		d.Missing("names")
 	}
 }
 

@@ -1229,14 +1229,17 @@ func (g *goGen) numberChecks(c *model.Constraints, n string) []jen.Code {
 	return out
 }
 
-// integerChecks returns the checks of the exclusive bounds and multipleOf on the
-// integer in variable n, an int64 (signed) or a uint64 (Decoder.Int's or Uint's): a
+// integerChecks returns the checks of NotZero, the exclusive bounds and multipleOf on
+// the integer in variable n, an int64 (signed) or a uint64 (Decoder.Int's or Uint's): a
 // bound is compared as a constant of that type, which the bound may lie outside
 // (exclusiveMinimum=-5 on a uint; multipleOf=1e30, of which only 0 is a multiple). A
 // check that no value of the type can fail is left out, one that every value fails
 // fails without comparing (the parser refuses bounds that leave no value).
 func (g *goGen) integerChecks(c *model.Constraints, n string, signed bool) []jen.Code {
 	var out []jen.Code
+	if c.NotZero {
+		out = append(out, jen.Qual(implPkg, "NotZero").Call(jen.Id("d"), jen.Id(n)))
+	}
 	// check adds "if n op bound { fail }", where op holds for every n above the
 	// bound when up (<=: the exclusive minimum) and below it otherwise.
 	check := func(op, bound, code, msg string, up bool) {

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"net/mail"
-	"net/netip"
-	"net/url"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -545,7 +542,7 @@ func (b *pkgBuilder) checkDefault(v value, c model.Constraints, bounds map[strin
 		return fmt.Sprintf("is longer than maxLength %d", *c.MaxLength)
 	case re != nil && !re.MatchString(v.str):
 		return fmt.Sprintf("does not match pattern %s", c.Pattern)
-	case c.Format != "" && !validFormat(c.Format, v.str):
+	case c.Format != "" && !runtime.Format(c.Format).Valid(v.str):
 		return fmt.Sprintf("is not a valid %s", c.Format)
 	}
 	return ""
@@ -696,44 +693,4 @@ func formatNumber(n *big.Rat, t *model.Type) string {
 func unwrapRegexpErr(err error) string {
 	msg := err.Error()
 	return strings.TrimPrefix(msg, "error parsing regexp: ")
-}
-
-var (
-	isoDurationRE = regexp.MustCompile(`^P(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$`)
-	hostnameRE    = regexp.MustCompile(`^([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$`)
-	uuidRE        = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-)
-
-// validFormat checks a default value against its format.
-func validFormat(format, s string) bool {
-	switch format {
-	case "date-time":
-		_, err := time.Parse(time.RFC3339, s)
-		return err == nil
-	case "date":
-		_, err := time.Parse(time.DateOnly, s)
-		return err == nil
-	case "time":
-		_, err := time.Parse("15:04:05Z07:00", s)
-		return err == nil
-	case "duration":
-		return isoDurationRE.MatchString(s) && s != "P" && !strings.HasSuffix(s, "T")
-	case "email":
-		a, err := mail.ParseAddress(s)
-		return err == nil && a.Address == s
-	case "hostname":
-		return len(s) <= 253 && hostnameRE.MatchString(s)
-	case "ipv4":
-		a, err := netip.ParseAddr(s)
-		return err == nil && a.Is4()
-	case "ipv6":
-		a, err := netip.ParseAddr(s)
-		return err == nil && a.Is6() && a.Zone() == ""
-	case "uri":
-		u, err := url.Parse(s)
-		return err == nil && u.IsAbs()
-	case "uuid":
-		return uuidRE.MatchString(s)
-	}
-	return true
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/toolgen/toolgen/model"
+	"github.com/toolgen/toolgen/runtime"
 )
 
 func TestSnakeCase(t *testing.T) {
@@ -208,11 +209,12 @@ func TestValidFormat(t *testing.T) {
 		{"ipv6", "::1", true},
 		{"uri", "https://example.com/x", true},
 		{"uri", "/relative", false},
+		{"uri", "file:a b?q", false}, // a space: the decoder refuses it, so does a default
 		{"uuid", "123e4567-e89b-12d3-a456-426614174000", true},
 		{"uuid", "123e4567", false},
 	} {
-		if got := validFormat(tt.format, tt.s); got != tt.ok {
-			t.Errorf("validFormat(%q, %q) = %v", tt.format, tt.s, got)
+		if got := runtime.Format(tt.format).Valid(tt.s); got != tt.ok {
+			t.Errorf("a default of format %q: %q valid = %v", tt.format, tt.s, got)
 		}
 	}
 }

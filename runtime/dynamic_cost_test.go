@@ -190,44 +190,25 @@ var bigEnum = repeatJoin(10000, func(i int) string { return fmt.Sprintf(`"value-
 
 var hostileCalls = []hostileCall{
 	{"enum of 10,000", `{"type":"object","properties":{"e":{"type":"array","items":{"type":"string","enum":[` + bigEnum + `]}}}}`,
-		func(n int) []byte { return fillList(`{"e":[`, `"value-9999"`, `]}`, n) }},
+		func(n int) []byte { return difftest.Fill(`{"e":[`, `"value-9999"`, `]}`, n) }},
 	{"enum of 10,000 missed", `{"type":"object","properties":{"e":{"type":"array","items":{"type":"string","enum":[` + bigEnum + `]}}}}`,
-		func(n int) []byte { return fillList(`{"e":[`, `"nope"`, `]}`, n) }},
+		func(n int) []byte { return difftest.Fill(`{"e":[`, `"nope"`, `]}`, n) }},
 	{"pattern at the limit", `{"type":"object","properties":{"s":{"type":"string","pattern":"` + strings.Repeat("(?:a?b?)", 30) + `c"}}}`,
 		func(n int) []byte { return []byte(`{"s":"` + strings.Repeat("ab", (n-10)/2) + `"}`) }},
 	{"alternation at the limit", `{"type":"object","properties":{"s":{"type":"string","pattern":"(?:a{0,61}b)|(?:a{0,61}c)"}}}`,
 		func(n int) []byte { return []byte(`{"s":"` + strings.Repeat("a", n-10) + `"}`) }},
 	{"30,000 properties", `{"type":"object","properties":{` + repeatJoin(30000, func(i int) string { return fmt.Sprintf(`"p%d":{"type":"integer"}`, i) }) + `},"additionalProperties":false}`,
-		func(n int) []byte { return fillList(`{`, `"q%d":1`, `}`, n) }},
+		func(n int) []byte { return difftest.Fill(`{`, `"q%d":1`, `}`, n) }},
 	{"unique arrays 60 deep", `{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"array","uniqueItems":true,"items":`, 60) + `{}` + strings.Repeat(`}`, 60) + `}}`,
 		func(n int) []byte {
-			return fillList(`{"a":`+strings.Repeat("[", 60), `1`, strings.Repeat("]", 60)+`}`, n)
+			return difftest.Fill(`{"a":`+strings.Repeat("[", 60), `1`, strings.Repeat("]", 60)+`}`, n)
 		}},
 	{"unique objects 60 deep", `{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"array","uniqueItems":true,"items":`, 60) + `{}` + strings.Repeat(`}`, 60) + `}}`,
 		func(n int) []byte {
-			return fillList(`{"a":`+strings.Repeat("[", 60), `{"b":%d,"a":-0}`, strings.Repeat("]", 60)+`}`, n)
+			return difftest.Fill(`{"a":`+strings.Repeat("[", 60), `{"b":%d,"a":-0}`, strings.Repeat("]", 60)+`}`, n)
 		}},
 	{"propertyNames of 10,000", `{"type":"object","propertyNames":{"enum":[` + bigEnum + `]}}`,
-		func(n int) []byte { return fillList(`{`, `"valuu-%d":1`, `}`, n) }},
-}
-
-// fillList repeats unit (%d replaced by its index), separated by commas, between
-// open and close, to about size bytes.
-func fillList(open, unit, close string, size int) []byte {
-	var b strings.Builder
-	b.WriteString(open)
-	for i := 0; ; i++ {
-		u := strings.ReplaceAll(unit, "%d", fmt.Sprint(i))
-		if b.Len()+1+len(u)+len(close) > size {
-			break
-		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(u)
-	}
-	b.WriteString(close)
-	return []byte(b.String())
+		func(n int) []byte { return difftest.Fill(`{`, `"valuu-%d":1`, `}`, n) }},
 }
 
 // A call's cost stays within difftest.CheckCost's bounds whatever the schema NewTool

@@ -40,30 +40,12 @@ type adversarial struct {
 	make func(size int) []byte
 }
 
-// fill repeats unit, separated by commas, between open and close, to about size bytes.
-func fill(open, unit, close string, size int) []byte {
-	var b strings.Builder
-	b.WriteString(open)
-	for i := 0; ; i++ {
-		u := strings.ReplaceAll(unit, "%d", fmt.Sprint(i))
-		if b.Len()+1+len(u)+len(close) > size {
-			break
-		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(u)
-	}
-	b.WriteString(close)
-	return []byte(b.String())
-}
-
 var adversarials = []adversarial{
-	{"unknown keys", 0, func(n int) []byte { return fill(`{`, `"k%d":0`, `}`, n) }},
-	{"type errors", 0, func(n int) []byte { return fill(`{"list":[`, `1`, `]}`, n) }},
+	{"unknown keys", 0, func(n int) []byte { return difftest.Fill(`{`, `"k%d":0`, `}`, n) }},
+	{"type errors", 0, func(n int) []byte { return difftest.Fill(`{"list":[`, `1`, `]}`, n) }},
 	{"deep nesting", 0, func(n int) []byte {
 		deep := strings.Repeat("[", 60) + strings.Repeat("]", 60)
-		return fill(`{"any":[`, deep, `]}`, n)
+		return difftest.Fill(`{"any":[`, deep, `]}`, n)
 	}},
 	{"too deep", 0, func(n int) []byte { return []byte(`{"any":` + strings.Repeat("[", n-8) + `}`) }},
 	{"long string", 0, func(n int) []byte { return []byte(`{"str":"` + strings.Repeat("a", n-10) + `"}`) }},
@@ -73,7 +55,7 @@ var adversarials = []adversarial{
 	{"long pattern string", 1, func(n int) []byte {
 		return []byte(`{"pattern":"` + strings.Repeat("A", n-14) + `"}`)
 	}},
-	{"extreme exponents", 1, func(n int) []byte { return fill(`{"unique":[`, `"x%d"`, `],"multFloat":1e-999999}`, n) }},
+	{"extreme exponents", 1, func(n int) []byte { return difftest.Fill(`{"unique":[`, `"x%d"`, `],"multFloat":1e-999999}`, n) }},
 	{"long number", 1, func(n int) []byte {
 		return []byte(`{"multFloat":1` + strings.Repeat("0", n-20) + `.5}`)
 	}},
@@ -83,13 +65,13 @@ var adversarials = []adversarial{
 	{"long integer", 0, func(n int) []byte {
 		return []byte(`{"int":1` + strings.Repeat("0", n-20) + `e-` + fmt.Sprint(n-21) + `}`)
 	}},
-	{"free-form objects", 0, func(n int) []byte { return fill(`{"any":[`, `{}`, `]}`, n) }},
-	{"duplicate keys", 0, func(n int) []byte { return fill(`{"counts":{`, `"a":1`, `}}`, n) }},
+	{"free-form objects", 0, func(n int) []byte { return difftest.Fill(`{"any":[`, `{}`, `]}`, n) }},
+	{"duplicate keys", 0, func(n int) []byte { return difftest.Fill(`{"counts":{`, `"a":1`, `}}`, n) }},
 	{"double encoded", 0, func(n int) []byte {
-		inner := fill(`{"list":[`, `"s"`, `]}`, n/2)
+		inner := difftest.Fill(`{"list":[`, `"s"`, `]}`, n/2)
 		return []byte(fmt.Sprintf("%q", inner))
 	}},
-	{"unique strings", 1, func(n int) []byte { return fill(`{"unique":[`, `"%d"`, `]}`, n) }},
+	{"unique strings", 1, func(n int) []byte { return difftest.Fill(`{"unique":[`, `"%d"`, `]}`, n) }},
 	{"formats", 1, func(n int) []byte {
 		host := strings.Repeat("a.", (n-20)/2)
 		return []byte(`{"hostname":"` + host + `a"}`)

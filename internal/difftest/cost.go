@@ -3,6 +3,8 @@ package difftest
 import (
 	"flag"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -65,4 +67,23 @@ func CheckCost(t testing.TB, what string, args []byte, decode func()) Cost {
 func fuzzing() bool {
 	f := flag.Lookup("test.fuzz")
 	return f != nil && f.Value.String() != ""
+}
+
+// Fill repeats unit (each %d in it replaced by the unit's index), separated by commas,
+// between open and close, to at most size bytes: the arguments of a cost family.
+func Fill(open, unit, close string, size int) []byte {
+	var b strings.Builder
+	b.WriteString(open)
+	for i := 0; ; i++ {
+		u := strings.ReplaceAll(unit, "%d", strconv.Itoa(i))
+		if b.Len()+1+len(u)+len(close) > size {
+			break
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(u)
+	}
+	b.WriteString(close)
+	return []byte(b.String())
 }

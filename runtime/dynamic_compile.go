@@ -434,13 +434,8 @@ var annotationKeywords = map[string]bool{
 // compile returns the node of the schema s, compiling it the first time. The node
 // may still be being compiled, when s refers to itself.
 func (c *compiler) compile(s *jv) *node {
-	if n, ok := c.nodes[s]; ok {
-		return n
-	}
-	n := &node{src: s}
-	c.nodes[s] = n
-	c.all = append(c.all, n)
-	if c.err == nil {
+	n, fresh := c.node(s)
+	if fresh && c.err == nil {
 		c.compileInto(n, s)
 	}
 	return n
@@ -448,14 +443,22 @@ func (c *compiler) compile(s *jv) *node {
 
 // later returns the node of the schema s, queued to be compiled when it is new.
 func (c *compiler) later(s *jv) *node {
-	if n, ok := c.nodes[s]; ok {
-		return n
+	n, fresh := c.node(s)
+	if fresh {
+		c.queue = append(c.queue, n)
 	}
-	n := &node{src: s}
+	return n
+}
+
+// node returns the node of the schema s, and whether it is new, not yet compiled.
+func (c *compiler) node(s *jv) (n *node, fresh bool) {
+	if n, ok := c.nodes[s]; ok {
+		return n, false
+	}
+	n = &node{src: s}
 	c.nodes[s] = n
 	c.all = append(c.all, n)
-	c.queue = append(c.queue, n)
-	return n
+	return n, true
 }
 
 // compileAll compiles the schema doc and every schema a reference names.

@@ -301,6 +301,15 @@ func (d *Decoder) EnterSensitive(name string) {
 	d.path = append(d.path, segment{name: name, sensitive: true})
 }
 
+// hideItems marks the items of the array just begun as sensitive: violations at or
+// below them leave out the value they got (a dynamic tool's items schema marked
+// x-toolgen-sensitive).
+func (d *Decoder) hideItems() {
+	if n := len(d.path); n > 0 && d.path[n-1].isIndex {
+		d.path[n-1].sensitive = true
+	}
+}
+
 // PropertyFlags say how a property is read; combine them with |.
 type PropertyFlags uint8
 

@@ -142,6 +142,23 @@ func TestNearMiss(t *testing.T) {
 		{"/*toolgen:tool readonly*/", "//toolgen:tool readonly"},
 		{"/* toolgen:tool readonly\nmore */", "//toolgen:tool readonly"},
 		{"/*ToolGen:param x */", "//toolgen:param x"},
+		// Unicode look-alikes of a space or a colon, and invisible characters: each
+		// made the tool vanish with exit status 0.
+		{"//\u00a0toolgen:tool", "//toolgen:tool"},
+		{"//\u2003toolgen:tool readonly", "//toolgen:tool readonly"},
+		{"//\u200btoolgen:tool", "//toolgen:tool"},
+		{"//toolgen\u200b:tool", "//toolgen:tool"},
+		{"//tool\u200dgen:tool", "//toolgen:tool"},
+		{"//\ufefftoolgen:tool", "//toolgen:tool"},
+		{"//toolgen\uff1atool", "//toolgen:tool"},
+		{"//toolgen\u2236tool", "//toolgen:tool"},
+		{"//toolgen:\u00a0tool", "//toolgen:tool"},
+		{"//toolgen:tool\u00a0readonly", "//toolgen:tool readonly"},
+		// Another separator, written as a directive is (no space after //).
+		{"//toolgen-tool", "//toolgen:tool"},
+		{"//toolgen.tool readonly", "//toolgen:tool readonly"},
+		{"//toolgen_param x", "//toolgen:param x"},
+		{"//toolgen;tool", "//toolgen:tool"},
 		// Not near misses.
 		{"//toolgen:tool", ""},
 		{"// toolgen: see the README", ""},
@@ -152,6 +169,9 @@ func TestNearMiss(t *testing.T) {
 		{"// go:generate toolgen:tool", ""},
 		{"/* toolgen generates this */", ""},
 		{"// the toolgen:tool directive", ""},
+		{"// toolgen-tool is the name of the binary", ""},
+		{"// toolgen_tool returns the tool", ""},
+		{"// toolgen.tool", ""},
 	} {
 		fix, ok := nearMiss(tc.text)
 		if ok != (tc.fix != "") || fix != tc.fix {

@@ -245,3 +245,54 @@ func TestSensitiveWhereverTheKeywordStands(t *testing.T) {
 		}
 	}
 }
+
+// TestSensitiveKeywordAtAnyNesting: the family of TestSensitiveWhereverTheKeywordStands,
+// on random nestings of properties, lists, maps, references and nullable anyOfs around
+// a schema marked x-toolgen-sensitive, or around a reference to one: its value is
+// redacted and never echoed in a violation, wherever it stands.
+func TestSensitiveKeywordAtAnyNesting(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 3))
+	for range 3000 {
+		var defs []string
+		schema, value := `{"type":"string","minLength":99,"x-toolgen-sensitive":true}`, `"SECRET"`
+		if r.IntN(2) == 0 {
+			defs = append(defs, `"leaf":`+schema)
+			schema = `{"$ref":"#/$defs/leaf"}`
+		}
+		for i := range 1 + r.IntN(5) {
+			switch r.IntN(5) {
+			case 0:
+				schema, value = `{"type":"array","items":`+schema+`}`, `[`+value+`]`
+			case 1:
+				schema, value = `{"type":"object","additionalProperties":`+schema+`}`, `{"k":`+value+`}`
+			case 2:
+				schema, value = `{"type":"object","properties":{"p":`+schema+`}}`, `{"p":`+value+`}`
+			case 3:
+				name := fmt.Sprintf("d%d", i)
+				defs = append(defs, `"`+name+`":`+schema)
+				schema = `{"$ref":"#/$defs/` + name + `"}`
+			case 4:
+				schema = `{"anyOf":[` + schema + `,{"type":"null"}]}`
+			}
+		}
+		doc := `{"type":"object","properties":{"a":` + schema + `}`
+		if len(defs) > 0 {
+			doc += `,"$defs":{` + strings.Join(defs, ",") + `}`
+		}
+		doc += `}`
+		args := `{"a":` + value + `}`
+		ts, err := NewTool(Tool{Name: "d", InputSchema: json.RawMessage(doc)}, func(context.Context, json.RawMessage) (*Result, error) {
+			return TextResult("ran"), nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		tool, _ := ts.Lookup("d")
+		if red := Redact(tool, []byte(args)); strings.Contains(string(red), "SECRET") {
+			t.Fatalf("%s: Redact(%s) = %s (Sensitive %q)", doc, args, red, tool.Sensitive)
+		}
+		if res := ts.Call(context.Background(), "d", []byte(args)); !res.IsError || strings.Contains(res.Text(), "SECRET") {
+			t.Fatalf("%s: the call of %s: %q", doc, args, res.Text())
+		}
+	}
+}

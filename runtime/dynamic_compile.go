@@ -685,7 +685,7 @@ func (c *compiler) stringNode(n *node, s *jv) {
 			c.fail(s, "pattern", "pattern", err.Error())
 			return
 		}
-		n.pattern, n.patternSrc, n.patternMessage = re, v.str, "must match the pattern "+v.str
+		n.pattern, n.patternSrc, n.patternMessage = re, v.str, PatternMessage(v.str)
 	}
 	if v, ok := s.get("format"); ok {
 		if v.kind != 's' {

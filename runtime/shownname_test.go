@@ -68,3 +68,21 @@ func TestLineTextIsSafetextLine(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternMessageStaysOnItsLine: a dynamic tool's pattern holding a newline or a
+// terminal escape (a schema from a server it proxies) is shown escaped in the
+// violation: it put a line of its own, or a terminal sequence, in the model's text.
+func TestPatternMessageStaysOnItsLine(t *testing.T) {
+	ts, err := NewTool(Tool{Name: "d", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","pattern":"^a\nb\u001b\u2028$"}}}`)},
+		func(context.Context, json.RawMessage) (*Result, error) { return TextResult("ran"), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ts.Call(context.Background(), "d", []byte(`{"a":"x"}`))
+	if want := `/a: must match the pattern ^a\nb\x1b\u2028$ (got "x")`; !strings.Contains(res.Text(), want) {
+		t.Errorf("%q, want %q in it", res.Text(), want)
+	}
+	if got := PatternMessage(`^\d+$`); got != `must match the pattern ^\d+$` {
+		t.Errorf("PatternMessage of a printable pattern: %q", got)
+	}
+}

@@ -79,6 +79,9 @@ func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Res
 	if def.Name == "" {
 		return nil, errors.New("runtime: NewTool: the tool has no name")
 	}
+	if !validToolName(def.Name) {
+		return nil, errors.New("runtime: NewTool " + strconv.Quote(def.Name) + ": a tool's name is 1 to " + strconv.Itoa(MaxToolNameBytes) + " letters, digits, '_', '-' and '.' (MCP's tool names)")
+	}
 	prog, err := compileTool(&def)
 	if err != nil {
 		return nil, err
@@ -92,6 +95,27 @@ func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Res
 		}
 		return func(ctx context.Context) (*Result, error) { return run(ctx, args) }
 	}), nil
+}
+
+// MaxToolNameBytes is the longest name NewTool takes for a tool, MCP's bound on tool
+// names.
+const MaxToolNameBytes = 128
+
+// validToolName reports whether name is a tool name MCP allows: 1 to MaxToolNameBytes
+// ASCII letters, digits, '_', '-' and '.'. A name from a schema NewTool is given (an
+// MCP server it proxies, a plugin) is printed in every violation, log and request: a
+// newline or a terminal escape in it would start a line of its own.
+func validToolName(name string) bool {
+	if len(name) == 0 || len(name) > MaxToolNameBytes {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // anySensitive reports whether a node reachable from n has a sensitive property, in

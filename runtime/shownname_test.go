@@ -86,3 +86,20 @@ func TestPatternMessageStaysOnItsLine(t *testing.T) {
 		t.Errorf("PatternMessage of a printable pattern: %q", got)
 	}
 }
+
+// TestNewToolName: a dynamic tool's name is one MCP allows, at most MaxToolNameBytes:
+// NewTool took "a\nb" and a terminal escape, which every violation ("invalid
+// arguments for a<newline>b: ...") and log printed as they were.
+func TestNewToolName(t *testing.T) {
+	run := func(context.Context, json.RawMessage) (*Result, error) { return TextResult("ran"), nil }
+	for _, name := range []string{"get_weather", "a.b-c", "A9", strings.Repeat("n", MaxToolNameBytes)} {
+		if _, err := NewTool(Tool{Name: name}, run); err != nil {
+			t.Errorf("%q: %v", name, err)
+		}
+	}
+	for _, name := range []string{"a\nb", "x\u001b[2J", "a b", "a/b", "é", "a\u200b", strings.Repeat("n", MaxToolNameBytes+1)} {
+		if _, err := NewTool(Tool{Name: name}, run); err == nil || !strings.Contains(err.Error(), "a tool's name is 1 to 128") {
+			t.Errorf("%q: %v", name, err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestForModel(t *testing.T) {
@@ -142,6 +143,23 @@ func TestNearMiss(t *testing.T) {
 		{"/*toolgen:tool readonly*/", "//toolgen:tool readonly"},
 		{"/* toolgen:tool readonly\nmore */", "//toolgen:tool readonly"},
 		{"/*ToolGen:param x */", "//toolgen:param x"},
+		// Unicode look-alikes of a space or a colon, and invisible characters: each
+		// made the tool vanish with exit status 0.
+		{"//\u00a0toolgen:tool", "//toolgen:tool"},
+		{"//\u2003toolgen:tool readonly", "//toolgen:tool readonly"},
+		{"//\u200btoolgen:tool", "//toolgen:tool"},
+		{"//toolgen\u200b:tool", "//toolgen:tool"},
+		{"//tool\u200dgen:tool", "//toolgen:tool"},
+		{"//\ufefftoolgen:tool", "//toolgen:tool"},
+		{"//toolgen\uff1atool", "//toolgen:tool"},
+		{"//toolgen\u2236tool", "//toolgen:tool"},
+		{"//toolgen:\u00a0tool", "//toolgen:tool"},
+		{"//toolgen:tool\u00a0readonly", "//toolgen:tool readonly"},
+		// Another separator, written as a directive is (no space after //).
+		{"//toolgen-tool", "//toolgen:tool"},
+		{"//toolgen.tool readonly", "//toolgen:tool readonly"},
+		{"//toolgen_param x", "//toolgen:param x"},
+		{"//toolgen;tool", "//toolgen:tool"},
 		// Not near misses.
 		{"//toolgen:tool", ""},
 		{"// toolgen: see the README", ""},
@@ -152,6 +170,9 @@ func TestNearMiss(t *testing.T) {
 		{"// go:generate toolgen:tool", ""},
 		{"/* toolgen generates this */", ""},
 		{"// the toolgen:tool directive", ""},
+		{"// toolgen-tool is the name of the binary", ""},
+		{"// toolgen_tool returns the tool", ""},
+		{"// toolgen.tool", ""},
 	} {
 		fix, ok := nearMiss(tc.text)
 		if ok != (tc.fix != "") || fix != tc.fix {
@@ -234,6 +255,44 @@ func TestParsePackageOptions(t *testing.T) {
 		for i, e := range errs {
 			if s := strconv.Itoa(e.Off) + ": " + e.Msg; !strings.HasPrefix(s, tc.errs[i]) {
 				t.Errorf("parsePackageOptions(%q) error %q, want %q...", tc.line, s, tc.errs[i])
+			}
+		}
+	}
+}
+
+// TestNearMissLookalikes: the family of TestNearMiss's Unicode cases: each directive
+// with any Unicode space, or an invisible (format) character, after "//", inside
+// "toolgen", after it or after the colon, or with a colon look-alike, is a near miss
+// whose fix is the directive.
+func TestNearMissLookalikes(t *testing.T) {
+	var odd []rune
+	for r := rune(0x80); r <= 0x10ffff; r++ {
+		if unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) {
+			odd = append(odd, r)
+		}
+	}
+	for _, d := range []string{"tool readonly", "param x the x", "package"} {
+		want := "//toolgen:" + d
+		for _, r := range odd {
+			c := string(r)
+			for _, text := range []string{
+				"//" + c + "toolgen:" + d,
+				"//tool" + c + "gen:" + d,
+				"//toolgen" + c + ":" + d,
+				"//toolgen:" + c + d,
+			} {
+				if unicode.IsSpace(r) && strings.HasPrefix(text, "//tool"+c+"gen") {
+					continue // "tool gen" is two words
+				}
+				if fix, ok := nearMiss(text); !ok || fix != want {
+					t.Errorf("nearMiss(%q) = %q, %v; want %q", text, fix, ok, want)
+				}
+			}
+		}
+		for _, colon := range colonLookalikes {
+			text := "//toolgen" + string(colon) + d
+			if fix, ok := nearMiss(text); !ok || fix != want {
+				t.Errorf("nearMiss(%q) = %q, %v; want %q", text, fix, ok, want)
 			}
 		}
 	}

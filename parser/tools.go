@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolgen/toolgen/model"
 )
@@ -23,8 +25,11 @@ var directiveNames = []string{directivePrefix + toolDirective, directivePrefix +
 
 // nearMiss recognizes a comment that looks like a toolgen directive but is not one,
 // such as "// toolgen:tool readonly" (a space after //), "//Toolgen:tool",
-// "// toolgen: param x" or "/* toolgen:tool */" (a directive is a // comment), and
-// returns the directive it was probably meant to be. A comment counts only when the
+// "// toolgen: param x" or "/* toolgen:tool */" (a directive is a // comment), one
+// spelled with a Unicode space, an invisible character or a colon look-alike
+// ("//\u00a0toolgen:tool", "//toolgen\uff1atool"), or with another separator in a
+// comment written as a directive is ("//toolgen-tool"), and returns the directive it
+// was probably meant to be. A comment counts only when the
 // word after "toolgen:" is a directive's name or one typo away from one, so prose
 // such as "// toolgen: see the README" is left alone. A /* */ comment is read up to
 // the end of its first line.
@@ -38,24 +43,44 @@ func nearMiss(text string) (string, bool) {
 		if i := strings.IndexAny(body, "\r\n"); i >= 0 {
 			body = body[:i]
 		}
-		body = strings.TrimRight(body, " \t")
+		body = strings.TrimRightFunc(body, unicode.IsSpace)
 	}
-	body = strings.TrimLeft(body, " \t")
+	// Invisible characters (a zero-width space or joiner, a byte order mark) are
+	// dropped, and any Unicode space counts as a space: "//\u00a0toolgen:tool" is a
+	// near miss as much as "// toolgen:tool".
+	body = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, body)
+	spaced := strings.IndexFunc(body, unicode.IsSpace) == 0
+	body = strings.TrimLeftFunc(body, unicode.IsSpace)
 	const word = "toolgen"
 	if len(body) < len(word) || !strings.EqualFold(body[:len(word)], word) {
 		return "", false
 	}
-	body = strings.TrimLeft(body[len(word):], " \t")
-	body, ok = strings.CutPrefix(body, ":")
-	if !ok {
+	body = body[len(word):]
+	spaced = spaced || strings.IndexFunc(body, unicode.IsSpace) == 0
+	body = strings.TrimLeftFunc(body, unicode.IsSpace)
+	sep, size := utf8.DecodeRuneInString(body)
+	switch {
+	case sep == ':' || strings.ContainsRune(colonLookalikes, sep):
+	case strings.ContainsRune("-._;", sep) && !spaced:
+		// Another separator, in a comment written as a directive is: prose such as
+		// "// toolgen-tool is the binary" is left alone.
+	default:
 		return "", false
 	}
-	body = strings.TrimLeft(body, " \t")
-	end := strings.IndexAny(body, " \t")
+	body = strings.TrimLeftFunc(body[size:], unicode.IsSpace)
+	end := strings.IndexFunc(body, unicode.IsSpace)
 	if end < 0 {
 		end = len(body)
 	}
 	name, opts := strings.ToLower(body[:end]), body[end:]
+	if rest := strings.TrimLeftFunc(opts, unicode.IsSpace); rest != opts {
+		opts = " " + rest
+	}
 	known := []string{toolDirective, paramDirective, packageDirective}
 	if !slices.Contains(known, name) {
 		// One typo more at most: "toolgen: to do" is prose.
@@ -71,6 +96,10 @@ func nearMiss(text string) (string, bool) {
 	}
 	return fix, true
 }
+
+// colonLookalikes are the characters that look like a colon: a directive written
+// with one is a near miss.
+const colonLookalikes = "\uff1a\u2236\ua789\ufe55\ufe13\u02d0\u0589\u05c3"
 
 // runtimePath is the import path of the package whose Result a tool may return.
 const runtimePath = "github.com/toolgen/toolgen/runtime"

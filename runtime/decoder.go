@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -301,6 +302,15 @@ func (d *Decoder) EnterSensitive(name string) {
 	d.path = append(d.path, segment{name: name, sensitive: true})
 }
 
+// hideItems marks the items of the array just begun as sensitive: violations at or
+// below them leave out the value they got (a dynamic tool's items schema marked
+// x-toolgen-sensitive).
+func (d *Decoder) hideItems() {
+	if n := len(d.path); n > 0 && d.path[n-1].isIndex {
+		d.path[n-1].sensitive = true
+	}
+}
+
 // PropertyFlags say how a property is read; combine them with |.
 type PropertyFlags uint8
 
@@ -481,7 +491,7 @@ func (d *Decoder) pointer() string {
 		case s.key && hidden:
 			b = append(b, '*')
 		default:
-			b = append(b, escapePointer(cutName(d.nameOf(s)))...)
+			b = append(b, shownName(d.nameOf(s))...)
 		}
 		hidden = hidden || s.sensitive
 	}
@@ -505,7 +515,52 @@ func (d *Decoder) childName() string {
 	if d.sensitive() {
 		return "*"
 	}
-	return escapePointer(cutName(string(d.FieldName())))
+	return shownName(string(d.FieldName()))
+}
+
+// shownName renders a name the arguments or the schema chose as a step of a path in a
+// violation: cut when long, each character that is not printable written as its Go
+// escape, so that a name holding a newline, a terminal escape or a bidirectional
+// override keeps the violation on its line and shows what it holds, and escaped as a
+// JSON Pointer step.
+func shownName(s string) string {
+	return escapePointer(lineText(cutName(s)))
+}
+
+// lineText returns s with every character that is not printable (unicode.IsPrint; a
+// space is printable, a tab and a newline are not) written as its Go escape (\n, \x1b,
+// \u2028, \ufeff), and each byte of invalid UTF-8 as \xNN: the rule of toolgen's
+// internal/safetext.Line, which runtime cannot import (TestLineTextIsSafetextLine
+// keeps the two alike).
+func lineText(s string) string {
+	plain := true
+	for _, r := range s {
+		if r == utf8.RuneError || r != ' ' && !unicode.IsPrint(r) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	var b strings.Builder
+	const hex = "0123456789abcdef"
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteString(`\x`)
+			b.WriteByte(hex[s[i]>>4])
+			b.WriteByte(hex[s[i]&15])
+		case r == ' ' || unicode.IsPrint(r):
+			b.WriteString(s[i : i+n])
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // maxNameBytes is the longest name a path shows whole; a longer one, which only the

@@ -79,6 +79,9 @@ func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Res
 	if def.Name == "" {
 		return nil, errors.New("runtime: NewTool: the tool has no name")
 	}
+	if !validToolName(def.Name) {
+		return nil, errors.New("runtime: NewTool " + strconv.Quote(def.Name) + ": a tool's name is 1 to " + strconv.Itoa(MaxToolNameBytes) + " letters, digits, '_', '-' and '.' (MCP's tool names)")
+	}
 	prog, err := compileTool(&def)
 	if err != nil {
 		return nil, err
@@ -94,6 +97,27 @@ func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Res
 	}), nil
 }
 
+// MaxToolNameBytes is the longest name NewTool takes for a tool, MCP's bound on tool
+// names.
+const MaxToolNameBytes = 128
+
+// validToolName reports whether name is a tool name MCP allows: 1 to MaxToolNameBytes
+// ASCII letters, digits, '_', '-' and '.'. A name from a schema NewTool is given (an
+// MCP server it proxies, a plugin) is printed in every violation, log and request: a
+// newline or a terminal escape in it would start a line of its own.
+func validToolName(name string) bool {
+	if len(name) == 0 || len(name) > MaxToolNameBytes {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
 // anySensitive reports whether a node reachable from n has a sensitive property, in
 // one visit of each node.
 func anySensitive(n *node, seen map[*node]bool) bool {
@@ -101,6 +125,9 @@ func anySensitive(n *node, seen map[*node]bool) bool {
 		return false
 	}
 	seen[n] = true
+	if n.sensitive {
+		return true
+	}
 	for _, p := range n.props {
 		if p.sensitive || anySensitive(p.node, seen) {
 			return true
@@ -141,6 +168,13 @@ func compileTool(def *Tool) (*program, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
+	// A reference to a sensitive schema reads a sensitive value: the interpreter asks
+	// only the node it holds.
+	for _, n := range c.all {
+		for r := n; r != nil && !n.sensitive; r = r.ref {
+			n.sensitive = r.sensitive
+		}
+	}
 	if r := resolve(root); r.kind != kindObject || r.nullable || root.nullable {
 		return nil, &SchemaError{Tool: def.Name, Keyword: "type", Reason: "the arguments must be an object (type object)"}
 	}
@@ -159,8 +193,14 @@ func compileTool(def *Tool) (*program, error) {
 		return nil, &SchemaError{Tool: def.Name, Reason: "its sensitive properties lie along more paths than can be listed (definitions shared along too many paths)"}
 	}
 	for _, p := range paths {
+		if p == "" {
+			return nil, &SchemaError{Tool: def.Name, Keyword: SensitiveKeyword, Reason: "the arguments as a whole cannot be sensitive: mark the properties that are"}
+		}
 		if !slices.Contains(sens, p) {
 			sens = append(sens, p)
+			// A schema marked where it is reached through a reference, an item or a
+			// map's value: the property holding it is not echoed in errors either.
+			markSensitivePath(root, strings.Split(p[1:], "/"))
 		}
 	}
 	def.Sensitive = sens
@@ -495,7 +535,11 @@ func (st *interp) object(n *node) {
 		}
 		keys[k] = struct{}{}
 		count++
-		d.Enter(k)
+		if n.additional.sensitive {
+			d.EnterSensitive(k)
+		} else {
+			d.Enter(k)
+		}
 		st.member(&first, k)
 		st.value(n.additional)
 		d.Leave()
@@ -548,6 +592,9 @@ func (st *interp) array(n *node) {
 	d := st.d
 	if !d.BeginArray() {
 		return
+	}
+	if n.items.sensitive {
+		d.hideItems()
 	}
 	var keys []string      // scalar items: the values a generated decoder compares
 	var items []hashedItem // object and array items

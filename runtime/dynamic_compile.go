@@ -50,6 +50,10 @@ type node struct {
 	ref      *node // a $ref: read as the node it names (kind is then unused)
 	src      *jv   // the schema compiled, for errors
 	mark     uint8 // the state of a walk over the nodes (see checkCycles, flatten)
+	// sensitive: the schema says x-toolgen-sensitive, so the value it reads is
+	// redacted wherever the schema stands (a property, an item, a map's value, the
+	// target of a $ref).
+	sensitive bool
 
 	// Strings.
 	minLen, maxLen int // -1 when absent
@@ -367,9 +371,9 @@ func (c *compiler) applyOverlays() {
 			c.fail(o.s, "", "$ref", "a reference cycle that reads no value")
 			return
 		}
-		src := o.n.src
+		src, sensitive := o.n.src, o.n.sensitive
 		*o.n = *t
-		o.n.src, o.n.nullable = src, o.n.nullable || nullable
+		o.n.src, o.n.nullable, o.n.sensitive = src, o.n.nullable || nullable, sensitive || t.sensitive
 		switch t.kind {
 		case kindArray:
 			for _, kw := range []string{"minProperties", "maxProperties"} {
@@ -481,6 +485,13 @@ func (c *compiler) compileInto(n *node, s *jv) {
 	if s.kind != 'o' {
 		c.fail(s, "", "", "a schema must be an object (or true)")
 		return
+	}
+	if x, ok := s.get(SensitiveKeyword); ok {
+		if x.kind != 'b' {
+			c.fail(s, SensitiveKeyword, SensitiveKeyword, "must be true or false")
+			return
+		}
+		n.sensitive = x.b
 	}
 	for _, k := range s.keys {
 		if annotationKeywords[k] || strings.HasPrefix(k, "x-") {
@@ -677,7 +688,7 @@ func (c *compiler) stringNode(n *node, s *jv) {
 			c.fail(s, "pattern", "pattern", err.Error())
 			return
 		}
-		n.pattern, n.patternSrc, n.patternMessage = re, v.str, "must match the pattern "+v.str
+		n.pattern, n.patternSrc, n.patternMessage = re, v.str, PatternMessage(v.str)
 	}
 	if v, ok := s.get("format"); ok {
 		if v.kind != 's' {
@@ -1058,13 +1069,6 @@ func (c *compiler) objectNode(n *node, s *jv) {
 			ps := v.vals[i]
 			p := &prop{name: name, node: c.compile(ps)}
 			if ps.kind == 'o' {
-				if x, ok := ps.get(SensitiveKeyword); ok {
-					if x.kind != 'b' {
-						c.fail(ps, SensitiveKeyword, SensitiveKeyword, "must be true or false")
-						return
-					}
-					p.sensitive = x.b
-				}
 				if d, ok := ps.get("default"); ok {
 					p.def = d.compact()
 				}
@@ -1277,6 +1281,9 @@ func sensitivePaths(n *node, prefix string, visiting, cyclic map[*node]bool, out
 		}
 		visiting[n] = true
 		defer delete(visiting, n)
+		if n.sensitive {
+			return append(out, prefix)
+		}
 		if cyclic[n] && !strings.HasSuffix(prefix, "/**") {
 			prefix += "/**"
 		}

@@ -44,7 +44,9 @@ const (
 // Violation is one thing wrong with a call's arguments.
 type Violation struct {
 	// Path is the JSON Pointer of the offending value ("" for the arguments as a whole,
-	// "/days", "/items/2/name").
+	// "/days", "/items/2/name"), as shown: a long name is cut, and a name's characters
+	// that are not printable (a newline, a terminal escape, U+2028) are written as
+	// their Go escapes, so that a violation stays on its line.
 	Path string
 	// Code names the rule broken.
 	Code Code

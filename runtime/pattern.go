@@ -17,6 +17,15 @@ import (
 // patterns toolgen writes for time layouts stay well under it.
 const MaxPatternSize = 256
 
+// PatternMessage returns the violation message of a value that does not match the
+// pattern src, for generated and dynamic tools alike: the pattern written whole, on
+// one line, its characters that are not printable (a newline, a terminal escape) as
+// their Go escapes, so that a schema's pattern cannot put a line of its own, or a
+// terminal sequence, in the model's error text and the logs of it.
+func PatternMessage(src string) string {
+	return "must match the pattern " + lineText(src)
+}
+
 // CompilePattern compiles a JSON Schema pattern (RE2 syntax, unanchored), refusing
 // one that is not RE2 or whose program is larger than MaxPatternSize. Its cost is
 // bounded by the pattern's length and MaxPatternSize: the size is estimated from the

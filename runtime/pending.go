@@ -156,9 +156,10 @@ func (l *Loop) deferred(round int, req, resp []byte, calls []ToolCall, invalid m
 // storage is a new value, so an application that must not run a call twice removes,
 // or marks, the stored state before it resumes.
 // A Pending read from storage is untrusted input, each field of it: Resume refuses,
-// with an error and without running anything, one whose Round is outside 1 to the
-// Loop's MaxRounds, whose InvalidCalls has a count below 1, or whose Calls list a key
-// twice; and it denies a call whose record in Calls (what people were shown: the tool,
+// with an error and without running anything (the same Pending, fixed, resumes
+// after), one whose Round is outside 1 to the Loop's MaxRounds, whose InvalidCalls has
+// a count below 1, whose Calls list a key twice, or whose Request the provider cannot
+// continue with the turn's answers; and it denies a call whose record in Calls (what people were shown: the tool,
 // the arguments, redacted, and the digest) is not the call of the Response that runs.
 func (l *Loop) Resume(ctx context.Context, p *Pending, decisions map[string]Decision) (response, conversation []byte, err error) {
 	if err := l.check(); err != nil {
@@ -174,19 +175,30 @@ func (l *Loop) Resume(ctx context.Context, p *Pending, decisions map[string]Deci
 	if err != nil {
 		return nil, nil, err
 	}
-	p.mu.Lock()
-	done := p.resumed
-	p.resumed = true
-	p.mu.Unlock()
-	if done {
-		return nil, nil, ErrResumed
-	}
 	calls, err := l.Provider.Calls(p.Response)
 	if err != nil {
 		return p.Response, p.Request, fmt.Errorf("%s: read the pending response: %w", p.Provider, err)
 	}
 	if len(calls) == 0 {
 		return p.Response, p.Request, fmt.Errorf("%s: the pending response holds no calls", p.Provider)
+	}
+	// The stored request must take the turn's answers before any call runs: a request
+	// that cannot be continued (not an object, its messages not a list) made Resume run
+	// the approved calls, then fail with their results lost, and an application that
+	// resumes again on an error ran them twice.
+	probe := make([]CallResult, len(calls))
+	for i, c := range calls {
+		probe[i] = CallResult{Call: c, Result: TextResult("")}
+	}
+	if _, err := l.Provider.Continue(p.Request, p.Response, probe); err != nil {
+		return p.Response, p.Request, fmt.Errorf("%s: the pending request cannot take the turn's answers: %w", p.Provider, err)
+	}
+	p.mu.Lock()
+	done := p.resumed
+	p.resumed = true
+	p.mu.Unlock()
+	if done {
+		return nil, nil, ErrResumed
 	}
 	keys := callKeys(calls)
 	ids := make([]string, len(calls))

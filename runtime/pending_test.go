@@ -339,3 +339,52 @@ func TestResumeRoundAtTheLimitOfInt(t *testing.T) {
 		}
 	}
 }
+
+// pickyProvider is jsonProvider continuing only a request that starts with "ask", as a
+// provider refuses a request that is not a JSON object or whose messages are no list.
+type pickyProvider struct{ jsonProvider }
+
+func (p pickyProvider) Continue(request, response []byte, results []CallResult) ([]byte, error) {
+	if !bytes.HasPrefix(request, []byte("ask")) {
+		return nil, errors.New("the request is not a conversation")
+	}
+	return p.jsonProvider.Continue(request, response, results)
+}
+
+// TestResumeRefusesARequestItCannotContinue: a Pending whose stored request cannot
+// take the turn's answers is refused before any call runs, and loses nothing: the
+// same Pending, its request fixed, resumes. Resume ran the approved calls, then failed
+// to continue with their results lost, and an application that resumes again after
+// an error ran them twice.
+func TestResumeRefusesARequestItCannotContinue(t *testing.T) {
+	p, _ := deferRun(t)
+	request := p.Request
+	var mu sync.Mutex
+	var ran []string
+	tools := gateSet().WithObserver(func(_ context.Context, e Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Outcome == OutcomeOK {
+			ran = append(ran, e.CallID)
+		}
+	})
+	var sent []string
+	l := Loop{Provider: pickyProvider{}, Tools: tools, Send: scriptedSend(&sent, "Done.")}
+	decisions := map[string]Decision{"a": Approved(p.Calls[0].Digest)}
+	for _, bad := range [][]byte{nil, []byte("{}"), []byte(`"ask"`)} {
+		p.Request = bad
+		if _, _, err := l.Resume(context.Background(), p, decisions); err == nil || !strings.Contains(err.Error(), "cannot take the turn's answers") {
+			t.Errorf("request %q: %v", bad, err)
+		}
+		if len(ran) != 0 || len(sent) != 0 {
+			t.Fatalf("request %q: %v ran, %d requests sent", bad, ran, len(sent))
+		}
+	}
+	p.Request = request
+	if resp, _, err := l.Resume(context.Background(), p, decisions); err != nil || string(resp) != "Done." {
+		t.Fatalf("the request fixed: %q, %v", resp, err)
+	}
+	if !slices.Contains(ran, "a") {
+		t.Errorf("the request fixed: %v ran", ran)
+	}
+}

@@ -192,3 +192,107 @@ func allRedacted(v any) error {
 	}
 	return nil
 }
+
+// TestSensitiveWhereverTheKeywordStands: x-toolgen-sensitive marks the value its schema
+// reads wherever that schema stands, not only on a property's own schema: on the items
+// of a list (of lists), on a map's values, on the target of a $ref (with list keywords
+// beside it or not), on the branch of a nullable anyOf. Each of those was read as an
+// annotation and ignored: the values were logged and prompted in clear. The value is
+// redacted, not echoed in a violation, and the whole arguments marked is refused.
+func TestSensitiveWhereverTheKeywordStands(t *testing.T) {
+	const s = `"type":"string","minLength":9,"x-toolgen-sensitive":true`
+	for _, tc := range []struct {
+		schema, args, want string
+	}{
+		{`{"type":"object","properties":{"l":{"type":"array","items":{"type":"array","items":{` + s + `}}}}}`,
+			`{"l":[["S1x"],["S2x"]]}`, "/l/*/*"},
+		{`{"type":"object","properties":{"m":{"type":"object","additionalProperties":{` + s + `}}}}`,
+			`{"m":{"a":"S1x","b":"S2x"}}`, "/m/*"},
+		{`{"type":"object","properties":{"pin":{"$ref":"#/$defs/s"}},"$defs":{"s":{` + s + `}}}`,
+			`{"pin":"S1x"}`, "/pin"},
+		{`{"type":"object","properties":{"pins":{"$ref":"#/$defs/l","minItems":1}},"$defs":{"l":{"type":"array","items":{"type":"string"},"x-toolgen-sensitive":true}}}`,
+			`{"pins":["S1x",5]}`, "/pins"},
+		{`{"type":"object","properties":{"pins":{"$ref":"#/$defs/l","minItems":1,"x-toolgen-sensitive":true}},"$defs":{"l":{"type":"array","items":{"type":"string"}}}}`,
+			`{"pins":["S1x",5]}`, "/pins"},
+		{`{"type":"object","properties":{"pin":{"anyOf":[{` + s + `},{"type":"null"}]}}}`,
+			`{"pin":"S1x"}`, "/pin"},
+	} {
+		ts, err := NewTool(Tool{Name: "d", InputSchema: json.RawMessage(tc.schema)}, func(context.Context, json.RawMessage) (*Result, error) {
+			return TextResult("ran"), nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.schema, err)
+		}
+		tool, _ := ts.Lookup("d")
+		if !slices.Contains(tool.Sensitive, tc.want) {
+			t.Errorf("%s: Sensitive %q, want %q in it", tc.schema, tool.Sensitive, tc.want)
+		}
+		if r := Redact(tool, []byte(tc.args)); strings.Contains(string(r), "S1") || strings.Contains(string(r), "S2") {
+			t.Errorf("%s: Redact gave %s", tc.schema, r)
+		}
+		if res := ts.Call(context.Background(), "d", []byte(tc.args)); !res.IsError || strings.Contains(res.Text(), "S1") {
+			t.Errorf("%s: the call's violation %q", tc.schema, res.Text())
+		}
+	}
+	for _, schema := range []string{
+		`{"type":"object","x-toolgen-sensitive":true}`,
+		`{"$ref":"#/$defs/o","$defs":{"o":{"type":"object","x-toolgen-sensitive":true}}}`,
+		`{"type":"object","properties":{"l":{"type":"array","items":{"type":"string","x-toolgen-sensitive":"yes"}}}}`,
+	} {
+		var se *SchemaError
+		if _, err := NewTool(Tool{Name: "d", InputSchema: json.RawMessage(schema)}, func(context.Context, json.RawMessage) (*Result, error) { return nil, nil }); !errors.As(err, &se) || se.Keyword != SensitiveKeyword {
+			t.Errorf("%s: %v, want a SchemaError about %s", schema, err, SensitiveKeyword)
+		}
+	}
+}
+
+// TestSensitiveKeywordAtAnyNesting: the family of TestSensitiveWhereverTheKeywordStands,
+// on random nestings of properties, lists, maps, references and nullable anyOfs around
+// a schema marked x-toolgen-sensitive, or around a reference to one: its value is
+// redacted and never echoed in a violation, wherever it stands.
+func TestSensitiveKeywordAtAnyNesting(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 3))
+	for range 3000 {
+		var defs []string
+		schema, value := `{"type":"string","minLength":99,"x-toolgen-sensitive":true}`, `"SECRET"`
+		if r.IntN(2) == 0 {
+			defs = append(defs, `"leaf":`+schema)
+			schema = `{"$ref":"#/$defs/leaf"}`
+		}
+		for i := range 1 + r.IntN(5) {
+			switch r.IntN(5) {
+			case 0:
+				schema, value = `{"type":"array","items":`+schema+`}`, `[`+value+`]`
+			case 1:
+				schema, value = `{"type":"object","additionalProperties":`+schema+`}`, `{"k":`+value+`}`
+			case 2:
+				schema, value = `{"type":"object","properties":{"p":`+schema+`}}`, `{"p":`+value+`}`
+			case 3:
+				name := fmt.Sprintf("d%d", i)
+				defs = append(defs, `"`+name+`":`+schema)
+				schema = `{"$ref":"#/$defs/` + name + `"}`
+			case 4:
+				schema = `{"anyOf":[` + schema + `,{"type":"null"}]}`
+			}
+		}
+		doc := `{"type":"object","properties":{"a":` + schema + `}`
+		if len(defs) > 0 {
+			doc += `,"$defs":{` + strings.Join(defs, ",") + `}`
+		}
+		doc += `}`
+		args := `{"a":` + value + `}`
+		ts, err := NewTool(Tool{Name: "d", InputSchema: json.RawMessage(doc)}, func(context.Context, json.RawMessage) (*Result, error) {
+			return TextResult("ran"), nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		tool, _ := ts.Lookup("d")
+		if red := Redact(tool, []byte(args)); strings.Contains(string(red), "SECRET") {
+			t.Fatalf("%s: Redact(%s) = %s (Sensitive %q)", doc, args, red, tool.Sensitive)
+		}
+		if res := ts.Call(context.Background(), "d", []byte(args)); !res.IsError || strings.Contains(res.Text(), "SECRET") {
+			t.Fatalf("%s: the call of %s: %q", doc, args, res.Text())
+		}
+	}
+}

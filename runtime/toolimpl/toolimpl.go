@@ -160,7 +160,7 @@ type Pattern struct {
 
 // NewPattern returns the pattern for the RE2 expression src.
 func NewPattern(src string) *Pattern {
-	return &Pattern{src: src, message: "must match the pattern " + src}
+	return &Pattern{src: src, message: runtime.PatternMessage(src)}
 }
 
 // Match checks the string s, just read by d, against p. A pattern that does not

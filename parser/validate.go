@@ -110,6 +110,14 @@ var datetimeFormats = map[string]string{
 	"15:04:05Z07:00": "time",
 }
 
+// readRules are the validate rules validateItems reads: a rule the validator does not
+// know that is near one of them gets a did-you-mean.
+var readRules = []string{
+	"required", "omitempty", "omitnil", "omitzero", "dive", "keys", "endkeys",
+	"min", "max", "len", "gt", "gte", "lt", "lte", "oneof", "uri", "email", "url", "uuid",
+	"ipv4", "ipv6", "hostname", "hostname_rfc1123", "ip", "datetime", "unique",
+}
+
 // noParam are the rules read here that take no parameter.
 var noParam = []string{"required", "omitempty", "omitnil", "omitzero", "dive", "keys", "endkeys", "ip"}
 
@@ -502,6 +510,12 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 				continue
 			}
 			add(r, "uniqueItems", "", false)
+			continue
+		}
+		if u := unknownMsg("validate rule", r.Name, readRules); u.near != "" && !slices.Contains(validatorRules, r.Name) {
+			if !j.output {
+				b.warnf(r.Pos, "field %s: %s: %s", name, u, notRead)
+			}
 			continue
 		}
 		warn(r, "has no JSON Schema equivalent that toolgen reads: %s; check it in the function, or say it with tool tag keywords", notRead)

@@ -5,11 +5,12 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"math"
+	"time"
+
 	other "github.com/toolgen/toolgen/internal/conformance/other"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
-	"math"
-	"time"
 )
 
 // This file is version 4 of toolgen's generated code: with a runtime that does not

@@ -512,11 +512,23 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 			add(r, "uniqueItems", "", false)
 			continue
 		}
-		if u := unknownMsg("validate rule", r.Name, readRules); u.near != "" && !slices.Contains(validatorRules, r.Name) {
-			if !j.output {
-				b.warnf(r.Pos, "field %s: %s: %s", name, u, notRead)
+		// A rule the validator does not know is a typo of a rule toolgen reads, or the
+		// rest of the rule before it, split at a comma not written 0x2C: a short word
+		// after a parameter is taken for the second.
+		if !slices.Contains(validatorRules, r.Name) {
+			u := unknownMsg("validate rule", r.Name, readRules)
+			prev := j.validate[max(i-1, 0)]
+			split := i > 0 && prev.HasParam && !r.HasParam
+			switch {
+			case u.near != "" && !(split && len(r.Name) < 3):
+				if !j.output {
+					b.warnf(r.Pos, "field %s: %s: %s", name, u, notRead)
+				}
+				continue
+			case split:
+				warn(r, "is no rule the validator knows: if it is the rest of %q's parameter, a comma inside a parameter is written 0x2C (%s0x2C%s); %s", prev.Text, prev.Text, r.Text, notRead)
+				continue
 			}
-			continue
 		}
 		warn(r, "has no JSON Schema equivalent that toolgen reads: %s; check it in the function, or say it with tool tag keywords", notRead)
 	}

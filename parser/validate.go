@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgen/toolgen/internal/validatorrules"
 	"github.com/toolgen/toolgen/model"
 )
 
@@ -515,7 +516,7 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 		// A rule the validator does not know is a typo of a rule toolgen reads, or the
 		// rest of the rule before it, split at a comma not written 0x2C: a short word
 		// after a parameter is taken for the second.
-		if !slices.Contains(validatorRules, r.Name) {
+		if !slices.Contains(validatorrules.Names, r.Name) {
 			u := unknownMsg("validate rule", r.Name, readRules)
 			prev := j.validate[max(i-1, 0)]
 			split := i > 0 && prev.HasParam && !r.HasParam

@@ -1,11 +1,13 @@
-package parser
+// Package validatorrules holds the names of the rules go-playground/validator knows
+// without registration, for the parser's did-you-mean on validate tags, and for
+// interop/validator, which checks them against the validator itself.
+package validatorrules
 
-// validatorRules are the rules go-playground/validator v10.30.6 knows without
-// registration: its baked-in validators and aliases and the tags it reads itself
-// (omitempty, dive, keys, ...). A rule that is none of them but is near a rule
-// toolgen reads is taken for a typo of that one (see validateItems); interop/validator
-// checks the list against the validator.
-var validatorRules = []string{
+// Names are the rules go-playground/validator v10.30.6 knows without registration: its
+// baked-in validators and aliases and the tags it reads itself (omitempty, dive, keys,
+// ...). A rule that is none of them but is near a rule toolgen reads is taken for a
+// typo of that one (see the parser's validateItems).
+var Names = []string{
 	"alpha", "alphanum", "alphanumspace", "alphanumunicode", "alphaspace", "alphaunicode",
 	"ascii", "base32", "base64", "base64rawurl", "base64url", "bcp47_language_tag",
 	"bcp47_strict_language_tag", "bic", "bic_iso_9362_2014", "boolean", "btc_addr", "btc_addr_bech32",

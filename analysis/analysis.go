@@ -38,15 +38,33 @@ import (
 // the analysis. A problem located outside the package's files (a type of another
 // package of the module that a tool uses) is reported at the package clause, with
 // its own position in front of the message.
-var Analyzer = &analysis.Analyzer{
-	Name:             "toolgen",
-	Doc:              "report what toolgen generate reports: problems with //toolgen: directives, tool tags, tool signatures and types, and the warnings of its linter and dialects",
-	URL:              "https://pkg.go.dev/github.com/toolgen/toolgen/analysis",
-	Run:              run,
-	RunDespiteErrors: true, // a missing toolgen.gen.go is a type error that generation mends
+//
+// Its flag -warnings=false (go vet -vettool=toolgen-vet -warnings=false) reports the
+// errors alone, as toolgen generate -warnings=false does: a CI gate for packages whose
+// warnings are not all mended yet.
+var Analyzer = newAnalyzer()
+
+// newAnalyzer builds the Analyzer and its flags.
+func newAnalyzer() *analysis.Analyzer {
+	c := &config{warnings: true}
+	a := &analysis.Analyzer{
+		Name:             "toolgen",
+		Doc:              "report what toolgen generate reports: problems with //toolgen: directives, tool tags, tool signatures and types, and the warnings of its linter and dialects",
+		URL:              "https://pkg.go.dev/github.com/toolgen/toolgen/analysis",
+		Run:              c.run,
+		RunDespiteErrors: true, // a missing toolgen.gen.go is a type error that generation mends
+	}
+	a.Flags.BoolVar(&c.warnings, "warnings", true, "report the warnings; -warnings=false reports errors alone")
+	return a
 }
 
-func run(pass *analysis.Pass) (any, error) {
+// config is what the Analyzer's flags set.
+type config struct {
+	// warnings is false to report errors alone.
+	warnings bool
+}
+
+func (c *config) run(pass *analysis.Pass) (any, error) {
 	// A test variant of the package (go vet analyzes one) has its _test.go files too,
 	// which toolgen generate does not read.
 	var files []*ast.File
@@ -87,6 +105,9 @@ func run(pass *analysis.Pass) (any, error) {
 		} else {
 			warnings = ws
 		}
+	}
+	if !c.warnings {
+		return nil, nil
 	}
 	for _, w := range warnings {
 		r.report(w.Pos, "warning: "+w.Msg, w.Fix)

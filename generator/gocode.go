@@ -85,7 +85,60 @@ func goSource(pkg *model.Package, schemas *schemaSet) ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	return buf.Bytes(), nil
+	return groupImports(buf.Bytes()), nil
+}
+
+// groupImports puts the standard library's imports of a rendered file first and the
+// others after a blank line, as goimports groups them (jennifer writes one block sorted
+// by path, where "example.com/x" comes before "fmt"). Each group keeps its order.
+func groupImports(src []byte) []byte {
+	const open, end = "\nimport (\n", "\n)\n"
+	start := bytes.Index(src, []byte(open))
+	if start < 0 {
+		return src
+	}
+	start += len(open)
+	n := bytes.Index(src[start:], []byte(end))
+	if n < 0 {
+		return src
+	}
+	var std, other [][]byte
+	for line := range bytes.Lines(src[start : start+n+1]) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if isStdImport(line) {
+			std = append(std, line)
+		} else {
+			other = append(other, line)
+		}
+	}
+	var out bytes.Buffer
+	out.Write(src[:start])
+	for _, l := range std {
+		out.Write(l)
+	}
+	if len(std) > 0 && len(other) > 0 {
+		out.WriteByte('\n')
+	}
+	for _, l := range other {
+		out.Write(l)
+	}
+	out.Write(src[start+n+1:])
+	return out.Bytes()
+}
+
+// isStdImport reports whether an import line (`\t"path"` or `\tname "path"`) imports a
+// package of the standard library: one whose path's first element has no dot, as
+// goimports tells them.
+func isStdImport(line []byte) bool {
+	_, quoted, ok := bytes.Cut(line, []byte(`"`))
+	if !ok {
+		return true
+	}
+	first, _, _ := bytes.Cut(quoted, []byte("/"))
+	first, _, _ = bytes.Cut(first, []byte(`"`))
+	return !bytes.Contains(first, []byte("."))
 }
 
 // importAliases gives the packages generated code imports names of their own when the

@@ -26,9 +26,9 @@ const durationNote = `A Go duration such as "1h30m" or "90s".`
 const durationOutputNote = "A duration in nanoseconds."
 
 // layoutNote is added to the description of a time.Time input value with a layout:
-// the layout's form, at model.LayoutExample.
+// the layout's form, at model.LayoutExample, and the zone it is read in.
 func layoutNote(layout string) string {
-	return `Written like "` + model.LayoutExample.Format(layout) + `".`
+	return `Written like "` + model.LayoutExample.Format(layout) + `". ` + model.LayoutZone(layout)
 }
 
 // builder builds one schema: a tool's input or its output. It runs twice over the same

@@ -150,3 +150,23 @@ func LayoutPattern(layout string) (pattern, inexact string) {
 	b.WriteString("$")
 	return b.String(), ""
 }
+
+// LayoutZone says, for a model, the zone a value written in layout is read in (as
+// Decoder.TimeLayout reads it, with time.ParseInLocation in UTC): the offset the value
+// writes, when the layout has one (-07:00, Z07:00, ...); otherwise UTC, which a zone
+// name (MST) does not change.
+func LayoutZone(layout string) string {
+	name := false
+	for _, e := range SplitLayout(layout) {
+		switch {
+		case strings.HasPrefix(e.Text, "-07") || strings.HasPrefix(e.Text, "Z07"):
+			return "It is read at the UTC offset it is written with."
+		case e.Text == "MST":
+			name = true
+		}
+	}
+	if name {
+		return "It is read in UTC: the zone name written in it does not change the time."
+	}
+	return "It is read in UTC."
+}

@@ -45,3 +45,31 @@ func TestLayoutPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutZone pins what a schema tells the model of the zone a layout's value is
+// read in: the offset it writes where the layout has one, UTC otherwise (a zone name
+// alone changes nothing), as runtime's TestTimeLayoutZone finds the decoder reads it.
+func TestLayoutZone(t *testing.T) {
+	const (
+		utc    = "It is read in UTC."
+		named  = "It is read in UTC: the zone name written in it does not change the time."
+		offset = "It is read at the UTC offset it is written with."
+	)
+	cases := map[string]string{
+		"2006-01-02 15:04":            utc,
+		"15:04":                       utc,
+		"2006-01-02":                  utc,
+		"Jan 2 15:04 MST":             named,
+		"2006-01-02 15:04 -07:00":     offset,
+		"2006-01-02 15:04 -0700 MST":  offset,
+		"2006-01-02T15:04:05Z07:00":   offset,
+		"Mon, 02 Jan 2006 15:04 -07":  offset,
+		"2006-01-02 15:04 Z0700":      offset,
+		"2006-01-02 15:04:05 MSTtext": named,
+	}
+	for layout, want := range cases {
+		if got := LayoutZone(layout); got != want {
+			t.Errorf("LayoutZone(%q) = %q, want %q", layout, got, want)
+		}
+	}
+}

@@ -140,9 +140,14 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 	}
 	var listed []listedValue // the enum's values and the const, checked as defaults are
 	items, nonZero := b.withValidate(j, prop, item, itemEnum)
-	for _, it := range items {
+	for i, it := range items {
 		if !slices.Contains(constraintKeys, it.Key) {
-			b.errorf(it.Pos, "%s", unknownMsg("constraint", it.Key, constraintKeys))
+			u := unknownMsg("constraint", it.Key, constraintKeys)
+			if prev, value, ok := commaSplit(items, i); ok && u.near == "" {
+				b.errorf(it.Pos, "unknown constraint %q: if it is the rest of %s's value, a comma inside a value is written \\, (%s=%s; in the tag's Go string, \\\\,)", it.Key, prev.Key, prev.Key, value)
+				continue
+			}
+			b.errorf(it.Pos, "%s", u)
 			continue
 		}
 		if prev, dup := seen[it.Key]; dup {
@@ -693,4 +698,31 @@ func formatNumber(n *big.Rat, t *model.Type) string {
 func unwrapRegexpErr(err error) string {
 	msg := err.Error()
 	return strings.TrimPrefix(msg, "error parsing regexp: ")
+}
+
+// commaSplit reports whether items[i] may be the rest of an earlier item's value,
+// split at a comma not written \, : the items after that one (prev) up to i are bare
+// words that are no constraint, all of them the tool tag's. value is prev's value
+// with those words and the ones like them after i put back, the commas escaped.
+func commaSplit(items []kv, i int) (prev kv, value string, ok bool) {
+	bare := func(it kv) bool {
+		return it.Rule == "" && !it.HasValue && !slices.Contains(constraintKeys, it.Key)
+	}
+	start := i
+	for start >= 1 && bare(items[start]) {
+		if p := items[start-1]; p.Rule == "" && p.HasValue {
+			var b strings.Builder
+			b.WriteString(p.Value)
+			for _, w := range items[start:] {
+				if !bare(w) {
+					break
+				}
+				b.WriteString(`\,`)
+				b.WriteString(w.Text)
+			}
+			return p, b.String(), true
+		}
+		start--
+	}
+	return kv{}, "", false
 }

@@ -41,6 +41,8 @@ type kv struct {
 	Pos model.Pos
 	// Rule is the validate rule the item was read from, "" for a tool tag's.
 	Rule string
+	// Text is a tool tag item as written between its commas (see tagItem).
+	Text string
 	// Values are an enum's values, when they come split (oneof's may hold a "|").
 	Values []string
 }
@@ -88,7 +90,7 @@ func (b *pkgBuilder) field(sf structField, m mode, owner *namedEntry) *model.Fie
 			b.errorf(b.tagPos(info, tv.Offset(e.Off), at), "field %s: %s", v.Name(), e.Msg)
 		}
 		for _, it := range items {
-			job.items = append(job.items, kv{Key: it.Key, Value: it.Value, HasValue: it.HasValue, Pos: b.tagPos(info, tv.Offset(it.Off), at)})
+			job.items = append(job.items, kv{Key: it.Key, Value: it.Value, HasValue: it.HasValue, Text: it.Text, Pos: b.tagPos(info, tv.Offset(it.Off), at)})
 		}
 	}
 	if tv, ok := lookupTag(sf.tag, "validate"); ok {

@@ -128,6 +128,9 @@ type tagItem struct {
 	HasValue bool
 	// Off is the byte offset of the item's key in the tag value.
 	Off int
+	// Text is the item as written between its commas, spaces included (a comma
+	// written \, decoded).
+	Text string
 }
 
 // splitTag splits a tool tag value at commas. A comma inside a value is written
@@ -143,6 +146,7 @@ func splitTag(s string) ([]tagItem, []offError) {
 	start := 0
 	flush := func(end int) {
 		text := cur.String()
+		raw := text
 		cur.Reset()
 		// Leading spaces are allowed ("required, minLength=1") and do not move the key.
 		lead := len(text) - len(strings.TrimLeft(text, " "))
@@ -156,7 +160,7 @@ func splitTag(s string) ([]tagItem, []offError) {
 			errs = append(errs, offError{off, fmt.Sprintf("item %q of tool tag is not valid UTF-8: a schema, and the model, hold text only", text)})
 			return
 		}
-		it := tagItem{Off: off}
+		it := tagItem{Off: off, Text: raw}
 		if k, v, ok := strings.Cut(text, "="); ok {
 			it.Key, it.Value, it.HasValue = strings.TrimRight(k, " "), v, true
 		} else {

@@ -138,13 +138,19 @@ func newLoader(dir string) *loader {
 
 // errorf records a diagnostic.
 func (l *loader) errorf(pos model.Pos, format string, args ...any) {
-	d := Diagnostic{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	l.diags = append(l.diags, Diagnostic{Pos: pos, Msg: fmt.Sprintf(format, args...), Fix: wordFix(pos, args)})
+}
+
+// wordFix is the fix of the unknownWord among a message's args, written at pos; nil
+// without one. Errors and warnings take it alike.
+func wordFix(pos model.Pos, args []any) *model.Fix {
+	var fix *model.Fix
 	for _, a := range args {
 		if u, ok := a.(unknownWord); ok {
-			d.Fix = u.fix(pos)
+			fix = u.fix(pos)
 		}
 	}
-	l.diags = append(l.diags, d)
+	return fix
 }
 
 // file returns the name to report a file by: relative to the run directory, with
@@ -314,7 +320,7 @@ func (b *pkgBuilder) warnf(pos model.Pos, format string, args ...any) {
 	if filepath.IsAbs(filepath.FromSlash(pos.File)) || strings.HasPrefix(pos.File, "/") {
 		return
 	}
-	b.warnings = append(b.warnings, model.Warning{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	b.warnings = append(b.warnings, model.Warning{Pos: pos, Msg: fmt.Sprintf(format, args...), Fix: wordFix(pos, args)})
 }
 
 // build maps the package.

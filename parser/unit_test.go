@@ -76,24 +76,24 @@ func TestSplitTag(t *testing.T) {
 		errs []offError
 	}{
 		{"", nil, nil},
-		{"required", []tagItem{{Key: "required"}}, nil},
+		{"required", []tagItem{{Key: "required", Text: "required"}}, nil},
 		{"minLength=1,maxLength=5", []tagItem{
-			{Key: "minLength", Value: "1", HasValue: true, Off: 0},
-			{Key: "maxLength", Value: "5", HasValue: true, Off: 12},
+			{Key: "minLength", Value: "1", HasValue: true, Off: 0, Text: "minLength=1"},
+			{Key: "maxLength", Value: "5", HasValue: true, Off: 12, Text: "maxLength=5"},
 		}, nil},
 		{`title=a\, b,sensitive`, []tagItem{
-			{Key: "title", Value: "a, b", HasValue: true, Off: 0},
-			{Key: "sensitive", Off: 12},
+			{Key: "title", Value: "a, b", HasValue: true, Off: 0, Text: "title=a, b"},
+			{Key: "sensitive", Off: 12, Text: "sensitive"},
 		}, nil},
-		{`pattern=^\d+$`, []tagItem{{Key: "pattern", Value: `^\d+$`, HasValue: true}}, nil},
-		{`pattern=a\\,b`, []tagItem{{Key: "pattern", Value: `a\,b`, HasValue: true}}, nil},
+		{`pattern=^\d+$`, []tagItem{{Key: "pattern", Value: `^\d+$`, HasValue: true, Text: `pattern=^\d+$`}}, nil},
+		{`pattern=a\\,b`, []tagItem{{Key: "pattern", Value: `a\,b`, HasValue: true, Text: `pattern=a\,b`}}, nil},
 		{"enum=a|b|c, required", []tagItem{
-			{Key: "enum", Value: "a|b|c", HasValue: true},
-			{Key: "required", Off: 12},
+			{Key: "enum", Value: "a|b|c", HasValue: true, Text: "enum=a|b|c"},
+			{Key: "required", Off: 12, Text: " required"},
 		}, nil},
-		{"default=", []tagItem{{Key: "default", HasValue: true}}, nil},
-		{"a,,b", []tagItem{{Key: "a"}, {Key: "b", Off: 3}}, []offError{{2, "empty item in tool tag"}}},
-		{"a,", []tagItem{{Key: "a"}}, []offError{{2, "empty item in tool tag"}}},
+		{"default=", []tagItem{{Key: "default", HasValue: true, Text: "default="}}, nil},
+		{"a,,b", []tagItem{{Key: "a", Text: "a"}, {Key: "b", Off: 3, Text: "b"}}, []offError{{2, "empty item in tool tag"}}},
+		{"a,", []tagItem{{Key: "a", Text: "a"}}, []offError{{2, "empty item in tool tag"}}},
 		{"=x", nil, []offError{{0, `missing key before "=" in tool tag`}}},
 	}
 	for _, tt := range tests {

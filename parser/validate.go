@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgen/toolgen/internal/validatorrules"
 	"github.com/toolgen/toolgen/model"
 )
 
@@ -108,6 +109,14 @@ var datetimeFormats = map[string]string{
 	time.RFC3339Nano: "date-time",
 	time.DateOnly:    "date",
 	"15:04:05Z07:00": "time",
+}
+
+// readRules are the validate rules validateItems reads: a rule the validator does not
+// know that is near one of them gets a did-you-mean.
+var readRules = []string{
+	"required", "omitempty", "omitnil", "omitzero", "dive", "keys", "endkeys",
+	"min", "max", "len", "gt", "gte", "lt", "lte", "oneof", "uri", "email", "url", "uuid",
+	"ipv4", "ipv6", "hostname", "hostname_rfc1123", "ip", "datetime", "unique",
 }
 
 // noParam are the rules read here that take no parameter.
@@ -503,6 +512,24 @@ func (b *pkgBuilder) validateItems(j *fieldJob, prop, item *model.Type, itemEnum
 			}
 			add(r, "uniqueItems", "", false)
 			continue
+		}
+		// A rule the validator does not know is a typo of a rule toolgen reads, or the
+		// rest of the rule before it, split at a comma not written 0x2C: a short word
+		// after a parameter is taken for the second.
+		if !slices.Contains(validatorrules.Names, r.Name) {
+			u := unknownMsg("validate rule", r.Name, readRules)
+			prev := j.validate[max(i-1, 0)]
+			split := i > 0 && prev.HasParam && !r.HasParam
+			switch {
+			case u.near != "" && !(split && len(r.Name) < 3):
+				if !j.output {
+					b.warnf(r.Pos, "field %s: %s: %s", name, u, notRead)
+				}
+				continue
+			case split:
+				warn(r, "is no rule the validator knows: if it is the rest of %q's parameter, a comma inside a parameter is written 0x2C (%s0x2C%s); %s", prev.Text, prev.Text, r.Text, notRead)
+				continue
+			}
 		}
 		warn(r, "has no JSON Schema equivalent that toolgen reads: %s; check it in the function, or say it with tool tag keywords", notRead)
 	}

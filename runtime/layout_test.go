@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"encoding/json"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -153,4 +155,52 @@ func FuzzTimeLayout(f *testing.F) {
 			t.Fatalf("TimeLayout(%q) of %q: violations %v", layout, s, d.Violations())
 		}
 	})
+}
+
+// TestTimeLayoutZone checks the zone Decoder.TimeLayout reads a value in, as the
+// schema tells the model (model.LayoutZone, whose test pins the sentences): the offset it writes, or else UTC, a
+// zone name (layout MST) changing nothing, on a server whose local zone is not UTC
+// too. It runs itself again with TZ=America/New_York, where time.Parse would read
+// "EDT" at -04:00.
+func TestTimeLayoutZone(t *testing.T) {
+	if os.Getenv("TOOLGEN_ZONE_CHILD") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestTimeLayoutZone$", "-test.v")
+		cmd.Env = append(os.Environ(), "TOOLGEN_ZONE_CHILD=1", "TZ=America/New_York")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("in TZ=America/New_York: %v\n%s", err, out)
+		}
+		if !strings.Contains(string(out), "local zone EDT") {
+			t.Fatalf("the child did not run in New York's zone:\n%s", out)
+		}
+	} else {
+		// Not an error: the parent checks that the child ran where it should.
+		name, _ := time.Date(2024, 8, 1, 12, 0, 0, 0, time.Local).Zone()
+		t.Logf("local zone %s", name)
+	}
+	cases := []struct {
+		layout, value string
+		want          time.Time
+		offset        int // of the time read, in seconds
+	}{
+		{"2006-01-02 15:04", `"2024-08-01 09:30"`, time.Date(2024, 8, 1, 9, 30, 0, 0, time.UTC), 0},
+		{"2006-01-02 15:04 MST", `"2024-08-01 09:30 EDT"`, time.Date(2024, 8, 1, 9, 30, 0, 0, time.UTC), 0},
+		{"2006-01-02 15:04 MST", `"2024-08-01 09:30 UTC"`, time.Date(2024, 8, 1, 9, 30, 0, 0, time.UTC), 0},
+		{"2006-01-02 15:04 -07:00", `"2024-08-01 09:30 -04:00"`, time.Date(2024, 8, 1, 13, 30, 0, 0, time.UTC), -4 * 3600},
+		{"2006-01-02 15:04 -0700 MST", `"2024-08-01 09:30 -0400 EDT"`, time.Date(2024, 8, 1, 13, 30, 0, 0, time.UTC), -4 * 3600},
+		{time.RFC3339, `"2024-08-01T09:30:00Z"`, time.Date(2024, 8, 1, 9, 30, 0, 0, time.UTC), 0},
+		{time.RFC3339, `"2024-08-01T09:30:00+02:00"`, time.Date(2024, 8, 1, 7, 30, 0, 0, time.UTC), 2 * 3600},
+	}
+	for _, tc := range cases {
+		d := NewDecoder([]byte(tc.value), Limits{})
+		got, ok := d.TimeLayout(tc.layout)
+		d.Finish()
+		if !ok || len(d.Violations()) > 0 {
+			t.Errorf("TimeLayout(%q) of %s: %v", tc.layout, tc.value, d.Violations())
+			continue
+		}
+		if _, off := got.Zone(); !got.Equal(tc.want) || off != tc.offset {
+			t.Errorf("TimeLayout(%q) of %s = %v (offset %d), want %v (offset %d)", tc.layout, tc.value, got, off, tc.want, tc.offset)
+		}
+	}
 }

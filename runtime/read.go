@@ -624,11 +624,15 @@ func (d *Decoder) Time() (time.Time, bool) {
 }
 
 // TimeLayout reads a date-time written in a Go time layout (tool:"layout=2006-01-02
-// 15:04:05" on a time.Time), as the layout writes it: time.Parse must read it, and the
-// layout must write the time read back as the same text (so "9:30:00" is refused under
-// 15:04:05, as the schema's pattern refuses it). A value whose layout has no zone is in
-// UTC. A value that does not parse is reported with an example of the form, the
-// layout writing 1 August 2024 at midnight UTC.
+// 15:04:05" on a time.Time), as the layout writes it: time.ParseInLocation must read it
+// in UTC, and the layout must write the time read back as the same text (so "9:30:00"
+// is refused under 15:04:05, as the schema's pattern refuses it). A value whose layout
+// has a UTC offset (-07:00, Z07:00) is at that offset; any other is in UTC, whatever
+// zone name (layout MST) it writes, which the time keeps with an offset of 0, on every
+// server (time.Parse would read the abbreviation of the server's local zone at its
+// offset). The schema's description says so (model.LayoutZone). A value that does not
+// parse is reported with an example of the form, the layout writing 1 August 2024 at
+// midnight UTC.
 func (d *Decoder) TimeLayout(layout string) (time.Time, bool) {
 	if d.broken {
 		return time.Time{}, false
@@ -644,9 +648,10 @@ func (d *Decoder) TimeLayout(layout string) (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	// time.Parse keeps a zone name it reads (layout MST) in the time it returns: give it
-	// a string of its own, which keep makes without an allocation of its own.
-	t, err := time.Parse(layout, d.keep(b))
+	// time.ParseInLocation keeps a zone name it reads (layout MST) in the time it
+	// returns: give it a string of its own, which keep makes without an allocation of
+	// its own. In UTC, not time.Local: the zone does not depend on the server's.
+	t, err := time.ParseInLocation(layout, d.keep(b), time.UTC)
 	// time.Parse reads more than the layout writes (a one-digit hour under 15, a
 	// fraction after 05, a month's name in lower case), while the schema's pattern, which
 	// strict providers enforce, is what the layout writes: so is what the decoder takes.

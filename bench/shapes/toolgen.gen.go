@@ -5,6 +5,7 @@ package shapes
 import (
 	"context"
 	"encoding/json"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )

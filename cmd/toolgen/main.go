@@ -3,8 +3,8 @@
 //
 // Usage:
 //
-//	toolgen generate [-tags list] [-strict] [packages]   write the generated files (default ".")
-//	toolgen check [-tags list] [-strict] [packages]      exit 1 with a diff if any file is missing, stale or orphaned
+//	toolgen generate [-tags list] [-strict|-warnings=false] [packages]   write the generated files (default ".")
+//	toolgen check [-tags list] [-strict|-warnings=false] [packages]      exit 1 with a diff if any file is missing, stale or orphaned
 //	toolgen list [-tags list] [-json] [packages]         print the tools, their hints and estimated token costs
 //	toolgen diff [-base REV] [-json] [packages]          classify the contract changes since a git revision (default HEAD); exit 1 if any is breaking
 //	toolgen version                                      print the version
@@ -23,6 +23,12 @@
 // generator.Lint), are printed as file:line:col: warning: message, sorted; they change
 // neither the files written nor the exit status. With -strict, generate and check treat
 // them as errors: printed as file:line:col: message, exit status 1, nothing written.
+// With -warnings=false, they report errors alone (a CI gate for a package whose
+// warnings are not all mended yet); -strict with it is a usage error.
+//
+// Messages that say what to run name the command as it was run: "go tool toolgen"
+// when the go command started it (go tool, go generate's go tool line, go run),
+// "toolgen" otherwise.
 //
 // # Package options
 //
@@ -95,6 +101,41 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// commandName is the command a user runs toolgen by, for the messages that tell them
+// what to run: "go tool toolgen" when the go command built and started it (go tool, or
+// go run, from the build cache or from its temporary work directory), "toolgen"
+// otherwise. argv0 is os.Args[0].
+func commandName(argv0 string) string {
+	// Both separators: the path is the go command's, on whichever system.
+	if builtByGo(strings.ReplaceAll(argv0, `\`, "/")) {
+		return "go tool toolgen"
+	}
+	return "toolgen"
+}
+
+// builtByGo reports whether name (slash-separated) is where the go command puts an executable it
+// runs: <GOCACHE>/xx/<64 hex digits>-d/NAME for a cached one (since Go 1.24), or
+// <TMP>/go-buildN/bN/exe/NAME on the run that builds it.
+func builtByGo(name string) bool {
+	dir := path.Dir(name)
+	parent, grand := path.Base(dir), path.Base(path.Dir(dir))
+	if hex, ok := strings.CutSuffix(parent, "-d"); ok {
+		return len(grand) == 2 && isHex(grand) && len(hex) == 64 && isHex(hex)
+	}
+	great := path.Base(path.Dir(path.Dir(dir)))
+	return parent == "exe" && digitsAfter(grand, "b") && digitsAfter(great, "go-build")
+}
+
+func isHex(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789abcdef") == ""
+}
+
+// digitsAfter reports whether s is prefix followed by one or more digits.
+func digitsAfter(s, prefix string) bool {
+	n, ok := strings.CutPrefix(s, prefix)
+	return ok && n != "" && strings.Trim(n, "0123456789") == ""
+}
+
 // Exit codes.
 const (
 	exitOK    = 0
@@ -108,9 +149,11 @@ type usageError struct{ error }
 // failure marks a failure already reported to the user.
 var errReported = errors.New("reported")
 
-// run runs toolgen with args and returns its exit code.
+// run runs toolgen with args and returns its exit code. Its messages name the
+// command as os.Args[0] says it was run (see commandName).
 func run(args []string, stdout, stderr io.Writer) int {
-	root := newRootCommand(stdout, stderr)
+	name := commandName(os.Args[0])
+	root := newRootCommand(name, stdout, stderr)
 	root.SetArgs(goFlagSpelling(args))
 	err := root.Execute()
 	var ue usageError
@@ -120,7 +163,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errReported):
 		return exitFail
 	case errors.As(err, &ue) || isCobraUsageError(err):
-		fmt.Fprintf(stderr, "toolgen: %s\nRun 'toolgen --help' for usage.\n", safetext.Line(err.Error()))
+		fmt.Fprintf(stderr, "toolgen: %s\nRun '%s --help' for usage.\n", safetext.Line(err.Error()), name)
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "toolgen: %s\n", safetext.Line(err.Error()))
@@ -128,7 +171,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // longFlags are the flags longer than a letter that may be spelled with one dash.
-var longFlags = []string{"tags", "strict", "json", "verbose", "help", "base"}
+var longFlags = []string{"tags", "strict", "warnings", "json", "verbose", "help", "base"}
 
 // goFlagSpelling lets the long flags through with one dash, as the go command spells
 // them (-tags, -strict, -json): pflag would otherwise read -tags as the shorthand flags
@@ -163,7 +206,8 @@ func isCobraUsageError(err error) bool {
 	return false
 }
 
-func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
+// newRootCommand is toolgen's command; name is the command the user runs it by.
+func newRootCommand(name string, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "toolgen",
 		Short:         "Generate LLM tools from annotated Go functions",
@@ -174,21 +218,23 @@ func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newGenerateCommand(stdout, stderr), newCheckCommand(stdout, stderr), newListCommand(stdout, stderr), newDiffCommand(stdout, stderr), newVersionCommand(stdout))
+	root.AddCommand(newGenerateCommand(stdout, stderr), newCheckCommand(name, stdout, stderr), newListCommand(stdout, stderr), newDiffCommand(stdout, stderr), newVersionCommand(stdout))
 	return root
 }
 
 // loadFlags are the flags of generate and check.
 type loadFlags struct {
-	tags    []string
-	verbose bool
-	strict  bool
+	tags     []string
+	verbose  bool
+	strict   bool
+	warnings bool
 }
 
 func (f *loadFlags) register(cmd *cobra.Command) {
 	registerTags(cmd, &f.tags)
 	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "print each file written")
 	cmd.Flags().BoolVar(&f.strict, "strict", false, "treat warnings as errors: print them as errors, exit 1 and write nothing")
+	cmd.Flags().BoolVar(&f.warnings, "warnings", true, "print the warnings; -warnings=false reports errors alone (the inverse of -strict)")
 }
 
 func registerTags(cmd *cobra.Command, tags *[]string) {
@@ -232,7 +278,7 @@ func newGenerateCommand(stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-func newCheckCommand(stdout, stderr io.Writer) *cobra.Command {
+func newCheckCommand(name string, stdout, stderr io.Writer) *cobra.Command {
 	var flags loadFlags
 	cmd := &cobra.Command{
 		Use:   "check [packages]",
@@ -249,7 +295,7 @@ func newCheckCommand(stdout, stderr io.Writer) *cobra.Command {
 				fmt.Fprintf(stderr, "%s: %s\n", safetext.Line(c.Path), c.Op)
 				stdout.Write(output.Diff(c))
 			}
-			fmt.Fprintf(stderr, "toolgen check: %d generated %s out of date; run 'toolgen generate'\n", len(changes), plural(len(changes), "file is", "files are"))
+			fmt.Fprintf(stderr, "toolgen check: %d generated %s out of date; run '%s generate'\n", len(changes), plural(len(changes), "file is", "files are"), name)
 			return errReported
 		},
 	}
@@ -310,9 +356,15 @@ func moduleVersion(info *rdebug.BuildInfo) string {
 // reports source errors itself and then returns errReported. It prints the warnings;
 // with flags.strict, as errors, and then returns errReported.
 func plan(patterns []string, flags loadFlags, stderr io.Writer) ([]output.Change, error) {
+	if flags.strict && !flags.warnings {
+		return nil, usageError{errors.New("-strict and -warnings=false contradict each other: -strict makes the warnings errors, -warnings=false leaves them out")}
+	}
 	gens, warnings, err := generateAll(patterns, flags.tags, stderr)
 	if err != nil {
 		return nil, err
+	}
+	if !flags.warnings {
+		warnings = nil // errors only: they change neither the files nor the exit status
 	}
 	for _, w := range warnings {
 		if flags.strict {

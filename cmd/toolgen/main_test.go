@@ -283,3 +283,29 @@ func TestModuleVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandName checks the command toolgen's messages name: go tool toolgen for an
+// executable where the go command puts the ones it runs (its build cache, its work
+// directory), toolgen for any other (installed, or the test's own).
+func TestCommandName(t *testing.T) {
+	hex := strings.Repeat("0123456789abcdef", 4)
+	tests := []struct{ argv0, want string }{
+		{"/root/.cache/go-build/3f/" + hex + "-d/toolgen", "go tool toolgen"},
+		{`C:\Users\a\AppData\Local\go-build\3f\` + hex + `-d\toolgen.exe`, "go tool toolgen"},
+		{"/tmp/go-build1234567/b001/exe/toolgen", "go tool toolgen"},
+		{"toolgen", "toolgen"},
+		{"/usr/local/bin/toolgen", "toolgen"},
+		{"/root/go/bin/toolgen", "toolgen"},
+		{"/root/.cache/go-build/3f/" + hex[:63] + "-d/toolgen", "toolgen"},
+		{"/root/.cache/go-build/3fx/" + hex + "-d/toolgen", "toolgen"},
+		{"/tmp/go-build/b001/exe/toolgen", "toolgen"},
+		{"/tmp/go-build12/bin/exe/toolgen", "toolgen"},
+		{"/home/a/exe/toolgen", "toolgen"},
+		{"", "toolgen"},
+	}
+	for _, tt := range tests {
+		if got := commandName(tt.argv0); got != tt.want {
+			t.Errorf("commandName(%q) = %q, want %q", tt.argv0, got, tt.want)
+		}
+	}
+}

@@ -5,11 +5,12 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"math"
+	"time"
+
 	other "github.com/toolgen/toolgen/internal/conformance/other"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
-	"math"
-	"time"
 )
 
 // This file is version 4 of toolgen's generated code: with a runtime that does not
@@ -60,7 +61,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Annotations: runtime.Annotations{
 		ReadOnly: &toolgenHints[3],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"at":{"type":"string","description":"When, in the tutorial's form.\n\nWritten like \"2024-08-01 00:00:00\".","pattern":"^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$"},"until":{"type":["string","null"],"description":"When it ends, with a zone.\n\nWritten like \"01 Aug 24 00:00 +0000\".","pattern":"^\\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{2} \\d{2}:\\d{2} [+-]\\d{4}$"},"day":{"type":"string","description":"A date.","format":"date"},"clocks":{"type":"array","description":"Times of day.","items":{"type":"string","description":"Written like \"12:00AM\".","pattern":"^\\d{1,2}:\\d{2}(AM|PM)$"},"maxItems":3}},"required":["at"],"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"at":{"type":"string","description":"When, in the tutorial's form.\n\nWritten like \"2024-08-01 00:00:00\". It is read in UTC.","pattern":"^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$"},"until":{"type":["string","null"],"description":"When it ends, with a zone.\n\nWritten like \"01 Aug 24 00:00 +0000\". It is read at the UTC offset it is written with.","pattern":"^\\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{2} \\d{2}:\\d{2} [+-]\\d{4}$"},"day":{"type":"string","description":"A date.","format":"date"},"clocks":{"type":"array","description":"Times of day.","items":{"type":"string","description":"Written like \"12:00AM\". It is read in UTC.","pattern":"^\\d{1,2}:\\d{2}(AM|PM)$"},"maxItems":3}},"required":["at"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "fail",

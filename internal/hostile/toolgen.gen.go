@@ -5,10 +5,11 @@ package hostile
 import (
 	"context"
 	"encoding/json"
-	"github.com/toolgen/toolgen/runtime"
-	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"math"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // This file is version 4 of toolgen's generated code: with a runtime that does not

@@ -5,6 +5,7 @@ package suite
 import (
 	"context"
 	"encoding/json"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )

@@ -15,3 +15,14 @@ func Neither() {} // want `warning: tool neither: neither readonly nor destructi
 //
 //toolgen:tool readonly=false
 func Writes() {} // want `warning: tool writes: readonly=false without destructive: clients will treat it as destructive; add destructive=false if it only adds or updates, or destructive to say so`
+
+// Typo is a request with a misspelt validate rule.
+type Typo struct {
+	// Name is the name.
+	Name string `json:"name" validate:"requird,min=1"` // want `warning: field Name: unknown validate rule "requird" \(did you mean "required"\?\)`
+}
+
+// Check checks it.
+//
+//toolgen:tool readonly
+func Check(t Typo) {}

@@ -5,11 +5,12 @@ package imp
 import (
 	toolgenImportContext "context"
 	toolgenImportJson "encoding/json"
+	toolgenImportMath "math"
+	"time"
+
 	toolgenImportOther "example.com/x/other"
 	toolgenImportRuntime "github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
-	toolgenImportMath "math"
-	"time"
 )
 
 // This file is version 4 of toolgen's generated code: with a runtime that does not

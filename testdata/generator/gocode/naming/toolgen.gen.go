@@ -5,6 +5,7 @@ package naming
 import (
 	"context"
 	"encoding/json"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )

@@ -5,9 +5,10 @@ package timelayout
 import (
 	"context"
 	"encoding/json"
+	"time"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
-	"time"
 )
 
 // This file is version 4 of toolgen's generated code: with a runtime that does not
@@ -30,7 +31,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Annotations: runtime.Annotations{
 		Idempotent: &toolgenHints[0],
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"When it starts, as the tutorial writes it.\n\nWritten like \"2024-08-01 00:00:00\".","pattern":"^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$"},"until":{"type":["string","null"],"description":"When it ends, optional.\n\nWritten like \"2024-08-01 00:00:00\".","pattern":"^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$"},"day":{"type":"string","description":"A date-only value.","format":"date"},"stamp":{"type":"string","description":"Says date-time, which it is anyway.","format":"date-time"},"slots":{"type":"array","description":"Times of day.","items":{"type":"string","description":"Written like \"00:00\".","pattern":"^\\d{2}:\\d{2}$"},"maxItems":4},"stamped":{"type":"string","description":"Has a comma in its layout.\n\nWritten like \"Thu, 01 Aug 2024 00:00:00 +0000\".","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{4} \\d{2}:\\d{2}:\\d{2} [+-]\\d{4}$"},"ordinal":{"type":"string","description":"A year and a padded day of the year.\n\nWritten like \"2024 214\"."},"born":{"type":"string","description":"Read by go-playground/validator as a string only.","format":"date-time"}},"required":["from","day"],"additionalProperties":false}`),
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"When it starts, as the tutorial writes it.\n\nWritten like \"2024-08-01 00:00:00\". It is read in UTC.","pattern":"^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$"},"until":{"type":["string","null"],"description":"When it ends, optional.\n\nWritten like \"2024-08-01 00:00:00\". It is read in UTC.","pattern":"^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$"},"day":{"type":"string","description":"A date-only value.","format":"date"},"stamp":{"type":"string","description":"Says date-time, which it is anyway.","format":"date-time"},"slots":{"type":"array","description":"Times of day.","items":{"type":"string","description":"Written like \"00:00\". It is read in UTC.","pattern":"^\\d{2}:\\d{2}$"},"maxItems":4},"stamped":{"type":"string","description":"Has a comma in its layout.\n\nWritten like \"Thu, 01 Aug 2024 00:00:00 +0000\". It is read at the UTC offset it is written with.","pattern":"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{4} \\d{2}:\\d{2}:\\d{2} [+-]\\d{4}$"},"ordinal":{"type":"string","description":"A year and a padded day of the year.\n\nWritten like \"2024 214\". It is read in UTC."},"born":{"type":"string","description":"Read by go-playground/validator as a string only.","format":"date-time"}},"required":["from","day"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"What Book returns.","properties":{"at":{"type":"string","description":"When it was booked.","format":"date-time"},"on":{"type":"string","description":"The day.","format":"date-time"}},"required":["at","on"]}`),
 	Strict:       true,
 }, {
@@ -39,7 +40,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Annotations: runtime.Annotations{
 		Destructive: &toolgenHints[1],
 	},
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"day":{"type":"string","description":"The day.","format":"date"},"after":{"type":"string","description":"From when.\n\nWritten like \"2024-08-01 00:00\".","pattern":"^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$"}},"required":["day","after"],"additionalProperties":false}`),
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"day":{"type":"string","description":"The day.","format":"date"},"after":{"type":"string","description":"From when.\n\nWritten like \"2024-08-01 00:00\". It is read in UTC.","pattern":"^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$"}},"required":["day","after"],"additionalProperties":false}`),
 	Strict:      true,
 }}
 

@@ -5,9 +5,10 @@ package validate
 import (
 	"context"
 	"encoding/json"
+	"math"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
-	"math"
 )
 
 // This file is version 4 of toolgen's generated code: with a runtime that does not

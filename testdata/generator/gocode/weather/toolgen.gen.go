@@ -5,9 +5,10 @@ package weather
 import (
 	"context"
 	"encoding/json"
+	"time"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
-	"time"
 )
 
 // This file is version 4 of toolgen's generated code: with a runtime that does not

@@ -5,11 +5,12 @@ package shop
 import (
 	"context"
 	"encoding/json"
+	"math"
+
 	catalog "example.com/x/catalog"
 	inventory "example.com/x/inventory"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
-	"math"
 )
 
 // This file is version 4 of toolgen's generated code: with a runtime that does not

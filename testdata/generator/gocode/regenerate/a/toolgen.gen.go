@@ -5,6 +5,7 @@ package a
 import (
 	"context"
 	"encoding/json"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )

@@ -1,0 +1,127 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/toolgen/toolgen/runtime"
+)
+
+// catalogTool is a tool of testdata/search/catalog.json, a GitHub-like MCP server.
+type catalogTool struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	Groups      []string        `json:"groups"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+// labelledQuery is a query of testdata/search/queries.json and the tool a user asking
+// it wants.
+type labelledQuery struct {
+	Query string `json:"query"`
+	Want  string `json:"want"`
+}
+
+// loadCatalog builds the catalog's tools as dynamic tools, joined.
+func loadCatalog(tb testing.TB) *runtime.Toolset {
+	tb.Helper()
+	var tools []catalogTool
+	readJSON(tb, filepath.Join("testdata", "search", "catalog.json"), &tools)
+	sets := make([]*runtime.Toolset, len(tools))
+	for i, t := range tools {
+		ts, err := runtime.NewTool(runtime.Tool{Name: t.Name, Title: t.Title, Description: t.Description, Groups: t.Groups, InputSchema: t.InputSchema},
+			func(context.Context, json.RawMessage) (*runtime.Result, error) { return nil, nil })
+		if err != nil {
+			tb.Fatal(err)
+		}
+		sets[i] = ts
+	}
+	return runtime.Join(sets...)
+}
+
+func readJSON(tb testing.TB, path string, v any) {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+}
+
+// Floors of TestSearchRecall: below them, a change made the search worse.
+const (
+	recallAt1Floor = 0.40
+	recallAt5Floor = 0.70
+)
+
+// TestSearchRecall measures Search on a labelled set of queries, written as a user
+// would ask, over a catalog of GitHub-like tools: the share of queries whose wanted
+// tool comes first (recall@1) and among the first five (recall@5).
+func TestSearchRecall(t *testing.T) {
+	ts := loadCatalog(t)
+	var queries []labelledQuery
+	readJSON(t, filepath.Join("testdata", "search", "queries.json"), &queries)
+	if ts.Len() < 80 || len(queries) < 60 {
+		t.Fatalf("catalog of %d tools and %d queries: want at least 80 and 60", ts.Len(), len(queries))
+	}
+	var at1, at5 int
+	for _, q := range queries {
+		if _, ok := ts.Lookup(q.Want); !ok {
+			t.Fatalf("query %q wants %s, which the catalog lacks", q.Query, q.Want)
+		}
+		got := ts.Search(q.Query, 5)
+		names := make([]string, len(got))
+		for i, tool := range got {
+			names[i] = tool.Name
+		}
+		switch i := slices.Index(names, q.Want); {
+		case i == 0:
+			at1++
+			at5++
+		case i > 0:
+			at5++
+			t.Logf("at %d: %q wants %s, got %v", i+1, q.Query, q.Want, names)
+		default:
+			t.Logf("missed: %q wants %s, got %v", q.Query, q.Want, names)
+		}
+	}
+	r1, r5 := float64(at1)/float64(len(queries)), float64(at5)/float64(len(queries))
+	t.Logf("%d tools, %d queries: recall@1 %.3f (%d), recall@5 %.3f (%d)", ts.Len(), len(queries), r1, at1, r5, at5)
+	if r1 < recallAt1Floor || r5 < recallAt5Floor {
+		t.Errorf("recall@1 %.3f, recall@5 %.3f: want at least %.2f and %.2f", r1, r5, recallAt1Floor, recallAt5Floor)
+	}
+}
+
+// BenchmarkSearch measures a query on the catalog, its index built beforehand, the
+// queries of the labelled set taken in turn.
+func BenchmarkSearch(b *testing.B) {
+	ts := loadCatalog(b)
+	var queries []labelledQuery
+	readJSON(b, filepath.Join("testdata", "search", "queries.json"), &queries)
+	ts.Search("warm up", 1)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		ts.Search(queries[i%len(queries)].Query, 5)
+		i++
+	}
+}
+
+// BenchmarkSearchIndex measures building the catalog's index: the first search of a
+// Toolset.
+func BenchmarkSearchIndex(b *testing.B) {
+	base := loadCatalog(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		ts := base.Select(base.Tools()[0].Name).WithTimeout(0) // a view without an index
+		_ = ts
+		runtime.Join(base, nil).Search("open a pull request", 5)
+	}
+}

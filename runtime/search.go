@@ -16,9 +16,10 @@ import (
 // zero or negative.
 const DefaultSearchLimit = 10
 
-// MaxSearchTerms is the number of words of a query Search reads, stop words included;
-// the words past it are ignored, so that a search costs at most this many look-ups
-// whatever the query's length.
+// MaxSearchTerms is the number of words of a query Search reads, stop words included,
+// and the number of distinct terms of them it looks up (a word split at case changes
+// gives several); the rest are ignored, so that a search costs at most this many
+// look-ups whatever the query's length.
 const MaxSearchTerms = 32
 
 // MaxSearchProperties is the number of properties of a tool's input schema (nested ones
@@ -70,6 +71,9 @@ func (ts *Toolset) Search(query string, limit int) []*Tool {
 	}
 	idx := ts.searchIndex()
 	hits := idx.rank(terms)
+	if len(hits) == 0 {
+		return nil
+	}
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}
@@ -105,7 +109,6 @@ const (
 	fieldParamDescriptions
 	numFields
 )
-
 
 // BM25's parameters: k1 how soon repeating a word stops adding to a score, searchB how
 // much a long field's words are discounted (per field, as BM25F has it).
@@ -313,11 +316,14 @@ func (idx *searchIndex) rank(terms []string) []hit {
 }
 
 // queryTerms returns the distinct terms of the first MaxSearchTerms words of query, in
-// the order they first appear.
+// the order they first appear, at most MaxSearchTerms of them.
 func queryTerms(query string) []string {
 	terms := appendTerms(nil, query, MaxSearchTerms)
 	out := terms[:0]
 	for _, t := range terms {
+		if len(out) == MaxSearchTerms {
+			break
+		}
 		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}

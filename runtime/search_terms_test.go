@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSearchTerms(t *testing.T) {
@@ -89,6 +90,17 @@ func TestQueryTermsLimit(t *testing.T) {
 	if got := queryTerms(strings.Repeat("the ", MaxSearchTerms) + "issue"); got != nil {
 		t.Errorf("terms past %d stop words = %q, want none", MaxSearchTerms, got)
 	}
+	// A word split at case changes gives several terms: MaxSearchTerms of them count.
+	var split []string
+	for i := range MaxSearchTerms/3 + 1 {
+		split = append(split, fmt.Sprintf("ab%dCd%d", i, i)) // ab0, cd0, ab0cd0
+	}
+	if got := queryTerms(strings.Join(split, " ")); len(got) != MaxSearchTerms {
+		t.Errorf("%d words of 3 terms: %d terms, want %d", len(split), len(got), MaxSearchTerms)
+	}
+	if got := queryTerms(strings.Join(split[:MaxSearchTerms/3], " ")); len(got) != MaxSearchTerms/3*3 {
+		t.Errorf("%d words of 3 terms: %d terms, want %d", MaxSearchTerms/3, len(got), MaxSearchTerms/3*3)
+	}
 	if got := queryTerms("issue issues Issue"); !slices.Equal(got, []string{"issu"}) {
 		t.Errorf("repeated word: %q", got)
 	}
@@ -155,4 +167,41 @@ func TestSearchLazy(t *testing.T) {
 	if g := ts.Select("list_pulls"); g.search == ts.search {
 		t.Error("Select shares the index of other tools")
 	}
+}
+
+// FuzzSearchQuery: any query gives at most MaxSearchTerms distinct terms, each valid
+// UTF-8, lowercase, without separators and at most maxSearchWordBytes long, and a
+// search of it returns at most its limit of distinct tools, the same on a second run.
+func FuzzSearchQuery(f *testing.F) {
+	for _, s := range []string{"", "merge PRs", "listPullRequests", "HTTPServer URLs", "Über\xffstraße", "the the the", "a-b_c.d", "ÉTÉ ǅ ǲ ﬃ İ"} {
+		f.Add(s)
+	}
+	ts := NewToolset([]Tool{
+		{Name: "merge_pull_request", Description: "Merges a pull request."},
+		{Name: "list_issues", Title: "List issues", Groups: []string{"issues"}},
+		{Name: "straße", Description: "Über alles.", InputSchema: json.RawMessage(`{"properties":{"httpServer":{"description":"URLs"}}}`)},
+	}, nil)
+	f.Fuzz(func(t *testing.T, query string) {
+		terms := queryTerms(query)
+		if len(terms) > MaxSearchTerms {
+			t.Fatalf("%d terms", len(terms))
+		}
+		for _, term := range terms {
+			if !utf8.ValidString(term) || len(term) > maxSearchWordBytes || term == "" {
+				t.Fatalf("term %q", term)
+			}
+			for _, r := range term {
+				if !isWordRune(r) {
+					t.Fatalf("term %q holds %q", term, r)
+				}
+			}
+		}
+		got := ts.Search(query, 2)
+		if len(got) > 2 || len(got) == 2 && got[0] == got[1] {
+			t.Fatalf("Search(%q) = %v", query, got)
+		}
+		if again := ts.Search(query, 2); !slices.Equal(got, again) {
+			t.Fatalf("Search(%q) = %v, then %v", query, got, again)
+		}
+	})
 }

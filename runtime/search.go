@@ -121,44 +121,80 @@ const (
 type searchIndex struct {
 	postings map[string][]posting
 	vocab    []string // the keys of postings, sorted
-	avgLen   [numFields]float64
-	lens     [][numFields]int32 // by entry
 	n        int
 }
 
-// posting is a word's occurrences in one tool: its counts by field.
+// posting is a word's occurrences in one tool: BM25F's pseudo-frequency of the word in
+// the tool, its counts by field weighed and normalised by the field's length.
 type posting struct {
 	doc int32
-	tf  [numFields]uint16
+	tf  float64
+}
+
+// fieldWeights are BM25F's field weights: a word of the name tells most of what the tool
+// does, one of a parameter's description least.
+func fieldWeights() [numFields]float64 {
+	return [numFields]float64{
+		fieldName:              3,
+		fieldTitle:             2,
+		fieldGroups:            1.5,
+		fieldParamNames:        1,
+		fieldDescription:       1,
+		fieldParamDescriptions: 0.5,
+	}
+}
+
+// termCounts is a word's counts by field in one tool.
+type termCounts struct {
+	term string
+	tf   [numFields]uint16
 }
 
 // buildIndex indexes the tools of entries.
 func buildIndex(entries []entry) *searchIndex {
-	idx := &searchIndex{postings: map[string][]posting{}, lens: make([][numFields]int32, len(entries)), n: len(entries)}
+	idx := &searchIndex{postings: map[string][]posting{}, n: len(entries)}
+	perDoc := make([][]termCounts, len(entries))
+	lens := make([][numFields]int32, len(entries))
 	var total [numFields]float64
 	var words []string
+	slot := map[string]int{} // of a word in the tool's termCounts
 	for doc, e := range entries {
-		counts := map[string]*[numFields]uint16{}
+		clear(slot)
+		var counts []termCounts
 		fields := toolFields(e.tool)
 		for f, texts := range fields {
 			for _, text := range texts {
 				words = appendTerms(words[:0], text, -1)
 				for _, w := range words {
-					c := counts[w]
-					if c == nil {
-						c = new([numFields]uint16)
-						counts[w] = c
+					i, ok := slot[w]
+					if !ok {
+						i = len(counts)
+						slot[w] = i
+						counts = append(counts, termCounts{term: w})
 					}
-					if c[f] < math.MaxUint16 {
-						c[f]++
+					if counts[i].tf[f] < math.MaxUint16 {
+						counts[i].tf[f]++
 					}
 				}
-				idx.lens[doc][f] += int32(len(words))
+				lens[doc][f] += int32(len(words))
 			}
-			total[f] += float64(idx.lens[doc][f])
+			total[f] += float64(lens[doc][f])
 		}
-		for w, c := range counts {
-			idx.postings[w] = append(idx.postings[w], posting{doc: int32(doc), tf: *c})
+		perDoc[doc] = counts
+	}
+	weights := fieldWeights()
+	for doc, counts := range perDoc {
+		for _, c := range counts {
+			var tf float64
+			for f, n := range c.tf {
+				if n == 0 {
+					continue
+				}
+				// total[f] > 0, since this field of this tool has the word.
+				norm := 1 - searchB + searchB*float64(lens[doc][f])*float64(len(entries))/total[f]
+				tf += weights[f] * float64(n) / norm
+			}
+			idx.postings[c.term] = append(idx.postings[c.term], posting{doc: int32(doc), tf: tf})
 		}
 	}
 	idx.vocab = make([]string, 0, len(idx.postings))
@@ -166,11 +202,6 @@ func buildIndex(entries []entry) *searchIndex {
 		idx.vocab = append(idx.vocab, w)
 	}
 	slices.Sort(idx.vocab)
-	for f := range total {
-		if len(entries) > 0 {
-			idx.avgLen[f] = total[f] / float64(len(entries))
-		}
-	}
 	return idx
 }
 
@@ -257,34 +288,17 @@ type hit struct {
 // rank scores the tools for the query's terms and returns those that match, best
 // first, equal scores in entry order (by name).
 func (idx *searchIndex) rank(terms []string) []hit {
-	// BM25F's field weights: a word of the name tells most of what the tool does, one
-	// of a parameter's description least.
-	weights := [numFields]float64{
-		fieldName:              3,
-		fieldTitle:             2,
-		fieldGroups:            1.5,
-		fieldParamNames:        1,
-		fieldDescription:       1,
-		fieldParamDescriptions: 0.5,
-	}
-	scores := map[int32]float64{}
+	scores := make([]float64, idx.n)
+	var matched []int32
 	add := func(t string, weight float64) {
 		ps := idx.postings[t]
 		df := float64(len(ps))
 		idf := math.Log(1 + (float64(idx.n)-df+0.5)/(df+0.5))
 		for _, p := range ps {
-			var tf float64
-			for f, c := range p.tf {
-				if c == 0 {
-					continue
-				}
-				norm := 1 - searchB
-				if idx.avgLen[f] > 0 {
-					norm += searchB * float64(idx.lens[p.doc][f]) / idx.avgLen[f]
-				}
-				tf += weights[f] * float64(c) / norm
+			if scores[p.doc] == 0 {
+				matched = append(matched, p.doc)
 			}
-			scores[p.doc] += weight * idf * tf / (searchK1 + tf)
+			scores[p.doc] += weight * idf * p.tf / (searchK1 + p.tf)
 		}
 	}
 	for _, t := range terms {
@@ -302,9 +316,9 @@ func (idx *searchIndex) rank(terms []string) []hit {
 			}
 		}
 	}
-	hits := make([]hit, 0, len(scores))
-	for doc, s := range scores {
-		hits = append(hits, hit{doc, s})
+	hits := make([]hit, len(matched))
+	for i, doc := range matched {
+		hits[i] = hit{doc, scores[doc]}
 	}
 	slices.SortFunc(hits, func(a, b hit) int {
 		if c := cmp.Compare(b.score, a.score); c != 0 {

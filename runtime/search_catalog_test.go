@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -121,5 +122,24 @@ func BenchmarkSearchIndex(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		runtime.Join(base).Search("open a pull request", 5) // a new Toolset, without an index
+	}
+}
+
+// BenchmarkSearchLongQuery measures hostile queries on the catalog: 1 MiB of a query's
+// words repeated, and 100,000 one-letter words. Search stops reading a query after its
+// first MaxSearchTerms words, so both cost what a short query does.
+func BenchmarkSearchLongQuery(b *testing.B) {
+	ts := loadCatalog(b)
+	ts.Search("warm up", 1)
+	for _, q := range []struct{ name, query string }{
+		{"query=1MiB", strings.Repeat("merge pull request ", (1<<20)/19)},
+		{"query=100000_words", strings.Repeat("w ", 100000)},
+	} {
+		b.Run(q.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ts.Search(q.query, 5)
+			}
+		})
 	}
 }

@@ -22,6 +22,12 @@ const DefaultSearchLimit = 10
 // look-ups whatever the query's length.
 const MaxSearchTerms = 32
 
+// MaxSearchQueryBytes is the length of a query Search reads; the bytes past it are
+// ignored (a word they cut is cut there), so that a search of a query of only white
+// space or punctuation, which holds no words to stop at, costs what one of this length
+// does.
+const MaxSearchQueryBytes = 16 << 10
+
 // MaxSearchProperties is the number of properties of a tool's input schema (nested ones
 // included, in the order a breadth-first walk meets them) whose names and descriptions
 // Search indexes; the properties past it are not indexed.
@@ -53,7 +59,8 @@ const maxSearchWordBytes = 64
 // removed ("issues", "issued" and "issuing" are "issue") and common English words
 // ("the", "my", "to", ...) ignored. Equal scores are ordered by tool name, so the
 // result is deterministic. An empty query, or one of only white space, punctuation and
-// common words, returns nothing; only the first MaxSearchTerms words of a query count.
+// common words, returns nothing; only the first MaxSearchTerms words of a query count,
+// within its first MaxSearchQueryBytes.
 //
 // The index is built at the first search of ts, or of a Toolset that holds the same
 // tools with other settings (the With methods): making a Toolset costs nothing for
@@ -329,9 +336,13 @@ func (idx *searchIndex) rank(terms []string) []hit {
 	return hits
 }
 
-// queryTerms returns the distinct terms of the first MaxSearchTerms words of query, in
-// the order they first appear, at most MaxSearchTerms of them.
+// queryTerms returns the distinct terms of the first MaxSearchTerms words of query's
+// first MaxSearchQueryBytes, in the order they first appear, at most MaxSearchTerms of
+// them.
 func queryTerms(query string) []string {
+	if len(query) > MaxSearchQueryBytes {
+		query = query[:MaxSearchQueryBytes]
+	}
 	terms := appendTerms(nil, query, MaxSearchTerms)
 	out := terms[:0]
 	for _, t := range terms {

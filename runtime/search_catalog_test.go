@@ -126,14 +126,17 @@ func BenchmarkSearchIndex(b *testing.B) {
 }
 
 // BenchmarkSearchLongQuery measures hostile queries on the catalog: 1 MiB of a query's
-// words repeated, and 100,000 one-letter words. Search stops reading a query after its
-// first MaxSearchTerms words, so both cost what a short query does.
+// words repeated, 100,000 one-letter words, 1 MiB of punctuation and a word of 1 MiB.
+// Search stops reading a query after its first MaxSearchTerms words or
+// MaxSearchQueryBytes, so each costs at most what a query of that length does.
 func BenchmarkSearchLongQuery(b *testing.B) {
 	ts := loadCatalog(b)
 	ts.Search("warm up", 1)
 	for _, q := range []struct{ name, query string }{
 		{"query=1MiB", strings.Repeat("merge pull request ", (1<<20)/19)},
 		{"query=100000_words", strings.Repeat("w ", 100000)},
+		{"query=1MiB_punctuation", strings.Repeat("-,;", (1<<20)/3)},
+		{"query=1MiB_word", strings.Repeat("x", 1<<20)},
 	} {
 		b.Run(q.name, func(b *testing.B) {
 			b.ReportAllocs()

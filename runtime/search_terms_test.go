@@ -106,6 +106,17 @@ func TestQueryTermsLimit(t *testing.T) {
 	}
 }
 
+// TestQueryBytesLimit: the byte at MaxSearchQueryBytes is read, the one after it is not.
+func TestQueryBytesLimit(t *testing.T) {
+	pad := strings.Repeat(" ", MaxSearchQueryBytes-len("iban"))
+	if got := queryTerms(pad + "iban"); !slices.Equal(got, []string{"iban"}) {
+		t.Errorf("a word ending at byte %d: %q", MaxSearchQueryBytes, got)
+	}
+	if got := queryTerms(pad + " iban"); !slices.Equal(got, []string{"iba"}) {
+		t.Errorf("a word ending at byte %d: %q, want it cut", MaxSearchQueryBytes+1, got)
+	}
+}
+
 func TestSchemaProperties(t *testing.T) {
 	schema := `{"type":"object","properties":{"owner":{"type":"string","description":"The owner"},
 		"filter":{"type":"object","properties":{"label":{"type":"string","description":"A label"}}},

@@ -159,7 +159,8 @@ func BenchmarkToolset1000(b *testing.B) {
 // whose descriptions share their words ("Looks a key up in table N."): a query of those
 // words scores every tool, the worst case of a catalog of this size; one with a table's
 // number few. index= is the first search of a new Toolset: its index built, then the
-// query.
+// query; first_search reads every tool, view gathers the words an earlier search of the
+// Toolset it was made from read.
 //
 //	go generate ./thousand && go test -run '^$' -bench BenchmarkSearch1000 -benchmem .   # in bench
 func BenchmarkSearch1000(b *testing.B) {
@@ -183,6 +184,14 @@ func BenchmarkSearch1000(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			tools().Search("look a key up in a table", 5)
+		}
+	})
+	b.Run("index=view", func(b *testing.B) {
+		ts := tools()
+		ts.Search("warm up", 1)
+		b.ReportAllocs()
+		for b.Loop() {
+			runtime.Join(ts).Search("look a key up in a table", 5) // a view of the same tools
 		}
 	})
 }

@@ -100,9 +100,9 @@ type lazyIndex struct {
 func (ts *Toolset) searchIndex() *searchIndex {
 	if ts.search == nil {
 		// A Toolset not made by newToolset or filter: no cache to keep it in.
-		return buildIndex(ts.entries)
+		return buildIndex(ts)
 	}
-	ts.search.once.Do(func() { ts.search.idx = buildIndex(ts.entries) })
+	ts.search.once.Do(func() { ts.search.idx = buildIndex(ts) })
 	return ts.search.idx
 }
 
@@ -157,48 +157,40 @@ type termCounts struct {
 	tf   [numFields]uint16
 }
 
-// buildIndex indexes the tools of entries.
-func buildIndex(entries []entry) *searchIndex {
+// toolTerms are the words of a tool, by field, and each field's length in words.
+type toolTerms struct {
+	counts []termCounts
+	lens   [numFields]int32
+}
+
+// searchKey is the key of a tool's toolTerms in the cache of Lowered.
+const searchKey = "github.com/toolgen/toolgen/runtime.Search"
+
+// buildIndex indexes the tools of ts. The words of each tool are read once and kept with
+// the tool's entry (see Lowered), so that the views Group and Select make, and the sets
+// Join makes, index their tools without reading them again.
+func buildIndex(ts *Toolset) *searchIndex {
+	entries := ts.entries
 	idx := &searchIndex{postings: map[string][]posting{}, n: len(entries)}
-	perDoc := make([][]termCounts, len(entries))
-	lens := make([][numFields]int32, len(entries))
+	perDoc := make([]*toolTerms, len(entries))
 	var total [numFields]float64
-	var words []string
-	slot := map[string]int{} // of a word in the tool's termCounts
 	for doc, e := range entries {
-		clear(slot)
-		var counts []termCounts
-		fields := toolFields(e.tool)
-		for f, texts := range fields {
-			for _, text := range texts {
-				words = appendTerms(words[:0], text, -1)
-				for _, w := range words {
-					i, ok := slot[w]
-					if !ok {
-						i = len(counts)
-						slot[w] = i
-						counts = append(counts, termCounts{term: w})
-					}
-					if counts[i].tf[f] < math.MaxUint16 {
-						counts[i].tf[f]++
-					}
-				}
-				lens[doc][f] += int32(len(words))
-			}
-			total[f] += float64(lens[doc][f])
+		tt := Lowered(ts, e.tool, searchKey, readToolTerms)
+		for f := range total {
+			total[f] += float64(tt.lens[f])
 		}
-		perDoc[doc] = counts
+		perDoc[doc] = tt
 	}
 	weights := fieldWeights()
-	for doc, counts := range perDoc {
-		for _, c := range counts {
+	for doc, tt := range perDoc {
+		for _, c := range tt.counts {
 			var tf float64
 			for f, n := range c.tf {
 				if n == 0 {
 					continue
 				}
 				// total[f] > 0, since this field of this tool has the word.
-				norm := 1 - searchB + searchB*float64(lens[doc][f])*float64(len(entries))/total[f]
+				norm := 1 - searchB + searchB*float64(tt.lens[f])*float64(len(entries))/total[f]
 				tf += weights[f] * float64(n) / norm
 			}
 			idx.postings[c.term] = append(idx.postings[c.term], posting{doc: int32(doc), tf: tf})
@@ -210,6 +202,31 @@ func buildIndex(entries []entry) *searchIndex {
 	}
 	slices.Sort(idx.vocab)
 	return idx
+}
+
+// readToolTerms returns the words of t.
+func readToolTerms(t *Tool) *toolTerms {
+	tt := new(toolTerms)
+	var words []string
+	slot := map[string]int{} // of a word in tt.counts
+	for f, texts := range toolFields(t) {
+		for _, text := range texts {
+			words = appendTerms(words[:0], text, -1)
+			for _, w := range words {
+				i, ok := slot[w]
+				if !ok {
+					i = len(tt.counts)
+					slot[w] = i
+					tt.counts = append(tt.counts, termCounts{term: w})
+				}
+				if tt.counts[i].tf[f] < math.MaxUint16 {
+					tt.counts[i].tf[f]++
+				}
+			}
+			tt.lens[f] += int32(min(len(words), math.MaxInt32-int(tt.lens[f])))
+		}
+	}
+	return tt
 }
 
 // toolFields returns the texts of t by field.

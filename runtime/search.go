@@ -49,22 +49,26 @@ const (
 const maxSearchWordBytes = 64
 
 // Search returns the tools of ts that best match query, best first, at most limit of
-// them (DefaultSearchLimit when limit <= 0). A tool matches when any word of the query
-// is in its name (split at "_", "-", "." and case changes: "listPullRequests" is "list
-// pull requests"), title, description, groups, or the names and descriptions of the
-// properties of its input schema, nested ones included (at most MaxSearchProperties
-// of them). Tools are ranked by BM25F: each field weighs as much as it tells (a word of
-// the name more than one of a parameter's description), rare words more than common
-// ones. Words are compared lowercased, with English plurals and -ing and -ed endings
-// removed ("issues", "issued" and "issuing" are "issue") and common English words
-// ("the", "my", "to", ...) ignored. Equal scores are ordered by tool name, so the
-// result is deterministic. An empty query, or one of only white space, punctuation and
-// common words, returns nothing; only the first MaxSearchTerms words of a query count,
-// within its first MaxSearchQueryBytes.
+// them (DefaultSearchLimit when limit <= 0). A tool matches when a word of the query is
+// in its name (split at anything but letters and digits, and at case changes:
+// "listPullRequests" is "list pull requests"), title, description, groups, or the names
+// and descriptions of the properties of its input schema, nested ones included (at most
+// MaxSearchProperties of them). Tools are ranked by BM25F: each field weighs as much as
+// it tells (a word of the name more than one of a parameter's description), rare words
+// more than common ones. Words are compared lowercased, with English plurals and -ing
+// and -ed endings removed ("issues", "issued" and "issuing" are "issue"), common English
+// words ("the", "my", "to", ...) ignored, and a few usual abbreviations of software
+// read whole ("PR" is "pull request", "repo" "repository"); a query word of three
+// letters or more also matches, for less, the longer words it begins (at most
+// MaxSearchPrefixMatches of them). Equal scores are ordered by tool name, so the result
+// is deterministic. An empty query, or one of only white space, punctuation and common
+// words, returns nothing; only the first MaxSearchTerms words of a query count, within
+// its first MaxSearchQueryBytes.
 //
-// The index is built at the first search of ts, or of a Toolset that holds the same
-// tools with other settings (the With methods): making a Toolset costs nothing for
-// search. Search is safe for concurrent use.
+// The index is built at the first search of ts, so making a Toolset costs nothing for
+// search; the Toolsets the With methods make share it, and the words each tool yields
+// are kept with the tool, so a view made by Group, Select or Join indexes its tools
+// without reading them again. Search is safe for concurrent use.
 func (ts *Toolset) Search(query string, limit int) []*Tool {
 	if ts == nil || len(ts.entries) == 0 {
 		return nil
@@ -106,7 +110,7 @@ func (ts *Toolset) searchIndex() *searchIndex {
 	return ts.search.idx
 }
 
-// The fields of a tool that Search reads, and what a word found in each weighs.
+// The fields of a tool that Search reads (see fieldWeights).
 const (
 	fieldName = iota
 	fieldTitle

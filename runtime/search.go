@@ -517,10 +517,11 @@ func stem(w string) string {
 }
 
 // undouble removes the doubled final consonant that -ing and -ed add ("stopped" is
-// "stopp", then "stop"), but not an "ll", "ss" or "zz" that the word has ("called").
+// "stopp", then "stop"), but not an "ll", "ss" or "zz" that the word has ("called"),
+// nor a byte of a letter outside ASCII (whose last two bytes may be equal).
 func undouble(w string) string {
 	n := len(w)
-	if n > 2 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouylsz", rune(w[n-1])) {
+	if n > 2 && w[n-1] == w[n-2] && 'a' <= w[n-1] && w[n-1] <= 'z' && !strings.ContainsRune("aeiouylsz", rune(w[n-1])) {
 		return w[:n-1]
 	}
 	return w

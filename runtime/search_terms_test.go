@@ -25,6 +25,7 @@ func TestSearchTerms(t *testing.T) {
 		{"the PRs of my repo", []string{"pull", "request", "repository"}},
 		{"Über straße", []string{"über", "straß"}},
 		{"a\xffb  ,;-- x", []string{"b", "x"}},
+		{"緷ed 緷ing", []string{"緷", "緷"}}, // U+7DF7 ends in two equal bytes: not a doubled consonant
 		{"", nil},
 		{" \t\n ", nil},
 		{"!?., -- __", nil},

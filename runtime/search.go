@@ -412,15 +412,21 @@ func isWordRune(r rune) bool {
 	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
+// cutWord cuts w to maxSearchWordBytes, at a rune boundary.
+func cutWord(w string) string {
+	if len(w) <= maxSearchWordBytes {
+		return w
+	}
+	cut := maxSearchWordBytes
+	for cut > 0 && !utf8.RuneStart(w[cut]) {
+		cut--
+	}
+	return w[:cut]
+}
+
 // appendWord appends the terms of one word (see appendTerms).
 func appendWord(terms []string, word string) []string {
-	if len(word) > maxSearchWordBytes {
-		cut := maxSearchWordBytes
-		for cut > 0 && !utf8.RuneStart(word[cut]) {
-			cut--
-		}
-		word = word[:cut]
-	}
+	word = cutWord(word)
 	whole := strings.ToLower(word)
 	parts := 0
 	var prev rune
@@ -447,8 +453,11 @@ func appendWord(terms []string, word string) []string {
 	return appendTerm(terms, whole)
 }
 
-// appendTerm appends the term of w, a lowercase word, or those of its expansion.
+// appendTerm appends the term of w, a lowercase word, or those of its expansion. w is
+// cut to maxSearchWordBytes again: lowercasing may lengthen a word ("Ⱥ" is 2 bytes,
+// "ⱥ" 3).
 func appendTerm(terms []string, w string) []string {
+	w = cutWord(w)
 	if isStopWord(w) {
 		return terms
 	}

@@ -47,6 +47,11 @@ func TestSearchTermsCut(t *testing.T) {
 	if len(got) != 1 || got[0] != strings.Repeat("x", maxSearchWordBytes-1) {
 		t.Errorf("terms of a %d-byte word = %q", len(long), got)
 	}
+	// Lowercasing lengthens "Ⱥ" (2 bytes) to "ⱥ" (3): the term is cut again.
+	upper := strings.Repeat("Ⱥ", maxSearchWordBytes/2)
+	if got := appendTerms(nil, upper, -1); len(got) != 1 || len(got[0]) > maxSearchWordBytes || got[0] != strings.Repeat("ⱥ", maxSearchWordBytes/3) {
+		t.Errorf("terms of %d bytes of Ⱥ = %q", len(upper), got)
+	}
 }
 
 // TestStemFamily: the forms of a word have one stem.

@@ -155,6 +155,47 @@ func BenchmarkToolset1000(b *testing.B) {
 	})
 }
 
+// BenchmarkSearch1000 measures Toolset.Search on the 1,000 tools of bench/thousand,
+// whose descriptions share their words ("Looks a key up in table N."): a query of those
+// words scores every tool, the worst case of a catalog of this size; one with a table's
+// number few. index= is the first search of a new Toolset: its index built, then the
+// query; first_search reads every tool, view gathers the words an earlier search of the
+// Toolset it was made from read.
+//
+//	go generate ./thousand && go test -run '^$' -bench BenchmarkSearch1000 -benchmem .   # in bench
+func BenchmarkSearch1000(b *testing.B) {
+	tools := thousandTools(b)
+	for _, q := range []struct{ name, query string }{
+		{"query=every_tool", "look a key up in a table"},
+		{"query=one_tool", "which table is number 512"},
+	} {
+		b.Run(q.name, func(b *testing.B) {
+			ts := tools()
+			if got := ts.Search(q.query, 5); len(got) == 0 {
+				b.Fatalf("Search(%q) found nothing", q.query)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				ts.Search(q.query, 5)
+			}
+		})
+	}
+	b.Run("index=first_search", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			tools().Search("look a key up in a table", 5)
+		}
+	})
+	b.Run("index=view", func(b *testing.B) {
+		ts := tools()
+		ts.Search("warm up", 1)
+		b.ReportAllocs()
+		for b.Loop() {
+			runtime.Join(ts).Search("look a key up in a table", 5) // a view of the same tools
+		}
+	})
+}
+
 func newServer() *mcp.Server {
 	return mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v0.0.1"}, nil)
 }

@@ -28,6 +28,7 @@ type Toolset struct {
 	entries []entry // sorted by tool name
 	cfg     config
 	pool    *sync.Pool // of *Decoder
+	search  *lazyIndex // built at the first Search; shared by the With methods' copies
 }
 
 // config holds a Toolset's settings; the zero value is the default.
@@ -71,7 +72,7 @@ func newToolset(entries []entry, cfg config, pool *sync.Pool) *Toolset {
 	if pool == nil {
 		pool = &sync.Pool{New: func() any { return new(Decoder) }}
 	}
-	return &Toolset{entries: entries, cfg: cfg, pool: pool}
+	return &Toolset{entries: entries, cfg: cfg, pool: pool, search: new(lazyIndex)}
 }
 
 // Lowered returns lower(t) for t, a tool of ts, computed once per tool and key and
@@ -165,7 +166,7 @@ func (ts *Toolset) filter(keep func(*Tool) bool) *Toolset {
 			entries = append(entries, e)
 		}
 	}
-	return &Toolset{entries: entries, cfg: ts.cfg, pool: ts.pool}
+	return &Toolset{entries: entries, cfg: ts.cfg, pool: ts.pool, search: new(lazyIndex)}
 }
 
 // with returns the same tools with the settings change applied.

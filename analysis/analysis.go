@@ -24,9 +24,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/toolgen/toolgen/generator"
-	"github.com/toolgen/toolgen/internal/safetext"
 	"github.com/toolgen/toolgen/model"
 	"github.com/toolgen/toolgen/parser"
+	"github.com/toolgen/toolgen/runtime/safetext"
 )
 
 // Analyzer reports every error and warning of toolgen generate at its position.

@@ -5,8 +5,9 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/runtime/safetext"
 )
 
 // Default limits on a call's arguments.
@@ -524,43 +525,7 @@ func (d *Decoder) childName() string {
 // override keeps the violation on its line and shows what it holds, and escaped as a
 // JSON Pointer step.
 func shownName(s string) string {
-	return escapePointer(lineText(cutName(s)))
-}
-
-// lineText returns s with every character that is not printable (unicode.IsPrint; a
-// space is printable, a tab and a newline are not) written as its Go escape (\n, \x1b,
-// \u2028, \ufeff), and each byte of invalid UTF-8 as \xNN: the rule of toolgen's
-// internal/safetext.Line, which runtime cannot import (TestLineTextIsSafetextLine
-// keeps the two alike).
-func lineText(s string) string {
-	plain := true
-	for _, r := range s {
-		if r == utf8.RuneError || r != ' ' && !unicode.IsPrint(r) {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return s
-	}
-	var b strings.Builder
-	const hex = "0123456789abcdef"
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			b.WriteString(`\x`)
-			b.WriteByte(hex[s[i]>>4])
-			b.WriteByte(hex[s[i]&15])
-		case r == ' ' || unicode.IsPrint(r):
-			b.WriteString(s[i : i+n])
-		default:
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-		i += n
-	}
-	return b.String()
+	return escapePointer(safetext.Line(cutName(s)))
 }
 
 // maxNameBytes is the longest name a path shows whole; a longer one, which only the

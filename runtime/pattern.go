@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+
+	"github.com/toolgen/toolgen/runtime/safetext"
 )
 
 // MaxPatternSize is the largest program a schema's pattern may compile to, in
@@ -23,7 +25,7 @@ const MaxPatternSize = 256
 // their Go escapes, so that a schema's pattern cannot put a line of its own, or a
 // terminal sequence, in the model's error text and the logs of it.
 func PatternMessage(src string) string {
-	return "must match the pattern " + lineText(src)
+	return "must match the pattern " + safetext.Line(src)
 }
 
 // CompilePattern compiles a JSON Schema pattern (RE2 syntax, unanchored), refusing

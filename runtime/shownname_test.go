@@ -3,12 +3,10 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"math/rand/v2"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
-	"github.com/toolgen/toolgen/internal/safetext"
+	"github.com/toolgen/toolgen/runtime/safetext"
 )
 
 // TestViolationPathsStayOnTheirLine: a name in a violation's path, one the arguments
@@ -45,26 +43,6 @@ func TestViolationPathsStayOnTheirLine(t *testing.T) {
 			if safetext.Line(v.Path) != v.Path {
 				t.Errorf("%s: the path %q holds a character that is not printable", tc.args, v.Path)
 			}
-		}
-	}
-}
-
-// TestLineTextIsSafetextLine: lineText is internal/safetext.Line, on random strings of
-// the characters they treat apart.
-func TestLineTextIsSafetextLine(t *testing.T) {
-	pieces := []string{"a", " ", "\\", "\n", "\r", "\t", "\x00", "\x1b", "\x7f", "\u0085", "\u00a0", "\u2028", "\u202e", "\ufeff", "\ufffd", "\xff", "\xe2\x80", "é", "~", "/"}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
-		var b strings.Builder
-		for range r.IntN(8) {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		s := b.String()
-		if got, want := lineText(s), safetext.Line(s); got != want {
-			t.Fatalf("lineText(%q) = %q, safetext.Line gives %q", s, got, want)
-		}
-		if !utf8.ValidString(lineText(s)) {
-			t.Fatalf("lineText(%q) = %q, not valid UTF-8", s, lineText(s))
 		}
 	}
 }

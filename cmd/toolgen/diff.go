@@ -18,7 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolgen/toolgen/internal/contractdiff"
-	"github.com/toolgen/toolgen/internal/safetext"
+	"github.com/toolgen/toolgen/runtime/safetext"
 )
 
 const diffLong = `Diff compares the tool contracts of the packages (default ".") in the working tree with

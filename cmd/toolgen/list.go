@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolgen/toolgen/generator"
-	"github.com/toolgen/toolgen/internal/safetext"
 	"github.com/toolgen/toolgen/model"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/safetext"
 )
 
 const listLong = `List prints the catalog of the packages' tools (default "."), one tool per line,

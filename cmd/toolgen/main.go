@@ -91,9 +91,9 @@ import (
 	"github.com/toolgen/toolgen/generator"
 	"github.com/toolgen/toolgen/internal/contractdiff"
 	"github.com/toolgen/toolgen/internal/output"
-	"github.com/toolgen/toolgen/internal/safetext"
 	"github.com/toolgen/toolgen/model"
 	"github.com/toolgen/toolgen/parser"
+	"github.com/toolgen/toolgen/runtime/safetext"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 

@@ -1,9 +1,14 @@
 // Package safetext makes strings from the source or from schemas safe to print in
-// toolgen's line-oriented text output (diagnostics, toolgen diff, toolgen list):
-// a property name, a tag value or a description may hold a newline, a carriage
-// return, a terminal escape sequence or an invisible character, and printed as it is
-// it would start a line of its own (in GitHub Actions, "::error ..." at the start of a
-// line is a workflow command), rewrite the terminal, or read as something else.
+// line-oriented text. A property name, a tag value or a description may hold a
+// newline, a carriage return, a terminal escape sequence or an invisible character;
+// printed as it is, it would start a line of its own (in GitHub Actions, "::error ..."
+// at the start of a line is a workflow command), rewrite the terminal, or read as
+// something else.
+//
+// toolgen's output (diagnostics, toolgen diff, toolgen list) and the runtime's
+// violation messages (the names in a path, a pattern) share it. Like
+// runtime/schematree, it is for toolgen's own packages and imports only the standard
+// library.
 package safetext
 
 import (

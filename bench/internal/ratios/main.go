@@ -3,6 +3,7 @@
 // with confidence intervals, these give the "0.21x" that the targets are written in.
 //
 //	go run ./internal/ratios -col approach -base encoding_json results.txt
+//	go run ./internal/ratios -col impl -base floor -unit calls/s mcphttp.txt
 //
 // Benchmarks are grouped by their name without the col key (BenchmarkDecode/payload=
 // weather/approach=generated-2 is row "BenchmarkDecode/payload=weather", column
@@ -25,8 +26,10 @@ import (
 func main() {
 	col := flag.String("col", "approach", "the name key whose values are the columns")
 	base := flag.String("base", "encoding_json", `the column the ratios are to ("": no ratios)`)
+	unit := flag.String("unit", "ns/op", "the unit of the medians and ratios: ns/op or a metric a benchmark reports, such as calls/s")
 	flag.Parse()
 	t := newTable()
+	t.unit = *unit
 	if flag.NArg() == 0 {
 		t.read(os.Stdin, *col)
 	}
@@ -46,6 +49,9 @@ type table struct {
 	rows, cols []string
 	ns, bytes  map[[2]string][]float64
 	allocs     map[[2]string][]float64
+	// unit is what ns holds: ns/op, or the values of another unit (a metric such as
+	// calls/s, reported by b.ReportMetric).
+	unit string
 }
 
 func newTable() *table {
@@ -87,7 +93,7 @@ func (t *table) read(r io.Reader, col string) {
 				continue
 			}
 			switch fields[i+1] {
-			case "ns/op":
+			case t.unit:
 				t.ns[key] = append(t.ns[key], v)
 			case "B/op":
 				t.bytes[key] = append(t.bytes[key], v)
@@ -114,10 +120,14 @@ func median(xs []float64) (float64, bool) {
 }
 
 func (t *table) print(w io.Writer, col, base string) {
+	what, show := "time per operation", duration
+	if t.unit != "ns/op" {
+		what, show = t.unit, number
+	}
 	if base != "" {
-		fmt.Fprintf(w, "Median time per operation, and its ratio to %s (n = runs per cell):\n\n", base)
+		fmt.Fprintf(w, "Median %s, and its ratio to %s (n = runs per cell):\n\n", what, base)
 	} else {
-		fmt.Fprintf(w, "Median time per operation (n = runs per cell):\n\n")
+		fmt.Fprintf(w, "Median %s (n = runs per cell):\n\n", what)
 	}
 	header(w, col, t.cols)
 	for _, row := range t.rows {
@@ -130,14 +140,14 @@ func (t *table) print(w io.Writer, col, base string) {
 			case !ok:
 				fmt.Fprint(w, " |")
 			case hasBase && b > 0:
-				fmt.Fprintf(w, " %s (%s, n=%d) |", duration(m), ratio(m/b), len(xs))
+				fmt.Fprintf(w, " %s (%s, n=%d) |", show(m), ratio(m/b), len(xs))
 			default:
-				fmt.Fprintf(w, " %s (n=%d) |", duration(m), len(xs))
+				fmt.Fprintf(w, " %s (n=%d) |", show(m), len(xs))
 			}
 		}
 		fmt.Fprintln(w)
 	}
-	if len(t.allocs) == 0 {
+	if len(t.allocs) == 0 || t.unit != "ns/op" {
 		return
 	}
 	fmt.Fprintf(w, "\nMedian allocations and bytes allocated per operation:\n\n")
@@ -202,4 +212,12 @@ func size(b float64) string {
 		return fmt.Sprintf("%.1f KiB", b/(1<<10))
 	}
 	return fmt.Sprintf("%.0f B", b)
+}
+
+// number shows a metric's value: whole above a thousand, else four digits.
+func number(v float64) string {
+	if v >= 1000 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }

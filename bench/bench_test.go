@@ -102,17 +102,22 @@ func BenchmarkCall(b *testing.B) {
 					}
 				}
 			})
-			b.Run("path=call", func(b *testing.B) {
-				if r := ts.Call(ctx, tool, args); r.IsError {
-					b.Fatal(r.Text())
-				}
-				b.ReportAllocs()
-				for b.Loop() {
-					if r := ts.Call(ctx, tool, args); r.IsError {
+			for _, path := range []struct {
+				name string
+				ts   *runtime.Toolset
+			}{{"call", ts}, {"call_inline", ts.WithInlineCalls(true)}} {
+				b.Run("path="+path.name, func(b *testing.B) {
+					if r := path.ts.Call(ctx, tool, args); r.IsError {
 						b.Fatal(r.Text())
 					}
-				}
-			})
+					b.ReportAllocs()
+					for b.Loop() {
+						if r := path.ts.Call(ctx, tool, args); r.IsError {
+							b.Fatal(r.Text())
+						}
+					}
+				})
+			}
 		})
 	}
 }

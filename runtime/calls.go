@@ -2,7 +2,7 @@ package runtime
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -51,11 +51,13 @@ func (ts *Toolset) RunCalls(ctx context.Context, calls []ToolCall, maxParallel i
 	}
 	base, _ := CallFromContext(ctx)
 	out := make([]CallResult, len(calls))
-	run := func(i int) {
+	// run runs call i; on a goroutine of RunCalls' own (inline), the tool runs on it
+	// too, and a Goexit ends only that goroutine: the call is answered below.
+	run := func(i int, inline bool) {
 		start := time.Now()
 		info := base
 		info.ID = calls[i].ID
-		res := ts.Call(ContextWithCall(ctx, info), calls[i].Name, calls[i].Arguments)
+		res := ts.callOn(ContextWithCall(ctx, info), calls[i].Name, calls[i].Arguments, inline || ts.cfg.inline)
 		out[i] = CallResult{Call: calls[i], Result: res, Duration: time.Since(start)}
 	}
 	var sequential []int
@@ -67,25 +69,33 @@ func (ts *Toolset) RunCalls(ctx context.Context, calls []ToolCall, maxParallel i
 			continue
 		}
 		if len(calls) == 1 {
-			run(i) // nothing to run beside it
+			run(i, false) // nothing to run beside it
 			continue
 		}
 		wg.Add(1)
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			run(i)
+			run(i, true)
 		}()
 	}
 	wg.Wait()
 	for _, i := range sequential {
-		run(i)
+		run(i, false)
 	}
 	for i := range out {
 		if out[i].Result == nil {
-			// Call always returns a result; should one ever be missing, the call
-			// is still answered, under its own id.
-			out[i] = CallResult{Call: calls[i], Result: errorResult(OutcomeInternalError, "the call to "+calls[i].Name+" failed with an internal error", errors.New("runtime: no result"))}
+			// Call always returns a result, so the goroutine that ran the call
+			// inline ended: the tool called runtime.Goexit. The call is still
+			// answered, under its own id.
+			res := errorResult(OutcomeInternalError, "the call to "+calls[i].Name+" failed with an internal error", fmt.Errorf("%s called runtime.Goexit", calls[i].Name))
+			out[i] = CallResult{Call: calls[i], Result: res}
+			if ts.cfg.observer != nil {
+				info := base
+				info.ID = calls[i].ID
+				tool, _ := ts.Lookup(calls[i].Name)
+				ts.observe(ContextWithCall(ctx, info), info, tool, calls[i].Name, calls[i].Arguments, time.Now(), res, len(res.Text()))
+			}
 		}
 	}
 	return out

@@ -42,6 +42,7 @@ type config struct {
 	progress     ProgressObserver
 	logArguments bool
 	resultBudget int // bytes; 0 is DefaultMaxResultBytes, negative none
+	inline       bool
 }
 
 type entry struct {
@@ -194,6 +195,25 @@ func (ts *Toolset) WithMaxParallel(n int) *Toolset {
 	return ts.with(func(c *config) { c.maxParallel = n })
 }
 
+// WithInlineCalls returns the same tools run, when on, on the goroutine that calls
+// Call, whenever no deadline applies to the call (none from WithTimeout, the tool's
+// timeout= option or the context). It saves the goroutine each call otherwise starts
+// and hands over to (about half a microsecond, more on a busy machine): for callers
+// that own their goroutine and make many small calls.
+//
+// What it gives up: a tool that calls runtime.Goexit (as a test's t.FailNow does)
+// then ends the caller's goroutine, as any function it called would; off, that ends
+// the tool's own goroutine and the call gets an internal error result. A panic is
+// still recovered into an internal error result, and a call with a deadline still
+// runs on a goroutine of its own, so that the deadline holds even for a tool that
+// ignores its context. RunCalls runs each of the parallel calls of a turn on a
+// goroutine of its own already and runs them inline whatever this setting says: a
+// Goexit there ends only that goroutine, and the call is answered with an internal
+// error result.
+func (ts *Toolset) WithInlineCalls(on bool) *Toolset {
+	return ts.with(func(c *config) { c.inline = on })
+}
+
 // WithApprover returns the same tools gated by a: every call to a tool whose effective
 // annotations say destructive waits for its decision. See Approver.
 func (ts *Toolset) WithApprover(a Approver) *Toolset {
@@ -258,6 +278,12 @@ func Join(sets ...*Toolset) *Toolset {
 // (WithResultBudget), errors included. The call's id and provider, for the approver
 // and observers, come from the context (ContextWithCall).
 func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
+	return ts.callOn(ctx, name, args, ts != nil && ts.cfg.inline)
+}
+
+// callOn is Call, running the tool on the caller's goroutine when inline holds and no
+// deadline applies (see WithInlineCalls).
+func (ts *Toolset) callOn(ctx context.Context, name string, args []byte, inline bool) *Result {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -270,7 +296,7 @@ func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
 		start = time.Now() // only observers read it
 	}
 	e, found := ts.find(name)
-	res, textBytes := applyBudget(ts.call(ctx, info, e, found, name, args), ts.resultBudget(e.tool))
+	res, textBytes := applyBudget(ts.call(ctx, info, e, found, name, args, inline), ts.resultBudget(e.tool))
 	if ts.cfg.observer != nil {
 		ts.observe(ctx, info, e.tool, name, args, start, res, textBytes)
 	}
@@ -280,7 +306,7 @@ func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
 // maxToolNameBytes is the longest tool name an unknown-tool message quotes whole.
 const maxToolNameBytes = 64
 
-func (ts *Toolset) call(ctx context.Context, info CallInfo, e entry, found bool, name string, args []byte) *Result {
+func (ts *Toolset) call(ctx context.Context, info CallInfo, e entry, found bool, name string, args []byte, inline bool) *Result {
 	if !found {
 		return errorResult(OutcomeUnknownTool, ts.unknownToolMessage(name), fmt.Errorf("unknown tool %q", name))
 	}
@@ -302,11 +328,11 @@ func (ts *Toolset) call(ctx context.Context, info CallInfo, e entry, found bool,
 	// Progress reports reach listeners through the call's context, which holds a sink
 	// only when someone listens (progress.go).
 	if s := newProgressSink(ctx, e.tool.Name, info, ts.cfg.progress); s != nil {
-		res := invoke(s, e.tool, timeout, run)
-		s.end()
-		return awaited(ctx, e.tool, res)
+		// Deferred: a tool run inline may end the goroutine (runtime.Goexit).
+		defer s.end()
+		return awaited(ctx, e.tool, invoke(s, e.tool, timeout, run, inline))
 	}
-	return awaited(ctx, e.tool, invoke(ctx, e.tool, timeout, run))
+	return awaited(ctx, e.tool, invoke(ctx, e.tool, timeout, run, inline))
 }
 
 // awaited returns res, or, when the call's Client says the call's round ended asking it
@@ -425,7 +451,7 @@ func (ts *Toolset) unknownToolMessage(name string) string {
 
 // invoke runs a decoded call under the tool's timeout, turning every way it can end
 // into a result.
-func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation) *Result {
+func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, inline bool) *Result {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
@@ -437,8 +463,11 @@ func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocati
 	// The tool runs on a goroutine of its own, so that a tool that ends its goroutine
 	// (runtime.Goexit, as a test's t.FailNow does) cannot take the caller's with it,
 	// and a deadline holds even for a tool that ignores its context.
-	c := &running{ctx: ctx, tool: tool, timeout: timeout, run: run}
 	_, deadline := ctx.Deadline()
+	if !deadline && inline {
+		return runInline(ctx, tool, run)
+	}
+	c := &running{ctx: ctx, tool: tool, timeout: timeout, run: run}
 	if !deadline {
 		// No deadline to keep: a canceled context reaches the tool, which stops as
 		// its own code decides.
@@ -507,6 +536,36 @@ func (c *running) finish() {
 	}
 	// The result may hold c: let it not hold the call's context and arguments.
 	c.ctx, c.run = nil, nil
+}
+
+// runInline runs a call on the caller's goroutine (WithInlineCalls): a panic is
+// recovered into an internal error result; a runtime.Goexit goes on ending the
+// goroutine, as it would from any function.
+func runInline(ctx context.Context, tool *Tool, run Invocation) (out *Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			err := fmt.Errorf("%s panicked: %v\n%s", tool.Name, p, debug.Stack())
+			out = errorResult(OutcomeInternalError, internalMessage(tool), err)
+		}
+	}()
+	r, err := run(ctx)
+	if r == nil && err == nil {
+		return newOK()
+	}
+	return outcome(ctx, tool, 0, r, err)
+}
+
+// okResult is TextResult(okText) in one allocation.
+type okResult struct {
+	r    Result
+	text [1]Content
+}
+
+func newOK() *Result {
+	ok := &okResult{}
+	ok.text[0] = TextContent(okText)
+	ok.r = Result{Content: ok.text[:], Outcome: OutcomeOK}
+	return &ok.r
 }
 
 // outcome turns what a tool returned into its result.

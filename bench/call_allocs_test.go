@@ -1,0 +1,35 @@
+package bench
+
+import (
+	"context"
+	"testing"
+)
+
+// TestCallInlineAllocations checks issue 24's allocation bound on every payload: a Call
+// with WithInlineCalls, where no deadline applies, allocates at most two objects more
+// than the bare generated decode of the same arguments (the decoded value's closure and
+// the result).
+func TestCallInlineAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	ctx := context.Background()
+	for _, p := range payloads {
+		name, tool, args := p.id()
+		ts := p.toolset().WithInlineCalls(true)
+		decode := p.bareDecode()
+		decodeAllocs := testing.AllocsPerRun(100, func() {
+			if err := decode(args); err != nil {
+				t.Fatal(err)
+			}
+		})
+		callAllocs := testing.AllocsPerRun(100, func() {
+			if r := ts.Call(ctx, tool, args); r.IsError {
+				t.Fatal(r.Text())
+			}
+		})
+		if callAllocs > decodeAllocs+2 {
+			t.Errorf("%s: Call allocates %v, the decode %v: more than 2 more", name, callAllocs, decodeAllocs)
+		}
+	}
+}

@@ -13,7 +13,8 @@
 //   - addtool: the same Go functions and schemas on the SDK's typed mcp.AddTool, which
 //     validates the arguments against the schema and unmarshals them with encoding/json;
 //   - floor: the same tool definitions on the SDK's raw Server.AddTool with handlers that
-//     read nothing and answer a fixed result: the cost of the SDK and net/http alone.
+//     read nothing and answer what the tools answer ("ok", the text of a tool that
+//     returns nothing): the cost of the SDK and net/http alone.
 //
 // GET /stats answers the process's CPU time and allocation counters so far, as JSON
 // (see stats).
@@ -93,7 +94,7 @@ func server(impl string) (*mcp.Server, error) {
 		})
 	case "floor":
 		fixed := func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
 		}
 		for _, t := range ts.Tools() {
 			s.AddTool(def(t.Name), fixed)

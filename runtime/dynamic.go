@@ -143,6 +143,11 @@ const maxSensitiveVisits = 100000
 type program struct {
 	root *node
 	seed maphash.Seed // see hashJSON
+	// full is the program of the general engine, for a schema beyond the keywords
+	// toolgen writes (root is then nil); sensitive are the tool's Sensitive paths,
+	// split, which its violations do not show.
+	full      *fprog
+	sensitive [][]string
 }
 
 // compileTool compiles def's input schema and completes def.Sensitive with the
@@ -166,7 +171,8 @@ func compileTool(def *Tool) (*program, error) {
 		c.applyOverlays()
 	}
 	if c.err != nil {
-		return nil, c.err
+		// A schema beyond the keywords toolgen writes: the general engine reads it.
+		return compileFullTool(def, doc)
 	}
 	// A reference to a sensitive schema reads a sensitive value: the interpreter asks
 	// only the node it holds.
@@ -209,6 +215,9 @@ func compileTool(def *Tool) (*program, error) {
 
 // decode reads the arguments d holds, returning them re-encoded when they are valid.
 func (p *program) decode(d *Decoder) (json.RawMessage, bool) {
+	if p.full != nil {
+		return p.full.decode(d, p.sensitive)
+	}
 	st := interp{d: d, seed: p.seed}
 	st.value(p.root)
 	if !d.Finish() {

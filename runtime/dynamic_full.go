@@ -2,9 +2,9 @@ package runtime
 
 import (
 	"maps"
-	"slices"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )

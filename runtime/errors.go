@@ -37,8 +37,8 @@ const (
 	CodeUniqueItems      Code = "uniqueItems"
 	CodeMinProperties    Code = "minProperties"
 	CodeMaxProperties    Code = "maxProperties"
-	CodeRange            Code = "range"   // a number the Go type cannot hold
-	CodeNotZero          Code = "notZero" // the zero value, which validate's required refuses
+	CodeRange            Code = "range"    // a number the Go type cannot hold
+	CodeNotZero          Code = "notZero"  // the zero value, which validate's required refuses
 	CodeAnyOf            Code = "anyOf"    // no schema of an anyOf matches (dynamic tools)
 	CodeOneOf            Code = "oneOf"    // not exactly one schema of a oneOf matches (dynamic tools)
 	CodeNot              Code = "not"      // a value a not, or a false schema, refuses (dynamic tools)

@@ -3,7 +3,6 @@ package runtime
 import (
 	"maps"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,7 +69,7 @@ type fnum struct {
 // fstr holds the keywords of strings.
 type fstr struct {
 	minLen, maxLen int // -1 when absent
-	pattern        *regexp.Regexp
+	pattern        *lpattern
 	patternMsg     string
 	format         Format
 }
@@ -176,7 +175,7 @@ type fprop struct {
 }
 
 type fpattern struct {
-	re  *regexp.Regexp
+	re  *lpattern
 	src string
 	n   *fnode
 }
@@ -610,7 +609,7 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 			c.fail(s, k, k, "must be a string")
 			return
 		}
-		re, err := CompilePattern(v.str)
+		re, err := compileLookahead(v.str)
 		if err != nil {
 			c.fail(s, k, k, err.Error())
 			return
@@ -688,7 +687,7 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 			return
 		}
 		for i, src := range v.keys {
-			re, err := CompilePattern(src)
+			re, err := compileLookahead(src)
 			if err != nil {
 				c.fail(v, src, k, err.Error())
 				return

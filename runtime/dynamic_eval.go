@@ -241,6 +241,8 @@ type feval struct {
 	sensitive [][]string // the tool's Sensitive paths, split
 	memo      map[memoKey]*memoResult
 	maxKept   int // the violations kept in full; past it they are only counted
+	limits    Limits
+	arena     *[]fval
 }
 
 // decode reads and checks the arguments d holds, returning them with defaults filled
@@ -255,7 +257,7 @@ func (p *fprog) decode(d *Decoder, sensitive [][]string) ([]byte, bool) {
 		d.Finish()
 		return nil, false
 	}
-	st := &feval{prog: p, sensitive: sensitive, maxKept: 4 * d.limits.maxViolations()}
+	st := &feval{prog: p, sensitive: sensitive, maxKept: 4 * d.limits.maxViolations(), limits: d.limits, arena: &arena}
 	if !p.dynamic {
 		st.memo = map[memoKey]*memoResult{}
 	}
@@ -502,6 +504,9 @@ func (st *feval) evalNode(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 		}
 		return ok
 	}
+	if v.kind == 's' && n.hasTypes && n.types&tString == 0 && n.types&(tObject|tArray) != 0 {
+		st.undouble(v, n.types)
+	}
 	if n.hasTypes && !typeOK(n.types, v) {
 		st.fail(v, CodeType, n.typeMsg)
 		return false, nil
@@ -608,6 +613,31 @@ func (st *feval) applicators(a *fapp, v *fval, sub bool, ev *evaluated, apply fu
 				apply(a.els)
 			}
 		}
+	}
+}
+
+// undouble is the double-encoding leniency: a string holding a whole, well-formed
+// object or array, where the schema takes an object or an array and no string, is
+// read as the value it holds (and run gets that value). The string is read by a
+// Decoder of its own, within what is left of the depth limit; one that does not hold
+// such a value stays a string.
+func (st *feval) undouble(v *fval, types uint8) {
+	inner := strings.TrimSpace(v.s)
+	if inner == "" || !(inner[0] == '{' && types&tObject != 0 || inner[0] == '[' && types&tArray != 0) {
+		return
+	}
+	depth := st.limits.maxDepth() - len(st.path)
+	if depth < 1 {
+		return
+	}
+	d := NewDecoder([]byte(inner), Limits{MaxArgumentBytes: st.limits.maxBytes(), MaxDepth: depth})
+	t := readTree(d, st.arena)
+	if t == nil || !d.Finish() || d.Failed() {
+		return
+	}
+	*v = *t
+	if st.memo != nil {
+		clear(st.memo) // results on the string no longer hold
 	}
 }
 
@@ -911,11 +941,6 @@ func (st *feval) firstReason(n *fnode, v *fval) string {
 func (st *feval) anyOf(branches []*fnode, v *fval, sub bool, ev *evaluated, one bool) {
 	start := st.mark()
 	var passed []int
-	type try struct {
-		viols          []fviolation
-		fails, depth   int
-		typeOK, tagged bool
-	}
 	tries := make([]try, len(branches))
 	here := len(st.path)
 	for i, b := range branches {
@@ -931,7 +956,7 @@ func (st *feval) anyOf(branches []*fnode, v *fval, sub bool, ev *evaluated, one 
 			}
 			continue
 		}
-		t := try{viols: slices.Clone(st.viols[m.viols:]), fails: st.fails - m.fails, typeOK: true, tagged: tagMatches(b, v)}
+		t := try{viols: slices.Clone(st.viols[m.viols:]), fails: st.fails - m.fails, typeOK: true, tagged: tagMatches(b, v), names: declaredNames(b, v)}
 		for _, x := range t.viols {
 			t.depth = max(t.depth, x.depth)
 			if x.code == CodeType && x.depth == here {
@@ -956,33 +981,67 @@ func (st *feval) anyOf(branches []*fnode, v *fval, sub bool, ev *evaluated, one 
 		// The fills of the branches that failed were taken back with their violations.
 		return
 	}
-	// None passed: the closest is the one whose discriminator matches, else the one
-	// of the value's type with the fewest violations, going deepest.
-	best := -1
-	var bt try
-	for i := range branches {
-		t := tries[i]
-		if best >= 0 && !closer(t.tagged, t.typeOK, t.fails, t.depth, bt.tagged, bt.typeOK, bt.fails, bt.depth) {
-			continue
-		}
-		best, bt = i, t
+	// None passed. When each fails for the value's type alone, the value must be of
+	// one of their types.
+	if words, ok := typeWords(tries); ok {
+		st.fail(v, CodeType, "must be "+words+" ("+kw+")")
+		return
 	}
-	what := branchWord(branches[best], v)
-	reason := ""
-	if len(bt.viols) > 0 {
-		reason = ": " + bt.viols[0].String()
-		if len(bt.viols) > 1 {
-			reason += " (and " + strconv.Itoa(bt.fails-1) + " more, listed)"
+	// A discriminator that is missing, or names no branch: the values it may take.
+	if name, vals := discriminator(branches); name != "" && v.kind == 'o' {
+		m, ok := v.get(name)
+		if !ok || m.drop {
+			st.failAt(name, CodeRequired, "missing required property: the discriminator of "+kw+", one of "+cutList(vals))
+			return
+		}
+		if !slices.ContainsFunc(tries, func(t try) bool { return t.tagged }) {
+			st.path = append(st.path, fseg{name: name, index: -1})
+			st.fail(m, CodeEnum, oneOfMessage(vals)+" (the discriminator of "+kw+")")
+			st.path = st.path[:len(st.path)-1]
+			return
 		}
 	}
-	st.fail(v, code, "must match "+map[bool]string{true: "exactly one", false: "at least one"}[one]+" of the "+strconv.Itoa(len(branches))+" schemas of "+kw+"; the closest, schema "+strconv.Itoa(best+1)+what+", fails"+reason)
+	// Else the closest is the one whose discriminator matches, else one of the
+	// value's type, using most of the object's names, with the fewest violations,
+	// going deepest.
+	best := 0
+	for i := 1; i < len(branches); i++ {
+		if closer(tries[i], tries[best]) {
+			best = i
+		}
+	}
+	bt := tries[best]
+	shown := v
+	if v.kind == 'o' || v.kind == 'a' {
+		shown = nil
+	}
+	st.fail(shown, code, "matches none of the "+strconv.Itoa(len(branches))+" schemas of "+kw+"; the closest is schema "+
+		strconv.Itoa(best+1)+branchWord(branches[best])+", whose "+plural(bt.fails, "violation follows", strconv.Itoa(bt.fails)+" violations follow"))
 	for _, x := range bt.viols {
-		st.fails++
 		if len(st.viols) < st.maxKept {
 			st.viols = append(st.viols, x)
 		}
 	}
-	st.fails += bt.fails - len(bt.viols)
+	st.fails += bt.fails
+}
+
+// typeWords returns the types the branches take, "a string or an integer", when each
+// failed for its type alone.
+func typeWords(tries []try) (string, bool) {
+	var words []string
+	for _, t := range tries {
+		if t.typeOK || len(t.viols) != 1 || t.fails != 1 {
+			return "", false
+		}
+		w := strings.TrimPrefix(t.viols[0].msg, "must be ")
+		if !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 1 {
+		return words[0], true
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1], true
 }
 
 // String renders a pending violation as the model reads one.
@@ -990,19 +1049,91 @@ func (v fviolation) String() string {
 	return Violation{Path: v.path, Message: v.msg, Got: v.got}.String()
 }
 
-// closer reports whether a branch (its discriminator matching, its type matching, its
-// violations, how deep they go) came closer than another.
-func closer(tagged, typeOK bool, fails, depth int, btagged, btypeOK bool, bfails, bdepth int) bool {
-	if tagged != btagged {
-		return tagged
+// try is what one branch of an anyOf or oneOf found wrong with the value.
+type try struct {
+	viols  []fviolation
+	fails  int
+	depth  int  // how deep its violations go
+	names  int  // the object's names it declares
+	typeOK bool // it did not fail for the value's type
+	tagged bool // its discriminator matches
+}
+
+// closer reports whether the branch a came closer to the value than b.
+func closer(a, b try) bool {
+	switch {
+	case a.tagged != b.tagged:
+		return a.tagged
+	case a.typeOK != b.typeOK:
+		return a.typeOK
+	case a.names != b.names:
+		return a.names > b.names
+	case a.fails != b.fails:
+		return a.fails < b.fails
 	}
-	if typeOK != btypeOK {
-		return typeOK
+	return a.depth > b.depth
+}
+
+// discriminator returns the property that every branch holds to a string const, as
+// pydantic, zod and toolgen's unions write a discriminator, and the JSON texts of
+// those consts; "" when there is none.
+func discriminator(branches []*fnode) (string, []string) {
+	first := objectOf(branches[0])
+	if first == nil {
+		return "", nil
 	}
-	if fails != bfails {
-		return fails < bfails
+	for _, p := range first.props {
+		vals := make([]string, 0, len(branches))
+		for _, b := range branches {
+			o := objectOf(b)
+			if o == nil {
+				return "", nil
+			}
+			i, ok := o.propIndex[p.name]
+			if !ok {
+				vals = nil
+				break
+			}
+			c := o.props[i].n
+			if !c.hasEnum || len(c.enum) != 1 || c.enum[0].kind != 's' {
+				vals = nil
+				break
+			}
+			vals = append(vals, string(c.enum[0].compact()))
+		}
+		if vals != nil {
+			return p.name, vals
+		}
 	}
-	return depth > bdepth
+	return "", nil
+}
+
+// objectOf returns the object keywords of a branch, through its references.
+func objectOf(b *fnode) *fobj {
+	for i := 0; b.ref != nil && b.obj == nil && i < 64; i++ {
+		b = b.ref
+	}
+	return b.obj
+}
+
+// declaredNames counts the names of the object v that the branch b declares.
+func declaredNames(b *fnode, v *fval) int {
+	if v.kind != 'o' {
+		return 0
+	}
+	for i := 0; b.ref != nil && b.obj == nil && i < 64; i++ {
+		b = b.ref
+	}
+	if b.obj == nil {
+		return 0
+	}
+	n := 0
+	for _, k := range v.keys {
+		if _, ok := b.obj.propIndex[k]; ok {
+			n++
+		}
+	}
+	return n
 }
 
 // tagMatches reports whether the object v has, for a property that the branch b
@@ -1012,7 +1143,7 @@ func tagMatches(b *fnode, v *fval) bool {
 	if v.kind != 'o' {
 		return false
 	}
-	for b.ref != nil && b.obj == nil {
+	for i := 0; b.ref != nil && b.obj == nil && i < 64; i++ {
 		b = b.ref
 	}
 	if b.obj == nil {
@@ -1030,8 +1161,8 @@ func tagMatches(b *fnode, v *fval) bool {
 }
 
 // branchWord describes a branch briefly: the discriminator it holds, or its title.
-func branchWord(b *fnode, v *fval) string {
-	for b.ref != nil && b.obj == nil {
+func branchWord(b *fnode) string {
+	for i := 0; b.ref != nil && b.obj == nil && i < 64; i++ {
 		if t, ok := b.src.get("title"); ok && t.kind == 's' {
 			return " (" + describe(appendJSONString(nil, t.str)) + ")"
 		}
@@ -1050,7 +1181,6 @@ func branchWord(b *fnode, v *fval) string {
 			return " (" + p.name + " " + describe(appendJSONString(nil, p.n.enum[0].str)) + ")"
 		}
 	}
-	_ = v
 	return ""
 }
 

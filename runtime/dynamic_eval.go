@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/runtime/safetext"
 )
 
 // This file evaluates a program of the general engine (dynamic_full.go): the call's
@@ -210,11 +212,18 @@ type fseg struct {
 	index int // -1 for a name
 }
 
-// memoKey names one evaluation of a shared schema on a value.
+// memoKey names one evaluation of a shared schema on a value, in a dynamic scope.
 type memoKey struct {
-	n   *fnode
-	v   *fval
-	ann bool
+	n     *fnode
+	v     *fval
+	ann   bool
+	scope int32
+}
+
+// scopeStep is a dynamic scope entering a resource.
+type scopeStep struct {
+	parent int32
+	res    *fres
 }
 
 // memoResult is what it found.
@@ -235,6 +244,11 @@ type feval struct {
 	steps int
 	stop  bool // MaxValidationSteps spent
 	scope []*fres
+	// scopeID names the dynamic scope (scopes interns each by its parent's name and
+	// the resource entered), so that the results kept of a schema on a value are those
+	// of the same scope: a $dynamicRef lands where the scope says.
+	scopeID int32
+	scopes  map[scopeStep]int32
 	// hide counts the sensitive schemas being evaluated: their violations show no
 	// value.
 	hide      int
@@ -258,9 +272,7 @@ func (p *fprog) decode(d *Decoder, sensitive [][]string) ([]byte, bool) {
 		return nil, false
 	}
 	st := &feval{prog: p, sensitive: sensitive, maxKept: 4 * d.limits.maxViolations(), limits: d.limits, arena: &arena}
-	if !p.dynamic {
-		st.memo = map[memoKey]*memoResult{}
-	}
+	st.memo = map[memoKey]*memoResult{}
 	st.eval(p.root, root, false)
 	if st.stop {
 		d.stop(CodeTooLarge, "the arguments take more than the "+strconv.Itoa(MaxValidationSteps)+" steps of runtime.MaxValidationSteps to check against this schema")
@@ -460,7 +472,7 @@ func (st *feval) eval(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 		return false, nil
 	}
 	if n.shared && st.memo != nil {
-		key := memoKey{n, v, ann}
+		key := memoKey{n, v, ann, st.scopeID}
 		if r, ok := st.memo[key]; ok {
 			st.fails += r.fails
 			for _, x := range r.viols {
@@ -485,7 +497,11 @@ func (st *feval) eval(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 func (st *feval) evalNode(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 	if n.res != nil && (len(st.scope) == 0 || st.scope[len(st.scope)-1] != n.res) {
 		st.scope = append(st.scope, n.res)
-		defer func() { st.scope = st.scope[:len(st.scope)-1] }()
+		outer := st.scopeID
+		if st.prog.dynamic {
+			st.scopeID = st.enterScope(n.res)
+		}
+		defer func() { st.scope, st.scopeID = st.scope[:len(st.scope)-1], outer }()
 	}
 	if n.sensitive {
 		st.hide++
@@ -669,6 +685,21 @@ func (st *feval) knownNames(n *fnode) []string {
 	walk(n)
 	slices.Sort(names)
 	return slices.Compact(names)
+}
+
+// enterScope returns the name of the dynamic scope that enters res from the current
+// one.
+func (st *feval) enterScope(res *fres) int32 {
+	if st.scopes == nil {
+		st.scopes = map[scopeStep]int32{}
+	}
+	k := scopeStep{st.scopeID, res}
+	id, ok := st.scopes[k]
+	if !ok {
+		id = int32(len(st.scopes) + 1)
+		st.scopes[k] = id
+	}
+	return id
 }
 
 // dynamicTarget returns the schema a $dynamicRef of n lands on: the first schema of
@@ -877,7 +908,18 @@ func (st *feval) object(n *fobj, v *fval, ev *evaluated) {
 				ev.addProp(k)
 			}
 			if n.additional.always == -1 {
-				st.failAt(k, CodeUnknownProperty, unknownMessage(k, n.names))
+				msg := unknownMessage(k, n.names)
+				if len(n.patProps) > 0 {
+					srcs := make([]string, len(n.patProps))
+					for i, pp := range n.patProps {
+						srcs[i] = safetext.Line(pp.src)
+					}
+					msg = "unknown property: the names are " + quoteList(n.names) + " and those matching " + cutList(srcs)
+					if len(n.names) == 0 {
+						msg = "unknown property: the names are those matching " + cutList(srcs)
+					}
+				}
+				st.failAt(k, CodeUnknownProperty, msg)
 				continue
 			}
 			st.path = append(st.path, fseg{name: k, index: -1})

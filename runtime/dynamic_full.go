@@ -205,6 +205,7 @@ type fprog struct {
 	root    *fnode
 	dynamic bool // the schema has a $dynamicRef: results depend on the dynamic scope
 	nodes   int
+	all     []*fnode // every node, for the walks of compileFullTool
 }
 
 // fcompiler compiles a schema for the general engine.
@@ -256,7 +257,7 @@ func compileFull(tool string, doc *jv) (*fprog, *SchemaError) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	return &fprog{root: root, dynamic: c.dynamic, nodes: len(c.all)}, nil
+	return &fprog{root: root, dynamic: c.dynamic, nodes: len(c.all), all: c.all}, nil
 }
 
 // The keywords whose value is a schema, a list of schemas, or an object of schemas.
@@ -899,11 +900,14 @@ func compileFullTool(def *Tool, doc *jv) (*program, error) {
 		}
 	}
 	sens := slices.Clone(def.Sensitive)
-	cyclic := map[*fnode]bool{}
-	fullCycles(fp.root, map[*fnode]int{}, nil, cyclic)
+	reach := reachesSensitive(fp.all)
 	budget := maxSensitiveVisits
 	var paths []string
-	fullSensitivePaths(fp.root, "", map[*fnode]bool{}, cyclic, &paths, &budget)
+	if reach[fp.root] {
+		cyclic := map[*fnode]bool{}
+		fullCycles(fp.root, map[*fnode]int{}, nil, cyclic)
+		fullSensitivePaths(fp.root, "", map[*fnode]bool{}, cyclic, reach, &paths, &budget)
+	}
 	if budget < 0 {
 		return nil, &SchemaError{Tool: def.Name, Reason: "its sensitive properties lie along more paths than can be listed (definitions shared along too many paths)"}
 	}
@@ -1010,8 +1014,11 @@ func fullCycles(n *fnode, onStack map[*fnode]int, stack []*fnode, cyclic map[*fn
 
 // fullSensitivePaths lists the paths of the sensitive schemas, as sensitivePaths does
 // for the toolgen engine: below a cycle's entry they go on with "**".
-func fullSensitivePaths(n *fnode, prefix string, visiting, cyclic map[*fnode]bool, out *[]string, budget *int) {
-	if *budget--; *budget < 0 || visiting[n] {
+func fullSensitivePaths(n *fnode, prefix string, visiting, cyclic, reach map[*fnode]bool, out *[]string, budget *int) {
+	if !reach[n] || visiting[n] {
+		return
+	}
+	if *budget--; *budget < 0 {
 		return
 	}
 	if n.sensitive {
@@ -1028,8 +1035,36 @@ func fullSensitivePaths(n *fnode, prefix string, visiting, cyclic map[*fnode]boo
 		if e.tok != "" {
 			p += "/" + e.tok
 		}
-		fullSensitivePaths(e.n, p, visiting, cyclic, out, budget)
+		fullSensitivePaths(e.n, p, visiting, cyclic, reach, out, budget)
 	}
+}
+
+// reachesSensitive returns the nodes from which a sensitive one can be reached, in one
+// visit of each edge: the walk of the sensitive paths goes only through them.
+func reachesSensitive(all []*fnode) map[*fnode]bool {
+	into := map[*fnode][]*fnode{}
+	var queue []*fnode
+	reach := map[*fnode]bool{}
+	for _, n := range all {
+		for _, e := range fedges(n) {
+			into[e.n] = append(into[e.n], n)
+		}
+		if n.sensitive {
+			reach[n] = true
+			queue = append(queue, n)
+		}
+	}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, m := range into[n] {
+			if !reach[m] {
+				reach[m] = true
+				queue = append(queue, m)
+			}
+		}
+	}
+	return reach
 }
 
 // fullNames reports whether a Tool.Sensitive path names a value the schema describes.

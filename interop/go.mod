@@ -6,8 +6,10 @@ tool github.com/toolgen/toolgen/cmd/toolgen
 
 require (
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
+	github.com/dlclark/regexp2 v1.11.0
 	github.com/go-playground/validator/v10 v10.30.6
 	github.com/openai/openai-go/v3 v3.98.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/toolgen/toolgen v0.0.0-00010101000000-000000000000
 	google.golang.org/genai v1.77.0
 )

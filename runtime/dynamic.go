@@ -32,19 +32,32 @@ import (
 // (time.RFC3339Nano, time.Duration.String), base64 re-encoded, and objects or arrays
 // that arrived as JSON strings decoded.
 //
-// The keywords read are: type (one, or ["T", "null"]), properties, required,
-// additionalProperties (false or a schema; absent means any), items, $defs and
-// definitions, $ref (local: "#/..."; recursion allowed; beside it, only annotations,
-// default and the list keywords toolgen writes there), anyOf of an optional value
-// ([{...}, {"type": "null"}]), enum, const, default, minimum, maximum,
-// exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength, pattern (RE2),
-// format (the formats of Format), contentEncoding base64, minItems, maxItems,
-// uniqueItems (objects and arrays compared as JSON values), minProperties,
-// maxProperties and propertyNames (an enum); description, title, deprecated, examples, $comment,
-// readOnly, writeOnly, $schema and "x-" extensions are annotations. Any other keyword
-// (oneOf, allOf, not, if/then/else, patternProperties, dependentRequired,
-// prefixItems, a remote $ref, ...) cannot be enforced, and NewTool refuses the schema
-// with a *SchemaError naming the keyword and its JSON Pointer in the schema.
+// A schema of the keywords toolgen writes (type, one or ["T", "null"]; properties,
+// required, additionalProperties, items, $defs, a local $ref, the anyOf of an optional
+// value, enum, const, default, the bounds, lengths, pattern, format, contentEncoding
+// base64, minItems, maxItems, uniqueItems, minProperties, maxProperties and a
+// propertyNames enum) is read as a generated decoder reads it, below. Any other schema
+// is read by the general engine, as JSON Schema draft 2020-12 says: every assertion of
+// the core, applicator, validation and unevaluated vocabularies (anyOf, oneOf, allOf,
+// not, if/then/else, dependentRequired, dependentSchemas, prefixItems, contains with
+// minContains and maxContains, patternProperties, propertyNames, type lists, enum and
+// const of any JSON value, boolean schemas, unevaluatedProperties and
+// unevaluatedItems), format asserted for the formats of Format (others are
+// annotations), $ref, $anchor, $dynamicRef and $dynamicAnchor resolved within the
+// document, embedded resources with their own $id included. Unknown keywords are
+// annotations (discriminator, nullable, "x-..."). NewTool refuses, with a *SchemaError
+// naming the keyword and its JSON Pointer in the schema, a reference that leaves the
+// document, a keyword whose value is malformed, a pattern RE2 cannot read (but for
+// ECMA-262 lookaheads at its start, which zod and pydantic write), and a schema that
+// applies itself to the same value without end. The general engine reads the
+// arguments into a tree and checks them with the same leniencies: empty or null
+// arguments are {}, null for a declared optional property whose schema refuses null
+// means absent, an object or array that arrives as a JSON string holding it is read
+// from it where the schema takes no string, and defaults of the schemas the value
+// matched fill absent optional properties. A failed anyOf or oneOf says which of its
+// schemas came closest (the one whose discriminator const matches, else one of the
+// value's type that declares most of the object's names, with the fewest violations)
+// and lists that schema's violations. Its numbers are passed to run as they came.
 //
 // Where the schema does not say the Go type behind a value, it is read as toolgen
 // writes the schema for the usual type: a string of format date-time as a time.Time
@@ -143,6 +156,11 @@ const maxSensitiveVisits = 100000
 type program struct {
 	root *node
 	seed maphash.Seed // see hashJSON
+	// full is the program of the general engine, for a schema beyond the keywords
+	// toolgen writes (root is then nil); sensitive are the tool's Sensitive paths,
+	// split, which its violations do not show.
+	full      *fprog
+	sensitive [][]string
 }
 
 // compileTool compiles def's input schema and completes def.Sensitive with the
@@ -166,7 +184,8 @@ func compileTool(def *Tool) (*program, error) {
 		c.applyOverlays()
 	}
 	if c.err != nil {
-		return nil, c.err
+		// A schema beyond the keywords toolgen writes: the general engine reads it.
+		return compileFullTool(def, doc)
 	}
 	// A reference to a sensitive schema reads a sensitive value: the interpreter asks
 	// only the node it holds.
@@ -209,6 +228,9 @@ func compileTool(def *Tool) (*program, error) {
 
 // decode reads the arguments d holds, returning them re-encoded when they are valid.
 func (p *program) decode(d *Decoder) (json.RawMessage, bool) {
+	if p.full != nil {
+		return p.full.decode(d, p.sensitive)
+	}
 	st := interp{d: d, seed: p.seed}
 	st.value(p.root)
 	if !d.Finish() {

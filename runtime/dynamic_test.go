@@ -44,16 +44,13 @@ func TestNewToolRequiresMsg(t *testing.T) {
 
 func TestNewToolRefuses(t *testing.T) {
 	for _, tc := range []struct{ schema, keyword, path string }{
-		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}`, "oneOf", "/properties/a"},
-		{`{"type":"object","allOf":[{}]}`, "allOf", ""},
-		{`{"type":"object","properties":{"a":{"type":"string","if":{}}}}`, "if", "/properties/a"},
-		{`{"type":"object","patternProperties":{"^x":{}}}`, "patternProperties", ""},
-		{`{"type":"object","dependentRequired":{"a":["b"]}}`, "dependentRequired", ""},
 		{`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`, "$ref", "/properties/a/$ref"},
-		{`{"type":"object","properties":{"l":{"type":"array","prefixItems":[{}]}}}`, "prefixItems", "/properties/l"},
-		{`{"type":"object","properties":{"a":{"type":"string","format":"color"}}}`, "format", "/properties/a/format"},
-		{`{"type":"object","properties":{"a":{"type":"string","minimum":1}}}`, "minimum", "/properties/a/minimum"},
-		{`{"type":"object","properties":{"a":{"type":["string","integer"]}}}`, "type", "/properties/a/type"},
+		{`{"type":"object","properties":{"a":{"$dynamicRef":"other.json#node"}}}`, "$dynamicRef", "/properties/a/$dynamicRef"},
+		{`{"type":"object","anyOf":[]}`, "anyOf", "/anyOf"},
+		{`{"type":"object","properties":{"a":{"type":"strin"}}}`, "type", "/properties/a/type"},
+		{`{"type":"object","properties":{"a":{"minLength":-1}}}`, "minLength", "/properties/a/minLength"},
+		{`{"type":"object","properties":{"a":{"items":[{}]}}}`, "items", "/properties/a/items"},
+		{`{"type":"object","properties":{"a":{"allOf":[{"$ref":"#/properties/a"}]}}}`, "$ref", "/properties/a"},
 		{`{"type":"object","properties":{"a":{"type":"string","pattern":"("}}}`, "pattern", "/properties/a/pattern"},
 		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"$ref":"#/$defs/A"}}}`, "$ref", "/$defs/A"},
 		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/Missing"}}}`, "$ref", "/properties/a/$ref"},

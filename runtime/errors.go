@@ -37,8 +37,12 @@ const (
 	CodeUniqueItems      Code = "uniqueItems"
 	CodeMinProperties    Code = "minProperties"
 	CodeMaxProperties    Code = "maxProperties"
-	CodeRange            Code = "range"   // a number the Go type cannot hold
-	CodeNotZero          Code = "notZero" // the zero value, which validate's required refuses
+	CodeRange            Code = "range"    // a number the Go type cannot hold
+	CodeNotZero          Code = "notZero"  // the zero value, which validate's required refuses
+	CodeAnyOf            Code = "anyOf"    // no schema of an anyOf matches (dynamic tools)
+	CodeOneOf            Code = "oneOf"    // not exactly one schema of a oneOf matches (dynamic tools)
+	CodeNot              Code = "not"      // a value a not, or a false schema, refuses (dynamic tools)
+	CodeContains         Code = "contains" // too few or too many items match contains (dynamic tools)
 )
 
 // Violation is one thing wrong with a call's arguments.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // Redacted replaces the values of sensitive properties in logged arguments.
@@ -168,7 +170,7 @@ func (r *redactor) redact(v any, states []redactState) any {
 // heldValue returns the object or array a string holds whole, as the decoder reads it
 // under the double-encoding leniency.
 func heldValue(s string) (any, bool) {
-	inner := trimSpace([]byte(s))
+	inner := jsonread.TrimSpace([]byte(s))
 	if len(inner) == 0 || inner[0] != '{' && inner[0] != '[' {
 		return nil, false
 	}

@@ -5,9 +5,12 @@ import (
 	"slices"
 )
 
-// linearKeys is how many keys an object has before a Scanner looks a new key up in a
-// hash table of them, rather than comparing it with each.
-const linearKeys = 16
+// LinearKeys is how many keys an object has before a Scanner looks a new key up in a
+// hash table of them, rather than comparing it with each (tests reach both ways with
+// it).
+const LinearKeys = 16
+
+const linearKeys = LinearKeys
 
 // firstTable is the size of an object's first hash table, in slots: a table is at most
 // half full.
@@ -90,15 +93,16 @@ func decodeInto(buf *[]byte, d []byte, start int) []byte {
 }
 
 // add adds the key d[start:end] (quotes excluded) to the innermost object, f, and
-// returns -1, or, when the object has it already, the index in keys of the first.
-func (t *keySet) add(d []byte, f *frame, start, end int, plain bool) int {
+// returns it as the object compares keys (valid until the next add) and -1, or, when
+// the object has it already, the index in keys of the first.
+func (t *keySet) add(d []byte, f *frame, start, end int, plain bool) (key []byte, first int) {
 	fold := f.keys == KeysFold
-	key := decoded(d, start, end, plain, fold, &t.a)
+	key = decoded(d, start, end, plain, fold, &t.a)
 	h := uint32(maphash.Bytes(t.seed, key))
 	if f.table == 0 {
 		for j := int(f.n); j < len(t.keys); j++ {
 			if t.keys[j].hash == h && t.same(d, j, key, fold) {
-				return j
+				return key, j
 			}
 		}
 	} else {
@@ -106,7 +110,7 @@ func (t *keySet) add(d []byte, f *frame, start, end int, plain bool) int {
 		mask := uint32(len(tb) - 1)
 		for p := h & mask; tb[p] != 0; p = (p + 1) & mask {
 			if j := int(tb[p] - 1); t.keys[j].hash == h && t.same(d, j, key, fold) {
-				return j
+				return key, j
 			}
 		}
 	}
@@ -124,7 +128,7 @@ func (t *keySet) add(d []byte, f *frame, start, end int, plain bool) int {
 	case f.table != 0:
 		insert(t.tables[f.table-1], t.keys, len(t.keys)-1)
 	}
-	return -1
+	return key, -1
 }
 
 // index gives the object of f a new hash table of size slots holding its keys.

@@ -3,6 +3,7 @@ package jsonread
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -193,7 +194,7 @@ func ReadString(b []byte, i int, buf *[]byte) (s []byte, end int, p Problem) {
 			}
 			return s, i + 1, OK
 		case c == '\\':
-			return unescape(b, start, i, buf)
+			return unescape(b, start, i, ascii, buf)
 		case c < 0x20:
 			return nil, i, ControlChar
 		}
@@ -203,9 +204,18 @@ func ReadString(b []byte, i int, buf *[]byte) (s []byte, end int, p Problem) {
 	return nil, i, Unexpected
 }
 
-// fixUTF8 writes s into *buf with each byte of invalid UTF-8 replaced by U+FFFD.
+// fixUTF8 writes s into *buf with each byte of invalid UTF-8 replaced by U+FFFD,
+// growing *buf once to the size it takes.
 func fixUTF8(buf *[]byte, s []byte) []byte {
-	*buf = appendValid((*buf)[:0], s)
+	size := len(s)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRune(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			size += 2 // U+FFFD takes three bytes
+		}
+		i += n
+	}
+	*buf = appendValid(slices.Grow((*buf)[:0], size), s)
 	return *buf
 }
 
@@ -224,10 +234,21 @@ func appendValid(dst, s []byte) []byte {
 }
 
 // unescape reads the rest of a string that holds an escape at b[i], from its first
-// content byte b[start], into *buf.
-func unescape(b []byte, start, i int, buf *[]byte) ([]byte, int, Problem) {
-	out := appendValid((*buf)[:0], b[start:i])
+// content byte b[start], into *buf; ascii says b[start:i] is ASCII.
+func unescape(b []byte, start, i int, ascii bool, buf *[]byte) ([]byte, int, Problem) {
+	out := (*buf)[:0]
+	if ascii || utf8.Valid(b[start:i]) {
+		out = append(out, b[start:i]...)
+	} else {
+		out = appendValid(out, b[start:i])
+	}
 	for i < len(b) {
+		if j := PlainEnd(b, i); j > i { // a run of plain bytes, copied at once
+			out = append(out, b[i:j]...)
+			if i = j; i == len(b) {
+				break
+			}
+		}
 		c := b[i]
 		switch {
 		case c == '"':

@@ -12,7 +12,7 @@ func EscapeToken(s string) string {
 }
 
 // AppendToken appends s to dst escaped as EscapeToken escapes it.
-func AppendToken(dst []byte, s string) []byte {
+func AppendToken[S string | []byte](dst []byte, s S) []byte {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '~':

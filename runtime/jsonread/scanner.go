@@ -161,8 +161,9 @@ type Scanner struct {
 	plain      bool
 	err        *Error
 
-	buf []byte // decoded strings
-	set keySet
+	buf   []byte // decoded strings
+	set   keySet
+	keyed []byte // the last key as its object compares it, or nil
 }
 
 // frame is an object or array being read.
@@ -194,7 +195,7 @@ const (
 func (s *Scanner) Reset(data []byte, opt Options) {
 	s.data, s.pos, s.opt, s.state = data, 0, opt, wantValue
 	s.frames = s.frames[:0]
-	s.kind, s.start, s.end, s.plain, s.err = End, 0, 0, false, nil
+	s.kind, s.start, s.end, s.plain, s.err, s.keyed = End, 0, 0, false, nil, nil
 	s.set.reset()
 	if len(data) > opt.Bytes() {
 		s.fail(0, TooLarge)
@@ -204,7 +205,7 @@ func (s *Scanner) Reset(data []byte, opt Options) {
 // Release drops s's hold on the text, and the memory a large text made it keep, before
 // s goes back to a pool.
 func (s *Scanner) Release() {
-	s.data = nil
+	s.data, s.keyed = nil, nil
 	s.set.release()
 	if cap(s.buf) > maxKeptBytes {
 		s.buf = nil
@@ -218,7 +219,7 @@ func (s *Scanner) Release() {
 const (
 	maxKeptKeys   = 1024
 	maxKeptBytes  = 4096
-	maxKeptFrames = 1024
+	maxKeptFrames = 4096
 )
 
 // Err returns the problem that stopped the Scanner, or nil (an *Error).
@@ -263,6 +264,16 @@ func (s *Scanner) Text() []byte {
 	}
 	t, _, _ := ReadString(s.data, s.start, &s.buf)
 	return t
+}
+
+// ComparedKey returns the last token, a key, as its object compares keys: decoded,
+// and case folded (see Fold) under KeysFold; nil in an object of KeysAny. It is valid
+// until the next token.
+func (s *Scanner) ComparedKey() []byte {
+	if s.kind != Key || s.keyed == nil {
+		return nil
+	}
+	return s.keyed
 }
 
 // SetKeys sets the key mode of the object just begun (the last token was BeginObject).
@@ -403,8 +414,10 @@ func (s *Scanner) key(i int) Kind {
 		return s.fail(i, StringTooLong)
 	}
 	f := &s.frames[len(s.frames)-1]
+	s.keyed = nil
 	if f.keys != KeysAny {
-		if first := s.set.add(d, f, i+1, end-1, plain); first >= 0 {
+		var first int
+		if s.keyed, first = s.set.add(d, f, i+1, end-1, plain); first >= 0 {
 			return s.duplicate(i, end, first)
 		}
 	}
@@ -481,7 +494,7 @@ func (s *Scanner) appendPointer(dst []byte, n, cut int) []byte {
 		switch {
 		case f.object && f.key >= 0:
 			dst = append(dst, '/')
-			dst = AppendToken(dst, string(s.reportKey(int(f.key), int(f.keyEnd), cut)))
+			dst = s.appendKey(dst, int(f.key), int(f.keyEnd), cut, true)
 		case !f.object && f.n >= 0:
 			dst = append(dst, '/')
 			dst = strconv.AppendInt(dst, int64(f.n), 10)
@@ -493,9 +506,10 @@ func (s *Scanner) appendPointer(dst []byte, n, cut int) []byte {
 // maxReportedKey bounds the bytes of a key's text that a report decodes.
 const maxReportedKey = 512
 
-// reportKey returns the key data[start:end] (quotes excluded) decoded, cut after cut
-// bytes of its text (whole escapes only) when cut >= 0.
-func (s *Scanner) reportKey(start, end, cut int) []byte {
+// appendKey appends the key data[start:end] (quotes excluded), decoded, cut after cut
+// bytes of its text (whole escapes only) when cut >= 0, and escaped as a JSON Pointer's
+// reference token when token is set.
+func (s *Scanner) appendKey(dst []byte, start, end, cut int, token bool) []byte {
 	d := s.data
 	if cut >= 0 {
 		i := start
@@ -511,10 +525,17 @@ func (s *Scanner) reportKey(start, end, cut int) []byte {
 		}
 		end = i
 	}
-	var buf []byte
-	raw := append(append(append(buf, '"'), d[start:end]...), '"')
-	t, _, _ := ReadString(raw, 0, &buf)
-	return t
+	key := d[start:end]
+	if !isPlain(key) {
+		// Decoded from a copy, which holds the closing quote a cut key lacks.
+		raw := append(append(append(make([]byte, 0, end-start+2), '"'), key...), '"')
+		var buf []byte
+		key, _, _ = ReadString(raw, 0, &buf)
+	}
+	if token {
+		return AppendToken(dst, key)
+	}
+	return append(dst, key...)
 }
 
 // duplicate stops s at the key data[start:end] (quotes included) of the innermost
@@ -523,9 +544,9 @@ func (s *Scanner) duplicate(start, end, first int) Kind {
 	n := len(s.frames)
 	e := &Error{Problem: DuplicateKey, Offset: start}
 	e.Pointer = string(s.appendPointer(nil, n-1, maxReportedKey))
-	e.Key = string(s.reportKey(start+1, end-1, maxReportedKey))
+	e.Key = string(s.appendKey(nil, start+1, end-1, maxReportedKey, false))
 	k := s.set.keys[first]
-	if f := string(s.reportKey(int(k.start), int(k.end), maxReportedKey)); f != e.Key {
+	if f := string(s.appendKey(nil, int(k.start), int(k.end), maxReportedKey, false)); f != e.Key {
 		e.First = f
 	}
 	s.err, s.state, s.kind = e, done, End

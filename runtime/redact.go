@@ -52,7 +52,6 @@ type redactState struct {
 
 func newRedactor(paths []string) *redactor {
 	r := &redactor{}
-	unescape := strings.NewReplacer("~1", "/", "~0", "~")
 	for _, p := range paths {
 		segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
 		deep := len(segs)
@@ -60,7 +59,7 @@ func newRedactor(paths []string) *redactor {
 			if s == "**" {
 				deep = min(deep, i)
 			} else if s != "*" {
-				segs[i] = unescape.Replace(s)
+				segs[i] = jsonread.UnescapeToken(s)
 			}
 		}
 		r.paths = append(r.paths, segs)

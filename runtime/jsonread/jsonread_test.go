@@ -357,8 +357,13 @@ func TestPointerTokens(t *testing.T) {
 	if toks, ok := SplitPointer("/a~1b/~01/0"); !ok || !reflect.DeepEqual(toks, []string{"a/b", "~1", "0"}) {
 		t.Errorf("SplitPointer: %q, %v", toks, ok)
 	}
-	if _, ok := SplitPointer("a"); ok {
-		t.Error("SplitPointer(a) is a pointer")
+	for _, p := range []string{"a", "/~", "/a~2", "/~0~", "/~1/~x"} {
+		if toks, ok := SplitPointer(p); ok {
+			t.Errorf("SplitPointer(%q) = %q, a pointer", p, toks)
+		}
+	}
+	if toks, ok := SplitPointer("/~0~1~0/"); !ok || !reflect.DeepEqual(toks, []string{"~/~", ""}) {
+		t.Errorf("SplitPointer: %q, %v", toks, ok)
 	}
 }
 

@@ -53,7 +53,8 @@ func UnescapeToken(s string) string {
 }
 
 // SplitPointer returns the reference tokens of the JSON Pointer p, unescaped: none for
-// "", the whole document. ok is false when p is neither "" nor starts with "/".
+// "", the whole document. ok is false when p is neither "" nor starts with "/", or has
+// a "~" that is not "~0" or "~1".
 func SplitPointer(p string) (tokens []string, ok bool) {
 	if p == "" {
 		return nil, true
@@ -63,6 +64,14 @@ func SplitPointer(p string) (tokens []string, ok bool) {
 	}
 	tokens = strings.Split(p[1:], "/")
 	for i, t := range tokens {
+		for j := 0; j < len(t); j++ {
+			if t[j] == '~' {
+				if j+1 == len(t) || t[j+1] != '0' && t[j+1] != '1' {
+					return nil, false
+				}
+				j++
+			}
+		}
 		tokens[i] = UnescapeToken(t)
 	}
 	return tokens, true

@@ -470,3 +470,14 @@ func TestPlainEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestStdMaxDepth: Valid with StdMaxDepth takes what json.Valid takes at encoding/json's
+// nesting limit, and refuses what it refuses one level past it.
+func TestStdMaxDepth(t *testing.T) {
+	for _, n := range []int{StdMaxDepth, StdMaxDepth + 1} {
+		b := []byte(strings.Repeat("[", n) + strings.Repeat("]", n))
+		if got, want := Valid(b, StdMaxDepth), json.Valid(b); got != want || got != (n == StdMaxDepth) {
+			t.Errorf("%d levels: Valid %v, json.Valid %v", n, got, want)
+		}
+	}
+}

@@ -481,3 +481,36 @@ func TestStdMaxDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestScannerSkip: Skip passes over an object or array whole (its keys not compared),
+// checks it within the depth left, and reading goes on after it.
+func TestScannerSkip(t *testing.T) {
+	var s Scanner
+	data := []byte(`{"a":{"k":1,"k":[2]},"b":[[3]],"c":4}`)
+	s.Reset(data, Options{Keys: KeysExact})
+	var got []string
+	for k := s.Next(); k != End; k = s.Next() {
+		if k == Key && string(s.Text()) != "c" {
+			got = append(got, string(s.Text())+":"+strconv.Itoa(int(s.Skip())))
+			continue
+		}
+		got = append(got, strconv.Itoa(int(k)))
+	}
+	want := []string{strconv.Itoa(int(BeginObject)), "a:" + strconv.Itoa(int(EndObject)), "b:" + strconv.Itoa(int(EndArray)), strconv.Itoa(int(Key)), strconv.Itoa(int(Number)), strconv.Itoa(int(EndObject))}
+	if !reflect.DeepEqual(got, want) || s.Err() != nil {
+		t.Errorf("tokens %q, want %q (%v)", got, want, s.Err())
+	}
+	s.Reset([]byte(`{"a":[[[1]]]}`), Options{Limits: Limits{MaxDepth: 3}})
+	s.Next()
+	s.Next()
+	if k := s.Skip(); k != End || s.Problem() != TooDeep || s.Error().Pointer != "/a" {
+		t.Errorf("Skip past the depth: %d, %v", k, s.Err())
+	}
+	s.Release()
+	s.Reset([]byte(`{"x":1,"x":2}`), Options{Keys: KeysExact})
+	for s.Next() != End {
+	}
+	if s.Problem() != DuplicateKey {
+		t.Errorf("after Release: %v", s.Err())
+	}
+}

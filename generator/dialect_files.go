@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen/toolgen/model"
 	"github.com/toolgen/toolgen/runtime/dialect"
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // Provider name rules. The parser already holds tool names to ^[a-zA-Z0-9_-]{1,64}$,
@@ -98,7 +99,7 @@ func fieldAt(root *schema, ptr string) *model.Field {
 	}
 	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
 	for i, s := range segs {
-		segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+		segs[i] = jsonread.UnescapeToken(s)
 	}
 	n := root
 	for i := 0; n != nil && i < len(segs); i++ {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolgen/toolgen/model"
 	tgruntime "github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/jsonread"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -346,7 +347,7 @@ func sensitivePaths(pkg *model.Package, t *model.Tool) []string {
 	var walkType func(typ *model.Type, prefix string, visiting map[string]bool)
 	walk = func(fields []*model.Field, prefix string, visiting map[string]bool) {
 		for _, f := range fields {
-			path := prefix + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(f.Name)
+			path := prefix + "/" + jsonread.EscapeToken(f.Name)
 			if f.Constraints.Sensitive {
 				out = append(out, path)
 				continue

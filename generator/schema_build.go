@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/toolgen/toolgen/model"
+	"github.com/toolgen/toolgen/runtime/jsonread"
 	"github.com/toolgen/toolgen/runtime/schematree"
 )
 
@@ -247,7 +248,7 @@ func (b *builder) object(fields []*model.Field, path string) (*schema, error) {
 		if s.Properties.Get(f.Name) != nil {
 			return nil, fmt.Errorf("%s: two properties are named %q", orRoot(path), f.Name)
 		}
-		p, err := b.property(f, path+"/properties/"+escapePointer(f.Name))
+		p, err := b.property(f, path+"/properties/"+jsonread.EscapeToken(f.Name))
 		if err != nil {
 			return nil, err
 		}
@@ -422,7 +423,7 @@ func (b *builder) named(t *model.Type, p place) (*schema, error) {
 		if key, ok := b.defKey[nt.ID]; ok {
 			if _, built := b.defs[nt.ID]; !built {
 				b.defs[nt.ID] = nil
-				d, err := b.namedBody(nt, place{path: "/$defs/" + escapePointer(key)})
+				d, err := b.namedBody(nt, place{path: "/$defs/" + jsonread.EscapeToken(key)})
 				if err != nil {
 					return nil, err
 				}
@@ -726,11 +727,6 @@ func compactJSON(text string) string {
 		return text
 	}
 	return buf.String()
-}
-
-// escapePointer escapes a property name for a JSON Pointer.
-func escapePointer(name string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
 }
 
 // orRoot names the schema root in an error message when path is empty.

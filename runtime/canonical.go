@@ -2,18 +2,19 @@ package runtime
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // canonicalArgs returns the canonical form of a call's arguments, which Digest hashes:
 // that of canonicalJSON, but with empty arguments (no bytes, or only white space) and
 // null written as {}, since the decoder reads all three as an empty object.
 func canonicalArgs(args []byte) []byte {
-	if t := trimSpace(args); len(t) == 0 || string(t) == "null" {
+	if t := jsonread.TrimSpace(args); len(t) == 0 || string(t) == "null" {
 		return []byte("{}")
 	}
 	return canonicalJSON(args)
@@ -40,7 +41,7 @@ func canonicalArgs(args []byte) []byte {
 // reads) is its own canonical form, after a zero byte, which no canonical form of a
 // valid text begins with.
 func canonicalJSON(b []byte) []byte {
-	if !json.Valid(b) {
+	if !jsonread.Valid(b, jsonread.StdMaxDepth) {
 		return append([]byte{0}, b...)
 	}
 	c := canonicalizer{src: b, buf: make([]byte, 0, len(b))}
@@ -68,12 +69,10 @@ type canonNode struct {
 }
 
 func (c *canonicalizer) space() {
-	for c.pos < len(c.src) && isSpace(c.src[c.pos]) {
-		c.pos++
-	}
+	c.pos = jsonread.SkipSpace(c.src, c.pos)
 }
 
-// value reads the value at c.pos, which json.Valid has checked.
+// value reads the value at c.pos, which jsonread.Valid has checked.
 func (c *canonicalizer) value() canonNode {
 	c.space()
 	switch open := c.src[c.pos]; open {
@@ -115,7 +114,7 @@ func (c *canonicalizer) scalar() (start, end int) {
 		return start, len(c.buf)
 	}
 	i := c.pos
-	for i < len(c.src) && !isSpace(c.src[i]) && c.src[i] != ',' && c.src[i] != ']' && c.src[i] != '}' {
+	for i < len(c.src) && !jsonread.IsSpace(c.src[i]) && c.src[i] != ',' && c.src[i] != ']' && c.src[i] != '}' {
 		i++
 	}
 	if t := c.src[c.pos:i]; t[0] == '-' || ('0' <= t[0] && t[0] <= '9') {
@@ -157,11 +156,11 @@ func (c *canonicalizer) str() {
 			}
 			continue
 		}
-		r, _ := hex4(b, i)
+		r, _ := jsonread.Hex4(b, i)
 		i += 4
-		if utf16IsSurrogate(r) {
+		if r >= 0xd800 && r < 0xe000 { // a surrogate
 			if r < 0xdc00 && i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
-				if lo, ok := hex4(b, i+2); ok && lo >= 0xdc00 && lo < 0xe000 {
+				if lo, ok := jsonread.Hex4(b, i+2); ok && lo >= 0xdc00 && lo < 0xe000 {
 					c.buf = utf8.AppendRune(c.buf, (r-0xd800)<<10|(lo-0xdc00)+0x10000)
 					i += 6
 					continue

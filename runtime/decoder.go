@@ -1,21 +1,22 @@
 package runtime
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgen/toolgen/runtime/jsonread"
 	"github.com/toolgen/toolgen/runtime/safetext"
 )
 
 // Default limits on a call's arguments.
 const (
-	// DefaultMaxArgumentBytes is the largest argument text a call accepts: 1 MiB.
-	DefaultMaxArgumentBytes = 1 << 20
-	// DefaultMaxDepth is the deepest nesting of objects and arrays a call accepts.
-	DefaultMaxDepth = 64
+	// DefaultMaxArgumentBytes is the largest argument text a call accepts: 1 MiB, the
+	// default text size of toolgen's JSON reader (jsonread.DefaultMaxBytes).
+	DefaultMaxArgumentBytes = jsonread.DefaultMaxBytes
+	// DefaultMaxDepth is the deepest nesting of objects and arrays a call accepts: 64,
+	// the JSON reader's default (jsonread.DefaultMaxDepth).
+	DefaultMaxDepth = jsonread.DefaultMaxDepth
 	// DefaultMaxViolations is how many violations of one call are reported in full;
 	// the rest are only counted.
 	DefaultMaxViolations = 20
@@ -193,25 +194,12 @@ func (d *Decoder) Reset(args []byte, limits Limits) {
 		return
 	}
 	d.skipSpace()
-	if d.pos == len(d.data) || isNullAt(d.data, d.pos) && onlySpaceAfter(d.data, d.pos+4) {
+	if d.pos == len(d.data) || jsonread.IsNull(d.data, d.pos) && jsonread.SkipSpace(d.data, d.pos+4) == len(d.data) {
 		d.data, d.pos = emptyObject, 0
 	}
 }
 
 var emptyObject = []byte("{}")
-
-func isNullAt(b []byte, i int) bool {
-	return len(b)-i >= 4 && b[i] == 'n' && b[i+1] == 'u' && b[i+2] == 'l' && b[i+3] == 'l'
-}
-
-func onlySpaceAfter(b []byte, i int) bool {
-	for ; i < len(b); i++ {
-		if !isSpace(b[i]) {
-			return false
-		}
-	}
-	return true
-}
 
 // Finish checks that nothing but white space follows the arguments and reports whether
 // they were valid.
@@ -443,7 +431,7 @@ func (d *Decoder) failHere(child string, code Code, message string) {
 
 // Missing records that a required property is absent from the object being read.
 func (d *Decoder) Missing(name string) {
-	d.failHere(escapePointer(name), CodeRequired, "missing required property")
+	d.failHere(jsonread.EscapeToken(name), CodeRequired, "missing required property")
 }
 
 // stop records a violation that ends decoding. It is kept even past the budget: it
@@ -460,19 +448,20 @@ func (d *Decoder) syntaxError(what string) {
 	d.stop(CodeSyntax, "malformed JSON: "+what+" at offset "+strconv.Itoa(d.pos))
 }
 
-func (d *Decoder) unexpected() {
-	if d.pos >= len(d.data) {
-		d.syntaxError("unexpected end of input")
+// unexpected reports the byte at d.pos, or the end of the text, as out of place.
+func (d *Decoder) unexpected() { d.malformed(jsonread.Unexpected) }
+
+// malformed reports the lexical problem p the JSON reader found at d.pos.
+func (d *Decoder) malformed(p jsonread.Problem) {
+	if p == jsonread.TooDeep {
+		d.tooDeep()
 		return
 	}
-	d.syntaxError("unexpected " + quoteChar(d.data[d.pos]))
+	d.syntaxError(jsonread.Describe(d.data, d.pos, p))
 }
 
-func quoteChar(c byte) string {
-	if c < utf8.RuneSelf && strconv.IsPrint(rune(c)) {
-		return strconv.QuoteRune(rune(c))
-	}
-	return "byte 0x" + strconv.FormatUint(uint64(c), 16)
+func (d *Decoder) tooDeep() {
+	d.stop(CodeTooDeep, "nested deeper than the limit of "+strconv.Itoa(d.limits.maxDepth())+" levels")
 }
 
 // pointer renders the current path as a JSON Pointer ("" for the root). Names the
@@ -525,7 +514,7 @@ func (d *Decoder) childName() string {
 // override keeps the violation on its line and shows what it holds, and escaped as a
 // JSON Pointer step.
 func shownName(s string) string {
-	return escapePointer(safetext.Line(cutName(s)))
+	return jsonread.EscapeToken(safetext.Line(cutName(s)))
 }
 
 // maxNameBytes is the longest name a path shows whole; a longer one, which only the
@@ -560,26 +549,6 @@ func validText(s string) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-func escapePointer(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '~' || s[i] == '/' {
-			var b []byte
-			for j := 0; j < len(s); j++ {
-				switch s[j] {
-				case '~':
-					b = append(b, '~', '0')
-				case '/':
-					b = append(b, '~', '1')
-				default:
-					b = append(b, s[j])
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
-}
-
 // got describes the value just read for a violation, or "" when it must not be shown.
 func (d *Decoder) got() string {
 	if d.sensitive() || d.valStart >= d.pos || d.pos > len(d.data) {
@@ -611,18 +580,7 @@ func describe(raw []byte) string {
 	return s
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func (d *Decoder) skipSpace() {
-	for d.pos < len(d.data) {
-		// Every byte above the space is not white space: one comparison in the common
-		// case, compact JSON.
-		if c := d.data[d.pos]; c > ' ' || !isSpace(c) {
-			return
-		}
-		d.pos++
-	}
-}
+func (d *Decoder) skipSpace() { d.pos = jsonread.SkipSpace(d.data, d.pos) }
 
 // peek skips white space and returns the next byte, or 0 at the end.
 func (d *Decoder) peek() byte {
@@ -639,7 +597,7 @@ func (d *Decoder) Null() bool {
 	if d.broken || d.peek() != 'n' {
 		return false
 	}
-	if !isNullAt(d.data, d.pos) {
+	if !jsonread.IsNull(d.data, d.pos) {
 		return false // a syntax error the next read reports
 	}
 	d.valStart = d.pos
@@ -685,7 +643,7 @@ func (d *Decoder) begin(array bool) bool {
 		return false
 	}
 	if len(d.open) >= d.limits.maxDepth() {
-		d.stop(CodeTooDeep, "nested deeper than the limit of "+strconv.Itoa(d.limits.maxDepth())+" levels")
+		d.tooDeep()
 		return false
 	}
 	d.pos++
@@ -711,8 +669,8 @@ func (d *Decoder) enterString(open byte) bool {
 		return false
 	}
 	end := d.pos
-	inner := trimSpace(content)
-	if len(inner) == 0 || inner[0] != open || !wellFormed(inner, d.limits.maxDepth()-len(d.open)) {
+	inner := jsonread.TrimSpace(content)
+	if len(inner) == 0 || inner[0] != open || !jsonread.Valid(inner, max(d.limits.maxDepth()-len(d.open), 1)) {
 		d.pos = start
 		return false
 	}
@@ -722,22 +680,6 @@ func (d *Decoder) enterString(open byte) bool {
 	d.pendingOuter, d.pendingPos = d.data, end
 	d.data, d.pos = inner, 0
 	return true
-}
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && isSpace(b[0]) {
-		b = b[1:]
-	}
-	for len(b) > 0 && isSpace(b[len(b)-1]) {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
-// wellFormed reports whether b is exactly one JSON value, nested at most depth levels.
-func wellFormed(b []byte, depth int) bool {
-	probe := Decoder{data: b, limits: Limits{MaxDepth: max(depth, 1), MaxArgumentBytes: len(b) + 1}}
-	return probe.skipValue() && probe.Finish()
 }
 
 // NextField advances to the next property of the object being read and reports whether
@@ -767,7 +709,7 @@ func (d *Decoder) NextField() bool {
 		return false
 	}
 	start := d.pos + 1
-	if end := skipPlain(d.data, start); end < len(d.data) && d.data[end] == '"' {
+	if end := jsonread.PlainEnd(d.data, start); end < len(d.data) && d.data[end] == '"' {
 		// A plain name, the usual case: it stays where it is in the text.
 		d.keyStart, d.keyEnd, d.keyEscaped = start, end, false
 		d.pos = end + 1
@@ -951,337 +893,48 @@ func (d *Decoder) skipValue() bool {
 	if d.broken {
 		return false
 	}
-	switch c := d.peek(); c {
-	case '{', '[':
-		if len(d.open) >= d.limits.maxDepth() {
-			d.stop(CodeTooDeep, "nested deeper than the limit of "+strconv.Itoa(d.limits.maxDepth())+" levels")
-			return false
-		}
-		d.pos++
-		return d.skipMembers(c)
-	case '"':
-		_, ok := d.readString()
-		return ok
-	case 't':
-		return d.literal("true")
-	case 'f':
-		return d.literal("false")
-	case 'n':
-		return d.literal("null")
-	default:
-		_, ok := d.readNumber()
-		return ok
-	}
-}
-
-// skipMembers reads the members of an object or array whose opening byte was consumed,
-// up to and including its closing byte.
-func (d *Decoder) skipMembers(open byte) bool {
-	d.push(open == '[', nil, 0)
-	d.open[len(d.open)-1].first = false
-	ok := d.skipRest(open)
-	d.open = d.open[:len(d.open)-1]
-	return ok
-}
-
-func (d *Decoder) skipRest(open byte) bool {
-	closing := byte('}')
-	if open == '[' {
-		closing = ']'
-	}
-	first := true
-	for {
-		c := d.peek()
-		if c == closing {
-			d.pos++
-			return true
-		}
-		if !first {
-			if c != ',' {
-				d.unexpected()
-				return false
-			}
-			d.pos++
-			c = d.peek()
-		}
-		first = false
-		if open == '{' {
-			if c != '"' {
-				d.unexpected()
-				return false
-			}
-			if _, ok := d.readString(); !ok {
-				return false
-			}
-			if d.peek() != ':' {
-				d.unexpected()
-				return false
-			}
-			d.pos++
-		}
-		if !d.skipValue() {
-			return false
-		}
-	}
-}
-
-func (d *Decoder) literal(word string) bool {
-	if len(d.data)-d.pos >= len(word) && string(d.data[d.pos:d.pos+len(word)]) == word {
-		d.pos += len(word)
-		return true
-	}
-	for i := 0; i < len(word); i++ {
-		if d.pos >= len(d.data) || d.data[d.pos] != word[i] {
-			d.unexpected()
-			return false
-		}
-		d.pos++
+	end, p := jsonread.Skip(d.data, d.pos, d.limits.maxDepth()-len(d.open))
+	d.pos = end
+	if p != jsonread.OK {
+		d.malformed(p)
+		return false
 	}
 	return true
 }
 
+// literal reads word (true, false or null) at d.pos.
+func (d *Decoder) literal(word string) bool {
+	end, ok := jsonread.Literal(d.data, d.pos, word)
+	d.pos = end
+	if !ok {
+		d.unexpected()
+	}
+	return ok
+}
+
 // readNumber reads a JSON number and returns its text.
 func (d *Decoder) readNumber() ([]byte, bool) {
-	b, start := d.data, d.pos
-	i := start
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-	default:
-		d.pos = i
+	start := d.pos
+	end, ok := jsonread.ScanNumber(d.data, start)
+	d.pos = end
+	if !ok {
 		d.unexpected()
 		return nil, false
 	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if i >= len(b) || b[i] < '0' || b[i] > '9' {
-			d.pos = i
-			d.unexpected()
-			return nil, false
-		}
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if i >= len(b) || b[i] < '0' || b[i] > '9' {
-			d.pos = i
-			d.unexpected()
-			return nil, false
-		}
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-	}
-	d.pos = i
-	return b[start:i], true
+	return d.data[start:end], true
 }
 
 // readString reads a JSON string at d.pos (which holds the opening quote) and returns its
 // unescaped contents, valid until the next read. Invalid UTF-8 becomes U+FFFD, as
 // encoding/json does.
 func (d *Decoder) readString() ([]byte, bool) {
-	b := d.data
-	i := d.pos + 1
-	start := i
-	// Fast path: no escapes, ASCII or valid UTF-8.
-	ascii := true
-	for i < len(b) {
-		i = skipPlain(b, i)
-		if i == len(b) {
-			break
-		}
-		c := b[i]
-		if c == '"' {
-			d.pos = i + 1
-			s := b[start:i]
-			if !ascii && !utf8.Valid(s) {
-				return d.fixUTF8(s), true
-			}
-			return s, true
-		}
-		if c == '\\' {
-			return d.readEscaped(start)
-		}
-		if c < 0x20 {
-			d.pos = i
-			d.syntaxError("control character in string")
-			return nil, false
-		}
-		if c >= utf8.RuneSelf {
-			ascii = false
-		}
-		i++
+	s, end, p := jsonread.ReadString(d.data, d.pos, &d.scratch)
+	d.pos = end
+	if p != jsonread.OK {
+		d.malformed(p)
+		return nil, false
 	}
-	d.pos = i
-	d.unexpected()
-	return nil, false
-}
-
-// skipPlain returns the index of the first byte of b at or after i that is not plain
-// (see plainStringByte), or len(b): eight bytes at a time while it can, then one.
-func skipPlain(b []byte, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for i+8 <= len(b) {
-		x := binary.LittleEndian.Uint64(b[i:])
-		// A byte below 0x20, a quote or a backslash (a zero byte once xored with one),
-		// or a byte at or above 0x80 sets the high bit of its byte here. Borrows may
-		// set bits above the first such byte too, never below it: the lowest bit set
-		// is the first byte that is not plain.
-		quote, backslash := x^(ones*'"'), x^(ones*'\\')
-		special := ((x-ones*0x20)&^x | (quote-ones)&^quote | (backslash-ones)&^backslash | x) & highs
-		if special != 0 {
-			return i + bits.TrailingZeros64(special)/8
-		}
-		i += 8
-	}
-	for i < len(b) && plainStringByte[b[i]] {
-		i++
-	}
-	return i
-}
-
-// plainStringByte tells the bytes a string holds as they are: ASCII but for the quote,
-// the backslash and control characters.
-var plainStringByte = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// fixUTF8 replaces invalid UTF-8 in s with U+FFFD, into d.scratch.
-func (d *Decoder) fixUTF8(s []byte) []byte {
-	out := d.scratch[:0]
-	for len(s) > 0 {
-		r, n := utf8.DecodeRune(s)
-		if r == utf8.RuneError && n == 1 {
-			out = utf8.AppendRune(out, utf8.RuneError)
-		} else {
-			out = append(out, s[:n]...)
-		}
-		s = s[n:]
-	}
-	d.scratch = out
-	return out
-}
-
-// readEscaped reads the rest of a string that holds escapes, from its first content byte.
-func (d *Decoder) readEscaped(start int) ([]byte, bool) {
-	b := d.data
-	out := d.scratch[:0]
-	i := start
-	for i < len(b) {
-		c := b[i]
-		switch {
-		case c == '"':
-			d.pos = i + 1
-			d.scratch = out
-			return out, true
-		case c == '\\':
-			i++
-			if i >= len(b) {
-				d.pos = i
-				d.unexpected()
-				return nil, false
-			}
-			switch b[i] {
-			case '"', '\\', '/':
-				out = append(out, b[i])
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'u':
-				r, ok := hex4(b, i+1)
-				if !ok {
-					d.pos = i
-					d.syntaxError("invalid \\u escape")
-					return nil, false
-				}
-				i += 4
-				if utf16IsSurrogate(r) {
-					// A high surrogate followed by a low one makes one rune;
-					// anything else is U+FFFD, as encoding/json does.
-					if r < 0xdc00 && i+6 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
-						if r2, ok := hex4(b, i+3); ok && r2 >= 0xdc00 && r2 < 0xe000 {
-							r = (r-0xd800)<<10 | (r2 - 0xdc00) + 0x10000
-							i += 6
-						} else {
-							r = utf8.RuneError
-						}
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				out = utf8.AppendRune(out, r)
-			default:
-				d.pos = i
-				d.syntaxError("invalid escape")
-				return nil, false
-			}
-			i++
-		case c < 0x20:
-			d.pos = i
-			d.syntaxError("control character in string")
-			return nil, false
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
-		default:
-			r, n := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && n == 1 {
-				out = utf8.AppendRune(out, utf8.RuneError)
-			} else {
-				out = append(out, b[i:i+n]...)
-			}
-			i += n
-		}
-	}
-	d.pos = i
-	d.scratch = out
-	d.unexpected()
-	return nil, false
-}
-
-func utf16IsSurrogate(r rune) bool { return r >= 0xd800 && r < 0xe000 }
-
-func hex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
+	return s, true
 }
 
 // EmptyObject reads the arguments of a tool that takes none: an object with no

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // This file compiles a dynamic tool's input schema (NewTool) into a program: a graph
@@ -169,7 +171,7 @@ func (v *jv) pointer(sub string) string {
 	var b strings.Builder
 	for i := len(toks) - 1; i >= 0; i-- {
 		b.WriteByte('/')
-		b.WriteString(escapePointer(toks[i]))
+		b.WriteString(jsonread.EscapeToken(toks[i]))
 	}
 	return b.String()
 }
@@ -626,7 +628,7 @@ func (c *compiler) ref(v *jv) *node {
 			return c.fail(v, "", "$ref", strconv.Quote(v.str)+" is not a JSON Pointer reference")
 		}
 		for _, tok := range strings.Split(ptr[1:], "/") {
-			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+			tok = jsonread.UnescapeToken(tok)
 			var next *jv
 			switch target.kind {
 			case 'o':
@@ -1242,7 +1244,7 @@ func markSensitive(n *node, segs []string) bool {
 	if len(segs) == 0 {
 		return false
 	}
-	seg := strings.NewReplacer("~1", "/", "~0", "~").Replace(segs[0])
+	seg := jsonread.UnescapeToken(segs[0])
 	switch n.kind {
 	case kindArray:
 		if seg == "*" {
@@ -1296,7 +1298,7 @@ func sensitivePaths(n *node, prefix string, visiting, cyclic map[*node]bool, out
 		out = sensitivePaths(n.items, prefix+"/*", visiting, cyclic, out, budget)
 	case kindObject:
 		for _, p := range n.props {
-			path := prefix + "/" + escapePointer(p.name)
+			path := prefix + "/" + jsonread.EscapeToken(p.name)
 			if p.sensitive {
 				out = append(out, path)
 				continue

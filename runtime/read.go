@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // String reads a string. Short strings share their storage with others this Decoder
@@ -21,7 +23,7 @@ func (d *Decoder) String() (string, bool) {
 	// A plain string, the usual case, here; anything else through stringAs.
 	if !d.broken && d.pos < len(d.data) && d.data[d.pos] == '"' {
 		b := d.data
-		if end := skipPlain(b, d.pos+1); end < len(b) && b[end] == '"' {
+		if end := jsonread.PlainEnd(b, d.pos+1); end < len(b) && b[end] == '"' {
 			s := d.keep(b[d.pos+1 : end])
 			d.valStart, d.pos = d.pos, end+1
 			return s, true
@@ -91,7 +93,7 @@ func (d *Decoder) stringAs(want string) ([]byte, bool) {
 	// The common case, a string without escapes or non-ASCII bytes, here; anything
 	// else in readString.
 	b := d.data
-	i := skipPlain(b, d.pos+1)
+	i := jsonread.PlainEnd(b, d.pos+1)
 	if i < len(b) && b[i] == '"' {
 		s := b[d.pos+1 : i]
 		d.pos = i + 1

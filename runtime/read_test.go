@@ -370,32 +370,3 @@ func TestRoom(t *testing.T) {
 		}
 	}
 }
-
-// TestSkipPlain checks skipPlain, eight bytes at a time, against the table, at every
-// offset and for every byte that is not plain.
-func TestSkipPlain(t *testing.T) {
-	for c := 0; c < 256; c++ {
-		if plainStringByte[c] {
-			continue
-		}
-		for n := 0; n < 20; n++ {
-			for at := 0; at <= n; at++ {
-				b := []byte(strings.Repeat("a", n))
-				if at < n {
-					b[at] = byte(c)
-				}
-				// A non-plain byte after the first must not hide it.
-				b = append(b, byte(c), '"', 0)
-				want := at
-				if at == n {
-					want = n
-				}
-				for i := 0; i <= want; i++ {
-					if got := skipPlain(b, i); got != want {
-						t.Fatalf("skipPlain(%q, %d) = %d, want %d", b, i, got, want)
-					}
-				}
-			}
-		}
-	}
-}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // Redacted replaces the values of sensitive properties in logged arguments.
@@ -50,7 +52,6 @@ type redactState struct {
 
 func newRedactor(paths []string) *redactor {
 	r := &redactor{}
-	unescape := strings.NewReplacer("~1", "/", "~0", "~")
 	for _, p := range paths {
 		segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
 		deep := len(segs)
@@ -58,7 +59,7 @@ func newRedactor(paths []string) *redactor {
 			if s == "**" {
 				deep = min(deep, i)
 			} else if s != "*" {
-				segs[i] = unescape.Replace(s)
+				segs[i] = jsonread.UnescapeToken(s)
 			}
 		}
 		r.paths = append(r.paths, segs)
@@ -168,7 +169,7 @@ func (r *redactor) redact(v any, states []redactState) any {
 // heldValue returns the object or array a string holds whole, as the decoder reads it
 // under the double-encoding leniency.
 func heldValue(s string) (any, bool) {
-	inner := trimSpace([]byte(s))
+	inner := jsonread.TrimSpace([]byte(s))
 	if len(inner) == 0 || inner[0] != '{' && inner[0] != '[' {
 		return nil, false
 	}

@@ -1,6 +1,6 @@
 package runtime
 
-import "strings"
+import "github.com/toolgen/toolgen/runtime/jsonread"
 
 // The sensitive paths of a dynamic tool's schema, where they cross references: what
 // marks the properties a path with "**" names, and which nodes lie on a cycle (whose
@@ -27,7 +27,6 @@ func markSensitiveDeep(root *node, segs []string) bool {
 	}
 	seen := map[at]bool{}
 	found := false
-	unescape := strings.NewReplacer("~1", "/", "~0", "~")
 	var walk func(n *node, i int)
 	walk = func(n *node, i int) {
 		if n == nil || i == len(segs) {
@@ -51,7 +50,7 @@ func markSensitiveDeep(root *node, segs []string) bool {
 				walk(n.items, i+1)
 			}
 		case n.kind == kindObject:
-			if k, ok := n.index[unescape.Replace(seg)]; ok && seg != "*" {
+			if k, ok := n.index[jsonread.UnescapeToken(seg)]; ok && seg != "*" {
 				if i == len(segs)-1 {
 					n.props[k].sensitive, found = true, true
 				}

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // object returns an object with the keys, each with the value 0.
@@ -79,9 +79,9 @@ func TestCheckKeys(t *testing.T) {
 		{"pointer escapes", `{"a/b":{"x~y":[0,{"k":1,"k":2}]}}`, "/a~1b/x~0y/1", "k", ""},
 		{"pointer decoded", `{"\u0070":{"k":1,"k":2}}`, "/p", "k", ""},
 		{"before a syntax error", `{"a":1,"a":2,`, "", "a", ""},
-		{"linear keys", object(append(names(linearKeys), "k0")...), "", "k0", ""},
-		{"indexed keys", object(append(names(linearKeys+1), "k0")...), "", "k0", ""},
-		{"grown table, first", object(append(names(4*linearKeys), "k0")...), "", "k0", ""},
+		{"linear keys", object(append(names(jsonread.LinearKeys), "k0")...), "", "k0", ""},
+		{"indexed keys", object(append(names(jsonread.LinearKeys+1), "k0")...), "", "k0", ""},
+		{"grown table, first", object(append(names(4*jsonread.LinearKeys), "k0")...), "", "k0", ""},
 		{"grown table, last", object(append(names(1000), "k999")...), "", "k999", ""},
 		{"many keys", object(names(1000)...), "", "", ""},
 		{"after a big object", `{"o":` + object(names(100)...) + `,"p":1,"o":2}`, "", "o", ""},
@@ -154,42 +154,6 @@ func TestCheckKeys(t *testing.T) {
 	}
 }
 
-// TestFoldKey: foldKey folds two characters alike exactly when bytes.EqualFold finds
-// them equal, for every character, and as encoding/json matches a key with a field.
-func TestFoldKey(t *testing.T) {
-	fold := func(r rune) string { return string(foldKey([]byte(string(r)))) }
-	for r := rune(0); r <= unicode.MaxRune; r++ {
-		if !utf8.ValidRune(r) {
-			continue
-		}
-		f := fold(r)
-		if !bytes.EqualFold([]byte(string(r)), []byte(f)) || fold([]rune(f)[0]) != f || len(f) > utf8.RuneLen(r) {
-			t.Fatalf("foldKey(%q) = %q", r, f)
-		}
-		for o := unicode.SimpleFold(r); o != r; o = unicode.SimpleFold(o) { // the characters equal to r
-			if fold(o) != f {
-				t.Fatalf("foldKey(%q) = %q, foldKey(%q) = %q", r, f, o, fold(o))
-			}
-		}
-	}
-	for _, tc := range []struct{ in, want string }{
-		{"name", "NAME"}, {"_meta", "_META"}, {"tas\u212a", "TASK"}, {"argument\u017f", "ARGUMENTS"},
-		{"\u00e9t\u00c9", "\u00c9T\u00c9"}, {"\u0131\u0130", "\u0131\u0130"}, {"\xffa", "\xffA"}, {"", ""},
-	} {
-		if got := string(foldKey([]byte(tc.in))); got != tc.want {
-			t.Errorf("foldKey(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	// encoding/json matches a key with a field as foldKey folds them.
-	var v struct {
-		Params int `json:"params"`
-		Task   int `json:"task"`
-	}
-	if err := json.Unmarshal([]byte(`{"param\u017f":1,"TAS\u212a":2,"\u0131d":3}`), &v); err != nil || v.Params != 1 || v.Task != 2 {
-		t.Errorf("encoding/json: %+v, %v", v, err)
-	}
-}
-
 // TestShapes: the shapes' members are their keys folded, and every shape index is in
 // the table.
 func TestShapes(t *testing.T) {
@@ -230,7 +194,7 @@ func TestCheckKeysDepth(t *testing.T) {
 			if n > maxMessageDepth {
 				want = keysTooDeep
 			}
-			if r := checkKeys([]byte(in), maxMessageDepth); r.problem != want || depthOver([]byte(in), maxMessageDepth) != (want == keysTooDeep) {
+			if r := checkKeys([]byte(in), maxMessageDepth); r.problem != want || jsonread.DepthOver([]byte(in), maxMessageDepth) != (want == keysTooDeep) {
 				t.Errorf("%d levels (%.10s...): %+v, want problem %d", n, in, r, want)
 			}
 		}
@@ -444,7 +408,7 @@ func adversarial(size int) map[string][]byte {
 			var b bytes.Buffer
 			b.WriteByte('[')
 			for b.Len() < size {
-				b.WriteString(object(names(linearKeys+1)...) + ",")
+				b.WriteString(object(names(jsonread.LinearKeys+1)...) + ",")
 			}
 			b.WriteString("0]")
 			return b.Bytes()

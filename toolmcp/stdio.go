@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // maxMessageDepth is the deepest nesting of objects and arrays the SDK reads in a
@@ -186,7 +188,7 @@ func check(line []byte) (msg []byte, call string) {
 	if len(line) == 0 {
 		return nil, ""
 	}
-	if depthOver(line, maxMessageDepth) {
+	if jsonread.DepthOver(line, maxMessageDepth) {
 		return answer(topLevelID(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid request: the message is nested deeper than %d levels", maxMessageDepth)), ""
 	}
 	if r := checkKeys(line, maxMessageDepth); r.problem != keysOK {
@@ -265,39 +267,6 @@ func answer(id json.RawMessage, code int64, message string) []byte {
 	return append(b, '\n')
 }
 
-// depthOver reports whether data nests objects and arrays deeper than max, counted as
-// the SDK counts them.
-func depthOver(data []byte, max int) bool {
-	depth, inString, escaped := 0, false, false
-	for _, b := range data {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-			continue
-		}
-		switch b {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			if depth > max {
-				return true
-			}
-		case '}', ']':
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return false
-}
-
 // topLevelID finds the "id" member of the object that b starts, without parsing the
 // other members (they may be too deep, invalid or cut short), and returns it when it is
 // a string or a number; otherwise nil.
@@ -306,42 +275,43 @@ func topLevelID(b []byte) json.RawMessage {
 	return id
 }
 
-// topLevel reads the members of the object that b starts as topLevelID does, and
+// topLevel reads the members of the object that b starts as topLevelID does (with
+// jsonread's loose skips, which count brackets and check nothing else), and
 // reports its id and whether it has a method (a request or notification, not a
 // response). Of an object cut short, it reports what comes before the cut.
 func topLevel(b []byte) (id json.RawMessage, hasMethod bool) {
-	i := skipSpace(b, 0)
+	i := jsonread.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil, false
 	}
 	i++
 	for {
-		i = skipSpace(b, i)
+		i = jsonread.SkipSpace(b, i)
 		if i >= len(b) || b[i] != '"' {
 			return id, hasMethod
 		}
 		start := i
-		if i = skipString(b, i); i < 0 {
+		if i = jsonread.SkipLooseString(b, i); i < 0 {
 			return id, hasMethod
 		}
 		key := b[start:i]
-		if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
+		if i = jsonread.SkipSpace(b, i); i >= len(b) || b[i] != ':' {
 			return id, hasMethod
 		}
-		i = skipSpace(b, i+1)
+		i = jsonread.SkipSpace(b, i+1)
 		start = i
-		if i = skipValue(b, i); i < 0 {
+		if i = jsonread.SkipLoose(b, i); i < 0 {
 			return id, hasMethod
 		}
 		switch string(key) {
 		case `"id"`:
-			if v := b[start:i]; json.Valid(v) && validID(v) && string(v) != "null" {
+			if v := b[start:i]; jsonread.Valid(v, 1) && validID(v) && string(v) != "null" {
 				id = json.RawMessage(bytes.Clone(v))
 			}
 		case `"method"`:
 			hasMethod = true
 		}
-		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' {
+		if i = jsonread.SkipSpace(b, i); i >= len(b) || b[i] != ',' {
 			return id, hasMethod
 		}
 		i++
@@ -404,62 +374,4 @@ func (f *inflight) wait(timeout time.Duration) {
 	case <-drained:
 	case <-t.C:
 	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string starting at b[i], or -1.
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return -1
-}
-
-// skipValue returns the index after the value starting at b[i], or -1 when it is cut
-// short. It counts brackets instead of recursing, so any depth is fine, and checks
-// nothing else.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				if i = skipString(b, i); i < 0 {
-					return -1
-				}
-				i--
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	}
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-	}
-	return -1
 }

@@ -29,23 +29,6 @@ func TestTopLevelID(t *testing.T) {
 	}
 }
 
-func TestDepthOver(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		max  int
-		want bool
-	}{
-		{`{"a":[1]}`, 2, false},
-		{`{"a":[[1]]}`, 2, true},
-		{`{"a":"[[[[["}`, 2, false},
-		{`{"a":"\"[[[["}`, 2, false},
-	} {
-		if got := depthOver([]byte(tc.in), tc.max); got != tc.want {
-			t.Errorf("depthOver(%s, %d) = %v", tc.in, tc.max, got)
-		}
-	}
-}
-
 func TestTopLevel(t *testing.T) {
 	for _, tc := range []struct {
 		in     string

@@ -89,6 +89,7 @@ import (
 	"strings"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // Kind classifies a change.
@@ -311,17 +312,12 @@ func text(v any) string {
 
 func equal(a, b any) bool { return bytes.Equal(raw(a), raw(b)) }
 
-// escape escapes a JSON Pointer reference token.
-func escape(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
-
 // compareTool compares two versions of one tool's file.
 func (c *comparer) compareTool(o, n map[string]any) {
 	for _, k := range unionKeys(o, n) {
 		ov, oOK := o[k]
 		nv, nOK := n[k]
-		ptr := "/" + escape(k)
+		ptr := "/" + jsonread.EscapeToken(k)
 		switch k {
 		case "inputSchema":
 			c.output = false
@@ -457,7 +453,7 @@ func (c *comparer) annotations(ov, nv any) {
 		if !isHint(k) {
 			o, oOK := om[k]
 			n, nOK := nm[k]
-			c.neutralKeyword("/annotations/"+escape(k), k, o, n, oOK, nOK)
+			c.neutralKeyword("/annotations/"+jsonread.EscapeToken(k), k, o, n, oOK, nOK)
 		}
 	}
 }
@@ -581,7 +577,7 @@ func resolve(doc, v any, ptr, base string, depth int) node {
 				// keyword is kept, as which is stricter cannot be told in general.
 				continue
 			}
-			n.kw[k], n.at[k] = kv, ptr+"/"+escape(k)
+			n.kw[k], n.at[k] = kv, ptr+"/"+jsonread.EscapeToken(k)
 		}
 	default:
 		// Not a schema: compare it as an unknown keyword would be.
@@ -607,7 +603,7 @@ func lookup(doc any, ref, base string) (any, string, bool) {
 	v := doc
 	if frag != "" {
 		for _, tok := range strings.Split(frag[1:], "/") {
-			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+			tok = jsonread.UnescapeToken(tok)
 			m, ok := v.(map[string]any)
 			if !ok {
 				return nil, "", false
@@ -625,7 +621,7 @@ func (n node) child(k string, name ...string) node {
 	v, ok := n.kw[k]
 	ptr := n.at[k]
 	if !ok {
-		ptr = n.id + "/" + escape(k)
+		ptr = n.id + "/" + jsonread.EscapeToken(k)
 	}
 	for _, nm := range name {
 		switch x := v.(type) {
@@ -641,7 +637,7 @@ func (n node) child(k string, name ...string) node {
 		default:
 			v = nil
 		}
-		ptr += "/" + escape(nm)
+		ptr += "/" + jsonread.EscapeToken(nm)
 	}
 	return resolve(n.doc, v, ptr, baseOf(n), 0)
 }
@@ -659,7 +655,7 @@ func (n node) ptr(k string) string {
 	if p, ok := n.at[k]; ok {
 		return p
 	}
-	return n.id + "/" + escape(k)
+	return n.id + "/" + jsonread.EscapeToken(k)
 }
 
 // nullable splits off a nullable anyOf, [X, {"type":"null"}] in either order: it
@@ -1113,13 +1109,13 @@ func (c *comparer) object(o, n node) {
 	op, np := names(o.kw["properties"]), names(n.kw["properties"])
 	or, nr := stringSet(o.kw["required"]), stringSet(n.kw["required"])
 	for _, name := range op {
-		ptr := o.ptr("properties") + "/" + escape(name)
+		ptr := o.ptr("properties") + "/" + jsonread.EscapeToken(name)
 		if !slices.Contains(np, name) {
 			ov := o.kw["properties"].(map[string]any)[name]
 			c.add(changed, ptr, "property removed", ov, nil)
 			continue
 		}
-		ptr = n.ptr("properties") + "/" + escape(name)
+		ptr = n.ptr("properties") + "/" + jsonread.EscapeToken(name)
 		was, is := slices.Contains(or, name), slices.Contains(nr, name)
 		switch {
 		case was && !is:
@@ -1133,7 +1129,7 @@ func (c *comparer) object(o, n node) {
 		if slices.Contains(op, name) {
 			continue
 		}
-		ptr := n.ptr("properties") + "/" + escape(name)
+		ptr := n.ptr("properties") + "/" + jsonread.EscapeToken(name)
 		nv := n.kw["properties"].(map[string]any)[name]
 		switch {
 		case slices.Contains(nr, name) && !c.output:

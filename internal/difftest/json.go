@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // Node is a JSON value that keeps what encoding/json's maps lose: the order of an
@@ -153,10 +155,10 @@ func (n *Node) duplicate(at string) (string, bool) {
 		seen := make(map[string]bool, len(n.Keys))
 		for i, k := range n.Keys {
 			if seen[k] {
-				return at + "/" + EscapePointer(k), true
+				return at + "/" + jsonread.EscapeToken(k), true
 			}
 			seen[k] = true
-			if p, ok := n.Vals[i].duplicate(at + "/" + EscapePointer(k)); ok {
+			if p, ok := n.Vals[i].duplicate(at + "/" + jsonread.EscapeToken(k)); ok {
 				return p, true
 			}
 		}
@@ -276,50 +278,12 @@ func (n *Node) clone() *Node {
 	return &c
 }
 
-// EscapePointer escapes a reference token of a JSON Pointer (RFC 6901).
-func EscapePointer(s string) string {
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '~':
-			b = append(b, '~', '0')
-		case '/':
-			b = append(b, '~', '1')
-		default:
-			b = append(b, s[i])
-		}
-	}
-	return string(b)
-}
-
 // SplitPointer splits a JSON Pointer into its unescaped reference tokens; "" is the
 // root, with none.
 func SplitPointer(p string) ([]string, error) {
-	if p == "" {
-		return nil, nil
-	}
-	if p[0] != '/' {
-		return nil, fmt.Errorf("pointer %q does not start with /", p)
-	}
-	var toks []string
-	for _, raw := range bytes.Split([]byte(p[1:]), []byte("/")) {
-		var tok []byte
-		for i := 0; i < len(raw); i++ {
-			if raw[i] != '~' {
-				tok = append(tok, raw[i])
-				continue
-			}
-			if i+1 >= len(raw) || raw[i+1] != '0' && raw[i+1] != '1' {
-				return nil, fmt.Errorf("pointer %q has a bad ~ escape", p)
-			}
-			if raw[i+1] == '0' {
-				tok = append(tok, '~')
-			} else {
-				tok = append(tok, '/')
-			}
-			i++
-		}
-		toks = append(toks, string(tok))
+	toks, ok := jsonread.SplitPointer(p)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a JSON Pointer", p)
 	}
 	return toks, nil
 }

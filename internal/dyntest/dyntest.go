@@ -57,6 +57,7 @@ import (
 
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // Subject is one generated tool and what the comparison needs of it.
@@ -248,18 +249,18 @@ func (p *Pair) compare(at string, g, d any) string {
 		for k, x := range gv {
 			y, ok := dv[k]
 			if !ok {
-				if !zero(x) && !p.goTyped(at+"/"+difftest.EscapePointer(k)) {
-					return at + "/" + difftest.EscapePointer(k) + " (missing from the dynamic value)"
+				if !zero(x) && !p.goTyped(at+"/"+jsonread.EscapeToken(k)) {
+					return at + "/" + jsonread.EscapeToken(k) + " (missing from the dynamic value)"
 				}
 				continue
 			}
-			if diff := p.compare(at+"/"+difftest.EscapePointer(k), x, y); diff != "" {
+			if diff := p.compare(at+"/"+jsonread.EscapeToken(k), x, y); diff != "" {
 				return diff
 			}
 		}
 		for k, y := range dv {
-			if _, ok := gv[k]; !ok && !zero(y) && !p.goTyped(at+"/"+difftest.EscapePointer(k)) {
-				return at + "/" + difftest.EscapePointer(k) + " (missing from the generated value)"
+			if _, ok := gv[k]; !ok && !zero(y) && !p.goTyped(at+"/"+jsonread.EscapeToken(k)) {
+				return at + "/" + jsonread.EscapeToken(k) + " (missing from the generated value)"
 			}
 		}
 		return ""

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // Stream accumulates the server-sent events of a streamed Messages response
@@ -158,7 +159,7 @@ func (s *Stream) add(name, data []byte) error {
 			return err
 		}
 		b.stopped = true
-		if len(bytes.TrimSpace(b.input)) > 0 && !json.Valid(b.input) {
+		if len(bytes.TrimSpace(b.input)) > 0 && !jsonread.Valid(b.input, jsonread.StdMaxDepth) {
 			return fmt.Errorf("the input of %s is not complete JSON: %.80q", b.describe(*ev.Index), b.input)
 		}
 	case "message_delta":

@@ -17,7 +17,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/toolgen/toolgen/runtime/schematree"
 )
@@ -198,11 +197,6 @@ func (l issueList) warnings() []Warning {
 		out[i] = Warning{Field: is.field, Path: is.path, Message: is.text}
 	}
 	return out
-}
-
-// escapePointer escapes a name for a JSON Pointer segment.
-func escapePointer(name string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
 }
 
 // intPtr returns a pointer to n.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgen/toolgen/runtime/jsonread"
 	"github.com/toolgen/toolgen/runtime/schematree"
 )
 
@@ -239,7 +240,7 @@ func (g *geminiLowering) lower(n *schema, path string, f string) *geminiSchema {
 	// Objects.
 	if n.Properties != nil {
 		for _, e := range *n.Properties {
-			out.Properties = append(out.Properties, geminiProperty{Name: e.Name, Schema: g.lower(e.Schema, path+"/properties/"+escapePointer(e.Name), f)})
+			out.Properties = append(out.Properties, geminiProperty{Name: e.Name, Schema: g.lower(e.Schema, path+"/properties/"+jsonread.EscapeToken(e.Name), f)})
 		}
 		out.Required = slices.Clone(n.Required)
 	}

@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // annotations are keywords a lowering drops without a word: they say nothing a
@@ -225,7 +227,7 @@ func parseMap(raw json.RawMessage, prefix string, props bool) (schemaMap, bool) 
 		if err := dec.Decode(&v); err != nil {
 			return nil, false
 		}
-		n, ok := parseNode(v, prefix+escapePointer(name), props)
+		n, ok := parseNode(v, prefix+jsonread.EscapeToken(name), props)
 		if !ok {
 			return nil, false
 		}

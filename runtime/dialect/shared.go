@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgen/toolgen/runtime/jsonread"
 	"github.com/toolgen/toolgen/runtime/schematree"
 )
 
@@ -40,7 +41,7 @@ func children(n *schema, fn func(c *schema, seg string)) {
 	}
 	if n.Properties != nil {
 		for _, e := range *n.Properties {
-			fn(e.Schema, "/properties/"+escapePointer(e.Name))
+			fn(e.Schema, "/properties/"+jsonread.EscapeToken(e.Name))
 		}
 	}
 	if n.AdditionalProperties != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // Stream accumulates the chunks of a streamed response (streamGenerateContent with
@@ -63,7 +64,8 @@ func (s *Stream) Add(event, data []byte) error {
 	return s.err
 }
 
-// add reads a chunk in one pass over each level, once json.Valid has checked it: the
+// add reads a chunk in one pass over each level, once jsonread.Valid has checked it
+// (as json.Valid would, and the levels are then found with jsonread's loose skips): the
 // members of the chunk, of its first candidate and of that candidate's content are
 // found where they are in data, and each part is read once, as decoding it into maps
 // and structs would read it (encoding/json: the last of a repeated key wins in a map;
@@ -72,8 +74,8 @@ func (s *Stream) Add(event, data []byte) error {
 // is an error, worded by chunkError.
 func (s *Stream) add(data []byte) error {
 	s.chunks++
-	i := skipSpace(data, 0)
-	if !json.Valid(data) || data[i] != '{' {
+	i := jsonread.SkipSpace(data, 0)
+	if !jsonread.Valid(data, jsonread.StdMaxDepth) || data[i] != '{' {
 		return chunkError(data, s.chunks)
 	}
 	s.mTop, _ = members(data, i, s.mTop)
@@ -91,7 +93,7 @@ func (s *Stream) add(data []byte) error {
 	if candidates == nil || isNull(candidates) {
 		return nil
 	}
-	j := skipSpace(candidates, 1)
+	j := jsonread.SkipSpace(candidates, 1)
 	if candidates[j] == ']' {
 		return nil
 	}
@@ -123,15 +125,15 @@ func (s *Stream) add(data []byte) error {
 	if parts == nil || isNull(parts) {
 		return nil
 	}
-	i, n := skipSpace(parts, 1), 0
+	i, n := jsonread.SkipSpace(parts, 1), 0
 	for parts[i] != ']' {
-		end := skipValue(parts, i)
+		end := jsonread.SkipLoose(parts, i)
 		if err := s.addPart(parts[i:end], n); err != nil {
 			return err
 		}
-		i, n = skipSpace(parts, end), n+1
+		i, n = jsonread.SkipSpace(parts, end), n+1
 		if parts[i] == ',' {
-			i = skipSpace(parts, i+1)
+			i = jsonread.SkipSpace(parts, i+1)
 		}
 	}
 	return nil
@@ -305,15 +307,15 @@ type member struct{ key, value []byte }
 // members appends the members of the object at data[i] to ms, in order, and returns
 // them and the index after the object. data is valid JSON.
 func members(data []byte, i int, ms []member) ([]member, int) {
-	i = skipSpace(data, i+1)
+	i = jsonread.SkipSpace(data, i+1)
 	for data[i] != '}' {
-		end := skipString(data, i)
+		end := jsonread.SkipLooseString(data, i)
 		key := unquote(data[i:end])
-		i = skipSpace(data, skipSpace(data, end)+1) // past the colon
-		end = skipValue(data, i)
+		i = jsonread.SkipSpace(data, jsonread.SkipSpace(data, end)+1) // past the colon
+		end = jsonread.SkipLoose(data, i)
 		ms = append(ms, member{key, data[i:end]})
-		if i = skipSpace(data, end); data[i] == ',' {
-			i = skipSpace(data, i+1)
+		if i = jsonread.SkipSpace(data, end); data[i] == ',' {
+			i = jsonread.SkipSpace(data, i+1)
 		}
 	}
 	return ms, i + 1
@@ -321,15 +323,15 @@ func members(data []byte, i int, ms []member) ([]member, int) {
 
 // forEachMember calls fn with the members of the valid JSON object obj, in order.
 func forEachMember(obj []byte, fn func(key, value []byte)) {
-	i := skipSpace(obj, 1)
+	i := jsonread.SkipSpace(obj, 1)
 	for obj[i] != '}' {
-		end := skipString(obj, i)
+		end := jsonread.SkipLooseString(obj, i)
 		key := unquote(obj[i:end])
-		i = skipSpace(obj, skipSpace(obj, end)+1)
-		end = skipValue(obj, i)
+		i = jsonread.SkipSpace(obj, jsonread.SkipSpace(obj, end)+1)
+		end = jsonread.SkipLoose(obj, i)
 		fn(key, obj[i:end])
-		if i = skipSpace(obj, end); obj[i] == ',' {
-			i = skipSpace(obj, i+1)
+		if i = jsonread.SkipSpace(obj, end); obj[i] == ',' {
+			i = jsonread.SkipSpace(obj, i+1)
 		}
 	}
 }
@@ -409,69 +411,9 @@ func unquote(s []byte) []byte {
 	if s == nil {
 		return nil
 	}
-	inner := s[1 : len(s)-1]
-	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return inner
-	}
-	var text string
-	_ = json.Unmarshal(s, &text) // s is a valid JSON string
-	return []byte(text)
-}
-
-// skipSpace returns the index of the first byte of data from i that is not JSON white
-// space.
-func skipSpace(data []byte, i int) int {
-	for i < len(data) {
-		switch data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// skipString returns the index after the valid JSON string at data[i].
-func skipString(data []byte, i int) int {
-	for i++; ; i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-}
-
-// skipValue returns the index after the valid JSON value at data[i].
-func skipValue(data []byte, i int) int {
-	switch data[i] {
-	case '"':
-		return skipString(data, i)
-	case '{', '[':
-		depth := 0
-		for ; ; i++ {
-			switch data[i] {
-			case '"':
-				i = skipString(data, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-	}
-	for i < len(data) { // a number, true, false or null
-		switch data[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i++
-	}
-	return i
+	var buf []byte
+	t, _, _ := jsonread.ReadString(s, 0, &buf) // s is a valid JSON string
+	return t
 }
 
 // Text returns the text the model has written so far: the text parts of the first
@@ -706,7 +648,7 @@ func hasSpace(v []byte) bool {
 		case ' ', '\t', '\n', '\r':
 			return true
 		case '"':
-			i = skipString(v, i) - 1
+			i = jsonread.SkipLooseString(v, i) - 1
 		}
 	}
 	return false

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // isDone reports whether an SSE data payload is the "[DONE]" that ends a Chat
@@ -299,7 +300,7 @@ func (c *streamCall) toolCall(what string) (runtime.ToolCall, error) {
 		return runtime.ToolCall{ID: c.id, Name: c.name, Arguments: customArguments(input)}, nil
 	}
 	args := arguments(c.args.String())
-	if !json.Valid(args) {
+	if !jsonread.Valid(args, jsonread.StdMaxDepth) {
 		return runtime.ToolCall{}, fmt.Errorf("the arguments of %s (%s, %s) are not complete JSON: %d bytes ending in %q",
 			what, c.name, c.id, len(args), tail(args))
 	}

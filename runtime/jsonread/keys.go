@@ -1,0 +1,173 @@
+package jsonread
+
+import (
+	"hash/maphash"
+	"slices"
+)
+
+// LinearKeys is how many keys an object has before a Scanner looks a new key up in a
+// hash table of them, rather than comparing it with each (tests reach both ways with
+// it).
+const LinearKeys = 16
+
+const linearKeys = LinearKeys
+
+// firstTable is the size of an object's first hash table, in slots: a table is at most
+// half full.
+const firstTable = 4 * linearKeys
+
+// keyEntry is a key of an open object.
+type keyEntry struct {
+	start, end int32  // the key's bytes, quotes excluded
+	hash       uint32 // of the key decoded (and folded); equal ones are compared
+}
+
+// keySet holds the keys of the open objects whose keys are compared.
+type keySet struct {
+	seed maphash.Seed // random in each Scanner, so that no text can make keys collide on purpose
+	keys []keyEntry   // of the open objects, in order
+	// tables are the hash tables of the open objects with more than linearKeys keys:
+	// open addressing, a power of two of slots, each 1 + an index in keys or 0 when free.
+	tables [][]int32
+	spare  []int32 // a free table of firstTable slots
+	a, b   []byte  // decoded keys
+}
+
+func (t *keySet) reset() {
+	if t.seed == (maphash.Seed{}) {
+		t.seed = maphash.MakeSeed()
+	}
+	t.keys = t.keys[:0]
+	clear(t.tables)
+	t.tables = t.tables[:0]
+}
+
+func (t *keySet) release() {
+	t.reset()
+	if cap(t.keys) > maxKeptKeys || cap(t.a) > maxKeptBytes || cap(t.b) > maxKeptBytes {
+		t.keys, t.a, t.b = nil, nil, nil
+	}
+}
+
+// pop forgets the keys of the object of f, which is closed.
+func (t *keySet) pop(f *frame) {
+	if f.keys == KeysAny || int(f.n) > len(t.keys) {
+		return
+	}
+	t.keys = t.keys[:f.n]
+	if f.table != 0 {
+		if tb := t.tables[f.table-1]; len(tb) == firstTable {
+			clear(tb)
+			t.spare = tb
+		}
+		t.tables[f.table-1] = nil
+		t.tables = t.tables[:f.table-1]
+	}
+}
+
+// decoded returns the key d[start:end] (quotes excluded), plain or not (see
+// ScanString), decoded into *buf when it must be, and folded when fold is set.
+func decoded(d []byte, start, end int, plain, fold bool, buf *[]byte) []byte {
+	key := d[start:end]
+	switch {
+	case fold && plain:
+		*buf = append((*buf)[:0], key...)
+		key = Fold(*buf)
+	case fold:
+		key = Fold(decodeInto(buf, d, start))
+	case !plain:
+		key = decodeInto(buf, d, start)
+	}
+	return key
+}
+
+// decodeInto decodes the well-formed string whose contents start at d[start] into *buf.
+func decodeInto(buf *[]byte, d []byte, start int) []byte {
+	s, _, _ := ReadString(d, start-1, buf)
+	if len(s) > 0 && (len(*buf) == 0 || &s[0] != &(*buf)[0]) {
+		// String left valid UTF-8 without escapes in place: a copy, for Fold.
+		*buf = append((*buf)[:0], s...)
+		return *buf
+	}
+	return s
+}
+
+// add adds the key d[start:end] (quotes excluded) to the innermost object, f, and
+// returns it as the object compares keys (valid until the next add) and -1, or, when
+// the object has it already, the index in keys of the first.
+func (t *keySet) add(d []byte, f *frame, start, end int, plain bool) (key []byte, first int) {
+	fold := f.keys == KeysFold
+	key = decoded(d, start, end, plain, fold, &t.a)
+	h := uint32(maphash.Bytes(t.seed, key))
+	if f.table == 0 {
+		for j := int(f.n); j < len(t.keys); j++ {
+			if t.keys[j].hash == h && t.same(d, j, key, fold) {
+				return key, j
+			}
+		}
+	} else {
+		tb := t.tables[f.table-1]
+		mask := uint32(len(tb) - 1)
+		for p := h & mask; tb[p] != 0; p = (p + 1) & mask {
+			if j := int(tb[p] - 1); t.keys[j].hash == h && t.same(d, j, key, fold) {
+				return key, j
+			}
+		}
+	}
+	if len(t.keys) == cap(t.keys) {
+		t.keys = slices.Grow(t.keys, max(cap(t.keys), 64)) // double: append grows large slices by less
+	}
+	t.keys = append(t.keys, keyEntry{start: int32(start), end: int32(end), hash: h})
+	switch n := len(t.keys) - int(f.n); {
+	case f.table == 0 && n > linearKeys:
+		t.tables = append(t.tables, nil)
+		f.table = int32(len(t.tables))
+		t.index(f, firstTable)
+	case f.table != 0 && 2*n > len(t.tables[f.table-1]):
+		t.index(f, 2*len(t.tables[f.table-1]))
+	case f.table != 0:
+		insert(t.tables[f.table-1], t.keys, len(t.keys)-1)
+	}
+	return key, -1
+}
+
+// index gives the object of f a new hash table of size slots holding its keys.
+func (t *keySet) index(f *frame, size int) {
+	var tb []int32
+	if size == firstTable && t.spare != nil {
+		tb, t.spare = t.spare, nil
+	} else {
+		tb = make([]int32, size)
+	}
+	for j := int(f.n); j < len(t.keys); j++ {
+		insert(tb, t.keys, j)
+	}
+	t.tables[f.table-1] = tb
+}
+
+// insert puts keys[j] into the hash table tb, which has a free slot.
+func insert(tb []int32, keys []keyEntry, j int) {
+	mask := uint32(len(tb) - 1)
+	p := keys[j].hash & mask
+	for tb[p] != 0 {
+		p = (p + 1) & mask
+	}
+	tb[p] = int32(j + 1)
+}
+
+// same reports whether keys[j], decoded, and case folded when fold is set, is key.
+func (t *keySet) same(d []byte, j int, key []byte, fold bool) bool {
+	e := t.keys[j]
+	raw := d[e.start:e.end]
+	return string(decoded(d, int(e.start), int(e.end), isPlain(raw), fold, &t.b)) == string(key)
+}
+
+// isPlain reports whether a key has neither escapes nor bytes outside ASCII.
+func isPlain(raw []byte) bool {
+	for _, c := range raw {
+		if c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

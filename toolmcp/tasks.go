@@ -58,8 +58,9 @@ const (
 )
 
 // WithStore serves the tasks extension (io.modelcontextprotocol/tasks, SEP-2663) with
-// store keeping the tasks (NewMemoryStore for one process; toolpostgres.New for
-// replicas sharing PostgreSQL). The server advertises the extension, and a call to a
+// store keeping the tasks: toolpostgres.New for replicas sharing PostgreSQL. Without
+// it, Register serves the extension when a tool of the Toolset is a task, with a
+// NewMemoryStore of its own. The server advertises the extension, and a call to a
 // tool whose Task is TaskOptional or TaskRequired, from a client that declares the
 // extension in the call's capabilities (per request under MCP 2026-07-28's _meta, or
 // its session's), is answered at once with a task: the tool runs in the background,
@@ -172,8 +173,24 @@ type taskServer struct {
 	// replica names this process's runs in the store.
 	replica string
 
-	mu   sync.Mutex
-	runs map[string]*taskRun // the tasks running here, by id
+	mu        sync.Mutex
+	runs      map[string]*taskRun // the tasks running here, by id
+	lastSweep time.Time           // when expired tasks were last deleted
+}
+
+// sweep deletes the store's expired tasks, at most once per TTL or minute, whichever
+// is shorter: a task's result is deleted that long after it expired, at the latest,
+// while tasks are created.
+func (t *taskServer) sweep(ctx context.Context, now time.Time) {
+	t.mu.Lock()
+	due := now.Sub(t.lastSweep) >= min(t.tc.ttl, time.Minute)
+	if due {
+		t.lastSweep = now
+	}
+	t.mu.Unlock()
+	if due {
+		t.tc.store.DeleteExpired(ctx, now)
+	}
 }
 
 func newTaskServer(ts *runtime.Toolset, c *config) *taskServer {
@@ -350,6 +367,7 @@ func (t *taskServer) identityOf(ctx context.Context, req mcp.Request) string {
 // create creates the task of a call to tool and starts it.
 func (t *taskServer) create(ctx context.Context, req *mcp.CallToolRequest, tool *runtime.Tool) (mcp.Result, error) {
 	now := time.Now()
+	t.sweep(ctx, now)
 	rec := &TaskRecord{
 		ID:           randomID(),
 		Owner:        t.identityOf(ctx, req),

@@ -102,10 +102,15 @@ func Register(s *mcp.Server, ts *runtime.Toolset, opts ...Option) {
 	for _, o := range opts {
 		o(&c)
 	}
+	hasTasks := c.tasks.store != nil
 	for _, t := range ts.Tools() {
 		s.AddTool(Tool(t), handler(ts, t.Name, &c))
+		hasTasks = hasTasks || t.Task != runtime.TaskForbidden
 	}
-	if c.tasks.store != nil {
+	if hasTasks {
+		if c.tasks.store == nil {
+			c.tasks.store = NewMemoryStore()
+		}
 		newTaskServer(ts, &c).register(s)
 	}
 }

@@ -229,7 +229,9 @@ func TestTaskInput(t *testing.T) {
 			t.Errorf("input request %s: %s", k, r)
 		}
 	}
-	accept := func(n int) map[string]any { return map[string]any{"action": "accept", "content": map[string]any{"n": n}} }
+	accept := func(n int) map[string]any {
+		return map[string]any{"action": "accept", "content": map[string]any{"n": n}}
+	}
 	ack, err := c.Update(ctx, id, map[string]any{keys[0]: accept(1), "never-asked": accept(9)})
 	if err != nil || !isAck(ack) {
 		t.Fatalf("tasks/update: %s, %v", ack, err)

@@ -319,6 +319,12 @@ func (g *goGen) toolDef(t *model.Tool) (jen.Code, error) {
 	if t.Sequential {
 		field("Sequential", jen.True())
 	}
+	switch t.Task {
+	case "optional":
+		field("Task", jen.Qual(runtimePkg, "TaskOptional"))
+	case "required":
+		field("Task", jen.Qual(runtimePkg, "TaskRequired"))
+	}
 	if paths := sensitivePaths(g.pkg, t); len(paths) > 0 {
 		field("Sensitive", jen.Index().String().ValuesFunc(func(grp *jen.Group) {
 			for _, p := range paths {

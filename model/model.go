@@ -178,6 +178,9 @@ type Tool struct {
 	Sequential bool `json:"sequential,omitempty"`
 	// Timeout is a Go duration string ("30s"), empty for none.
 	Timeout string `json:"timeout,omitempty"`
+	// Task is the tool's task support (the task= option): "optional", "required", or
+	// "" for none (task=forbidden).
+	Task string `json:"task,omitempty"`
 	// MaxResultBytes is the tool's result budget in bytes (the budget= option), 0 for
 	// the Toolset's.
 	MaxResultBytes int `json:"maxResultBytes,omitempty"`

@@ -107,7 +107,7 @@ const runtimePath = "github.com/toolgen/toolgen/runtime"
 // toolOptions are the options of //toolgen:tool.
 var toolOptions = []string{
 	"name", "title", "group", "readonly", "destructive", "idempotent", "openworld",
-	"strict", "timeout", "sequential", "budget",
+	"strict", "timeout", "sequential", "budget", "task",
 }
 
 // toolSite is one annotated function and where to report its name.
@@ -315,6 +315,19 @@ func (b *pkgBuilder) toolOptions(c *ast.Comment, t *model.Tool, site *toolSite) 
 				continue
 			}
 			t.MaxResultBytes = n
+		case "task":
+			v, ok := b.needValue(at, o)
+			if !ok {
+				continue
+			}
+			switch v {
+			case "forbidden":
+				t.Task = ""
+			case "optional", "required":
+				t.Task = v
+			default:
+				b.errorf(at, "invalid task %q: want forbidden, optional or required", v)
+			}
 		case "timeout":
 			v, ok := b.needValue(at, o)
 			if !ok {

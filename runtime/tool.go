@@ -43,7 +43,27 @@ type Tool struct {
 	// "/tree/**/pin"); their values are never echoed in errors and are redacted from
 	// logs (see Redact).
 	Sensitive []string
+	// Task says whether an MCP client that negotiated the tasks extension gets a task
+	// for a call to the tool instead of its result (toolmcp.WithStore): TaskForbidden
+	// (the zero value), TaskOptional or TaskRequired. Other adapters ignore it.
+	Task TaskSupport
 }
+
+// TaskSupport says whether a tool runs as an MCP task (the tasks extension,
+// io.modelcontextprotocol/tasks): the directive's task= option.
+type TaskSupport string
+
+const (
+	// TaskForbidden: every call is answered with its result (the default, task=forbidden).
+	TaskForbidden TaskSupport = ""
+	// TaskOptional: a call runs as a task when the client negotiated the extension,
+	// and is answered with its result otherwise (task=optional).
+	TaskOptional TaskSupport = "optional"
+	// TaskRequired: a call runs as a task; a client that did not negotiate the
+	// extension gets the error -32021, missing required client capability
+	// (task=required).
+	TaskRequired TaskSupport = "required"
+)
 
 // InGroup reports whether the tool belongs to any of the groups.
 func (t *Tool) InGroup(groups ...string) bool {

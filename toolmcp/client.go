@@ -38,6 +38,7 @@ func WithClientTimeout(d time.Duration) Option {
 // the result, whatever context it holds.
 type sessionClient struct {
 	call    *mcpCall
+	task    *taskRun // the task the call runs as, or nil (tasks.go)
 	req     *mcp.CallToolRequest
 	timeout time.Duration
 
@@ -127,6 +128,20 @@ func (c *sessionClient) exchange(ctx context.Context, what, capability string, h
 		return nil, fmt.Errorf("%s: the call it was made for has returned", what)
 	}
 	defer c.sending.Done()
+	if c.task != nil {
+		// A task asks in its inputRequests, and waits for the answer (tasks.go).
+		if c.task.caps == nil || !has(c.task.caps) {
+			return nil, fmt.Errorf("%s: %w: the MCP client does not declare %s", what, errors.ErrUnsupported, capability)
+		}
+		wait, cancel := context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+		defer context.AfterFunc(c.stop, cancel)()
+		r, err := c.task.ask(wait, params)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, c.waitError(ctx, wait, err))
+		}
+		return r, nil
+	}
 	ss, modern, err := c.session(what, capability, has)
 	if err != nil {
 		return nil, err
@@ -422,7 +437,7 @@ func (c *sessionClient) waitError(call, wait context.Context, err error) error {
 // returned (by a goroutine the tool left behind, whatever context it logs with), are
 // dropped: nothing of the call follows its result.
 func (c *sessionClient) LogHandler(ctx context.Context) slog.Handler {
-	if c.req == nil || c.req.Session == nil {
+	if c.req == nil || c.req.Session == nil || c.task != nil {
 		return nil
 	}
 	name := ""

@@ -184,6 +184,23 @@ func (e *elicitor) approve(ctx context.Context, req runtime.ApprovalRequest) run
 		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"approve":{"type":"boolean",` +
 			`"title":"Approve","description":"Run the tool with these arguments"}},"required":["approve"]}`),
 	}
+	if run := taskRunOf(ctx); run != nil {
+		// A task asks in its inputRequests, and the answer is taken from the store
+		// once: it cannot be replayed (tasks.go).
+		wait, cancel := context.WithTimeout(ctx, e.cfg.timeout)
+		defer cancel()
+		res, err := run.ask(wait, params)
+		switch {
+		case ctx.Err() != nil:
+			return runtime.Deny(reasonFailed)
+		case wait.Err() != nil:
+			return runtime.Deny(e.lateReason())
+		case err != nil:
+			return runtime.Deny(reasonFailed)
+		}
+		er, _ := res.(*mcp.ElicitResult)
+		return decide(er)
+	}
 	if !modern {
 		if call.req.Session == nil {
 			return runtime.Deny(reasonNotMCP)

@@ -57,6 +57,7 @@ type config struct {
 	context          func(context.Context, *mcp.CallToolRequest) context.Context
 	progressInterval time.Duration
 	clientTimeout    time.Duration
+	tasks            taskConfig
 }
 
 // WithContext derives the context of each call from the request's before the tool runs.
@@ -101,8 +102,16 @@ func Register(s *mcp.Server, ts *runtime.Toolset, opts ...Option) {
 	for _, o := range opts {
 		o(&c)
 	}
+	hasTasks := c.tasks.store != nil
 	for _, t := range ts.Tools() {
 		s.AddTool(Tool(t), handler(ts, t.Name, &c))
+		hasTasks = hasTasks || t.Task != runtime.TaskForbidden
+	}
+	if hasTasks {
+		if c.tasks.store == nil {
+			c.tasks.store = NewMemoryStore()
+		}
+		newTaskServer(ts, &c).register(s)
 	}
 }
 
@@ -225,6 +234,29 @@ func content(c runtime.Content) mcp.Content {
 	return &mcp.TextContent{Text: c.Text, Annotations: ann}
 }
 
+// callContext returns the context a call of req runs with, its mcpCall and its Client,
+// whose end the caller defers: the call's info, the request, the client (the session's,
+// or the task's when task is not nil), and what WithContext derives.
+func callContext(ctx context.Context, req *mcp.CallToolRequest, c *config, task *taskRun) (context.Context, *mcpCall, *sessionClient) {
+	ctx = runtime.ContextWithCall(ctx, runtime.CallInfo{Provider: "mcp"})
+	// ElicitApprover (elicit.go) and the call's Client read the request from the
+	// context, and may end the round asking the client for input instead (rounds.go).
+	ctx, mc := withMCPCall(ctx, req)
+	// The tool reaches the client's model, user and log (runtime.Sample,
+	// runtime.Elicit, runtime.Logger) through the session (client.go), or its task.
+	client := newSessionClient(mc, c.clientTimeout)
+	client.task = task
+	if task != nil {
+		ctx = context.WithValue(ctx, taskRunKey{}, task)
+		ctx = runtime.ContextWithProgress(ctx, task.observeProgress)
+	}
+	ctx = runtime.ContextWithClient(ctx, client)
+	if c.context != nil {
+		ctx = c.context(ctx, req)
+	}
+	return ctx, mc, client
+}
+
 // handler is the SDK handler of the tool named name: the raw arguments go to ts.Call,
 // whose generated decoder is the only one to read them.
 func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
@@ -246,19 +278,8 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 			progress = newProgressSender(ctx, req.Session, token, c.progressInterval)
 			defer progress.close()
 		}
-		ctx = runtime.ContextWithCall(ctx, runtime.CallInfo{Provider: "mcp"})
-		// ElicitApprover (elicit.go) and the call's Client read the request from the
-		// context, and may end the round asking the client for input instead
-		// (rounds.go).
-		ctx, mc := withMCPCall(ctx, req)
-		// The tool reaches the client's model, user and log (runtime.Sample,
-		// runtime.Elicit, runtime.Logger) through the session (client.go).
-		client := newSessionClient(mc, c.clientTimeout)
+		ctx, mc, client := callContext(ctx, req, c, nil)
 		defer client.end()
-		ctx = runtime.ContextWithClient(ctx, client)
-		if c.context != nil {
-			ctx = c.context(ctx, req)
-		}
 		if progress != nil {
 			ctx = runtime.ContextWithProgress(ctx, progress.observe)
 		}

@@ -30,8 +30,13 @@ import (
 // newServer returns the MCP server of the suite's tools; every call is logged to
 // logger, a failed one with its whole error.
 func newServer(logger *slog.Logger) *mcp.Server {
+	return newTaskServer(logger, toolmcp.NewMemoryStore())
+}
+
+// newTaskServer is newServer keeping the tasks of the suite's task tools in store.
+func newTaskServer(logger *slog.Logger, store toolmcp.Store) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "toolgen-conformance", Version: "v0.1.0"}, nil)
-	toolmcp.Register(s, suite.Tools().WithObserver(runtime.SlogObserver(logger)))
+	toolmcp.Register(s, suite.Tools().WithObserver(runtime.SlogObserver(logger)), toolmcp.WithStore(store))
 	return s
 }
 
@@ -49,6 +54,7 @@ func main() {
 		About:   "Serves the tools of the MCP conformance suite's scenarios, on stdio by default.",
 		HTTP:    "streamable HTTP",
 		Server:  newServer,
+		Tasks:   newTaskServer,
 		Handler: httpHandler,
 	}.Main()
 }

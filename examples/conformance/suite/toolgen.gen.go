@@ -18,29 +18,90 @@ const (
 	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
 )
 
-// Tools returns the package's tools: json_schema_2020_12_tool, test_audio_content, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_multiple_content_types, test_sampling, test_simple_text, test_tool_with_logging and test_tool_with_progress.
+// Tools returns the package's tools: confirm_delete, failing_job, greet, json_schema_2020_12_tool, multi_input, protocol_error_job, slow_compute, test_audio_content, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_multiple_content_types, test_sampling, test_simple_text, test_tool_with_logging and test_tool_with_progress.
 func Tools() *runtime.Toolset {
 	return runtime.NewToolset(toolgenTools[:], toolgenDispatch)
 }
 
 // toolgenTools describes the tools of Tools, sorted by name.
 var toolgenTools = [...]runtime.Tool{{
+	Name:        "confirm_delete",
+	Description: "Asks the user, in its task, to confirm deleting a file, and says\nwhat the user answered (it deletes nothing).",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[0],
+		OpenWorld: &toolgenHints[1],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"filename":{"type":"string","description":"The file to delete.","maxLength":200}},"required":["filename"],"additionalProperties":false}`),
+	Strict:      true,
+	Task:        runtime.TaskOptional,
+}, {
+	Name:        "failing_job",
+	Description: "Runs for a second as a task, then fails with a tool error.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[2],
+		OpenWorld: &toolgenHints[3],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+	Task:        runtime.TaskRequired,
+}, {
+	Name:        "greet",
+	Description: "Greets someone by name, at once: it is not a task.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[4],
+		Idempotent: &toolgenHints[5],
+		OpenWorld:  &toolgenHints[6],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string","description":"Who to greet."}},"required":["name"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
 	Name:        "json_schema_2020_12_tool",
 	Description: "Echoes a person's name and addresses.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[0],
-		Idempotent: &toolgenHints[1],
-		OpenWorld:  &toolgenHints[2],
+		ReadOnly:   &toolgenHints[7],
+		Idempotent: &toolgenHints[8],
+		OpenWorld:  &toolgenHints[9],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string","description":"The person's name."},"address":{"$ref":"#/$defs/address","description":"Where the person lives."},"mail":{"$ref":"#/$defs/address","description":"Where the person's mail goes, when not to the address."}},"additionalProperties":false,"$defs":{"address":{"type":"object","description":"A postal address.","properties":{"street":{"type":"string","description":"The street and number."},"city":{"type":"string","description":"The city."}},"additionalProperties":false}}}`),
 	Strict:      true,
 }, {
+	Name:        "multi_input",
+	Description: "Asks the user two questions at once, in its task, and says what the\nuser answered to each.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[10],
+		OpenWorld: &toolgenHints[11],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+	Task:        runtime.TaskOptional,
+}, {
+	Name:        "protocol_error_job",
+	Description: "Runs as a task and panics: its task fails with a JSON-RPC error.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[12],
+		OpenWorld: &toolgenHints[13],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+	Task:        runtime.TaskOptional,
+}, {
+	Name:        "slow_compute",
+	Description: "Computes for the given number of seconds, then says it is done. It\nruns as a task, and ends cancelled when the task is.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[14],
+		Idempotent: &toolgenHints[15],
+		OpenWorld:  &toolgenHints[16],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"seconds":{"type":"integer","description":"How long the computation takes.","minimum":0,"maximum":3600},"label":{"type":"string","description":"Names the computation in its result.","maxLength":200}},"required":["seconds"],"additionalProperties":false}`),
+	Strict:      true,
+	Task:        runtime.TaskOptional,
+}, {
 	Name:        "test_audio_content",
 	Description: "Answers with a sound: a tenth of a second of silence, as a WAV audio block.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[3],
-		Idempotent: &toolgenHints[4],
-		OpenWorld:  &toolgenHints[5],
+		ReadOnly:   &toolgenHints[17],
+		Idempotent: &toolgenHints[18],
+		OpenWorld:  &toolgenHints[19],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -48,8 +109,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_elicitation",
 	Description: "Asks the user for a username and an email address, with the message,\nand answers with what the user did.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[6],
-		OpenWorld: &toolgenHints[7],
+		ReadOnly:  &toolgenHints[20],
+		OpenWorld: &toolgenHints[21],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message":{"type":"string","description":"What to tell the user.","minLength":1,"maxLength":4000}},"required":["message"],"additionalProperties":false}`),
 	Strict:      true,
@@ -57,8 +118,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_elicitation_sep1034_defaults",
 	Description: "Asks the user to fill in a form whose fields have defaults.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[8],
-		OpenWorld: &toolgenHints[9],
+		ReadOnly:  &toolgenHints[22],
+		OpenWorld: &toolgenHints[23],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -66,63 +127,14 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_elicitation_sep1330_enums",
 	Description: "Asks the user to choose from enums of every kind.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[10],
-		OpenWorld: &toolgenHints[11],
+		ReadOnly:  &toolgenHints[24],
+		OpenWorld: &toolgenHints[25],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "test_embedded_resource",
 	Description: "Answers with a text resource embedded in the result.",
-	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[12],
-		Idempotent: &toolgenHints[13],
-		OpenWorld:  &toolgenHints[14],
-	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
-	Strict:      true,
-}, {
-	Name:        "test_error_handling",
-	Description: "Always fails.",
-	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[15],
-		Idempotent: &toolgenHints[16],
-		OpenWorld:  &toolgenHints[17],
-	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
-	Strict:      true,
-}, {
-	Name:        "test_image_content",
-	Description: "Answers with a picture: one red pixel, as a PNG image block.",
-	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[18],
-		Idempotent: &toolgenHints[19],
-		OpenWorld:  &toolgenHints[20],
-	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
-	Strict:      true,
-}, {
-	Name:        "test_multiple_content_types",
-	Description: "Answers with text, an image and an embedded JSON resource.",
-	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[21],
-		Idempotent: &toolgenHints[22],
-		OpenWorld:  &toolgenHints[23],
-	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
-	Strict:      true,
-}, {
-	Name:        "test_sampling",
-	Description: "Asks the client's model the prompt and answers with its reply.",
-	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[24],
-		OpenWorld: &toolgenHints[25],
-	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"type":"string","description":"What to ask the client's model.","minLength":1,"maxLength":4000}},"required":["prompt"],"additionalProperties":false}`),
-	Strict:      true,
-}, {
-	Name:        "test_simple_text",
-	Description: "Answers with one text block.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[26],
 		Idempotent: &toolgenHints[27],
@@ -131,8 +143,8 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "test_tool_with_logging",
-	Description: "Works in three steps and logs each to the client.",
+	Name:        "test_error_handling",
+	Description: "Always fails.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[29],
 		Idempotent: &toolgenHints[30],
@@ -141,12 +153,61 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "test_tool_with_progress",
-	Description: "Works in three steps and reports its progress after each.",
+	Name:        "test_image_content",
+	Description: "Answers with a picture: one red pixel, as a PNG image block.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[32],
 		Idempotent: &toolgenHints[33],
 		OpenWorld:  &toolgenHints[34],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_multiple_content_types",
+	Description: "Answers with text, an image and an embedded JSON resource.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[35],
+		Idempotent: &toolgenHints[36],
+		OpenWorld:  &toolgenHints[37],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_sampling",
+	Description: "Asks the client's model the prompt and answers with its reply.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[38],
+		OpenWorld: &toolgenHints[39],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"type":"string","description":"What to ask the client's model.","minLength":1,"maxLength":4000}},"required":["prompt"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_simple_text",
+	Description: "Answers with one text block.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[40],
+		Idempotent: &toolgenHints[41],
+		OpenWorld:  &toolgenHints[42],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_tool_with_logging",
+	Description: "Works in three steps and logs each to the client.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[43],
+		Idempotent: &toolgenHints[44],
+		OpenWorld:  &toolgenHints[45],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_tool_with_progress",
+	Description: "Works in three steps and reports its progress after each.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[46],
+		Idempotent: &toolgenHints[47],
+		OpenWorld:  &toolgenHints[48],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -157,6 +218,40 @@ var toolgenTools = [...]runtime.Tool{{
 func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 	switch i {
 	case 0:
+		// confirm_delete
+		var in ConfirmDeleteArgs
+		toolgenDecodeConfirmDeleteArgs(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := ConfirmDelete(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 1:
+		// failing_job
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			return nil, FailingJob(ctx)
+		}
+	case 2:
+		// greet
+		var in toolgenArgsGreet
+		toolgenDecodeArgsGreet(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			out := Greet(in.name)
+			return runtime.TextResult(out), nil
+		}
+	case 3:
 		// json_schema_2020_12_tool
 		var in Person
 		toolgenDecodePerson(d, &in)
@@ -170,7 +265,43 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 1:
+	case 4:
+		// multi_input
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := MultiInput(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 5:
+		// protocol_error_job
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			return nil, ProtocolErrorJob()
+		}
+	case 6:
+		// slow_compute
+		var in SlowComputeArgs
+		toolgenDecodeSlowComputeArgs(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := SlowCompute(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 7:
 		// test_audio_content
 		d.EmptyObject()
 		if !d.Finish() {
@@ -180,7 +311,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := Audio()
 			return out, nil
 		}
-	case 2:
+	case 8:
 		// test_elicitation
 		var in ElicitationArgs
 		toolgenDecodeElicitationArgs(d, &in)
@@ -194,7 +325,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 3:
+	case 9:
 		// test_elicitation_sep1034_defaults
 		d.EmptyObject()
 		if !d.Finish() {
@@ -207,7 +338,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 4:
+	case 10:
 		// test_elicitation_sep1330_enums
 		d.EmptyObject()
 		if !d.Finish() {
@@ -220,7 +351,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 5:
+	case 11:
 		// test_embedded_resource
 		d.EmptyObject()
 		if !d.Finish() {
@@ -230,7 +361,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := EmbeddedResource()
 			return out, nil
 		}
-	case 6:
+	case 12:
 		// test_error_handling
 		d.EmptyObject()
 		if !d.Finish() {
@@ -239,7 +370,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, ErrorHandling()
 		}
-	case 7:
+	case 13:
 		// test_image_content
 		d.EmptyObject()
 		if !d.Finish() {
@@ -249,7 +380,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := Image()
 			return out, nil
 		}
-	case 8:
+	case 14:
 		// test_multiple_content_types
 		d.EmptyObject()
 		if !d.Finish() {
@@ -259,7 +390,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := MultipleContentTypes()
 			return out, nil
 		}
-	case 9:
+	case 15:
 		// test_sampling
 		var in SamplingArgs
 		toolgenDecodeSamplingArgs(d, &in)
@@ -273,7 +404,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 10:
+	case 16:
 		// test_simple_text
 		d.EmptyObject()
 		if !d.Finish() {
@@ -283,7 +414,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := SimpleText()
 			return runtime.TextResult(out), nil
 		}
-	case 11:
+	case 17:
 		// test_tool_with_logging
 		d.EmptyObject()
 		if !d.Finish() {
@@ -296,7 +427,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 12:
+	case 18:
 		// test_tool_with_progress
 		d.EmptyObject()
 		if !d.Finish() {
@@ -316,9 +447,23 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 // toolgenHints holds the tools' annotation hints, one element for each hint of each
 // tool: data the tools point at, with no code to run at start-up.
 var toolgenHints = [...]bool{
+	true,  // confirm_delete: ReadOnly
+	true,  // confirm_delete: OpenWorld
+	true,  // failing_job: ReadOnly
+	false, // failing_job: OpenWorld
+	true,  // greet: ReadOnly
+	true,  // greet: Idempotent
+	false, // greet: OpenWorld
 	true,  // json_schema_2020_12_tool: ReadOnly
 	true,  // json_schema_2020_12_tool: Idempotent
 	false, // json_schema_2020_12_tool: OpenWorld
+	true,  // multi_input: ReadOnly
+	true,  // multi_input: OpenWorld
+	true,  // protocol_error_job: ReadOnly
+	false, // protocol_error_job: OpenWorld
+	true,  // slow_compute: ReadOnly
+	true,  // slow_compute: Idempotent
+	false, // slow_compute: OpenWorld
 	true,  // test_audio_content: ReadOnly
 	true,  // test_audio_content: Idempotent
 	false, // test_audio_content: OpenWorld
@@ -353,6 +498,60 @@ var toolgenHints = [...]bool{
 	false, // test_tool_with_progress: OpenWorld
 }
 
+// toolgenArgsGreet holds the arguments of greet, decoded.
+type toolgenArgsGreet struct {
+	name string
+}
+
+// toolgenDecodeArgsGreet reads the arguments of greet into v.
+func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "name":
+			if d.Property(&seen[0], "name", runtime.Required) {
+				if s, ok := d.String(); ok {
+					v.name = s
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("name")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("name")
+	}
+}
+
+// toolgenDecodeConfirmDeleteArgs reads a ConfirmDeleteArgs object into v.
+func toolgenDecodeConfirmDeleteArgs(d *runtime.Decoder, v *ConfirmDeleteArgs) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [1]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "filename":
+			if d.Property(&seen[0], "filename", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MaxLength(s, 200)
+					v.Filename = s
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("filename")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("filename")
+	}
+}
+
 // toolgenDecodePerson reads a Person object into v.
 func toolgenDecodePerson(d *runtime.Decoder, v *Person) {
 	if !d.BeginObject() {
@@ -381,6 +580,38 @@ func toolgenDecodePerson(d *runtime.Decoder, v *Person) {
 		default:
 			d.Unknown("name", "address", "mail")
 		}
+	}
+}
+
+// toolgenDecodeSlowComputeArgs reads a SlowComputeArgs object into v.
+func toolgenDecodeSlowComputeArgs(d *runtime.Decoder, v *SlowComputeArgs) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [2]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "seconds":
+			if d.Property(&seen[0], "seconds", runtime.Required) {
+				if n, ok := d.Int(0, 3600); ok {
+					v.Seconds = int(n)
+				}
+				d.Leave()
+			}
+		case "label":
+			if d.Property(&seen[1], "label", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.MaxLength(s, 200)
+					v.Label = s
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("seconds", "label")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("seconds")
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,6 +29,9 @@ type Command struct {
 	HTTP string
 	// Server returns the server, logging to logger.
 	Server func(logger *slog.Logger) *mcp.Server
+	// Tasks, when set, replaces Server: it returns the server serving tasks with
+	// store, which the -store flag names (OpenStore).
+	Tasks func(logger *slog.Logger, store toolmcp.Store) *mcp.Server
 	// Handler returns the HTTP handler of the server.
 	Handler func(*mcp.Server) http.Handler
 }
@@ -37,8 +41,12 @@ type Command struct {
 // carries the protocol.
 func (c Command) Main() {
 	addr := flag.String("http", "", "serve "+c.HTTP+" on `address`, such as 127.0.0.1:8080, instead of stdio")
+	storeName := "memory"
+	if c.Tasks != nil {
+		flag.StringVar(&storeName, "store", "memory", "keep the tasks in `store`: memory, or a postgres:// URL (served by github.com/toolgen/toolgen/toolpostgres/cmd/taskserver)")
+	}
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: %s [-http address]\n\n%s\n\n", c.Name, c.About)
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: %s [-http address] [-store memory]\n\n%s\n\n", c.Name, c.About)
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -50,7 +58,17 @@ func (c Command) Main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	s := c.Server(logger)
+	var s *mcp.Server
+	if c.Tasks != nil {
+		store, err := OpenStore(storeName)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", c.Name, err)
+			os.Exit(2)
+		}
+		s = c.Tasks(logger, store)
+	} else {
+		s = c.Server(logger)
+	}
 	var err error
 	if *addr == "" {
 		err = s.Run(ctx, toolmcp.StdioTransport())
@@ -83,4 +101,18 @@ func ServeHTTP(ctx context.Context, addr string, h http.Handler, logger *slog.Lo
 		return err
 	}
 	return <-done
+}
+
+// OpenStore returns the store the -store flag names: "memory", a toolmcp.MemoryStore.
+// A PostgreSQL store needs the driver of the nested module
+// github.com/toolgen/toolgen/toolpostgres, which this module does not require: its
+// command taskserver serves the same tools with -store postgres://.
+func OpenStore(name string) (toolmcp.Store, error) {
+	switch {
+	case name == "" || name == "memory":
+		return toolmcp.NewMemoryStore(), nil
+	case strings.HasPrefix(name, "postgres://"), strings.HasPrefix(name, "postgresql://"):
+		return nil, errors.New("-store: a PostgreSQL store is served by go run github.com/toolgen/toolgen/toolpostgres/cmd/taskserver -store " + name)
+	}
+	return nil, fmt.Errorf("-store %q: want memory or a postgres:// URL", name)
 }

@@ -1,0 +1,180 @@
+// Package toolpostgres keeps toolmcp's Store in PostgreSQL, so that MCP servers on
+// several replicas share their tasks (toolmcp.WithStore) and the approval states they
+// accepted (toolmcp.ElicitSpend): a task created on one replica is polled, answered,
+// cancelled and finished on any other, and outlives the replica that started it.
+//
+//	pool, err := pgxpool.New(ctx, "postgres://mcp@db/mcp")
+//	...
+//	store, err := toolpostgres.New(ctx, pool)
+//	...
+//	toolmcp.Register(server, tools, toolmcp.WithStore(store))
+//
+// New creates its two tables when they are missing: toolmcp_tasks, one row per task
+// (its id, owner and expiry as columns, the rest as the JSON of toolmcp.TaskRecord),
+// and toolmcp_spent, one row per spent approval state. A change to a task is a
+// transaction that locks its row, and the limit on an owner's tasks is counted under a
+// transaction-scoped advisory lock on the owner, so replicas that act on one task, or
+// one owner, at once see each other's changes. Times are the replicas' clocks, which
+// should agree to well within a heartbeat (toolmcp.WithTaskHeartbeat).
+package toolpostgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/toolgen/toolgen/toolmcp"
+)
+
+// schema creates the tables and indexes the Store uses, when they are missing.
+const schema = `
+CREATE TABLE IF NOT EXISTS toolmcp_tasks (
+	id         text PRIMARY KEY,
+	owner      text NOT NULL,
+	expires_at timestamptz NOT NULL,
+	record     text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS toolmcp_tasks_owner ON toolmcp_tasks (owner, expires_at);
+CREATE INDEX IF NOT EXISTS toolmcp_tasks_expires ON toolmcp_tasks (expires_at);
+CREATE TABLE IF NOT EXISTS toolmcp_spent (
+	id         text PRIMARY KEY,
+	expires_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS toolmcp_spent_expires ON toolmcp_spent (expires_at);
+`
+
+// Store is a toolmcp.Store in PostgreSQL.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+var _ toolmcp.Store = (*Store)(nil)
+
+// New returns the Store of the database pool connects to, after creating its tables
+// there when they are missing (in one transaction, under an advisory lock, so that
+// replicas starting at once do not race).
+func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('toolmcp_schema'))`); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, schema)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("toolpostgres: creating the tables: %w", err)
+	}
+	return &Store{pool: pool}, nil
+}
+
+// CreateTask implements toolmcp.Store.
+func (s *Store) CreateTask(ctx context.Context, t *toolmcp.TaskRecord, maxPerOwner int) error {
+	record, err := json.Marshal(t)
+	if err != nil {
+		return fmt.Errorf("toolpostgres: encoding task %s: %w", t.ID, err)
+	}
+	now := time.Now()
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "toolmcp_owner:"+t.Owner); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM toolmcp_tasks WHERE owner = $1 AND expires_at > $2`, t.Owner, now).Scan(&n); err != nil {
+			return err
+		}
+		if n >= maxPerOwner {
+			return toolmcp.ErrTaskLimit
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO toolmcp_tasks (id, owner, expires_at, record) VALUES ($1, $2, $3, $4)`,
+			t.ID, t.Owner, t.ExpiresAt, string(record))
+		return err
+	})
+	if err != nil && !errors.Is(err, toolmcp.ErrTaskLimit) {
+		return fmt.Errorf("toolpostgres: creating task %s: %w", t.ID, err)
+	}
+	return err
+}
+
+// Task implements toolmcp.Store.
+func (s *Store) Task(ctx context.Context, id string) (*toolmcp.TaskRecord, error) {
+	var record string
+	err := s.pool.QueryRow(ctx, `SELECT record FROM toolmcp_tasks WHERE id = $1 AND expires_at > $2`, id, time.Now()).Scan(&record)
+	return decode(id, record, err)
+}
+
+// decode reads the record of task id that a query returned, with its error.
+func decode(id, record string, err error) (*toolmcp.TaskRecord, error) {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, toolmcp.ErrTaskNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("toolpostgres: reading task: %w", err)
+	}
+	var t toolmcp.TaskRecord
+	if err := json.Unmarshal([]byte(record), &t); err != nil {
+		return nil, fmt.Errorf("toolpostgres: decoding task: %w", err)
+	}
+	if t.ID != id {
+		return nil, fmt.Errorf("toolpostgres: the row of task %q holds task %q", id, t.ID)
+	}
+	return &t, nil
+}
+
+// UpdateTask implements toolmcp.Store: the task's row is locked from the read to the
+// write.
+func (s *Store) UpdateTask(ctx context.Context, id string, update func(*toolmcp.TaskRecord) error) (*toolmcp.TaskRecord, error) {
+	var out *toolmcp.TaskRecord
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var record string
+		err := tx.QueryRow(ctx, `SELECT record FROM toolmcp_tasks WHERE id = $1 AND expires_at > $2 FOR UPDATE`, id, time.Now()).Scan(&record)
+		t, err := decode(id, record, err)
+		if err != nil {
+			return err
+		}
+		if err := update(t); err != nil {
+			return err
+		}
+		b, err := json.Marshal(t)
+		if err != nil {
+			return fmt.Errorf("toolpostgres: encoding task: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE toolmcp_tasks SET owner = $2, expires_at = $3, record = $4 WHERE id = $1`,
+			id, t.Owner, t.ExpiresAt, string(b)); err != nil {
+			return fmt.Errorf("toolpostgres: writing task: %w", err)
+		}
+		out = t
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DeleteExpired implements toolmcp.Store.
+func (s *Store) DeleteExpired(ctx context.Context, now time.Time) (int, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM toolmcp_tasks WHERE expires_at < $1`, now)
+	if err != nil {
+		return 0, fmt.Errorf("toolpostgres: deleting expired tasks: %w", err)
+	}
+	if _, err := s.pool.Exec(ctx, `DELETE FROM toolmcp_spent WHERE expires_at < $1`, now); err != nil {
+		return int(tag.RowsAffected()), fmt.Errorf("toolpostgres: deleting expired records: %w", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// Spend implements toolmcp.Store: an insert that only an expired record gives way to.
+func (s *Store) Spend(ctx context.Context, id string, expires time.Time) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `INSERT INTO toolmcp_spent (id, expires_at) VALUES ($1, $2)
+		ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE toolmcp_spent.expires_at < $3`,
+		id, expires, time.Now())
+	if err != nil {
+		return false, fmt.Errorf("toolpostgres: recording %s: %w", id, err)
+	}
+	return tag.RowsAffected() == 1, nil
+}

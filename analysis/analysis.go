@@ -14,6 +14,7 @@ package analysis
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -100,9 +101,15 @@ func (c *config) run(pass *analysis.Pass) (any, error) {
 	}
 	if mp != nil {
 		_, ws, err := generator.Generate(mp)
-		if err != nil {
+		var source generator.SourceErrors
+		switch {
+		case errors.As(err, &source):
+			for _, e := range source {
+				r.report(e.Pos, e.Msg, nil)
+			}
+		case err != nil:
 			r.report(model.Pos{}, err.Error(), nil)
-		} else {
+		default:
 			warnings = ws
 		}
 	}

@@ -23,11 +23,17 @@ func (quiet) Errorf(string, ...any) {}
 // TestParity runs the analyzer over the golden error archives of the parser, as they
 // are, and checks that it reports what Load reports (their want.errors sections): the
 // same messages at the same lines and columns, but for the parse and type errors,
-// which the analyzer leaves to the compiler.
+// which the analyzer leaves to the compiler. It does the same with the CLI script of
+// the input examples an input schema refuses, which generation finds, not the parser:
+// its stderr is what toolgen generate reports.
 func TestParity(t *testing.T) {
-	for _, name := range []string{"errors", "tagerrors", "collisions", "regenerrors", "loaderrors", "schemaerrors"} {
+	archives := map[string][2]string{"examples_invalid": {"script", "want/generate.stderr"}}
+	for _, name := range []string{"errors", "tagerrors", "collisions", "regenerrors", "loaderrors", "schemaerrors", "exampleerrors"} {
+		archives[name] = [2]string{"parser", "want.errors"}
+	}
+	for name, where := range archives {
 		t.Run(name, func(t *testing.T) {
-			ar, err := txtar.ParseFile(filepath.Join("..", "testdata", "parser", name+".txtar"))
+			ar, err := txtar.ParseFile(filepath.Join("..", "testdata", where[0], name+".txtar"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,7 +44,7 @@ func TestParity(t *testing.T) {
 			write(t, filepath.Join(root, "go.mod"), "module example.com/x\n")
 			var want []string
 			for _, f := range ar.Files {
-				if f.Name == "want.errors" {
+				if f.Name == where[1] {
 					want = strings.Split(strings.TrimSuffix(string(f.Data), "\n"), "\n")
 					continue
 				}

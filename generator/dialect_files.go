@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolgen/toolgen/model"
+	"github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/runtime/dialect"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
@@ -188,18 +189,14 @@ func renderOpenAIResponses(s *schemaSet) (any, error) {
 	return out, nil
 }
 
-// renderAnthropic renders toolschema/anthropic.json: the Messages API "tools" array.
+// renderAnthropic renders toolschema/anthropic.json: the Messages API "tools" array,
+// as runtime/anthropic sends it.
 func renderAnthropic(s *schemaSet) (any, error) {
-	type tool struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description,omitempty"`
-		InputSchema json.RawMessage `json:"input_schema"`
-		Strict      bool            `json:"strict,omitempty"`
-	}
-	out := []tool{}
+	out := []anthropic.Tool{}
 	for _, ts := range s.tools {
-		out = append(out, tool{
+		out = append(out, anthropic.Tool{
 			Name: ts.tool.Name, Description: ts.description(), InputSchema: ts.anthropic.json, Strict: ts.anthropic.strict,
+			InputExamples: exampleValues(ts.tool),
 		})
 	}
 	return out, nil

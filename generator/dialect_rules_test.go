@@ -201,8 +201,20 @@ func checkDialectDir(t *testing.T, dir string, files map[string][]byte, refused 
 		case "anthropic.json":
 			for i, item := range asList(doc) {
 				m := asMap(item)
-				report(name, keysOnly(fmt.Sprintf("[%d]", i), m, "name", "description", "input_schema", "strict"))
+				report(name, keysOnly(fmt.Sprintf("[%d]", i), m, "name", "description", "input_schema", "strict", "input_examples"))
 				n, _ := m["name"].(string)
+				if ex, ok := m["input_examples"]; ok {
+					// A list of inputs: objects, as the tool_use input is.
+					list, isList := ex.([]any)
+					if !isList || len(list) == 0 {
+						report(name, []string{n + ": input_examples is not a list of examples"})
+					}
+					for j, e := range list {
+						if _, ok := e.(map[string]any); !ok {
+							report(name, []string{fmt.Sprintf("%s: input_examples[%d] is not an object", n, j)})
+						}
+					}
+				}
 				names = append(names, n)
 				report(name, checkToolName(n, openAIName, refused))
 				strict, _ := m["strict"].(bool)

@@ -30,7 +30,8 @@ type File struct {
 
 // Generate returns the files for pkg, sorted by Path, and the warnings about them and
 // about its source (pkg.Warnings), sorted by position. A package without tools gets no
-// files, only its source's warnings.
+// files, only its source's warnings. An input example that its tool's input schema
+// refuses is an error of the source: Generate then returns SourceErrors, not wrapped.
 //
 // Warnings do not stop generation: they report, for example, a tool whose schema a
 // provider's strict mode cannot take (the tool is then sent without strict mode to that
@@ -46,6 +47,9 @@ func Generate(pkg *model.Package) ([]File, []Warning, error) {
 	schemas, err := buildSchemas(pkg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("generate schemas for %s: %w", pkg.Path, err)
+	}
+	if len(schemas.errors) > 0 {
+		return nil, nil, schemas.errors
 	}
 	files := schemas.files()
 	src, err := goSource(pkg, schemas)

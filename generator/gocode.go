@@ -289,6 +289,15 @@ func (g *goGen) toolDef(t *model.Tool) (jen.Code, error) {
 	if t.Description != "" {
 		field("Description", jen.Lit(strings.TrimSpace(t.Description)))
 	}
+	if len(t.Examples) > 0 {
+		field("Examples", jen.Index().Qual("encoding/json", "RawMessage").Custom(multiline, func() []jen.Code {
+			var out []jen.Code
+			for _, ex := range exampleValues(t) {
+				out = append(out, jsonLiteral(ex))
+			}
+			return out
+		}()...))
+	}
 	if len(t.Groups) > 0 {
 		field("Groups", jen.Index().String().ValuesFunc(func(grp *jen.Group) {
 			for _, name := range t.Groups {

@@ -37,7 +37,10 @@ func layoutNote(layout string) string {
 // real pass that puts the reused and recursive ones in "$defs".
 type builder struct {
 	pkg *model.Package
-	// output selects the output mapping (descriptive, nullable, no constraints).
+	// output selects the output mapping: what encoding/json writes (nil slices, maps
+	// and pointers as null, a duration as nanoseconds, a time in RFC 3339 whatever its
+	// layout), promising the type's enums, bounds, lengths, patterns and formats and
+	// its closed objects, but no defaults.
 	output bool
 	// cyclic holds the IDs of named types that reach themselves.
 	cyclic map[string]bool
@@ -55,7 +58,7 @@ type builder struct {
 // place says where a type's schema sits and which of a property's constraints still
 // have to be placed in it.
 type place struct {
-	// c are the property's constraints, nil in output schemas.
+	// c are the property's constraints.
 	c *model.Constraints
 	// list is true until the list keywords (minItems, maxItems, uniqueItems) are placed
 	// on the outermost slice, array or map.
@@ -257,9 +260,9 @@ func (b *builder) object(fields []*model.Field, path string) (*schema, error) {
 			s.Required = append(s.Required, f.Name)
 		}
 	}
-	if !b.output {
-		s.AdditionalProperties = schematree.Bool[ext](false)
-	}
+	// Closed in both senses: a call may send no other property, and encoding/json
+	// writes none.
+	s.AdditionalProperties = schematree.Bool[ext](false)
 	return s, nil
 }
 
@@ -267,10 +270,7 @@ func (b *builder) object(fields []*model.Field, path string) (*schema, error) {
 // and its description, title, deprecation and default.
 func (b *builder) property(f *model.Field, path string) (*schema, error) {
 	c := &f.Constraints
-	p := place{list: true, path: path}
-	if !b.output {
-		p.c = c
-	}
+	p := place{list: true, path: path, c: c}
 	s, err := b.typ(f.Type, p)
 	if err != nil {
 		return nil, err
@@ -316,7 +316,7 @@ func (b *builder) typ(t *model.Type, p place) (*schema, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p.list && p.c != nil && p.c.NotNull {
+		if p.list && p.c != nil && p.c.NotNull && !b.output {
 			return e, nil // the property's own pointer, which its validate rules say is not nil
 		}
 		return nullable(e), nil
@@ -344,10 +344,8 @@ func (b *builder) typ(t *model.Type, p place) (*schema, error) {
 			return nil, err
 		}
 		s := &schema{Type: typeList{"object"}, AdditionalProperties: elem}
-		if !b.output {
-			if s.PropertyNames, err = b.keyNames(t.Key, p.path); err != nil {
-				return nil, err
-			}
+		if s.PropertyNames, err = b.keyNames(t.Key, p.path); err != nil {
+			return nil, err
 		}
 		if p.list && p.c != nil {
 			s.MinProperties, s.MaxProperties = schematree.CloneInt(p.c.MinItems), schematree.CloneInt(p.c.MaxItems)
@@ -483,7 +481,6 @@ func (b *builder) namedBody(nt *model.NamedType, p place) (*schema, error) {
 		}
 		listed := all
 		switch {
-		case b.output:
 		case inner.Const != nil:
 			listed = []json.RawMessage{inner.Const}
 		case inner.Enum != nil:
@@ -491,7 +488,7 @@ func (b *builder) namedBody(nt *model.NamedType, p place) (*schema, error) {
 		default:
 			inner.Enum = all
 		}
-		inner.Ext.note = schematree.JoinText(inner.Ext.note, enumNote(nt, listed, b.output))
+		inner.Ext.note = schematree.JoinText(inner.Ext.note, enumNote(nt, listed))
 	}
 	inner.Ext.named = nt.ID
 	inner.Ext.typeDoc = strings.TrimSpace(nt.Doc)
@@ -500,8 +497,8 @@ func (b *builder) namedBody(nt *model.NamedType, p place) (*schema, error) {
 }
 
 // enumNote lists the enum values with their docs, for a description: only when some
-// value has a doc, unless always is set (output schemas, which have no enum keyword).
-func enumNote(nt *model.NamedType, values []json.RawMessage, always bool) string {
+// value has a doc.
+func enumNote(nt *model.NamedType, values []json.RawMessage) string {
 	docs := map[string]string{}
 	for _, v := range nt.Enum {
 		docs[compactJSON(v.Value)] = strings.Join(strings.Fields(v.Doc), " ")
@@ -516,7 +513,7 @@ func enumNote(nt *model.NamedType, values []json.RawMessage, always bool) string
 		}
 		lines = append(lines, line)
 	}
-	if !anyDoc && !always {
+	if !anyDoc {
 		return ""
 	}
 	return strings.Join(lines, "\n")
@@ -526,6 +523,14 @@ func enumNote(nt *model.NamedType, values []json.RawMessage, always bool) string
 // text and free-form values.
 func (b *builder) leaf(t *model.Type, p place) (*schema, error) {
 	s := &schema{}
+	if b.output && p.c != nil {
+		switch t.Kind {
+		case model.Time, model.Duration, model.Bytes:
+			// encoding/json writes these its own way (RFC 3339, nanoseconds, base64),
+			// not in the form a layout, format=date or a duration's syntax reads.
+			p.c = nil
+		}
+	}
 	var lo, hi string // implied integer bounds
 	switch t.Kind {
 	case model.String, model.Text:

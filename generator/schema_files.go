@@ -20,6 +20,8 @@ type schemaSet struct {
 	rendered []File
 	// warnings are the problems the dialects found, sorted.
 	warnings []Warning
+	// errors are the input examples the tools' input schemas refuse, sorted.
+	errors SourceErrors
 }
 
 // toolSchema is one tool's canonical schemas.
@@ -103,9 +105,15 @@ func buildSchemas(pkg *model.Package) (*schemaSet, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
+		errs, err := checkExamples(t, ts.inputJSON)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
+		}
+		set.errors = append(set.errors, errs...)
 		set.tools = append(set.tools, ts)
 	}
 	slices.SortFunc(set.tools, func(a, b *toolSchema) int { return strings.Compare(a.tool.Name, b.tool.Name) })
+	set.errors.sort()
 	var sink warningSink
 	for _, ts := range set.tools {
 		if err := ts.lower(&sink); err != nil {
@@ -143,6 +151,7 @@ func buildTool(pkg *model.Package, cyclic map[string]bool, t *model.Tool) (*tool
 	if ts.input, err = in.build(func() (*schema, error) { return in.inputRoot(t) }); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
+	ts.input.Examples = exampleValues(t)
 	if ts.inputJSON, err = encodeRoot(ts.input, pkg.SchemaURI()); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}

@@ -82,8 +82,9 @@ func oracleChecks() []oracleCheck {
 		}},
 		{"weather", "get_weather", true, []oracleCase{
 			{`{"city":"Paris","unit":"celsius","days":[{"date":"2026-01-02T00:00:00Z","high":3,"low":-1.5}]}`, true},
-			{`{"city":"Paris","unit":"kelvin","days":null}`, true}, // output enums are descriptive
-			{`{"city":"Paris","unit":"celsius","days":[],"extra":1}`, true},
+			{`{"city":"Paris","unit":"fahrenheit","days":null}`, true},
+			{`{"city":"Paris","unit":"kelvin","days":null}`, false},          // the output promises its enums
+			{`{"city":"Paris","unit":"celsius","days":[],"extra":1}`, false}, // and writes no other property
 			{`{"city":"Paris","unit":"celsius"}`, false},
 			{`{"city":"Paris","unit":"celsius","days":[{"date":"today","high":3,"low":1}]}`, false},
 		}},
@@ -120,6 +121,13 @@ func oracleChecks() []oracleCheck {
 			{`{"billing":{"street":"s","city":"c","country":"US"},"priority":2,"fallback":"low"}`, false}, // enum type
 			{`{"billing":{"street":"s","city":"c","country":"US"},"priority":2,"tree":{"name":"a","children":[{"name":"b","parent":null}]}}`, true},
 			{`{"billing":{"street":"s","city":"c","country":"US"},"priority":2,"tree":{"name":"a","children":[{"nom":"b"}]}}`, false},
+		}},
+		{"shared", "place_order", true, []oracleCase{
+			{`{"billing":{"street":"s","city":"c","country":"US"},"shipping":null,"priority":3,"fallback":null,"only":1}`, true},
+			{`{"billing":{"street":"s","city":"c","country":"USA"},"shipping":null,"priority":3,"fallback":null,"only":1}`, false},          // the output promises its patterns,
+			{`{"billing":{"street":"s","city":"c","country":"US"},"shipping":null,"priority":4,"fallback":null,"only":1}`, false},           // its enums,
+			{`{"billing":{"street":"s","city":"c","country":"US"},"shipping":null,"priority":3,"fallback":null,"only":3}`, false},           // narrowed ones too,
+			{`{"billing":{"street":"s","city":"c","country":"US","zip":"1"},"shipping":null,"priority":3,"fallback":null,"only":1}`, false}, // and closed objects
 		}},
 		{"shared", "save_tree", false, []oracleCase{
 			{`{"root":{"name":"a"}}`, true},
@@ -192,8 +200,9 @@ func oracleChecks() []oracleCheck {
 			{`null`, false},
 		}},
 		{"kinds", "configure", true, []oracleCase{
-			{`{"result":[{"id":1,"name":"n","data":null,"meta":null,"ttl":1000000000,"expires":null,"level":"warn","window":{"from":"2026-01-02T03:04:05Z","to":null}}]}`, true},
-			{`{"result":[{"id":1,"name":"n","meta":{},"ttl":"1s","expires":null}]}`, false}, // durations are nanoseconds
+			{`{"result":[{"id":1,"name":"n","data":null,"meta":null,"ttl":1000000000,"expires":null,"level":"info","window":{"from":"2026-01-02T03:04:05Z","to":null}}]}`, true},
+			{`{"result":[{"id":1,"name":"n","data":null,"meta":null,"ttl":1000000000,"expires":null,"level":"warn","window":{"from":"2026-01-02T03:04:05Z","to":null}}]}`, false}, // not one of the constants
+			{`{"result":[{"id":1,"name":"n","meta":{},"ttl":"1s","expires":null}]}`, false},                                                                                       // durations are nanoseconds
 			{`{"result":null}`, false},
 		}},
 		{"kinds", "index", true, []oracleCase{

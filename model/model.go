@@ -168,6 +168,9 @@ type Tool struct {
 	// -fix wrote ("TODO: say what it does and when to use it."), which Description
 	// leaves out.
 	Placeholder bool `json:"placeholder,omitempty"`
+	// Examples are the tool's input examples, from the doc comment's "Examples:"
+	// paragraph (which Description leaves out), in the order written.
+	Examples []Example `json:"examples,omitempty"`
 	// Groups lists the tool's groups in the order written.
 	Groups []string `json:"groups,omitempty"`
 	// Annotations are the MCP hints exactly as written.
@@ -191,6 +194,15 @@ type Tool struct {
 	// Output says what the function returns.
 	Output Output `json:"output"`
 	// Pos is where the function is declared.
+	Pos Pos `json:"pos"`
+}
+
+// Example is one input example of a tool: arguments a call could send, which the
+// generator checks against the tool's input schema.
+type Example struct {
+	// JSON is the example, a JSON object, compact.
+	JSON string `json:"json"`
+	// Pos is where the example's line starts its JSON.
 	Pos Pos `json:"pos"`
 }
 

@@ -217,7 +217,9 @@ func (b *pkgBuilder) tool(fd *ast.FuncDecl, dir *ast.Comment, params []*ast.Comm
 		Strict: true,
 		Pos:    b.l.pos(fd.Name.Pos()),
 	}
-	t.Description, t.Placeholder = b.describe(fd.Name.Name, commentText(fd.Doc))
+	doc, examples := b.examples(fd.Doc)
+	t.Description, t.Placeholder = b.describe(fd.Name.Name, commentText(doc))
+	t.Examples = examples
 	site := &toolSite{tool: t, namePos: t.Pos}
 	b.toolOptions(dir, t, site)
 	b.shape(fd, obj, t, params)

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/base64"
@@ -100,14 +101,89 @@ func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Res
 		return nil, err
 	}
 	def.Groups = slices.Clone(def.Groups)
+	def.Examples = slices.Clone(def.Examples)
 	tools := []Tool{def}
-	return NewToolset(tools, func(_ int, d *Decoder) Invocation {
+	ts := NewToolset(tools, func(_ int, d *Decoder) Invocation {
 		args, ok := prog.decode(d)
 		if !ok {
 			return nil
 		}
 		return func(ctx context.Context) (*Result, error) { return run(ctx, args) }
-	}), nil
+	})
+	if err := checkExamples(ts); err != nil {
+		return nil, err
+	}
+	return ts, nil
+}
+
+// ExampleError is NewTool's error for a tool whose input examples (Tool.Examples) are
+// not JSON objects its input schema accepts.
+type ExampleError struct {
+	Tool string
+	// Invalid lists the refused examples, in order.
+	Invalid []InvalidExample
+}
+
+// InvalidExample is one input example NewTool refused.
+type InvalidExample struct {
+	// Index is the example's index in Tool.Examples.
+	Index int
+	// Err says what is wrong: an *ArgumentError listing what the input schema refuses,
+	// as a call with those arguments would get it, or why the example is not a JSON
+	// object.
+	Err error
+}
+
+// Error names the tool and, for each refused example, its index and what is wrong.
+func (e *ExampleError) Error() string {
+	var b strings.Builder
+	b.WriteString("runtime: tool ")
+	b.WriteString(strconv.Quote(e.Tool))
+	b.WriteString(": ")
+	for i, x := range e.Invalid {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString("input example ")
+		b.WriteString(strconv.Itoa(x.Index))
+		b.WriteString(": ")
+		b.WriteString(x.Message())
+	}
+	return b.String()
+}
+
+// Message says what is wrong with the example: the violations of an *ArgumentError
+// without its "invalid arguments for" lead, or the error's text.
+func (x InvalidExample) Message() string {
+	var ae *ArgumentError
+	if errors.As(x.Err, &ae) {
+		msg := ae.Error()
+		return strings.TrimPrefix(msg, "invalid arguments for "+ae.Tool+": ")
+	}
+	return x.Err.Error()
+}
+
+// checkExamples decodes each input example of the one tool of ts as a call's
+// arguments, without running the tool, and returns an *ExampleError for those that
+// are refused, or are not JSON objects (the decoder reads null, empty arguments and
+// an object written as a JSON string as a call's arguments; an example is written as
+// the object itself).
+func checkExamples(ts *Toolset) error {
+	e := ts.entries[0]
+	var invalid []InvalidExample
+	for i, ex := range e.tool.Examples {
+		if t := bytes.TrimLeft(ex, " \t\r\n"); len(t) == 0 || t[0] != '{' || !json.Valid(ex) {
+			invalid = append(invalid, InvalidExample{Index: i, Err: errors.New("not a JSON object")})
+			continue
+		}
+		if _, err := ts.decode(e, ex); err != nil {
+			invalid = append(invalid, InvalidExample{Index: i, Err: err})
+		}
+	}
+	if invalid == nil {
+		return nil
+	}
+	return &ExampleError{Tool: e.tool.Name, Invalid: invalid}
 }
 
 // MaxToolNameBytes is the longest name NewTool takes for a tool, MCP's bound on tool

@@ -15,6 +15,14 @@ type Tool struct {
 	Title string
 	// Description tells the model what the tool does and when to use it.
 	Description string
+	// Examples are input examples: arguments of calls the tool takes, each a JSON
+	// object the input schema accepts, which show the model how to call it. toolgen
+	// writes them from the doc comment's "Examples:" paragraph (also into the input
+	// schema's "examples"); runtime/anthropic sends them as the tool's input_examples;
+	// NewTool refuses a tool whose examples its input schema refuses (*ExampleError).
+	// The other providers read them in the input schema, where a schema given as it is
+	// carries them.
+	Examples []json.RawMessage
 	// Groups are the groups the tool belongs to (see Toolset.Group).
 	Groups []string
 	// Annotations are the hints the author wrote.

@@ -31,14 +31,45 @@ func Tools(ts *runtime.Toolset) []anthropic.ToolUnionParam {
 		if d.Strict {
 			p.Strict = anthropic.Bool(true)
 		}
+		extra := map[string]any{}
 		if schema, ok := inputSchema(d.InputSchema); ok {
 			p.InputSchema = schema
 		} else {
-			p.SetExtraFields(map[string]any{"input_schema": d.InputSchema})
+			extra["input_schema"] = d.InputSchema
+		}
+		if examples, ok := inputExamples(d.InputExamples); ok {
+			p.InputExamples = examples
+		} else if len(d.InputExamples) > 0 {
+			extra["input_examples"] = d.InputExamples
+		}
+		if len(extra) > 0 {
+			p.SetExtraFields(extra)
 		}
 		out[i] = anthropic.ToolUnionParam{OfTool: p}
 	}
 	return out
+}
+
+// inputExamples returns input examples as the SDK's InputExamples, each member's value
+// kept as the JSON text it was (the SDK's encoder writes a json.Number as a string),
+// and whether each is a JSON object, as the SDK's field takes them; otherwise they go
+// as given, in the params' extra fields.
+func inputExamples(examples []json.RawMessage) ([]map[string]any, bool) {
+	if len(examples) == 0 {
+		return nil, false
+	}
+	out := make([]map[string]any, len(examples))
+	for i, ex := range examples {
+		var members map[string]json.RawMessage
+		if json.Unmarshal(ex, &members) != nil || members == nil {
+			return nil, false
+		}
+		out[i] = make(map[string]any, len(members))
+		for k, v := range members {
+			out[i][k] = v
+		}
+	}
+	return out, true
 }
 
 // inputSchema returns a JSON Schema object as the SDK's input schema param, each

@@ -407,13 +407,27 @@ func generateAll(patterns, tags []string, stderr io.Writer) ([]generated, []gene
 	}
 	var gens []generated
 	var warnings []generator.Warning
+	var source generator.SourceErrors
 	for _, p := range pkgs {
 		files, ws, err := generator.Generate(p)
+		var errs generator.SourceErrors
+		if errors.As(err, &errs) {
+			source = append(source, errs...)
+			continue
+		}
 		if err != nil {
 			return nil, nil, err
 		}
 		warnings = append(warnings, ws...)
 		gens = append(gens, generated{pkg: p, files: files})
+	}
+	if len(source) > 0 {
+		// Every package's, at once, as the parser's errors are.
+		slices.SortStableFunc(source, func(a, b generator.SourceError) int { return strings.Compare(a.String(), b.String()) })
+		for _, e := range source {
+			fmt.Fprintln(stderr, safetext.Line(e.String()))
+		}
+		return nil, nil, errReported
 	}
 	return gens, generator.SortWarnings(warnings), nil
 }

@@ -28,8 +28,9 @@
 //     narrowed; an anyOf branch removed or changed; the schema made false.
 //   - compatible: a new optional property; a property that becomes optional; bounds and
 //     lengths widened or removed; an enum or const widened or removed; a type widened;
-//     a pattern, format or contentEncoding removed; an object opened; an anyOf branch
-//     added; and every change of a keyword that does not constrain values: title,
+//     a pattern, format or contentEncoding removed; a pattern changed to one that
+//     matches every string (".*", "^(?s).*$": see matchesAll); an object opened; an
+//     anyOf branch added; and every change of a keyword that does not constrain values: title,
 //     description, default, deprecated, examples, $comment and x-* extensions.
 //
 // A new optional property is compatible on the objects toolgen writes, which are closed
@@ -51,11 +52,44 @@
 // # Outputs: what the client reads
 //
 // An output schema is compared in the reverse sense: a change is breaking when the tool
-// may now return what a client of the old contract did not expect. A property removed
-// (a client reads it), a type widened or changed (a value that may now be null), a
-// property that is no longer required, an enum widened and an output schema removed are
-// breaking; a new output property, required or not, a type narrowed and an output
-// schema added are compatible.
+// may now return what a client of the old contract did not expect, compatible when it
+// returns a part of what it did. toolgen's output schemas say what a client may rely
+// on (the output type's enums, bounds, lengths, patterns, formats and closed objects),
+// so each keyword reads the other way round from the input's:
+//
+//   - breaking: a required property removed (a client reads it); a property that is no
+//     longer required; a type widened or changed (a value that may now be null); an
+//     enum or const widened, changed or removed; a minimum or maximum (exclusive or
+//     not), a length, a number of items or of properties loosened or removed; a
+//     multipleOf removed or changed to one that is not a multiple of the old; a
+//     pattern, format or contentEncoding removed or changed (a pattern changed to one
+//     that matches every string included); uniqueItems removed; an anyOf branch added;
+//     additionalProperties' schema widened; the output schema removed.
+//   - compatible: a new property, required or not; an optional property removed (a
+//     client of it handles its absence); a property that becomes required; a type,
+//     enum, bound, length or count narrowed or added; a pattern that matched every
+//     string tightened; uniqueItems added; an anyOf branch removed; an object closed
+//     or opened (as for a new property, a client ignores the properties it does not
+//     know); an output schema added.
+//
+// # Judged against oasdiff
+//
+// testdata/oasdiff.json holds 136 changes of a request (input) or response (output)
+// schema, each with the verdict of oasdiff (github.com/oasdiff/oasdiff, v1.37.0), the
+// OpenAPI breaking-change checker, over an OpenAPI 3.1 document that wraps it: breaking
+// when it reports a change at level WARN or ERR, as `oasdiff breaking` does. The nested
+// module interop/oasdiff runs oasdiff over the table (TestTableIsOASDiffs), and
+// TestAgainstOASDiff here checks this package's verdicts: they agree on 134. The two
+// others, where this package is the more exact:
+//
+//   - request object closed: additionalProperties false added to an input object is
+//     breaking here (a call that sent another property is refused now); oasdiff has no
+//     rule for additionalProperties and reports nothing.
+//   - response pattern .* narrowed: an output pattern that matched every string (".*")
+//     tightened to "^[a-z]+$" is compatible here (the tool returns a part of what it
+//     did); oasdiff reports every change of a pattern as a warning (its
+//     response-property-pattern-changed), with one exception on the request side only
+//     (request-property-pattern-generalized, for a new pattern of exactly ".*").
 //
 // # Annotations and groups
 //
@@ -1067,10 +1101,25 @@ func (c *comparer) count(o, n node, k string, sign int) {
 }
 
 // assertion compares a keyword that a value must match whose sets of values cannot be
-// compared in general: pattern, format, contentEncoding.
+// compared in general: pattern, format, contentEncoding. A pattern that matches every
+// string (see matchesAll) is compared as no pattern.
 func (c *comparer) assertion(o, n node, k string) {
 	ov, oOK := o.kw[k]
 	nv, nOK := n.kw[k]
+	if k == "pattern" && oOK && nOK && !equal(ov, nv) {
+		oAll, nAll := matchesAll(ov), matchesAll(nv)
+		switch {
+		case oAll && nAll:
+			c.add(neutral, n.ptr(k), fmt.Sprintf("changed from %s to %s, both match every string", text(ov), text(nv)), ov, nv)
+			return
+		case nAll:
+			c.add(widened, n.ptr(k), fmt.Sprintf("widened from %s to %s, which matches every string", text(ov), text(nv)), ov, nv)
+			return
+		case oAll:
+			c.add(narrowed, n.ptr(k), fmt.Sprintf("tightened from %s, which matches every string, to %s", text(ov), text(nv)), ov, nv)
+			return
+		}
+	}
 	switch {
 	case !oOK && !nOK || equal(ov, nv):
 		return
@@ -1112,6 +1161,11 @@ func (c *comparer) object(o, n node) {
 		ptr := o.ptr("properties") + "/" + jsonread.EscapeToken(name)
 		if !slices.Contains(np, name) {
 			ov := o.kw["properties"].(map[string]any)[name]
+			if c.output && !slices.Contains(or, name) {
+				// A client of an optional output property handles its absence.
+				c.add(neutral, ptr, "optional property removed", ov, nil)
+				continue
+			}
 			c.add(changed, ptr, "property removed", ov, nil)
 			continue
 		}
@@ -1162,6 +1216,10 @@ func (c *comparer) object(o, n node) {
 	switch {
 	case !oClosed && nClosed:
 		c.add(narrowed, n.ptr(k), "object closed: no other properties", ov, nv)
+	case oClosed && !nClosed && c.output:
+		// As for a new output property: a client ignores the properties it does not
+		// know.
+		c.add(neutral, o.ptr(k), "object opened: other properties may come", ov, nv)
 	case oClosed && !nClosed:
 		c.add(widened, o.ptr(k), "object opened: other properties allowed", ov, nv)
 	case oClosed && nClosed:

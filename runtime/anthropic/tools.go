@@ -16,6 +16,11 @@ type Tool struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 	// Strict asks the API to guarantee that the input matches InputSchema.
 	Strict bool `json:"strict,omitempty"`
+	// InputExamples are the tool's input examples (runtime.Tool.Examples), each an
+	// input the schema accepts. The Messages API takes them on any tool, strict or
+	// not, with no beta header (anthropic-sdk-go v2.15.0's ToolParam.InputExamples;
+	// docs/DESIGN.md, "Input examples").
+	InputExamples []json.RawMessage `json:"input_examples,omitempty"`
 }
 
 // emptyObjectSchema is the input schema of a tool that declares none.
@@ -25,15 +30,15 @@ const emptyObjectSchema = `{"type":"object"}`
 const loweredKey = "github.com/toolgen/toolgen/runtime/anthropic"
 
 // Definition returns the definition of t: its input schema lowered by
-// dialect.Anthropic, strict when t asks for it and the schema allows it. Tools, which
-// lowers each tool once, is cheaper for the tools of a Toolset.
+// dialect.Anthropic, strict when t asks for it and the schema allows it, and its input
+// examples. Tools, which lowers each tool once, is cheaper for the tools of a Toolset.
 func Definition(t *runtime.Tool) Tool {
 	schema := t.InputSchema
 	if len(schema) == 0 {
 		schema = json.RawMessage(emptyObjectSchema)
 	}
 	l, _ := dialect.Anthropic(schema, t.Strict)
-	return Tool{Name: t.Name, Description: t.Description, InputSchema: l.Parameters, Strict: l.Strict}
+	return Tool{Name: t.Name, Description: t.Description, InputSchema: l.Parameters, Strict: l.Strict, InputExamples: t.Examples}
 }
 
 // Tools returns the definitions of the tools of ts, sorted by name, for a request's

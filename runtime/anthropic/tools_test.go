@@ -2,6 +2,7 @@ package anthropic_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
@@ -74,5 +75,41 @@ func TestToolChoiceWire(t *testing.T) {
 	}
 	if _, err := tga.ToolChoiceFor("sometimes"); err == nil {
 		t.Errorf("ToolChoiceFor accepted an unknown choice")
+	}
+}
+
+// TestToolsInputExamples checks that a tool's input examples go out as its
+// input_examples, in order and as written, and that a tool without examples has no
+// such field.
+func TestToolsInputExamples(t *testing.T) {
+	byName := map[string]tga.Tool{}
+	for _, tool := range tga.Tools(forecast.Tools()) {
+		byName[tool.Name] = tool
+	}
+	data, err := json.Marshal(byName["get_weather"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wire struct {
+		InputExamples []json.RawMessage `json:"input_examples"`
+	}
+	if err := json.Unmarshal(data, &wire); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`{"city":"Paris"}`, `{"city":"Tokyo","days":3,"unit":"fahrenheit"}`}
+	if len(wire.InputExamples) != len(want) {
+		t.Fatalf("get_weather input_examples = %s, want %q", wire.InputExamples, want)
+	}
+	for i, w := range want {
+		if string(wire.InputExamples[i]) != w {
+			t.Errorf("input_examples[%d] = %s, want %s", i, wire.InputExamples[i], w)
+		}
+	}
+	data, err = json.Marshal(byName["hello_world"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "input_examples") {
+		t.Errorf("hello_world, which has no examples, is sent with input_examples: %s", data)
 	}
 }

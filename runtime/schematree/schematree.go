@@ -52,6 +52,7 @@ type Schema[X any] struct {
 	AnyOf                []*Schema[X]      `json:"anyOf,omitempty"`
 	Default              json.RawMessage   `json:"default,omitempty"`
 	Deprecated           bool              `json:"deprecated,omitempty"`
+	Examples             []json.RawMessage `json:"examples,omitempty"`
 	Defs                 Map[*Schema[X]]   `json:"$defs,omitempty"`
 
 	// Boolean, when set, makes the node the boolean schema true or false; the keyword
@@ -121,13 +122,7 @@ func (s *Schema[X]) Clone() *Schema[X] {
 		c.Boolean = &b
 	}
 	c.Type = slices.Clone(s.Type)
-	c.Enum = make([]json.RawMessage, 0, len(s.Enum))
-	for _, v := range s.Enum {
-		c.Enum = append(c.Enum, slices.Clone(v))
-	}
-	if s.Enum == nil {
-		c.Enum = nil
-	}
+	c.Enum = cloneValues(s.Enum)
 	c.Const = slices.Clone(s.Const)
 	c.MinLength = CloneInt(s.MinLength)
 	c.MaxLength = CloneInt(s.MaxLength)
@@ -155,8 +150,21 @@ func (s *Schema[X]) Clone() *Schema[X] {
 		}
 	}
 	c.Default = slices.Clone(s.Default)
+	c.Examples = cloneValues(s.Examples)
 	c.Defs = CloneMap(s.Defs)
 	return &c
+}
+
+// cloneValues returns a deep copy of a list of JSON values (nil for nil).
+func cloneValues(vs []json.RawMessage) []json.RawMessage {
+	if vs == nil {
+		return nil
+	}
+	c := make([]json.RawMessage, len(vs))
+	for i, v := range vs {
+		c[i] = slices.Clone(v)
+	}
+	return c
 }
 
 // Walk calls fn for s and then for every subschema below it, "$defs" included, depth

@@ -48,7 +48,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 		OpenWorld:  &toolgenHints[5],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"startDate":{"type":"string","description":"Start of the period, inclusive, as an RFC 3339 date-time.","format":"date-time"},"endDate":{"type":"string","description":"End of the period, exclusive, as an RFC 3339 date-time.","format":"date-time"}},"required":["startDate","endDate"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One movement of money on the user's account.","properties":{"id":{"type":"string","description":"Identifies the transaction."},"time":{"type":"string","description":"When the transaction was booked.","format":"date-time"},"description":{"type":"string","description":"The counterparty or the purpose."},"amountCents":{"type":"integer","description":"The amount in cents: negative for payments, positive for income."}},"required":["id","time","description","amountCents"]}}},"required":["result"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One movement of money on the user's account.","properties":{"id":{"type":"string","description":"Identifies the transaction."},"time":{"type":"string","description":"When the transaction was booked.","format":"date-time"},"description":{"type":"string","description":"The counterparty or the purpose."},"amountCents":{"type":"integer","description":"The amount in cents: negative for payments, positive for income."}},"required":["id","time","description","amountCents"],"additionalProperties":false}}},"required":["result"]}`),
 	Strict:       true,
 }}
 

@@ -63,6 +63,11 @@ type Report struct {
 //
 // Use it whenever the user asks about the weather, temperatures or rain somewhere.
 //
+// Examples:
+//
+//	{"city": "Paris"}
+//	{"city": "Tokyo", "days": 3, "unit": "fahrenheit"}
+//
 //toolgen:tool title="Get the weather" readonly idempotent openworld=false group=weather
 func GetWeather(ctx context.Context, q Query) (Report, []runtime.Content, error) {
 	r, err := makeReport(ctx, q)

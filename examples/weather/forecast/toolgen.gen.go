@@ -28,14 +28,18 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "get_weather",
 	Title:       "Get the weather",
 	Description: "Returns the weather forecast for a city, one entry per day.\n\nUse it whenever the user asks about the weather, temperatures or rain somewhere.",
-	Groups:      []string{"weather"},
+	Examples: []json.RawMessage{
+		json.RawMessage(`{"city":"Paris"}`),
+		json.RawMessage(`{"city":"Tokyo","days":3,"unit":"fahrenheit"}`),
+	},
+	Groups: []string{"weather"},
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[0],
 		Idempotent: &toolgenHints[1],
 		OpenWorld:  &toolgenHints[2],
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to forecast, such as \"Paris\" or \"Tokyo\".","minLength":1,"maxLength":80},"days":{"type":"integer","description":"How many days to forecast, today included.","minimum":1,"maximum":14,"default":1},"unit":{"type":"string","description":"The unit of the temperatures in the answer.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","description":"A city's forecast.","properties":{"city":{"type":"string"},"unit":{"type":"string","description":"A temperature unit.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit."},"days":{"type":["array","null"],"items":{"type":"object","description":"One day's weather.","properties":{"date":{"type":"string","description":"The day, as YYYY-MM-DD."},"high":{"type":"number","description":"The day's highest temperature."},"low":{"type":"number","description":"The day's lowest temperature."},"summary":{"type":"string","description":"Describes the sky, such as \"sunny\" or \"light rain\"."}},"required":["date","high","low","summary"]}}},"required":["city","unit","days"]}`),
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to forecast, such as \"Paris\" or \"Tokyo\".","minLength":1,"maxLength":80},"days":{"type":"integer","description":"How many days to forecast, today included.","minimum":1,"maximum":14,"default":1},"unit":{"type":"string","description":"The unit of the temperatures in the answer.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false,"examples":[{"city":"Paris"},{"city":"Tokyo","days":3,"unit":"fahrenheit"}]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","description":"A city's forecast.","properties":{"city":{"type":"string"},"unit":{"type":"string","description":"A temperature unit.\n\n- \"celsius\": Degrees Celsius.\n- \"fahrenheit\": Degrees Fahrenheit.","enum":["celsius","fahrenheit"]},"days":{"type":["array","null"],"items":{"type":"object","description":"One day's weather.","properties":{"date":{"type":"string","description":"The day, as YYYY-MM-DD."},"high":{"type":"number","description":"The day's highest temperature."},"low":{"type":"number","description":"The day's lowest temperature."},"summary":{"type":"string","description":"Describes the sky, such as \"sunny\" or \"light rain\"."}},"required":["date","high","low","summary"],"additionalProperties":false}}},"required":["city","unit","days"],"additionalProperties":false}`),
 	Strict:       true,
 }, {
 	Name:        "hello_world",

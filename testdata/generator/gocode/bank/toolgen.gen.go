@@ -55,7 +55,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 		OpenWorld:  &toolgenHints[5],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"The start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"The end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":"integer","description":"Caps the number of transactions.","minimum":1,"maximum":500,"default":50},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One payment.","properties":{"id":{"type":"string"},"at":{"type":"string","format":"date-time"},"amount":{"type":"number"},"memo":{"type":"string","description":"Free text."}},"required":["id","at","amount"]}}},"required":["result"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One payment.","properties":{"id":{"type":"string"},"at":{"type":"string","format":"date-time"},"amount":{"type":"number"},"memo":{"type":"string","description":"Free text."}},"required":["id","at","amount"],"additionalProperties":false}}},"required":["result"]}`),
 	Strict:       true,
 	Sensitive:    []string{"/account"},
 }, {

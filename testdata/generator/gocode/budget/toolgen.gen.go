@@ -60,7 +60,7 @@ var toolgenTools = [...]runtime.Tool{{
 		ReadOnly: &toolgenHints[3],
 	},
 	InputSchema:    json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	OutputSchema:   json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One line of a log.","properties":{"line":{"type":"string"}},"required":["line"]}}},"required":["result"]}`),
+	OutputSchema:   json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One line of a log.","properties":{"line":{"type":"string"}},"required":["line"],"additionalProperties":false}}},"required":["result"]}`),
 	Strict:         true,
 	Timeout:        5 * time.Second,
 	MaxResultBytes: 1048576,

@@ -83,7 +83,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:         "with_card",
 	Description:  "Returns a value and a card for the user.",
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","description":"A value the user also sees as a card.","properties":{"title":{"type":"string","description":"The card's title."}},"required":["title"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","description":"A value the user also sees as a card.","properties":{"title":{"type":"string","description":"The card's title."}},"required":["title"],"additionalProperties":false}`),
 	Strict:       true,
 }}
 

@@ -44,7 +44,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:         "pick",
 	Description:  "Picks a level.",
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"l":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","enum":[1,2]},"note":{"type":"string"}},"required":["l","note"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts."}},"required":["result"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","enum":[1,2]}},"required":["result"]}`),
 	Strict:       true,
 }, {
 	Name:        "single",

@@ -29,7 +29,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:         "move",
 	Description:  "Moves a point.",
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"p":{"type":"object","description":"A point.","properties":{"x":{"type":"integer"},"y":{"type":"integer","minimum":0}},"required":["x","y"],"additionalProperties":false},"by":{"type":"object","additionalProperties":{"$ref":"#/$defs/Mode"}},"mode":{"$ref":"#/$defs/Mode"}},"required":["p","by","mode"],"additionalProperties":false,"$defs":{"Mode":{"type":"integer","description":"A mode.\n\n- 0: off\n- 1: on","enum":[0,1]}}}`),
-	OutputSchema: json.RawMessage(`{"type":"object","description":"A point.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","description":"A point.","properties":{"x":{"type":"integer"},"y":{"type":"integer","minimum":0}},"required":["x","y"],"additionalProperties":false}`),
 	Strict:       true,
 }}
 

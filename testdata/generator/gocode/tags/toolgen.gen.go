@@ -32,7 +32,7 @@ var toolgenTools = [...]runtime.Tool{{
 		ReadOnly: &toolgenHints[0],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City to look up.","minLength":1},"days":{"type":"integer","description":"Days to forecast."},"note":{"type":"string","description":"Free.","maxLength":10}},"required":["city","days","note"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","description":"What Lookup returns.","properties":{"text":{"type":"string","description":"Text of the answer."}},"required":["text"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","description":"What Lookup returns.","properties":{"text":{"type":"string","description":"Text of the answer.","minLength":1}},"required":["text"],"additionalProperties":false}`),
 	Strict:       true,
 }}
 

@@ -32,7 +32,7 @@ var toolgenTools = [...]runtime.Tool{{
 		ReadOnly: &toolgenHints[0],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Not empty, 2 to 40 characters.","minLength":2,"maxLength":40},"nick":{"type":"string","description":"Optional: three characters when given.","minLength":3,"maxLength":3},"email":{"type":"string","description":"An address.","format":"email"},"site":{"type":"string","description":"A URL.","format":"uri"},"link":{"type":"string","description":"A URI."},"id":{"type":"string","description":"A UUID.","format":"uuid"},"addr":{"type":"string","description":"An IP address of either kind."},"v4":{"type":"string","description":"An IPv4 address.","format":"ipv4"},"v6":{"type":"string","description":"An IPv6 address.","format":"ipv6"},"host":{"type":"string","description":"A host name.","format":"hostname"},"when":{"type":"string","description":"An RFC 3339 date-time.","format":"date-time"},"day":{"type":"string","description":"A date.","format":"date"},"clock":{"type":"string","description":"Hours and minutes, which no format says."},"color":{"type":"string","description":"One of three.","enum":["red","green","sky blue"]},"esc":{"type":"string","description":"Has a comma and a pipe in its values.","enum":["a,b","c|d"]},"both":{"type":"string","description":"Says a bound twice: the stricter is read.","minLength":3},"twice":{"type":"string","description":"Says two formats: the first is read.","format":"email"}},"required":["name","email","site","link","id","addr","v4","v6","host","when","day","clock","color","esc","both"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","description":"What Check returns.","properties":{"text":{"type":"string","description":"Text of the answer."}},"required":["text"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","description":"What Check returns.","properties":{"text":{"type":"string","description":"Text of the answer.","format":"email","maxLength":3}},"required":["text"],"additionalProperties":false}`),
 	Strict:       true,
 }, {
 	Name:        "count",
@@ -49,7 +49,7 @@ var toolgenTools = [...]runtime.Tool{{
 		ReadOnly: &toolgenHints[2],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","description":"Returned by Get before Put takes it: its validate rules are read all the\nsame, and reported once.","properties":{"label":{"type":"string","description":"A short label."}},"required":["label"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","description":"Returned by Get before Put takes it: its validate rules are read all the\nsame, and reported once.","properties":{"label":{"type":"string","description":"A short label.","minLength":1,"maxLength":8}},"required":["label"],"additionalProperties":false}`),
 	Strict:       true,
 }, {
 	Name:        "measure",

@@ -35,7 +35,7 @@ var toolgenTools = [...]runtime.Tool{{
 		OpenWorld: &toolgenHints[1],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"The city to look up.","minLength":1,"maxLength":100},"unit":{"type":"string","description":"A temperature unit.\n\n- \"celsius\": The metric unit.\n- \"fahrenheit\": used in the US","enum":["celsius","fahrenheit"],"default":"celsius"},"days":{"type":"integer","description":"forecast length","minimum":1,"maximum":14,"default":3}},"required":["city"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","description":"A weather forecast.","properties":{"summary":{"type":"string"},"high":{"type":"number"}},"required":["summary","high"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","description":"A weather forecast.","properties":{"summary":{"type":"string"},"high":{"type":"number"}},"required":["summary","high"],"additionalProperties":false}`),
 	Strict:       true,
 	Timeout:      30 * time.Second,
 }}

@@ -179,6 +179,10 @@ func (l *Loop) run(ctx context.Context, request []byte, first int, invalid map[s
 	}
 	name := l.Provider.Name()
 	ctx = ContextWithCall(ctx, CallInfo{Provider: name})
+	search, err := l.clientSearch(pending)
+	if err != nil {
+		return nil, request, err
+	}
 	for round := first; ; round++ {
 		choice := ChoiceAuto
 		if round > maxRounds {
@@ -187,15 +191,16 @@ func (l *Loop) run(ctx context.Context, request []byte, first int, invalid map[s
 		var (
 			req, resp []byte
 			calls     []ToolCall
-			tools     = l.Tools
+			tools     = search.offered(l.Tools)
 		)
 		switch {
 		case pending != nil:
-			req, resp, calls, tools = pending.req, pending.resp, pending.calls, pending.tools
+			req, resp, calls = pending.req, pending.resp, pending.calls
+			tools = search.restrict(pending.tools, tools)
 		case sp != nil:
-			req, resp, calls, err = l.streamRound(ctx, sp, request, choice, round)
+			req, resp, calls, err = l.streamRound(ctx, sp, request, tools, choice, round)
 		default:
-			req, resp, calls, err = l.sendRound(ctx, request, choice, round)
+			req, resp, calls, err = l.sendRound(ctx, request, tools, choice, round)
 		}
 		if err != nil {
 			return resp, req, err
@@ -213,6 +218,7 @@ func (l *Loop) run(ctx context.Context, request []byte, first int, invalid map[s
 		}
 		if l.DeferApprovals && pending == nil {
 			if p := l.deferred(round, req, resp, calls, invalid); p != nil {
+				p.Loaded = search.names()
 				return resp, req, p
 			}
 		}
@@ -247,9 +253,9 @@ func (l *Loop) maxRounds() int {
 }
 
 // sendRound sends the request of one round and reads the calls of its response.
-func (l *Loop) sendRound(ctx context.Context, request []byte, choice Choice, round int) (req, resp []byte, calls []ToolCall, err error) {
+func (l *Loop) sendRound(ctx context.Context, request []byte, tools *Toolset, choice Choice, round int) (req, resp []byte, calls []ToolCall, err error) {
 	name := l.Provider.Name()
-	req, err = l.Provider.Prepare(request, l.Tools, choice)
+	req, err = l.Provider.Prepare(request, tools, choice)
 	if err != nil {
 		return request, nil, nil, fmt.Errorf("%s: prepare round %d: %w", name, round, err)
 	}
@@ -267,9 +273,9 @@ func (l *Loop) sendRound(ctx context.Context, request []byte, choice Choice, rou
 // streamRound sends the request of one round asking for a stream, feeds its events to
 // a Stream, passing the text on to OnText as it grows, and returns the whole response
 // the complete stream makes and its calls.
-func (l *Loop) streamRound(ctx context.Context, sp StreamProvider, request []byte, choice Choice, round int) (req, resp []byte, calls []ToolCall, err error) {
+func (l *Loop) streamRound(ctx context.Context, sp StreamProvider, request []byte, tools *Toolset, choice Choice, round int) (req, resp []byte, calls []ToolCall, err error) {
 	name := sp.Name()
-	req, err = sp.PrepareStream(request, l.Tools, choice)
+	req, err = sp.PrepareStream(request, tools, choice)
 	if err != nil {
 		return request, nil, nil, fmt.Errorf("%s: prepare round %d: %w", name, round, err)
 	}

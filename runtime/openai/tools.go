@@ -72,11 +72,14 @@ func parameters(ts *runtime.Toolset, t *runtime.Tool) (json.RawMessage, bool) {
 
 // ChatTools returns the Chat Completions definitions of the tools of ts, sorted by name.
 // Each tool's input schema is lowered by dialect.OpenAI, strict when the tool asks for
-// it and its schema allows it, once per tool. A nil ts has no tools.
+// it and its schema allows it, once per tool. A nil ts has no tools. Chat Completions
+// has no deferred loading: the tools ts defers (Toolset.WithDefer) are left out, and a
+// runtime.Loop offers its search tool for them.
 func ChatTools(ts *runtime.Toolset) []ChatTool {
 	if ts == nil {
 		return nil
 	}
+	ts = ts.Offered()
 	tools := ts.Tools()
 	out := make([]ChatTool, len(tools))
 	for i, t := range tools {

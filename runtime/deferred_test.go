@@ -239,7 +239,9 @@ func TestSearchToolLimit(t *testing.T) {
 // like the search tool fails to run, before sending anything.
 func TestLoopClientSearchNameClash(t *testing.T) {
 	clash, err := runtime.NewTool(runtime.Tool{Name: runtime.SearchToolName, InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(context.Context, json.RawMessage) (*runtime.Result, error) { return runtime.TextResult("mine"), nil })
+		func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			return runtime.TextResult("mine"), nil
+		})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,6 +107,9 @@ func readMessages(body []byte) (*Request, error) {
 			if len(pending) > 0 {
 				return nil, unansweredUse(i-1, pending, nil)
 			}
+			if err := serverUses(where, blocks); err != nil {
+				return nil, err
+			}
 			var turn Turn
 			for j, b := range blocks {
 				if b.Type != "tool_use" {
@@ -188,16 +191,33 @@ func messagesTools(raw json.RawMessage) ([]string, error) {
 		return nil, nil
 	}
 	var tools []struct {
-		Type        string          `json:"type"`
-		Name        string          `json:"name"`
-		InputSchema json.RawMessage `json:"input_schema"`
-		Strict      bool            `json:"strict"`
+		Type         string          `json:"type"`
+		Name         string          `json:"name"`
+		InputSchema  json.RawMessage `json:"input_schema"`
+		Strict       bool            `json:"strict"`
+		DeferLoading bool            `json:"defer_loading"`
 	}
 	if err := json.Unmarshal(raw, &tools); err != nil {
 		return nil, rejectf("tools must be an array of tools")
 	}
 	var names []string
+	search, deferred := false, 0
 	for i, t := range tools {
+		if strings.HasPrefix(t.Type, "tool_search_tool_") {
+			// The tool search tool: tool_search_tool_bm25_20251119 named
+			// tool_search_tool_bm25, or the regex one; never deferred itself.
+			if want, _, _ := strings.Cut(t.Type, "_2"); t.Name != want || (t.Type != "tool_search_tool_bm25_20251119" && t.Type != "tool_search_tool_regex_20251119") {
+				return nil, rejectf("tools.%d: unknown tool search tool %q named %q", i, t.Type, t.Name)
+			}
+			if t.DeferLoading {
+				return nil, rejectf("tools.%d: the tool search tool cannot have defer_loading set", i)
+			}
+			search = true
+			continue
+		}
+		if t.DeferLoading {
+			deferred++
+		}
 		if t.Type != "" && t.Type != "custom" {
 			continue // server and client tools: web_search, bash, ...
 		}
@@ -221,7 +241,72 @@ func messagesTools(raw json.RawMessage) ([]string, error) {
 		}
 		names = append(names, t.Name)
 	}
+	if deferred > 0 && !search {
+		return nil, rejectf("tools: tools with defer_loading require a tool search tool (tool_search_tool_regex_20251119 or tool_search_tool_bm25_20251119) in tools")
+	}
 	return names, nil
+}
+
+// serverUses checks the server tools' blocks of an assistant message: each
+// server_tool_use block is followed, in the same message, by the result block that
+// answers its id (tool_search_tool_result, web_search_tool_result, ...), as the API
+// sent them; a result answers a server_tool_use before it.
+func serverUses(where string, blocks []block) error {
+	open := map[string]bool{}
+	for j, b := range blocks {
+		switch {
+		case b.Type == "server_tool_use":
+			if b.ID == "" || !isObject(b.Input) {
+				return rejectf("%s.content.%d: a server_tool_use block needs an id and an input object", where, j)
+			}
+			open[b.ID] = true
+		case strings.HasSuffix(b.Type, "_tool_result") && b.Type != "tool_result":
+			if !open[b.ToolUseID] {
+				return rejectf("%s.content.%d: %s block answers %q, which no server_tool_use block before it in this message has", where, j, b.Type, b.ToolUseID)
+			}
+			delete(open, b.ToolUseID)
+			if b.Type == "tool_search_tool_result" {
+				if err := toolSearchResult(b.Content, fmt.Sprintf("%s.content.%d.content", where, j)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for id := range open {
+		return rejectf("%s: server_tool_use block %s has no result block after it in the message", where, id)
+	}
+	return nil
+}
+
+// toolSearchResult checks the content of a tool_search_tool_result block: a search
+// result listing tool references, or an error.
+func toolSearchResult(raw json.RawMessage, where string) error {
+	var c struct {
+		Type           string `json:"type"`
+		ErrorCode      string `json:"error_code"`
+		ToolReferences []struct {
+			Type     string `json:"type"`
+			ToolName string `json:"tool_name"`
+		} `json:"tool_references"`
+	}
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return rejectf("%s: Input should be an object", where)
+	}
+	switch c.Type {
+	case "tool_search_tool_search_result":
+		for k, r := range c.ToolReferences {
+			if r.Type != "tool_reference" || r.ToolName == "" {
+				return rejectf("%s.tool_references.%d: a tool_reference block with a tool_name", where, k)
+			}
+		}
+	case "tool_search_tool_result_error":
+		if c.ErrorCode == "" {
+			return rejectf("%s.error_code: Field required", where)
+		}
+	default:
+		return rejectf("%s.type: Input should be 'tool_search_tool_search_result' or 'tool_search_tool_result_error'", where)
+	}
+	return nil
 }
 
 // messagesChoice reads a Messages tool_choice into ex.

@@ -25,7 +25,9 @@ func pullTools(t *testing.T) *runtime.Toolset {
 	} {
 		ts, err := runtime.NewTool(runtime.Tool{Name: def.name, Description: "The " + def.name + " tool.", Groups: []string{def.group},
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"owner":{"type":"string"},"repo":{"type":"string"},"pullNumber":{"type":"integer"}}}`)},
-			func(context.Context, json.RawMessage) (*runtime.Result, error) { return runtime.TextResult(def.name + " done"), nil })
+			func(context.Context, json.RawMessage) (*runtime.Result, error) {
+				return runtime.TextResult(def.name + " done"), nil
+			})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/gemini"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -287,5 +289,128 @@ func TestDeferredViews(t *testing.T) {
 	}
 	if r := offered.Call(context.Background(), "merge_pull_request", []byte(`{}`)); !r.IsError {
 		t.Errorf("Offered ran a deferred tool")
+	}
+}
+
+// TestLoopClientSearchGemini: over Gemini, which has no deferred loading either, a
+// Loop whose Tools defer all but the users group declares those and the search tool;
+// the model searches, and the found tool is declared, and runs, from the next round on.
+func TestLoopClientSearchGemini(t *testing.T) {
+	rc := &recordingCatalog{}
+	tools := rc.load(t).WithDefer(runtime.Defer{KeepGroups: []string{"users"}})
+	round := 0
+	send := func(_ context.Context, body []byte) ([]byte, error) {
+		round++
+		var req struct {
+			Contents []struct {
+				Parts []struct {
+					FunctionResponse *struct {
+						Response map[string]json.RawMessage `json:"response"`
+					} `json:"functionResponse"`
+				} `json:"parts"`
+			} `json:"contents"`
+			Tools []struct {
+				FunctionDeclarations []struct {
+					Name string `json:"name"`
+				} `json:"functionDeclarations"`
+			} `json:"tools"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil {
+			return nil, err
+		}
+		var declared []string
+		for _, entry := range req.Tools {
+			for _, d := range entry.FunctionDeclarations {
+				declared = append(declared, d.Name)
+			}
+		}
+		call := func(name, args string) []byte {
+			return []byte(`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"` + name + `","args":` + args + `}}]},"finishReason":"STOP"}]}`)
+		}
+		switch round {
+		case 1:
+			if slices.Contains(declared, "create_release") || !slices.Contains(declared, runtime.SearchToolName) || !slices.Contains(declared, "get_me") {
+				t.Errorf("round 1 declares %v", declared)
+			}
+			return call(runtime.SearchToolName, `{"query":"publish a new release"}`), nil
+		case 2:
+			last := req.Contents[len(req.Contents)-1].Parts[0].FunctionResponse
+			var text string
+			if last == nil || json.Unmarshal(last.Response["output"], &text) != nil {
+				t.Fatalf("round 2 has no search answer: %s", body)
+			}
+			found := foundTools(t, text)
+			if found[0].Name != "create_release" || !slices.Contains(declared, "create_release") {
+				t.Fatalf("found %s first, declared %v; want create_release in both", found[0].Name, declared)
+			}
+			return call("create_release", `{"owner":"o","repo":"r","tagName":"v1.0.0"}`), nil
+		}
+		return []byte(`{"candidates":[{"content":{"role":"model","parts":[{"text":"Released."}]},"finishReason":"STOP"}]}`), nil
+	}
+	l := runtime.Loop{Provider: gemini.GenerateContent{}, Tools: tools, Send: send}
+	if _, _, err := l.Run(context.Background(), []byte(`{"contents":[{"role":"user","parts":[{"text":"release v1.0.0 of o/r"}]}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rc.called, []string{"create_release"}) {
+		t.Errorf("called %v, want [create_release]", rc.called)
+	}
+}
+
+// TestLoopClientSearchResume: a turn stopped for approval keeps the tools the search
+// had found (Pending.Loaded), through JSON as a store keeps it; Resume runs the
+// approved call and offers those tools again, and only deferred tools of the Loop's
+// Tools among the stored names: a forged name of a tool the search never found is not
+// offered, nor one the Tools lack.
+func TestLoopClientSearchResume(t *testing.T) {
+	rc := &recordingCatalog{}
+	tools := rc.load(t).WithDefer(runtime.Defer{Keep: []string{"get_me"}})
+	round := 0
+	var offered [][]string
+	send := func(_ context.Context, body []byte) ([]byte, error) {
+		round++
+		var req chatRequest
+		if err := json.Unmarshal(body, &req); err != nil {
+			return nil, err
+		}
+		offered = append(offered, req.toolNames())
+		switch round {
+		case 1:
+			return chatCall("c1", runtime.SearchToolName, `{"query":"merge a pull request","limit":1}`), nil
+		case 2:
+			return chatCall("c2", "merge_pull_request", `{"owner":"o","repo":"r","pullNumber":7}`), nil
+		}
+		return chatAnswer("merged"), nil
+	}
+	l := runtime.Loop{Provider: openai.Chat{}, Tools: tools, Send: send, DeferApprovals: true}
+	_, _, err := l.Run(context.Background(), []byte(`{"model":"m","messages":[{"role":"user","content":"merge PR 7"}]}`))
+	var p *runtime.Pending
+	if !errors.As(err, &p) {
+		t.Fatalf("err = %v, want a Pending", err)
+	}
+	if !slices.Equal(p.Loaded, []string{"merge_pull_request"}) {
+		t.Fatalf("Pending.Loaded = %v, want [merge_pull_request]", p.Loaded)
+	}
+	p.Loaded = append(p.Loaded, "delete_repository_forged_name", "get_me")
+	stored, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back runtime.Pending
+	if err := json.Unmarshal(stored, &back); err != nil {
+		t.Fatal(err)
+	}
+	decisions := map[string]runtime.Decision{}
+	for _, c := range back.Calls {
+		decisions[c.Key] = runtime.Approved(c.Digest)
+	}
+	if _, _, err := l.Resume(context.Background(), &back, decisions); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rc.called, []string{"merge_pull_request"}) {
+		t.Errorf("called %v, want [merge_pull_request]", rc.called)
+	}
+	want := []string{"get_me", "merge_pull_request", runtime.SearchToolName}
+	if last := offered[len(offered)-1]; !slices.Equal(last, want) {
+		t.Errorf("the round after Resume offers %v, want %v", last, want)
 	}
 }

@@ -57,6 +57,8 @@ type config struct {
 	context          func(context.Context, *mcp.CallToolRequest) context.Context
 	progressInterval time.Duration
 	clientTimeout    time.Duration
+	filter           ToolFilter // filter.go
+	searchTool       bool
 }
 
 // WithContext derives the context of each call from the request's before the tool runs.
@@ -104,6 +106,7 @@ func Register(s *mcp.Server, ts *runtime.Toolset, opts ...Option) {
 	for _, t := range ts.Tools() {
 		s.AddTool(Tool(t), handler(ts, t.Name, &c))
 	}
+	registerCatalog(s, ts, &c)
 }
 
 // emptyInputSchema is the input schema of a tool declared without one: any object.

@@ -34,7 +34,7 @@ func readMessages(body []byte) (*Request, error) {
 	if err := json.Unmarshal(req["max_tokens"], &maxTokens); err != nil || maxTokens < 1 {
 		return nil, rejectf("max_tokens: Field required: a positive integer")
 	}
-	if ex.Tools, err = messagesTools(req["tools"]); err != nil {
+	if ex.Tools, ex.Deferred, err = messagesTools(req["tools"]); err != nil {
 		return nil, err
 	}
 	if err := messagesChoice(ex, req["tool_choice"]); err != nil {
@@ -186,9 +186,9 @@ func resultText(raw json.RawMessage, where string) (string, error) {
 }
 
 // messagesTools checks a Messages "tools" array and returns its custom tools' names.
-func messagesTools(raw json.RawMessage) ([]string, error) {
+func messagesTools(raw json.RawMessage) (names, deferred []string, err error) {
 	if isNull(raw) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var tools []struct {
 		Type         string          `json:"type"`
@@ -198,25 +198,21 @@ func messagesTools(raw json.RawMessage) ([]string, error) {
 		DeferLoading bool            `json:"defer_loading"`
 	}
 	if err := json.Unmarshal(raw, &tools); err != nil {
-		return nil, rejectf("tools must be an array of tools")
+		return nil, nil, rejectf("tools must be an array of tools")
 	}
-	var names []string
-	search, deferred := false, 0
+	search := false
 	for i, t := range tools {
 		if strings.HasPrefix(t.Type, "tool_search_tool_") {
 			// The tool search tool: tool_search_tool_bm25_20251119 named
 			// tool_search_tool_bm25, or the regex one; never deferred itself.
 			if want, _, _ := strings.Cut(t.Type, "_2"); t.Name != want || (t.Type != "tool_search_tool_bm25_20251119" && t.Type != "tool_search_tool_regex_20251119") {
-				return nil, rejectf("tools.%d: unknown tool search tool %q named %q", i, t.Type, t.Name)
+				return nil, nil, rejectf("tools.%d: unknown tool search tool %q named %q", i, t.Type, t.Name)
 			}
 			if t.DeferLoading {
-				return nil, rejectf("tools.%d: the tool search tool cannot have defer_loading set", i)
+				return nil, nil, rejectf("tools.%d: the tool search tool cannot have defer_loading set", i)
 			}
 			search = true
 			continue
-		}
-		if t.DeferLoading {
-			deferred++
 		}
 		if t.Type != "" && t.Type != "custom" {
 			continue // server and client tools: web_search, bash, ...
@@ -226,25 +222,28 @@ func messagesTools(raw json.RawMessage) ([]string, error) {
 		}
 		switch {
 		case !validName(t.Name):
-			return nil, rejectf("tools.%d.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'", i)
+			return nil, nil, rejectf("tools.%d.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'", i)
 		case slices.Contains(names, t.Name):
-			return nil, rejectf("tools: tool names must be unique: %s", t.Name)
+			return nil, nil, rejectf("tools: tool names must be unique: %s", t.Name)
 		case isNull(t.InputSchema):
-			return nil, rejectf("tools.%d.custom.input_schema: Field required", i)
+			return nil, nil, rejectf("tools.%d.custom.input_schema: Field required", i)
 		case json.Unmarshal(t.InputSchema, &schema) != nil || schema.Type != "object":
-			return nil, rejectf("tools.%d.custom.input_schema.type: Input should be 'object'", i)
+			return nil, nil, rejectf("tools.%d.custom.input_schema.type: Input should be 'object'", i)
 		}
 		if t.Strict {
 			if err := anthropicStrict.check(t.InputSchema); err != nil {
-				return nil, rejectf("tools.%d.custom: the input_schema of a strict tool: %v", i, err)
+				return nil, nil, rejectf("tools.%d.custom: the input_schema of a strict tool: %v", i, err)
 			}
 		}
 		names = append(names, t.Name)
+		if t.DeferLoading {
+			deferred = append(deferred, t.Name)
+		}
 	}
-	if deferred > 0 && !search {
-		return nil, rejectf("tools: tools with defer_loading require a tool search tool (tool_search_tool_regex_20251119 or tool_search_tool_bm25_20251119) in tools")
+	if len(deferred) > 0 && !search {
+		return nil, nil, rejectf("tools: tools with defer_loading require a tool search tool (tool_search_tool_regex_20251119 or tool_search_tool_bm25_20251119) in tools")
 	}
-	return names, nil
+	return names, deferred, nil
 }
 
 // serverUses checks the server tools' blocks of an assistant message: each

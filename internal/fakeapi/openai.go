@@ -393,7 +393,7 @@ func readResponses(body []byte) (*Request, error) {
 		return nil, rejectf("you must provide a model parameter")
 	}
 	ex.Stored = !isNull(req["previous_response_id"]) || !isNull(req["conversation"])
-	if ex.Tools, err = responsesTools(req["tools"]); err != nil {
+	if ex.Tools, ex.Deferred, ex.Namespaces, err = responsesTools(req["tools"]); err != nil {
 		return nil, err
 	}
 	if err := openaiChoice(ex, req["tool_choice"], false); err != nil {
@@ -531,16 +531,15 @@ func readResponses(body []byte) (*Request, error) {
 }
 
 // responsesTools checks a Responses "tools" array and returns its function names.
-func responsesTools(raw json.RawMessage) ([]string, error) {
+func responsesTools(raw json.RawMessage) (names, deferred []string, spaces map[string]string, err error) {
 	if isNull(raw) {
-		return nil, nil
+		return nil, nil, nil, nil
 	}
 	var tools []responsesTool
 	if err := json.Unmarshal(raw, &tools); err != nil {
-		return nil, rejectf("tools must be an array of tools")
+		return nil, nil, nil, rejectf("tools must be an array of tools")
 	}
-	var names []string
-	search, deferred := false, false
+	search := false
 	function := func(t responsesTool, where string) error {
 		if !isNull(t.Function) {
 			return rejectf("%s: a Responses function tool is flat: name and parameters at the top, no 'function' object", where)
@@ -549,7 +548,9 @@ func responsesTools(raw json.RawMessage) ([]string, error) {
 		if err := functionTool(names, t.Name, t.Parameters, strict, where); err != nil {
 			return err
 		}
-		deferred = deferred || t.DeferLoading
+		if t.DeferLoading {
+			deferred = append(deferred, t.Name)
+		}
 		names = append(names, t.Name)
 		return nil
 	}
@@ -558,11 +559,11 @@ func responsesTools(raw json.RawMessage) ([]string, error) {
 		switch t.Type {
 		case "function":
 			if err := function(t, where); err != nil {
-				return nil, err
+				return nil, nil, nil, err
 			}
 		case "tool_search":
 			if t.Execution != "" && t.Execution != "server" && t.Execution != "client" {
-				return nil, rejectf("%s.execution: must be 'server' or 'client'", where)
+				return nil, nil, nil, rejectf("%s.execution: must be 'server' or 'client'", where)
 			}
 			search = true
 		case "namespace":
@@ -570,31 +571,35 @@ func responsesTools(raw json.RawMessage) ([]string, error) {
 			// not on the namespace.
 			switch {
 			case !validName(t.Name):
-				return nil, rejectf("%s.name: a namespace needs a valid name", where)
+				return nil, nil, nil, rejectf("%s.name: a namespace needs a valid name", where)
 			case t.Description == "":
-				return nil, rejectf("%s.description: Field required", where)
+				return nil, nil, nil, rejectf("%s.description: Field required", where)
 			case t.DeferLoading:
-				return nil, rejectf("%s: defer_loading applies to the functions of a namespace, not to the namespace", where)
+				return nil, nil, nil, rejectf("%s: defer_loading applies to the functions of a namespace, not to the namespace", where)
 			case len(t.Tools) == 0:
-				return nil, rejectf("%s.tools: a namespace needs at least one function", where)
+				return nil, nil, nil, rejectf("%s.tools: a namespace needs at least one function", where)
 			}
 			for j, f := range t.Tools {
 				if f.Type != "function" && f.Type != "custom" {
-					return nil, rejectf("%s.tools[%d].type: a namespace holds function and custom tools", where, j)
+					return nil, nil, nil, rejectf("%s.tools[%d].type: a namespace holds function and custom tools", where, j)
 				}
 				if f.Type == "function" {
 					if err := function(f, fmt.Sprintf("%s.tools[%d]", where, j)); err != nil {
-						return nil, err
+						return nil, nil, nil, err
 					}
+					if spaces == nil {
+						spaces = map[string]string{}
+					}
+					spaces[f.Name] = t.Name
 				}
 			}
 		}
 		// Other types are hosted tools: web_search, file_search, ...
 	}
-	if deferred && !search {
-		return nil, rejectf("tools: functions with defer_loading need the tool_search tool in tools")
+	if len(deferred) > 0 && !search {
+		return nil, nil, nil, rejectf("tools: functions with defer_loading need the tool_search tool in tools")
 	}
-	return names, nil
+	return names, deferred, spaces, nil
 }
 
 // responsesTool is an entry of a Responses "tools" array, as far as the fake reads it.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -204,5 +205,86 @@ func TestToolSearchRoundTrip(t *testing.T) {
 	if len(answers.Content) != 1 || !strings.Contains(string(answers.Content[0]), `"tool_use_id":"toolu_01XYZ"`) ||
 		!strings.Contains(string(answers.Content[0]), "merge_pull_request done") {
 		t.Errorf("answers %s, want one tool_result for toolu_01XYZ", answers.Content)
+	}
+}
+
+// TestToolSearchStream streams the recorded tool search response, its blocks' inputs in
+// input_json_delta pieces as the API streams them: the Stream's calls are the tool_use
+// alone, and its Response, which Continue sends back, holds every block as the whole
+// response does.
+func TestToolSearchStream(t *testing.T) {
+	resp, err := os.ReadFile(filepath.Join("testdata", "tool_search_response.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whole struct {
+		Content []map[string]json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(resp, &whole); err != nil {
+		t.Fatal(err)
+	}
+	var s anthropic.Stream
+	add := func(event string, v any) {
+		t.Helper()
+		data, _ := json.Marshal(v)
+		if err := s.Add([]byte(event), data); err != nil {
+			t.Fatalf("%s %s: %v", event, data, err)
+		}
+	}
+	add("message_start", map[string]any{"type": "message_start", "message": map[string]any{
+		"id": "msg_01ToolSearch", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929", "content": []any{},
+		"stop_reason": nil, "usage": map[string]int{"input_tokens": 812, "output_tokens": 1}}})
+	for i, b := range whole.Content {
+		start := map[string]json.RawMessage{}
+		for k, v := range b {
+			start[k] = v
+		}
+		input, streamed := b["input"]
+		if streamed {
+			start["input"] = json.RawMessage(`{}`)
+		}
+		add("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": start})
+		if streamed {
+			half := len(input) / 2
+			for _, piece := range []json.RawMessage{input[:half], input[half:]} {
+				add("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
+					"delta": map[string]string{"type": "input_json_delta", "partial_json": string(piece)}})
+			}
+		}
+		add("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+	}
+	add("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": "tool_use", "stop_sequence": nil},
+		"usage": map[string]int{"output_tokens": 96}})
+	add("message_stop", map[string]any{"type": "message_stop"})
+
+	calls, err := s.Calls()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 1 || calls[0].ID != "toolu_01XYZ" {
+		t.Fatalf("calls %+v, want the tool_use alone", calls)
+	}
+	got, err := s.Response()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var streamed struct {
+		Content []json.RawMessage `json:"content"`
+	}
+	var recorded struct {
+		Content []json.RawMessage `json:"content"`
+	}
+	_ = json.Unmarshal(got, &streamed)
+	_ = json.Unmarshal(resp, &recorded)
+	if len(streamed.Content) != len(recorded.Content) {
+		t.Fatalf("%d blocks streamed, %d recorded", len(streamed.Content), len(recorded.Content))
+	}
+	for i := range recorded.Content {
+		var a, b any
+		_ = json.Unmarshal(streamed.Content[i], &a)
+		_ = json.Unmarshal(recorded.Content[i], &b)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("block %d streamed as %s, recorded as %s", i, streamed.Content[i], recorded.Content[i])
+		}
 	}
 }

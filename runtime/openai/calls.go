@@ -214,6 +214,21 @@ func responsesTurn(body []byte) ([]json.RawMessage, []runtime.ToolCall, map[stri
 	return output, calls, custom, nil
 }
 
+// clientItems reports an item of a completed stream's response that the client must
+// answer and a Toolset cannot (see outputCalls), as ResponsesCalls does for a whole
+// body, so that a streamed turn with one is refused before its calls run, not after.
+// A response without its output items has none.
+func clientItems(response []byte) error {
+	var r struct {
+		Output []json.RawMessage `json:"output"`
+	}
+	if json.Unmarshal(response, &r) != nil || len(r.Output) == 0 {
+		return nil
+	}
+	_, _, err := outputCalls(r.Output)
+	return err
+}
+
 // ResponsesCalls returns the calls of a whole Responses API body: its output items of
 // type function_call and custom_tool_call, in order. A call's ID is its call_id, which
 // the answer echoes, not the item's id. A custom tool call is read as a call of the

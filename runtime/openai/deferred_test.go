@@ -197,3 +197,29 @@ func TestResponsesClientToolSearchCall(t *testing.T) {
 		t.Errorf("err = %v, want one naming the tool_search_output the client owes", err)
 	}
 }
+
+// TestResponsesStreamClientItems: a streamed turn whose completed response holds an item
+// the client must answer (a client-executed tool_search_call, a computer_call) besides a
+// function call is refused by the stream's Calls, as ResponsesCalls refuses the whole
+// body: before the function call runs, not at Continue, after it ran.
+func TestResponsesStreamClientItems(t *testing.T) {
+	for _, item := range []string{
+		`{"type":"tool_search_call","id":"tsc","call_id":"ts_1","execution":"client","status":"completed","arguments":{"paths":["pulls"]}}`,
+		`{"type":"computer_call","id":"cu","call_id":"cu_1","status":"completed","action":{"type":"screenshot"}}`,
+	} {
+		call := `{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_me","arguments":"{}","status":"completed"}`
+		var s openai.ResponsesStream
+		for _, ev := range []string{
+			`{"type":"response.output_item.added","output_index":1,"item":` + call + `}`,
+			`{"type":"response.output_item.done","output_index":1,"item":` + call + `}`,
+			`{"type":"response.completed","response":{"id":"r","status":"completed","output":[` + item + `,` + call + `]}}`,
+		} {
+			if err := s.Add([]byte(ev)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if calls, err := s.Calls(); err == nil {
+			t.Errorf("with %s: calls %+v, want an error", item, calls)
+		}
+	}
+}

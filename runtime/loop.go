@@ -36,6 +36,15 @@ type Provider interface {
 	Continue(request, response []byte, results []CallResult) ([]byte, error)
 }
 
+// Pauser is a Provider whose API may pause a turn in which it runs tools of its own
+// (Anthropic's stop_reason "pause_turn"), for the client to send the turn back as it is
+// so that the API goes on with it. A Loop does so, as a round of its own, with
+// Continue and no results.
+type Pauser interface {
+	// Paused reports whether response is a paused turn.
+	Paused(response []byte) bool
+}
+
 // SendFunc sends a request body to the provider's API and returns the response body.
 // Users supply it: their HTTP client, an official SDK, or a scripted model in tests.
 type SendFunc func(ctx context.Context, request []byte) ([]byte, error)
@@ -206,7 +215,19 @@ func (l *Loop) run(ctx context.Context, request []byte, first int, invalid map[s
 			return resp, req, err
 		}
 		if len(calls) == 0 {
-			return resp, req, nil
+			if p, ok := l.Provider.(Pauser); !ok || !p.Paused(resp) {
+				return resp, req, nil
+			}
+			// The API paused a turn of its own tools (a search of deferred tools, a
+			// web search): send it back as it is, for the API to go on with it, as a
+			// round, so that an API pausing again and again meets the round limit.
+			if choice == ChoiceNone {
+				return resp, req, fmt.Errorf("%s: %w: %d rounds ran, and the API paused the final turn", name, ErrMaxRounds, maxRounds)
+			}
+			if request, err = l.Provider.Continue(req, resp, nil); err != nil {
+				return resp, req, fmt.Errorf("%s: continue the paused turn of round %d: %w", name, round, err)
+			}
+			continue
 		}
 		if choice == ChoiceNone && pending == nil {
 			what := "calls"

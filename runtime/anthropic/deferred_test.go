@@ -288,3 +288,51 @@ func TestToolSearchStream(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopPauseTurn: a turn the API paused (stop_reason pause_turn, in the middle of
+// its tool search) is sent back as it is, and the API's next response, a call, runs;
+// the final answer follows. An API that keeps pausing meets the round limit.
+func TestLoopPauseTurn(t *testing.T) {
+	ts := pullTools(t).WithDefer(runtime.Defer{Keep: []string{"get_me"}})
+	paused := `{"id":"msg_p","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Searching."},` +
+		`{"type":"server_tool_use","id":"srvtoolu_1","name":"tool_search_tool_bm25","input":{"query":"merge"}},` +
+		`{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_reference","tool_name":"merge_pull_request"}]}}],` +
+		`"stop_reason":"pause_turn","usage":{"input_tokens":1,"output_tokens":1}}`
+	call := `{"id":"msg_c","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"merge_pull_request","input":{"owner":"o","repo":"r","pullNumber":7}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}}`
+	final := `{"id":"msg_f","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Merged."}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`
+	var requests [][]byte
+	script := func(replies ...string) runtime.SendFunc {
+		return func(_ context.Context, body []byte) ([]byte, error) {
+			requests = append(requests, body)
+			if _, err := fakeapi.Read(fakeapi.Messages, body); err != nil {
+				return nil, err
+			}
+			return []byte(replies[min(len(requests), len(replies))-1]), nil
+		}
+	}
+	l := runtime.Loop{Provider: anthropic.Messages{}, Tools: ts, Send: script(paused, call, final)}
+	resp, _, err := l.Run(context.Background(), []byte(`{"model":"m","max_tokens":64,"messages":[{"role":"user","content":"merge PR 7"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(resp), "Merged.") || len(requests) != 3 {
+		t.Fatalf("%d requests, final %s", len(requests), resp)
+	}
+	var second struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	_ = json.Unmarshal(requests[1], &second)
+	if n := len(second.Messages); n != 2 || second.Messages[1].Role != "assistant" || !strings.Contains(string(second.Messages[1].Content), "srvtoolu_1") {
+		t.Errorf("the request after the pause: %s", requests[1])
+	}
+
+	requests = nil
+	l = runtime.Loop{Provider: anthropic.Messages{}, Tools: ts, Send: script(paused), MaxRounds: 2}
+	_, _, err = l.Run(context.Background(), []byte(`{"model":"m","max_tokens":64,"messages":[{"role":"user","content":"merge PR 7"}]}`))
+	if !errors.Is(err, runtime.ErrMaxRounds) || len(requests) != 3 {
+		t.Errorf("an API that keeps pausing: %v after %d requests, want ErrMaxRounds after 3", err, len(requests))
+	}
+}

@@ -27,7 +27,18 @@ var (
 	_ runtime.Provider          = Messages{}
 	_ runtime.StreamProvider    = Messages{}
 	_ runtime.DeferringProvider = Messages{}
+	_ runtime.Pauser            = Messages{}
 )
+
+// Paused reports whether a response is a turn the API paused (stop_reason
+// "pause_turn": a long turn of its server tools, such as its tool search), which a
+// runtime.Loop sends back as it is for the API to go on with.
+func (Messages) Paused(response []byte) bool {
+	var r struct {
+		StopReason string `json:"stop_reason"`
+	}
+	return json.Unmarshal(response, &r) == nil && r.StopReason == "pause_turn"
+}
 
 // DefersTools reports whether the API loads the deferred tools of a Toolset itself,
 // with its tool search tool: unless ToolSearch is ToolSearchClient.

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -224,5 +227,66 @@ func TestDeferredOverMCP(t *testing.T) {
 	}
 	if !slices.Equal(c.called, []string{"merge_pull_request"}) {
 		t.Errorf("called %v", c.called)
+	}
+}
+
+// headerTransport sets a header on every request, as an authenticated client's
+// credentials would be.
+type headerTransport struct{ key, value string }
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(h.key, h.value)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestToolFilterHTTP: over streamable HTTP, stateful and stateless, the filter reads
+// each request's identity from its headers (req.GetExtra().Header; a real server
+// verifies a token, TokenInfo): the reader's tools/list and tools/call see only its
+// tools, the admin's everything, on one server.
+func TestToolFilterHTTP(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			c := &catalog{}
+			s := newServer()
+			toolmcp.Register(s, c.tools(t), toolmcp.WithToolFilter(func(_ context.Context, req mcp.Request, tool *runtime.Tool) bool {
+				extra := req.GetExtra()
+				if extra == nil || extra.Header.Get("X-User") == "" {
+					return false // no identity, no tools
+				}
+				return extra.Header.Get("X-User") == "admin" || strings.HasPrefix(tool.Name, "get_")
+			}))
+			srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: stateless}))
+			t.Cleanup(srv.Close)
+			connect := func(user string) *mcp.ClientSession {
+				t.Helper()
+				transport := &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: &http.Client{Transport: headerTransport{"X-User", user}}}
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(context.Background(), transport, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { cs.Close() })
+				return cs
+			}
+			admin, reader := connect("admin"), connect("reader")
+			if n := len(listNames(t, admin)); n != 94 {
+				t.Errorf("admin lists %d tools, want 94", n)
+			}
+			for _, name := range listNames(t, reader) {
+				if !strings.HasPrefix(name, "get_") {
+					t.Errorf("reader lists %s", name)
+				}
+			}
+			ctx := context.Background()
+			if _, err := reader.CallTool(ctx, &mcp.CallToolParams{Name: "delete_repository", Arguments: map[string]any{"owner": "o", "repo": "r"}}); err == nil {
+				t.Errorf("reader called delete_repository")
+			}
+			if res, err := reader.CallTool(ctx, &mcp.CallToolParams{Name: "get_me", Arguments: map[string]any{}}); err != nil || res.IsError {
+				t.Errorf("reader's get_me: %v %v", res, err)
+			}
+			if !slices.Equal(c.called, []string{"get_me"}) {
+				t.Errorf("called %v", c.called)
+			}
+		})
 	}
 }

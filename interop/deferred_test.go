@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/toolgen/toolgen/internal/fakeapi"
@@ -208,5 +209,66 @@ func TestResponsesDeferredLoop(t *testing.T) {
 	}
 	if functions != ts.Len() {
 		t.Errorf("the SDK reads %d functions, want %d", functions, ts.Len())
+	}
+}
+
+// chatCallReply is a chat completion calling one tool.
+func chatCallReply(id, name, args string) string {
+	return mustJSON(map[string]any{"id": "chatcmpl-" + id, "object": "chat.completion", "model": "gpt-5.4", "choices": []any{map[string]any{
+		"index": 0, "finish_reason": "tool_calls", "message": map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
+			map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": args}}}}}}})
+}
+
+// TestChatClientSearchLoop runs a Loop over Chat Completions, which has no deferred
+// loading, through the SDK's client and the strict fake: the first request offers get_me
+// and search_tools alone (the SDK reads them as its params), the model searches, and the
+// next request offers the tools the search found, of which the model calls one, which
+// runs.
+func TestChatClientSearchLoop(t *testing.T) {
+	c := &searchCatalog{}
+	ts := c.tools(t)
+	offers := func(want func([]string) error) func(*fakeapi.Request) error {
+		return func(req *fakeapi.Request) error {
+			var params openai.ChatCompletionNewParams
+			if err := json.Unmarshal(req.Body, &params); err != nil {
+				return fmt.Errorf("the SDK does not read the request: %w", err)
+			}
+			var names []string
+			for _, tool := range params.Tools {
+				names = append(names, tool.OfFunction.Function.Name)
+			}
+			return want(names)
+		}
+	}
+	srv := fakeapi.Start(t,
+		fakeapi.Round{Path: chatPath, Reply: chatCallReply("call_1", runtime.SearchToolName, `{"query":"merge a pull request"}`),
+			Check: offers(func(names []string) error {
+				if !slices.Equal(names, []string{"get_me", runtime.SearchToolName}) {
+					return fmt.Errorf("the first request offers %v", names)
+				}
+				return nil
+			})},
+		fakeapi.Round{Path: chatPath, Reply: chatCallReply("call_2", "merge_pull_request", `{"owner":"octo","repo":"hello","pullNumber":7}`),
+			Check: offers(func(names []string) error {
+				if !slices.Contains(names, "merge_pull_request") || len(names) > 2+runtime.DefaultSearchToolResults {
+					return fmt.Errorf("the request after the search offers %v", names)
+				}
+				return nil
+			})},
+		fakeapi.Round{Path: chatPath, Reply: mustJSON(map[string]any{"id": "chatcmpl-3", "object": "chat.completion", "model": "gpt-5.4",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": "Merged."}}}})},
+	)
+	client := newOpenAI(srv)
+	send := func(ctx context.Context, body []byte) ([]byte, error) {
+		var out []byte
+		err := client.Post(ctx, "chat/completions", body, &out)
+		return out, err
+	}
+	loop := runtime.Loop{Provider: rtopenai.Chat{}, Tools: ts, Send: send}
+	if _, _, err := loop.Run(t.Context(), []byte(`{"model":"gpt-5.4","messages":[{"role":"user","content":"merge PR 7 of octo/hello"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(c.called, []string{"merge_pull_request"}) {
+		t.Errorf("called %v, want [merge_pull_request]", c.called)
 	}
 }

@@ -223,3 +223,33 @@ func TestResponsesStreamClientItems(t *testing.T) {
 		}
 	}
 }
+
+// TestResponsesNamespaceNames: a deferred tool whose group cannot name a namespace (a
+// dot, a space, too long) goes as a deferred function of its own, which the fake takes.
+func TestResponsesNamespaceNames(t *testing.T) {
+	var sets []*runtime.Toolset
+	for _, def := range []struct{ name, group string }{
+		{"get_me", "users"}, {"a_tool", "cards.finance"}, {"b_tool", "two words"}, {"c_tool", strings.Repeat("g", 65)}, {"d_tool", strings.Repeat("g", 64)},
+	} {
+		ts, err := runtime.NewTool(runtime.Tool{Name: def.name, Groups: []string{def.group}, InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(context.Context, json.RawMessage) (*runtime.Result, error) { return runtime.TextResult("ok"), nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, ts)
+	}
+	ts := runtime.Join(sets...).WithDefer(runtime.Defer{Keep: []string{"get_me"}})
+	req, err := openai.Responses{Namespaces: true}.Prepare([]byte(pullsQuestion), ts, runtime.ChoiceAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []responsesEntry{{Type: "tool_search"}, {Type: "function", Name: "a_tool", DeferLoading: true}, {Type: "function", Name: "b_tool", DeferLoading: true},
+		{Type: "function", Name: "c_tool", DeferLoading: true}, {Type: "function", Name: "get_me"},
+		{Type: "namespace", Name: strings.Repeat("g", 64), Tools: []responsesEntry{{Type: "function", Name: "d_tool", DeferLoading: true}}}}
+	if got := responsesEntries(t, req); !equalEntries(got, want) {
+		t.Errorf("tools %+v, want %+v", got, want)
+	}
+	if _, err := fakeapi.Read(fakeapi.Responses, req); err != nil {
+		t.Errorf("the fake API rejects %s: %v", req, err)
+	}
+}

@@ -33,7 +33,8 @@ type Responses struct {
 	// runtime.Loop's own search tool (ToolSearchClient).
 	ToolSearch ToolSearch
 	// Namespaces, with the API's tool_search, sends the deferred tools that belong to
-	// a group in namespaces, one per group (a tool's first), as OpenAI recommends: the
+	// a group in namespaces, one per group (a tool's first, when it is a valid name:
+	// 1 to 64 letters, digits, '_' and '-'), as OpenAI recommends: the
 	// model sees each namespace's name and description up front, and its functions
 	// once it searched for them. The others go as deferred functions.
 	Namespaces bool
@@ -158,7 +159,7 @@ func (r Responses) deferredTools(request []byte, ts *runtime.Toolset) ([]any, er
 	byGroup := map[string]*ResponsesNamespace{}
 	for _, t := range ts.Tools() {
 		def := responsesTool(ts, t)
-		if !def.DeferLoading || !r.Namespaces || len(t.Groups) == 0 {
+		if !def.DeferLoading || !r.Namespaces || len(t.Groups) == 0 || !namespaceName(t.Groups[0]) {
 			defs = append(defs, def)
 			continue
 		}
@@ -328,4 +329,20 @@ func match(calls []runtime.ToolCall, results []runtime.CallResult) ([]runtime.Ca
 		return nil, fmt.Errorf("a result answers call %s (%s), which the response did not make", id, r.Call.Name)
 	}
 	return out, nil
+}
+
+// namespaceName reports whether a group can name a namespace: 1 to 64 ASCII letters,
+// digits, '_' and '-', as a function's name. A tool whose group cannot goes as a
+// deferred function of its own.
+func namespaceName(g string) bool {
+	if len(g) == 0 || len(g) > 64 {
+		return false
+	}
+	for i := 0; i < len(g); i++ {
+		c := g[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgen/toolgen/runtime/safetext"
+
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // This file evaluates a program of the general engine (dynamic_full.go): the call's
@@ -358,7 +360,7 @@ func (st *feval) pointer() string {
 		if s.index >= 0 {
 			b.WriteString(strconv.Itoa(s.index))
 		} else {
-			b.WriteString(escapePointer(shownName(s.name)))
+			b.WriteString(jsonread.EscapeToken(shownName(s.name)))
 		}
 	}
 	return b.String()

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
 // This file compiles the input schemas of dynamic tools that use JSON Schema beyond the
@@ -961,7 +963,7 @@ func fedges(n *fnode) []fedge {
 	}
 	if o := n.obj; o != nil {
 		for _, p := range o.props {
-			add(escapePointer(p.name), p.n)
+			add(jsonread.EscapeToken(p.name), p.n)
 		}
 		for _, p := range o.patProps {
 			add("*", p.n)

@@ -36,6 +36,15 @@ type Provider interface {
 	Continue(request, response []byte, results []CallResult) ([]byte, error)
 }
 
+// Pauser is a Provider whose API may pause a turn in which it runs tools of its own
+// (Anthropic's stop_reason "pause_turn"), for the client to send the turn back as it is
+// so that the API goes on with it. A Loop does so, as a round of its own, with
+// Continue and no results.
+type Pauser interface {
+	// Paused reports whether response is a paused turn.
+	Paused(response []byte) bool
+}
+
 // SendFunc sends a request body to the provider's API and returns the response body.
 // Users supply it: their HTTP client, an official SDK, or a scripted model in tests.
 type SendFunc func(ctx context.Context, request []byte) ([]byte, error)
@@ -179,6 +188,10 @@ func (l *Loop) run(ctx context.Context, request []byte, first int, invalid map[s
 	}
 	name := l.Provider.Name()
 	ctx = ContextWithCall(ctx, CallInfo{Provider: name})
+	search, err := l.clientSearch(pending)
+	if err != nil {
+		return nil, request, err
+	}
 	for round := first; ; round++ {
 		choice := ChoiceAuto
 		if round > maxRounds {
@@ -187,21 +200,34 @@ func (l *Loop) run(ctx context.Context, request []byte, first int, invalid map[s
 		var (
 			req, resp []byte
 			calls     []ToolCall
-			tools     = l.Tools
+			tools     = search.offered(l.Tools)
 		)
 		switch {
 		case pending != nil:
-			req, resp, calls, tools = pending.req, pending.resp, pending.calls, pending.tools
+			req, resp, calls = pending.req, pending.resp, pending.calls
+			tools = search.restrict(pending.tools, tools)
 		case sp != nil:
-			req, resp, calls, err = l.streamRound(ctx, sp, request, choice, round)
+			req, resp, calls, err = l.streamRound(ctx, sp, request, tools, choice, round)
 		default:
-			req, resp, calls, err = l.sendRound(ctx, request, choice, round)
+			req, resp, calls, err = l.sendRound(ctx, request, tools, choice, round)
 		}
 		if err != nil {
 			return resp, req, err
 		}
 		if len(calls) == 0 {
-			return resp, req, nil
+			if p, ok := l.Provider.(Pauser); !ok || !p.Paused(resp) {
+				return resp, req, nil
+			}
+			// The API paused a turn of its own tools (a search of deferred tools, a
+			// web search): send it back as it is, for the API to go on with it, as a
+			// round, so that an API pausing again and again meets the round limit.
+			if choice == ChoiceNone {
+				return resp, req, fmt.Errorf("%s: %w: %d rounds ran, and the API paused the final turn", name, ErrMaxRounds, maxRounds)
+			}
+			if request, err = l.Provider.Continue(req, resp, nil); err != nil {
+				return resp, req, fmt.Errorf("%s: continue the paused turn of round %d: %w", name, round, err)
+			}
+			continue
 		}
 		if choice == ChoiceNone && pending == nil {
 			what := "calls"
@@ -213,6 +239,7 @@ func (l *Loop) run(ctx context.Context, request []byte, first int, invalid map[s
 		}
 		if l.DeferApprovals && pending == nil {
 			if p := l.deferred(round, req, resp, calls, invalid); p != nil {
+				p.Loaded = search.names()
 				return resp, req, p
 			}
 		}
@@ -247,9 +274,9 @@ func (l *Loop) maxRounds() int {
 }
 
 // sendRound sends the request of one round and reads the calls of its response.
-func (l *Loop) sendRound(ctx context.Context, request []byte, choice Choice, round int) (req, resp []byte, calls []ToolCall, err error) {
+func (l *Loop) sendRound(ctx context.Context, request []byte, tools *Toolset, choice Choice, round int) (req, resp []byte, calls []ToolCall, err error) {
 	name := l.Provider.Name()
-	req, err = l.Provider.Prepare(request, l.Tools, choice)
+	req, err = l.Provider.Prepare(request, tools, choice)
 	if err != nil {
 		return request, nil, nil, fmt.Errorf("%s: prepare round %d: %w", name, round, err)
 	}
@@ -267,9 +294,9 @@ func (l *Loop) sendRound(ctx context.Context, request []byte, choice Choice, rou
 // streamRound sends the request of one round asking for a stream, feeds its events to
 // a Stream, passing the text on to OnText as it grows, and returns the whole response
 // the complete stream makes and its calls.
-func (l *Loop) streamRound(ctx context.Context, sp StreamProvider, request []byte, choice Choice, round int) (req, resp []byte, calls []ToolCall, err error) {
+func (l *Loop) streamRound(ctx context.Context, sp StreamProvider, request []byte, tools *Toolset, choice Choice, round int) (req, resp []byte, calls []ToolCall, err error) {
 	name := sp.Name()
-	req, err = sp.PrepareStream(request, l.Tools, choice)
+	req, err = sp.PrepareStream(request, tools, choice)
 	if err != nil {
 		return request, nil, nil, fmt.Errorf("%s: prepare round %d: %w", name, round, err)
 	}

@@ -35,6 +35,11 @@ type Pending struct {
 	Calls []PendingCall `json:"calls"`
 	// InvalidCalls carries the Loop's count of invalid calls in a row, by tool.
 	InvalidCalls map[string]int `json:"invalid_calls,omitempty"`
+	// Loaded names the deferred tools the Loop's search tool had found, in order, for a
+	// Loop whose Tools defer tools (Toolset.WithDefer) and whose provider does not load
+	// them itself: Resume offers them again. Names that are not deferred tools of the
+	// resuming Loop's Tools are ignored.
+	Loaded []string `json:"loaded,omitempty"`
 
 	mu      sync.Mutex
 	resumed bool
@@ -228,7 +233,7 @@ func (l *Loop) Resume(ctx context.Context, p *Pending, decisions map[string]Deci
 	for k, v := range p.InvalidCalls {
 		invalid[k] = v
 	}
-	return l.run(ctx, nil, p.Round, invalid, &resumed{req: p.Request, resp: p.Response, calls: keyed, ids: ids, tools: tools})
+	return l.run(ctx, nil, p.Round, invalid, &resumed{req: p.Request, resp: p.Response, calls: keyed, ids: ids, tools: tools, loaded: p.Loaded})
 }
 
 // check checks the fields of p that Resume takes as they are, which came from storage
@@ -270,4 +275,5 @@ type resumed struct {
 	calls     []ToolCall
 	ids       []string // the calls' own ids
 	tools     *Toolset
+	loaded    []string // Pending.Loaded
 }

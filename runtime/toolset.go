@@ -41,7 +41,8 @@ type config struct {
 	observer     Observer
 	progress     ProgressObserver
 	logArguments bool
-	resultBudget int // bytes; 0 is DefaultMaxResultBytes, negative none
+	resultBudget int    // bytes; 0 is DefaultMaxResultBytes, negative none
+	deferral     *Defer // nil: no tool is deferred
 	inline       bool
 }
 

@@ -16,15 +16,25 @@ import (
 // Tools returns the tool params of the tools of ts, sorted by name: the definitions
 // runtime/anthropic.Tools gives (strict where toolgen found the schema fit for strict
 // mode), as the SDK's custom tool params, each input schema sent as runtime/anthropic
-// sends it (its properties in their order). A nil ts has no tools.
+// sends it (its properties in their order). A nil ts has no tools. When ts defers
+// tools (runtime.Toolset.WithDefer), those have DeferLoading set, and the API's BM25
+// tool search tool comes first, as runtime/anthropic.Messages sends them.
 func Tools(ts *runtime.Toolset) []anthropic.ToolUnionParam {
 	if ts == nil {
 		return nil // runtime/anthropic.Tools does not take a nil Toolset
 	}
 	defs := rtanthropic.Tools(ts)
-	out := make([]anthropic.ToolUnionParam, len(defs))
-	for i, d := range defs {
+	out := make([]anthropic.ToolUnionParam, 0, len(defs)+1)
+	if ts.HasDeferred() {
+		out = append(out, anthropic.ToolUnionParam{OfToolSearchToolBm25_20251119: &anthropic.ToolSearchToolBm25_20251119Param{
+			Type: anthropic.ToolSearchToolBm25_20251119TypeToolSearchToolBm25_20251119,
+		}})
+	}
+	for _, d := range defs {
 		p := &anthropic.ToolParam{Name: d.Name}
+		if d.DeferLoading {
+			p.DeferLoading = anthropic.Bool(true)
+		}
 		if d.Description != "" {
 			p.Description = anthropic.String(d.Description)
 		}
@@ -45,7 +55,7 @@ func Tools(ts *runtime.Toolset) []anthropic.ToolUnionParam {
 		if len(extra) > 0 {
 			p.SetExtraFields(extra)
 		}
-		out[i] = anthropic.ToolUnionParam{OfTool: p}
+		out = append(out, anthropic.ToolUnionParam{OfTool: p})
 	}
 	return out
 }

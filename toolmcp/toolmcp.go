@@ -58,6 +58,9 @@ type config struct {
 	progressInterval time.Duration
 	clientTimeout    time.Duration
 	tasks            taskConfig
+
+	filter     ToolFilter // filter.go
+	searchTool bool
 }
 
 // WithContext derives the context of each call from the request's before the tool runs.
@@ -113,6 +116,7 @@ func Register(s *mcp.Server, ts *runtime.Toolset, opts ...Option) {
 		}
 		newTaskServer(ts, &c).register(s)
 	}
+	registerCatalog(s, ts, &c)
 }
 
 // emptyInputSchema is the input schema of a tool declared without one: any object.

@@ -15,12 +15,20 @@ import (
 // ResponsesTools returns the Responses API tool params of the tools of ts, sorted by
 // name: the definitions runtime/openai.ResponsesTools gives (strict where the tool's
 // schema meets strict mode, strict always sent), as the SDK's function tool params.
-// A nil ts has no tools.
+// A nil ts has no tools. When ts defers tools (runtime.Toolset.WithDefer), those have
+// DeferLoading set, after the API's tool_search tool, as runtime/openai.Responses
+// sends them without Namespaces.
 func ResponsesTools(ts *runtime.Toolset) []responses.ToolUnionParam {
 	defs := rtopenai.ResponsesTools(ts)
-	out := make([]responses.ToolUnionParam, len(defs))
-	for i, d := range defs {
+	out := make([]responses.ToolUnionParam, 0, len(defs)+1)
+	if ts.HasDeferred() {
+		out = append(out, responses.ToolUnionParam{OfToolSearch: &responses.ToolSearchToolParam{}})
+	}
+	for _, d := range defs {
 		f := &responses.FunctionToolParam{Name: d.Name, Strict: openai.Bool(d.Strict)}
+		if d.DeferLoading {
+			f.DeferLoading = openai.Bool(true)
+		}
 		if d.Description != "" {
 			f.Description = openai.String(d.Description)
 		}
@@ -29,7 +37,7 @@ func ResponsesTools(ts *runtime.Toolset) []responses.ToolUnionParam {
 		} else {
 			f.SetExtraFields(map[string]any{"parameters": d.Parameters})
 		}
-		out[i] = responses.ToolUnionParam{OfFunction: f}
+		out = append(out, responses.ToolUnionParam{OfFunction: f})
 	}
 	return out
 }

@@ -128,6 +128,11 @@ type Request struct {
 	Turns []Turn
 	// Tools are the names of the function tools the request offers.
 	Tools []string
+	// Deferred are the names of those of Tools sent with defer_loading, which the
+	// API's tool search finds and loads (Anthropic, Responses).
+	Deferred []string
+	// Namespaces maps the names of the Responses functions sent in a namespace to it.
+	Namespaces map[string]string
 	// Choice is the tool choice.
 	Choice Choice
 	// Only, when not nil, lists the tools the model may call (a forced function,

@@ -34,7 +34,7 @@ func readMessages(body []byte) (*Request, error) {
 	if err := json.Unmarshal(req["max_tokens"], &maxTokens); err != nil || maxTokens < 1 {
 		return nil, rejectf("max_tokens: Field required: a positive integer")
 	}
-	if ex.Tools, err = messagesTools(req["tools"]); err != nil {
+	if ex.Tools, ex.Deferred, err = messagesTools(req["tools"]); err != nil {
 		return nil, err
 	}
 	if err := messagesChoice(ex, req["tool_choice"]); err != nil {
@@ -106,6 +106,9 @@ func readMessages(body []byte) (*Request, error) {
 		case "assistant":
 			if len(pending) > 0 {
 				return nil, unansweredUse(i-1, pending, nil)
+			}
+			if err := serverUses(where, blocks); err != nil {
+				return nil, err
 			}
 			var turn Turn
 			for j, b := range blocks {
@@ -183,21 +186,34 @@ func resultText(raw json.RawMessage, where string) (string, error) {
 }
 
 // messagesTools checks a Messages "tools" array and returns its custom tools' names.
-func messagesTools(raw json.RawMessage) ([]string, error) {
+func messagesTools(raw json.RawMessage) (names, deferred []string, err error) {
 	if isNull(raw) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var tools []struct {
-		Type        string          `json:"type"`
-		Name        string          `json:"name"`
-		InputSchema json.RawMessage `json:"input_schema"`
-		Strict      bool            `json:"strict"`
+		Type         string          `json:"type"`
+		Name         string          `json:"name"`
+		InputSchema  json.RawMessage `json:"input_schema"`
+		Strict       bool            `json:"strict"`
+		DeferLoading bool            `json:"defer_loading"`
 	}
 	if err := json.Unmarshal(raw, &tools); err != nil {
-		return nil, rejectf("tools must be an array of tools")
+		return nil, nil, rejectf("tools must be an array of tools")
 	}
-	var names []string
+	search := false
 	for i, t := range tools {
+		if strings.HasPrefix(t.Type, "tool_search_tool_") {
+			// The tool search tool: tool_search_tool_bm25_20251119 named
+			// tool_search_tool_bm25, or the regex one; never deferred itself.
+			if want, _, _ := strings.Cut(t.Type, "_2"); t.Name != want || (t.Type != "tool_search_tool_bm25_20251119" && t.Type != "tool_search_tool_regex_20251119") {
+				return nil, nil, rejectf("tools.%d: unknown tool search tool %q named %q", i, t.Type, t.Name)
+			}
+			if t.DeferLoading {
+				return nil, nil, rejectf("tools.%d: the tool search tool cannot have defer_loading set", i)
+			}
+			search = true
+			continue
+		}
 		if t.Type != "" && t.Type != "custom" {
 			continue // server and client tools: web_search, bash, ...
 		}
@@ -206,22 +222,90 @@ func messagesTools(raw json.RawMessage) ([]string, error) {
 		}
 		switch {
 		case !validName(t.Name):
-			return nil, rejectf("tools.%d.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'", i)
+			return nil, nil, rejectf("tools.%d.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'", i)
 		case slices.Contains(names, t.Name):
-			return nil, rejectf("tools: tool names must be unique: %s", t.Name)
+			return nil, nil, rejectf("tools: tool names must be unique: %s", t.Name)
 		case isNull(t.InputSchema):
-			return nil, rejectf("tools.%d.custom.input_schema: Field required", i)
+			return nil, nil, rejectf("tools.%d.custom.input_schema: Field required", i)
 		case json.Unmarshal(t.InputSchema, &schema) != nil || schema.Type != "object":
-			return nil, rejectf("tools.%d.custom.input_schema.type: Input should be 'object'", i)
+			return nil, nil, rejectf("tools.%d.custom.input_schema.type: Input should be 'object'", i)
 		}
 		if t.Strict {
 			if err := anthropicStrict.check(t.InputSchema); err != nil {
-				return nil, rejectf("tools.%d.custom: the input_schema of a strict tool: %v", i, err)
+				return nil, nil, rejectf("tools.%d.custom: the input_schema of a strict tool: %v", i, err)
 			}
 		}
 		names = append(names, t.Name)
+		if t.DeferLoading {
+			deferred = append(deferred, t.Name)
+		}
 	}
-	return names, nil
+	if len(deferred) > 0 && !search {
+		return nil, nil, rejectf("tools: tools with defer_loading require a tool search tool (tool_search_tool_regex_20251119 or tool_search_tool_bm25_20251119) in tools")
+	}
+	return names, deferred, nil
+}
+
+// serverUses checks the server tools' blocks of an assistant message: each
+// server_tool_use block is followed, in the same message, by the result block that
+// answers its id (tool_search_tool_result, web_search_tool_result, ...), as the API
+// sent them; a result answers a server_tool_use before it.
+func serverUses(where string, blocks []block) error {
+	open := map[string]bool{}
+	for j, b := range blocks {
+		switch {
+		case b.Type == "server_tool_use":
+			if b.ID == "" || !isObject(b.Input) {
+				return rejectf("%s.content.%d: a server_tool_use block needs an id and an input object", where, j)
+			}
+			open[b.ID] = true
+		case strings.HasSuffix(b.Type, "_tool_result") && b.Type != "tool_result":
+			if !open[b.ToolUseID] {
+				return rejectf("%s.content.%d: %s block answers %q, which no server_tool_use block before it in this message has", where, j, b.Type, b.ToolUseID)
+			}
+			delete(open, b.ToolUseID)
+			if b.Type == "tool_search_tool_result" {
+				if err := toolSearchResult(b.Content, fmt.Sprintf("%s.content.%d.content", where, j)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for id := range open {
+		return rejectf("%s: server_tool_use block %s has no result block after it in the message", where, id)
+	}
+	return nil
+}
+
+// toolSearchResult checks the content of a tool_search_tool_result block: a search
+// result listing tool references, or an error.
+func toolSearchResult(raw json.RawMessage, where string) error {
+	var c struct {
+		Type           string `json:"type"`
+		ErrorCode      string `json:"error_code"`
+		ToolReferences []struct {
+			Type     string `json:"type"`
+			ToolName string `json:"tool_name"`
+		} `json:"tool_references"`
+	}
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return rejectf("%s: Input should be an object", where)
+	}
+	switch c.Type {
+	case "tool_search_tool_search_result":
+		for k, r := range c.ToolReferences {
+			if r.Type != "tool_reference" || r.ToolName == "" {
+				return rejectf("%s.tool_references.%d: a tool_reference block with a tool_name", where, k)
+			}
+		}
+	case "tool_search_tool_result_error":
+		if c.ErrorCode == "" {
+			return rejectf("%s.error_code: Field required", where)
+		}
+	default:
+		return rejectf("%s.type: Input should be 'tool_search_tool_search_result' or 'tool_search_tool_result_error'", where)
+	}
+	return nil
 }
 
 // messagesChoice reads a Messages tool_choice into ex.

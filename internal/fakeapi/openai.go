@@ -376,9 +376,11 @@ type item struct {
 	Content   json.RawMessage `json:"content"`
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
-	Arguments string          `json:"arguments"`
-	Input     string          `json:"input"`
+	Arguments json.RawMessage `json:"arguments"` // a string; an object in a tool_search_call
+	Input     json.RawMessage `json:"input"`     // a string
 	Output    json.RawMessage `json:"output"`
+	Execution string          `json:"execution"`
+	Tools     json.RawMessage `json:"tools"`
 }
 
 func readResponses(body []byte) (*Request, error) {
@@ -391,7 +393,7 @@ func readResponses(body []byte) (*Request, error) {
 		return nil, rejectf("you must provide a model parameter")
 	}
 	ex.Stored = !isNull(req["previous_response_id"]) || !isNull(req["conversation"])
-	if ex.Tools, err = responsesTools(req["tools"]); err != nil {
+	if ex.Tools, ex.Deferred, ex.Namespaces, err = responsesTools(req["tools"]); err != nil {
 		return nil, err
 	}
 	if err := openaiChoice(ex, req["tool_choice"], false); err != nil {
@@ -416,12 +418,32 @@ func readResponses(body []byte) (*Request, error) {
 	// calls) is one of its turns: open is the turn the run's calls went to (-1 before
 	// its first call), marks the ids of the run's reasoning items before it.
 	open, marks := -1, []string(nil)
+	searches := map[string]int{} // the tool_search_calls not yet followed by their output
 	for i, it := range items {
 		typ := it.Type
 		if typ == "" && it.Role != "" {
 			typ = "message"
 		}
 		switch {
+		case typ == "tool_search_call":
+			// The model's search of deferred tools: the API's own (execution
+			// "server"), whose tool_search_output follows it, or the client's, which
+			// the client answers with one.
+			if it.CallID == "" && it.Execution == "client" {
+				return nil, rejectf("input[%d].call_id is required for a client tool_search_call", i)
+			}
+			searches[it.CallID] = i
+			continue
+		case typ == "tool_search_output":
+			if _, ok := searches[it.CallID]; !ok && !ex.Stored {
+				return nil, rejectf("input[%d]: no tool_search_call found for tool_search_output with call_id %s", i, it.CallID)
+			}
+			var loaded []json.RawMessage
+			if err := json.Unmarshal(it.Tools, &loaded); err != nil {
+				return nil, rejectf("input[%d].tools: an array of the loaded tools is required", i)
+			}
+			delete(searches, it.CallID)
+			continue
 		case typ == "reasoning":
 			if open >= 0 {
 				ex.Turns[open].Marks = append(ex.Turns[open].Marks, it.ID)
@@ -444,10 +466,15 @@ func readResponses(body []byte) (*Request, error) {
 			}
 			turn := &ex.Turns[open]
 			where[it.CallID] = at{open, len(turn.Calls)}
-			c := Call{ID: it.CallID, Name: it.Name, Args: it.Arguments}
+			raw, field := it.Arguments, "arguments"
 			if typ == "custom_tool_call" {
-				c.Args, c.Custom = it.Input, true
+				raw, field = it.Input, "input"
 			}
+			args, ok := stringOf(raw)
+			if !ok {
+				return nil, rejectf("input[%d].%s: a string is required", i, field)
+			}
+			c := Call{ID: it.CallID, Name: it.Name, Args: args, Custom: typ == "custom_tool_call"}
 			turn.Calls = append(turn.Calls, c)
 			turn.Results = append(turn.Results, Result{})
 			continue
@@ -497,37 +524,93 @@ func readResponses(body []byte) (*Request, error) {
 			}
 		}
 	}
+	for id, i := range searches {
+		return nil, rejectf("input[%d]: no tool_search_output found for tool_search_call %s", i, id)
+	}
 	return ex, nil
 }
 
 // responsesTools checks a Responses "tools" array and returns its function names.
-func responsesTools(raw json.RawMessage) ([]string, error) {
+func responsesTools(raw json.RawMessage) (names, deferred []string, spaces map[string]string, err error) {
 	if isNull(raw) {
-		return nil, nil
+		return nil, nil, nil, nil
 	}
-	var tools []struct {
-		Type       string          `json:"type"`
-		Name       string          `json:"name"`
-		Parameters json.RawMessage `json:"parameters"`
-		Strict     *bool           `json:"strict"`
-		Function   json.RawMessage `json:"function"`
-	}
+	var tools []responsesTool
 	if err := json.Unmarshal(raw, &tools); err != nil {
-		return nil, rejectf("tools must be an array of tools")
+		return nil, nil, nil, rejectf("tools must be an array of tools")
 	}
-	var names []string
-	for i, t := range tools {
-		if t.Type != "function" {
-			continue // hosted tools: web_search, file_search, ...
-		}
+	search := false
+	function := func(t responsesTool, where string) error {
 		if !isNull(t.Function) {
-			return nil, rejectf("tools[%d]: a Responses function tool is flat: name and parameters at the top, no 'function' object", i)
+			return rejectf("%s: a Responses function tool is flat: name and parameters at the top, no 'function' object", where)
 		}
 		strict := t.Strict == nil || *t.Strict // Responses is strict by default
-		if err := functionTool(names, t.Name, t.Parameters, strict, fmt.Sprintf("tools[%d]", i)); err != nil {
-			return nil, err
+		if err := functionTool(names, t.Name, t.Parameters, strict, where); err != nil {
+			return err
+		}
+		if t.DeferLoading {
+			deferred = append(deferred, t.Name)
 		}
 		names = append(names, t.Name)
+		return nil
 	}
-	return names, nil
+	for i, t := range tools {
+		where := fmt.Sprintf("tools[%d]", i)
+		switch t.Type {
+		case "function":
+			if err := function(t, where); err != nil {
+				return nil, nil, nil, err
+			}
+		case "tool_search":
+			if t.Execution != "" && t.Execution != "server" && t.Execution != "client" {
+				return nil, nil, nil, rejectf("%s.execution: must be 'server' or 'client'", where)
+			}
+			search = true
+		case "namespace":
+			// Functions grouped under a name; defer_loading goes on the functions,
+			// not on the namespace.
+			switch {
+			case !validName(t.Name):
+				return nil, nil, nil, rejectf("%s.name: a namespace needs a valid name", where)
+			case t.Description == "":
+				return nil, nil, nil, rejectf("%s.description: Field required", where)
+			case t.DeferLoading:
+				return nil, nil, nil, rejectf("%s: defer_loading applies to the functions of a namespace, not to the namespace", where)
+			case len(t.Tools) == 0:
+				return nil, nil, nil, rejectf("%s.tools: a namespace needs at least one function", where)
+			}
+			for j, f := range t.Tools {
+				if f.Type != "function" && f.Type != "custom" {
+					return nil, nil, nil, rejectf("%s.tools[%d].type: a namespace holds function and custom tools", where, j)
+				}
+				if f.Type == "function" {
+					if err := function(f, fmt.Sprintf("%s.tools[%d]", where, j)); err != nil {
+						return nil, nil, nil, err
+					}
+					if spaces == nil {
+						spaces = map[string]string{}
+					}
+					spaces[f.Name] = t.Name
+				}
+			}
+		}
+		// Other types are hosted tools: web_search, file_search, ...
+	}
+	if len(deferred) > 0 && !search {
+		return nil, nil, nil, rejectf("tools: functions with defer_loading need the tool_search tool in tools")
+	}
+	return names, deferred, spaces, nil
+}
+
+// responsesTool is an entry of a Responses "tools" array, as far as the fake reads it.
+type responsesTool struct {
+	Type         string          `json:"type"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	Parameters   json.RawMessage `json:"parameters"`
+	Strict       *bool           `json:"strict"`
+	Function     json.RawMessage `json:"function"`
+	DeferLoading bool            `json:"defer_loading"`
+	Execution    string          `json:"execution"`
+	Tools        []responsesTool `json:"tools"`
 }

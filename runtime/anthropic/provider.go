@@ -17,12 +17,32 @@ type Messages struct {
 	// line and event limits are the StreamFunc's, which reads the events (with
 	// Limits.ReadSSE).
 	Limits Limits
+	// ToolSearch is the tool search tool Prepare adds for a Toolset that defers tools
+	// (runtime.Toolset.WithDefer): ToolSearchBM25 when empty, ToolSearchRegex, or
+	// ToolSearchClient for a runtime.Loop's own search tool instead of the API's.
+	ToolSearch ToolSearch
 }
 
 var (
-	_ runtime.Provider       = Messages{}
-	_ runtime.StreamProvider = Messages{}
+	_ runtime.Provider          = Messages{}
+	_ runtime.StreamProvider    = Messages{}
+	_ runtime.DeferringProvider = Messages{}
+	_ runtime.Pauser            = Messages{}
 )
+
+// Paused reports whether a response is a turn the API paused (stop_reason
+// "pause_turn": a long turn of its server tools, such as its tool search), which a
+// runtime.Loop sends back as it is for the API to go on with.
+func (Messages) Paused(response []byte) bool {
+	var r struct {
+		StopReason string `json:"stop_reason"`
+	}
+	return json.Unmarshal(response, &r) == nil && r.StopReason == "pause_turn"
+}
+
+// DefersTools reports whether the API loads the deferred tools of a Toolset itself,
+// with its tool search tool: unless ToolSearch is ToolSearchClient.
+func (m Messages) DefersTools() bool { return m.ToolSearch != ToolSearchClient }
 
 // PrepareStream returns request prepared as Prepare does, with "stream": true.
 func (m Messages) PrepareStream(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
@@ -44,7 +64,14 @@ func (Messages) Name() string { return "anthropic" }
 // the request named like none of ts, such as server tools, stay before them; a
 // disable_parallel_tool_use the request's tool choice had is kept. Without any tool,
 // "tools" and "tool_choice" are removed.
-func (Messages) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+//
+// The tools ts defers (runtime.Toolset.WithDefer) are sent with "defer_loading": true,
+// after the tool search tool of m.ToolSearch, unless the request has one already: the
+// API searches them and loads what it finds, and its search is in the response as
+// server_tool_use and tool_search_tool_result blocks, which Calls leaves out and
+// Continue sends back as they came. With ToolSearchClient the deferred tools are left
+// out (a runtime.Loop offers its own search tool for them).
+func (m Messages) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
 	tc, err := ToolChoiceFor(choice)
 	if err != nil {
 		return nil, err
@@ -57,7 +84,20 @@ func (Messages) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choi
 		_, ok := ts.Lookup(wire.NameOf(tool))
 		return ok
 	}
-	tools, err := wire.AppendJSON(slices.DeleteFunc(existing, ours), Tools(ts)...)
+	existing = slices.DeleteFunc(existing, ours)
+	offered := ts
+	if !m.DefersTools() {
+		offered = ts.Offered()
+	} else if ts.HasDeferred() && !slices.ContainsFunc(existing, isSearchTool) {
+		search, err := NewSearchTool(m.ToolSearch)
+		if err != nil {
+			return nil, err
+		}
+		if existing, err = wire.AppendJSON(existing, search); err != nil {
+			return nil, err
+		}
+	}
+	tools, err := wire.AppendJSON(existing, Tools(offered)...)
 	if err != nil {
 		return nil, err
 	}

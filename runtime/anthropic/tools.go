@@ -3,6 +3,7 @@ package anthropic
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
@@ -21,6 +22,10 @@ type Tool struct {
 	// not, with no beta header (anthropic-sdk-go v2.15.0's ToolParam.InputExamples;
 	// docs/DESIGN.md, "Input examples").
 	InputExamples []json.RawMessage `json:"input_examples,omitempty"`
+
+	// DeferLoading keeps the tool out of the model's context until the API's tool
+	// search tool finds it (see ToolSearch).
+	DeferLoading bool `json:"defer_loading,omitempty"`
 }
 
 // emptyObjectSchema is the input schema of a tool that declares none.
@@ -42,14 +47,66 @@ func Definition(t *runtime.Tool) Tool {
 }
 
 // Tools returns the definitions of the tools of ts, sorted by name, for a request's
-// "tools" array, each computed by Definition once per tool.
+// "tools" array, each computed by Definition once per tool. The tools ts defers
+// (runtime.Toolset.WithDefer) have DeferLoading set: the request needs a tool search
+// tool too (SearchTool), as Messages.Prepare adds.
 func Tools(ts *runtime.Toolset) []Tool {
 	tools := ts.Tools()
 	out := make([]Tool, len(tools))
 	for i, t := range tools {
 		out[i] = runtime.Lowered(ts, t, loweredKey, Definition)
+		out[i].DeferLoading = ts.Deferred(t)
 	}
 	return out
+}
+
+// ToolSearch is a variant of the API's tool search tool, which finds deferred tools
+// (those with DeferLoading) on the API's side and loads them, or ToolSearchClient for
+// a runtime.Loop's own search tool instead.
+type ToolSearch string
+
+// The tool search variants. Their names, as the model calls them, are their types
+// without the date: "tool_search_tool_bm25", "tool_search_tool_regex".
+const (
+	// ToolSearchBM25 searches with the model's natural-language queries, ranked by
+	// BM25; the default.
+	ToolSearchBM25 ToolSearch = "tool_search_tool_bm25_20251119"
+	// ToolSearchRegex searches with regular expressions (Python's re) the model writes.
+	ToolSearchRegex ToolSearch = "tool_search_tool_regex_20251119"
+	// ToolSearchClient sends only the tools a Toolset keeps, as for a provider without
+	// deferred loading, and lets a runtime.Loop offer its search tool
+	// (runtime.NewSearchTool) for the others.
+	ToolSearchClient ToolSearch = "client"
+)
+
+// SearchTool is the definition of the API's tool search tool in a request's "tools".
+type SearchTool struct {
+	// Type is the variant: ToolSearchBM25 or ToolSearchRegex.
+	Type ToolSearch `json:"type"`
+	// Name is the type without its date, as the API requires.
+	Name string `json:"name"`
+}
+
+// NewSearchTool returns the definition of the tool search tool of variant v
+// (ToolSearchBM25 when empty); ToolSearchClient and unknown variants are an error.
+func NewSearchTool(v ToolSearch) (SearchTool, error) {
+	switch v {
+	case "":
+		v = ToolSearchBM25
+	case ToolSearchBM25, ToolSearchRegex:
+	default:
+		return SearchTool{}, fmt.Errorf("anthropic: %q is not a tool search tool of the API (%s or %s)", v, ToolSearchBM25, ToolSearchRegex)
+	}
+	name, _, _ := strings.Cut(string(v), "_2")
+	return SearchTool{Type: v, Name: name}, nil
+}
+
+// isSearchTool reports whether a tool definition of a request is a tool search tool.
+func isSearchTool(raw json.RawMessage) bool {
+	var t struct {
+		Type string `json:"type"`
+	}
+	return json.Unmarshal(raw, &t) == nil && strings.HasPrefix(t.Type, "tool_search_tool_")
 }
 
 // The types of tool choice.

@@ -47,8 +47,11 @@ func Declaration(t *runtime.Tool) FunctionDeclaration {
 }
 
 // Tools returns the tools of ts, sorted by name, as the entries of a request's "tools"
-// array: one entry declaring them all, or none for an empty set.
+// array: one entry declaring them all, or none for an empty set. Gemini has no deferred
+// loading: the tools ts defers (Toolset.WithDefer) are left out, and a runtime.Loop
+// offers its search tool for them.
 func Tools(ts *runtime.Toolset) []ToolDeclarations {
+	ts = ts.Offered()
 	tools := ts.Tools()
 	if len(tools) == 0 {
 		return nil

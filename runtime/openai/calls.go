@@ -171,6 +171,9 @@ type responsesItem struct {
 	Status    string          `json:"status"`
 	// ApprovalRequestID is the request an mcp_approval_response answers.
 	ApprovalRequestID string `json:"approval_request_id"`
+	// Execution says who runs a tool_search_call: "server" (the API, whose
+	// tool_search_output follows it) or "client".
+	Execution string `json:"execution"`
 }
 
 // responsesTurn returns the output items of a whole Responses body and its calls, and
@@ -209,6 +212,21 @@ func responsesTurn(body []byte) ([]json.RawMessage, []runtime.ToolCall, map[stri
 		}
 	}
 	return output, calls, custom, nil
+}
+
+// clientItems reports an item of a completed stream's response that the client must
+// answer and a Toolset cannot (see outputCalls), as ResponsesCalls does for a whole
+// body, so that a streamed turn with one is refused before its calls run, not after.
+// A response without its output items has none.
+func clientItems(response []byte) error {
+	var r struct {
+		Output []json.RawMessage `json:"output"`
+	}
+	if json.Unmarshal(response, &r) != nil || len(r.Output) == 0 {
+		return nil
+	}
+	_, _, err := outputCalls(r.Output)
+	return err
 }
 
 // ResponsesCalls returns the calls of a whole Responses API body: its output items of
@@ -259,7 +277,13 @@ func outputCalls(output []json.RawMessage) ([]runtime.ToolCall, map[string]bool,
 		if err := json.Unmarshal(raw, &it); err != nil {
 			return nil, nil, fmt.Errorf("output item %d: %w", i, err)
 		}
-		if answer, ok := clientAnswered[it.Type]; ok {
+		answer, ok := clientAnswered[it.Type]
+		if it.Type == "tool_search_call" && it.Execution == "client" {
+			// A search the client runs (tool_search with "execution": "client"):
+			// the API waits for its tool_search_output.
+			answer, ok = "tool_search_output", true
+		}
+		if ok {
 			id := it.CallID
 			if id == "" {
 				id = it.ID

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
@@ -26,12 +27,44 @@ type Chat struct {
 type Responses struct {
 	// Limits bound the streams of Stream, as Chat's do.
 	Limits Limits
+	// ToolSearch says how Prepare sends a Toolset that defers tools
+	// (runtime.Toolset.WithDefer): with the API's tool_search, run by the API
+	// (ToolSearchServer, the default), or without the deferred tools, for a
+	// runtime.Loop's own search tool (ToolSearchClient).
+	ToolSearch ToolSearch
+	// Namespaces, with the API's tool_search, sends the deferred tools that belong to
+	// a group in namespaces, one per group (a tool's first, when it is a valid name:
+	// 1 to 64 letters, digits, '_' and '-'), as OpenAI recommends: the
+	// model sees each namespace's name and description up front, and its functions
+	// once it searched for them. The others go as deferred functions.
+	Namespaces bool
+	// NamespaceDescriptions describe the namespaces, by group; a group without one is
+	// described by a line naming its tools.
+	NamespaceDescriptions map[string]string
 }
 
-var (
-	_ runtime.Provider = Chat{}
-	_ runtime.Provider = Responses{}
+// ToolSearch says who searches the deferred tools of a Toolset for the Responses API.
+type ToolSearch string
+
+// The ways of searching deferred tools.
+const (
+	// ToolSearchServer sends every tool, the deferred ones with "defer_loading": true,
+	// and the tool_search tool, which the API runs; the default.
+	ToolSearchServer ToolSearch = ""
+	// ToolSearchClient sends only the tools a Toolset keeps, as Chat does, and lets a
+	// runtime.Loop offer its search tool (runtime.NewSearchTool) for the others.
+	ToolSearchClient ToolSearch = "client"
 )
+
+var (
+	_ runtime.Provider          = Chat{}
+	_ runtime.Provider          = Responses{}
+	_ runtime.DeferringProvider = Responses{}
+)
+
+// DefersTools reports whether the API loads the deferred tools of a Toolset itself,
+// with its tool_search: unless ToolSearch is ToolSearchClient.
+func (r Responses) DefersTools() bool { return r.ToolSearch != ToolSearchClient }
 
 // Name returns "openai".
 func (Chat) Name() string { return "openai" }
@@ -61,17 +94,96 @@ func (Chat) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) 
 
 // Prepare returns request with the tools of ts in "tools" and "tool_choice" set to
 // choice, as Chat.Prepare does, in the Responses format.
-func (Responses) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
-	return prepare(request, ts, choice, ResponsesTools(ts), func(item json.RawMessage) string {
-		var t struct {
-			Type string `json:"type"`
-			Name string `json:"name"`
+//
+// The tools ts defers (runtime.Toolset.WithDefer) are sent with "defer_loading": true
+// (in namespaces, with Namespaces), after a {"type":"tool_search"} tool unless the
+// request has one: the API searches them and loads what it finds. Its search is in the
+// response as tool_search_call and tool_search_output items, which Calls leaves out
+// and Continue sends back as they came. With ToolSearchClient the deferred tools are
+// left out instead (a runtime.Loop offers its own search tool for them).
+func (r Responses) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+	var defs []any
+	if !r.DefersTools() {
+		for _, t := range ResponsesTools(ts.Offered()) {
+			defs = append(defs, t)
 		}
-		if json.Unmarshal(item, &t) != nil || t.Type != "function" {
+	} else {
+		var err error
+		if defs, err = r.deferredTools(request, ts); err != nil {
+			return nil, err
+		}
+	}
+	return prepare(request, ts, choice, defs, func(item json.RawMessage) string {
+		var t struct {
+			Type  string `json:"type"`
+			Name  string `json:"name"`
+			Tools []struct {
+				Type string `json:"type"`
+				Name string `json:"name"`
+			} `json:"tools"`
+		}
+		if json.Unmarshal(item, &t) != nil {
 			return ""
 		}
-		return t.Name
+		switch {
+		case t.Type == "function":
+			return t.Name
+		case t.Type == "namespace" && len(t.Tools) > 0 && t.Tools[0].Type == "function":
+			return t.Tools[0].Name // an earlier Prepare's namespace, when ts has the tool
+		}
+		return ""
 	})
+}
+
+// deferredTools returns the definitions of the tools of ts for a request that may hold
+// a tool_search already: the kept tools, then the deferred ones (in namespaces, with
+// Namespaces), after a tool_search when some are deferred and request has none.
+func (r Responses) deferredTools(request []byte, ts *runtime.Toolset) ([]any, error) {
+	var defs []any
+	if ts.HasDeferred() {
+		var probe struct {
+			Tools []struct {
+				Type string `json:"type"`
+			} `json:"tools"`
+		}
+		_ = json.Unmarshal(request, &probe) // a malformed request fails in prepare
+		if !slices.ContainsFunc(probe.Tools, func(t struct {
+			Type string `json:"type"`
+		}) bool {
+			return t.Type == "tool_search"
+		}) {
+			defs = append(defs, ResponsesToolSearch{Type: "tool_search"})
+		}
+	}
+	var spaces []*ResponsesNamespace
+	byGroup := map[string]*ResponsesNamespace{}
+	for _, t := range ts.Tools() {
+		def := responsesTool(ts, t)
+		if !def.DeferLoading || !r.Namespaces || len(t.Groups) == 0 || !namespaceName(t.Groups[0]) {
+			defs = append(defs, def)
+			continue
+		}
+		ns := byGroup[t.Groups[0]]
+		if ns == nil {
+			ns = &ResponsesNamespace{Type: "namespace", Name: t.Groups[0]}
+			byGroup[ns.Name] = ns
+			spaces = append(spaces, ns)
+		}
+		ns.Tools = append(ns.Tools, def)
+	}
+	slices.SortFunc(spaces, func(a, b *ResponsesNamespace) int { return strings.Compare(a.Name, b.Name) })
+	for _, ns := range spaces {
+		ns.Description = r.NamespaceDescriptions[ns.Name]
+		if ns.Description == "" {
+			names := make([]string, len(ns.Tools))
+			for i, t := range ns.Tools {
+				names[i] = t.Name
+			}
+			ns.Description = "The " + ns.Name + " tools: " + strings.Join(names, ", ") + "."
+		}
+		defs = append(defs, *ns)
+	}
+	return defs, nil
 }
 
 // prepare merges tools, the definitions of ts, into the request's tools and sets the
@@ -217,4 +329,20 @@ func match(calls []runtime.ToolCall, results []runtime.CallResult) ([]runtime.Ca
 		return nil, fmt.Errorf("a result answers call %s (%s), which the response did not make", id, r.Call.Name)
 	}
 	return out, nil
+}
+
+// namespaceName reports whether a group can name a namespace: 1 to 64 ASCII letters,
+// digits, '_' and '-', as a function's name. A tool whose group cannot goes as a
+// deferred function of its own.
+func namespaceName(g string) bool {
+	if len(g) == 0 || len(g) > 64 {
+		return false
+	}
+	for i := 0; i < len(g); i++ {
+		c := g[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -576,6 +576,9 @@ func (s *ResponsesStream) Calls() ([]runtime.ToolCall, error) {
 		// No item events: a server that sends only the final response.
 		return ResponsesCalls(s.response)
 	}
+	if err := clientItems(s.response); err != nil {
+		return nil, err
+	}
 	sorted := s.calls.sorted()
 	calls := make([]runtime.ToolCall, 0, len(sorted))
 	for _, c := range sorted {

@@ -44,6 +44,32 @@ type ResponsesTool struct {
 	Strict bool `json:"strict"`
 	// Parameters is the JSON Schema of the arguments.
 	Parameters json.RawMessage `json:"parameters"`
+	// DeferLoading keeps the function out of the model's context until the API's
+	// tool_search loads it (see Responses.Prepare).
+	DeferLoading bool `json:"defer_loading,omitempty"`
+}
+
+// ResponsesNamespace groups functions under a name in a Responses request's "tools":
+// {"type":"namespace","name":...,"description":...,"tools":[...]}. The model sees the
+// namespace's name and description up front, and its deferred functions once
+// tool_search loads them; it calls a function by its own name, with the namespace in
+// the function_call's "namespace".
+type ResponsesNamespace struct {
+	// Type is always "namespace".
+	Type string `json:"type"`
+	// Name is the namespace's name.
+	Name string `json:"name"`
+	// Description tells the model what the namespace's functions are for.
+	Description string `json:"description"`
+	// Tools are the namespace's functions.
+	Tools []ResponsesTool `json:"tools"`
+}
+
+// ResponsesToolSearch is the Responses API's tool search tool, {"type":"tool_search"},
+// run by the API ("execution" left out: the server).
+type ResponsesToolSearch struct {
+	// Type is always "tool_search".
+	Type string `json:"type"`
 }
 
 // emptyParameters is the schema of a tool that takes no arguments.
@@ -72,11 +98,14 @@ func parameters(ts *runtime.Toolset, t *runtime.Tool) (json.RawMessage, bool) {
 
 // ChatTools returns the Chat Completions definitions of the tools of ts, sorted by name.
 // Each tool's input schema is lowered by dialect.OpenAI, strict when the tool asks for
-// it and its schema allows it, once per tool. A nil ts has no tools.
+// it and its schema allows it, once per tool. A nil ts has no tools. Chat Completions
+// has no deferred loading: the tools ts defers (Toolset.WithDefer) are left out, and a
+// runtime.Loop offers its search tool for them.
 func ChatTools(ts *runtime.Toolset) []ChatTool {
 	if ts == nil {
 		return nil
 	}
+	ts = ts.Offered()
 	tools := ts.Tools()
 	out := make([]ChatTool, len(tools))
 	for i, t := range tools {
@@ -89,7 +118,9 @@ func ChatTools(ts *runtime.Toolset) []ChatTool {
 }
 
 // ResponsesTools returns the Responses API definitions of the tools of ts, sorted by
-// name. A nil ts has no tools.
+// name. A nil ts has no tools. The tools ts defers (runtime.Toolset.WithDefer) have
+// DeferLoading set: the request needs the tool_search tool too (ResponsesToolSearch),
+// as Responses.Prepare adds.
 func ResponsesTools(ts *runtime.Toolset) []ResponsesTool {
 	if ts == nil {
 		return nil
@@ -97,12 +128,18 @@ func ResponsesTools(ts *runtime.Toolset) []ResponsesTool {
 	tools := ts.Tools()
 	out := make([]ResponsesTool, len(tools))
 	for i, t := range tools {
-		params, strict := parameters(ts, t)
-		out[i] = ResponsesTool{
-			Type: "function", Name: t.Name, Description: t.Description, Strict: strict, Parameters: params,
-		}
+		out[i] = responsesTool(ts, t)
 	}
 	return out
+}
+
+// responsesTool is the definition of t, a tool of ts, deferred when ts defers it.
+func responsesTool(ts *runtime.Toolset, t *runtime.Tool) ResponsesTool {
+	params, strict := parameters(ts, t)
+	return ResponsesTool{
+		Type: "function", Name: t.Name, Description: t.Description, Strict: strict, Parameters: params,
+		DeferLoading: ts.Deferred(t),
+	}
 }
 
 // ToolChoice returns the tool_choice value of c, for either API: "auto", "none" or

@@ -22,12 +22,15 @@ func writeMessages(ex *fakeapi.Request, r *reply) ([]byte, error) {
 		Name  string          `json:"name,omitempty"`
 		Input json.RawMessage `json:"input,omitempty"`
 	}
-	var blocks []content
+	var blocks []any
 	stop, out := "end_turn", r.text
 	if len(r.calls) > 0 {
 		stop, out = "tool_use", r.say
 		if r.say != "" {
 			blocks = append(blocks, content{Type: "text", Text: r.say})
+		}
+		if names := unloaded(ex, r.calls); len(names) > 0 {
+			blocks = append(blocks, messagesSearch(ex, r.seed, names)...)
 		}
 		for _, c := range r.calls {
 			blocks = append(blocks, content{Type: "tool_use", ID: c.ID, Name: c.Name, Input: json.RawMessage(c.Args)})
@@ -37,14 +40,14 @@ func writeMessages(ex *fakeapi.Request, r *reply) ([]byte, error) {
 		blocks = append(blocks, content{Type: "text", Text: r.text})
 	}
 	return marshal(struct {
-		ID           string    `json:"id"`
-		Type         string    `json:"type"`
-		Role         string    `json:"role"`
-		Model        string    `json:"model"`
-		Content      []content `json:"content"`
-		StopReason   string    `json:"stop_reason"`
-		StopSequence any       `json:"stop_sequence"`
-		Usage        any       `json:"usage"`
+		ID           string `json:"id"`
+		Type         string `json:"type"`
+		Role         string `json:"role"`
+		Model        string `json:"model"`
+		Content      []any  `json:"content"`
+		StopReason   string `json:"stop_reason"`
+		StopSequence any    `json:"stop_sequence"`
+		Usage        any    `json:"usage"`
 	}{
 		ID:   "msg_01" + token(22, "msg", r.seed, len(ex.Turns), len(r.calls)),
 		Type: "message", Role: "assistant", Model: ex.Model,

@@ -114,6 +114,7 @@ func writeResponses(ex *fakeapi.Request, r *reply) ([]byte, error) {
 		Arguments string `json:"arguments"`
 		CallID    string `json:"call_id"`
 		Name      string `json:"name"`
+		Namespace string `json:"namespace,omitempty"`
 	}
 	type reasoning struct {
 		ID      string `json:"id"`
@@ -135,10 +136,13 @@ func writeResponses(ex *fakeapi.Request, r *reply) ([]byte, error) {
 			output = append(output, say(r.say))
 		}
 		out = r.say
+		if names := unloaded(ex, r.calls); len(names) > 0 {
+			output = append(output, responsesSearch(ex, r.seed, names)...)
+		}
 		for j, c := range r.calls {
 			output = append(output, functionCall{
 				ID: "fc_" + token(48, "fc", r.seed, r.turn, j), Type: "function_call", Status: "completed",
-				Arguments: c.Args, CallID: c.ID, Name: c.Name,
+				Arguments: c.Args, CallID: c.ID, Name: c.Name, Namespace: ex.Namespaces[c.Name],
 			})
 			out += c.Name + c.Args
 		}

@@ -115,22 +115,33 @@ func (d *Decoder) skipObject() {
 // the object has none. ok is false when the text is malformed before either is known.
 // The objects nested in the part read are remembered (see unionCache).
 func (d *Decoder) scanTag(tag string) (val int, ok bool) {
-	scan := tagScan{tag: tag, from: d.pos, marks: d.unions.spare()}
 	var stack []scanFrame
 	if d.unions.stack != nil {
 		stack = d.unions.stack[:0]
 	}
+	start := d.pos
+	val, ok, reached, stack := d.scanTagWith(tag, stack)
+	d.unions.stack = stack[:0]
+	d.unions.looked += reached - start
+	return val, ok
+}
+
+// scanTagWith is scanTag with a stack to reuse, which it returns, grown; reached is
+// where the look-ahead stopped.
+func (d *Decoder) scanTagWith(tag string, stack []scanFrame) (val int, ok bool, reached int, _ []scanFrame) {
+	scan := tagScan{tag: tag, from: d.pos}
 	stack = append(stack, scanFrame{obj: d.pos, object: true})
 	// The object being read is both stack[0] and the innermost of d.open.
 	data, i, depth := d.data, d.pos, d.limits.maxDepth()-len(d.open)+1
-	val, ok = -1, false
-	defer func() { d.unions.stack = stack[:0] }()
+	// nested reports that an object or array began in the part read: only then is
+	// the part worth remembering.
+	nested := false
 	for {
 		for i < len(data) && isSpace(data[i]) {
 			i++
 		}
 		if i >= len(data) {
-			return -1, false
+			return -1, false, i, stack
 		}
 		top := &stack[len(stack)-1]
 		c := data[i]
@@ -140,9 +151,11 @@ func (d *Decoder) scanTag(tag string) (val int, ok bool) {
 				i++
 				stack = stack[:len(stack)-1]
 				if len(stack) == 0 {
-					scan.to = i
-					d.unions.add(data, scan)
-					return -1, true
+					if nested {
+						scan.to = i
+						d.unions.add(data, scan)
+					}
+					return -1, true, i, stack
 				}
 				stack[len(stack)-1].state = stateAfter
 				continue
@@ -151,11 +164,11 @@ func (d *Decoder) scanTag(tag string) (val int, ok bool) {
 				top.state = stateNext
 				continue
 			case c != '"' || top.state == stateAfter:
-				return -1, false
+				return -1, false, i, stack
 			}
 			j, escaped, ok := skipString(data, i)
 			if !ok {
-				return -1, false
+				return -1, false, i, stack
 			}
 			match := keyIs(data[i+1:j-1], escaped, tag)
 			i = j
@@ -163,7 +176,7 @@ func (d *Decoder) scanTag(tag string) (val int, ok bool) {
 				i++
 			}
 			if i >= len(data) || data[i] != ':' {
-				return -1, false
+				return -1, false, i, stack
 			}
 			i++
 			for i < len(data) && isSpace(data[i]) {
@@ -173,9 +186,14 @@ func (d *Decoder) scanTag(tag string) (val int, ok bool) {
 			if match && !top.marked {
 				top.marked = true
 				if len(stack) == 1 {
-					scan.to = i
-					d.unions.add(data, scan)
-					return i, true
+					if nested {
+						scan.to = i
+						d.unions.add(data, scan)
+					}
+					return i, true, i, stack
+				}
+				if scan.marks == nil {
+					scan.marks = d.unions.spare()
 				}
 				scan.marks = append(scan.marks, tagMark{obj: top.obj, val: i})
 			}
@@ -193,7 +211,7 @@ func (d *Decoder) scanTag(tag string) (val int, ok bool) {
 				top.state = stateNext
 				continue
 			case top.state == stateAfter:
-				return -1, false
+				return -1, false, i, stack
 			}
 		}
 		// A value.
@@ -201,14 +219,15 @@ func (d *Decoder) scanTag(tag string) (val int, ok bool) {
 		switch c {
 		case '{', '[':
 			if len(stack) >= depth {
-				return -1, false
+				return -1, false, i, stack
 			}
 			i++
+			nested = true
 			stack = append(stack, scanFrame{obj: i, object: c == '{'})
 		case '"':
 			j, _, ok := skipString(data, i)
 			if !ok {
-				return -1, false
+				return -1, false, i, stack
 			}
 			i = j
 		default:
@@ -217,7 +236,7 @@ func (d *Decoder) scanTag(tag string) (val int, ok bool) {
 				j++
 			}
 			if j == i {
-				return -1, false
+				return -1, false, i, stack
 			}
 			i = j
 		}
@@ -290,10 +309,13 @@ type tagScan struct {
 type unionCache struct {
 	scans []tagScan
 	stack []scanFrame
+	// looked counts the bytes looked ahead at, which the tests bound.
+	looked int
 }
 
 // reset forgets the look-aheads, keeping the memory.
 func (c *unionCache) reset() {
+	c.looked = 0
 	if c.scans == nil {
 		return
 	}

@@ -19,7 +19,7 @@ const (
 	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
 )
 
-// Tools returns the package's tools: echo_shape, eval, shapes and unlock.
+// Tools returns the package's tools: echo_shape, eval, rect_area, shapes and unlock.
 func Tools() *runtime.Toolset {
 	return runtime.NewToolset(toolgenTools[:], toolgenDispatch)
 }
@@ -44,10 +44,19 @@ var toolgenTools = [...]runtime.Tool{{
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
 	Strict:       true,
 }, {
+	Name:        "rect_area",
+	Description: "Returns a rectangle's area: a variant taken as a plain struct, without its\nunion, whose decoder the benchmarks compare with the union's.",
+	Annotations: runtime.Annotations{
+		ReadOnly: &toolgenHints[2],
+	},
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{"width":{"type":"number","description":"The rectangle's width, in meters.","minimum":0},"height":{"type":"number","description":"The rectangle's height, in meters.","minimum":0},"label":{"type":"string","description":"Names the rectangle.","maxLength":8},"unit":{"type":"string","description":"The unit of the sides.","enum":["m","cm"],"default":"m"}},"required":["width","height"],"additionalProperties":false}`),
+	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"number"}},"required":["result"]}`),
+	Strict:       true,
+}, {
 	Name:        "shapes",
 	Description: "Returns the shapes it was given.",
 	Annotations: runtime.Annotations{
-		ReadOnly: &toolgenHints[2],
+		ReadOnly: &toolgenHints[3],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"shapes":{"type":"array","description":"The shapes.","items":{"$ref":"#/$defs/Shape"}}},"required":["shapes"],"additionalProperties":false,"$defs":{"Shape":{"description":"A figure to measure.","oneOf":[{"type":"object","description":"A round shape.","properties":{"type":{"type":"string","const":"circle"},"radius":{"type":"number","description":"The circle's radius, in meters.","exclusiveMinimum":0}},"required":["type","radius"],"additionalProperties":false},{"type":"object","description":"A rectangle.","properties":{"type":{"type":"string","const":"rectangle"},"width":{"type":"number","description":"The rectangle's width, in meters.","minimum":0},"height":{"type":"number","description":"The rectangle's height, in meters.","minimum":0},"label":{"type":"string","description":"Names the rectangle.","maxLength":8},"unit":{"type":"string","description":"The unit of the sides.","enum":["m","cm"],"default":"m"}},"required":["type","width","height"],"additionalProperties":false},{"type":"object","description":"A shape made of shapes.","properties":{"type":{"type":"string","const":"group"},"name":{"type":"string","description":"Names the group."},"parts":{"type":"array","description":"The group's shapes.","items":{"$ref":"#/$defs/Shape"}}},"required":["type","name","parts"],"additionalProperties":false}]}}}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"$ref":"#/$defs/Shape"}}},"required":["result"],"$defs":{"Shape":{"anyOf":[{"description":"A figure to measure.","oneOf":[{"type":"object","description":"A round shape.","properties":{"type":{"type":"string","const":"circle"},"radius":{"type":"number","description":"The circle's radius, in meters."}},"required":["type","radius"]},{"type":"object","description":"A rectangle.","properties":{"type":{"type":"string","const":"rectangle"},"width":{"type":"number","description":"The rectangle's width, in meters."},"height":{"type":"number","description":"The rectangle's height, in meters."},"label":{"type":"string","description":"Names the rectangle."},"unit":{"type":"string","description":"The unit of the sides."}},"required":["type","width","height"]},{"type":"object","description":"A shape made of shapes.","properties":{"type":{"type":"string","const":"group"},"name":{"type":"string","description":"Names the group."},"parts":{"type":["array","null"],"description":"The group's shapes.","items":{"$ref":"#/$defs/Shape"}}},"required":["type","name","parts"]}]},{"type":"null"}]}}}`),
@@ -56,7 +65,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "unlock",
 	Description: "Checks a secret.",
 	Annotations: runtime.Annotations{
-		ReadOnly: &toolgenHints[3],
+		ReadOnly: &toolgenHints[4],
 	},
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"secret":{"description":"The secret.","oneOf":[{"type":"object","description":"A personal number.","properties":{"kind":{"type":"string","const":"pin"},"code":{"type":"string","description":"The PIN.","pattern":"^[0-9]{4}$"}},"required":["kind","code"],"additionalProperties":false}]}},"required":["secret"],"additionalProperties":false}`),
 	Strict:      true,
@@ -93,6 +102,17 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			return runtime.StructuredResult(out, true)
 		}
 	case 2:
+		// rect_area
+		var in Rect
+		toolgenDecodeRect(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			out := RectArea(in)
+			return runtime.StructuredResult(out, true)
+		}
+	case 3:
 		// shapes
 		var in toolgenArgsShapes
 		toolgenDecodeArgsShapes(d, &in)
@@ -110,7 +130,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.StructuredResult(out, true)
 		}
-	case 3:
+	case 4:
 		// unlock
 		var in toolgenArgsUnlock
 		toolgenDecodeArgsUnlock(d, &in)
@@ -130,6 +150,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 var toolgenHints = [...]bool{
 	true, // echo_shape: ReadOnly
 	true, // eval: ReadOnly
+	true, // rect_area: ReadOnly
 	true, // shapes: ReadOnly
 	true, // unlock: ReadOnly
 }
@@ -264,6 +285,71 @@ func toolgenDecodeMeasure(d *runtime.Decoder, v *Measure) {
 	}
 	if seen[0] == runtime.Absent {
 		d.Missing("shape")
+	}
+}
+
+// toolgenDecodeRect reads a Rect object into v.
+func toolgenDecodeRect(d *runtime.Decoder, v *Rect) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [4]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "width":
+			if d.Property(&seen[0], "width", runtime.Required) {
+				if f, ok := d.Float(64); ok {
+					if f < 0 {
+						d.Fail(runtime.CodeMinimum, "must be at least 0")
+					}
+					v.Width = f
+				}
+				d.Leave()
+			}
+		case "height":
+			if d.Property(&seen[1], "height", runtime.Required) {
+				if f, ok := d.Float(64); ok {
+					if f < 0 {
+						d.Fail(runtime.CodeMinimum, "must be at least 0")
+					}
+					v.Height = f
+				}
+				d.Leave()
+			}
+		case "label":
+			if d.Property(&seen[2], "label", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.MaxLength(s, 8)
+					v.Label = s
+				}
+				d.Leave()
+			}
+		case "unit":
+			if d.Property(&seen[3], "unit", runtime.Optional) {
+				if s, ok := d.StringBytes(); ok {
+					switch string(s) {
+					case "m":
+						v.Unit = "m"
+					case "cm":
+						v.Unit = "cm"
+					default:
+						d.Fail(runtime.CodeEnum, "must be one of \"m\", \"cm\"")
+					}
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("width", "height", "label", "unit")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("width")
+	}
+	if seen[1] == runtime.Absent {
+		d.Missing("height")
+	}
+	if seen[3] != runtime.Present {
+		v.Unit = "m"
 	}
 }
 

@@ -31,9 +31,10 @@ var toolgenTools = [...]runtime.Tool{{
 	Annotations: runtime.Annotations{
 		ReadOnly: &toolgenHints[0],
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"shape":{"$ref":"#/$defs/Shape","description":"The shape to measure."},"spare":{"$ref":"#/$defs/Shape","description":"Another shape, optional."},"named":{"type":"object","description":"Shapes by name.","additionalProperties":{"$ref":"#/$defs/Shape"}}},"required":["shape"],"additionalProperties":false,"$defs":{"Shape":{"description":"A figure to measure.","oneOf":[{"type":"object","description":"A round shape.","properties":{"type":{"type":"string","const":"circle"},"radius":{"type":"number","description":"The circle's radius, in meters.","exclusiveMinimum":0}},"required":["type","radius"],"additionalProperties":false},{"type":"object","description":"A rectangle.","properties":{"type":{"type":"string","const":"rectangle"},"width":{"type":"number","description":"The rectangle's width, in meters.","minimum":0},"height":{"type":"number","description":"The rectangle's height, in meters.","minimum":0},"label":{"type":"string","description":"Names the rectangle.","maxLength":8},"unit":{"type":"string","description":"The unit of the sides.","enum":["m","cm"],"default":"m"}},"required":["type","width","height"],"additionalProperties":false},{"type":"object","description":"A shape made of shapes.","properties":{"type":{"type":"string","const":"group"},"name":{"type":"string","description":"Names the group."},"parts":{"type":"array","description":"The group's shapes.","items":{"$ref":"#/$defs/Shape"}}},"required":["type","name","parts"],"additionalProperties":false}]}}}`),
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{"shape":{"$ref":"#/$defs/Shape","description":"The shape to measure."},"spare":{"$ref":"#/$defs/Shape","description":"Another shape, optional."},"named":{"type":"object","description":"Shapes by name.","additionalProperties":{"$ref":"#/$defs/Shape"}},"hidden":{"$ref":"#/$defs/Shape","description":"A shape never echoed in errors."}},"required":["shape"],"additionalProperties":false,"$defs":{"Shape":{"description":"A figure to measure.","oneOf":[{"type":"object","description":"A round shape.","properties":{"type":{"type":"string","const":"circle"},"radius":{"type":"number","description":"The circle's radius, in meters.","exclusiveMinimum":0}},"required":["type","radius"],"additionalProperties":false},{"type":"object","description":"A rectangle.","properties":{"type":{"type":"string","const":"rectangle"},"width":{"type":"number","description":"The rectangle's width, in meters.","minimum":0},"height":{"type":"number","description":"The rectangle's height, in meters.","minimum":0},"label":{"type":"string","description":"Names the rectangle.","maxLength":8},"unit":{"type":"string","description":"The unit of the sides.","enum":["m","cm"],"default":"m"}},"required":["type","width","height"],"additionalProperties":false},{"type":"object","description":"A shape made of shapes.","properties":{"type":{"type":"string","const":"group"},"name":{"type":"string","description":"Names the group."},"parts":{"type":"array","description":"The group's shapes.","items":{"$ref":"#/$defs/Shape"}}},"required":["type","name","parts"],"additionalProperties":false}]}}}`),
 	OutputSchema: json.RawMessage(`{"type":"object","description":"What measure returns.","properties":{"shape":{"$ref":"#/$defs/Shape","description":"The shape measured."},"count":{"type":"integer","description":"How many shapes were measured."}},"required":["shape","count"],"$defs":{"Shape":{"anyOf":[{"description":"A figure to measure.","oneOf":[{"type":"object","description":"A round shape.","properties":{"type":{"type":"string","const":"circle"},"radius":{"type":"number","description":"The circle's radius, in meters."}},"required":["type","radius"]},{"type":"object","description":"A rectangle.","properties":{"type":{"type":"string","const":"rectangle"},"width":{"type":"number","description":"The rectangle's width, in meters."},"height":{"type":"number","description":"The rectangle's height, in meters."},"label":{"type":"string","description":"Names the rectangle."},"unit":{"type":"string","description":"The unit of the sides."}},"required":["type","width","height"]},{"type":"object","description":"A shape made of shapes.","properties":{"type":{"type":"string","const":"group"},"name":{"type":"string","description":"Names the group."},"parts":{"type":["array","null"],"description":"The group's shapes.","items":{"$ref":"#/$defs/Shape"}}},"required":["type","name","parts"]}]},{"type":"null"}]}}}`),
 	Strict:       true,
+	Sensitive:    []string{"/hidden"},
 }, {
 	Name:        "eval",
 	Description: "Evaluates an expression.",
@@ -247,7 +248,7 @@ func toolgenDecodeMeasure(d *runtime.Decoder, v *Measure) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [4]runtime.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "shape":
@@ -279,8 +280,13 @@ func toolgenDecodeMeasure(d *runtime.Decoder, v *Measure) {
 				}
 				d.Leave()
 			}
+		case "hidden":
+			if d.Property(&seen[3], "hidden", runtime.Optional|runtime.Sensitive) {
+				toolgenDecodeShape(d, &v.Hidden)
+				d.Leave()
+			}
 		default:
-			d.Unknown("shape", "spare", "named")
+			d.Unknown("shape", "spare", "named", "hidden")
 		}
 	}
 	if seen[0] == runtime.Absent {

@@ -89,6 +89,8 @@ type Measure struct {
 	Spare Shape `json:"spare,omitempty"`
 	// Named are shapes by name.
 	Named map[string]Shape `json:"named,omitempty"`
+	// Hidden is a shape never echoed in errors.
+	Hidden Shape `json:"hidden,omitempty" tool:"sensitive"`
 }
 
 // Area is what measure returns.

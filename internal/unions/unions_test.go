@@ -116,6 +116,13 @@ func TestSensitiveVariant(t *testing.T) {
 	if r := call(t, "unlock", `{"secret":{"code":"1234","kind":"pin"}}`); r.IsError || r.Text() != "open" {
 		t.Fatalf("got %s", r.Text())
 	}
+	// Below a sensitive union, neither a wrong tag nor a variant's value is shown.
+	for _, hidden := range []string{`{"type":"secret-shape"}`, `{"type":"circle","radius":"secret-radius"}`, `{"type":7}`} {
+		r := call(t, "echo_shape", `{"shape":{"type":"circle","radius":1},"hidden":`+hidden+`}`)
+		if !r.IsError || strings.Contains(r.Text(), "secret") || strings.Contains(r.Text(), "7") || !strings.Contains(r.Text(), "/hidden/") {
+			t.Errorf("%s: got %s", hidden, r.Text())
+		}
+	}
 }
 
 // TestUnionList reads a list of unions and returns it: each item keeps its tag.

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -80,6 +81,9 @@ func fillNulls(v any, s map[string]any, defs map[string]any) {
 		return
 	}
 	for _, b := range asList(s["anyOf"]) {
+		if !constsMatch(v, asMap(b)) {
+			continue // another variant of a tagged union: its properties are not v's
+		}
 		fillNulls(v, asMap(b), defs)
 	}
 	switch x := v.(type) {
@@ -98,6 +102,23 @@ func fillNulls(v any, s map[string]any, defs map[string]any) {
 			}
 		}
 	}
+}
+
+// constsMatch reports whether the object v holds, for each property of the object
+// schema s that is a const, that const (or nothing): whether v may be the variant s of
+// a tagged union. A value that is not an object matches.
+func constsMatch(v any, s map[string]any) bool {
+	x, ok := v.(map[string]any)
+	if !ok {
+		return true
+	}
+	for name, ps := range asMap(s["properties"]) {
+		c, isConst := asMap(ps)["const"]
+		if pv, present := x[name]; isConst && present && fmt.Sprint(pv) != fmt.Sprint(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // geminiAsJSONSchema reads Gemini parameters back as JSON Schema: lower-case types,

@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,6 +36,11 @@ func TestGoldenDynamicDifferential(t *testing.T) {
 	}
 	for _, c := range parserCases(t) {
 		t.Run(c.name, func(t *testing.T) {
+			if slices.ContainsFunc(c.pkgs, hasUnion) {
+				// Pending: runtime.NewTool takes oneOf on branch h-schema20 (issue 20,
+				// item 2); the lead drops this skip when the two branches meet.
+				t.Skip("pending: the dynamic engine's oneOf, for tagged unions")
+			}
 			dir := t.TempDir()
 			gomod := "module example.com/x\n\ngo 1.26\n\nrequire github.com/toolgen/toolgen v0.0.0\n\nreplace github.com/toolgen/toolgen => " + root + "\n"
 			write(t, filepath.Join(dir, "go.mod"), []byte(gomod))
@@ -285,3 +291,10 @@ func TestToolgenDynamic(t *tgtesting.T) {
 	t.Logf("%d cases differ only in properties whose Go type the schema does not say", differ)
 }
 `
+
+// hasUnion reports whether a package's tools use a tagged union.
+func hasUnion(pkg *model.Package) bool {
+	return slices.ContainsFunc(pkg.Types, func(nt *model.NamedType) bool {
+		return nt.Underlying != nil && nt.Underlying.Kind == model.Union
+	})
+}

@@ -3,6 +3,7 @@ package generator
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -70,6 +71,7 @@ func goSource(pkg *model.Package, schemas *schemaSet) ([]byte, error) {
 			return nil, err
 		}
 	}
+	g.emitVariantMarshalers(f)
 	g.emitMatchers(f)
 	if len(g.patternOrder) > 0 {
 		f.Comment("Patterns of the tools' string properties, compiled on first use.")
@@ -378,6 +380,10 @@ func sensitivePaths(pkg *model.Package, t *model.Tool) []string {
 			walkType(typ.Elem, prefix+"/*", visiting)
 		case model.Struct:
 			walk(typ.Fields, prefix, visiting)
+		case model.Union:
+			for _, v := range typ.Variants {
+				walkType(v.Type, prefix, visiting)
+			}
 		case model.Named:
 			nt := pkg.Type(typ.Ref)
 			if nt == nil || visiting[nt.ID] {
@@ -679,8 +685,11 @@ func (g *goGen) decoderName(id string) string {
 	return g.helper("decode", id, "toolgenDecode"+identFromID(id))
 }
 
-// structDecoder emits the decoder of a named struct type.
+// structDecoder emits the decoder of a named struct type, or of a union.
 func (g *goGen) structDecoder(f *jen.File, nt *model.NamedType) error {
+	if nt != nil && nt.Underlying.Kind == model.Union {
+		return g.unionDecoder(f, nt)
+	}
 	if nt == nil || nt.Underlying.Kind != model.Struct {
 		return fmt.Errorf("no struct type to decode for %v", nt)
 	}
@@ -693,31 +702,140 @@ func (g *goGen) structDecoder(f *jen.File, nt *model.NamedType) error {
 	return nil
 }
 
+// unionDecoder emits the decoder of a union: it finds the variant by the tag, wherever
+// the tag stands in the object, and reads the object with that variant's decoder, which
+// follows it.
+func (g *goGen) unionDecoder(f *jen.File, nt *model.NamedType) error {
+	u := nt.Underlying
+	name := g.decoderName(nt.ID)
+	args := []jen.Code{jen.Lit(u.Tag)}
+	var cases []jen.Code
+	var kinds []string
+	type variantFunc struct {
+		name string
+		nt   *model.NamedType
+		tag  string
+	}
+	var funcs []variantFunc
+	for i, v := range u.Variants {
+		if v.Type == nil || v.Type.Kind != model.Named {
+			return fmt.Errorf("union %s: variant %q is not a named type", nt.ID, v.Value)
+		}
+		vnt := g.pkg.Type(v.Type.Ref)
+		if vnt == nil || vnt.Underlying == nil || vnt.Underlying.Kind != model.Struct {
+			return fmt.Errorf("union %s: variant %q is not a struct type", nt.ID, v.Value)
+		}
+		vname := g.helper("variant", nt.ID+"\x00"+vnt.ID, "toolgenDecode"+identFromID(vnt.ID)+"In"+identFromID(nt.ID))
+		funcs = append(funcs, variantFunc{vname, vnt, u.Tag})
+		args = append(args, jen.Lit(v.Value))
+		kinds = append(kinds, vnt.Name)
+		cases = append(cases, jen.Case(jen.Lit(i)).Block(
+			jen.Var().Id("x").Qual(vnt.PkgPath, vnt.Name),
+			jen.Id(vname).Call(jen.Id("d"), jen.Op("&").Id("x")),
+			jen.Op("*").Id("v").Op("=").Id("x"),
+		))
+	}
+	f.Commentf("%s reads a %s object into v: a %s, as its %q says.", name, nt.Name, orList(kinds), u.Tag)
+	f.Func().Id(name).Params(
+		jen.Id("d").Op("*").Qual(runtimePkg, "Decoder"),
+		jen.Id("v").Op("*").Qual(nt.PkgPath, nt.Name),
+	).Block(jen.Switch(jen.Id("d").Dot("BeginUnion").Call(args...)).Block(cases...))
+	v := lvalue{val: func() *jen.Statement { return jen.Id("v") }, ptr: true}
+	for _, vf := range funcs {
+		f.Commentf("%s reads the properties of a %s, the object BeginUnion began as a %s, into v.", vf.name, vf.nt.Name, nt.Name)
+		f.Func().Id(vf.name).Params(
+			jen.Id("d").Op("*").Qual(runtimePkg, "Decoder"),
+			jen.Id("v").Op("*").Qual(vf.nt.PkgPath, vf.nt.Name),
+		).Block(g.objectBody(vf.nt.Underlying.Fields, v, 0, vf.tag)...)
+	}
+	return nil
+}
+
+// emitVariantMarshalers gives every variant of the package's unions a MarshalJSON
+// method that writes its discriminator first, so that a union in a result (or in any
+// JSON the program writes) reads back as the variant it is. encoding/json writes an
+// interface's value by the value's own type, which alone cannot say the union's tag.
+func (g *goGen) emitVariantMarshalers(f *jen.File) {
+	for _, nt := range g.pkg.Types {
+		u := nt.Underlying
+		if u == nil || u.Kind != model.Union || nt.PkgPath != g.pkg.Path {
+			continue
+		}
+		for _, v := range u.Variants {
+			vnt := g.pkg.Type(v.Type.Ref)
+			if vnt == nil {
+				g.fail(fmt.Errorf("union %s: unknown variant type %q", nt.ID, v.Type.Ref))
+				continue
+			}
+			member := jsonText(u.Tag) + ":" + jsonText(v.Value)
+			f.Commentf("MarshalJSON writes a %s as encoding/json does, with %s first: the %s it is.", vnt.Name, member, nt.Name)
+			f.Func().Params(jen.Id("v").Qual(vnt.PkgPath, vnt.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+				jen.Type().Id("plain").Qual(vnt.PkgPath, vnt.Name),
+				jen.Return(jen.Qual(implPkg, "MarshalVariant").Call(stringLiteral(member), jen.Id("plain").Call(jen.Id("v")))),
+			)
+		}
+	}
+}
+
+// jsonText returns s as a JSON string, without escaping HTML characters.
+func jsonText(s string) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// orList joins names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return englishList(names)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // objectFunctionBody is the body of a decoder function for an object with fields,
 // decoding into the struct pointer v.
 func (g *goGen) objectFunctionBody(fields []*model.Field) []jen.Code {
 	v := lvalue{val: func() *jen.Statement { return jen.Id("v") }, ptr: true}
 	stmts := []jen.Code{jen.If(jen.Op("!").Id("d").Dot("BeginObject").Call()).Block(jen.Return())}
-	return append(stmts, g.objectBody(fields, v, 0)...)
+	return append(stmts, g.objectBody(fields, v, 0, "")...)
 }
 
 // objectBody reads the properties of an object whose opening brace was read into the
-// struct dst.
-func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int) []jen.Code {
+// struct dst. tag, when not "", is the discriminator of the union the struct is a
+// variant of: a property besides the fields, which BeginUnion has read already (it is
+// present, and names this variant), so its value is only skipped, and a repeat of it
+// reported.
+func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int, tag string) []jen.Code {
 	seen := "seen" + suffix(depth)
+	first := 0 // the index in seen of fields[0]
+	if tag != "" {
+		first = 1
+	}
 	var stmts []jen.Code
-	if len(fields) > 0 {
-		stmts = append(stmts, jen.Var().Id(seen).Index(jen.Lit(len(fields))).Qual(runtimePkg, "Presence"))
+	if n := first + len(fields); n > 0 {
+		stmts = append(stmts, jen.Var().Id(seen).Index(jen.Lit(n)).Qual(runtimePkg, "Presence"))
 	}
 	var cases []jen.Code
-	names := make([]jen.Code, len(fields))
+	var names []jen.Code
+	if tag != "" {
+		names = append(names, jen.Lit(tag))
+		cases = append(cases, jen.Case(jen.Lit(tag)).Block(
+			jen.Comment("BeginUnion read it: this variant's value."),
+			jen.If(jen.Id("d").Dot("Property").Call(jen.Op("&").Id(seen).Index(jen.Lit(0)), jen.Lit(tag), jen.Qual(runtimePkg, "Required"))).Block(
+				jen.Id("d").Dot("Skip").Call(),
+				jen.Id("d").Dot("Leave").Call(),
+			),
+		))
+	}
 	for i, fld := range fields {
-		names[i] = jen.Lit(fld.Name)
+		names = append(names, jen.Lit(fld.Name))
 		target, prep := g.fieldTarget(dst, fld)
 		body := append(prep, g.value(fld.Type, &fld.Constraints, target, depth, !fld.Required)...)
 		body = append(body, jen.Id("d").Dot("Leave").Call())
 		cases = append(cases, jen.Case(jen.Lit(fld.Name)).Block(
-			jen.If(jen.Id("d").Dot("Property").Call(jen.Op("&").Id(seen).Index(jen.Lit(i)), jen.Lit(fld.Name), propertyFlags(fld))).Block(body...),
+			jen.If(jen.Id("d").Dot("Property").Call(jen.Op("&").Id(seen).Index(jen.Lit(first+i)), jen.Lit(fld.Name), propertyFlags(fld))).Block(body...),
 		))
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Unknown").Call(names...)))
@@ -727,13 +845,13 @@ func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int) []jen.C
 	for i, fld := range fields {
 		switch {
 		case fld.Required:
-			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(i)).Op("==").Qual(runtimePkg, "Absent")).Block(
+			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(first+i)).Op("==").Qual(runtimePkg, "Absent")).Block(
 				jen.Id("d").Dot("Missing").Call(jen.Lit(fld.Name)),
 			))
 		case fld.Constraints.Default != "":
 			target, prep := g.fieldTarget(dst, fld)
 			set := append(prep, g.defaultValue(fld, target))
-			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(i)).Op("!=").Qual(runtimePkg, "Present")).Block(set...))
+			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(first+i)).Op("!=").Qual(runtimePkg, "Present")).Block(set...))
 		}
 	}
 	return stmts
@@ -968,11 +1086,17 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 		return g.arrayValue(r, c, dst, depth)
 	case model.Map:
 		return g.mapValue(r, c, dst, depth)
+	case model.Union:
+		if r.named == nil {
+			g.fail(errors.New("a union must be a named type"))
+			return nil
+		}
+		return []jen.Code{jen.Id(g.decoderName(r.named.ID)).Call(jen.Id("d"), dst.addr())}
 	case model.Struct:
 		if r.named != nil {
 			return []jen.Code{jen.Id(g.decoderName(r.named.ID)).Call(jen.Id("d"), dst.addr())}
 		}
-		return []jen.Code{jen.If(jen.Id("d").Dot("BeginObject").Call()).Block(g.objectBody(r.Fields, dst, depth+1)...)}
+		return []jen.Code{jen.If(jen.Id("d").Dot("BeginObject").Call()).Block(g.objectBody(r.Fields, dst, depth+1, "")...)}
 	}
 	g.fail(fmt.Errorf("cannot decode a value of kind %q", r.Kind))
 	return nil

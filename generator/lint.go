@@ -164,6 +164,10 @@ func (l *linter) walk(t *model.Type) {
 				}
 				l.walk(f.Type)
 			}
+		case model.Union:
+			for _, v := range t.Variants {
+				l.walk(v.Type)
+			}
 		case model.Named:
 			if l.types[t.Ref] {
 				return

@@ -163,6 +163,11 @@ func cyclicTypes(pkg *model.Package) map[string]bool {
 					return true
 				}
 			}
+			for _, v := range t.Variants {
+				if reaches(v.Type) {
+					return true
+				}
+			}
 			return false
 		}
 		if reaches(nt.Underlying) {
@@ -362,8 +367,61 @@ func (b *builder) typ(t *model.Type, p place) (*schema, error) {
 			return nil, err
 		}
 		return s, b.constrain(s, p)
+	case model.Union:
+		return b.union(t, p)
 	}
 	return b.leaf(t, p)
+}
+
+// union builds the schema of a tagged union: {"oneOf": [variant, ...]}, each variant
+// the object of its struct type with the discriminator first among its properties,
+// required and the variant's const. In an output schema it is nullable, since a nil
+// interface is written as null.
+func (b *builder) union(t *model.Type, p place) (*schema, error) {
+	if len(t.Variants) == 0 {
+		return nil, fmt.Errorf("%s: union has no variants", orRoot(p.path))
+	}
+	if p.list && p.c != nil && (p.c.MinItems != nil || p.c.MaxItems != nil || p.c.UniqueItems) {
+		return nil, fmt.Errorf("%s: minItems, maxItems and uniqueItems need a slice, array or map", orRoot(p.path))
+	}
+	s := &schema{}
+	for i, v := range t.Variants {
+		path := p.path + "/oneOf/" + strconv.Itoa(i)
+		vt, err := underlying(b.pkg, v.Type)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if vt.Kind != model.Struct {
+			return nil, fmt.Errorf("%s: variant %q is of kind %s, not a struct", path, v.Value, vt.Kind)
+		}
+		obj, err := b.object(vt.Fields, path)
+		if err != nil {
+			return nil, err
+		}
+		if obj.Properties.Get(t.Tag) != nil {
+			return nil, fmt.Errorf("%s: variant %q has a property named %q, the union's discriminator", path, v.Value, t.Tag)
+		}
+		value, err := json.Marshal(v.Value)
+		if err != nil {
+			return nil, fmt.Errorf("%s: variant value: %w", path, err)
+		}
+		tag := &schema{Type: typeList{"string"}, Const: value}
+		*obj.Properties = append(schemaMap{{Name: t.Tag, Schema: tag}}, *obj.Properties...)
+		obj.Required = append([]string{t.Tag}, obj.Required...)
+		if v.Type.Kind == model.Named {
+			if nt := b.pkg.Type(v.Type.Ref); nt != nil {
+				obj.Description = strings.TrimSpace(nt.Doc)
+			}
+		}
+		s.OneOf = append(s.OneOf, obj)
+	}
+	if err := b.constrain(s, p); err != nil {
+		return nil, err
+	}
+	if b.output {
+		s = nullable(s)
+	}
+	return s, nil
 }
 
 // keyNames returns the "propertyNames" schema of a map whose keys are of type key: the
@@ -407,7 +465,7 @@ func (b *builder) named(t *model.Type, p place) (*schema, error) {
 	// An enum property restricted further gets its own copy of the type, with the
 	// narrower list.
 	restricted := isEnum && p.c != nil && (len(p.c.Enum) > 0 || p.c.Const != "")
-	shareable := isEnum || nt.Underlying.Kind == model.Struct || b.cyclic[nt.ID]
+	shareable := isEnum || nt.Underlying.Kind == model.Struct || nt.Underlying.Kind == model.Union || b.cyclic[nt.ID]
 	if shareable && !restricted && !p.root {
 		if b.counting {
 			b.refs[nt.ID]++

@@ -18,6 +18,7 @@ func schemaCases() []schemaCase {
 		{"shared", sharedPackage},
 		{"kinds", kindsPackage},
 		{"dialects", dialectsPackage},
+		{"unions", unionsPackage},
 	}
 }
 
@@ -440,6 +441,56 @@ func dialectsPackage() *model.Package {
 					fld("name", tString(), at(111)),
 					fld("age", tPtr(tUint(8)), optional, at(112)),
 				)},
+		},
+	}
+}
+
+// unionsPackage: a tagged union as a parameter, a list item, an optional property, a
+// map value and a result, one variant with an optional field, and a union nested in a
+// variant (recursion through the union).
+func unionsPackage() *model.Package {
+	const path = "example.com/pay"
+	return &model.Package{
+		Path: path, Name: "pay", Dir: ".",
+		Tools: []*model.Tool{{
+			Name: "pay", GoName: "Pay", Description: "Pay pays an amount.", Strict: true,
+			Input: model.Input{Kind: model.InputParams, Params: []*model.Field{
+				fld("method", tNamed("Method"), desc("How to pay.")),
+				fld("amount", tInt(64), cons(func(c *model.Constraints) { c.Minimum = "1" })),
+				fld("backups", tSlice(tNamed("Method")), omitEmpty),
+				fld("spare", tNamed("Method"), omitEmpty),
+				fld("byName", tMap(tString(), tNamed("Method")), omitEmpty),
+			}},
+			Output: model.Output{Kind: model.OutputValue, Type: tNamed("Method"), Error: true},
+		}, {
+			Name: "refund", GoName: "Refund", Description: "Refund pays back, strict everywhere.", Strict: true,
+			Input: model.Input{Kind: model.InputParams, Params: []*model.Field{
+				fld("to", tNamed("Target"), desc("Where the money goes.")),
+				fld("also", tSlice(tNamed("Target")), omitEmpty),
+			}},
+			Output: model.Output{Kind: model.OutputNone, Error: true},
+		}},
+		Types: []*model.NamedType{
+			{ID: "BankTransfer", Name: "BankTransfer", PkgPath: path, Doc: "A transfer from a bank account.",
+				Underlying: tStruct(fld("iban", tString(), cons(func(c *model.Constraints) { c.Pattern = "^[A-Z]{2}[0-9]{2}" })))},
+			{ID: "Card", Name: "Card", PkgPath: path, Doc: "A payment card.",
+				Underlying: tStruct(
+					fld("number", tString(), cons(func(c *model.Constraints) { c.MinLength = ip(12) })),
+					fld("holder", tString(), omitEmpty),
+				)},
+			{ID: "Method", Name: "Method", PkgPath: path, Doc: "Method is how a payment is made.",
+				Underlying: &model.Type{Kind: model.Union, Tag: "type", Variants: []*model.Variant{
+					{Value: "card", Type: tNamed("Card")},
+					{Value: "bank_transfer", Type: tNamed("BankTransfer")},
+					{Value: "split", Type: tNamed("Split")},
+				}}, Recursive: true},
+			{ID: "Target", Name: "Target", PkgPath: path, Doc: "Target is a card or an account.",
+				Underlying: &model.Type{Kind: model.Union, Tag: "kind", Variants: []*model.Variant{
+					{Value: "card", Type: tNamed("Card")},
+					{Value: "bank", Type: tNamed("BankTransfer")},
+				}}},
+			{ID: "Split", Name: "Split", PkgPath: path, Doc: "Split pays with two methods.",
+				Underlying: tStruct(fld("first", tNamed("Method")), fld("second", tNamed("Method"))), Recursive: true},
 		},
 	}
 }

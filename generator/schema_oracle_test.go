@@ -65,6 +65,38 @@ type oracleCheck struct {
 // oracleChecks returns hand-written instances for the golden cases' schemas.
 func oracleChecks() []oracleCheck {
 	return []oracleCheck{
+		{"unions", "pay", false, []oracleCase{
+			{`{"method":{"type":"card","number":"123456789012"},"amount":1}`, true},
+			{`{"method":{"number":"123456789012","type":"card","holder":"A"},"amount":1}`, true},
+			{`{"method":{"type":"bank_transfer","iban":"FR76"},"amount":2,"backups":[{"type":"card","number":"123456789012"}]}`, true},
+			{`{"method":{"type":"split","first":{"type":"bank_transfer","iban":"DE12"},"second":{"type":"card","number":"123456789012"}},"amount":3}`, true},
+			{`{"method":{"type":"card","number":"123456789012"},"amount":1,"spare":{"type":"bank_transfer","iban":"FR76"},"byName":{"x":{"type":"card","number":"123456789012"}}}`, true},
+			{`{"method":{"number":"123456789012"},"amount":1}`, false},                        // no tag
+			{`{"method":{"type":"cash"},"amount":1}`, false},                                  // unknown tag
+			{`{"method":{"type":3,"number":"123456789012"},"amount":1}`, false},               // tag not a string
+			{`{"method":{"type":"card","iban":"FR76"},"amount":1}`, false},                    // another variant's property
+			{`{"method":{"type":"bank_transfer","number":"123456789012"},"amount":1}`, false}, // the same, the other way
+			{`{"method":{"type":"card","number":"1"},"amount":1}`, false},                     // the variant's own rule
+			{`{"method":{"type":"split","first":{"type":"card"},"second":{"type":"card","number":"123456789012"}},"amount":1}`, false},
+			{`{"method":null,"amount":1}`, false},
+			{`{"method":"card","amount":1}`, false},
+			{`{"method":{"type":"card","number":"123456789012"},"amount":1,"byName":{"x":{}}}`, false},
+		}},
+		{"unions", "refund", false, []oracleCase{
+			{`{"to":{"kind":"card","number":"123456789012"}}`, true},
+			{`{"to":{"iban":"FR76","kind":"bank"},"also":[{"number":"123456789012","holder":"A","kind":"card"}]}`, true},
+			{`{"to":{"kind":"card","number":"123456789012","type":"card"}}`, false},
+			{`{"to":{"number":"123456789012"}}`, false},
+			{`{"to":{"kind":"bank","iban":"FR76","holder":"A"}}`, false},
+			{`{"to":{"kind":"card"}}`, false},
+		}},
+		{"unions", "pay", true, []oracleCase{
+			{`{"result":{"type":"card","number":"1"}}`, true},
+			{`{"result":{"type":"bank_transfer","iban":"x","extra":1}}`, true}, // output objects are open
+			{`{"result":null}`, true},                                          // a nil interface
+			{`{"result":{"number":"1"}}`, false},
+			{`{"result":{"type":"cash"}}`, false},
+		}},
 		{"weather", "get_weather", false, []oracleCase{
 			{`{"city":"Paris"}`, true},
 			{`{"city":"Paris","unit":"fahrenheit","days":14}`, true},

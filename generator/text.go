@@ -42,6 +42,11 @@ func checkText(pkg *model.Package) error {
 		if err := checkTypeText(nt.Underlying); err != nil {
 			return fmt.Errorf("type %s: %w", nt.ID, err)
 		}
+		for _, v := range variantsOf(nt.Underlying) {
+			if !utf8.ValidString(v.Value) || !utf8.ValidString(nt.Underlying.Tag) {
+				return fmt.Errorf("type %s: variant %q (discriminator %q) is not valid UTF-8", nt.ID, v.Value, nt.Underlying.Tag)
+			}
+		}
 	}
 	return nil
 }
@@ -69,4 +74,12 @@ func checkFieldText(f *model.Field) error {
 		}
 	}
 	return checkTypeText(f.Type)
+}
+
+// variantsOf returns a union's variants, nil for any other type (or none).
+func variantsOf(t *model.Type) []*model.Variant {
+	if t == nil {
+		return nil
+	}
+	return t.Variants
 }

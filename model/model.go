@@ -301,7 +301,14 @@ const (
 	Text     Kind = "text"   // implements encoding.TextUnmarshaler; a string
 	Any      Kind = "any"    // any or interface{}: free-form JSON
 	Raw      Kind = "raw"    // json.RawMessage: free-form JSON kept as bytes
+	// Union is a sealed interface's underlying type: a tagged union of the struct types
+	// that implement it (Tag, Variants). It is always a NamedType's Underlying.
+	Union Kind = "union"
 )
+
+// DefaultUnionTag is the discriminator property of a union whose interface has no
+// //toolgen:union line.
+const DefaultUnionTag = "type"
 
 // Type is a node of a Go type as toolgen maps it.
 type Type struct {
@@ -321,6 +328,22 @@ type Type struct {
 	Fields []*Field `json:"fields,omitempty"`
 	// Ref is the NamedType.ID of a Named kind.
 	Ref string `json:"ref,omitempty"`
+	// Tag is a Union's discriminator property: the name of the property whose value
+	// says which variant an object is.
+	Tag string `json:"tag,omitempty"`
+	// Variants are a Union's variants, in declaration order.
+	Variants []*Variant `json:"variants,omitempty"`
+}
+
+// Variant is one variant of a union: a named struct type that implements the union's
+// interface, and the value its discriminator property holds.
+type Variant struct {
+	// Value is the discriminator's value for this variant (plain text, not JSON).
+	Value string `json:"value"`
+	// Type is the variant's struct type, of kind Named.
+	Type *Type `json:"type"`
+	// Pos is where the variant type is declared.
+	Pos Pos `json:"pos"`
 }
 
 // NamedType is a defined Go type used by some tool.

@@ -293,6 +293,13 @@ type pkgBuilder struct {
 	opts packageOptions
 	// warnings are the problems that do not stop generation
 	warnings []model.Warning
+	// unionDirs and variantDirs are the //toolgen:union and //toolgen:variant lines of
+	// the package's type declarations
+	unionDirs, variantDirs map[*types.TypeName]*typeDirective
+	// variantOf maps each variant of a union the tools use to the union's entry
+	variantOf map[*types.TypeName]*namedEntry
+	// embeds are the embedded fields of named types met while mapping structs
+	embeds []embeddedVariant
 }
 
 func newPkgBuilder(l *loader, p *packages.Package) *pkgBuilder {
@@ -302,6 +309,10 @@ func newPkgBuilder(l *loader, p *packages.Package) *pkgBuilder {
 		info:  p.TypesInfo,
 		named: map[*types.TypeName]*namedEntry{},
 		refs:  map[*model.Type]*namedEntry{},
+
+		unionDirs:   map[*types.TypeName]*typeDirective{},
+		variantDirs: map[*types.TypeName]*typeDirective{},
+		variantOf:   map[*types.TypeName]*namedEntry{},
 	}
 }
 
@@ -348,10 +359,14 @@ func (b *pkgBuilder) build() *model.Package {
 	})
 	b.readPackageOptions(files, mp)
 	for _, f := range files {
+		b.scanTypeDirectives(f)
+	}
+	for _, f := range files {
 		b.scanFile(f)
 	}
 	b.recordDirectives(files)
 	b.checkConstraints()
+	b.checkEmbeddedVariants()
 	mp.Types = b.finishTypes()
 	for _, t := range b.tools {
 		if t.tool != nil {

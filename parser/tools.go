@@ -21,7 +21,7 @@ const (
 )
 
 // directiveNames are the directives, in full.
-var directiveNames = []string{directivePrefix + toolDirective, directivePrefix + paramDirective, directivePrefix + packageDirective}
+var directiveNames = []string{directivePrefix + toolDirective, directivePrefix + paramDirective, directivePrefix + packageDirective, directivePrefix + unionDirective, directivePrefix + variantDirective}
 
 // nearMiss recognizes a comment that looks like a toolgen directive but is not one,
 // such as "// toolgen:tool readonly" (a space after //), "//Toolgen:tool",
@@ -81,7 +81,7 @@ func nearMiss(text string) (string, bool) {
 	if rest := strings.TrimLeftFunc(opts, unicode.IsSpace); rest != opts {
 		opts = " " + rest
 	}
-	known := []string{toolDirective, paramDirective, packageDirective}
+	known := []string{toolDirective, paramDirective, packageDirective, unionDirective, variantDirective}
 	if !slices.Contains(known, name) {
 		// One typo more at most: "toolgen: to do" is prose.
 		n := nearest(name, known)
@@ -168,6 +168,8 @@ func (b *pkgBuilder) scanFile(f *ast.File) {
 				tools = append(tools, c)
 			case paramDirective:
 				params = append(params, c)
+			case unionDirective, variantDirective:
+				// Read before any tool is mapped: see scanTypeDirectives.
 			case packageDirective:
 				if cg != f.Doc {
 					b.errorf(b.commentPos(c, 0), "%s%s must be in the doc comment of the package clause (the comment right above \"package %s\")", directivePrefix, packageDirective, f.Name.Name)

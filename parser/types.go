@@ -165,7 +165,7 @@ func (b *pkgBuilder) mapType(t types.Type, m mode, owner *namedEntry) (*model.Ty
 		}
 		return &model.Type{Kind: model.Map, Key: key, Elem: elem}, nil
 	case *types.Struct:
-		if c := b.l.ifs.classify(t, m); c != classPlain {
+		if c := b.classify(t, m); c != classPlain {
 			return nil, fmt.Errorf("unnamed struct type %s is encoded as %s through an embedded field's methods; give it a name or drop the embedding", b.typeString(t), c)
 		}
 		return &model.Type{Kind: model.Struct, Fields: b.mapStruct(t, m, owner)}, nil
@@ -265,7 +265,7 @@ func (b *pkgBuilder) mapNamed(t *types.Named, m mode, owner *namedEntry) (*model
 	if t.TypeArgs().Len() > 0 || t.TypeParams().Len() > 0 {
 		return nil, fmt.Errorf("unsupported type %s: generic types are not supported", b.typeString(t))
 	}
-	c := b.l.ifs.classify(t, m)
+	c := b.classify(t, m)
 	if c == classJSON {
 		return nil, fmt.Errorf("unsupported type %s: it implements json.Unmarshaler, so its JSON form cannot be known at generate time", b.typeString(t))
 	}
@@ -294,7 +294,13 @@ func (b *pkgBuilder) mapNamed(t *types.Named, m mode, owner *namedEntry) (*model
 		case classMarshaler:
 			e.nt.Underlying = &model.Type{Kind: model.Any}
 		default:
-			u, err := b.mapType(t.Underlying(), m, e)
+			var u *model.Type
+			var err error
+			if it, ok := t.Underlying().(*types.Interface); ok && !it.Empty() {
+				u, err = b.mapUnion(t, it, m, e)
+			} else {
+				u, err = b.mapType(t.Underlying(), m, e)
+			}
 			e.nt.Underlying, e.err = u, err
 			if err == nil {
 				e.nt.Enum = b.enum(t)
@@ -314,8 +320,17 @@ func (b *pkgBuilder) mapNamed(t *types.Named, m mode, owner *namedEntry) (*model
 				return nil, fmt.Errorf("type %s is read as %s but written as %s; use it only as input or only as output", b.typeString(t), in, out)
 			}
 			if c == classPlain && e.err == nil {
-				// Walk it again the other way, to find what only this direction rejects.
-				_, _ = b.mapType(t.Underlying(), m, nil)
+				// Walk it again the other way, to find what only this direction rejects:
+				// a union's variants, or the underlying type.
+				if u := e.nt.Underlying; u != nil && u.Kind == model.Union {
+					for _, v := range u.Variants {
+						if vt, ok := b.refs[v.Type].obj.Type().(*types.Named); ok {
+							_, _ = b.mapNamed(vt, m, nil)
+						}
+					}
+				} else {
+					_, _ = b.mapType(t.Underlying(), m, nil)
+				}
 			}
 		}
 	}
@@ -419,7 +434,7 @@ func (b *pkgBuilder) isStructParam(t types.Type) bool {
 		if _, ok := t.Underlying().(*types.Struct); !ok || isNamed(t, "time", "Time") {
 			return false
 		}
-		return b.l.ifs.classify(t, modeInput) != classText
+		return b.classify(t, modeInput) != classText
 	}
 	return false
 }
@@ -510,6 +525,9 @@ func (b *pkgBuilder) mapStruct(st *types.Struct, m mode, owner *namedEntry) []*m
 						found = append(found, sfd)
 					}
 					continue
+				}
+				if tn, ok := ft.(*types.Named); ok {
+					b.embeds = append(b.embeds, embeddedVariant{field: sf, typ: tn.Obj()})
 				}
 				n, _ := nextCount.At(ft).(int)
 				nextCount.Set(ft, n+1)

@@ -116,6 +116,9 @@ type Decoder struct {
 	// chunk holds the bytes of the short strings String returned, this call's and
 	// earlier ones'; it is only ever appended to (see keep).
 	chunk []byte
+
+	// unions remembers what BeginUnion looked ahead at.
+	unions unionCache
 }
 
 // container is an object or array being read.
@@ -188,6 +191,7 @@ func (d *Decoder) Reset(args []byte, limits Limits) {
 		d.pendingOuter = nil
 	}
 	d.pendingPos = 0
+	d.unions.reset()
 	if len(args) > limits.maxBytes() {
 		d.data = nil
 		d.stop(CodeTooLarge, "the arguments are "+strconv.Itoa(len(args))+" bytes long, over the limit of "+strconv.Itoa(limits.maxBytes()))

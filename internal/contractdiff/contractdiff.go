@@ -769,7 +769,8 @@ func (c *comparer) schema(o, n node) {
 	if _, ok := o.kw["propertyNames"]; ok || n.kw["propertyNames"] != nil {
 		c.schema(o.child("propertyNames"), n.child("propertyNames"))
 	}
-	c.anyOf(o, n)
+	c.branches(o, n, "anyOf")
+	c.branches(o, n, "oneOf")
 	for _, k := range unionKeys(o.kw, n.kw) {
 		if handled(k) {
 			continue
@@ -796,7 +797,7 @@ func handled(k string) bool {
 	case "type", "(null)", "enum", "const", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum",
 		"multipleOf", "minLength", "minItems", "minProperties", "maxLength", "maxItems", "maxProperties",
 		"pattern", "format", "contentEncoding", "uniqueItems", "properties", "required",
-		"additionalProperties", "items", "propertyNames", "anyOf", "$defs":
+		"additionalProperties", "items", "propertyNames", "anyOf", "oneOf", "$defs":
 		return true
 	}
 	return false
@@ -1228,8 +1229,10 @@ func (c *comparer) object(o, n node) {
 	}
 }
 
-func (c *comparer) anyOf(o, n node) {
-	const k = "anyOf"
+// branches compares the branches of anyOf or oneOf (k). A branch added to a oneOf widens
+// it only when the branches exclude each other by a discriminator, as a tagged union's
+// do (see discriminated): otherwise a value that two branches now accept is refused.
+func (c *comparer) branches(o, n node, k string) {
 	ob, _ := o.kw[k].([]any)
 	nb, _ := n.kw[k].([]any)
 	_, oOK := o.kw[k]
@@ -1245,8 +1248,8 @@ func (c *comparer) anyOf(o, n node) {
 		return
 	}
 	if len(ob) == len(nb) {
-		// The order of anyOf's branches means nothing: the same branches in another
-		// order accept the same values.
+		// The order of the branches means nothing: the same branches in another order
+		// accept the same values.
 		same := true
 		for _, b := range ob {
 			if !slices.ContainsFunc(nb, func(x any) bool { return equal(x, b) }) {
@@ -1274,16 +1277,55 @@ func (c *comparer) anyOf(o, n node) {
 		}
 	}
 	switch {
+	case gone == 0 && k == "oneOf" && !discriminated(nb):
+		c.add(changed, n.ptr(k), fmt.Sprintf("changed: %d %s added, whose values other branches may accept too", come, branchWord(come)), o.kw[k], n.kw[k])
 	case gone == 0:
-		c.add(widened, n.ptr(k), fmt.Sprintf("widened: %d %s added", come, branches(come)), o.kw[k], n.kw[k])
+		c.add(widened, n.ptr(k), fmt.Sprintf("widened: %d %s added", come, branchWord(come)), o.kw[k], n.kw[k])
 	case come == 0:
-		c.add(narrowed, n.ptr(k), fmt.Sprintf("narrowed: %d %s removed", gone, branches(gone)), o.kw[k], n.kw[k])
+		c.add(narrowed, n.ptr(k), fmt.Sprintf("narrowed: %d %s removed", gone, branchWord(gone)), o.kw[k], n.kw[k])
 	default:
-		c.add(changed, n.ptr(k), fmt.Sprintf("changed: %d %s removed, %d added", gone, branches(gone), come), o.kw[k], n.kw[k])
+		c.add(changed, n.ptr(k), fmt.Sprintf("changed: %d %s removed, %d added", gone, branchWord(gone), come), o.kw[k], n.kw[k])
 	}
 }
 
-func branches(n int) string {
+// discriminated reports whether branches are objects that one required property tells
+// apart, each branch's a different const: a tagged union, whose branches no value
+// matches twice.
+func discriminated(bs []any) bool {
+	var consts map[string]map[string]bool // property -> the const texts seen
+	for i, b := range bs {
+		m, _ := b.(map[string]any)
+		props, _ := m["properties"].(map[string]any)
+		req, _ := m["required"].([]any)
+		here := map[string]string{}
+		for _, r := range req {
+			name, _ := r.(string)
+			if p, ok := props[name].(map[string]any); ok {
+				if v, ok := p["const"]; ok {
+					here[name] = string(raw(v))
+				}
+			}
+		}
+		if i == 0 {
+			consts = map[string]map[string]bool{}
+			for name, v := range here {
+				consts[name] = map[string]bool{v: true}
+			}
+			continue
+		}
+		for name, seen := range consts {
+			v, ok := here[name]
+			if !ok || seen[v] {
+				delete(consts, name)
+				continue
+			}
+			seen[v] = true
+		}
+	}
+	return len(consts) > 0
+}
+
+func branchWord(n int) string {
 	if n == 1 {
 		return "branch"
 	}

@@ -32,6 +32,13 @@ func lines(cs []Change) []string {
 	return out
 }
 
+// The variants of a tagged union as toolgen writes them.
+const (
+	card = `{"type":"object","properties":{"type":{"type":"string","const":"card"},"number":{"type":"string"}},"required":["type","number"],"additionalProperties":false}`
+	bank = `{"type":"object","properties":{"type":{"type":"string","const":"bank"},"iban":{"type":"string"}},"required":["type","iban"],"additionalProperties":false}`
+	cash = `{"type":"object","properties":{"type":{"type":"string","const":"cash"}},"required":["type"],"additionalProperties":false}`
+)
+
 func TestCompare(t *testing.T) {
 	obj := func(props, required string) string {
 		return `{"type":"object","properties":{` + props + `},"required":[` + required + `],"additionalProperties":false}`
@@ -200,6 +207,14 @@ func TestCompare(t *testing.T) {
 			tool(obj(`"a":{"anyOf":[{"type":"string"},{"type":"integer"}]}`, ``), ""),
 			tool(obj(`"a":{"anyOf":[{"type":"integer"},{"type":"string"}]}`, ``), ""),
 			nil},
+		{"tagged union: a variant added, one removed, a variant's property narrowed",
+			tool(obj(`"a":{"oneOf":[`+card+`,`+bank+`]},"b":{"oneOf":[`+card+`,`+bank+`]},"c":{"oneOf":[`+card+`]}`, ``), ""),
+			tool(obj(`"a":{"oneOf":[`+card+`,`+bank+`,`+cash+`]},"b":{"oneOf":[`+card+`]},"c":{"oneOf":[`+strings.Replace(card, `"type":"string"}}`, `"type":"string","minLength":12}}`, 1)+`]}`, ``), ""),
+			[]string{"compatible /inputSchema/properties/a/oneOf widened: 1 branch added", "breaking /inputSchema/properties/b/oneOf narrowed: 1 branch removed", "breaking /inputSchema/properties/c/oneOf/0/properties/number/minLength added: 12"}},
+		{"oneOf without a discriminator: a branch added may refuse what two branches accept",
+			tool(obj(`"a":{"oneOf":[{"type":"string"},{"type":"integer"}]}`, ``), ""),
+			tool(obj(`"a":{"oneOf":[{"type":"string"},{"type":"integer"},{"type":"number"}]}`, ``), ""),
+			[]string{"breaking /inputSchema/properties/a/oneOf changed: 1 branch added, whose values other branches may accept too"}},
 		{"schema made false",
 			tool(obj(`"a":{"type":"string"}`, ``), ""),
 			tool(obj(`"a":false`, ``), ""),

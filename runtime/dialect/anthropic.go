@@ -4,7 +4,7 @@ import (
 	"slices"
 )
 
-// anthropicMaxUnions is the number of union-typed values (type arrays, anyOf) a strict
+// anthropicMaxUnions is the number of union-typed values (type arrays, anyOf, oneOf) a strict
 // Anthropic tool may have.
 const anthropicMaxUnions = 16
 
@@ -70,12 +70,12 @@ func lowerAnthropic(input *schema, strict bool) (*schema, bool, issueList) {
 		}
 		sentences := dropKeywords(n, anthropicStrictKeeps)
 		restate(n, append(appendCount(nil, lo, hi, "item", "items"), sentences...))
-		if len(n.Type) > 1 || len(n.AnyOf) > 0 {
+		if len(n.Type) > 1 || len(n.AnyOf) > 0 || len(n.OneOf) > 0 {
 			unions++
 		}
 	})
 	if unions > anthropicMaxUnions {
-		issues.add("", "", "%d union-typed values (nullable or anyOf) are over strict mode's limit of %d", unions, anthropicMaxUnions)
+		issues.add("", "", "%d union-typed values (nullable, anyOf or oneOf) are over strict mode's limit of %d", unions, anthropicMaxUnions)
 		return input, false, issues
 	}
 	return s, true, nil

@@ -15,6 +15,10 @@ import (
 
 const weather = `{"type":"object","properties":{"city":{"type":"string","minLength":1},"unit":{"type":"string","enum":["celsius","fahrenheit"]}},"required":["city"]}`
 
+// union is a tagged union as toolgen writes one: a oneOf of closed objects whose "type"
+// is a required const.
+const union = `{"type":"object","properties":{"pay":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"card"},"number":{"type":"string"}},"required":["type"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"bank"}},"required":["type"],"additionalProperties":false}]}},"required":["pay"],"additionalProperties":false}`
+
 func TestNotStrictIsAsGiven(t *testing.T) {
 	in := json.RawMessage(" " + weather + "\n")
 	for name, l := range map[string]dialect.Lowered{
@@ -49,10 +53,28 @@ func TestHandWritten(t *testing.T) {
 		want: `{"type":"object","properties":{"pin":{"type":"string"}},"required":["pin"],"additionalProperties":false}`,
 	}, {
 		name:   "an unknown keyword keeps the schema as given",
-		schema: `{"type":"object","properties":{"v":{"oneOf":[{"type":"string"},{"type":"integer"}]}},"required":["v"]}`,
+		schema: `{"type":"object","properties":{"v":{"not":{"type":"string"}}},"required":["v"]}`,
 		lower:  openAI, strict: false,
-		want:     `{"type":"object","properties":{"v":{"oneOf":[{"type":"string"},{"type":"integer"}]}},"required":["v"]}`,
-		warnings: `[/properties/v at /properties/v: keyword "oneOf" cannot be strict: this lowering does not know it]`,
+		want:     `{"type":"object","properties":{"v":{"not":{"type":"string"}}},"required":["v"]}`,
+		warnings: `[/properties/v at /properties/v: keyword "not" cannot be strict: this lowering does not know it]`,
+	}, {
+		name:   "openai strict takes a tagged union's oneOf as anyOf",
+		schema: union, lower: openAI, strict: true,
+		want: `{"type":"object","properties":{"pay":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"card"},"number":{"type":["string","null"]}},"required":["type","number"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"bank"}},"required":["type"],"additionalProperties":false}]}},"required":["pay"],"additionalProperties":false}`,
+	}, {
+		name:   "anthropic strict keeps a tagged union's oneOf",
+		schema: union, lower: anthropic, strict: true,
+		want: `{"type":"object","properties":{"pay":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"card"},"number":{"type":"string"}},"required":["type"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"bank"}},"required":["type"],"additionalProperties":false}]}},"required":["pay"],"additionalProperties":false}`,
+	}, {
+		name:   "gemini takes a tagged union's oneOf as anyOf",
+		schema: union, lower: gemini, strict: false,
+		want: `{"type":"OBJECT","properties":{"pay":{"anyOf":[{"type":"OBJECT","properties":{"type":{"type":"STRING","format":"enum","enum":["card"]},"number":{"type":"STRING"}},"required":["type"]},{"type":"OBJECT","properties":{"type":{"type":"STRING","format":"enum","enum":["bank"]}},"required":["type"]}]}},"required":["pay"]}`,
+	}, {
+		name:   "anyOf beside oneOf is not strict",
+		schema: `{"type":"object","properties":{"v":{"anyOf":[{"type":"string"}],"oneOf":[{"type":"string"}]}},"required":["v"],"additionalProperties":false}`,
+		lower:  openAI, strict: false,
+		want:     `{"type":"object","properties":{"v":{"anyOf":[{"type":"string"}],"oneOf":[{"type":"string"}]}},"required":["v"],"additionalProperties":false}`,
+		warnings: `[/properties/v at /properties/v: anyOf and oneOf on one value cannot be strict: strict mode has anyOf alone]`,
 	}, {
 		name:   "an open object is not strict",
 		schema: `{"type":"object","properties":{"meta":{"type":"object"}}}`, lower: anthropic,

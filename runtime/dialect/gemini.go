@@ -144,6 +144,18 @@ func (g *geminiLowering) lower(n *schema, path string, f string) *geminiSchema {
 		g.stack = g.stack[:len(g.stack)-1]
 		return out
 	}
+	if n.OneOf != nil {
+		// Gemini has anyOf, not oneOf: a tagged union's variants exclude each other by
+		// their discriminator's const, so anyOf says the same of them.
+		c := n.Clone()
+		if c.AnyOf != nil {
+			g.issues.add(f, path, "keyword \"oneOf\" beside \"anyOf\" dropped: Gemini's schema has anyOf alone")
+		} else {
+			c.AnyOf = c.OneOf
+		}
+		c.OneOf = nil
+		return g.union(c, path, f)
+	}
 	if n.AnyOf != nil {
 		return g.union(n, path, f)
 	}
@@ -311,7 +323,7 @@ func (g *geminiLowering) cut(key string, body *schema, path string, f string) *g
 	g.issues.add(f, "", "type %s is recursive and Gemini has no references: where it nests in itself, it is a plain %s", key, kindWord(body))
 	var out *geminiSchema
 	switch {
-	case slices.Contains(body.Type, "object"):
+	case slices.Contains(body.Type, "object") || objectsOnly(body.OneOf):
 		out = &geminiSchema{Type: "OBJECT"}
 	case slices.Contains(body.Type, "array"):
 		out = &geminiSchema{Type: "ARRAY", Items: geminiAny()}
@@ -327,12 +339,19 @@ func (g *geminiLowering) cut(key string, body *schema, path string, f string) *g
 // kindWord names what a recursive type is cut to.
 func kindWord(body *schema) string {
 	switch {
-	case slices.Contains(body.Type, "object"):
+	case slices.Contains(body.Type, "object") || objectsOnly(body.OneOf):
 		return "object"
 	case slices.Contains(body.Type, "array"):
 		return "array"
 	}
 	return "free-form value"
+}
+
+// objectsOnly reports whether branches, the oneOf of a tagged union, are all objects.
+func objectsOnly(branches []*schema) bool {
+	return len(branches) > 0 && !slices.ContainsFunc(branches, func(b *schema) bool {
+		return len(b.Type) != 1 || b.Type[0] != "object"
+	})
 }
 
 // geminiAny is Gemini's closest to "any JSON value": Gemini needs a type (or an anyOf)

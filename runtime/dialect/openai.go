@@ -52,6 +52,14 @@ func lowerOpenAI(input *schema, strict bool) (*schema, bool, issueList) {
 	}
 	s := input.Clone()
 	inlineRefSiblings(s)
+	// Strict mode has anyOf, not oneOf: a tagged union's variants exclude each other by
+	// their discriminator's const, so anyOf says the same of them. (strictBlockers keeps
+	// a node with both out of strict mode.)
+	s.Walk(func(n *schema) {
+		if n.OneOf != nil {
+			n.AnyOf, n.OneOf = n.OneOf, nil
+		}
+	})
 	s.Walk(func(n *schema) {
 		if n.Properties == nil {
 			return
@@ -84,6 +92,9 @@ func strictBlockers(root *schema, issues *issueList) {
 			return false
 		case len(n.Ext.extra) > 0:
 			issues.add(f, path, "%s cannot be strict: this lowering does not know %s", keywordList(n.Ext.extra), pronoun(n.Ext.extra))
+			return false
+		case n.AnyOf != nil && n.OneOf != nil:
+			issues.add(f, path, "anyOf and oneOf on one value cannot be strict: strict mode has anyOf alone")
 			return false
 		case n.Ref != "" && defs[refKey(n.Ref)] == nil:
 			issues.add(f, path, "reference %q cannot be strict: it is not to an entry of the root's $defs", n.Ref)

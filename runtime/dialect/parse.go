@@ -195,6 +195,19 @@ func setKeyword(s *schema, key string, v json.RawMessage, at string) bool {
 			s.AnyOf = append(s.AnyOf, n)
 		}
 		return true
+	case "oneOf":
+		var branches []json.RawMessage
+		if json.Unmarshal(v, &branches) != nil || len(branches) == 0 {
+			return false
+		}
+		for i, b := range branches {
+			n, ok := parseNode(b, at+"/oneOf/"+strconv.Itoa(i), false)
+			if !ok {
+				return false
+			}
+			s.OneOf = append(s.OneOf, n)
+		}
+		return true
 	case "default":
 		s.Default = v
 		return true

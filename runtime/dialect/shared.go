@@ -53,6 +53,9 @@ func children(n *schema, fn func(c *schema, seg string)) {
 	for i, a := range n.AnyOf {
 		fn(a, "/anyOf/"+strconv.Itoa(i))
 	}
+	for i, a := range n.OneOf {
+		fn(a, "/oneOf/"+strconv.Itoa(i))
+	}
 }
 
 // visitRefs walks the tree under root, following each reference into "$defs" the first
@@ -128,7 +131,7 @@ func isMap(n *schema) bool {
 // isOpenObject reports whether n is an object that says nothing of its properties, so
 // takes any: {"type":"object"}. toolgen never writes one; a schema written by hand may.
 func isOpenObject(n *schema) bool {
-	return slices.Contains(n.Type, "object") && n.Properties == nil && n.AdditionalProperties == nil && n.Ref == "" && n.AnyOf == nil
+	return slices.Contains(n.Type, "object") && n.Properties == nil && n.AdditionalProperties == nil && n.Ref == "" && n.AnyOf == nil && n.OneOf == nil
 }
 
 // isFreeForm reports whether n accepts any JSON value: {} or true.
@@ -136,7 +139,7 @@ func isFreeForm(n *schema) bool {
 	if n.Boolean != nil {
 		return *n.Boolean
 	}
-	return len(n.Type) == 0 && n.Ref == "" && n.Enum == nil && n.Const == nil && n.AnyOf == nil &&
+	return len(n.Type) == 0 && n.Ref == "" && n.Enum == nil && n.Const == nil && n.AnyOf == nil && n.OneOf == nil &&
 		n.Properties == nil && n.Items == nil && n.AdditionalProperties == nil
 }
 
@@ -238,6 +241,9 @@ func overlay(dst, src *schema) {
 	if src.AnyOf != nil {
 		dst.AnyOf = src.Clone().AnyOf
 	}
+	if src.OneOf != nil {
+		dst.OneOf = src.Clone().OneOf
+	}
 	if src.Default != nil {
 		dst.Default = slices.Clone(src.Default)
 	}
@@ -297,6 +303,9 @@ func inlineRefSiblings(root *schema) {
 		for i := range n.AnyOf {
 			n.AnyOf[i] = rewrite(n.AnyOf[i], stack)
 		}
+		for i := range n.OneOf {
+			n.OneOf[i] = rewrite(n.OneOf[i], stack)
+		}
 		return n
 	}
 	defsOnly := root.Defs
@@ -333,7 +342,7 @@ func nullableProperty(s *schema) *schema {
 	if s.AcceptsNull() {
 		return s
 	}
-	if len(s.Type) == 1 && s.Ref == "" && s.Enum == nil && s.Const == nil && s.AnyOf == nil {
+	if len(s.Type) == 1 && s.Ref == "" && s.Enum == nil && s.Const == nil && s.AnyOf == nil && s.OneOf == nil {
 		s.Type = append(s.Type, "null")
 		return s
 	}
@@ -568,8 +577,8 @@ func summary(n *schema, defs map[string]*schema, stack []string) string {
 	nullable := slices.Contains(n.Type, "null")
 	var parts []string
 	switch {
-	case n.AnyOf != nil:
-		for _, a := range n.AnyOf {
+	case n.AnyOf != nil || n.OneOf != nil:
+		for _, a := range slices.Concat(n.AnyOf, n.OneOf) {
 			if a.IsNull() {
 				nullable = true
 				continue

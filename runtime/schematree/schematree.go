@@ -50,6 +50,7 @@ type Schema[X any] struct {
 	MinProperties        *int              `json:"minProperties,omitempty"`
 	MaxProperties        *int              `json:"maxProperties,omitempty"`
 	AnyOf                []*Schema[X]      `json:"anyOf,omitempty"`
+	OneOf                []*Schema[X]      `json:"oneOf,omitempty"`
 	Default              json.RawMessage   `json:"default,omitempty"`
 	Deprecated           bool              `json:"deprecated,omitempty"`
 	Examples             []json.RawMessage `json:"examples,omitempty"`
@@ -107,7 +108,7 @@ func (s *Schema[X]) AcceptsNull() bool {
 	if slices.Contains(s.Type, "null") || slices.ContainsFunc(s.AnyOf, (*Schema[X]).IsNull) {
 		return true
 	}
-	return len(s.Type) == 0 && s.Ref == "" && s.Enum == nil && s.Const == nil && s.AnyOf == nil
+	return len(s.Type) == 0 && s.Ref == "" && s.Enum == nil && s.Const == nil && s.AnyOf == nil && s.OneOf == nil
 }
 
 // Clone returns a deep copy of s (nil for nil), for code that transforms a tree it does
@@ -149,6 +150,12 @@ func (s *Schema[X]) Clone() *Schema[X] {
 			c.AnyOf[i] = a.Clone()
 		}
 	}
+	if s.OneOf != nil {
+		c.OneOf = make([]*Schema[X], len(s.OneOf))
+		for i, a := range s.OneOf {
+			c.OneOf[i] = a.Clone()
+		}
+	}
 	c.Default = slices.Clone(s.Default)
 	c.Examples = cloneValues(s.Examples)
 	c.Defs = CloneMap(s.Defs)
@@ -184,6 +191,9 @@ func (s *Schema[X]) Walk(fn func(*Schema[X])) {
 	s.AdditionalProperties.Walk(fn)
 	s.PropertyNames.Walk(fn)
 	for _, a := range s.AnyOf {
+		a.Walk(fn)
+	}
+	for _, a := range s.OneOf {
 		a.Walk(fn)
 	}
 	for _, e := range s.Defs {

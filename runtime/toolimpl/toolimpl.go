@@ -10,6 +10,9 @@
 package toolimpl
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"regexp"
 	"slices"
 	"sync"
@@ -35,14 +38,15 @@ import (
 // Version 3: these helpers moved here from package runtime. Version 4: generated code
 // may call Decoder.TimeLayout and Decoder.Date (layout= and format=date on a time.Time)
 // and pass content blocks to runtime.StructuredResult (the (R, []runtime.Content, error)
-// shape); this runtime still builds code of version 3.
+// shape). Version 5: generated code may call Decoder.BeginUnion and MarshalVariant
+// (tagged unions); this runtime still builds code of versions 3 and 4.
 const (
 	MinVersion = 3
-	MaxVersion = 4
+	MaxVersion = 5
 )
 
 // GenVersion is the version of the code that the toolgen of this module generates.
-const GenVersion = 4
+const GenVersion = 5
 
 // EnforceVersion is the type generated code converts its version range checks to: a
 // negative constant does not convert, and the build fails.
@@ -171,4 +175,29 @@ func Match(d *runtime.Decoder, s string, p *Pattern) {
 	if p.re == nil || !p.re.MatchString(s) {
 		d.Fail(runtime.CodePattern, p.message)
 	}
+}
+
+// MarshalVariant writes v, a union variant's struct converted to a type without its
+// methods, as encoding/json does, with member (the union's discriminator and the
+// variant's value, as JSON: "type":"card") first: the generated MarshalJSON of a
+// variant calls it, so that the variant reads back as the union it belongs to.
+func MarshalVariant(member string, v any) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	buf.WriteString(member)
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the encoder of the value holding the variant decides
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	out := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	body := out[1+len(member):]
+	if len(body) < 2 || body[0] != '{' {
+		return nil, errors.New("toolimpl: a union variant is not written as a JSON object")
+	}
+	if len(body) == 2 { // {}
+		return append(out[:1+len(member)], '}'), nil
+	}
+	body[0] = ','
+	return out, nil
 }

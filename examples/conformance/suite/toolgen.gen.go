@@ -10,12 +10,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 4 of toolgen's generated code: with a runtime that does not
+// This file is version 5 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(4 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
+	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
 )
 
 // Tools returns the package's tools: confirm_delete, failing_job, greet, json_schema_2020_12_tool, multi_input, protocol_error_job, slow_compute, test_audio_content, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_multiple_content_types, test_sampling, test_simple_text, test_tool_with_logging and test_tool_with_progress.

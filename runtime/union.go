@@ -1,0 +1,362 @@
+package runtime
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"unsafe"
+
+	"github.com/toolgen/toolgen/runtime/jsonread"
+)
+
+// BeginUnion starts reading an object that is one variant of a tagged union, told by
+// the string its property tag holds, and returns the index in values of that string.
+// The property may stand anywhere among the object's own properties (not those of the
+// values nested in it): BeginUnion looks ahead for it, then leaves the decoder at the
+// object's first property, so that the variant's decoder reads the whole object, the
+// tag included, in one pass. The look-ahead remembers what it saw of the objects
+// nested in the part it read, so that every byte of the arguments is looked ahead at
+// once at most for each tag name, however deep unions nest.
+//
+// It returns -1 when there is no object (reported as BeginObject reports it) or when
+// the tag is missing, is not a string, or is none of values (reported at the tag's
+// path, naming values); the rest of the object is then skipped.
+func (d *Decoder) BeginUnion(tag string, values ...string) int {
+	if !d.BeginObject() {
+		return -1
+	}
+	val, ok := d.unions.lookup(d.data, d.pos, tag)
+	if !ok {
+		val, ok = d.scanTag(tag)
+		if !ok {
+			// Malformed before the tag was found: reading the object reports where.
+			d.skipObject()
+			if !d.broken {
+				// Not malformed after all, to the decoder: the tag was not found.
+				d.failTag(tag, CodeRequired, "missing required property: it says which kind of object this is, "+d.quoteValues(values), "")
+			}
+			return -1
+		}
+	}
+	if val < 0 {
+		d.failTag(tag, CodeRequired, "missing required property: it says which kind of object this is, "+d.quoteValues(values), "")
+		d.skipObject()
+		return -1
+	}
+	back := d.pos
+	d.pos = val
+	if d.peek() != '"' {
+		start := d.pos
+		if !d.skipValue() {
+			return -1
+		}
+		raw := d.data[start:d.pos]
+		d.pos = back
+		d.failTag(tag, CodeType, "must be a string: "+d.quoteValues(values), describe(raw))
+		d.skipObject()
+		return -1
+	}
+	start := d.pos
+	s, ok := d.readString()
+	if !ok {
+		return -1
+	}
+	end := d.pos
+	d.pos = back
+	for i, v := range values {
+		if string(s) == v {
+			return i
+		}
+	}
+	d.failTag(tag, CodeEnum, oneOfMessage(quoteAll(values)), describe(d.data[start:end]))
+	d.skipObject()
+	return -1
+}
+
+// quoteValues says the variants' values, for a violation's message: "one of "a", "b"",
+// or the one value.
+func (d *Decoder) quoteValues(values []string) string {
+	if len(values) == 1 {
+		return strconv.Quote(values[0])
+	}
+	return "one of " + cutList(quoteAll(values))
+}
+
+// quoteAll quotes each value as a JSON string.
+func quoteAll(values []string) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		b, _ := json.Marshal(v)
+		out[i] = string(b)
+	}
+	return out
+}
+
+// failTag records a violation of the union's tag property in the object being read;
+// got shows its value, unless the object is sensitive.
+func (d *Decoder) failTag(tag string, code Code, message, got string) {
+	if d.failing() {
+		return
+	}
+	if d.sensitive() {
+		got = ""
+	}
+	d.add(Violation{Path: d.pointer() + "/" + shownName(tag), Code: code, Message: message, Got: got})
+}
+
+// skipObject skips the rest of the object being read, checking only that it is well
+// formed, and closes it.
+func (d *Decoder) skipObject() {
+	for d.NextField() {
+		d.skipValue()
+	}
+}
+
+// scanTag looks ahead, from the first property of the object being read, for the
+// property tag among the object's own, and returns where its value starts, or -1 when
+// the object has none. ok is false when the text is malformed before either is known.
+// The objects nested in the part read are remembered (see unionCache).
+func (d *Decoder) scanTag(tag string) (val int, ok bool) {
+	var stack []scanFrame
+	if d.unions.stack != nil {
+		stack = d.unions.stack[:0]
+	}
+	start := d.pos
+	val, ok, reached, stack := d.scanTagWith(tag, stack)
+	d.unions.stack = stack[:0]
+	d.unions.looked += reached - start
+	return val, ok
+}
+
+// scanTagWith is scanTag with a stack to reuse, which it returns, grown; reached is
+// where the look-ahead stopped.
+func (d *Decoder) scanTagWith(tag string, stack []scanFrame) (val int, ok bool, reached int, _ []scanFrame) {
+	scan := tagScan{tag: tag, from: d.pos}
+	stack = append(stack, scanFrame{obj: d.pos, object: true})
+	// The object being read is both stack[0] and the innermost of d.open.
+	data, i, depth := d.data, d.pos, d.limits.maxDepth()-len(d.open)+1
+	// nested reports that an object or array began in the part read: only then is
+	// the part worth remembering.
+	nested := false
+	for {
+		for i < len(data) && jsonread.IsSpace(data[i]) {
+			i++
+		}
+		if i >= len(data) {
+			return -1, false, i, stack
+		}
+		top := &stack[len(stack)-1]
+		c := data[i]
+		if top.object && top.state != stateValue {
+			switch {
+			case c == '}' && top.state != stateNext:
+				i++
+				stack = stack[:len(stack)-1]
+				if len(stack) == 0 {
+					if nested {
+						scan.to = i
+						d.unions.add(data, scan)
+					}
+					return -1, true, i, stack
+				}
+				stack[len(stack)-1].state = stateAfter
+				continue
+			case c == ',' && top.state == stateAfter:
+				i++
+				top.state = stateNext
+				continue
+			case c != '"' || top.state == stateAfter:
+				return -1, false, i, stack
+			}
+			j, escaped, ok := skipString(data, i)
+			if !ok {
+				return -1, false, i, stack
+			}
+			match := keyIs(data[i+1:j-1], escaped, tag)
+			i = j
+			for i < len(data) && jsonread.IsSpace(data[i]) {
+				i++
+			}
+			if i >= len(data) || data[i] != ':' {
+				return -1, false, i, stack
+			}
+			i++
+			for i < len(data) && jsonread.IsSpace(data[i]) {
+				i++
+			}
+			top.state = stateValue
+			if match && !top.marked {
+				top.marked = true
+				if len(stack) == 1 {
+					if nested {
+						scan.to = i
+						d.unions.add(data, scan)
+					}
+					return i, true, i, stack
+				}
+				if scan.marks == nil {
+					scan.marks = d.unions.spare()
+				}
+				scan.marks = append(scan.marks, tagMark{obj: top.obj, val: i})
+			}
+			continue
+		}
+		if !top.object {
+			switch {
+			case c == ']' && top.state != stateNext:
+				i++
+				stack = stack[:len(stack)-1]
+				stack[len(stack)-1].state = stateAfter
+				continue
+			case c == ',' && top.state == stateAfter:
+				i++
+				top.state = stateNext
+				continue
+			case top.state == stateAfter:
+				return -1, false, i, stack
+			}
+		}
+		// A value.
+		top.state = stateAfter
+		switch c {
+		case '{', '[':
+			if len(stack) >= depth {
+				return -1, false, i, stack
+			}
+			i++
+			nested = true
+			stack = append(stack, scanFrame{obj: i, object: c == '{'})
+		case '"':
+			j, _, ok := skipString(data, i)
+			if !ok {
+				return -1, false, i, stack
+			}
+			i = j
+		default:
+			j := i
+			for j < len(data) && !jsonread.IsSpace(data[j]) && data[j] != ',' && data[j] != '}' && data[j] != ']' {
+				j++
+			}
+			if j == i {
+				return -1, false, i, stack
+			}
+			i = j
+		}
+	}
+}
+
+// The states of a frame of scanTag: at its start (a first member or the end may
+// follow), after a member (a comma or the end), after a comma (a member), or at an
+// object member's value.
+const (
+	stateStart = iota
+	stateAfter
+	stateNext
+	stateValue
+)
+
+// scanFrame is an object or array scanTag is inside.
+type scanFrame struct {
+	obj    int // where its first member may start
+	object bool
+	state  int
+	marked bool // the tag was found among its properties
+}
+
+// skipString returns the index after the string that starts at data[i] (a quote),
+// whether it holds escapes, and false when it does not end.
+func skipString(data []byte, i int) (int, bool, bool) {
+	escaped := false
+	for j := i + 1; j < len(data); j++ {
+		switch c := data[j]; {
+		case c == '"':
+			return j + 1, escaped, true
+		case c == '\\':
+			escaped = true
+			j++
+		case c < 0x20:
+			return 0, false, false
+		}
+	}
+	return 0, false, false
+}
+
+// keyIs reports whether the contents of a string, escaped or not, are tag.
+func keyIs(raw []byte, escaped bool, tag string) bool {
+	if !escaped {
+		return string(raw) == tag
+	}
+	var s string
+	quoted := make([]byte, 0, len(raw)+2)
+	quoted = append(append(append(quoted, '"'), raw...), '"')
+	return json.Unmarshal(quoted, &s) == nil && s == tag
+}
+
+// tagMark says where the tag's value starts in an object that holds it: obj is where
+// the object's first member may start (just after its brace).
+type tagMark struct{ obj, val int }
+
+// tagScan is what one look-ahead for a tag saw: the objects that start in [from, to)
+// and hold the tag at their top level, sorted by where they start. Every other object
+// that starts there does not hold it.
+type tagScan struct {
+	tag      string
+	from, to int
+	base     *byte // the text scanned (the arguments, or a string that held an object)
+	marks    []tagMark
+}
+
+// unionCache holds the look-aheads of one call's arguments, so that a union nested in a
+// part of the text already looked ahead at is not read again.
+type unionCache struct {
+	scans []tagScan
+	stack []scanFrame
+	// looked counts the bytes looked ahead at, which the tests bound.
+	looked int
+}
+
+// reset forgets the look-aheads, keeping the memory.
+func (c *unionCache) reset() {
+	c.looked = 0
+	if c.scans == nil {
+		return
+	}
+	for i := range c.scans {
+		c.scans[i].base = nil // the text of a call that ended
+	}
+	c.scans = c.scans[:0]
+}
+
+// spare returns an empty list of marks, reusing one a reset left behind.
+func (c *unionCache) spare() []tagMark {
+	if n := len(c.scans); n < cap(c.scans) {
+		if m := c.scans[:n+1][n].marks; m != nil {
+			return m[:0]
+		}
+	}
+	return nil
+}
+
+// add records a look-ahead over data.
+func (c *unionCache) add(data []byte, s tagScan) {
+	s.base = unsafe.SliceData(data)
+	slices.SortFunc(s.marks, func(a, b tagMark) int { return a.obj - b.obj })
+	c.scans = append(c.scans, s)
+}
+
+// lookup returns where the value of tag starts in the object of data whose first
+// member may start at obj, -1 when it has none, and ok false when no look-ahead saw it.
+func (c *unionCache) lookup(data []byte, obj int, tag string) (val int, ok bool) {
+	base := unsafe.SliceData(data)
+	for i := range c.scans {
+		s := &c.scans[i]
+		if s.base != base || s.tag != tag || obj < s.from || obj >= s.to {
+			continue
+		}
+		if k, found := slices.BinarySearchFunc(s.marks, obj, func(m tagMark, obj int) int { return m.obj - obj }); found {
+			return s.marks[k].val, true
+		}
+		return -1, true
+	}
+	return 0, false
+}

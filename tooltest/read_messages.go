@@ -1,4 +1,4 @@
-package fakeapi
+package tooltest
 
 import (
 	"encoding/json"
@@ -107,7 +107,7 @@ func readMessages(body []byte) (*Request, error) {
 			if len(pending) > 0 {
 				return nil, unansweredUse(i-1, pending, nil)
 			}
-			var turn Turn
+			var turn RequestTurn
 			for j, b := range blocks {
 				if b.Type != "tool_use" {
 					continue

@@ -50,7 +50,7 @@ func TestUserModule(t *testing.T) {
 		}
 	}
 	env := userModuleEnv(t)
-	t.Run("readme", func(t *testing.T) { testREADME(t, root, env) })
+	t.Run("README", func(t *testing.T) { testREADME(t, root, env) })
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join(root, "testdata", "usermodule"),
 		RequireExplicitExec: true,

@@ -9,7 +9,7 @@
 // description itself: it is warned about until replaced).
 //
 // cmd/toolgen-vet runs it alone, for go vet -vettool; golangci-lint takes it as a
-// module plugin (see the README).
+// module plugin (see docs/ci.md).
 package analysis
 
 import (

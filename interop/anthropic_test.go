@@ -13,10 +13,10 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	rtanthropic "github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/runtime/dialect"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // newAnthropic returns an SDK client of the fake API. The SDK's base URL is the host
@@ -43,12 +43,12 @@ type anthropicBlock struct {
 }
 
 // checkMessages returns the check of a Messages request in scenario s over ts, which
-// fakeapi has found valid: the tools offered as the adapter lowers them, and the
+// tooltest has found valid: the tools offered as the adapter lowers them, and the
 // conversation so far, which after the calls (followUp) must hold the assistant turn
 // as it came, then the user message of tool_result blocks answering them, failed calls
 // with is_error.
-func checkMessages(ts *runtime.Toolset, s scenario, stream, followUp bool) func(*fakeapi.Request) error {
-	return func(r *fakeapi.Request) error {
+func checkMessages(ts *runtime.Toolset, s scenario, stream, followUp bool) func(*tooltest.Request) error {
+	return func(r *tooltest.Request) error {
 		var req struct {
 			Messages []struct {
 				Role    string          `json:"role"`
@@ -148,11 +148,11 @@ func messagesTextReply(s scenario) string {
 // messagesEvents returns the events that stream a message of the given blocks, as the
 // API sends them: message_start, a ping, each block started, its text or input in
 // deltas and stopped, message_delta with the stop reason, message_stop.
-func messagesEvents(blocks []anthropicBlock, stop string) []fakeapi.Event {
-	var events []fakeapi.Event
+func messagesEvents(blocks []anthropicBlock, stop string) []tooltest.Event {
+	var events []tooltest.Event
 	emit := func(typ string, fields map[string]any) {
 		fields["type"] = typ
-		events = append(events, fakeapi.Event{Name: typ, Data: mustJSON(fields)})
+		events = append(events, tooltest.Event{Name: typ, Data: mustJSON(fields)})
 	}
 	emit("message_start", map[string]any{"message": messagesObject([]any{}, nil)})
 	emit("ping", map[string]any{})
@@ -205,9 +205,9 @@ func messagesParams(t *testing.T, ts *runtime.Toolset, s scenario) anthropic.Mes
 // TestAnthropicSDK runs the weather scenario through the SDK's Messages client.
 func TestAnthropicSDK(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, s, false, false), Reply: messagesCallsReply(s)},
-		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, s, false, true), Reply: messagesTextReply(s)},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: messagesPath, Check: checkMessages(ts, s, false, false), Reply: messagesCallsReply(s)},
+		tooltest.Round{Path: messagesPath, Check: checkMessages(ts, s, false, true), Reply: messagesTextReply(s)},
 	)
 	client, ctx := newAnthropic(srv), t.Context()
 	params := messagesParams(t, ts, s)
@@ -244,9 +244,9 @@ func TestAnthropicSDK(t *testing.T) {
 // SDK's own accumulator (Message.Accumulate).
 func TestAnthropicSDKStream(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, s, true, false), Events: messagesEvents(messagesBlocks(s), "tool_use")},
-		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, s, true, true), Events: messagesEvents([]anthropicBlock{{Type: "text", Text: s.final}}, "end_turn")},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: messagesPath, Check: checkMessages(ts, s, true, false), Events: messagesEvents(messagesBlocks(s), "tool_use")},
+		tooltest.Round{Path: messagesPath, Check: checkMessages(ts, s, true, true), Events: messagesEvents([]anthropicBlock{{Type: "text", Text: s.final}}, "end_turn")},
 	)
 	client, ctx := newAnthropic(srv), t.Context()
 	params := messagesParams(t, ts, s)
@@ -316,9 +316,9 @@ func TestAnthropicSDKStream(t *testing.T) {
 // raw body through the SDK client (Client.Post with a []byte body and result).
 func TestAnthropicLoop(t *testing.T) {
 	ts, s := bankTools(), banking
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, s, false, false), Reply: messagesCallsReply(s)},
-		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, s, false, true), Reply: messagesTextReply(s)},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: messagesPath, Check: checkMessages(ts, s, false, false), Reply: messagesCallsReply(s)},
+		tooltest.Round{Path: messagesPath, Check: checkMessages(ts, s, false, true), Reply: messagesTextReply(s)},
 	)
 	client := newAnthropic(srv)
 	send := func(ctx context.Context, body []byte) ([]byte, error) {

@@ -15,10 +15,10 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	rtanthropic "github.com/toolgen/toolgen/runtime/anthropic"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // searchCatalog is runtime's search catalog (94 GitHub-like tools), all but get_me
@@ -83,15 +83,15 @@ func TestAnthropicDeferredLoop(t *testing.T) {
 	ts := c.tools(t)
 	reply := recorded(t, "anthropic", "tool_search_response.json")
 	var sdkFirst anthropic.MessageNewParams
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: messagesPath, Reply: reply, Check: func(req *fakeapi.Request) error {
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: messagesPath, Reply: reply, Check: func(req *tooltest.Request) error {
 			if err := json.Unmarshal(req.Body, &sdkFirst); err != nil {
 				return fmt.Errorf("the SDK does not read the request: %w", err)
 			}
 			return nil
 		}},
-		fakeapi.Round{Path: messagesPath, Reply: `{"id":"msg_2","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Merged."}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`,
-			Check: func(req *fakeapi.Request) error {
+		tooltest.Round{Path: messagesPath, Reply: `{"id":"msg_2","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Merged."}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`,
+			Check: func(req *tooltest.Request) error {
 				if len(req.Turns) != 1 || req.Turns[0].Results[0].Text != "merge_pull_request done" {
 					return fmt.Errorf("turns %+v, want the merge's answer", req.Turns)
 				}
@@ -145,7 +145,7 @@ func TestAnthropicDeferredLoop(t *testing.T) {
 		map[string]any{"role": "user", "content": "merge PR 7"}, turn,
 		map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": "toolu_01XYZ", "content": "done"}}},
 	}})
-	if _, err := fakeapi.Read(fakeapi.Messages, []byte(follow)); err != nil {
+	if _, err := tooltest.Read(tooltest.Messages, []byte(follow)); err != nil {
 		t.Errorf("the fake rejects the SDK's follow-up: %v\n%s", err, follow)
 	}
 }
@@ -160,15 +160,15 @@ func TestResponsesDeferredLoop(t *testing.T) {
 	c := &searchCatalog{}
 	ts := c.tools(t)
 	var sdkFirst responses.ResponseNewParams
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: responsesPath, Reply: recorded(t, "openai", "tool_search_response.json"), Check: func(req *fakeapi.Request) error {
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: responsesPath, Reply: recorded(t, "openai", "tool_search_response.json"), Check: func(req *tooltest.Request) error {
 			if err := json.Unmarshal(req.Body, &sdkFirst); err != nil {
 				return fmt.Errorf("the SDK does not read the request: %w", err)
 			}
 			return nil
 		}},
-		fakeapi.Round{Path: responsesPath, Reply: `{"id":"resp_2","object":"response","status":"completed","model":"gpt-5.4","output":[{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Merged.","annotations":[]}]}]}`,
-			Check: func(req *fakeapi.Request) error {
+		tooltest.Round{Path: responsesPath, Reply: `{"id":"resp_2","object":"response","status":"completed","model":"gpt-5.4","output":[{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Merged.","annotations":[]}]}]}`,
+			Check: func(req *tooltest.Request) error {
 				if len(req.Turns) != 1 || req.Turns[0].Results[0].Text != "merge_pull_request done" {
 					return fmt.Errorf("turns %+v, want the merge's answer", req.Turns)
 				}
@@ -227,8 +227,8 @@ func chatCallReply(id, name, args string) string {
 func TestChatClientSearchLoop(t *testing.T) {
 	c := &searchCatalog{}
 	ts := c.tools(t)
-	offers := func(want func([]string) error) func(*fakeapi.Request) error {
-		return func(req *fakeapi.Request) error {
+	offers := func(want func([]string) error) func(*tooltest.Request) error {
+		return func(req *tooltest.Request) error {
 			var params openai.ChatCompletionNewParams
 			if err := json.Unmarshal(req.Body, &params); err != nil {
 				return fmt.Errorf("the SDK does not read the request: %w", err)
@@ -240,22 +240,22 @@ func TestChatClientSearchLoop(t *testing.T) {
 			return want(names)
 		}
 	}
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: chatPath, Reply: chatCallReply("call_1", runtime.SearchToolName, `{"query":"merge a pull request"}`),
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: chatPath, Reply: chatCallReply("call_1", runtime.SearchToolName, `{"query":"merge a pull request"}`),
 			Check: offers(func(names []string) error {
 				if !slices.Equal(names, []string{"get_me", runtime.SearchToolName}) {
 					return fmt.Errorf("the first request offers %v", names)
 				}
 				return nil
 			})},
-		fakeapi.Round{Path: chatPath, Reply: chatCallReply("call_2", "merge_pull_request", `{"owner":"octo","repo":"hello","pullNumber":7}`),
+		tooltest.Round{Path: chatPath, Reply: chatCallReply("call_2", "merge_pull_request", `{"owner":"octo","repo":"hello","pullNumber":7}`),
 			Check: offers(func(names []string) error {
 				if !slices.Contains(names, "merge_pull_request") || len(names) > 2+runtime.DefaultSearchToolResults {
 					return fmt.Errorf("the request after the search offers %v", names)
 				}
 				return nil
 			})},
-		fakeapi.Round{Path: chatPath, Reply: mustJSON(map[string]any{"id": "chatcmpl-3", "object": "chat.completion", "model": "gpt-5.4",
+		tooltest.Round{Path: chatPath, Reply: mustJSON(map[string]any{"id": "chatcmpl-3", "object": "chat.completion", "model": "gpt-5.4",
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": "Merged."}}}})},
 	)
 	client := newOpenAI(srv)

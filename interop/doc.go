@@ -7,8 +7,8 @@
 // that answers as the provider's HTTP API does, on the API's paths and in its response
 // shapes, and that checks every request as strictly as the API would. The server and
 // the API's rules (headers, models, tools, tool choices, every call id answered exactly
-// once and in the API's order and form, error bodies) are internal/fakeapi's, which
-// the examples' replay model shares; these tests add the scenario's checks:
+// once and in the API's order and form, error bodies) are tooltest's, which
+// the scripted model of tooltest shares; these tests add the scenario's checks:
 //
 //   - the generated tools (of examples/weather and examples/bank) go through the SDK's
 //     own request types, converted from the adapter's definitions by a JSON round trip,

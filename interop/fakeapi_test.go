@@ -9,13 +9,13 @@ import (
 	"time"
 
 	bank "github.com/toolgen/toolgen/examples/bank/banking"
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
-// apiKey is the dummy key every SDK client sends; the fake APIs (fakeapi.Start)
+// apiKey is the dummy key every SDK client sends; the fake APIs (tooltest.NewRoundServer)
 // insist on it.
-const apiKey = fakeapi.APIKey
+const apiKey = tooltest.APIKey
 
 // plannedCall is one call the fake model makes, and what its answer must say.
 type plannedCall struct {
@@ -65,10 +65,10 @@ func callID(prefix string, i int) string { return fmt.Sprintf("%s%02d", prefix, 
 
 // checkTurn checks the follow-up req of scenario s, whose calls had ids in the style
 // of idPrefix: one turn of calls, as they came, each answer saying what it must and,
-// when the dialect marks errors (flagged), with the right mark. fakeapi.Read has
+// when the dialect marks errors (flagged), with the right mark. tooltest.Read has
 // checked the rules of the API: every call answered exactly once, nothing else
 // answered, in the API's order and form.
-func (s scenario) checkTurn(req *fakeapi.Request, idPrefix string, flagged bool) error {
+func (s scenario) checkTurn(req *tooltest.Request, idPrefix string, flagged bool) error {
 	if len(req.Turns) != 1 || len(req.Turns[0].Calls) != len(s.calls) {
 		return fmt.Errorf("the conversation holds turns %+v, want one turn of %d calls", req.Turns, len(s.calls))
 	}

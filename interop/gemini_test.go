@@ -14,10 +14,10 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
 	rtgemini "github.com/toolgen/toolgen/runtime/gemini"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 const (
@@ -104,12 +104,12 @@ func geminiTextReply(s scenario) string {
 
 // geminiChunks returns the chunks that stream the scenario's turn, as the API sends
 // them: some text, then the calls, whole, the last chunk with the finish reason.
-func geminiChunks(s scenario) []fakeapi.Event {
+func geminiChunks(s scenario) []tooltest.Event {
 	parts := geminiParts(s)
-	chunk := func(parts []json.RawMessage, finish string) fakeapi.Event {
-		return fakeapi.Event{Data: mustJSON(geminiResponse(geminiContent(parts...), finish))}
+	chunk := func(parts []json.RawMessage, finish string) tooltest.Event {
+		return tooltest.Event{Data: mustJSON(geminiResponse(geminiContent(parts...), finish))}
 	}
-	return []fakeapi.Event{
+	return []tooltest.Event{
 		chunk([]json.RawMessage{geminiIntroPart}, ""),
 		chunk(parts[:len(parts)-1], ""),
 		chunk(parts[len(parts)-1:], "STOP"),
@@ -117,13 +117,13 @@ func geminiChunks(s scenario) []fakeapi.Event {
 }
 
 // checkGemini returns the check of a generateContent request in scenario s over ts,
-// which fakeapi has found valid: the functions declared as the adapter lowers them,
+// which tooltest has found valid: the functions declared as the adapter lowers them,
 // and the contents so far, which after the calls (followUp) must hold the model turn
 // as it came, thought signature and all (and, when exact, byte for byte), then the
 // user content of functionResponse parts answering the calls, each with an error or
 // an output.
-func checkGemini(ts *runtime.Toolset, s scenario, turn json.RawMessage, followUp, exact bool) func(*fakeapi.Request) error {
-	return func(r *fakeapi.Request) error {
+func checkGemini(ts *runtime.Toolset, s scenario, turn json.RawMessage, followUp, exact bool) func(*tooltest.Request) error {
+	return func(r *tooltest.Request) error {
 		body := r.Body
 		var req struct {
 			Contents []struct {
@@ -221,9 +221,9 @@ func geminiConfig(t *testing.T, ts *runtime.Toolset) *genai.GenerateContentConfi
 // TestGeminiSDK runs the weather scenario through the SDK's generateContent.
 func TestGeminiSDK(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: generatePath, Check: checkGemini(ts, s, nil, false, false), Reply: geminiCallsReply(s)},
-		fakeapi.Round{Path: generatePath, Check: checkGemini(ts, s, geminiTurn(s), true, false), Reply: geminiTextReply(s)},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: generatePath, Check: checkGemini(ts, s, nil, false, false), Reply: geminiCallsReply(s)},
+		tooltest.Round{Path: generatePath, Check: checkGemini(ts, s, geminiTurn(s), true, false), Reply: geminiTextReply(s)},
 	)
 	client, ctx := newGemini(t, srv), t.Context()
 	config := geminiConfig(t, ts)
@@ -270,9 +270,9 @@ func TestGeminiSDK(t *testing.T) {
 // the adapter's Stream, and the calls are compared with those of every chunk.
 func TestGeminiSDKStream(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: streamPath, Check: checkGemini(ts, s, nil, false, false), Events: geminiChunks(s)},
-		fakeapi.Round{Path: generatePath, Check: checkGemini(ts, s, geminiStreamedTurn(s), true, false), Reply: geminiTextReply(s)},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: streamPath, Check: checkGemini(ts, s, nil, false, false), Events: geminiChunks(s)},
+		tooltest.Round{Path: generatePath, Check: checkGemini(ts, s, geminiStreamedTurn(s), true, false), Reply: geminiTextReply(s)},
 	)
 	client, ctx := newGemini(t, srv), t.Context()
 	config := geminiConfig(t, ts)
@@ -332,9 +332,9 @@ func TestGeminiSDKStream(t *testing.T) {
 // and the fake API checks that the model turn comes back byte for byte.
 func TestGeminiLoop(t *testing.T) {
 	ts, s := bankTools(), banking
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: generatePath, Check: checkGemini(ts, s, nil, false, true), Reply: geminiCallsReply(s)},
-		fakeapi.Round{Path: generatePath, Check: checkGemini(ts, s, geminiTurn(s), true, true), Reply: geminiTextReply(s)},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: generatePath, Check: checkGemini(ts, s, nil, false, true), Reply: geminiCallsReply(s)},
+		tooltest.Round{Path: generatePath, Check: checkGemini(ts, s, geminiTurn(s), true, true), Reply: geminiTextReply(s)},
 	)
 	send := func(ctx context.Context, body []byte) ([]byte, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+generatePath, bytes.NewReader(body))

@@ -13,10 +13,10 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // newOpenAI returns an SDK client of the fake API. The SDK's base URL ends in /v1, as
@@ -57,11 +57,11 @@ type chatToolCall struct {
 }
 
 // checkChat returns the check of a Chat Completions request in scenario s over ts,
-// which fakeapi has found valid: the tools offered as the adapter lowers them, and the
+// which tooltest has found valid: the tools offered as the adapter lowers them, and the
 // conversation so far, which after the calls (followUp) must hold the assistant
 // message that made them, unchanged, and then the tool messages answering them.
-func checkChat(ts *runtime.Toolset, s scenario, stream, followUp bool) func(*fakeapi.Request) error {
-	return func(r *fakeapi.Request) error {
+func checkChat(ts *runtime.Toolset, s scenario, stream, followUp bool) func(*tooltest.Request) error {
+	return func(r *tooltest.Request) error {
 		var req chatRequest
 		if err := json.Unmarshal(r.Body, &req); err != nil {
 			return err
@@ -131,11 +131,11 @@ func chatTextReply(s scenario) string  { return chatReply(s.final, nil, "stop") 
 // chatChunks returns the chunks that stream a message with the given text and calls:
 // a role chunk, text deltas, each call's id and name and then its arguments in two
 // pieces, the finish reason, a usage chunk (stream_options.include_usage) and [DONE].
-func chatChunks(text string, calls []chatToolCall, finish string) []fakeapi.Event {
-	var events []fakeapi.Event
+func chatChunks(text string, calls []chatToolCall, finish string) []tooltest.Event {
+	var events []tooltest.Event
 	chunk := func(delta map[string]any, finish any) {
 		choices := []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}}
-		events = append(events, fakeapi.Event{Data: mustJSON(map[string]any{"id": "chatcmpl-2", "object": "chat.completion.chunk",
+		events = append(events, tooltest.Event{Data: mustJSON(map[string]any{"id": "chatcmpl-2", "object": "chat.completion.chunk",
 			"created": 1767225600, "model": "gpt-5-2025-08-07", "system_fingerprint": nil, "choices": choices})})
 	}
 	chunk(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil)
@@ -154,8 +154,8 @@ func chatChunks(text string, calls []chatToolCall, finish string) []fakeapi.Even
 	}
 	chunk(map[string]any{}, finish)
 	events = append(events,
-		fakeapi.Event{Data: `{"id":"chatcmpl-2","object":"chat.completion.chunk","created":1767225600,"model":"gpt-5-2025-08-07","choices":[],"usage":{"prompt_tokens":120,"completion_tokens":60,"total_tokens":180}}`},
-		fakeapi.Event{Data: "[DONE]"})
+		tooltest.Event{Data: `{"id":"chatcmpl-2","object":"chat.completion.chunk","created":1767225600,"model":"gpt-5-2025-08-07","choices":[],"usage":{"prompt_tokens":120,"completion_tokens":60,"total_tokens":180}}`},
+		tooltest.Event{Data: "[DONE]"})
 	return events
 }
 
@@ -171,9 +171,9 @@ func sdkChatCalls(calls []openai.ChatCompletionMessageToolCallUnion) []runtime.T
 // TestOpenAIChatSDK runs the weather scenario through the SDK's Chat Completions client.
 func TestOpenAIChatSDK(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: chatPath, Check: checkChat(ts, s, false, false), Reply: chatCallsReply(s)},
-		fakeapi.Round{Path: chatPath, Check: checkChat(ts, s, false, true), Reply: chatTextReply(s)},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: chatPath, Check: checkChat(ts, s, false, false), Reply: chatCallsReply(s)},
+		tooltest.Round{Path: chatPath, Check: checkChat(ts, s, false, true), Reply: chatTextReply(s)},
 	)
 	client, ctx := newOpenAI(srv), t.Context()
 
@@ -222,9 +222,9 @@ func TestOpenAIChatSDK(t *testing.T) {
 // well as to the SDK's own ChatCompletionAccumulator.
 func TestOpenAIChatSDKStream(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: chatPath, Check: checkChat(ts, s, true, false), Events: chatChunks("Let me look.", chatCalls(s), "tool_calls")},
-		fakeapi.Round{Path: chatPath, Check: checkChat(ts, s, true, true), Events: chatChunks(s.final, nil, "stop")},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: chatPath, Check: checkChat(ts, s, true, false), Events: chatChunks("Let me look.", chatCalls(s), "tool_calls")},
+		tooltest.Round{Path: chatPath, Check: checkChat(ts, s, true, true), Events: chatChunks(s.final, nil, "stop")},
 	)
 	client, ctx := newOpenAI(srv), t.Context()
 
@@ -299,9 +299,9 @@ func TestOpenAIChatSDKStream(t *testing.T) {
 // SDK's base URL, auth and transport with toolgen's request bodies.
 func TestOpenAIChatLoop(t *testing.T) {
 	ts, s := bankTools(), banking
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: chatPath, Check: checkChat(ts, s, false, false), Reply: chatCallsReply(s)},
-		fakeapi.Round{Path: chatPath, Check: checkChat(ts, s, false, true), Reply: chatTextReply(s)},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: chatPath, Check: checkChat(ts, s, false, false), Reply: chatCallsReply(s)},
+		tooltest.Round{Path: chatPath, Check: checkChat(ts, s, false, true), Reply: chatTextReply(s)},
 	)
 	client := newOpenAI(srv)
 	send := func(ctx context.Context, body []byte) ([]byte, error) {

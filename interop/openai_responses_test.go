@@ -12,10 +12,10 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 const responsesPath = "/v1/responses"
@@ -40,11 +40,11 @@ type responsesItem struct {
 }
 
 // checkResponses returns the check of a Responses request in scenario s over ts, which
-// fakeapi has found valid: the tools offered, flat, as the adapter lowers them, and
+// tooltest has found valid: the tools offered, flat, as the adapter lowers them, and
 // the input so far, which after the calls (followUp) must hold the reasoning item and
 // the function_call items as they came, then their function_call_output items.
-func checkResponses(ts *runtime.Toolset, s scenario, stream, followUp bool) func(*fakeapi.Request) error {
-	return func(r *fakeapi.Request) error {
+func checkResponses(ts *runtime.Toolset, s scenario, stream, followUp bool) func(*tooltest.Request) error {
+	return func(r *tooltest.Request) error {
 		var req struct {
 			Model string          `json:"model"`
 			Input json.RawMessage `json:"input"`
@@ -147,11 +147,11 @@ func responsesTextReply(s scenario) string {
 // responsesEvents returns the events that stream a response of the given output items,
 // as the API sends them: response.created, each item added, its arguments or text in
 // deltas, each item done, and response.completed with the whole response.
-func responsesEvents(output []any) []fakeapi.Event {
-	var events []fakeapi.Event
+func responsesEvents(output []any) []tooltest.Event {
+	var events []tooltest.Event
 	emit := func(typ string, fields map[string]any) {
 		fields["type"], fields["sequence_number"] = typ, len(events)
-		events = append(events, fakeapi.Event{Name: typ, Data: mustJSON(fields)})
+		events = append(events, tooltest.Event{Name: typ, Data: mustJSON(fields)})
 	}
 	emit("response.created", map[string]any{"response": responsesObject("in_progress", []any{})})
 	for i, v := range output {
@@ -240,9 +240,9 @@ func responsesParams(t *testing.T, ts *runtime.Toolset, s scenario) responses.Re
 // statelessly: each request carries the whole conversation.
 func TestOpenAIResponsesSDK(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: responsesPath, Check: checkResponses(ts, s, false, false), Reply: responsesCallsReply(s)},
-		fakeapi.Round{Path: responsesPath, Check: checkResponses(ts, s, false, true), Reply: responsesTextReply(s)},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: responsesPath, Check: checkResponses(ts, s, false, false), Reply: responsesCallsReply(s)},
+		tooltest.Round{Path: responsesPath, Check: checkResponses(ts, s, false, true), Reply: responsesTextReply(s)},
 	)
 	client, ctx := newOpenAI(srv), t.Context()
 	params := responsesParams(t, ts, s)
@@ -279,9 +279,9 @@ func TestOpenAIResponsesSDK(t *testing.T) {
 // compared with those of the response that its response.completed event carries.
 func TestOpenAIResponsesSDKStream(t *testing.T) {
 	ts, s := forecast.Tools(), weather
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: responsesPath, Check: checkResponses(ts, s, true, false), Events: responsesEvents(responsesCallItems(s))},
-		fakeapi.Round{Path: responsesPath, Check: checkResponses(ts, s, true, true), Events: responsesEvents([]any{responsesMessage(s.final)})},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: responsesPath, Check: checkResponses(ts, s, true, false), Events: responsesEvents(responsesCallItems(s))},
+		tooltest.Round{Path: responsesPath, Check: checkResponses(ts, s, true, true), Events: responsesEvents([]any{responsesMessage(s.final)})},
 	)
 	client, ctx := newOpenAI(srv), t.Context()
 	params := responsesParams(t, ts, s)
@@ -339,9 +339,9 @@ func TestOpenAIResponsesSDKStream(t *testing.T) {
 // posts the raw body through the SDK client, as TestOpenAIChatLoop does.
 func TestOpenAIResponsesLoop(t *testing.T) {
 	ts, s := bankTools(), banking
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: responsesPath, Check: checkResponses(ts, s, false, false), Reply: responsesCallsReply(s)},
-		fakeapi.Round{Path: responsesPath, Check: checkResponses(ts, s, false, true), Reply: responsesTextReply(s)},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: responsesPath, Check: checkResponses(ts, s, false, false), Reply: responsesCallsReply(s)},
+		tooltest.Round{Path: responsesPath, Check: checkResponses(ts, s, false, true), Reply: responsesTextReply(s)},
 	)
 	client := newOpenAI(srv)
 	send := func(ctx context.Context, body []byte) ([]byte, error) {

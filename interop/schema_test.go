@@ -22,7 +22,7 @@ type sentTool struct {
 
 // checkTools checks the tools a request offers: exactly the tools of ts, each named
 // as the providers allow, described, with the schema and strict flag runtime/dialect
-// lowers for the provider (what pick returns). fakeapi.Read has held the schemas to
+// lowers for the provider (what pick returns). tooltest.Read has held the schemas to
 // the provider's rules (strict subsets, Gemini's parameters).
 func checkTools(ts *runtime.Toolset, sent []sentTool, pick func(*runtime.Tool) dialect.Lowered) error {
 	tools := ts.Tools()

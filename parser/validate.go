@@ -15,7 +15,7 @@ import (
 )
 
 // A validate tag (go-playground/validator) is read as tool tag keywords where a JSON
-// Schema keyword says what its rule says; docs/DESIGN.md pins it and the README has
+// Schema keyword says what its rule says; docs/DESIGN.md pins it and docs/reference.md has
 // the table. The rules become kv items, which constraints checks with the tool tag's,
 // the tool tag winning where both speak. A rule with no equivalent is a warning at its
 // position; a rule the validator itself could not run (an empty rule, a bound that is

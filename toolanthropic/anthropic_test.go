@@ -11,10 +11,10 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	rtanthropic "github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/toolanthropic"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 const (
@@ -74,11 +74,11 @@ var textReply = mustJSON(message([]any{map[string]any{"type": "text", "text": fi
 
 // streamEvents returns the events that stream a message of the text and the uses, as
 // the API sends them.
-func streamEvents(uses []use, stop string) []fakeapi.Event {
-	var events []fakeapi.Event
+func streamEvents(uses []use, stop string) []tooltest.Event {
+	var events []tooltest.Event
 	emit := func(typ string, fields map[string]any) {
 		fields["type"] = typ
-		events = append(events, fakeapi.Event{Name: typ, Data: mustJSON(fields)})
+		events = append(events, tooltest.Event{Name: typ, Data: mustJSON(fields)})
 	}
 	emit("message_start", map[string]any{"message": message([]any{}, nil)})
 	emit("ping", map[string]any{})
@@ -101,15 +101,15 @@ func streamEvents(uses []use, stop string) []fakeapi.Event {
 	return events
 }
 
-// checkMessages returns the check of a Messages request over ts, which fakeapi.Read
+// checkMessages returns the check of a Messages request over ts, which tooltest.Read
 // has found valid (a model, max_tokens, every tool_use answered once, first in the
 // next user message): the stream flag, the tools exactly as runtime/anthropic.Tools
 // lowers them, and the conversation: the prompt, then, when uses is not nil, the
 // assistant turn as it came and one user message whose content is the tool_result
 // blocks of want, in order, each answering its tool_use with runtime/anthropic's text
 // and error flag.
-func checkMessages(ts *runtime.Toolset, stream bool, uses []use, want []rtanthropic.ToolResult) func(*fakeapi.Request) error {
-	return func(r *fakeapi.Request) error {
+func checkMessages(ts *runtime.Toolset, stream bool, uses []use, want []rtanthropic.ToolResult) func(*tooltest.Request) error {
+	return func(r *tooltest.Request) error {
 		var req struct {
 			Messages []struct {
 				Role    string            `json:"role"`
@@ -122,7 +122,7 @@ func checkMessages(ts *runtime.Toolset, stream bool, uses []use, want []rtanthro
 		if r.Stream != stream {
 			return fmt.Errorf("stream %v, want %v", r.Stream, stream)
 		}
-		if err := fakeapi.CheckTools(r, rtanthropic.Tools(ts)); err != nil {
+		if err := tooltest.CheckTools(r, rtanthropic.Tools(ts)); err != nil {
 			return err
 		}
 		msgs := req.Messages
@@ -235,9 +235,9 @@ func TestRoundTrip(t *testing.T) {
 	ts := testTools(&providers, &echoed)
 	reply := callsReply(turn, "tool_use")
 	want := wantResults(t, reply)
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, false, nil, nil), Reply: reply},
-		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, false, turn, want), Reply: textReply},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: messagesPath, Check: checkMessages(ts, false, nil, nil), Reply: reply},
+		tooltest.Round{Path: messagesPath, Check: checkMessages(ts, false, turn, want), Reply: textReply},
 	)
 	client, ctx := newClient(srv), t.Context()
 	params := newParams(ts)
@@ -364,9 +364,9 @@ func TestStreamRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := wantResults(t, string(body))
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, true, nil, nil), Events: events},
-		fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, false, streamTurn, want), Reply: textReply},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: messagesPath, Check: checkMessages(ts, true, nil, nil), Events: events},
+		tooltest.Round{Path: messagesPath, Check: checkMessages(ts, false, streamTurn, want), Reply: textReply},
 	)
 	client, ctx := newClient(srv), t.Context()
 	params := newParams(ts)
@@ -411,7 +411,7 @@ func TestCutTurn(t *testing.T) {
 	var echoed int
 	ts := testTools(&providers, &echoed)
 	reply := callsReply([]use{{"toolu_01", "echo", `{"input":"hi"}`}, {"toolu_02", "echo", `{"input":"th"}`}}, "max_tokens")
-	srv := fakeapi.Start(t, fakeapi.Round{Path: messagesPath, Check: checkMessages(ts, false, nil, nil), Reply: reply})
+	srv := tooltest.NewRoundServer(t, tooltest.Round{Path: messagesPath, Check: checkMessages(ts, false, nil, nil), Reply: reply})
 	client, ctx := newClient(srv), t.Context()
 	msg, err := client.Messages.New(ctx, newParams(ts))
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/toolgen/toolgen/toolanthropic"
 )
 
-// One round trip of the Messages API with the tools of examples/weather. The README's
+// One round trip of the Messages API with the tools of examples/weather. docs/providers.md's
 // section "Using the official SDKs" shows this function's body.
 func ExampleRun() {
 	ctx := context.Background()

@@ -11,16 +11,16 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
-// apiKey is the dummy key the SDK client sends; the fake API (fakeapi.Start)
+// apiKey is the dummy key the SDK client sends; the fake API (tooltest.NewRoundServer)
 // insists on it.
-const apiKey = fakeapi.APIKey
+const apiKey = tooltest.APIKey
 
 // messagesPath is the path of the Messages API: every round the fake API serves is
-// one of its requests, which fakeapi.Start reads and checks as the API does.
+// one of its requests, which tooltest.NewRoundServer reads and checks as the API does.
 const messagesPath = "/v1/messages"
 
 // newClient returns an SDK client of the fake API, reading nothing from the

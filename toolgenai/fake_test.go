@@ -11,18 +11,18 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
-// apiKey is the dummy key the SDK client sends; the fake API (fakeapi.Start)
+// apiKey is the dummy key the SDK client sends; the fake API (tooltest.NewRoundServer)
 // insists on it.
-const apiKey = fakeapi.APIKey
+const apiKey = tooltest.APIKey
 
 // model is the model the tests ask for, and generatePath the path of its
 // generateContent method (the SDK's base URL is the host alone; it adds the API
 // version, v1beta by default): every round the fake API serves is one of its
-// requests, which fakeapi.Start reads and checks as the API does.
+// requests, which tooltest.NewRoundServer reads and checks as the API does.
 const (
 	model        = "gemini-2.5-flash"
 	generatePath = "/v1beta/models/" + model + ":generateContent"

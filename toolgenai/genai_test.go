@@ -11,10 +11,10 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	rtgemini "github.com/toolgen/toolgen/runtime/gemini"
 	"github.com/toolgen/toolgen/toolgenai"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 const (
@@ -86,14 +86,14 @@ func callsReply(calls []fcall, finish string) string { return mustJSON(response(
 var textReply = mustJSON(response([]any{map[string]any{"text": final}}, "STOP"))
 
 // checkGenerate returns the check of a generateContent request over ts, which
-// fakeapi.Read has found valid (every function call answered in the next content, in
+// tooltest.Read has found valid (every function call answered in the next content, in
 // order) on the path of the model: the functions declared exactly as
 // runtime/gemini.Tools declares them, and the contents: the prompt, then, when calls
 // is not nil, the model's turn as it came (thought signature included) and one user
 // content whose parts are want, exactly: every call answered once, in order, with its
 // id and name, as runtime/gemini answers it.
-func checkGenerate(ts *runtime.Toolset, calls []fcall, want []rtgemini.Part) func(*fakeapi.Request) error {
-	return func(r *fakeapi.Request) error {
+func checkGenerate(ts *runtime.Toolset, calls []fcall, want []rtgemini.Part) func(*tooltest.Request) error {
+	return func(r *tooltest.Request) error {
 		var req struct {
 			Contents []struct {
 				Role  string            `json:"role"`
@@ -103,7 +103,7 @@ func checkGenerate(ts *runtime.Toolset, calls []fcall, want []rtgemini.Part) fun
 		if err := json.Unmarshal(r.Body, &req); err != nil {
 			return err
 		}
-		if err := fakeapi.CheckTools(r, rtgemini.Tools(ts)); err != nil {
+		if err := tooltest.CheckTools(r, rtgemini.Tools(ts)); err != nil {
 			return err
 		}
 		contents := req.Contents
@@ -162,9 +162,9 @@ func TestRoundTrip(t *testing.T) {
 	ts := testTools(&providers, &echoed)
 	reply := callsReply(turn, "STOP")
 	want := wantParts(t, reply)
-	srv := fakeapi.Start(t,
-		fakeapi.Round{Path: generatePath, Check: checkGenerate(ts, nil, nil), Reply: reply},
-		fakeapi.Round{Path: generatePath, Check: checkGenerate(ts, turn, want), Reply: textReply},
+	srv := tooltest.NewRoundServer(t,
+		tooltest.Round{Path: generatePath, Check: checkGenerate(ts, nil, nil), Reply: reply},
+		tooltest.Round{Path: generatePath, Check: checkGenerate(ts, turn, want), Reply: textReply},
 	)
 	client, ctx := newClient(t, srv), t.Context()
 	declared, err := toolgenai.Tools(ts)
@@ -229,7 +229,7 @@ func TestCutTurn(t *testing.T) {
 	var echoed int
 	ts := testTools(&providers, &echoed)
 	reply := callsReply([]fcall{{"fc_01", "echo", `{"input":"hi"}`}, {"fc_02", "echo", `{"input":"th"}`}}, "MAX_TOKENS")
-	srv := fakeapi.Start(t, fakeapi.Round{Path: generatePath, Check: checkGenerate(ts, nil, nil), Reply: reply})
+	srv := tooltest.NewRoundServer(t, tooltest.Round{Path: generatePath, Check: checkGenerate(ts, nil, nil), Reply: reply})
 	client, ctx := newClient(t, srv), t.Context()
 	declared, err := toolgenai.Tools(ts)
 	if err != nil {

@@ -11,19 +11,19 @@ import (
 	"testing"
 )
 
-// TestREADME checks that the README's example of this bridge is the body of
+// TestREADME checks that docs/providers.md's example of this bridge is the body of
 // ExampleRun, which compiles, as it is.
 func TestREADME(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/providers.md")
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Skip("no README.md beside the module (a module downloaded alone)")
+		t.Skip("no docs/providers.md beside the module (a module downloaded alone)")
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	body := exampleBody(t, "example_test.go", "ExampleRun")
 	if !strings.Contains(string(readme), "```go\n"+body+"\n```\n") {
-		t.Errorf("README.md has no go code block of ExampleRun's body:\n%s", body)
+		t.Errorf("docs/providers.md has no go code block of ExampleRun's body:\n%s", body)
 	}
 }
 

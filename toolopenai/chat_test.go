@@ -11,10 +11,10 @@ import (
 	"github.com/openai/openai-go/v3"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
 	"github.com/toolgen/toolgen/toolopenai"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 const (
@@ -109,8 +109,8 @@ type chatRequest struct {
 // conversation: the prompt, then, when calls is not nil, the assistant message that
 // made them and the tool messages want, exactly: every call answered once, in order,
 // as runtime/openai answers it.
-func checkChat(ts *runtime.Toolset, stream bool, calls []call, want []rtopenai.ChatToolMessage) func(*fakeapi.Request) error {
-	return func(r *fakeapi.Request) error {
+func checkChat(ts *runtime.Toolset, stream bool, calls []call, want []rtopenai.ChatToolMessage) func(*tooltest.Request) error {
+	return func(r *tooltest.Request) error {
 		body := r.Body
 		var req chatRequest
 		if err := json.Unmarshal(body, &req); err != nil {
@@ -119,7 +119,7 @@ func checkChat(ts *runtime.Toolset, stream bool, calls []call, want []rtopenai.C
 		if req.Stream != stream {
 			return fmt.Errorf("stream %v, want %v", req.Stream, stream)
 		}
-		if err := fakeapi.CheckTools(r, rtopenai.ChatTools(ts)); err != nil {
+		if err := tooltest.CheckTools(r, rtopenai.ChatTools(ts)); err != nil {
 			return err
 		}
 		msgs := req.Messages

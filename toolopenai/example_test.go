@@ -12,7 +12,7 @@ import (
 	"github.com/toolgen/toolgen/toolopenai"
 )
 
-// One round trip of Chat Completions with the tools of examples/weather. The README's
+// One round trip of Chat Completions with the tools of examples/weather. docs/providers.md's
 // section "Using the official SDKs" shows this function's body.
 func ExampleRunChat() {
 	ctx := context.Background()

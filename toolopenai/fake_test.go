@@ -12,41 +12,41 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
-// apiKey is the dummy key the SDK client sends; the fake API (fakeapi.Start)
+// apiKey is the dummy key the SDK client sends; the fake API (tooltest.NewRoundServer)
 // insists on it.
-const apiKey = fakeapi.APIKey
+const apiKey = tooltest.APIKey
 
 // round is one request the fake API expects, in order, and its answer.
 type round struct {
 	// path is the expected request path.
 	path string
-	// check validates the request, which fakeapi.Read has found valid, further; an
+	// check validates the request, which tooltest.Read has found valid, further; an
 	// error rejects it with a 400 and fails the test.
-	check func(*fakeapi.Request) error
+	check func(*tooltest.Request) error
 	// reply is the JSON body of the answer, unless events is set.
 	reply string
 	// events, when set, are streamed as the data of server-sent events instead.
 	events []string
 }
 
-// startAPI starts a fake OpenAI API (fakeapi.Start) that expects exactly the given
+// startAPI starts a fake OpenAI API (tooltest.NewRoundServer) that expects exactly the given
 // rounds, in order, and fails t on any other request, on a request the API would
 // reject or a round's check rejects, and when t ends with rounds left unasked.
 func startAPI(t *testing.T, rounds ...round) *httptest.Server {
 	t.Helper()
-	var rs []fakeapi.Round
+	var rs []tooltest.Round
 	for _, r := range rounds {
-		fr := fakeapi.Round{Path: r.path, Check: r.check, Reply: r.reply}
+		fr := tooltest.Round{Path: r.path, Check: r.check, Reply: r.reply}
 		for _, e := range r.events {
-			fr.Events = append(fr.Events, fakeapi.Event{Data: e})
+			fr.Events = append(fr.Events, tooltest.Event{Data: e})
 		}
 		rs = append(rs, fr)
 	}
-	return fakeapi.Start(t, rs...)
+	return tooltest.NewRoundServer(t, rs...)
 }
 
 // newClient returns an SDK client of the fake API, whose base URL ends in /v1 as the

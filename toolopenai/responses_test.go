@@ -11,10 +11,10 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
 	"github.com/toolgen/toolgen/toolopenai"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 const responsesPath = "/v1/responses"
@@ -63,8 +63,8 @@ func responsesText(text string) string {
 // input: the prompt alone, or, with echo, the prompt, the echoed output items exactly
 // and the answers want exactly; with previous set, the request continues that
 // response and its input is the answers alone.
-func checkResponses(ts *runtime.Toolset, previous string, echo []any, want []rtopenai.FunctionCallOutput) func(*fakeapi.Request) error {
-	return func(r *fakeapi.Request) error {
+func checkResponses(ts *runtime.Toolset, previous string, echo []any, want []rtopenai.FunctionCallOutput) func(*tooltest.Request) error {
+	return func(r *tooltest.Request) error {
 		body := r.Body
 		var req struct {
 			Input              []json.RawMessage `json:"input"`
@@ -76,7 +76,7 @@ func checkResponses(ts *runtime.Toolset, previous string, echo []any, want []rto
 		if req.PreviousResponseID != previous {
 			return fmt.Errorf("previous_response_id %q, want %q", req.PreviousResponseID, previous)
 		}
-		if err := fakeapi.CheckTools(r, rtopenai.ResponsesTools(ts)); err != nil {
+		if err := tooltest.CheckTools(r, rtopenai.ResponsesTools(ts)); err != nil {
 			return err
 		}
 		var items []json.RawMessage

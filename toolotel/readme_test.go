@@ -12,19 +12,19 @@ import (
 	"go/ast"
 )
 
-// TestREADME checks that the README's example of this module is the body of
+// TestREADME checks that docs/operations.md's example of this module is the body of
 // ExampleObserver, which compiles and runs, as it is.
 func TestREADME(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/operations.md")
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Skip("no README.md beside the module (a module downloaded alone)")
+		t.Skip("no docs/operations.md beside the module (a module downloaded alone)")
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	body := exampleBody(t, "example_test.go", "ExampleObserver")
 	if !strings.Contains(string(readme), "```go\n"+body+"\n```\n") {
-		t.Errorf("README.md has no go code block of ExampleObserver's body:\n%s", body)
+		t.Errorf("docs/operations.md has no go code block of ExampleObserver's body:\n%s", body)
 	}
 }
 

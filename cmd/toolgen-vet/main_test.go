@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestVettool builds toolgen-vet and runs it the two ways the README shows: under go
+// TestVettool builds toolgen-vet and runs it the two ways docs/ci.md shows: under go
 // vet -vettool, which reports, and on its own with -fix, which applies the fixes.
 func TestVettool(t *testing.T) {
 	if testing.Short() {

@@ -10,8 +10,9 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// TestUserModule runs the scripts of testdata/usermodule: the README's "Use toolgen in
-// your module" as a user follows it, in a fresh module of their own. Each script starts
+// TestUserModule runs the README's commands and builds its files as a user follows
+// them, in fresh modules of their own (testREADME), then the scripts of
+// testdata/usermodule, which add go mod tidy and generation from no files. Each script starts
 // in an empty module example.com/app whose go.mod has nothing but a replace of this
 // repository by this checkout (the stand-in for the published version go get would
 // fetch), so every requirement, go.sum line and tool directive comes from the
@@ -40,12 +41,16 @@ func TestUserModule(t *testing.T) {
 	// -tool also reads the go.mod of every module in toolgen's graph (cobra's
 	// go-md2man, for one): download them all, with the host's proxy, so that the
 	// scripts find them in the module cache even when it started empty.
-	download := exec.Command("go", "mod", "download")
-	download.Dir = root
-	if out, err := download.CombinedOutput(); err != nil {
-		t.Fatalf("go mod download in %s: %v\n%s", root, err, out)
+	// The README's test needs toolopenai's requirements (openai-go) too.
+	for _, dir := range []string{root, filepath.Join(root, "toolopenai")} {
+		download := exec.Command("go", "mod", "download")
+		download.Dir = dir
+		if out, err := download.CombinedOutput(); err != nil {
+			t.Fatalf("go mod download in %s: %v\n%s", dir, err, out)
+		}
 	}
 	env := userModuleEnv(t)
+	t.Run("README", func(t *testing.T) { testREADME(t, root, env) })
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join(root, "testdata", "usermodule"),
 		RequireExplicitExec: true,

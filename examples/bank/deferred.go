@@ -10,33 +10,33 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/examples/bank/banking"
-	"github.com/toolgen/toolgen/examples/internal/replay"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // The deferred conversation: the model reads the transactions, then closes the account.
 const deferQuestion = "Show my transactions, then close my account."
 
-// deferredLoop returns a Loop over a scripted model (examples/internal/replay) of the
+// deferredLoop returns a Loop over a scripted model (tooltest) of the
 // provider, which stops at calls that need approval, and the text of the model's
 // final answer once it has one.
-func deferredLoop(provider string) (*runtime.Loop, *string, error) {
+func deferredLoop(provider tooltest.Format) (*runtime.Loop, *string, error) {
 	svc := banking.NewService(map[string][]banking.Transaction{
 		"ada": {{ID: "t1", Time: time.Date(2026, time.November, 3, 12, 0, 0, 0, time.UTC), Description: "Bakery", AmountCents: -450}},
 	})
 	answer := new(string)
-	send, err := replay.Send(provider, &replay.Script{
+	send, err := tooltest.Send(provider, &tooltest.Script{
 		Question: deferQuestion,
-		Turns: []replay.Turn{
-			{Calls: []replay.Call{{Name: "get_transactions", Args: `{"startDate":"2026-11-01T00:00:00Z","endDate":"2026-12-01T00:00:00Z"}`}}},
-			{Calls: []replay.Call{{Name: "close_account", Args: `{"reason":"moving abroad","confirm":true}`}}},
+		Turns: []tooltest.Turn{
+			{Calls: []tooltest.Call{{Name: "get_transactions", Args: `{"startDate":"2026-11-01T00:00:00Z","endDate":"2026-12-01T00:00:00Z"}`}}},
+			{Calls: []tooltest.Call{{Name: "close_account", Args: `{"reason":"moving abroad","confirm":true}`}}},
 		},
-		Answer: func(results []replay.Seen) string { *answer = replay.Quote(results); return *answer },
+		Answer: func(results []tooltest.Result) string { *answer = tooltest.Quote(results); return *answer },
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := replay.Provider(provider)
+	p, err := provider.Provider()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -44,12 +44,13 @@ func deferredLoop(provider string) (*runtime.Loop, *string, error) {
 }
 
 // deferRun starts the conversation and writes the turn that waits for approval to file.
-func deferRun(ctx context.Context, out io.Writer, provider, file string) error {
+func deferRun(ctx context.Context, out io.Writer, name, file string) error {
+	provider := tooltest.Format(name)
 	loop, _, err := deferredLoop(provider)
 	if err != nil {
 		return err
 	}
-	req, err := replay.Request(provider, "replay", deferQuestion)
+	req, err := provider.NewRequest("replay", deferQuestion)
 	if err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func resumeRun(ctx context.Context, out io.Writer, file string, approve runtime.
 	if err := os.Remove(file); err != nil {
 		return err // another run may have claimed it
 	}
-	loop, answer, err := deferredLoop(p.Provider)
+	loop, answer, err := deferredLoop(tooltest.Format(p.Provider))
 	if err != nil {
 		return err
 	}

@@ -9,20 +9,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/examples/internal/replay"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // TestDeferredApproval runs the example twice, as two processes would: the first run
 // stops at close_account and saves the conversation, the second resumes it with a
-// decision and finishes it, through each provider adapter (the replay model rejects any
+// decision and finishes it, through each provider adapter (the scripted model rejects any
 // request that leaves a call unanswered, or answers one twice).
 func TestDeferredApproval(t *testing.T) {
 	yes := func(context.Context, runtime.ApprovalRequest) runtime.Decision { return runtime.Allow() }
 	no := func(context.Context, runtime.ApprovalRequest) runtime.Decision {
 		return runtime.Deny("the user declined")
 	}
-	for _, provider := range replay.Providers {
+	for _, provider := range tooltest.Formats {
 		for _, tc := range []struct {
 			name    string
 			approve runtime.Approver
@@ -31,10 +31,10 @@ func TestDeferredApproval(t *testing.T) {
 			{"yes", yes, `- close_account {"reason":"moving abroad","confirm":true}: The account is closed.`},
 			{"no", no, `- close_account {"reason":"moving abroad","confirm":true}` + "%s: close_account was denied: the user declined"},
 		} {
-			t.Run(provider+"/"+tc.name, func(t *testing.T) {
+			t.Run(string(provider)+"/"+tc.name, func(t *testing.T) {
 				file := filepath.Join(t.TempDir(), "pending.json")
 				var out bytes.Buffer
-				if err := deferRun(context.Background(), &out, provider, file); err != nil {
+				if err := deferRun(context.Background(), &out, string(provider), file); err != nil {
 					t.Fatal(err)
 				}
 				if !strings.HasPrefix(out.String(), "? close_account ") || !strings.Contains(out.String(), "sha256:") {
@@ -47,7 +47,7 @@ func TestDeferredApproval(t *testing.T) {
 				want := tc.want
 				if strings.Contains(want, "%s") { // OpenAI's formats have no error mark
 					mark := " (error)"
-					if strings.HasPrefix(provider, "openai") {
+					if strings.HasPrefix(string(provider), "openai") {
 						mark = ""
 					}
 					want = fmt.Sprintf(want, mark)

@@ -8,18 +8,18 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/examples/bank/banking"
-	"github.com/toolgen/toolgen/examples/internal/replay"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // TestDeniedThroughEveryProvider runs a conversation through each provider adapter and
 // runtime.Loop in which the model closes the account and reads transactions in one
 // turn. The approver denies the destructive call: it is still answered, in place, with
-// the denial (the replay model rejects any request that leaves a call id unanswered,
+// the denial (the scripted model rejects any request that leaves a call id unanswered,
 // as the APIs do), the read-only call runs, and the account stays open.
 func TestDeniedThroughEveryProvider(t *testing.T) {
-	for _, provider := range replay.Providers {
-		t.Run(provider, func(t *testing.T) {
+	for _, provider := range tooltest.Formats {
+		t.Run(string(provider), func(t *testing.T) {
 			svc := banking.NewService(map[string][]banking.Transaction{"ada": {{ID: "t1", Time: time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC), Description: "Bakery", AmountCents: -450}}})
 			var mu sync.Mutex
 			var events []runtime.Event
@@ -28,22 +28,22 @@ func TestDeniedThroughEveryProvider(t *testing.T) {
 					return runtime.Deny("the user must confirm in the app")
 				}).
 				WithObserver(func(_ context.Context, e runtime.Event) { mu.Lock(); events = append(events, e); mu.Unlock() })
-			var seen []replay.Seen
-			send, err := replay.Send(provider, &replay.Script{
-				Turns: []replay.Turn{{Calls: []replay.Call{
+			var seen []tooltest.Result
+			send, err := tooltest.Send(provider, &tooltest.Script{
+				Turns: []tooltest.Turn{{Calls: []tooltest.Call{
 					{Name: "close_account", Args: `{"reason":"moving abroad","confirm":true}`},
 					{Name: "get_transactions", Args: `{"startDate":"2000-01-01T00:00:00Z","endDate":"2100-01-01T00:00:00Z"}`},
 				}}},
-				Answer: func(results []replay.Seen) string { seen = results; return replay.Quote(results) },
+				Answer: func(results []tooltest.Result) string { seen = results; return tooltest.Quote(results) },
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := replay.Provider(provider)
+			p, err := provider.Provider()
 			if err != nil {
 				t.Fatal(err)
 			}
-			req, err := replay.Request(provider, "replay", "Close my account, and show my transactions.")
+			req, err := provider.NewRequest("replay", "Close my account, and show my transactions.")
 			if err != nil {
 				t.Fatal(err)
 			}

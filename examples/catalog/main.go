@@ -29,11 +29,11 @@ import (
 	"strings"
 
 	"github.com/toolgen/toolgen/examples/catalog/shop"
-	"github.com/toolgen/toolgen/examples/internal/replay"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/runtime/gemini"
 	"github.com/toolgen/toolgen/runtime/openai"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // Question is what the user asks.
@@ -63,15 +63,15 @@ func main() {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("catalog", flag.ContinueOnError)
 	flags.SetOutput(stderr)
-	provider := flags.String("provider", "openai", "the API's wire format: "+strings.Join(replay.Providers, ", "))
+	provider := flags.String("provider", "openai", "the API's wire format: "+formatNames())
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
 	if _, ok := providers[*provider]; !ok || flags.NArg() > 0 {
-		fmt.Fprintf(stderr, "catalog: want -provider one of %s, and no arguments\n", strings.Join(replay.Providers, ", "))
+		fmt.Fprintf(stderr, "catalog: want -provider one of %s, and no arguments\n", formatNames())
 		return 2
 	}
-	send, err := replay.Send(*provider, Script(*provider))
+	send, err := tooltest.Send(tooltest.Format(*provider), Script(*provider))
 	if err == nil {
 		_, err = Converse(ctx, stdout, *provider, send)
 	}
@@ -108,7 +108,7 @@ func Converse(ctx context.Context, out io.Writer, provider string, send runtime.
 	if err != nil {
 		return "", err
 	}
-	answer, err := replay.Text(provider, resp)
+	answer, err := tooltest.Format(provider).Text(resp)
 	if err != nil {
 		return "", err
 	}
@@ -173,33 +173,42 @@ func firstLine(s string) string {
 }
 
 // refund is the model's refund of the mug.
-var refund = replay.Call{Name: "refund_order", Args: `{"orderId":"A1001","amountCents":1200,"reason":"The mug arrived broken."}`}
+var refund = tooltest.Call{Name: "refund_order", Args: `{"orderId":"A1001","amountCents":1200,"reason":"The mug arrived broken."}`}
 
 // Script is the scripted model: it reads the order, then refunds the mug, which it
 // must find first. Over the APIs with a search of their own, it calls refund_order
 // directly (the replayed API's search loads it, as the real one does); over the
 // others, it calls search_tools and calls the tool the search found.
-func Script(provider string) *replay.Script {
-	s := &replay.Script{
+func Script(provider string) *tooltest.Script {
+	s := &tooltest.Script{
 		Question: Question,
-		Turns:    []replay.Turn{{Say: "Let me look at the order.", Calls: []replay.Call{{Name: "get_order", Args: `{"id":"A1001"}`}}}},
-		Answer: func(results []replay.Seen) string {
+		Turns:    []tooltest.Turn{{Say: "Let me look at the order.", Calls: []tooltest.Call{{Name: "get_order", Args: `{"id":"A1001"}`}}}},
+		Answer: func(results []tooltest.Result) string {
 			last := results[len(results)-1]
 			return "Done: " + last.Text
 		},
 	}
 	if provider == "anthropic" || provider == "openai-responses" {
-		s.Turns = append(s.Turns, replay.Turn{Calls: []replay.Call{refund}})
+		s.Turns = append(s.Turns, tooltest.Turn{Calls: []tooltest.Call{refund}})
 		return s
 	}
 	s.Turns = append(s.Turns,
-		replay.Turn{Calls: []replay.Call{{Name: runtime.SearchToolName, Args: `{"query":"refund an order"}`}}},
-		replay.Turn{Plan: func(last []replay.Seen) []replay.Call {
+		tooltest.Turn{Calls: []tooltest.Call{{Name: runtime.SearchToolName, Args: `{"query":"refund an order"}`}}},
+		tooltest.Turn{Plan: func(last []tooltest.Result) []tooltest.Call {
 			if len(last) == 1 && strings.Contains(last[0].Text, `"name":"refund_order"`) {
-				return []replay.Call{refund}
+				return []tooltest.Call{refund}
 			}
 			return nil
 		}},
 	)
 	return s
+}
+
+// formatNames lists the wire formats -provider takes.
+func formatNames() string {
+	names := make([]string, len(tooltest.Formats))
+	for i, f := range tooltest.Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
 }

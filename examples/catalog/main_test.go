@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/examples/internal/replay"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // TestConverse runs the conversation over every provider's replayed API, which checks
@@ -21,9 +21,10 @@ func TestConverse(t *testing.T) {
 		"anthropic":        "request offers: tool_search_tool_bm25 cancel_order* change_shipping_address* get_customer* get_order list_orders* list_refunds* refund_order* search_products track_shipment* update_stock*\n",
 		"openai-responses": "request offers: tool_search get_order search_products customers.get_customer* orders.cancel_order* orders.list_orders* products.update_stock* refunds.list_refunds* refunds.refund_order* shipping.change_shipping_address* shipping.track_shipment*\n",
 	}
-	for _, provider := range replay.Providers {
+	for _, f := range tooltest.Formats {
+		provider := string(f)
 		t.Run(provider, func(t *testing.T) {
-			send, err := replay.Send(provider, Script(provider))
+			send, err := tooltest.Send(tooltest.Format(provider), Script(provider))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -25,9 +25,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgen/toolgen/examples/internal/replay"
 	"github.com/toolgen/toolgen/examples/npc/world"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // Question is what the player asks.
@@ -59,11 +59,11 @@ func run(ctx context.Context, w io.Writer, stream bool) error {
 		fmt.Fprintf(w, "  %-15s %s\n", t.Name, kind)
 	}
 	fmt.Fprintf(w, "\nThe world: %s\n", describe(keep.State()))
-	for _, provider := range replay.Providers {
+	for _, provider := range tooltest.Formats {
 		fmt.Fprintf(w, "\n=== %s ===\n\n", provider)
 		before := keep.State()
 		if stream {
-			streamFn, err := replay.Stream(provider, Script())
+			streamFn, err := tooltest.Stream(provider, Script())
 			if err != nil {
 				return err
 			}
@@ -71,7 +71,7 @@ func run(ctx context.Context, w io.Writer, stream bool) error {
 				return err
 			}
 		} else {
-			send, err := replay.Send(provider, Script())
+			send, err := tooltest.Send(provider, Script())
 			if err != nil {
 				return err
 			}
@@ -87,24 +87,24 @@ func run(ctx context.Context, w io.Writer, stream bool) error {
 // Converse runs the conversation that Question starts, with a provider's API (send)
 // and the tools of keep, printing each round and the final answer. It returns the
 // answer and the rounds.
-func Converse(ctx context.Context, w io.Writer, provider string, send runtime.SendFunc, keep *world.World) (string, []runtime.Round, error) {
+func Converse(ctx context.Context, w io.Writer, provider tooltest.Format, send runtime.SendFunc, keep *world.World) (string, []runtime.Round, error) {
 	return converse(ctx, w, provider, send, nil, keep)
 }
 
 // ConverseStream runs the conversation as Converse does, with a provider's API
 // streaming (stream): the model's text is printed as it comes, each round once its
 // stream is complete.
-func ConverseStream(ctx context.Context, w io.Writer, provider string, stream runtime.StreamFunc, keep *world.World) (string, []runtime.Round, error) {
+func ConverseStream(ctx context.Context, w io.Writer, provider tooltest.Format, stream runtime.StreamFunc, keep *world.World) (string, []runtime.Round, error) {
 	return converse(ctx, w, provider, nil, stream, keep)
 }
 
 // converse runs the conversation with send, or streaming with stream when it is set.
-func converse(ctx context.Context, w io.Writer, provider string, send runtime.SendFunc, stream runtime.StreamFunc, keep *world.World) (string, []runtime.Round, error) {
-	p, err := replay.Provider(provider)
+func converse(ctx context.Context, w io.Writer, provider tooltest.Format, send runtime.SendFunc, stream runtime.StreamFunc, keep *world.World) (string, []runtime.Round, error) {
+	p, err := provider.Provider()
 	if err != nil {
 		return "", nil, err
 	}
-	req, err := replay.Request(provider, "replay", Question)
+	req, err := provider.NewRequest("replay", Question)
 	if err != nil {
 		return "", nil, err
 	}
@@ -147,7 +147,7 @@ func converse(ctx context.Context, w io.Writer, provider string, send runtime.Se
 	if err != nil {
 		return "", rounds, err
 	}
-	answer, err := replay.Text(provider, final)
+	answer, err := provider.Text(final)
 	if err != nil {
 		return "", rounds, err
 	}
@@ -159,26 +159,26 @@ func converse(ctx context.Context, w io.Writer, provider string, send runtime.Se
 
 // Script is the replayed model's side: two health checks in one turn, two doors in
 // the next, then a turn planned from what the doors said, then the answer.
-func Script() *replay.Script {
-	return &replay.Script{
+func Script() *tooltest.Script {
+	return &tooltest.Script{
 		Question: Question,
-		Turns: []replay.Turn{
-			{Say: "Let me look at them first.", Calls: []replay.Call{
+		Turns: []tooltest.Turn{
+			{Say: "Let me look at them first.", Calls: []tooltest.Call{
 				{Name: "get_npc_health", Args: `{"npc":"borin"}`},
 				{Name: "get_npc_health", Args: `{"npc":"mira"}`},
 			}},
-			{Say: "Now the doors.", Calls: []replay.Call{
+			{Say: "Now the doors.", Calls: []tooltest.Call{
 				{Name: "open_door", Args: `{"door":"cellar door"}`},
 				{Name: "open_door", Args: `{"door":"tower"}`},
 			}},
-			{Plan: func(last []replay.Seen) []replay.Call {
-				var calls []replay.Call
+			{Plan: func(last []tooltest.Result) []tooltest.Call {
+				var calls []tooltest.Call
 				for _, r := range last {
 					if c, ok := Correct(r); ok {
 						calls = append(calls, c)
 					}
 				}
-				return append(calls, replay.Call{Name: "give_quest", Args: `{"npc":"borin","quest":"rat_hunt","reward":50,"note":"mind the big one"}`})
+				return append(calls, tooltest.Call{Name: "give_quest", Args: `{"npc":"borin","quest":"rat_hunt","reward":50,"note":"mind the big one"}`})
 			}},
 		},
 		Answer: Answer,
@@ -192,30 +192,30 @@ var mustBeOneOf = regexp.MustCompile(`/(\w+): must be one of ((?:"[^"]*"(?:, )?)
 // Correct is what a model does with an argument error that lists the valid values: it
 // calls again with the valid value its own value named ("cellar" for "cellar door",
 // "rat_hunt" for "the rat hunt").
-func Correct(r replay.Seen) (replay.Call, bool) {
+func Correct(r tooltest.Result) (tooltest.Call, bool) {
 	m := mustBeOneOf.FindStringSubmatch(r.Text)
 	if m == nil {
-		return replay.Call{}, false
+		return tooltest.Call{}, false
 	}
 	words := strings.NewReplacer("_", " ", "-", " ")
 	property, got := m[1], words.Replace(strings.ToLower(m[3]))
 	var args map[string]any
 	if json.Unmarshal([]byte(r.Call.Args), &args) != nil {
-		return replay.Call{}, false
+		return tooltest.Call{}, false
 	}
 	for _, v := range strings.Split(m[2], ", ") {
 		v = strings.Trim(v, `"`)
 		if strings.Contains(got, words.Replace(v)) {
 			args[property] = v
 			b, _ := json.Marshal(args)
-			return replay.Call{Name: r.Call.Name, Args: string(b)}, true
+			return tooltest.Call{Name: r.Call.Name, Args: string(b)}, true
 		}
 	}
-	return replay.Call{}, false
+	return tooltest.Call{}, false
 }
 
 // Answer tells the player what happened, from the results the model read.
-func Answer(results []replay.Seen) string {
+func Answer(results []tooltest.Result) string {
 	var lines []string
 	for _, r := range results {
 		var line string

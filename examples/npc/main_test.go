@@ -8,26 +8,26 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/examples/internal/replay"
 	"github.com/toolgen/toolgen/examples/npc/world"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // seen records what the replayed model read: the results of turn 2 when it planned
 // turn 3, and every result when it answered.
 type seen struct {
-	beforeTurn3, atAnswer []replay.Seen
+	beforeTurn3, atAnswer []tooltest.Result
 }
 
 // recording returns Script with hooks that record what the model read.
-func recording(s *seen) *replay.Script {
+func recording(s *seen) *tooltest.Script {
 	script := Script()
 	plan := script.Turns[2].Plan
-	script.Turns[2].Plan = func(last []replay.Seen) []replay.Call {
+	script.Turns[2].Plan = func(last []tooltest.Result) []tooltest.Call {
 		s.beforeTurn3 = last
 		return plan(last)
 	}
 	answer := script.Answer
-	script.Answer = func(all []replay.Seen) string {
+	script.Answer = func(all []tooltest.Result) string {
 		s.atAnswer = all
 		return answer(all)
 	}
@@ -35,10 +35,10 @@ func recording(s *seen) *replay.Script {
 }
 
 func TestConverse(t *testing.T) {
-	for _, provider := range replay.Providers {
-		t.Run(provider, func(t *testing.T) {
+	for _, provider := range tooltest.Formats {
+		t.Run(string(provider), func(t *testing.T) {
 			var s seen
-			send, err := replay.Send(provider, recording(&s))
+			send, err := tooltest.Send(provider, recording(&s))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,8 +125,8 @@ func TestRun(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	text := out.String()
-	for _, provider := range replay.Providers {
-		if !strings.Contains(text, "=== "+provider+" ===") {
+	for _, provider := range tooltest.Formats {
+		if !strings.Contains(text, "=== "+string(provider)+" ===") {
 			t.Errorf("no conversation with %s", provider)
 		}
 	}
@@ -147,11 +147,11 @@ func TestCorrect(t *testing.T) {
 	keep := world.New()
 	tools := world.WorldTools(keep)
 	res := tools.Call(context.Background(), "give_quest", []byte(`{"npc":"borin","quest":"the rat hunt","reward":50}`))
-	c, ok := Correct(replay.Seen{Call: replay.Call{Name: "give_quest", Args: `{"npc":"borin","quest":"the rat hunt","reward":50}`}, Text: res.Text(), IsError: res.IsError})
+	c, ok := Correct(tooltest.Result{Call: tooltest.Call{Name: "give_quest", Args: `{"npc":"borin","quest":"the rat hunt","reward":50}`}, Text: res.Text(), IsError: res.IsError})
 	if !ok || c.Args != `{"npc":"borin","quest":"rat_hunt","reward":50}` {
 		t.Errorf("Correct(%q) = %+v, %v", res.Text(), c, ok)
 	}
-	if _, ok := Correct(replay.Seen{Call: replay.Call{Name: "open_door", Args: `{"door":"tower"}`}, Text: "the tower door is locked"}); ok {
+	if _, ok := Correct(tooltest.Result{Call: tooltest.Call{Name: "open_door", Args: `{"door":"tower"}`}, Text: "the tower door is locked"}); ok {
 		t.Error("Correct corrected a tool error")
 	}
 	res = tools.Call(context.Background(), "give_quest", []byte(`{"npc":"borin","quest":"rat_hunt","reward":501}`))
@@ -175,8 +175,8 @@ func TestRunStream(t *testing.T) {
 		t.Fatalf("%v\n%s", err, streamed.String())
 	}
 	text := streamed.String()
-	if n := strings.Count(text, "assistant (streamed): Let me look at them first.\nround 1: 2 call(s) in one turn"); n != len(replay.Providers) {
-		t.Errorf("%d conversations streamed their first turn, want %d:\n%s", n, len(replay.Providers), text)
+	if n := strings.Count(text, "assistant (streamed): Let me look at them first.\nround 1: 2 call(s) in one turn"); n != len(tooltest.Formats) {
+		t.Errorf("%d conversations streamed their first turn, want %d:\n%s", n, len(tooltest.Formats), text)
 	}
 	worlds := func(s string) []string {
 		var out []string
@@ -187,7 +187,7 @@ func TestRunStream(t *testing.T) {
 		}
 		return out
 	}
-	if w, s := worlds(whole.String()), worlds(text); !slices.Equal(w, s) || len(w) != len(replay.Providers)+1 {
+	if w, s := worlds(whole.String()), worlds(text); !slices.Equal(w, s) || len(w) != len(tooltest.Formats)+1 {
 		t.Errorf("the world streamed:\n%q\nwhole:\n%q", s, w)
 	}
 }
@@ -195,9 +195,9 @@ func TestRunStream(t *testing.T) {
 // TestConverseStream: the streamed conversation answers as the whole one does, for
 // every provider.
 func TestConverseStream(t *testing.T) {
-	for _, provider := range replay.Providers {
-		t.Run(provider, func(t *testing.T) {
-			stream, err := replay.Stream(provider, Script())
+	for _, provider := range tooltest.Formats {
+		t.Run(string(provider), func(t *testing.T) {
+			stream, err := tooltest.Stream(provider, Script())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,7 +206,7 @@ func TestConverseStream(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out.String())
 			}
-			send, err := replay.Send(provider, Script())
+			send, err := tooltest.Send(provider, Script())
 			if err != nil {
 				t.Fatal(err)
 			}

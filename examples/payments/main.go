@@ -21,9 +21,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/toolgen/toolgen/examples/internal/replay"
 	"github.com/toolgen/toolgen/examples/payments/checkout"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // Question is what the shop owner asks.
@@ -39,9 +39,10 @@ func main() {
 // run plays the conversation with every provider, one after the other, each with a
 // shop of its own.
 func run(ctx context.Context, w io.Writer) error {
-	for _, provider := range replay.Providers {
+	for _, f := range tooltest.Formats {
+		provider := string(f)
 		fmt.Fprintf(w, "=== %s ===\n\n", provider)
-		send, err := replay.Send(provider, Script())
+		send, err := tooltest.Send(tooltest.Format(provider), Script())
 		if err != nil {
 			return err
 		}
@@ -57,11 +58,11 @@ func run(ctx context.Context, w io.Writer) error {
 // the tools of shop, printing each round and the final answer. It returns the answer
 // and the rounds.
 func Converse(ctx context.Context, w io.Writer, provider string, send runtime.SendFunc, shop *checkout.Shop) (string, []runtime.Round, error) {
-	p, err := replay.Provider(provider)
+	p, err := tooltest.Format(provider).Provider()
 	if err != nil {
 		return "", nil, err
 	}
-	req, err := replay.Request(provider, "replay", Question)
+	req, err := tooltest.Format(provider).NewRequest("replay", Question)
 	if err != nil {
 		return "", nil, err
 	}
@@ -87,7 +88,7 @@ func Converse(ctx context.Context, w io.Writer, provider string, send runtime.Se
 	if err != nil {
 		return "", rounds, err
 	}
-	answer, err := replay.Text(provider, final)
+	answer, err := tooltest.Format(provider).Text(final)
 	if err != nil {
 		return "", rounds, err
 	}
@@ -109,17 +110,17 @@ func redact(args []byte) string {
 
 // Script is the replayed model's side: it lists the invoices, pays two (the second
 // without the method's type), then pays again what an argument error sent back.
-func Script() *replay.Script {
-	return &replay.Script{
+func Script() *tooltest.Script {
+	return &tooltest.Script{
 		Question: Question,
-		Turns: []replay.Turn{
-			{Say: "Let me find the invoices.", Calls: []replay.Call{{Name: "list_invoices"}}},
-			{Say: "Paying both.", Calls: []replay.Call{
+		Turns: []tooltest.Turn{
+			{Say: "Let me find the invoices.", Calls: []tooltest.Call{{Name: "list_invoices"}}},
+			{Say: "Paying both.", Calls: []tooltest.Call{
 				{Name: "pay_invoice", Args: `{"invoice":"inv-1","method":{"number":"4242424242424242","expiry":"12/29","type":"card"}}`},
 				{Name: "pay_invoice", Args: `{"invoice":"inv-2","method":{"iban":"DE89370400440532013000"}}`},
 			}},
-			{Plan: func(last []replay.Seen) []replay.Call {
-				var calls []replay.Call
+			{Plan: func(last []tooltest.Result) []tooltest.Call {
+				var calls []tooltest.Call
 				for _, r := range last {
 					if c, ok := Correct(r); ok {
 						calls = append(calls, c)
@@ -135,15 +136,15 @@ func Script() *replay.Script {
 // Correct is what a model does with an argument error that says the method's "type" is
 // missing and names the variants: it calls again with the variant whose properties its
 // method has (an IBAN is a bank transfer).
-func Correct(r replay.Seen) (replay.Call, bool) {
+func Correct(r tooltest.Result) (tooltest.Call, bool) {
 	const missing = `/method/type: missing required property`
 	if !r.IsError && !strings.Contains(r.Text, "invalid arguments") || !strings.Contains(r.Text, missing) {
-		return replay.Call{}, false
+		return tooltest.Call{}, false
 	}
 	var args map[string]map[string]any
 	var raw map[string]json.RawMessage
 	if json.Unmarshal([]byte(r.Call.Args), &raw) != nil || json.Unmarshal([]byte(`{"method":`+string(raw["method"])+`}`), &args) != nil {
-		return replay.Call{}, false
+		return tooltest.Call{}, false
 	}
 	kind := "card"
 	if _, ok := args["method"]["iban"]; ok && strings.Contains(r.Text, `"bank_transfer"`) {
@@ -155,11 +156,11 @@ func Correct(r replay.Seen) (replay.Call, bool) {
 	_ = json.Unmarshal([]byte(r.Call.Args), &fixed)
 	fixed["method"] = m
 	b, _ := json.Marshal(fixed)
-	return replay.Call{Name: r.Call.Name, Args: string(b)}, true
+	return tooltest.Call{Name: r.Call.Name, Args: string(b)}, true
 }
 
 // Answer tells the owner what was paid, from the receipts the model read.
-func Answer(results []replay.Seen) string {
+func Answer(results []tooltest.Result) string {
 	var lines []string
 	for _, r := range results {
 		if r.Call.Name != "pay_invoice" || r.IsError {

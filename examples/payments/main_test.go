@@ -9,9 +9,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolgen/toolgen/examples/internal/replay"
 	"github.com/toolgen/toolgen/examples/payments/checkout"
 	"github.com/toolgen/toolgen/toolmcp"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // TestConverse plays the conversation with every provider's replay: the card is paid
@@ -19,9 +19,10 @@ import (
 // names the variants, and paid once the model adds it; the function got the concrete
 // variants, and the receipts the model read carry their "type".
 func TestConverse(t *testing.T) {
-	for _, provider := range replay.Providers {
+	for _, f := range tooltest.Formats {
+		provider := string(f)
 		t.Run(provider, func(t *testing.T) {
-			send, err := replay.Send(provider, Script())
+			send, err := tooltest.Send(tooltest.Format(provider), Script())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,8 +70,8 @@ func TestRun(t *testing.T) {
 	if err := run(context.Background(), &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	if n := strings.Count(out.String(), "inv-2 is paid"); n != len(replay.Providers) {
-		t.Errorf("%d conversations paid inv-2, want %d:\n%s", n, len(replay.Providers), out.String())
+	if n := strings.Count(out.String(), "inv-2 is paid"); n != len(tooltest.Formats) {
+		t.Errorf("%d conversations paid inv-2, want %d:\n%s", n, len(tooltest.Formats), out.String())
 	}
 }
 

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgen/toolgen/examples/internal/replay"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // api is what -live needs to know of a provider's API.
@@ -22,7 +22,7 @@ type api struct {
 	model   string // the default model
 }
 
-var apis = map[string]api{
+var apis = map[tooltest.Format]api{
 	"openai":           {"https://api.openai.com/v1", "OPENAI_API_KEY", "gpt-5-mini"},
 	"openai-responses": {"https://api.openai.com/v1", "OPENAI_API_KEY", "gpt-5-mini"},
 	"anthropic":        {"https://api.anthropic.com/v1", "ANTHROPIC_API_KEY", "claude-sonnet-4-5"},
@@ -31,7 +31,7 @@ var apis = map[string]api{
 
 // NewRequest returns the HTTP request that sends body to a provider's API: its
 // endpoint under baseURL ("" for the provider's own) and its authentication headers.
-func NewRequest(ctx context.Context, provider, model, key, baseURL string, body []byte) (*http.Request, error) {
+func NewRequest(ctx context.Context, provider tooltest.Format, model, key, baseURL string, body []byte) (*http.Request, error) {
 	a, ok := apis[provider]
 	if !ok {
 		return nil, fmt.Errorf("unknown provider %q", provider)
@@ -67,7 +67,7 @@ func NewRequest(ctx context.Context, provider, model, key, baseURL string, body 
 // Live returns a runtime.SendFunc that posts each request body to a provider's API
 // and returns the response body; any status but 2xx is an error quoting the body.
 // A nil client means one with a two-minute timeout.
-func Live(provider, model, key, baseURL string, client *http.Client) runtime.SendFunc {
+func Live(provider tooltest.Format, model, key, baseURL string, client *http.Client) runtime.SendFunc {
 	if client == nil {
 		client = &http.Client{Timeout: 2 * time.Minute}
 	}
@@ -107,8 +107,17 @@ func keyVars() []string {
 // defaultModels lists each provider's default model, for the usage message.
 func defaultModels() string {
 	var out []string
-	for _, p := range replay.Providers {
-		out = append(out, p+" "+apis[p].model)
+	for _, p := range tooltest.Formats {
+		out = append(out, string(p)+" "+apis[p].model)
 	}
 	return strings.Join(out, ", ")
+}
+
+// providerNames lists the wire formats, for messages.
+func providerNames() string {
+	names := make([]string, len(tooltest.Formats))
+	for i, f := range tooltest.Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
 }

@@ -23,9 +23,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgen/toolgen/examples/internal/replay"
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // Question is what the user asks.
@@ -39,7 +39,7 @@ func main() {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	flags := flag.NewFlagSet("weather", flag.ContinueOnError)
 	flags.SetOutput(stderr)
-	provider := flags.String("provider", "openai", "the API's wire format: "+strings.Join(replay.Providers, ", "))
+	provider := flags.String("provider", "openai", "the API's wire format: "+providerNames())
 	live := flags.Bool("live", false, "talk to the real API, with the key from "+strings.Join(keyVars(), ", "))
 	model := flags.String("model", "", "the model (default: "+defaultModels()+")")
 	baseURL := flags.String("base-url", "", "the API's base URL, for -live (default: the provider's)")
@@ -52,9 +52,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(stderr, "weather: unexpected arguments: %s\n", strings.Join(flags.Args(), " "))
 		return 2
 	}
-	api, ok := apis[*provider]
+	api, ok := apis[tooltest.Format(*provider)]
 	if !ok {
-		fmt.Fprintf(stderr, "weather: unknown -provider %q: want one of %s\n", *provider, strings.Join(replay.Providers, ", "))
+		fmt.Fprintf(stderr, "weather: unknown -provider %q: want one of %s\n", *provider, providerNames())
 		return 2
 	}
 	if *model == "" {
@@ -71,10 +71,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 			fmt.Fprintf(stderr, "weather: -live -provider %s needs the API key in %s; without -live the conversation is replayed, no key needed\n", *provider, api.keyVar)
 			return 2
 		}
-		send = Live(*provider, *model, key, *baseURL, nil)
+		send = Live(tooltest.Format(*provider), *model, key, *baseURL, nil)
 	} else {
 		var err error
-		if send, err = replay.Send(*provider, Script()); err != nil {
+		if send, err = tooltest.Send(tooltest.Format(*provider), Script()); err != nil {
 			fmt.Fprintf(stderr, "weather: %v\n", err)
 			return 2
 		}
@@ -85,7 +85,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	var streamFn runtime.StreamFunc
 	if *stream {
 		var err error
-		if streamFn, err = replay.Stream(*provider, Script()); err != nil {
+		if streamFn, err = tooltest.Stream(tooltest.Format(*provider), Script()); err != nil {
 			fmt.Fprintf(stderr, "weather: %v\n", err)
 			return 2
 		}
@@ -103,9 +103,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		who = "the real API"
 	}
 	fmt.Fprintf(stdout, "\nA conversation with %s, model %s, through %s:\n\n", *provider, *model, who)
-	converse := func() (string, error) { return Converse(ctx, stdout, *provider, *model, send) }
+	converse := func() (string, error) { return Converse(ctx, stdout, tooltest.Format(*provider), *model, send) }
 	if streamFn != nil {
-		converse = func() (string, error) { return ConverseStream(ctx, stdout, *provider, *model, streamFn) }
+		converse = func() (string, error) {
+			return ConverseStream(ctx, stdout, tooltest.Format(*provider), *model, streamFn)
+		}
 	}
 	if _, err := converse(); err != nil {
 		fmt.Fprintf(stderr, "weather: %v\n", err)
@@ -154,24 +156,24 @@ func directCalls(ctx context.Context, w io.Writer, tools *runtime.Toolset) {
 // Converse runs the conversation that Question starts with a provider's API (send),
 // printing the question, each round of tool calls and the final answer, which it
 // returns.
-func Converse(ctx context.Context, w io.Writer, provider, model string, send runtime.SendFunc) (string, error) {
+func Converse(ctx context.Context, w io.Writer, provider tooltest.Format, model string, send runtime.SendFunc) (string, error) {
 	return converse(ctx, w, provider, model, send, nil)
 }
 
 // ConverseStream runs the conversation as Converse does, with a provider's API
 // streaming (stream): the model's text is printed as it comes, then each round of
 // calls once its stream is complete.
-func ConverseStream(ctx context.Context, w io.Writer, provider, model string, stream runtime.StreamFunc) (string, error) {
+func ConverseStream(ctx context.Context, w io.Writer, provider tooltest.Format, model string, stream runtime.StreamFunc) (string, error) {
 	return converse(ctx, w, provider, model, nil, stream)
 }
 
 // converse runs the conversation with send, or streaming with stream when it is set.
-func converse(ctx context.Context, w io.Writer, provider, model string, send runtime.SendFunc, stream runtime.StreamFunc) (string, error) {
-	p, err := replay.Provider(provider)
+func converse(ctx context.Context, w io.Writer, provider tooltest.Format, model string, send runtime.SendFunc, stream runtime.StreamFunc) (string, error) {
+	p, err := provider.Provider()
 	if err != nil {
 		return "", err
 	}
-	req, err := replay.Request(provider, model, Question)
+	req, err := provider.NewRequest(model, Question)
 	if err != nil {
 		return "", err
 	}
@@ -202,7 +204,7 @@ func converse(ctx context.Context, w io.Writer, provider, model string, send run
 	if err != nil {
 		return "", err
 	}
-	answer, err := replay.Text(provider, final)
+	answer, err := provider.Text(final)
 	if err != nil {
 		return "", err
 	}
@@ -238,22 +240,22 @@ func status(r *runtime.Result) string {
 
 // Script is the replayed model's side of the conversation: it asks for both cities'
 // forecasts in one turn, then answers from the results it reads in the request.
-func Script() *replay.Script {
+func Script() *tooltest.Script {
 	args := func(city string) string {
 		return fmt.Sprintf(`{"city":%q,"days":2,"unit":"fahrenheit"}`, city)
 	}
-	return &replay.Script{
+	return &tooltest.Script{
 		Question: Question,
-		Turns: []replay.Turn{{
+		Turns: []tooltest.Turn{{
 			Say:   "I'll look up both cities.",
-			Calls: []replay.Call{{Name: "get_weather", Args: args("Paris")}, {Name: "get_weather", Args: args("Tokyo")}},
+			Calls: []tooltest.Call{{Name: "get_weather", Args: args("Paris")}, {Name: "get_weather", Args: args("Tokyo")}},
 		}},
 		Answer: answer,
 	}
 }
 
 // answer writes the forecasts it finds in the results, one line per city.
-func answer(results []replay.Seen) string {
+func answer(results []tooltest.Result) string {
 	var b strings.Builder
 	b.WriteString("Here is the forecast for the next 2 days:")
 	for _, r := range results {

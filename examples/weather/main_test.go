@@ -9,15 +9,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/examples/internal/replay"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // TestConverse runs the conversation with every provider's replayed API: the model's
 // answer, composed from the results it read in the request, names both cities.
 func TestConverse(t *testing.T) {
-	for _, provider := range replay.Providers {
-		t.Run(provider, func(t *testing.T) {
-			send, err := replay.Send(provider, Script())
+	for _, provider := range tooltest.Formats {
+		t.Run(string(provider), func(t *testing.T) {
+			send, err := tooltest.Send(provider, Script())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,9 +52,9 @@ func TestConverse(t *testing.T) {
 // streaming: the model's text is printed as it comes, before each round and at the end,
 // and the answer is the one Converse gets.
 func TestConverseStream(t *testing.T) {
-	for _, provider := range replay.Providers {
-		t.Run(provider, func(t *testing.T) {
-			stream, err := replay.Stream(provider, Script())
+	for _, provider := range tooltest.Formats {
+		t.Run(string(provider), func(t *testing.T) {
+			stream, err := tooltest.Stream(provider, Script())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +63,7 @@ func TestConverseStream(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out.String())
 			}
-			send, err := replay.Send(provider, Script())
+			send, err := tooltest.Send(provider, Script())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,8 +122,9 @@ func TestLive(t *testing.T) {
 	defer srv.Close()
 
 	for _, tc := range []struct {
-		provider, path string
-		headers        map[string]string
+		provider tooltest.Format
+		path     string
+		headers  map[string]string
 	}{
 		{"openai", "/v1/chat/completions", map[string]string{"Authorization": "Bearer sk-test"}},
 		{"openai-responses", "/v1/responses", map[string]string{"Authorization": "Bearer sk-test"}},
@@ -156,7 +157,7 @@ func TestLive(t *testing.T) {
 	}
 
 	// The default endpoints, without sending anything.
-	for provider, want := range map[string]string{
+	for provider, want := range map[tooltest.Format]string{
 		"openai":           "https://api.openai.com/v1/chat/completions",
 		"openai-responses": "https://api.openai.com/v1/responses",
 		"anthropic":        "https://api.anthropic.com/v1/messages",

@@ -1,5 +1,5 @@
 // Package hostile is a small vault and payments service, written from toolgen's contract
-// alone (docs/DESIGN.md, the README and go doc), as a careful user would write it, to be
+// alone (docs/DESIGN.md, the README with docs/ and go doc), as a careful user would write it, to be
 // attacked by hostile tests: its arguments carry secrets of several types, its amounts
 // use multipleOf, and some of its tools misbehave on purpose (one panics, one calls
 // runtime.Goexit as testing's t.FailNow does, one returns an internal error that quotes a

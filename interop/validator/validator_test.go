@@ -247,7 +247,7 @@ func sum(m map[string]int) int {
 }
 
 // difference returns why toolgen differs from the validator on a call, by design, or
-// "" when it should not. Each reason is a row of the README's table of differences.
+// "" when it should not. Each reason is a row of the table of differences in docs/reference.md.
 func difference(k call, o outcome) string {
 	rules := k.c.Rules
 	switch {

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/anthropic"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // pullTools is a Toolset of three tools, of the groups pulls and users.
@@ -76,11 +76,11 @@ func TestPrepareDeferred(t *testing.T) {
 	if got := sentTools(t, first); !slices.Equal(got, want) {
 		t.Errorf("tools %+v, want %+v", got, want)
 	}
-	if _, err := fakeapi.Read(fakeapi.Messages, first); err != nil {
+	if _, err := tooltest.Read(tooltest.Messages, first); err != nil {
 		t.Errorf("the fake API rejects %s: %v", first, err)
 	}
 	noSearch := strings.Replace(string(first), `{"type":"tool_search_tool_bm25_20251119","name":"tool_search_tool_bm25"},`, "", 1)
-	if _, err := fakeapi.Read(fakeapi.Messages, []byte(noSearch)); !errors.Is(err, fakeapi.ErrRejected) {
+	if _, err := tooltest.Read(tooltest.Messages, []byte(noSearch)); !errors.Is(err, tooltest.ErrRejected) {
 		t.Errorf("the fake API took deferred tools without a tool search tool: %v", err)
 	}
 	again, err := anthropic.Messages{}.Prepare(first, ts, runtime.ChoiceAuto)
@@ -188,7 +188,7 @@ func TestToolSearchRoundTrip(t *testing.T) {
 			t.Errorf("block %d sent back as %s, received as %s", i, a.String(), b.String())
 		}
 	}
-	if _, err := fakeapi.Read(fakeapi.Messages, next); err != nil {
+	if _, err := tooltest.Read(tooltest.Messages, next); err != nil {
 		t.Errorf("the fake API rejects the follow-up: %v", err)
 	}
 	// Without a search's result block, the API refuses the turn.
@@ -198,7 +198,7 @@ func TestToolSearchRoundTrip(t *testing.T) {
 	blocks := msgs[1].(map[string]any)["content"].([]any)
 	msgs[1].(map[string]any)["content"] = slices.Delete(slices.Clone(blocks), 2, 3)
 	cut, _ := json.Marshal(body)
-	if _, err := fakeapi.Read(fakeapi.Messages, cut); !errors.Is(err, fakeapi.ErrRejected) {
+	if _, err := tooltest.Read(tooltest.Messages, cut); !errors.Is(err, tooltest.ErrRejected) {
 		t.Errorf("the fake API took a server_tool_use without its result: %v", err)
 	}
 	answers := sent.Messages[2]
@@ -304,7 +304,7 @@ func TestLoopPauseTurn(t *testing.T) {
 	script := func(replies ...string) runtime.SendFunc {
 		return func(_ context.Context, body []byte) ([]byte, error) {
 			requests = append(requests, body)
-			if _, err := fakeapi.Read(fakeapi.Messages, body); err != nil {
+			if _, err := tooltest.Read(tooltest.Messages, body); err != nil {
 				return nil, err
 			}
 			return []byte(replies[min(len(requests), len(replies))-1]), nil

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/openai"
+	"github.com/toolgen/toolgen/tooltest"
 )
 
 // pullTools is a Toolset of three tools, of the groups pulls and users.
@@ -86,7 +86,7 @@ func TestResponsesPrepareDeferred(t *testing.T) {
 		t.Errorf("the namespace's description is not the one given: %s", ns)
 	}
 	for _, req := range [][]byte{flat, ns} {
-		if _, err := fakeapi.Read(fakeapi.Responses, req); err != nil {
+		if _, err := tooltest.Read(tooltest.Responses, req); err != nil {
 			t.Errorf("the fake API rejects %s: %v", req, err)
 		}
 	}
@@ -106,7 +106,7 @@ func TestResponsesPrepareDeferred(t *testing.T) {
 	}
 	// Deferred functions without the tool_search tool: the API refuses them.
 	noSearch := strings.Replace(string(flat), `{"type":"tool_search"},`, "", 1)
-	if _, err := fakeapi.Read(fakeapi.Responses, []byte(noSearch)); !errors.Is(err, fakeapi.ErrRejected) {
+	if _, err := tooltest.Read(tooltest.Responses, []byte(noSearch)); !errors.Is(err, tooltest.ErrRejected) {
 		t.Errorf("the fake API took deferred functions without tool_search: %v", err)
 	}
 }
@@ -170,7 +170,7 @@ func TestResponsesToolSearchRoundTrip(t *testing.T) {
 	if !strings.Contains(answer, `"call_id":"call_01"`) || !strings.Contains(answer, "merge_pull_request done") {
 		t.Errorf("answer %s, want the function_call_output of call_01", answer)
 	}
-	got, err := fakeapi.Read(fakeapi.Responses, next)
+	got, err := tooltest.Read(tooltest.Responses, next)
 	if err != nil {
 		t.Fatalf("the fake API rejects the follow-up: %v", err)
 	}
@@ -182,7 +182,7 @@ func TestResponsesToolSearchRoundTrip(t *testing.T) {
 	items := slices.Delete(slices.Clone(sent.Input), 2, 3) // the tool_search_output
 	cut["input"], _ = json.Marshal(items)
 	body, _ := json.Marshal(cut)
-	if _, err := fakeapi.Read(fakeapi.Responses, body); !errors.Is(err, fakeapi.ErrRejected) {
+	if _, err := tooltest.Read(tooltest.Responses, body); !errors.Is(err, tooltest.ErrRejected) {
 		t.Errorf("the fake API took a tool_search_call without its output: %v", err)
 	}
 }
@@ -249,7 +249,7 @@ func TestResponsesNamespaceNames(t *testing.T) {
 	if got := responsesEntries(t, req); !equalEntries(got, want) {
 		t.Errorf("tools %+v, want %+v", got, want)
 	}
-	if _, err := fakeapi.Read(fakeapi.Responses, req); err != nil {
+	if _, err := tooltest.Read(tooltest.Responses, req); err != nil {
 		t.Errorf("the fake API rejects %s: %v", req, err)
 	}
 }

@@ -1,4 +1,4 @@
-package replay
+package tooltest
 
 import (
 	"crypto/sha256"
@@ -6,14 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/toolgen/toolgen/internal/fakeapi"
 )
 
 // Gemini generateContent: POST /v1beta/models/{model}:generateContent.
 
 var generateContentFormat = format{
-	name:     fakeapi.GenerateContent,
+	name:     GenerateContent,
 	write:    writeGenerateContent,
 	callID:   func(seed string, t, j int) string { return strings.ToLower(token(8, "gemini", seed, t, j)) },
 	mark:     thoughtSignature,
@@ -27,7 +25,7 @@ func thoughtSignature(seed string, t int) string {
 	return base64.StdEncoding.EncodeToString(sum[:])
 }
 
-func writeGenerateContent(ex *fakeapi.Request, r *reply) ([]byte, error) {
+func writeGenerateContent(ex *Request, r *reply) ([]byte, error) {
 	type functionCall struct {
 		ID   string          `json:"id,omitempty"`
 		Name string          `json:"name"`

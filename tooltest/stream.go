@@ -1,4 +1,4 @@
-package replay
+package tooltest
 
 import (
 	"bytes"
@@ -17,30 +17,40 @@ import (
 // and read back with ReadSSE. A request that does not ask for a stream ("stream": true;
 // Gemini asks in the URL, which a StreamFunc owns) is rejected, as is any request Send
 // rejects.
-func Stream(provider string, s *Script) (runtime.StreamFunc, error) {
-	send, err := Send(provider, s)
+func Stream(f Format, s *Script) (runtime.StreamFunc, error) {
+	send, err := Send(f, s)
 	if err != nil {
 		return nil, err
 	}
 	return func(ctx context.Context, request []byte, events func(event, data []byte) error) error {
-		if provider != "gemini" {
+		if f != GenerateContent {
 			var r struct {
 				Stream bool `json:"stream"`
 			}
 			if json.Unmarshal(request, &r) != nil || !r.Stream {
-				return fmt.Errorf("replay %s: %w: the request does not ask for a stream (\"stream\": true), so the API would answer with a whole response", provider, ErrRejected)
+				return fmt.Errorf("tooltest %s: %w: the request does not ask for a stream (\"stream\": true), so the API would answer with a whole response", f, ErrRejected)
 			}
 		}
 		body, err := send(ctx, request)
 		if err != nil {
 			return err
 		}
-		var w sse
-		if err := w.write(provider, body); err != nil {
-			return fmt.Errorf("replay %s: stream the response: %w", provider, err)
+		stream, err := streamOf(f, body)
+		if err != nil {
+			return err
 		}
-		return openai.ReadSSE(bytes.NewReader(w.buf.Bytes()), events)
+		return openai.ReadSSE(bytes.NewReader(stream), events)
 	}, nil
+}
+
+// streamOf returns the server-sent events that stream a whole response body of the
+// wire format.
+func streamOf(f Format, body []byte) ([]byte, error) {
+	var w sse
+	if err := w.write(f, body); err != nil {
+		return nil, fmt.Errorf("tooltest %s: stream the response: %w", f, err)
+	}
+	return w.buf.Bytes(), nil
 }
 
 // sse writes the events of a stream.
@@ -54,7 +64,7 @@ func (w *sse) event(name string, v any) {
 	if w.err != nil {
 		return
 	}
-	data, err := streamMarshal(v)
+	data, err := marshal(v)
 	if err != nil {
 		w.err = err
 		return
@@ -66,19 +76,19 @@ func (w *sse) event(name string, v any) {
 }
 
 // write writes the stream of a whole response body in a provider's format.
-func (w *sse) write(provider string, body []byte) error {
+func (w *sse) write(f Format, body []byte) error {
 	var err error
-	switch provider {
-	case "openai":
+	switch f {
+	case Chat:
 		err = w.chat(body)
-	case "openai-responses":
+	case Responses:
 		err = w.responses(body)
-	case "anthropic":
+	case Messages:
 		err = w.messages(body)
-	case "gemini":
+	case GenerateContent:
 		err = w.generateContent(body)
 	default:
-		err = fmt.Errorf("unknown provider %q", provider)
+		_, err = f.wire()
 	}
 	if err != nil {
 		return err
@@ -167,8 +177,8 @@ func (w *sse) responses(body []byte) error {
 		if err != nil {
 			return err
 		}
-		typ, _ := streamString(item["type"])
-		id, _ := streamString(item["id"])
+		typ, _ := stringOf(item["type"])
+		id, _ := stringOf(item["id"])
 		added := make(map[string]json.RawMessage, len(item))
 		for k, v := range item {
 			added[k] = v
@@ -201,7 +211,7 @@ func (w *sse) responses(body []byte) error {
 				}
 			}
 		case "function_call":
-			args, _ := streamString(item["arguments"])
+			args, _ := stringOf(item["arguments"])
 			for _, piece := range halves(args) {
 				w.event("response.function_call_arguments.delta", map[string]any{"type": "response.function_call_arguments.delta",
 					"item_id": id, "output_index": i, "delta": piece})
@@ -240,13 +250,13 @@ func (w *sse) messages(body []byte) error {
 		if err != nil {
 			return err
 		}
-		typ, _ := streamString(block["type"])
+		typ, _ := stringOf(block["type"])
 		delta := func(d map[string]any) {
 			w.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": d})
 		}
 		switch typ {
 		case "text":
-			text, _ := streamString(block["text"])
+			text, _ := stringOf(block["text"])
 			first := map[string]json.RawMessage{}
 			for k, v := range block {
 				first[k] = v
@@ -259,12 +269,12 @@ func (w *sse) messages(body []byte) error {
 		case "tool_use":
 			w.event("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{
 				"type": "tool_use", "id": block["id"], "name": block["name"], "input": json.RawMessage(`{}`)}})
-			for _, piece := range halves(streamCompact(block["input"])) {
+			for _, piece := range halves(compact(block["input"])) {
 				delta(map[string]any{"type": "input_json_delta", "partial_json": piece})
 			}
 		case "thinking":
-			thinking, _ := streamString(block["thinking"])
-			signature, _ := streamString(block["signature"])
+			thinking, _ := stringOf(block["thinking"])
+			signature, _ := stringOf(block["signature"])
 			w.event("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{
 				"type": "thinking", "thinking": "", "signature": ""}})
 			delta(map[string]any{"type": "thinking_delta", "thinking": thinking})
@@ -300,7 +310,7 @@ func (w *sse) generateContent(body []byte) error {
 		Role  string            `json:"role"`
 		Parts []json.RawMessage `json:"parts"`
 	}
-	if !streamNull(cand["content"]) {
+	if !isNull(cand["content"]) {
 		if err := json.Unmarshal(cand["content"], &content); err != nil {
 			return fmt.Errorf("the candidate's content: %w", err)
 		}
@@ -320,7 +330,7 @@ func (w *sse) generateContent(body []byte) error {
 		rest[k] = v
 	}
 	delete(rest, "content")
-	raw, err := streamMarshal([]any{rest})
+	raw, err := marshal([]any{rest})
 	if err != nil {
 		return err
 	}
@@ -344,39 +354,4 @@ func streamObject(raw json.RawMessage, what string) (map[string]json.RawMessage,
 		return nil, fmt.Errorf("%s is not a JSON object", what)
 	}
 	return obj, nil
-}
-
-// streamString decodes a JSON string; anything else gives "", false.
-func streamString(raw json.RawMessage) (string, bool) {
-	var s string
-	if streamNull(raw) || json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-// streamNull reports whether raw is absent or null.
-func streamNull(raw json.RawMessage) bool {
-	s := bytes.TrimSpace(raw)
-	return len(s) == 0 || string(s) == "null"
-}
-
-// streamCompact returns raw without insignificant white space.
-func streamCompact(raw json.RawMessage) string {
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) != nil {
-		return string(raw)
-	}
-	return buf.String()
-}
-
-// streamMarshal encodes v without escaping HTML characters, as the APIs do.
-func streamMarshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }

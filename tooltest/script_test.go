@@ -1,4 +1,4 @@
-package replay
+package tooltest
 
 import (
 	"context"
@@ -24,7 +24,7 @@ func script() *Script {
 				{Name: "get_weather", Args: `{"city":"Paris"}`},
 				{Name: "get_weather", Args: `{"city": "Tokyo", "days": 2}`},
 			}},
-			{Plan: func(last []Seen) []Call {
+			{Plan: func(last []Result) []Call {
 				var r forecast.Report
 				if len(last) == 0 || json.Unmarshal([]byte(last[0].Text), &r) != nil {
 					return nil
@@ -35,9 +35,9 @@ func script() *Script {
 	}
 }
 
-func loop(t *testing.T, provider string, s *Script) (*runtime.Loop, []byte) {
+func loop(t *testing.T, provider Format, s *Script) (*runtime.Loop, []byte) {
 	t.Helper()
-	p, err := Provider(provider)
+	p, err := provider.Provider()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func loop(t *testing.T, provider string, s *Script) (*runtime.Loop, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, err := Request(provider, "test-model", s.Question)
+	req, err := provider.NewRequest("test-model", s.Question)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,8 +53,8 @@ func loop(t *testing.T, provider string, s *Script) (*runtime.Loop, []byte) {
 }
 
 func TestConversation(t *testing.T) {
-	for _, provider := range Providers {
-		t.Run(provider, func(t *testing.T) {
+	for _, provider := range Formats {
+		t.Run(string(provider), func(t *testing.T) {
 			l, req := loop(t, provider, script())
 			var rounds []runtime.Round
 			l.OnRound = func(r runtime.Round) { rounds = append(rounds, r) }
@@ -68,7 +68,7 @@ func TestConversation(t *testing.T) {
 			if got := rounds[1].Calls[0].Call.Arguments; string(got) != `{"name":"Paris"}` {
 				t.Errorf("the planned call's arguments: %s", got)
 			}
-			text, err := Text(provider, final)
+			text, err := provider.Text(final)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,8 +86,8 @@ func TestConversation(t *testing.T) {
 // TestChoiceNone: after MaxRounds the Loop asks for an answer with tool choice none,
 // and the model answers although its script has another turn.
 func TestChoiceNone(t *testing.T) {
-	for _, provider := range Providers {
-		t.Run(provider, func(t *testing.T) {
+	for _, provider := range Formats {
+		t.Run(string(provider), func(t *testing.T) {
 			l, req := loop(t, provider, script())
 			l.MaxRounds = 1
 			rounds := 0
@@ -96,7 +96,7 @@ func TestChoiceNone(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text, _ := Text(provider, final)
+			text, _ := provider.Text(final)
 			if rounds != 1 || !strings.Contains(text, "Tokyo") || strings.Contains(text, "hello_world") {
 				t.Errorf("%d rounds, answer %q", rounds, text)
 			}
@@ -106,7 +106,7 @@ func TestChoiceNone(t *testing.T) {
 
 // secondRequest returns the request of round 2, as the adapter builds it, for the
 // mutations of TestRejects.
-func secondRequest(t *testing.T, provider string) map[string]any {
+func secondRequest(t *testing.T, provider Format) map[string]any {
 	t.Helper()
 	l, req := loop(t, provider, script())
 	ctx := context.Background()
@@ -141,10 +141,11 @@ func obj(v any) map[string]any               { return v.(map[string]any) }
 
 func TestRejects(t *testing.T) {
 	for _, tc := range []struct {
-		provider, name string
-		mutate         func(m map[string]any)
-		want           error
-		says           string
+		provider Format
+		name     string
+		mutate   func(m map[string]any)
+		want     error
+		says     string
 	}{
 		// An unanswered call id.
 		{"openai", "unanswered call", func(m map[string]any) {
@@ -244,7 +245,7 @@ func TestRejects(t *testing.T) {
 			obj(arr(m, "messages")[0])["content"] = "Is it raining in Oslo?"
 		}, ErrScript, "the user asked"},
 	} {
-		t.Run(tc.provider+"/"+tc.name, func(t *testing.T) {
+		t.Run(string(tc.provider)+"/"+tc.name, func(t *testing.T) {
 			m := secondRequest(t, tc.provider)
 			tc.mutate(m)
 			body, err := json.Marshal(m)
@@ -262,8 +263,8 @@ func TestRejects(t *testing.T) {
 
 // TestResponseShapes: the bodies read as the providers' own, by the adapters.
 func TestResponseShapes(t *testing.T) {
-	for _, provider := range Providers {
-		t.Run(provider, func(t *testing.T) {
+	for _, provider := range Formats {
+		t.Run(string(provider), func(t *testing.T) {
 			l, req := loop(t, provider, script())
 			req, err := l.Provider.Prepare(req, l.Tools, runtime.ChoiceAuto)
 			if err != nil {
@@ -283,14 +284,14 @@ func TestResponseShapes(t *testing.T) {
 					t.Errorf("call %d has id %s, want %s", j, c.ID, want)
 				}
 			}
-			if say, _ := Text(provider, resp); say != "Let me look." {
+			if say, _ := provider.Text(resp); say != "Let me look." {
 				t.Errorf("the text before the calls: %q", say)
 			}
 			var m map[string]any
 			if err := json.Unmarshal(resp, &m); err != nil {
 				t.Fatal(err)
 			}
-			for _, key := range map[string][]string{
+			for _, key := range map[Format][]string{
 				"openai":           {"id", "object", "model", "choices", "usage"},
 				"openai-responses": {"id", "object", "status", "model", "output", "usage"},
 				"anthropic":        {"id", "type", "role", "model", "content", "stop_reason", "usage"},

@@ -1,4 +1,4 @@
-package fakeapi
+package tooltest
 
 import (
 	"errors"
@@ -137,9 +137,9 @@ func (r *recorder) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, format)
 }
 
-func TestStart(t *testing.T) {
+func TestNewRoundServer(t *testing.T) {
 	rec := &recorder{TB: t}
-	srv := Start(rec,
+	srv := NewRoundServer(rec,
 		Round{Path: "/v1/messages", Reply: `{"ok":true}`},
 		Round{Path: "/v1beta/models/gm:generateContent", Check: func(req *Request) error {
 			if req.Model != "gm" || req.Stream {

@@ -1,31 +1,4 @@
-// Package fakeapi is the strict fake of the providers' HTTP APIs that toolgen's tests
-// and examples share: it reads a request body in one of the four wire formats (OpenAI
-// Chat Completions, OpenAI Responses, Anthropic Messages, Gemini generateContent) and
-// checks it as strictly as the real API does, and it serves scripted rounds of
-// answers over HTTP with the APIs' paths, headers and error bodies.
-//
-// The rules are written here once:
-//
-//   - every call id is answered exactly once, and nothing else is answered: Chat tool
-//     messages right after the assistant message, Responses function_call_output (and
-//     custom_tool_call_output) items by call_id, Anthropic tool_result blocks first in the one user message after the
-//     tool_use blocks, Gemini functionResponse parts in the next content, matching the
-//     calls by id (when the calls have ids) and by position;
-//   - call ids are unique, arguments are JSON objects, roles are the API's;
-//   - the tools are well formed: valid unique names, object schemas within the
-//     subsets the APIs take (OpenAI's and Anthropic's strict tools, Gemini's
-//     "parameters"); a tool choice names offered tools; a model and Anthropic's
-//     max_tokens are set.
-//
-// Read returns what a valid request holds (its model, question, turns of calls with
-// their answers, tools and tool choice); an invalid one gives an error wrapping
-// ErrRejected, whose text is the API's message. Start serves rounds of answers as the
-// API would, checking each request with Read first. CheckTools checks that the tools a
-// request carries are the definitions it should send, the properties of their schemas
-// in their order.
-//
-// The package uses the standard library alone.
-package fakeapi
+package tooltest
 
 import (
 	"bytes"
@@ -100,8 +73,8 @@ type Result struct {
 	IsError bool
 }
 
-// Turn is one of the model's turns of tool calls in a request, with its answers.
-type Turn struct {
+// RequestTurn is one of the model's turns of tool calls in a request, with its answers.
+type RequestTurn struct {
 	// Calls are the turn's calls, in order.
 	Calls []Call
 	// Results are the answers, in the calls' order (Results[i] answers Calls[i]).
@@ -125,7 +98,7 @@ type Request struct {
 	// Question is the text of the first user message.
 	Question string
 	// Turns are the model's turns of tool calls, each with its answers.
-	Turns []Turn
+	Turns []RequestTurn
 	// Tools are the names of the function tools the request offers.
 	Tools []string
 	// Deferred are the names of those of Tools sent with defer_loading, which the
@@ -173,7 +146,7 @@ func Read(f Format, body []byte) (*Request, error) {
 	case GenerateContent:
 		req, err = readGenerateContent(body)
 	default:
-		return nil, fmt.Errorf("fakeapi: unknown wire format %q", f)
+		return nil, fmt.Errorf("tooltest: unknown wire format %q", f)
 	}
 	if err != nil {
 		return nil, err

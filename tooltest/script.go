@@ -1,22 +1,4 @@
-// Package replay is a scripted model for the examples and their tests: a
-// runtime.SendFunc per provider wire format (OpenAI Chat Completions, OpenAI Responses,
-// Anthropic Messages, Gemini generateContent) that answers with real-shaped response
-// bodies and needs no network and no API key.
-//
-// A Script says what the model does: the question it expects, the tool calls it makes
-// turn after turn (several in one turn are parallel calls; a turn may be planned from
-// the results of the one before, as a model corrects a call it got wrong), and the
-// final answer it composes from the tool results it finds in the request.
-//
-// The model keeps no state: like the real APIs, it reads the whole conversation from
-// each request. And it reads it as strictly as they do. A request the API would refuse
-// (a call id left unanswered or answered twice, an Anthropic tool_result that is not
-// first in the one user message after the tool_use, Gemini function responses out of
-// order, a call to a tool the request does not offer, a model turn not echoed as it was
-// sent, a missing model or max_tokens) is an error wrapping ErrRejected, so an example
-// or a test fails as soon as an adapter writes something the API would reject. The
-// rules are internal/fakeapi's, which the interop tests' fake APIs share.
-package replay
+package tooltest
 
 import (
 	"bytes"
@@ -29,13 +11,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolgen/toolgen/internal/fakeapi"
 	"github.com/toolgen/toolgen/runtime"
 )
-
-// ErrRejected is wrapped by the errors for requests the real API would reject: it is
-// fakeapi.ErrRejected.
-var ErrRejected = fakeapi.ErrRejected
 
 // ErrScript is wrapped by the errors for conversations the script cannot play: a
 // question it was not written for, a call its tools do not allow.
@@ -52,7 +29,7 @@ type Script struct {
 	Turns []Turn
 	// Answer composes the final answer from the results of every call, in the order
 	// of the calls, as the model found them in the request. Nil quotes each result.
-	Answer func(results []Seen) string
+	Answer func(results []Result) string
 }
 
 // Turn is one turn of tool calls.
@@ -64,21 +41,11 @@ type Turn struct {
 	// Plan, when set, makes the calls instead of Calls, from the results of the turn
 	// before, as the model found them in the request: a model that reads what its
 	// tools said. Returning no call ends the tool calls.
-	Plan func(last []Seen) []Call
+	Plan func(last []Result) []Call
 }
 
-// Call is one tool call the model makes, as fakeapi reads it from a request. Scripts
-// leave its ID empty: the model gives each call a provider-shaped id of its own. Args
-// is the JSON object of the arguments ("" means {}).
-type Call = fakeapi.Call
-
-// Seen is a tool result as the model finds it in a request: the call answered, the
-// result's text (for Gemini the JSON of a structured output) and its error mark
-// (Anthropic's is_error, Gemini's "error"; false for OpenAI's formats, which have none).
-type Seen = fakeapi.Result
-
 // Quote is the default Answer: one line per result, quoting it.
-func Quote(results []Seen) string {
+func Quote(results []Result) string {
 	if len(results) == 0 {
 		return "I did not need any tool to answer that."
 	}
@@ -94,12 +61,12 @@ func Quote(results []Seen) string {
 	return b.String()
 }
 
-// format is one wire format: its name in fakeapi, which reads its requests, and how to
+// format is one wire format: its name, by which Read reads its requests, and how to
 // write the model's reply as a response body.
 type format struct {
-	name fakeapi.Format
+	name Format
 	// write returns the response body for a reply to a request.
-	write func(ex *fakeapi.Request, r *reply) ([]byte, error)
+	write func(ex *Request, r *reply) ([]byte, error)
 	// callID returns the id the format gives call j of turn t (both from 0).
 	callID func(seed string, t, j int) string
 	// mark, when set, returns what turn t must carry back besides its calls: the
@@ -118,48 +85,68 @@ type reply struct {
 	seed  string
 }
 
-// Send returns the scripted model for a provider wire format, named as the
-// runtime.Provider's Name: "openai" (Chat Completions), "openai-responses", "anthropic"
-// (Messages) or "gemini" (generateContent).
-func Send(provider string, s *Script) (runtime.SendFunc, error) {
-	f, ok := formats[provider]
-	if !ok {
-		return nil, fmt.Errorf("replay: unknown provider %q (want one of %s)", provider, strings.Join(Providers, ", "))
+// Send returns the scripted model speaking a wire format, for runtime.Loop's Send: it
+// reads each request as Read does and answers with the response body the API would
+// send. A request the API would reject is an error wrapping ErrRejected; one the
+// script cannot answer, an error wrapping ErrScript. An unknown format is an error.
+func Send(f Format, s *Script) (runtime.SendFunc, error) {
+	w, err := f.wire()
+	if err != nil {
+		return nil, err
 	}
 	return func(ctx context.Context, request []byte) ([]byte, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return play(f, s, request)
+		return play(w, s, request)
 	}, nil
+}
+
+// wire returns the format's writer, or an error naming the formats.
+func (f Format) wire() (format, error) {
+	w, ok := formats[f]
+	if !ok {
+		names := make([]string, len(Formats))
+		for i, f := range Formats {
+			names[i] = string(f)
+		}
+		return format{}, fmt.Errorf("tooltest: unknown wire format %q (want one of %s)", f, strings.Join(names, ", "))
+	}
+	return w, nil
 }
 
 // play answers one request.
 func play(f format, s *Script, request []byte) ([]byte, error) {
-	ex, err := fakeapi.Read(f.name, request)
-	if errors.Is(err, fakeapi.ErrUnsupported) {
+	ex, err := Read(f.name, request)
+	if errors.Is(err, ErrUnsupported) {
 		err = fmt.Errorf("%w: %w", ErrScript, err)
 	}
+	if err != nil {
+		return nil, fmt.Errorf("tooltest %s: %w", f.name, err)
+	}
+	return answer(f, s, ex)
+}
+
+// answer returns the body of the script's answer to a request Read found valid.
+func answer(f format, s *Script, ex *Request) ([]byte, error) {
+	err := playable(ex)
+	var r *reply
 	if err == nil {
-		err = playable(ex)
+		r, err = s.next(f, ex)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("replay %s: %w", f.name, err)
-	}
-	r, err := s.next(f, ex)
-	if err != nil {
-		return nil, fmt.Errorf("replay %s: %w", f.name, err)
+		return nil, fmt.Errorf("tooltest %s: %w", f.name, err)
 	}
 	return f.write(ex, r)
 }
 
 // playable returns an error wrapping ErrScript for a valid request the model cannot
 // play: one that continues a stored conversation, or ends with a model turn.
-func playable(ex *fakeapi.Request) error {
+func playable(ex *Request) error {
 	switch {
 	case ex.Stored:
-		return fmt.Errorf("%w: the replay model stores no responses: send the whole conversation in input", ErrScript)
-	case ex.Prefill && ex.Format == fakeapi.GenerateContent:
+		return fmt.Errorf("%w: the scripted model stores no responses: send the whole conversation in input", ErrScript)
+	case ex.Prefill && ex.Format == GenerateContent:
 		return fmt.Errorf("%w: the conversation ends with a model turn", ErrScript)
 	case ex.Prefill:
 		return fmt.Errorf("%w: the conversation ends with an assistant message (a prefill)", ErrScript)
@@ -168,7 +155,7 @@ func playable(ex *fakeapi.Request) error {
 }
 
 // next checks the conversation of ex against the script and returns the model's reply.
-func (s *Script) next(f format, ex *fakeapi.Request) (*reply, error) {
+func (s *Script) next(f format, ex *Request) (*reply, error) {
 	if s.Question != "" && strings.TrimSpace(ex.Question) != strings.TrimSpace(s.Question) {
 		return nil, fmt.Errorf("%w: it answers %q, but the user asked %q", ErrScript, s.Question, ex.Question)
 	}
@@ -176,7 +163,7 @@ func (s *Script) next(f format, ex *fakeapi.Request) (*reply, error) {
 	if seed == "" {
 		seed = ex.Question
 	}
-	var all, last []Seen
+	var all, last []Result
 	for t, past := range ex.Turns {
 		want, err := s.calls(t, last)
 		if err != nil {
@@ -187,7 +174,7 @@ func (s *Script) next(f format, ex *fakeapi.Request) (*reply, error) {
 		}
 		for j, c := range past.Calls {
 			id := f.callID(seed, t, j)
-			if c.ID != id || c.Name != want[j].Name || !sameJSON(c.Args, want[j].Args) {
+			if c.ID != id || c.Name != want[j].Name || !sameJSON([]byte(c.Args), []byte(want[j].Args)) {
 				return nil, fmt.Errorf("%w: call %d of the model's turn %d was %s %s (id %s), but the request holds %s %s (id %s): send the model's turns back as they came", ErrRejected, j+1, t+1, want[j].Name, want[j].Args, id, c.Name, c.Args, c.ID)
 			}
 		}
@@ -204,7 +191,7 @@ func (s *Script) next(f format, ex *fakeapi.Request) (*reply, error) {
 		}
 		return &reply{text: text, seed: seed}
 	}
-	if ex.Choice == fakeapi.ChoiceNone {
+	if ex.Choice == ChoiceNone {
 		return answer(), nil // told to answer with what it has
 	}
 	t := len(ex.Turns)
@@ -213,7 +200,7 @@ func (s *Script) next(f format, ex *fakeapi.Request) (*reply, error) {
 		return nil, err
 	}
 	if len(calls) == 0 {
-		if ex.Choice == fakeapi.ChoiceRequired {
+		if ex.Choice == ChoiceRequired {
 			return nil, fmt.Errorf("%w: the request requires a tool call, but the script has none left after %d turns", ErrScript, t)
 		}
 		return answer(), nil
@@ -240,7 +227,7 @@ func (s *Script) next(f format, ex *fakeapi.Request) (*reply, error) {
 
 // calls returns the calls of turn t (from 0), given the results of the turn before,
 // with their arguments compacted.
-func (s *Script) calls(t int, last []Seen) ([]Call, error) {
+func (s *Script) calls(t int, last []Result) ([]Call, error) {
 	if t >= len(s.Turns) {
 		return nil, nil
 	}
@@ -262,17 +249,6 @@ func (s *Script) calls(t int, last []Seen) ([]Call, error) {
 		out[j] = Call{Name: c.Name, Args: buf.String()}
 	}
 	return out, nil
-}
-
-// sameJSON reports whether two JSON texts hold the same value.
-func sameJSON(a, b string) bool {
-	var x, y any
-	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
-		return false
-	}
-	p, _ := json.Marshal(x)
-	q, _ := json.Marshal(y)
-	return bytes.Equal(p, q)
 }
 
 // list quotes names for messages.
@@ -301,14 +277,3 @@ func token(n int, parts ...any) string {
 
 // tokens estimates a token count from a length in bytes, for usage fields.
 func tokens(n int) int { return max(1, n/4) }
-
-// marshal encodes v without escaping HTML characters, as the APIs do.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}

@@ -1,4 +1,4 @@
-package fakeapi
+package tooltest
 
 import (
 	"encoding/json"
@@ -94,7 +94,7 @@ func readGenerateContent(body []byte) (*Request, error) {
 			if prev != "user" {
 				return nil, rejectf("%s: please ensure that function call turn comes immediately after a user turn or after a function response turn", where)
 			}
-			var turn Turn
+			var turn RequestTurn
 			for j, p := range c.Parts {
 				if p.ThoughtSignature != "" {
 					turn.Marks = append(turn.Marks, p.ThoughtSignature)

@@ -1,20 +1,18 @@
-package replay
+package tooltest
 
 import (
 	"encoding/json"
-
-	"github.com/toolgen/toolgen/internal/fakeapi"
 )
 
 // Anthropic Messages: POST /v1/messages.
 
 var messagesFormat = format{
-	name:   fakeapi.Messages,
+	name:   Messages,
 	write:  writeMessages,
 	callID: func(seed string, t, j int) string { return "toolu_01" + token(22, "toolu", seed, t, j) },
 }
 
-func writeMessages(ex *fakeapi.Request, r *reply) ([]byte, error) {
+func writeMessages(ex *Request, r *reply) ([]byte, error) {
 	type content struct {
 		Type  string          `json:"type"`
 		Text  string          `json:"text,omitempty"`

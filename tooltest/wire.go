@@ -1,4 +1,4 @@
-package replay
+package tooltest
 
 import (
 	"encoding/json"
@@ -11,56 +11,60 @@ import (
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
-// Providers names the wire formats, as their runtime.Provider's Name says.
-var Providers = []string{"openai", "openai-responses", "anthropic", "gemini"}
-
-var formats = map[string]format{
-	"openai":           chatFormat,
-	"openai-responses": responsesFormat,
-	"anthropic":        messagesFormat,
-	"gemini":           generateContentFormat,
+// formats are the writers of the wire formats' responses.
+var formats = map[Format]format{
+	Chat:            chatFormat,
+	Responses:       responsesFormat,
+	Messages:        messagesFormat,
+	GenerateContent: generateContentFormat,
 }
 
-// Provider returns the runtime.Provider of a wire format named as in Providers.
-func Provider(name string) (runtime.Provider, error) {
-	switch name {
-	case "openai":
+// Provider returns the runtime.Provider that speaks the wire format, for
+// runtime.Loop's Provider: openai.Chat, openai.Responses, anthropic.Messages or
+// gemini.GenerateContent.
+func (f Format) Provider() (runtime.Provider, error) {
+	switch f {
+	case Chat:
 		return openai.Chat{}, nil
-	case "openai-responses":
+	case Responses:
 		return openai.Responses{}, nil
-	case "anthropic":
+	case Messages:
 		return anthropic.Messages{}, nil
-	case "gemini":
+	case GenerateContent:
 		return gemini.GenerateContent{}, nil
 	}
-	return nil, fmt.Errorf("unknown provider %q (want one of %s)", name, strings.Join(Providers, ", "))
+	_, err := f.wire()
+	return nil, err
 }
 
-// Request returns the request body that opens a conversation with a question, in a
-// provider's format: the same body works against the real API. Gemini's model goes in
-// the URL, not the body.
-func Request(provider, model, question string) ([]byte, error) {
+// NewRequest returns the request body that opens a conversation with a question, in
+// the wire format: the same body works against the real API. Gemini's model goes in
+// the URL, not the body, so model is not used there.
+func (f Format) NewRequest(model, question string) ([]byte, error) {
 	var req any
-	switch provider {
-	case "openai":
+	switch f {
+	case Chat:
 		req = map[string]any{"model": model, "messages": []any{map[string]string{"role": "user", "content": question}}}
-	case "openai-responses":
+	case Responses:
 		req = map[string]any{"model": model, "input": question}
-	case "anthropic":
+	case Messages:
 		req = map[string]any{"model": model, "max_tokens": 1024, "messages": []any{map[string]string{"role": "user", "content": question}}}
-	case "gemini":
+	case GenerateContent:
 		req = map[string]any{"contents": []any{map[string]any{"role": "user", "parts": []any{map[string]string{"text": question}}}}}
 	default:
-		return nil, fmt.Errorf("unknown provider %q (want one of %s)", provider, strings.Join(Providers, ", "))
+		_, err := f.wire()
+		return nil, err
 	}
 	return marshal(req)
 }
 
-// Text returns the text of a model's answer, a response body in a provider's format.
-func Text(provider string, response []byte) (string, error) {
+// Text returns the text of a model's answer, a response body in the wire format: the
+// message's content (a refusal as "(refused) " and its text), the text of every
+// output message, text block or part, thoughts left out, joined by new lines.
+func (f Format) Text(response []byte) (string, error) {
 	var texts []string
-	switch provider {
-	case "openai":
+	switch f {
+	case Chat:
 		var r struct {
 			Choices []struct {
 				Message struct {
@@ -79,7 +83,7 @@ func Text(provider string, response []byte) (string, error) {
 		case m.Refusal != nil:
 			texts = append(texts, "(refused) "+*m.Refusal)
 		}
-	case "openai-responses":
+	case Responses:
 		var r struct {
 			Output []struct {
 				Type    string `json:"type"`
@@ -102,7 +106,7 @@ func Text(provider string, response []byte) (string, error) {
 				}
 			}
 		}
-	case "anthropic":
+	case Messages:
 		var r struct {
 			Content []struct {
 				Type string `json:"type"`
@@ -117,7 +121,7 @@ func Text(provider string, response []byte) (string, error) {
 				texts = append(texts, c.Text)
 			}
 		}
-	case "gemini":
+	case GenerateContent:
 		var r struct {
 			Candidates []struct {
 				Content struct {
@@ -137,7 +141,8 @@ func Text(provider string, response []byte) (string, error) {
 			}
 		}
 	default:
-		return "", fmt.Errorf("unknown provider %q (want one of %s)", provider, strings.Join(Providers, ", "))
+		_, err := f.wire()
+		return "", err
 	}
 	return strings.Join(texts, "\n"), nil
 }

@@ -1,4 +1,4 @@
-package fakeapi
+package tooltest
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ import (
 func CheckTools(req *Request, want any) error {
 	wantText, err := json.Marshal(want)
 	if err != nil {
-		return fmt.Errorf("fakeapi: the tools to want: %v", err)
+		return fmt.Errorf("tooltest: the tools to want: %v", err)
 	}
 	var got, wantTools []json.RawMessage
 	if raw := req.Fields["tools"]; !isNull(raw) {
@@ -28,7 +28,7 @@ func CheckTools(req *Request, want any) error {
 	}
 	if !isNull(wantText) {
 		if err := json.Unmarshal(wantText, &wantTools); err != nil {
-			return fmt.Errorf("fakeapi: the tools to want, %s, are not an array", wantText)
+			return fmt.Errorf("tooltest: the tools to want, %s, are not an array", wantText)
 		}
 	}
 	if len(got) != len(wantTools) {

@@ -1,9 +1,7 @@
-package replay
+package tooltest
 
 import (
 	"encoding/json"
-
-	"github.com/toolgen/toolgen/internal/fakeapi"
 )
 
 // created is the fixed creation time of every response (2025-12-01T00:00:00Z).
@@ -12,12 +10,12 @@ const created = 1764547200
 // OpenAI Chat Completions: POST /v1/chat/completions.
 
 var chatFormat = format{
-	name:   fakeapi.Chat,
+	name:   Chat,
 	write:  writeChat,
 	callID: func(seed string, t, j int) string { return "call_" + token(24, "chat", seed, t, j) },
 }
 
-func writeChat(ex *fakeapi.Request, r *reply) ([]byte, error) {
+func writeChat(ex *Request, r *reply) ([]byte, error) {
 	type function struct {
 		Name      string `json:"name"`
 		Arguments string `json:"arguments"`
@@ -82,7 +80,7 @@ func writeChat(ex *fakeapi.Request, r *reply) ([]byte, error) {
 // OpenAI Responses: POST /v1/responses.
 
 var responsesFormat = format{
-	name:     fakeapi.Responses,
+	name:     Responses,
 	write:    writeResponses,
 	callID:   func(seed string, t, j int) string { return "call_" + token(24, "responses", seed, t, j) },
 	mark:     reasoningID,
@@ -93,7 +91,7 @@ var responsesFormat = format{
 // with the turn's function calls.
 func reasoningID(seed string, t int) string { return "rs_" + token(48, "reasoning", seed, t) }
 
-func writeResponses(ex *fakeapi.Request, r *reply) ([]byte, error) {
+func writeResponses(ex *Request, r *reply) ([]byte, error) {
 	type text struct {
 		Type        string `json:"type"`
 		Text        string `json:"text"`

@@ -1,11 +1,9 @@
-package replay
+package tooltest
 
 import (
 	"encoding/json"
 	"slices"
 	"strings"
-
-	"github.com/toolgen/toolgen/internal/fakeapi"
 )
 
 // The APIs' own tool search (Anthropic's tool search tool, the Responses API's
@@ -15,13 +13,13 @@ import (
 // and tool_search_output items.
 
 // unloaded returns the deferred tools among calls that no earlier turn of ex called.
-func unloaded(ex *fakeapi.Request, calls []Call) []string {
+func unloaded(ex *Request, calls []Call) []string {
 	var out []string
 	for _, c := range calls {
 		if !slices.Contains(ex.Deferred, c.Name) || slices.Contains(out, c.Name) {
 			continue
 		}
-		earlier := slices.ContainsFunc(ex.Turns, func(t fakeapi.Turn) bool {
+		earlier := slices.ContainsFunc(ex.Turns, func(t RequestTurn) bool {
 			return slices.ContainsFunc(t.Calls, func(p Call) bool { return p.Name == c.Name })
 		})
 		if !earlier {
@@ -33,7 +31,7 @@ func unloaded(ex *fakeapi.Request, calls []Call) []string {
 
 // messagesSearch returns the blocks of Anthropic's search that loads names: a
 // server_tool_use of the request's tool search tool, and its result.
-func messagesSearch(ex *fakeapi.Request, seed string, names []string) []any {
+func messagesSearch(ex *Request, seed string, names []string) []any {
 	var tools []struct {
 		Type string `json:"type"`
 		Name string `json:"name"`
@@ -68,7 +66,7 @@ func messagesSearch(ex *fakeapi.Request, seed string, names []string) []any {
 // responsesSearch returns the items of the Responses API's search that loads names:
 // a tool_search_call the server ran, and its tool_search_output with the definitions
 // it loaded (a namespace with its loaded functions, or the functions).
-func responsesSearch(ex *fakeapi.Request, seed string, names []string) []any {
+func responsesSearch(ex *Request, seed string, names []string) []any {
 	var tools []json.RawMessage
 	_ = json.Unmarshal(ex.Fields["tools"], &tools)
 	definition := map[string]json.RawMessage{} // of each function, top-level or in a namespace

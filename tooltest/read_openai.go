@@ -1,4 +1,4 @@
-package fakeapi
+package tooltest
 
 import (
 	"encoding/json"
@@ -77,7 +77,7 @@ func readChat(body []byte) (*Request, error) {
 			if len(m.ToolCalls) == 0 {
 				continue
 			}
-			turn := Turn{}
+			turn := RequestTurn{}
 			for j, c := range m.ToolCalls {
 				switch {
 				case c.Type != "function":
@@ -461,7 +461,7 @@ func readResponses(body []byte) (*Request, error) {
 				return nil, rejectf("input[%d]: duplicate function call with call_id %s", i, it.CallID)
 			}
 			if open < 0 {
-				ex.Turns = append(ex.Turns, Turn{Marks: marks})
+				ex.Turns = append(ex.Turns, RequestTurn{Marks: marks})
 				open = len(ex.Turns) - 1
 			}
 			turn := &ex.Turns[open]

@@ -1,4 +1,4 @@
-package fakeapi
+package tooltest
 
 import (
 	"encoding/json"

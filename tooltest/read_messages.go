@@ -1,4 +1,4 @@
-package fakeapi
+package tooltest
 
 import (
 	"encoding/json"
@@ -110,7 +110,7 @@ func readMessages(body []byte) (*Request, error) {
 			if err := serverUses(where, blocks); err != nil {
 				return nil, err
 			}
-			var turn Turn
+			var turn RequestTurn
 			for j, b := range blocks {
 				if b.Type != "tool_use" {
 					continue

@@ -1,4 +1,4 @@
-package replay
+package tooltest
 
 import (
 	"context"
@@ -15,9 +15,9 @@ import (
 // by part), the calls run once each stream is complete, and the final answer is the
 // one Send gives.
 func TestStreamConversation(t *testing.T) {
-	for _, provider := range Providers {
-		t.Run(provider, func(t *testing.T) {
-			p, err := Provider(provider)
+	for _, provider := range Formats {
+		t.Run(string(provider), func(t *testing.T) {
+			p, err := provider.Provider()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -25,7 +25,7 @@ func TestStreamConversation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			req, err := Request(provider, "test-model", question)
+			req, err := provider.NewRequest("test-model", question)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,7 +41,7 @@ func TestStreamConversation(t *testing.T) {
 			if len(rounds) != 2 || len(rounds[0].Calls) != 2 || len(rounds[1].Calls) != 1 {
 				t.Fatalf("rounds: %+v", rounds)
 			}
-			text, err := Text(provider, final)
+			text, err := provider.Text(final)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +60,7 @@ func TestStreamConversation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want, _ := Text(provider, whole); want != text {
+			if want, _ := provider.Text(whole); want != text {
 				t.Errorf("streamed answer %q, whole answer %q", text, want)
 			}
 		})
@@ -69,12 +69,12 @@ func TestStreamConversation(t *testing.T) {
 
 // TestStreamAsks: a request sent to Stream that does not ask for a stream is rejected.
 func TestStreamAsks(t *testing.T) {
-	for _, provider := range []string{"openai", "openai-responses", "anthropic"} {
+	for _, provider := range []Format{Chat, Responses, Messages} {
 		stream, err := Stream(provider, script())
 		if err != nil {
 			t.Fatal(err)
 		}
-		req, _ := Request(provider, "test-model", question)
+		req, _ := provider.NewRequest("test-model", question)
 		err = stream(context.Background(), req, func(_, _ []byte) error { return nil })
 		if !errors.Is(err, ErrRejected) || !strings.Contains(err.Error(), "does not ask for a stream") {
 			t.Errorf("%s: err = %v", provider, err)

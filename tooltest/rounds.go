@@ -1,6 +1,7 @@
-package fakeapi
+package tooltest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -52,7 +53,7 @@ func FormatOf(path string) (Format, error) {
 			return GenerateContent, nil
 		}
 	}
-	return "", fmt.Errorf("fakeapi: %s is the path of no wire format", path)
+	return "", fmt.Errorf("tooltest: %s is the path of no wire format", path)
 }
 
 // CheckHeaders checks the headers the API of a wire format requires: JSON content,
@@ -82,11 +83,14 @@ func CheckHeaders(f Format, h http.Header) error {
 	return nil
 }
 
-// Start starts a fake provider API that expects exactly the given rounds, in order,
-// and fails t on any other request (another method than POST, another path, missing
-// credentials or headers, a body Read rejects or a round's Check rejects), answering
-// it with a 400 and the API's error body, and when t ends with rounds left unasked.
-func Start(t testing.TB, rounds ...Round) *httptest.Server {
+// NewRoundServer starts a fake provider API that expects exactly the given rounds, in
+// order, and answers each with its Reply or Events, for a test that needs answers
+// written by hand (a turn cut short, a refusal). It fails t on any other request
+// (another method than POST, another path, missing credentials or headers, a body
+// Read rejects or a round's Check rejects), answering it with a 400 and the API's
+// error body, and when t ends with rounds left unasked. The server is closed when t
+// ends.
+func NewRoundServer(t testing.TB, rounds ...Round) *httptest.Server {
 	t.Helper()
 	var (
 		mu   sync.Mutex
@@ -97,70 +101,36 @@ func Start(t testing.TB, rounds ...Round) *httptest.Server {
 		n := next
 		next++
 		mu.Unlock()
-		f, _ := FormatOf(r.URL.Path)
-		reject := func(format string, args ...any) {
-			msg := fmt.Sprintf("request %d: ", n+1) + fmt.Sprintf(format, args...)
-			t.Errorf("the fake API rejects the request: %s", msg)
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadRequest)
-			w.Write(ErrorBody(f, msg))
-		}
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			reject("reading the body: %v", err)
-			return
-		}
 		if n >= len(rounds) {
-			reject("%s %s is one request too many", r.Method, r.URL)
+			f, _ := FormatOf(r.URL.Path)
+			reject(t, w, f, fmt.Sprintf("request %d: %s %s is one request too many", n+1, r.Method, r.URL))
 			return
 		}
 		rd := rounds[n]
-		f, err = FormatOf(rd.Path)
-		if err != nil {
-			reject("%v", err)
-			return
-		}
-		if r.Method != http.MethodPost || r.URL.RequestURI() != rd.Path {
-			reject("%s %s, want POST %s", r.Method, r.URL.RequestURI(), rd.Path)
-			return
-		}
-		if err := CheckHeaders(f, r.Header); err != nil {
-			reject("%v", err)
-			return
-		}
-		req, err := Read(f, body)
-		if err != nil {
-			reject("%v\nbody: %s", err, body)
-			return
-		}
-		if f == GenerateContent {
-			model := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/v1beta"), "/v1")
-			model, method, _ := strings.Cut(strings.TrimPrefix(model, "/models/"), ":")
-			req.Model, req.Stream = model, method == "streamGenerateContent"
-		}
-		if rd.Check != nil {
-			if err := rd.Check(req); err != nil {
-				reject("%v\nbody: %s", err, body)
-				return
+		req, err := readHTTP(r, rd.Path)
+		if err == nil && rd.Check != nil {
+			if err = rd.Check(req); err != nil {
+				err = fmt.Errorf("%w\nbody: %s", err, req.Body)
 			}
+		}
+		if err != nil {
+			f, _ := FormatOf(rd.Path)
+			reject(t, w, f, fmt.Sprintf("request %d: %v", n+1, err))
+			return
 		}
 		if rd.Events == nil {
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, rd.Reply)
 			return
 		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		flusher, _ := w.(http.Flusher)
+		var buf bytes.Buffer
 		for _, e := range rd.Events {
 			if e.Name != "" {
-				fmt.Fprintf(w, "event: %s\n", e.Name)
+				fmt.Fprintf(&buf, "event: %s\n", e.Name)
 			}
-			fmt.Fprintf(w, "data: %s\n\n", e.Data)
-			if flusher != nil {
-				flusher.Flush()
-			}
+			fmt.Fprintf(&buf, "data: %s\n\n", e.Data)
 		}
+		writeEvents(w, buf.Bytes())
 	}))
 	t.Cleanup(func() {
 		srv.Close()
@@ -171,4 +141,57 @@ func Start(t testing.TB, rounds ...Round) *httptest.Server {
 		}
 	})
 	return srv
+}
+
+// readHTTP reads the request of a fake API and checks it as the API would: a POST to
+// path (any path of a wire format when path is ""), with the format's headers and a
+// body Read finds valid. For Gemini it sets the request's Model and Stream from the
+// path.
+func readHTTP(r *http.Request, path string) (*Request, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, fmt.Errorf("reading the body: %w", err)
+	}
+	if path == "" {
+		path = r.URL.RequestURI()
+	}
+	f, err := FormatOf(path)
+	if err != nil {
+		return nil, err
+	}
+	if r.Method != http.MethodPost || r.URL.RequestURI() != path {
+		return nil, fmt.Errorf("%s %s, want POST %s", r.Method, r.URL.RequestURI(), path)
+	}
+	if err := CheckHeaders(f, r.Header); err != nil {
+		return nil, err
+	}
+	req, err := Read(f, body)
+	if err != nil {
+		return nil, fmt.Errorf("%w\nbody: %s", err, body)
+	}
+	if f == GenerateContent {
+		model := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/v1beta"), "/v1")
+		model, method, _ := strings.Cut(strings.TrimPrefix(model, "/models/"), ":")
+		req.Model, req.Stream = model, method == "streamGenerateContent"
+	}
+	return req, nil
+}
+
+// reject fails t with msg and answers the request with a 400 and the format's error
+// body.
+func reject(t testing.TB, w http.ResponseWriter, f Format, msg string) {
+	t.Errorf("the fake API rejects the request: %s", msg)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	w.Write(ErrorBody(f, msg))
+}
+
+// writeEvents answers with a stream of server-sent events, flushed at once.
+func writeEvents(w http.ResponseWriter, events []byte) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(events)
+	if flusher, ok := w.(http.Flusher); ok {
+		flusher.Flush()
+	}
 }

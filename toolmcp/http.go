@@ -2,6 +2,7 @@ package toolmcp
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -22,7 +23,7 @@ import (
 // "Params", "name" and "Name" in the params), with invalid request (-32600), as a
 // JSON-RPC error response: HTTP 400, or 413 when too long. The response has the
 // message's id when it can be read unambiguously, else null. Every other request
-// reaches Next unchanged, the body as it came.
+// reaches Next (or Stateless) unchanged, the body as it came.
 //
 // The SDK acts on the last of two keys, where a proxy or a log may read the first; it
 // matches the protocol's keys exactly, where a reader decoding with encoding/json
@@ -32,9 +33,17 @@ import (
 // the MCP endpoint:
 //
 //	mux.Handle("/mcp", &toolmcp.HTTPScreen{Next: mcp.NewStreamableHTTPHandler(getServer, opts)})
+//
+// or, to serve clients of MCP 2026-07-28 beside older ones with sessions, as
+// NewHTTPHandler builds it.
 type HTTPScreen struct {
 	// Next serves the requests that pass.
 	Next http.Handler
+	// Stateless, when set, serves instead of Next the requests of MCP 2026-07-28 and
+	// later (Revision2026): the SDK's streamable HTTP handler serves that revision
+	// only when stateless, and older ones with sessions only when not, so a server
+	// for both has two handlers. NewHTTPHandler sets it.
+	Stateless http.Handler
 	// MaxMessageBytes is the longest body read; a longer one is answered with HTTP 413
 	// and a JSON-RPC error. Zero means mcp.DefaultMaxRequestBodyBytes, the SDK
 	// handler's default limit; the handler's own StreamableHTTPOptions.MaxRequestBodyBytes
@@ -45,7 +54,7 @@ type HTTPScreen struct {
 // ServeHTTP screens a POST's body and passes on what the SDK reads as every reader does.
 func (s *HTTPScreen) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
-		s.Next.ServeHTTP(w, r)
+		s.next(r, nil).ServeHTTP(w, r)
 		return
 	}
 	limit := s.MaxMessageBytes
@@ -73,7 +82,84 @@ func (s *HTTPScreen) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	s.Next.ServeHTTP(w, r)
+	s.next(r, body).ServeHTTP(w, r)
+}
+
+// next returns the handler of r, whose body (nil when it has none) was screened.
+func (s *HTTPScreen) next(r *http.Request, body []byte) http.Handler {
+	if s.Stateless != nil && Revision2026(r, body) {
+		return s.Stateless
+	}
+	return s.Next
+}
+
+// Revision20260728 is the MCP revision that has no sessions (SEP-2575): each request
+// carries its protocol version, the client's capabilities and identity in its _meta.
+const Revision20260728 = "2026-07-28"
+
+// metaProtocolVersion is the _meta key of a request's protocol version under
+// Revision20260728.
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// Revision2026 reports whether r, whose body is body (nil for none, or one JSON value
+// already screened), is a request of MCP 2026-07-28 or a later revision: one with no
+// Mcp-Session-Id whose MCP-Protocol-Version header names such a revision, or whose
+// message's params._meta carries a protocol version (which the 2026-07-28 revision
+// alone defines; the handler then checks it against the header). Any other request,
+// an initialize of an older revision or a request of a session, is not.
+//
+// Revisions are dates, compared as strings, as the SDK compares them: a version
+// that is not a date and sorts after 2026-07-28 goes to the stateless handler too,
+// which refuses a version it does not support.
+func Revision2026(r *http.Request, body []byte) bool {
+	if r.Header.Get("Mcp-Session-Id") != "" {
+		return false
+	}
+	if v := r.Header.Get("Mcp-Protocol-Version"); v >= Revision20260728 {
+		return true
+	}
+	return len(body) > 0 && bodyCarriesVersion(body)
+}
+
+// bodyCarriesVersion reports whether the JSON-RPC message body has a protocol version
+// in its params._meta. Keys are matched exactly, as the SDK matches them.
+func bodyCarriesVersion(body []byte) bool {
+	var msg, params, meta map[string]json.RawMessage
+	if json.Unmarshal(body, &msg) != nil || json.Unmarshal(msg["params"], &params) != nil ||
+		json.Unmarshal(params["_meta"], &meta) != nil {
+		return false
+	}
+	_, ok := meta[metaProtocolVersion]
+	return ok
+}
+
+// NewHTTPHandler returns the MCP endpoint of the servers getServer returns, over
+// streamable HTTP, for the clients of every revision the SDK speaks: an HTTPScreen
+// whose Next is the SDK's handler with sessions, for clients of revisions before
+// 2026-07-28 (which initialize a session), and whose Stateless is the SDK's
+// stateless handler, for those of 2026-07-28, which have no sessions (the SDK serves
+// each revision with one kind of handler only). Both share opts, but for Stateless;
+// with opts.Stateless set every request goes to the stateless handler. MaxMessageBytes
+// is opts.MaxRequestBodyBytes when that is positive.
+//
+//	mux.Handle("/mcp", toolmcp.NewHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+func NewHTTPHandler(getServer func(*http.Request) *mcp.Server, opts *mcp.StreamableHTTPOptions) *HTTPScreen {
+	var o mcp.StreamableHTTPOptions
+	if opts != nil {
+		o = *opts
+	}
+	stateless := o
+	stateless.Stateless = true
+	screen := &HTTPScreen{Stateless: mcp.NewStreamableHTTPHandler(getServer, &stateless)}
+	if o.Stateless {
+		screen.Next = screen.Stateless
+	} else {
+		screen.Next = mcp.NewStreamableHTTPHandler(getServer, &o)
+	}
+	if o.MaxRequestBodyBytes > 0 {
+		screen.MaxMessageBytes = o.MaxRequestBodyBytes
+	}
+	return screen
 }
 
 func writeAnswer(w http.ResponseWriter, status int, msg []byte) {

@@ -38,8 +38,7 @@ func newServer(logger *slog.Logger) *mcp.Server {
 // httpHandler serves s over streamable HTTP at /mcp, behind toolmcp.HTTPScreen.
 func httpHandler(s *mcp.Server) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", &toolmcp.HTTPScreen{Next: mcp.NewStreamableHTTPHandler(
-		func(*http.Request) *mcp.Server { return s }, nil)})
+	mux.Handle("/mcp", toolmcp.NewHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	return mux
 }
 

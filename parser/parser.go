@@ -293,6 +293,8 @@ type pkgBuilder struct {
 	opts packageOptions
 	// warnings are the problems that do not stop generation
 	warnings []model.Warning
+	// headers are where each field's header= stands (parser/header.go)
+	headers map[*model.Field]model.Pos
 }
 
 func newPkgBuilder(l *loader, p *packages.Package) *pkgBuilder {
@@ -358,6 +360,7 @@ func (b *pkgBuilder) build() *model.Package {
 			mp.Tools = append(mp.Tools, t.tool)
 		}
 	}
+	b.checkHeaders(mp)
 	b.checkDuplicateNames()
 	b.checkGeneratedNames(files, mp)
 	slices.SortFunc(mp.Tools, func(x, y *model.Tool) int {

@@ -44,7 +44,10 @@ import (
 // readOnly, writeOnly, $schema and "x-" extensions are annotations. Any other keyword
 // (oneOf, allOf, not, if/then/else, patternProperties, dependentRequired,
 // prefixItems, a remote $ref, ...) cannot be enforced, and NewTool refuses the schema
-// with a *SchemaError naming the keyword and its JSON Pointer in the schema.
+// with a *SchemaError naming the keyword and its JSON Pointer in the schema. An
+// x-mcp-header annotation (HeaderKeyword) must follow MCP SEP-2243's rules, as
+// Tool.HeaderParams checks them: NewTool refuses a tool with one that does not, which
+// an MCP client would drop from the server's tools.
 //
 // Where the schema does not say the Go type behind a value, it is read as toolgen
 // writes the schema for the usual type: a string of format date-time as a time.Time
@@ -85,6 +88,9 @@ func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Res
 	prog, err := compileTool(&def)
 	if err != nil {
 		return nil, err
+	}
+	if _, err := def.HeaderParams(); err != nil {
+		return nil, errors.New("runtime: NewTool " + strconv.Quote(def.Name) + ": " + err.Error())
 	}
 	def.Groups = slices.Clone(def.Groups)
 	tools := []Tool{def}

@@ -52,6 +52,7 @@ type Schema[X any] struct {
 	AnyOf                []*Schema[X]      `json:"anyOf,omitempty"`
 	Default              json.RawMessage   `json:"default,omitempty"`
 	Deprecated           bool              `json:"deprecated,omitempty"`
+	XMCPHeader           string            `json:"x-mcp-header,omitempty"`
 	Defs                 Map[*Schema[X]]   `json:"$defs,omitempty"`
 
 	// Boolean, when set, makes the node the boolean schema true or false; the keyword

@@ -91,16 +91,47 @@ func (c *sessionClient) end() {
 	c.sending.Wait()
 }
 
+// capability is a capability of the client a request to it needs.
+type capability struct {
+	name  string                             // how messages say it
+	has   func(*mcp.ClientCapabilities) bool // whether a client's capabilities hold it
+	key   string                             // its name in ClientCapabilities
+	value json.RawMessage                    // its value there, as -32021's data names it
+}
+
+var (
+	samplingCapability = capability{
+		name:  "the sampling capability",
+		has:   func(caps *mcp.ClientCapabilities) bool { return caps.Sampling != nil },
+		key:   "sampling",
+		value: json.RawMessage(`{}`),
+	}
+	// A client that declares elicitation in URL mode alone cannot fill in a form.
+	formCapability = capability{
+		name: "the elicitation capability in form mode",
+		has: func(caps *mcp.ClientCapabilities) bool {
+			return caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
+		},
+		key:   "elicitation",
+		value: json.RawMessage(`{"form":{}}`),
+	}
+)
+
 // session returns the session to send a request of what ("sampling", "elicitation")
 // on and whether the call follows MCP 2026-07-28, where the request goes in the
 // round's result instead (rounds.go), or why it cannot be sent: no session (a
 // stateless server keeps none between requests under older versions), or a client
-// without the capability (has reports it; capability names it).
-func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, bool, error) {
+// without the capability. Under 2026-07-28 a capability the request's client
+// capabilities do not declare is noted on the call: a call that then fails is
+// answered with the JSON-RPC error -32021 naming it (missingCapabilityError).
+func (c *sessionClient) session(what string, cp capability) (*mcp.ServerSession, bool, error) {
 	if c.req == nil || c.req.Params == nil || c.req.Session == nil {
 		return nil, false, fmt.Errorf("%s: %w: no MCP session to send it on", what, errors.ErrUnsupported)
 	}
 	modern, caps := clientOf(c.req)
+	if modern && (caps == nil || !cp.has(caps)) {
+		c.call.lack(cp.key, cp.value)
+	}
 	if caps == nil {
 		if modern {
 			return nil, false, fmt.Errorf("%s: %w: the call does not say what the MCP client can do (no client capabilities in its _meta)", what, errors.ErrUnsupported)
@@ -109,8 +140,8 @@ func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCap
 		// capabilities: it keeps none from initialize, and cannot ask the client.
 		return nil, false, fmt.Errorf("%s: %w: the MCP session does not know the client's capabilities (a stateless server keeps no session between requests to ask on)", what, errors.ErrUnsupported)
 	}
-	if !has(caps) {
-		return nil, false, fmt.Errorf("%s: %w: the MCP client does not declare %s", what, errors.ErrUnsupported, capability)
+	if !cp.has(caps) {
+		return nil, false, fmt.Errorf("%s: %w: the MCP client does not declare %s", what, errors.ErrUnsupported, cp.name)
 	}
 	return c.req.Session, modern, nil
 }
@@ -121,13 +152,13 @@ func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCap
 // answered by the client's answer to the n-th request of the round that asked it, if
 // that was the same request, and a request not answered yet ends the round: the error
 // wraps runtime.ErrInputRequired.
-func (c *sessionClient) exchange(ctx context.Context, what, capability string, has func(*mcp.ClientCapabilities) bool,
+func (c *sessionClient) exchange(ctx context.Context, what string, cp capability,
 	params mcp.InputRequest, send func(context.Context, *mcp.ServerSession) (mcp.InputResponse, error)) (mcp.InputResponse, error) {
 	if !c.begin() {
 		return nil, fmt.Errorf("%s: the call it was made for has returned", what)
 	}
 	defer c.sending.Done()
-	ss, modern, err := c.session(what, capability, has)
+	ss, modern, err := c.session(what, cp)
 	if err != nil {
 		return nil, err
 	}
@@ -188,8 +219,7 @@ func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) 
 		}
 		params.Messages = append(params.Messages, &mcp.SamplingMessage{Role: mcp.Role(role), Content: mc})
 	}
-	answer, err := c.exchange(ctx, "sampling", "the sampling capability",
-		func(caps *mcp.ClientCapabilities) bool { return caps.Sampling != nil }, params,
+	answer, err := c.exchange(ctx, "sampling", samplingCapability, params,
 		func(ctx context.Context, ss *mcp.ServerSession) (mcp.InputResponse, error) {
 			return ss.CreateMessage(ctx, params)
 		})
@@ -256,11 +286,7 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 	if len(req.Schema) > 0 {
 		params.RequestedSchema = req.Schema
 	}
-	// A client that declares elicitation in URL mode alone cannot fill in a form.
-	answer, err := c.exchange(ctx, "elicitation", "the elicitation capability in form mode",
-		func(caps *mcp.ClientCapabilities) bool {
-			return caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
-		}, params,
+	answer, err := c.exchange(ctx, "elicitation", formCapability, params,
 		func(ctx context.Context, ss *mcp.ServerSession) (mcp.InputResponse, error) {
 			return ss.Elicit(ctx, params)
 		})

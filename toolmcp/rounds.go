@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -116,6 +117,40 @@ type mcpCall struct {
 	pending mcp.InputRequestMap         // the requests that end this round, by key
 	approve func(binding []byte) string // signs the approval's state for the next round
 	carried map[string]carriedAnswer    // the answers used, carried to the next round
+	missing map[string]json.RawMessage  // the capabilities requests needed that the client does not declare
+}
+
+// lack notes a capability a request of the call needed that the client's request does
+// not declare (MCP 2026-07-28): its name in ClientCapabilities and its value there.
+func (c *mcpCall) lack(name string, value json.RawMessage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.missing == nil {
+		c.missing = map[string]json.RawMessage{}
+	}
+	c.missing[name] = value
+}
+
+// missingCapabilityError returns the JSON-RPC error -32021 (missing required client
+// capability, MCP 2026-07-28) of a call that failed after a request of it needed a
+// capability its client does not declare, or nil when none was missing. Its data is
+// a MissingRequiredClientCapabilityData holding those capabilities alone (the SDK's
+// ClientCapabilities would write "roots": {} whatever it holds).
+func (c *mcpCall) missingCapabilityError() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.missing) == 0 {
+		return nil
+	}
+	data, err := json.Marshal(map[string]any{"requiredCapabilities": c.missing})
+	if err != nil {
+		return nil // JSON values: they marshal
+	}
+	return &jsonrpc.Error{
+		Code:    mcp.CodeMissingRequiredClientCapabilities,
+		Message: "the tool needs the client capabilities " + strings.Join(slices.Sorted(maps.Keys(c.missing)), ", ") + ", which the request's client capabilities do not declare",
+		Data:    data,
+	}
 }
 
 // carriedAnswer is an answer the call used, and the digest of the request it answered.

@@ -274,6 +274,11 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 		if in := mc.inputRequired(); in != nil {
 			return in, nil
 		}
+		if r.IsError {
+			if err := mc.missingCapabilityError(); err != nil {
+				return nil, err
+			}
+		}
 		return Result(r), nil
 	}
 }

@@ -252,6 +252,59 @@ func JSONSchema202012(p Person) (string, error) {
 	return "JSON Schema 2020-12 tool called with: " + string(b), nil
 }
 
+// HeaderArgs are the arguments of test_custom_headers: the region goes in the HTTP
+// header Mcp-Param-Region too (MCP SEP-2243), which the server checks against it.
+type HeaderArgs struct {
+	// Region is where the query runs.
+	Region string `json:"region" tool:"header=Region,maxLength=100"`
+	// Priority orders the queries of a region.
+	Priority int `json:"priority,omitempty" tool:"header=Priority,minimum=0,maximum=10"`
+	// Query is what to run.
+	Query string `json:"query,omitempty" tool:"maxLength=4000"`
+}
+
+// CustomHeaders answers with the region and the priority it was given, which the
+// client also sent as headers.
+//
+//toolgen:tool name=test_custom_headers readonly idempotent openworld=false
+func CustomHeaders(a HeaderArgs) string {
+	return fmt.Sprintf("region=%s priority=%d", a.Region, a.Priority)
+}
+
+// LoggingTool logs to the client at info level, which reaches a client of MCP
+// 2026-07-28 only when its request asked for a log level.
+//
+//toolgen:tool name=test_logging_tool readonly idempotent openworld=false
+func LoggingTool(ctx context.Context) string {
+	runtime.Logger(ctx).Info("test_logging_tool ran")
+	return "logged"
+}
+
+// StreamingElicitation asks the user a question: under MCP 2026-07-28 the call's
+// response is an input-required result, never a request of the server's own.
+//
+//toolgen:tool name=test_streaming_elicitation readonly openworld
+func StreamingElicitation(ctx context.Context) (string, error) {
+	res, err := ask(ctx, "Please confirm", `{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`)
+	if err != nil {
+		return "", err
+	}
+	return completed(res), nil
+}
+
+// MissingCapability asks the client's model, which only a client that declared
+// sampling can answer: one that did not gets the JSON-RPC error -32021 (missing
+// required client capability) under MCP 2026-07-28.
+//
+//toolgen:tool name=test_missing_capability readonly openworld
+func MissingCapability(ctx context.Context) (string, error) {
+	res, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("Say hello.")}, MaxTokens: 50})
+	if err != nil {
+		return "", runtime.ToolErrorf("sampling failed: %w", err)
+	}
+	return "LLM response: " + res.Text(), nil
+}
+
 // ask puts a form to the user; a client that cannot ask fails the call with a message
 // saying why.
 func ask(ctx context.Context, message, form string) (*runtime.ElicitResult, error) {

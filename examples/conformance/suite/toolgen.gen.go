@@ -18,7 +18,7 @@ const (
 	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
 )
 
-// Tools returns the package's tools: json_schema_2020_12_tool, test_audio_content, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_multiple_content_types, test_sampling, test_simple_text, test_tool_with_logging and test_tool_with_progress.
+// Tools returns the package's tools: json_schema_2020_12_tool, test_audio_content, test_custom_headers, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_logging_tool, test_missing_capability, test_multiple_content_types, test_sampling, test_simple_text, test_streaming_elicitation, test_tool_with_logging and test_tool_with_progress.
 func Tools() *runtime.Toolset {
 	return runtime.NewToolset(toolgenTools[:], toolgenDispatch)
 }
@@ -45,11 +45,21 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
+	Name:        "test_custom_headers",
+	Description: "Answers with the region and the priority it was given, which the\nclient also sent as headers.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[6],
+		Idempotent: &toolgenHints[7],
+		OpenWorld:  &toolgenHints[8],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"region":{"type":"string","description":"Where the query runs.","maxLength":100,"x-mcp-header":"Region"},"priority":{"type":"integer","description":"Orders the queries of a region.","minimum":0,"maximum":10,"x-mcp-header":"Priority"},"query":{"type":"string","description":"What to run.","maxLength":4000}},"required":["region"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
 	Name:        "test_elicitation",
 	Description: "Asks the user for a username and an email address, with the message,\nand answers with what the user did.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[6],
-		OpenWorld: &toolgenHints[7],
+		ReadOnly:  &toolgenHints[9],
+		OpenWorld: &toolgenHints[10],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message":{"type":"string","description":"What to tell the user.","minLength":1,"maxLength":4000}},"required":["message"],"additionalProperties":false}`),
 	Strict:      true,
@@ -57,8 +67,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_elicitation_sep1034_defaults",
 	Description: "Asks the user to fill in a form whose fields have defaults.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[8],
-		OpenWorld: &toolgenHints[9],
+		ReadOnly:  &toolgenHints[11],
+		OpenWorld: &toolgenHints[12],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -66,24 +76,14 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_elicitation_sep1330_enums",
 	Description: "Asks the user to choose from enums of every kind.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[10],
-		OpenWorld: &toolgenHints[11],
+		ReadOnly:  &toolgenHints[13],
+		OpenWorld: &toolgenHints[14],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "test_embedded_resource",
 	Description: "Answers with a text resource embedded in the result.",
-	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[12],
-		Idempotent: &toolgenHints[13],
-		OpenWorld:  &toolgenHints[14],
-	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
-	Strict:      true,
-}, {
-	Name:        "test_error_handling",
-	Description: "Always fails.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[15],
 		Idempotent: &toolgenHints[16],
@@ -92,8 +92,8 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "test_image_content",
-	Description: "Answers with a picture: one red pixel, as a PNG image block.",
+	Name:        "test_error_handling",
+	Description: "Always fails.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[18],
 		Idempotent: &toolgenHints[19],
@@ -102,8 +102,8 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "test_multiple_content_types",
-	Description: "Answers with text, an image and an embedded JSON resource.",
+	Name:        "test_image_content",
+	Description: "Answers with a picture: one red pixel, as a PNG image block.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[21],
 		Idempotent: &toolgenHints[22],
@@ -112,27 +112,27 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "test_sampling",
-	Description: "Asks the client's model the prompt and answers with its reply.",
+	Name:        "test_logging_tool",
+	Description: "Logs to the client at info level, which reaches a client of MCP\n2026-07-28 only when its request asked for a log level.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[24],
-		OpenWorld: &toolgenHints[25],
-	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"type":"string","description":"What to ask the client's model.","minLength":1,"maxLength":4000}},"required":["prompt"],"additionalProperties":false}`),
-	Strict:      true,
-}, {
-	Name:        "test_simple_text",
-	Description: "Answers with one text block.",
-	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[26],
-		Idempotent: &toolgenHints[27],
-		OpenWorld:  &toolgenHints[28],
+		ReadOnly:   &toolgenHints[24],
+		Idempotent: &toolgenHints[25],
+		OpenWorld:  &toolgenHints[26],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "test_tool_with_logging",
-	Description: "Works in three steps and logs each to the client.",
+	Name:        "test_missing_capability",
+	Description: "Asks the client's model, which only a client that declared\nsampling can answer: one that did not gets the JSON-RPC error -32021 (missing\nrequired client capability) under MCP 2026-07-28.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[27],
+		OpenWorld: &toolgenHints[28],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_multiple_content_types",
+	Description: "Answers with text, an image and an embedded JSON resource.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[29],
 		Idempotent: &toolgenHints[30],
@@ -141,12 +141,50 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
+	Name:        "test_sampling",
+	Description: "Asks the client's model the prompt and answers with its reply.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[32],
+		OpenWorld: &toolgenHints[33],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"type":"string","description":"What to ask the client's model.","minLength":1,"maxLength":4000}},"required":["prompt"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_simple_text",
+	Description: "Answers with one text block.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[34],
+		Idempotent: &toolgenHints[35],
+		OpenWorld:  &toolgenHints[36],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_streaming_elicitation",
+	Description: "Asks the user a question: under MCP 2026-07-28 the call's\nresponse is an input-required result, never a request of the server's own.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[37],
+		OpenWorld: &toolgenHints[38],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_tool_with_logging",
+	Description: "Works in three steps and logs each to the client.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[39],
+		Idempotent: &toolgenHints[40],
+		OpenWorld:  &toolgenHints[41],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
 	Name:        "test_tool_with_progress",
 	Description: "Works in three steps and reports its progress after each.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[32],
-		Idempotent: &toolgenHints[33],
-		OpenWorld:  &toolgenHints[34],
+		ReadOnly:   &toolgenHints[42],
+		Idempotent: &toolgenHints[43],
+		OpenWorld:  &toolgenHints[44],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -181,6 +219,17 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			return out, nil
 		}
 	case 2:
+		// test_custom_headers
+		var in HeaderArgs
+		toolgenDecodeHeaderArgs(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			out := CustomHeaders(in)
+			return runtime.TextResult(out), nil
+		}
+	case 3:
 		// test_elicitation
 		var in ElicitationArgs
 		toolgenDecodeElicitationArgs(d, &in)
@@ -194,7 +243,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 3:
+	case 4:
 		// test_elicitation_sep1034_defaults
 		d.EmptyObject()
 		if !d.Finish() {
@@ -207,7 +256,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 4:
+	case 5:
 		// test_elicitation_sep1330_enums
 		d.EmptyObject()
 		if !d.Finish() {
@@ -220,7 +269,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 5:
+	case 6:
 		// test_embedded_resource
 		d.EmptyObject()
 		if !d.Finish() {
@@ -230,7 +279,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := EmbeddedResource()
 			return out, nil
 		}
-	case 6:
+	case 7:
 		// test_error_handling
 		d.EmptyObject()
 		if !d.Finish() {
@@ -239,7 +288,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, ErrorHandling()
 		}
-	case 7:
+	case 8:
 		// test_image_content
 		d.EmptyObject()
 		if !d.Finish() {
@@ -249,7 +298,30 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := Image()
 			return out, nil
 		}
-	case 8:
+	case 9:
+		// test_logging_tool
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out := LoggingTool(ctx)
+			return runtime.TextResult(out), nil
+		}
+	case 10:
+		// test_missing_capability
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := MissingCapability(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 11:
 		// test_multiple_content_types
 		d.EmptyObject()
 		if !d.Finish() {
@@ -259,7 +331,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := MultipleContentTypes()
 			return out, nil
 		}
-	case 9:
+	case 12:
 		// test_sampling
 		var in SamplingArgs
 		toolgenDecodeSamplingArgs(d, &in)
@@ -273,7 +345,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 10:
+	case 13:
 		// test_simple_text
 		d.EmptyObject()
 		if !d.Finish() {
@@ -283,7 +355,20 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := SimpleText()
 			return runtime.TextResult(out), nil
 		}
-	case 11:
+	case 14:
+		// test_streaming_elicitation
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := StreamingElicitation(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 15:
 		// test_tool_with_logging
 		d.EmptyObject()
 		if !d.Finish() {
@@ -296,7 +381,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 12:
+	case 16:
 		// test_tool_with_progress
 		d.EmptyObject()
 		if !d.Finish() {
@@ -322,6 +407,9 @@ var toolgenHints = [...]bool{
 	true,  // test_audio_content: ReadOnly
 	true,  // test_audio_content: Idempotent
 	false, // test_audio_content: OpenWorld
+	true,  // test_custom_headers: ReadOnly
+	true,  // test_custom_headers: Idempotent
+	false, // test_custom_headers: OpenWorld
 	true,  // test_elicitation: ReadOnly
 	true,  // test_elicitation: OpenWorld
 	true,  // test_elicitation_sep1034_defaults: ReadOnly
@@ -337,6 +425,11 @@ var toolgenHints = [...]bool{
 	true,  // test_image_content: ReadOnly
 	true,  // test_image_content: Idempotent
 	false, // test_image_content: OpenWorld
+	true,  // test_logging_tool: ReadOnly
+	true,  // test_logging_tool: Idempotent
+	false, // test_logging_tool: OpenWorld
+	true,  // test_missing_capability: ReadOnly
+	true,  // test_missing_capability: OpenWorld
 	true,  // test_multiple_content_types: ReadOnly
 	true,  // test_multiple_content_types: Idempotent
 	false, // test_multiple_content_types: OpenWorld
@@ -345,6 +438,8 @@ var toolgenHints = [...]bool{
 	true,  // test_simple_text: ReadOnly
 	true,  // test_simple_text: Idempotent
 	false, // test_simple_text: OpenWorld
+	true,  // test_streaming_elicitation: ReadOnly
+	true,  // test_streaming_elicitation: OpenWorld
 	true,  // test_tool_with_logging: ReadOnly
 	true,  // test_tool_with_logging: Idempotent
 	false, // test_tool_with_logging: OpenWorld
@@ -381,6 +476,46 @@ func toolgenDecodePerson(d *runtime.Decoder, v *Person) {
 		default:
 			d.Unknown("name", "address", "mail")
 		}
+	}
+}
+
+// toolgenDecodeHeaderArgs reads a HeaderArgs object into v.
+func toolgenDecodeHeaderArgs(d *runtime.Decoder, v *HeaderArgs) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [3]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "region":
+			if d.Property(&seen[0], "region", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MaxLength(s, 100)
+					v.Region = s
+				}
+				d.Leave()
+			}
+		case "priority":
+			if d.Property(&seen[1], "priority", runtime.Optional) {
+				if n, ok := d.Int(0, 10); ok {
+					v.Priority = int(n)
+				}
+				d.Leave()
+			}
+		case "query":
+			if d.Property(&seen[2], "query", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.MaxLength(s, 4000)
+					v.Query = s
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("region", "priority", "query")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("region")
 	}
 }
 

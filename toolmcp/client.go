@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -115,7 +117,60 @@ var (
 		key:   "elicitation",
 		value: json.RawMessage(`{"form":{}}`),
 	}
+	rootsCapability = capability{
+		name:  "the roots capability",
+		has:   func(caps *mcp.ClientCapabilities) bool { return caps.RootsV2 != nil },
+		key:   "roots",
+		value: json.RawMessage(`{}`),
+	}
 )
+
+// checkInputKey reports why key cannot name a tool's request (runtime.InputKeyRules);
+// "" is toolmcp's to name.
+func checkInputKey(key string) error {
+	if key == "" {
+		return nil
+	}
+	ok := len(key) <= runtime.MaxInputKeyBytes && !strings.HasPrefix(key, "toolgen_")
+	for i := 0; ok && i < len(key); i++ {
+		c := key[i]
+		ok = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.'
+	}
+	if !ok {
+		if len(key) > runtime.MaxInputKeyBytes {
+			key = key[:runtime.MaxInputKeyBytes] + "..."
+		}
+		return fmt.Errorf("the request's key %s is not %s", strconv.QuoteToASCII(key), runtime.InputKeyRules)
+	}
+	return nil
+}
+
+// Roots sends roots/list.
+func (c *sessionClient) Roots(ctx context.Context, req *runtime.RootsRequest) ([]runtime.Root, error) {
+	if req == nil {
+		req = &runtime.RootsRequest{}
+	}
+	params := &mcp.ListRootsParams{}
+	answer, err := c.exchange(ctx, "roots", req.Key, rootsCapability, params,
+		func(ctx context.Context, ss *mcp.ServerSession) (mcp.InputResponse, error) {
+			return ss.ListRoots(ctx, params)
+		})
+	if err != nil {
+		return nil, err
+	}
+	res, ok := answer.(*mcp.ListRootsResult)
+	if !ok || res == nil {
+		return nil, fmt.Errorf("roots: the client answered with %T, not a list of roots", answer)
+	}
+	out := make([]runtime.Root, 0, len(res.Roots))
+	for _, r := range res.Roots {
+		if r == nil {
+			return nil, errors.New("roots: the client's list holds null")
+		}
+		out = append(out, runtime.Root{URI: r.URI, Name: r.Name})
+	}
+	return out, nil
+}
 
 // session returns the session to send a request of what ("sampling", "elicitation")
 // on and whether the call follows MCP 2026-07-28, where the request goes in the
@@ -152,19 +207,27 @@ func (c *sessionClient) session(what string, cp capability) (*mcp.ServerSession,
 // answered by the client's answer to the n-th request of the round that asked it, if
 // that was the same request, and a request not answered yet ends the round: the error
 // wraps runtime.ErrInputRequired.
-func (c *sessionClient) exchange(ctx context.Context, what string, cp capability,
+func (c *sessionClient) exchange(ctx context.Context, what, key string, cp capability,
 	params mcp.InputRequest, send func(context.Context, *mcp.ServerSession) (mcp.InputResponse, error)) (mcp.InputResponse, error) {
 	if !c.begin() {
 		return nil, fmt.Errorf("%s: the call it was made for has returned", what)
 	}
 	defer c.sending.Done()
+	if err := checkInputKey(key); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
 	ss, modern, err := c.session(what, cp)
 	if err != nil {
 		return nil, err
 	}
 	if modern {
-		key := c.call.nextAskKey()
-		if r, ok := c.call.answer(key, params); ok {
+		named := key != ""
+		if !named {
+			key = c.call.nextAskKey()
+		} else if !c.call.claim(key) {
+			return nil, fmt.Errorf("%s: the key %q names another request of this call already", what, key)
+		}
+		if r, ok := c.call.answer(key, params, named); ok {
 			return r, nil
 		}
 		c.call.ask(key, params)
@@ -219,7 +282,7 @@ func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) 
 		}
 		params.Messages = append(params.Messages, &mcp.SamplingMessage{Role: mcp.Role(role), Content: mc})
 	}
-	answer, err := c.exchange(ctx, "sampling", samplingCapability, params,
+	answer, err := c.exchange(ctx, "sampling", req.Key, samplingCapability, params,
 		func(ctx context.Context, ss *mcp.ServerSession) (mcp.InputResponse, error) {
 			return ss.CreateMessage(ctx, params)
 		})
@@ -286,7 +349,7 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 	if len(req.Schema) > 0 {
 		params.RequestedSchema = req.Schema
 	}
-	answer, err := c.exchange(ctx, "elicitation", formCapability, params,
+	answer, err := c.exchange(ctx, "elicitation", req.Key, formCapability, params,
 		func(ctx context.Context, ss *mcp.ServerSession) (mcp.InputResponse, error) {
 			return ss.Elicit(ctx, params)
 		})

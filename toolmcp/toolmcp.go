@@ -251,6 +251,9 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 		// context, and may end the round asking the client for input instead
 		// (rounds.go).
 		ctx, mc := withMCPCall(ctx, req)
+		if mc.badState {
+			return nil, errBadState
+		}
 		// The tool reaches the client's model, user and log (runtime.Sample,
 		// runtime.Elicit, runtime.Logger) through the session (client.go).
 		client := newSessionClient(mc, c.clientTimeout)

@@ -18,7 +18,7 @@ const (
 	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
 )
 
-// Tools returns the package's tools: json_schema_2020_12_tool, test_audio_content, test_custom_headers, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_logging_tool, test_missing_capability, test_multiple_content_types, test_sampling, test_simple_text, test_streaming_elicitation, test_tool_with_logging and test_tool_with_progress.
+// Tools returns the package's tools: json_schema_2020_12_tool, test_audio_content, test_custom_headers, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_input_required_result_capabilities, test_input_required_result_elicitation, test_input_required_result_list_roots, test_input_required_result_multi_round, test_input_required_result_multiple_inputs, test_input_required_result_request_state, test_input_required_result_sampling, test_input_required_result_tampered_state, test_logging_tool, test_missing_capability, test_multiple_content_types, test_sampling, test_simple_text, test_streaming_elicitation, test_tool_with_logging and test_tool_with_progress.
 func Tools() *runtime.Toolset {
 	return runtime.NewToolset(toolgenTools[:], toolgenDispatch)
 }
@@ -112,12 +112,84 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
+	Name:        "test_input_required_result_capabilities",
+	Description: "Asks the user's name and the client's model, each when\nthe client declares the capability: a request the client cannot answer is not\nmade, and the tool goes on with the others.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[24],
+		OpenWorld: &toolgenHints[25],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_elicitation",
+	Description: "Asks the user's name, and greets them.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[26],
+		OpenWorld: &toolgenHints[27],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_list_roots",
+	Description: "Asks the client for its roots, and lists them.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[28],
+		OpenWorld: &toolgenHints[29],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_multi_round",
+	Description: "Asks the user's name, then, in a round of its own, their\nfavourite colour.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[30],
+		OpenWorld: &toolgenHints[31],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_multiple_inputs",
+	Description: "Asks the user's name, the model for a greeting and the\nclient for its roots, all in one round: it makes every request before it returns\nthe first one's error.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[32],
+		OpenWorld: &toolgenHints[33],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_request_state",
+	Description: "Asks the user to confirm; the answer comes with the state\nof the round that asked, which toolmcp reads back (state-ok).",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[34],
+		OpenWorld: &toolgenHints[35],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_sampling",
+	Description: "Asks the client's model the capital of France.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[36],
+		OpenWorld: &toolgenHints[37],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_tampered_state",
+	Description: "Asks the user to confirm; a requestState changed on its\nway back is refused with a JSON-RPC error.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[38],
+		OpenWorld: &toolgenHints[39],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
 	Name:        "test_logging_tool",
 	Description: "Logs to the client at info level, which reaches a client of MCP\n2026-07-28 only when its request asked for a log level.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[24],
-		Idempotent: &toolgenHints[25],
-		OpenWorld:  &toolgenHints[26],
+		ReadOnly:   &toolgenHints[40],
+		Idempotent: &toolgenHints[41],
+		OpenWorld:  &toolgenHints[42],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -125,8 +197,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_missing_capability",
 	Description: "Asks the client's model, which only a client that declared\nsampling can answer: one that did not gets the JSON-RPC error -32021 (missing\nrequired client capability) under MCP 2026-07-28.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[27],
-		OpenWorld: &toolgenHints[28],
+		ReadOnly:  &toolgenHints[43],
+		OpenWorld: &toolgenHints[44],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -134,9 +206,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_multiple_content_types",
 	Description: "Answers with text, an image and an embedded JSON resource.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[29],
-		Idempotent: &toolgenHints[30],
-		OpenWorld:  &toolgenHints[31],
+		ReadOnly:   &toolgenHints[45],
+		Idempotent: &toolgenHints[46],
+		OpenWorld:  &toolgenHints[47],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -144,8 +216,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_sampling",
 	Description: "Asks the client's model the prompt and answers with its reply.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[32],
-		OpenWorld: &toolgenHints[33],
+		ReadOnly:  &toolgenHints[48],
+		OpenWorld: &toolgenHints[49],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"type":"string","description":"What to ask the client's model.","minLength":1,"maxLength":4000}},"required":["prompt"],"additionalProperties":false}`),
 	Strict:      true,
@@ -153,9 +225,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_simple_text",
 	Description: "Answers with one text block.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[34],
-		Idempotent: &toolgenHints[35],
-		OpenWorld:  &toolgenHints[36],
+		ReadOnly:   &toolgenHints[50],
+		Idempotent: &toolgenHints[51],
+		OpenWorld:  &toolgenHints[52],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -163,8 +235,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_streaming_elicitation",
 	Description: "Asks the user a question: under MCP 2026-07-28 the call's\nresponse is an input-required result, never a request of the server's own.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[37],
-		OpenWorld: &toolgenHints[38],
+		ReadOnly:  &toolgenHints[53],
+		OpenWorld: &toolgenHints[54],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -172,9 +244,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_tool_with_logging",
 	Description: "Works in three steps and logs each to the client.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[39],
-		Idempotent: &toolgenHints[40],
-		OpenWorld:  &toolgenHints[41],
+		ReadOnly:   &toolgenHints[55],
+		Idempotent: &toolgenHints[56],
+		OpenWorld:  &toolgenHints[57],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -182,9 +254,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_tool_with_progress",
 	Description: "Works in three steps and reports its progress after each.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[42],
-		Idempotent: &toolgenHints[43],
-		OpenWorld:  &toolgenHints[44],
+		ReadOnly:   &toolgenHints[58],
+		Idempotent: &toolgenHints[59],
+		OpenWorld:  &toolgenHints[60],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -299,6 +371,110 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			return out, nil
 		}
 	case 9:
+		// test_input_required_result_capabilities
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredCapabilities(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 10:
+		// test_input_required_result_elicitation
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredElicitation(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 11:
+		// test_input_required_result_list_roots
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredListRoots(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 12:
+		// test_input_required_result_multi_round
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredMultiRound(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 13:
+		// test_input_required_result_multiple_inputs
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredMultipleInputs(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 14:
+		// test_input_required_result_request_state
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredRequestState(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 15:
+		// test_input_required_result_sampling
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredSampling(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 16:
+		// test_input_required_result_tampered_state
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredTamperedState(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 17:
 		// test_logging_tool
 		d.EmptyObject()
 		if !d.Finish() {
@@ -308,7 +484,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := LoggingTool(ctx)
 			return runtime.TextResult(out), nil
 		}
-	case 10:
+	case 18:
 		// test_missing_capability
 		d.EmptyObject()
 		if !d.Finish() {
@@ -321,7 +497,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 11:
+	case 19:
 		// test_multiple_content_types
 		d.EmptyObject()
 		if !d.Finish() {
@@ -331,7 +507,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := MultipleContentTypes()
 			return out, nil
 		}
-	case 12:
+	case 20:
 		// test_sampling
 		var in SamplingArgs
 		toolgenDecodeSamplingArgs(d, &in)
@@ -345,7 +521,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 13:
+	case 21:
 		// test_simple_text
 		d.EmptyObject()
 		if !d.Finish() {
@@ -355,7 +531,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := SimpleText()
 			return runtime.TextResult(out), nil
 		}
-	case 14:
+	case 22:
 		// test_streaming_elicitation
 		d.EmptyObject()
 		if !d.Finish() {
@@ -368,7 +544,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 15:
+	case 23:
 		// test_tool_with_logging
 		d.EmptyObject()
 		if !d.Finish() {
@@ -381,7 +557,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 16:
+	case 24:
 		// test_tool_with_progress
 		d.EmptyObject()
 		if !d.Finish() {
@@ -425,6 +601,22 @@ var toolgenHints = [...]bool{
 	true,  // test_image_content: ReadOnly
 	true,  // test_image_content: Idempotent
 	false, // test_image_content: OpenWorld
+	true,  // test_input_required_result_capabilities: ReadOnly
+	true,  // test_input_required_result_capabilities: OpenWorld
+	true,  // test_input_required_result_elicitation: ReadOnly
+	true,  // test_input_required_result_elicitation: OpenWorld
+	true,  // test_input_required_result_list_roots: ReadOnly
+	true,  // test_input_required_result_list_roots: OpenWorld
+	true,  // test_input_required_result_multi_round: ReadOnly
+	true,  // test_input_required_result_multi_round: OpenWorld
+	true,  // test_input_required_result_multiple_inputs: ReadOnly
+	true,  // test_input_required_result_multiple_inputs: OpenWorld
+	true,  // test_input_required_result_request_state: ReadOnly
+	true,  // test_input_required_result_request_state: OpenWorld
+	true,  // test_input_required_result_sampling: ReadOnly
+	true,  // test_input_required_result_sampling: OpenWorld
+	true,  // test_input_required_result_tampered_state: ReadOnly
+	true,  // test_input_required_result_tampered_state: OpenWorld
 	true,  // test_logging_tool: ReadOnly
 	true,  // test_logging_tool: Idempotent
 	false, // test_logging_tool: OpenWorld

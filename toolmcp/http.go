@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,8 +25,12 @@ import (
 // with two keys that differ only in case in an object of the protocol's ("params" and
 // "Params", "name" and "Name" in the params), with invalid request (-32600), as a
 // JSON-RPC error response: HTTP 400, or 413 when too long. The response has the
-// message's id when it can be read unambiguously, else null. Every other request
-// reaches Next (or Stateless) unchanged, the body as it came.
+// message's id when it can be read unambiguously, else null. A request of MCP
+// 2026-07-28 (Revision2026) whose MCP headers are not each sent once, in visible
+// ASCII, within MaxMCPHeaderBytes, with at most MaxParamHeaders Mcp-Param headers, is
+// answered with header mismatch (-32020, HTTP 400); the SDK then matches their values
+// to the body. Every other request reaches Next (or Stateless) unchanged, the body as
+// it came.
 //
 // The SDK acts on the last of two keys, where a proxy or a log may read the first; it
 // matches the protocol's keys exactly, where a reader decoding with encoding/json
@@ -81,6 +88,12 @@ func (s *HTTPScreen) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeAnswer(w, http.StatusBadRequest, msg)
 		return
 	}
+	if Revision2026(r, body) {
+		if msg := checkMCPHeaders(r.Header); msg != "" {
+			writeAnswer(w, http.StatusBadRequest, answer(topLevelID(body), mcp.CodeHeaderMismatch, "Header mismatch: "+msg))
+			return
+		}
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	s.next(r, body).ServeHTTP(w, r)
 }
@@ -91,6 +104,57 @@ func (s *HTTPScreen) next(r *http.Request, body []byte) http.Handler {
 		return s.Stateless
 	}
 	return s.Next
+}
+
+// MaxMCPHeaderBytes is the longest value an MCP header of a request (Mcp-Method,
+// Mcp-Name, MCP-Protocol-Version, an Mcp-Param-{Name} of SEP-2243) may have;
+// HTTPScreen refuses a longer one before anything decodes it, as SEP-2243 asks of
+// oversized headers. A tool's arguments belong in the body: a header mirrors a short
+// value for routing.
+const MaxMCPHeaderBytes = 8 << 10
+
+// MaxParamHeaders is the most Mcp-Param-{Name} headers a request may carry.
+const MaxParamHeaders = 64
+
+// checkMCPHeaders reports what is wrong with the MCP headers of a request of MCP
+// 2026-07-28, whose values the server checks against the body (the SDK matches
+// Mcp-Method, Mcp-Name and each Mcp-Param-{Name} of the tool to the body): a header
+// sent twice (the SDK reads the first, a proxy may read the last, as with keys twice
+// in the body), a value past MaxMCPHeaderBytes, more than MaxParamHeaders
+// Mcp-Param-{Name} headers, or a value with a character SEP-2243 prohibits (any
+// outside visible ASCII, space and tab: the client Base64-encodes such a value).
+// Header names are matched case-insensitively, as HTTP does.
+func checkMCPHeaders(h http.Header) string {
+	params := 0
+	for _, name := range slices.Sorted(maps.Keys(h)) {
+		lower := strings.ToLower(name)
+		param := strings.HasPrefix(lower, "mcp-param-")
+		if !param && lower != "mcp-method" && lower != "mcp-name" && lower != "mcp-protocol-version" {
+			continue
+		}
+		if param {
+			params++
+			if params > MaxParamHeaders {
+				return "more than " + strconv.Itoa(MaxParamHeaders) + " Mcp-Param headers"
+			}
+		}
+		shown := strconv.QuoteToASCII(clip(name, 80))
+		vals := h[name]
+		if len(vals) > 1 {
+			return "the header " + shown + " appears " + strconv.Itoa(len(vals)) + " times: a request sends each MCP header once"
+		}
+		for _, v := range vals {
+			if len(v) > MaxMCPHeaderBytes {
+				return "the header " + shown + " is longer than " + strconv.Itoa(MaxMCPHeaderBytes) + " bytes"
+			}
+			for i := 0; i < len(v); i++ {
+				if c := v[i]; c != '\t' && (c < 0x20 || c > 0x7e) {
+					return "the header " + shown + " holds the byte " + fmt.Sprintf("0x%02X", c) + ": a value outside visible ASCII is sent Base64-encoded (=?base64?...?=)"
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // Revision20260728 is the MCP revision that has no sessions (SEP-2575): each request

@@ -136,8 +136,10 @@ func post2026(t testing.TB, url, method, name, params string, extra http.Header)
 	if name != "" {
 		req.Header.Set("Mcp-Name", name)
 	}
-	for k, vs := range extra {
+	for k := range extra {
 		req.Header.Del(k)
+	}
+	for k, vs := range extra {
 		for _, v := range vs {
 			req.Header.Add(k, v)
 		}

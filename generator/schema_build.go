@@ -300,6 +300,13 @@ func (b *builder) property(f *model.Field, path string) (*schema, error) {
 	s.Ext.field = f
 	s.Title = c.Title
 	s.Deprecated = c.Deprecated
+	if !b.output && c.Header != "" {
+		// MCP SEP-2243: the header's property has its one type beside the keyword.
+		if len(s.Type) != 1 || s.Ref != "" {
+			return nil, fmt.Errorf("%s: header %q on a property whose schema has not one type", path, c.Header)
+		}
+		s.XMCPHeader = c.Header
+	}
 	if !b.output && c.Default != "" {
 		if s.Default, err = rawJSON(c.Default, "default", path); err != nil {
 			return nil, err

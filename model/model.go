@@ -448,6 +448,10 @@ type Constraints struct {
 	Deprecated  bool   `json:"deprecated,omitempty"`
 	// Sensitive values are never echoed in errors or logs.
 	Sensitive bool `json:"sensitive,omitempty"`
+	// Header is the name of the HTTP header an MCP client mirrors the argument into
+	// (tool:"header=Region": Mcp-Param-Region, MCP SEP-2243), written as the
+	// property's "x-mcp-header"; already checked. It belongs to the property.
+	Header string `json:"header,omitempty"`
 	// NotNull marks a pointer property that must not be null, though a pointer: its
 	// validate rules reject a nil pointer (go-playground/validator checks every rule
 	// of a pointer without omitempty or omitnil against nil, and fails it). The schema

@@ -23,7 +23,7 @@ var constraintKeys = []string{
 	"required", "optional", "enum", "const", "default", "minimum", "maximum",
 	"exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
 	"pattern", "format", "layout", "minItems", "maxItems", "uniqueItems", "title", "deprecated",
-	"sensitive",
+	"sensitive", "header",
 }
 
 // formats are the values format= accepts.
@@ -369,6 +369,10 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 		case "layout":
 			if b.layout(j, it, item) {
 				c.Layout = it.Value
+			}
+		case "header":
+			if b.header(j, it, f.Type) {
+				c.Header = it.Value
 			}
 		}
 	}

@@ -300,6 +300,8 @@ type pkgBuilder struct {
 	variantOf map[*types.TypeName]*namedEntry
 	// embeds are the embedded fields of named types met while mapping structs
 	embeds []embeddedVariant
+	// headers are where each field's header= stands (parser/header.go)
+	headers map[*model.Field]model.Pos
 }
 
 func newPkgBuilder(l *loader, p *packages.Package) *pkgBuilder {
@@ -373,6 +375,7 @@ func (b *pkgBuilder) build() *model.Package {
 			mp.Tools = append(mp.Tools, t.tool)
 		}
 	}
+	b.checkHeaders(mp)
 	b.checkDuplicateNames()
 	b.checkGeneratedNames(files, mp)
 	slices.SortFunc(mp.Tools, func(x, y *model.Tool) int {

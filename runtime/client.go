@@ -96,7 +96,21 @@ type SampleRequest struct {
 	Temperature *float64
 	// StopSequences end the answer where the model writes one of them.
 	StopSequences []string
+	// Key names the request among the call's requests, where the protocol names them:
+	// under MCP 2026-07-28 it is the key of the input-required result's request, by
+	// which the client answers it. Empty lets the Client name it. See InputKeyRules.
+	Key string
 }
+
+// InputKeyRules says what a request's Key may be: 1 to MaxInputKeyBytes ASCII letters,
+// digits, '_', '-' and '.', not starting with "toolgen_" (toolmcp's own requests are
+// named so), and one key for one request of a run. A key names the request whatever
+// it asks: the client may answer it before it is asked (the answer comes with the
+// call), so keep a key for one question.
+const InputKeyRules = "1 to 64 ASCII letters, digits, '_', '-' and '.', not starting with \"toolgen_\""
+
+// MaxInputKeyBytes is the longest Key a request may have.
+const MaxInputKeyBytes = 64
 
 // DefaultSampleMaxTokens is the most tokens a sampled answer may have when a
 // SampleRequest does not say.
@@ -160,6 +174,8 @@ type ElicitRequest struct {
 	// as MCP restricts it. Nil asks for no content (the user accepts or declines);
 	// JSON that is not an object (null included) is an error.
 	Schema json.RawMessage
+	// Key names the request, as SampleRequest.Key does.
+	Key string
 }
 
 // ElicitAction is what the user did with a form.
@@ -205,6 +221,47 @@ func Elicit(ctx context.Context, req *ElicitRequest) (*ElicitResult, error) {
 		}
 	}
 	return c.Elicit(ctx, req)
+}
+
+// Root is a directory or file the client lets the server work on (MCP roots).
+type Root struct {
+	// URI is where it is, a file:// URI.
+	URI string
+	// Name is what the client calls it, or "".
+	Name string
+}
+
+// RootsRequest asks the client for its roots (MCP roots/list).
+type RootsRequest struct {
+	// Key names the request, as SampleRequest.Key does.
+	Key string
+}
+
+// A RootsLister is a Client that can list the roots its user shares (MCP
+// roots/list): toolmcp's is one.
+type RootsLister interface {
+	// Roots asks the client for its roots. It fails as Client.Sample does (MCP: the
+	// roots capability).
+	Roots(ctx context.Context, req *RootsRequest) ([]Root, error)
+}
+
+// Roots asks the client that called the tool whose context ctx is for its roots
+// (see RootsLister); req may be nil. Outside a call served by a Client that lists
+// roots it returns an error for which errors.Is(err, errors.ErrUnsupported) holds.
+// The URIs come from the client: check a path against them before trusting it.
+func Roots(ctx context.Context, req *RootsRequest) ([]Root, error) {
+	c, ok := ClientFrom(ctx)
+	if !ok {
+		return nil, fmt.Errorf("roots: %w", errNoClient)
+	}
+	l, ok := c.(RootsLister)
+	if !ok {
+		return nil, fmt.Errorf("roots: the call's client cannot list roots: %w", errors.ErrUnsupported)
+	}
+	if req == nil {
+		req = &RootsRequest{}
+	}
+	return l.Roots(ctx, req)
 }
 
 // Logger returns a logger for the call whose context ctx is: its records go to the

@@ -59,6 +59,9 @@ import (
 // schemas came closest (the one whose discriminator const matches, else one of the
 // value's type that declares most of the object's names, with the fewest violations)
 // and lists that schema's violations. Its numbers are passed to run as they came.
+// An x-mcp-header annotation (HeaderKeyword) must follow MCP SEP-2243's rules, as
+// Tool.HeaderParams checks them: NewTool refuses a tool with one that does not, which
+// an MCP client would drop from the server's tools.
 //
 // Where the schema does not say the Go type behind a value, it is read as toolgen
 // writes the schema for the usual type: a string of format date-time as a time.Time
@@ -99,6 +102,9 @@ func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Res
 	prog, err := compileTool(&def)
 	if err != nil {
 		return nil, err
+	}
+	if _, err := def.HeaderParams(); err != nil {
+		return nil, errors.New("runtime: NewTool " + strconv.Quote(def.Name) + ": " + err.Error())
 	}
 	def.Groups = slices.Clone(def.Groups)
 	def.Examples = slices.Clone(def.Examples)

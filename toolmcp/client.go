@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -92,16 +94,100 @@ func (c *sessionClient) end() {
 	c.sending.Wait()
 }
 
+// capability is a capability of the client a request to it needs.
+type capability struct {
+	name  string                             // how messages say it
+	has   func(*mcp.ClientCapabilities) bool // whether a client's capabilities hold it
+	key   string                             // its name in ClientCapabilities
+	value json.RawMessage                    // its value there, as -32021's data names it
+}
+
+var (
+	samplingCapability = capability{
+		name:  "the sampling capability",
+		has:   func(caps *mcp.ClientCapabilities) bool { return caps.Sampling != nil },
+		key:   "sampling",
+		value: json.RawMessage(`{}`),
+	}
+	// A client that declares elicitation in URL mode alone cannot fill in a form.
+	formCapability = capability{
+		name: "the elicitation capability in form mode",
+		has: func(caps *mcp.ClientCapabilities) bool {
+			return caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
+		},
+		key:   "elicitation",
+		value: json.RawMessage(`{"form":{}}`),
+	}
+	rootsCapability = capability{
+		name:  "the roots capability",
+		has:   func(caps *mcp.ClientCapabilities) bool { return caps.RootsV2 != nil },
+		key:   "roots",
+		value: json.RawMessage(`{}`),
+	}
+)
+
+// checkInputKey reports why key cannot name a tool's request (runtime.InputKeyRules);
+// "" is toolmcp's to name.
+func checkInputKey(key string) error {
+	if key == "" {
+		return nil
+	}
+	ok := len(key) <= runtime.MaxInputKeyBytes && !strings.HasPrefix(key, "toolgen_")
+	for i := 0; ok && i < len(key); i++ {
+		c := key[i]
+		ok = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.'
+	}
+	if !ok {
+		if len(key) > runtime.MaxInputKeyBytes {
+			key = key[:runtime.MaxInputKeyBytes] + "..."
+		}
+		return fmt.Errorf("the request's key %s is not %s", strconv.QuoteToASCII(key), runtime.InputKeyRules)
+	}
+	return nil
+}
+
+// Roots sends roots/list.
+func (c *sessionClient) Roots(ctx context.Context, req *runtime.RootsRequest) ([]runtime.Root, error) {
+	if req == nil {
+		req = &runtime.RootsRequest{}
+	}
+	params := &mcp.ListRootsParams{}
+	answer, err := c.exchange(ctx, "roots", req.Key, rootsCapability, params,
+		func(ctx context.Context, ss *mcp.ServerSession) (mcp.InputResponse, error) {
+			return ss.ListRoots(ctx, params)
+		})
+	if err != nil {
+		return nil, err
+	}
+	res, ok := answer.(*mcp.ListRootsResult)
+	if !ok || res == nil {
+		return nil, fmt.Errorf("roots: the client answered with %T, not a list of roots", answer)
+	}
+	out := make([]runtime.Root, 0, len(res.Roots))
+	for _, r := range res.Roots {
+		if r == nil {
+			return nil, errors.New("roots: the client's list holds null")
+		}
+		out = append(out, runtime.Root{URI: r.URI, Name: r.Name})
+	}
+	return out, nil
+}
+
 // session returns the session to send a request of what ("sampling", "elicitation")
 // on and whether the call follows MCP 2026-07-28, where the request goes in the
 // round's result instead (rounds.go), or why it cannot be sent: no session (a
 // stateless server keeps none between requests under older versions), or a client
-// without the capability (has reports it; capability names it).
-func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, bool, error) {
+// without the capability. Under 2026-07-28 a capability the request's client
+// capabilities do not declare is noted on the call: a call that then fails is
+// answered with the JSON-RPC error -32021 naming it (missingCapabilityError).
+func (c *sessionClient) session(what string, cp capability) (*mcp.ServerSession, bool, error) {
 	if c.req == nil || c.req.Params == nil || c.req.Session == nil {
 		return nil, false, fmt.Errorf("%s: %w: no MCP session to send it on", what, errors.ErrUnsupported)
 	}
 	modern, caps := clientOf(c.req)
+	if modern && (caps == nil || !cp.has(caps)) {
+		c.call.lack(cp.key, cp.value)
+	}
 	if caps == nil {
 		if modern {
 			return nil, false, fmt.Errorf("%s: %w: the call does not say what the MCP client can do (no client capabilities in its _meta)", what, errors.ErrUnsupported)
@@ -110,8 +196,8 @@ func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCap
 		// capabilities: it keeps none from initialize, and cannot ask the client.
 		return nil, false, fmt.Errorf("%s: %w: the MCP session does not know the client's capabilities (a stateless server keeps no session between requests to ask on)", what, errors.ErrUnsupported)
 	}
-	if !has(caps) {
-		return nil, false, fmt.Errorf("%s: %w: the MCP client does not declare %s", what, errors.ErrUnsupported, capability)
+	if !cp.has(caps) {
+		return nil, false, fmt.Errorf("%s: %w: the MCP client does not declare %s", what, errors.ErrUnsupported, cp.name)
 	}
 	return c.req.Session, modern, nil
 }
@@ -122,16 +208,19 @@ func (c *sessionClient) session(what, capability string, has func(*mcp.ClientCap
 // answered by the client's answer to the n-th request of the round that asked it, if
 // that was the same request, and a request not answered yet ends the round: the error
 // wraps runtime.ErrInputRequired.
-func (c *sessionClient) exchange(ctx context.Context, what, capability string, has func(*mcp.ClientCapabilities) bool,
+func (c *sessionClient) exchange(ctx context.Context, what, key string, cp capability,
 	params mcp.InputRequest, send func(context.Context, *mcp.ServerSession) (mcp.InputResponse, error)) (mcp.InputResponse, error) {
 	if !c.begin() {
 		return nil, fmt.Errorf("%s: the call it was made for has returned", what)
 	}
 	defer c.sending.Done()
+	if err := checkInputKey(key); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
 	if c.task != nil {
 		// A task asks in its inputRequests, and waits for the answer (tasks.go).
-		if c.task.caps == nil || !has(c.task.caps) {
-			return nil, fmt.Errorf("%s: %w: the MCP client does not declare %s", what, errors.ErrUnsupported, capability)
+		if c.task.caps == nil || !cp.has(c.task.caps) {
+			return nil, fmt.Errorf("%s: %w: the MCP client does not declare %s", what, errors.ErrUnsupported, cp.name)
 		}
 		wait, cancel := context.WithTimeout(ctx, c.timeout)
 		defer cancel()
@@ -142,13 +231,18 @@ func (c *sessionClient) exchange(ctx context.Context, what, capability string, h
 		}
 		return r, nil
 	}
-	ss, modern, err := c.session(what, capability, has)
+	ss, modern, err := c.session(what, cp)
 	if err != nil {
 		return nil, err
 	}
 	if modern {
-		key := c.call.nextAskKey()
-		if r, ok := c.call.answer(key, params); ok {
+		named := key != ""
+		if !named {
+			key = c.call.nextAskKey()
+		} else if !c.call.claim(key) {
+			return nil, fmt.Errorf("%s: the key %q names another request of this call already", what, key)
+		}
+		if r, ok := c.call.answer(key, params, named); ok {
 			return r, nil
 		}
 		c.call.ask(key, params)
@@ -203,8 +297,7 @@ func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) 
 		}
 		params.Messages = append(params.Messages, &mcp.SamplingMessage{Role: mcp.Role(role), Content: mc})
 	}
-	answer, err := c.exchange(ctx, "sampling", "the sampling capability",
-		func(caps *mcp.ClientCapabilities) bool { return caps.Sampling != nil }, params,
+	answer, err := c.exchange(ctx, "sampling", req.Key, samplingCapability, params,
 		func(ctx context.Context, ss *mcp.ServerSession) (mcp.InputResponse, error) {
 			return ss.CreateMessage(ctx, params)
 		})
@@ -271,11 +364,7 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 	if len(req.Schema) > 0 {
 		params.RequestedSchema = req.Schema
 	}
-	// A client that declares elicitation in URL mode alone cannot fill in a form.
-	answer, err := c.exchange(ctx, "elicitation", "the elicitation capability in form mode",
-		func(caps *mcp.ClientCapabilities) bool {
-			return caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
-		}, params,
+	answer, err := c.exchange(ctx, "elicitation", req.Key, formCapability, params,
 		func(ctx context.Context, ss *mcp.ServerSession) (mcp.InputResponse, error) {
 			return ss.Elicit(ctx, params)
 		})

@@ -284,6 +284,14 @@ func clientOf(req *mcp.CallToolRequest) (modern bool, caps *mcp.ClientCapabiliti
 		if json.Unmarshal(raw, &c) != nil {
 			return true, nil
 		}
+		// The SDK's ClientCapabilities reads "roots" into a struct that cannot say it
+		// is absent; RootsV2 says it, as the SDK sets it from initialize.
+		var present struct {
+			Roots *mcp.RootCapabilities `json:"roots"`
+		}
+		if json.Unmarshal(raw, &present) == nil {
+			c.RootsV2 = present.Roots
+		}
 		return true, &c
 	}
 	if req.Session == nil {

@@ -171,23 +171,28 @@ func FuzzRoundState(f *testing.F) {
 	f.Add(roundStatePrefix + base64.RawURLEncoding.EncodeToString([]byte(`{"approval":"a","approval":"b"}`)))
 	f.Add(roundStatePrefix + base64.RawURLEncoding.EncodeToString([]byte(`{"answers":{"k":"\u003c"}}`)))
 	f.Fuzz(func(t *testing.T, s string) {
-		got := readRoundState(s)
+		got, ok := readRoundState(s)
 		if !strings.HasPrefix(s, roundStatePrefix) {
-			if got.Approval != s || got.Answers != nil || got.Asked != nil {
-				t.Fatalf("a state of no format read as %+v", got)
+			if !ok || got.Approval != s || got.Answers != nil || got.Asked != nil {
+				t.Fatalf("a state of no format read as %+v (ok %v)", got, ok)
 			}
 			return
 		}
 		empty := got.Approval == "" && got.Answers == nil && got.Asked == nil
-		if !empty && got.encode() != s {
+		if !ok && !empty {
+			t.Fatalf("%q refused, yet read as %+v", s, got)
+		}
+		if ok && got.encode() != s {
 			t.Fatalf("%q read, and written again as %q", s, got.encode())
 		}
 		// Any body toolmcp may write reads back to itself.
 		raw := strings.TrimPrefix(s, roundStatePrefix)
 		var body roundState
 		if b, err := base64.RawURLEncoding.DecodeString(raw); err == nil && json.Unmarshal(b, &body) == nil {
-			if w := body.encode(); w != "" && readRoundState(w).encode() != w {
-				t.Fatalf("%q, as written, does not read back", w)
+			if w := body.encode(); w != "" {
+				if back, ok := readRoundState(w); !ok || back.encode() != w {
+					t.Fatalf("%q, as written, does not read back", w)
+				}
 			}
 		}
 	})

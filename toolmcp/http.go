@@ -2,11 +2,15 @@ package toolmcp
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,8 +25,12 @@ import (
 // with two keys that differ only in case in an object of the protocol's ("params" and
 // "Params", "name" and "Name" in the params), with invalid request (-32600), as a
 // JSON-RPC error response: HTTP 400, or 413 when too long. The response has the
-// message's id when it can be read unambiguously, else null. Every other request
-// reaches Next unchanged, the body as it came.
+// message's id when it can be read unambiguously, else null. A request of MCP
+// 2026-07-28 (Revision2026) whose MCP headers are not each sent once, in visible
+// ASCII, within MaxMCPHeaderBytes, with at most MaxParamHeaders Mcp-Param headers, is
+// answered with header mismatch (-32020, HTTP 400); the SDK then matches their values
+// to the body. Every other request reaches Next (or Stateless) unchanged, the body as
+// it came.
 //
 // The SDK acts on the last of two keys, where a proxy or a log may read the first; it
 // matches the protocol's keys exactly, where a reader decoding with encoding/json
@@ -32,9 +40,17 @@ import (
 // the MCP endpoint:
 //
 //	mux.Handle("/mcp", &toolmcp.HTTPScreen{Next: mcp.NewStreamableHTTPHandler(getServer, opts)})
+//
+// or, to serve clients of MCP 2026-07-28 beside older ones with sessions, as
+// NewHTTPHandler builds it.
 type HTTPScreen struct {
 	// Next serves the requests that pass.
 	Next http.Handler
+	// Stateless, when set, serves instead of Next the requests of MCP 2026-07-28 and
+	// later (Revision2026): the SDK's streamable HTTP handler serves that revision
+	// only when stateless, and older ones with sessions only when not, so a server
+	// for both has two handlers. NewHTTPHandler sets it.
+	Stateless http.Handler
 	// MaxMessageBytes is the longest body read; a longer one is answered with HTTP 413
 	// and a JSON-RPC error. Zero means mcp.DefaultMaxRequestBodyBytes, the SDK
 	// handler's default limit; the handler's own StreamableHTTPOptions.MaxRequestBodyBytes
@@ -45,7 +61,7 @@ type HTTPScreen struct {
 // ServeHTTP screens a POST's body and passes on what the SDK reads as every reader does.
 func (s *HTTPScreen) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
-		s.Next.ServeHTTP(w, r)
+		s.next(r, nil).ServeHTTP(w, r)
 		return
 	}
 	limit := s.MaxMessageBytes
@@ -72,8 +88,142 @@ func (s *HTTPScreen) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeAnswer(w, http.StatusBadRequest, msg)
 		return
 	}
+	if Revision2026(r, body) {
+		if msg := checkMCPHeaders(r.Header); msg != "" {
+			writeAnswer(w, http.StatusBadRequest, answer(topLevelID(body), mcp.CodeHeaderMismatch, "Header mismatch: "+msg))
+			return
+		}
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	s.Next.ServeHTTP(w, r)
+	s.next(r, body).ServeHTTP(w, r)
+}
+
+// next returns the handler of r, whose body (nil when it has none) was screened.
+func (s *HTTPScreen) next(r *http.Request, body []byte) http.Handler {
+	if s.Stateless != nil && Revision2026(r, body) {
+		return s.Stateless
+	}
+	return s.Next
+}
+
+// MaxMCPHeaderBytes is the longest value an MCP header of a request (Mcp-Method,
+// Mcp-Name, MCP-Protocol-Version, an Mcp-Param-{Name} of SEP-2243) may have;
+// HTTPScreen refuses a longer one before anything decodes it, as SEP-2243 asks of
+// oversized headers. A tool's arguments belong in the body: a header mirrors a short
+// value for routing.
+const MaxMCPHeaderBytes = 8 << 10
+
+// MaxParamHeaders is the most Mcp-Param-{Name} headers a request may carry.
+const MaxParamHeaders = 64
+
+// checkMCPHeaders reports what is wrong with the MCP headers of a request of MCP
+// 2026-07-28, whose values the server checks against the body (the SDK matches
+// Mcp-Method, Mcp-Name and each Mcp-Param-{Name} of the tool to the body): a header
+// sent twice (the SDK reads the first, a proxy may read the last, as with keys twice
+// in the body), a value past MaxMCPHeaderBytes, more than MaxParamHeaders
+// Mcp-Param-{Name} headers, or a value with a character SEP-2243 prohibits (any
+// outside visible ASCII, space and tab: the client Base64-encodes such a value).
+// Header names are matched case-insensitively, as HTTP does.
+func checkMCPHeaders(h http.Header) string {
+	params := 0
+	for _, name := range slices.Sorted(maps.Keys(h)) {
+		lower := strings.ToLower(name)
+		param := strings.HasPrefix(lower, "mcp-param-")
+		if !param && lower != "mcp-method" && lower != "mcp-name" && lower != "mcp-protocol-version" {
+			continue
+		}
+		if param {
+			params++
+			if params > MaxParamHeaders {
+				return "more than " + strconv.Itoa(MaxParamHeaders) + " Mcp-Param headers"
+			}
+		}
+		shown := strconv.QuoteToASCII(clip(name, 80))
+		vals := h[name]
+		if len(vals) > 1 {
+			return "the header " + shown + " appears " + strconv.Itoa(len(vals)) + " times: a request sends each MCP header once"
+		}
+		for _, v := range vals {
+			if len(v) > MaxMCPHeaderBytes {
+				return "the header " + shown + " is longer than " + strconv.Itoa(MaxMCPHeaderBytes) + " bytes"
+			}
+			for i := 0; i < len(v); i++ {
+				if c := v[i]; c != '\t' && (c < 0x20 || c > 0x7e) {
+					return "the header " + shown + " holds the byte " + fmt.Sprintf("0x%02X", c) + ": a value outside visible ASCII is sent Base64-encoded (=?base64?...?=)"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// Revision20260728 is the MCP revision that has no sessions (SEP-2575): each request
+// carries its protocol version, the client's capabilities and identity in its _meta.
+const Revision20260728 = "2026-07-28"
+
+// metaProtocolVersion is the _meta key of a request's protocol version under
+// Revision20260728.
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// Revision2026 reports whether r, whose body is body (nil for none, or one JSON value
+// already screened), is a request of MCP 2026-07-28 or a later revision: one with no
+// Mcp-Session-Id whose MCP-Protocol-Version header names such a revision, or whose
+// message's params._meta carries a protocol version (which the 2026-07-28 revision
+// alone defines; the handler then checks it against the header). Any other request,
+// an initialize of an older revision or a request of a session, is not.
+//
+// Revisions are dates, compared as strings, as the SDK compares them: a version
+// that is not a date and sorts after 2026-07-28 goes to the stateless handler too,
+// which refuses a version it does not support.
+func Revision2026(r *http.Request, body []byte) bool {
+	if r.Header.Get("Mcp-Session-Id") != "" {
+		return false
+	}
+	if v := r.Header.Get("Mcp-Protocol-Version"); v >= Revision20260728 {
+		return true
+	}
+	return len(body) > 0 && bodyCarriesVersion(body)
+}
+
+// bodyCarriesVersion reports whether the JSON-RPC message body has a protocol version
+// in its params._meta. Keys are matched exactly, as the SDK matches them.
+func bodyCarriesVersion(body []byte) bool {
+	var msg, params, meta map[string]json.RawMessage
+	if json.Unmarshal(body, &msg) != nil || json.Unmarshal(msg["params"], &params) != nil ||
+		json.Unmarshal(params["_meta"], &meta) != nil {
+		return false
+	}
+	_, ok := meta[metaProtocolVersion]
+	return ok
+}
+
+// NewHTTPHandler returns the MCP endpoint of the servers getServer returns, over
+// streamable HTTP, for the clients of every revision the SDK speaks: an HTTPScreen
+// whose Next is the SDK's handler with sessions, for clients of revisions before
+// 2026-07-28 (which initialize a session), and whose Stateless is the SDK's
+// stateless handler, for those of 2026-07-28, which have no sessions (the SDK serves
+// each revision with one kind of handler only). Both share opts, but for Stateless;
+// with opts.Stateless set every request goes to the stateless handler. MaxMessageBytes
+// is opts.MaxRequestBodyBytes when that is positive.
+//
+//	mux.Handle("/mcp", toolmcp.NewHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+func NewHTTPHandler(getServer func(*http.Request) *mcp.Server, opts *mcp.StreamableHTTPOptions) *HTTPScreen {
+	var o mcp.StreamableHTTPOptions
+	if opts != nil {
+		o = *opts
+	}
+	stateless := o
+	stateless.Stateless = true
+	screen := &HTTPScreen{Stateless: mcp.NewStreamableHTTPHandler(getServer, &stateless)}
+	if o.Stateless {
+		screen.Next = screen.Stateless
+	} else {
+		screen.Next = mcp.NewStreamableHTTPHandler(getServer, &o)
+	}
+	if o.MaxRequestBodyBytes > 0 {
+		screen.MaxMessageBytes = o.MaxRequestBodyBytes
+	}
+	return screen
 }
 
 func writeAnswer(w http.ResponseWriter, status int, msg []byte) {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -68,20 +69,24 @@ func requestDigest(r mcp.InputRequest) (string, bool) {
 // the one spelling toolmcp writes (encode): the base64url without padding, line breaks
 // or other unused bits (decodeCanonical), of the JSON as json.Marshal writes it (keys
 // once each, in order, no spaces, the same escapes). Any other spelling of the same
-// state is read as no state at all: what the state carries is then the same for every
-// spelling a client can send.
-func readRoundState(s string) roundState {
-	raw, ok := strings.CutPrefix(s, roundStatePrefix)
-	if !ok {
-		return roundState{Approval: s}
+// state, or a state of toolmcp's prefix that is not one at all (cut, tampered with),
+// is no state, and ok is false: the call is refused (invalid params), so that what a
+// state carries is the same for every spelling a client can send.
+func readRoundState(s string) (rs roundState, ok bool) {
+	raw, ours := strings.CutPrefix(s, roundStatePrefix)
+	if !ours {
+		return roundState{Approval: s}, true
 	}
 	b, ok := decodeCanonical(raw)
-	var rs roundState
 	if !ok || json.Unmarshal(b, &rs) != nil || rs.encode() != s {
-		return roundState{}
+		return roundState{}, false
 	}
-	return rs
+	return rs, true
 }
+
+// errBadState answers a call whose requestState has toolmcp's prefix but is not a
+// state toolmcp wrote, as it wrote it.
+var errBadState = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: the requestState is not one this server wrote (it was changed, cut or respelled)"}
 
 // decodeCanonical decodes s, base64url without padding, only when s is the one
 // spelling of its bytes, the one EncodeToString writes: the decoder alone skips line
@@ -116,6 +121,43 @@ type mcpCall struct {
 	pending mcp.InputRequestMap         // the requests that end this round, by key
 	approve func(binding []byte) string // signs the approval's state for the next round
 	carried map[string]carriedAnswer    // the answers used, carried to the next round
+	missing map[string]json.RawMessage  // the capabilities requests needed that the client does not declare
+	claimed map[string]bool             // the keys the tool named in this run
+	// badState: the requestState has toolmcp's prefix but is not one toolmcp wrote.
+	badState bool
+}
+
+// lack notes a capability a request of the call needed that the client's request does
+// not declare (MCP 2026-07-28): its name in ClientCapabilities and its value there.
+func (c *mcpCall) lack(name string, value json.RawMessage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.missing == nil {
+		c.missing = map[string]json.RawMessage{}
+	}
+	c.missing[name] = value
+}
+
+// missingCapabilityError returns the JSON-RPC error -32021 (missing required client
+// capability, MCP 2026-07-28) of a call that failed after a request of it needed a
+// capability its client does not declare, or nil when none was missing. Its data is
+// a MissingRequiredClientCapabilityData holding those capabilities alone (the SDK's
+// ClientCapabilities would write "roots": {} whatever it holds).
+func (c *mcpCall) missingCapabilityError() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.missing) == 0 {
+		return nil
+	}
+	data, err := json.Marshal(map[string]any{"requiredCapabilities": c.missing})
+	if err != nil {
+		return nil // JSON values: they marshal
+	}
+	return &jsonrpc.Error{
+		Code:    mcp.CodeMissingRequiredClientCapabilities,
+		Message: "the tool needs the client capabilities " + strings.Join(slices.Sorted(maps.Keys(c.missing)), ", ") + ", which the request's client capabilities do not declare",
+		Data:    data,
+	}
 }
 
 // carriedAnswer is an answer the call used, and the digest of the request it answered.
@@ -130,7 +172,9 @@ type mcpCallKey struct{}
 func withMCPCall(ctx context.Context, req *mcp.CallToolRequest) (context.Context, *mcpCall) {
 	c := &mcpCall{req: req}
 	if req != nil && req.Params != nil && req.Params.RequestState != "" {
-		c.state = readRoundState(req.Params.RequestState)
+		var ok bool
+		c.state, ok = readRoundState(req.Params.RequestState)
+		c.badState = !ok
 	}
 	return context.WithValue(ctx, mcpCallKey{}, c), c
 }
@@ -151,13 +195,33 @@ func (c *mcpCall) nextAskKey() string {
 
 // answer returns the client's answer to the request req under key: from this round's
 // inputResponses, or from a round before, provided the round before asked req under
-// key (the state's digest); an answer to another request is none.
-func (c *mcpCall) answer(key string, req mcp.InputRequest) (mcp.InputResponse, bool) {
+// key (the state's digest); an answer to another request is none. A key the tool
+// named (runtime.SampleRequest.Key) names its request whatever round asked it: its
+// answer needs no digest (the client may answer before it is asked), but one of a
+// round that asked another request under the key is none.
+func (c *mcpCall) answer(key string, req mcp.InputRequest, named bool) (mcp.InputResponse, bool) {
 	d, ok := requestDigest(req)
-	if !ok || c.state.Asked[key] != d {
+	if !ok {
+		return nil, false
+	}
+	if asked, was := c.state.Asked[key]; asked != d && (!named || was) {
 		return nil, false
 	}
 	return c.lookup(key, d)
+}
+
+// claim reports whether key names no other request of this run, and takes it.
+func (c *mcpCall) claim(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.claimed[key] {
+		return false
+	}
+	if c.claimed == nil {
+		c.claimed = map[string]bool{}
+	}
+	c.claimed[key] = true
+	return true
 }
 
 // approvalAnswer returns the client's answer to ElicitApprover's request req, whatever

@@ -283,6 +283,10 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 			defer progress.close()
 		}
 		ctx, mc, client := callContext(ctx, req, c, nil)
+		if mc.badState {
+			client.end()
+			return nil, errBadState
+		}
 		defer client.end()
 		if progress != nil {
 			ctx = runtime.ContextWithProgress(ctx, progress.observe)
@@ -298,6 +302,11 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 		client.end()
 		if in := mc.inputRequired(); in != nil {
 			return in, nil
+		}
+		if r.IsError {
+			if err := mc.missingCapabilityError(); err != nil {
+				return nil, err
+			}
 		}
 		return Result(r), nil
 	}

@@ -16,8 +16,12 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -36,15 +40,53 @@ func newServer(logger *slog.Logger) *mcp.Server {
 // newTaskServer is newServer keeping the tasks of the suite's task tools in store.
 func newTaskServer(logger *slog.Logger, store toolmcp.Store) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "toolgen-conformance", Version: "v0.1.0"}, nil)
-	toolmcp.Register(s, suite.Tools().WithObserver(runtime.SlogObserver(logger)), toolmcp.WithStore(store))
+	toolmcp.Register(s, runtime.Join(suite.Tools(), triggerToolChange(s)).WithObserver(runtime.SlogObserver(logger)), toolmcp.WithStore(store))
 	return s
+}
+
+// triggerToolChange returns test_trigger_tool_change, which the suite calls to see the
+// server tell its listening clients that its tools changed
+// (notifications/tools/list_changed): each call adds test_added_tool to s, or removes
+// it when there. It is built at run time (runtime.NewTool), since it acts on the
+// server.
+func triggerToolChange(s *mcp.Server) *runtime.Toolset {
+	added, err := runtime.NewTool(runtime.Tool{
+		Name:        "test_added_tool",
+		Description: "Says it is there: test_trigger_tool_change adds and removes it.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	}, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		return runtime.TextResult("added"), nil
+	})
+	if err != nil {
+		panic(err) // a fixed, valid definition
+	}
+	var mu sync.Mutex
+	present := false
+	trigger, err := runtime.NewTool(runtime.Tool{
+		Name:        "test_trigger_tool_change",
+		Description: "Adds test_added_tool to the server's tools, or removes it when there, so that the server notifies that its tools changed.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	}, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if present {
+			s.RemoveTools("test_added_tool")
+		} else {
+			toolmcp.Register(s, added)
+		}
+		present = !present
+		return runtime.TextResult(fmt.Sprintf("test_added_tool present: %v", present)), nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	return trigger
 }
 
 // httpHandler serves s over streamable HTTP at /mcp, behind toolmcp.HTTPScreen.
 func httpHandler(s *mcp.Server) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", &toolmcp.HTTPScreen{Next: mcp.NewStreamableHTTPHandler(
-		func(*http.Request) *mcp.Server { return s }, nil)})
+	mux.Handle("/mcp", toolmcp.NewHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	return mux
 }
 

@@ -16,6 +16,8 @@ import (
 var annotations = map[string]bool{
 	"$schema": true, "$id": true, "$comment": true, "examples": true,
 	"readOnly": true, "writeOnly": true, "x-toolgen-sensitive": true,
+	// An MCP client's header (SEP-2243): MCP alone reads it, from the canonical schema.
+	"x-mcp-header": true,
 }
 
 // The notes toolgen adds to the description of a time.Duration value.

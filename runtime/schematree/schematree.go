@@ -54,6 +54,7 @@ type Schema[X any] struct {
 	Default              json.RawMessage   `json:"default,omitempty"`
 	Deprecated           bool              `json:"deprecated,omitempty"`
 	Examples             []json.RawMessage `json:"examples,omitempty"`
+	XMCPHeader           string            `json:"x-mcp-header,omitempty"`
 	Defs                 Map[*Schema[X]]   `json:"$defs,omitempty"`
 
 	// Boolean, when set, makes the node the boolean schema true or false; the keyword

@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 4 of toolgen's generated code: with a runtime that does not
+// This file is version 5 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(4 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
+	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
 )
 
 // StoreTools returns the tools of recv's methods: cancel_order, change_shipping_address, get_customer, get_order, list_orders, list_refunds, refund_order, search_products, track_shipment and update_stock.
@@ -70,7 +70,7 @@ var toolgenStoreTools = [...]runtime.Tool{{
 		OpenWorld:  &toolgenHints[11],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"The order's id, such as A1001."}},"required":["id"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":["object","null"],"description":"A customer's order.","properties":{"id":{"type":"string","description":"Identifies the order."},"customer":{"type":"string","description":"The customer's email address."},"skus":{"type":["array","null"],"description":"The products ordered.","items":{"type":"string"}},"totalCents":{"type":"integer","description":"What the customer paid, in cents."},"status":{"type":"string","description":"Pending, shipped, delivered or cancelled."}},"required":["id","customer","skus","totalCents","status"]}},"required":["result"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":["object","null"],"description":"A customer's order.","properties":{"id":{"type":"string","description":"Identifies the order."},"customer":{"type":"string","description":"The customer's email address."},"skus":{"type":["array","null"],"description":"The products ordered.","items":{"type":"string"}},"totalCents":{"type":"integer","description":"What the customer paid, in cents."},"status":{"type":"string","description":"Pending, shipped, delivered or cancelled."}},"required":["id","customer","skus","totalCents","status"],"additionalProperties":false}},"required":["result"]}`),
 	Strict:       true,
 }, {
 	Name:        "list_orders",
@@ -82,7 +82,7 @@ var toolgenStoreTools = [...]runtime.Tool{{
 		OpenWorld:  &toolgenHints[14],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"customer":{"type":"string","description":"The customer's email address.","format":"email"}},"required":["customer"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"A customer's order.","properties":{"id":{"type":"string","description":"Identifies the order."},"customer":{"type":"string","description":"The customer's email address."},"skus":{"type":["array","null"],"description":"The products ordered.","items":{"type":"string"}},"totalCents":{"type":"integer","description":"What the customer paid, in cents."},"status":{"type":"string","description":"Pending, shipped, delivered or cancelled."}},"required":["id","customer","skus","totalCents","status"]}}},"required":["result"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"A customer's order.","properties":{"id":{"type":"string","description":"Identifies the order."},"customer":{"type":"string","description":"The customer's email address."},"skus":{"type":["array","null"],"description":"The products ordered.","items":{"type":"string"}},"totalCents":{"type":"integer","description":"What the customer paid, in cents."},"status":{"type":"string","description":"Pending, shipped, delivered or cancelled."}},"required":["id","customer","skus","totalCents","status"],"additionalProperties":false}}},"required":["result"]}`),
 	Strict:       true,
 }, {
 	Name:        "list_refunds",
@@ -94,7 +94,7 @@ var toolgenStoreTools = [...]runtime.Tool{{
 		OpenWorld:  &toolgenHints[17],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"orderId":{"type":"string","description":"The order's id."}},"required":["orderId"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Money paid back on an order.","properties":{"orderId":{"type":"string","description":"The refunded order."},"amountCents":{"type":"integer","description":"The amount paid back, in cents."},"reason":{"type":"string","description":"Why."}},"required":["orderId","amountCents","reason"]}}},"required":["result"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Money paid back on an order.","properties":{"orderId":{"type":"string","description":"The refunded order."},"amountCents":{"type":"integer","description":"The amount paid back, in cents."},"reason":{"type":"string","description":"Why."}},"required":["orderId","amountCents","reason"],"additionalProperties":false}}},"required":["result"]}`),
 	Strict:       true,
 }, {
 	Name:        "refund_order",
@@ -117,7 +117,7 @@ var toolgenStoreTools = [...]runtime.Tool{{
 		OpenWorld:  &toolgenHints[23],
 	},
 	InputSchema:  json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"A word of the product's name, such as mug.","minLength":1}},"required":["query"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"An item of the catalog.","properties":{"sku":{"type":"string","description":"Identifies the product."},"name":{"type":"string","description":"What the product is called."},"priceCents":{"type":"integer","description":"The price in cents."},"stock":{"type":"integer","description":"How many are in the warehouse."}},"required":["sku","name","priceCents","stock"]}}},"required":["result"]}`),
+	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"An item of the catalog.","properties":{"sku":{"type":"string","description":"Identifies the product."},"name":{"type":"string","description":"What the product is called."},"priceCents":{"type":"integer","description":"The price in cents."},"stock":{"type":"integer","description":"How many are in the warehouse."}},"required":["sku","name","priceCents","stock"],"additionalProperties":false}}},"required":["result"]}`),
 	Strict:       true,
 }, {
 	Name:        "track_shipment",

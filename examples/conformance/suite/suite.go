@@ -25,10 +25,12 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"strings"
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -250,6 +252,211 @@ func JSONSchema202012(p Person) (string, error) {
 		return "", err
 	}
 	return "JSON Schema 2020-12 tool called with: " + string(b), nil
+}
+
+// HeaderArgs are the arguments of test_custom_headers: the region goes in the HTTP
+// header Mcp-Param-Region too (MCP SEP-2243), which the server checks against it.
+type HeaderArgs struct {
+	// Region is where the query runs.
+	Region string `json:"region" tool:"header=Region,maxLength=100"`
+	// Priority orders the queries of a region.
+	Priority int `json:"priority,omitempty" tool:"header=Priority,minimum=0,maximum=10"`
+	// Query is what to run.
+	Query string `json:"query,omitempty" tool:"maxLength=4000"`
+}
+
+// CustomHeaders answers with the region and the priority it was given, which the
+// client also sent as headers.
+//
+//toolgen:tool name=test_custom_headers readonly idempotent openworld=false
+func CustomHeaders(a HeaderArgs) string {
+	return fmt.Sprintf("region=%s priority=%d", a.Region, a.Priority)
+}
+
+// LoggingTool logs to the client at info level, which reaches a client of MCP
+// 2026-07-28 only when its request asked for a log level.
+//
+//toolgen:tool name=test_logging_tool readonly idempotent openworld=false
+func LoggingTool(ctx context.Context) string {
+	runtime.Logger(ctx).Info("test_logging_tool ran")
+	return "logged"
+}
+
+// StreamingElicitation asks the user a question: under MCP 2026-07-28 the call's
+// response is an input-required result, never a request of the server's own.
+//
+//toolgen:tool name=test_streaming_elicitation readonly openworld
+func StreamingElicitation(ctx context.Context) (string, error) {
+	res, err := ask(ctx, "Please confirm", `{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`)
+	if err != nil {
+		return "", err
+	}
+	return completed(res), nil
+}
+
+// MissingCapability asks the client's model, which only a client that declared
+// sampling can answer: one that did not gets the JSON-RPC error -32021 (missing
+// required client capability) under MCP 2026-07-28.
+//
+//toolgen:tool name=test_missing_capability readonly openworld
+func MissingCapability(ctx context.Context) (string, error) {
+	res, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("Say hello.")}, MaxTokens: 50})
+	if err != nil {
+		return "", runtime.ToolErrorf("sampling failed: %w", err)
+	}
+	return "LLM response: " + res.Text(), nil
+}
+
+// The tools of the input-required-result scenarios (MCP 2026-07-28, SEP-2322) name
+// their requests (the Key of runtime.ElicitRequest, SampleRequest and RootsRequest)
+// as the scenarios do: the client answers each by its key, even before it is asked.
+
+// nameForm asks for a name.
+const nameForm = `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`
+
+// InputRequiredElicitation asks the user's name, and greets them.
+//
+//toolgen:tool name=test_input_required_result_elicitation readonly openworld
+func InputRequiredElicitation(ctx context.Context) (string, error) {
+	res, err := askKeyed(ctx, "user_name", "What is your name?", nameForm)
+	if err != nil {
+		return "", err
+	}
+	return "Hello, " + field(res, "name") + "!", nil
+}
+
+// InputRequiredSampling asks the client's model the capital of France.
+//
+//toolgen:tool name=test_input_required_result_sampling readonly openworld
+func InputRequiredSampling(ctx context.Context) (string, error) {
+	res, err := runtime.Sample(ctx, &runtime.SampleRequest{Key: "capital_question", Messages: []runtime.SampleMessage{runtime.UserMessage("What is the capital of France?")}, MaxTokens: 100})
+	if err != nil {
+		return "", runtime.ToolErrorf("sampling failed: %w", err)
+	}
+	return "LLM response: " + res.Text(), nil
+}
+
+// InputRequiredListRoots asks the client for its roots, and lists them.
+//
+//toolgen:tool name=test_input_required_result_list_roots readonly openworld
+func InputRequiredListRoots(ctx context.Context) (string, error) {
+	roots, err := runtime.Roots(ctx, &runtime.RootsRequest{Key: "client_roots"})
+	if err != nil {
+		return "", runtime.ToolErrorf("roots failed: %w", err)
+	}
+	return rootsText(roots), nil
+}
+
+// InputRequiredRequestState asks the user to confirm; the answer comes with the state
+// of the round that asked, which toolmcp reads back (state-ok).
+//
+//toolgen:tool name=test_input_required_result_request_state readonly openworld
+func InputRequiredRequestState(ctx context.Context) (string, error) {
+	res, err := askKeyed(ctx, "confirm", "Please confirm", `{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`)
+	if err != nil {
+		return "", err
+	}
+	return "state-ok: " + completed(res), nil
+}
+
+// InputRequiredMultipleInputs asks the user's name, the model for a greeting and the
+// client for its roots, all in one round: it makes every request before it returns
+// the first one's error.
+//
+//toolgen:tool name=test_input_required_result_multiple_inputs readonly openworld
+func InputRequiredMultipleInputs(ctx context.Context) (string, error) {
+	name, nerr := askKeyed(ctx, "user_name", "What is your name?", nameForm)
+	greeting, gerr := runtime.Sample(ctx, &runtime.SampleRequest{Key: "greeting", Messages: []runtime.SampleMessage{runtime.UserMessage("Generate a greeting")}, MaxTokens: 50})
+	roots, rerr := runtime.Roots(ctx, &runtime.RootsRequest{Key: "client_roots"})
+	if err := errors.Join(nerr, gerr, rerr); err != nil {
+		return "", runtime.ToolErrorf("asking the client failed: %w", err)
+	}
+	return fmt.Sprintf("%s, %s; %s", greeting.Text(), field(name, "name"), rootsText(roots)), nil
+}
+
+// InputRequiredMultiRound asks the user's name, then, in a round of its own, their
+// favourite colour.
+//
+//toolgen:tool name=test_input_required_result_multi_round readonly openworld
+func InputRequiredMultiRound(ctx context.Context) (string, error) {
+	name, err := askKeyed(ctx, "step1", "Step 1: What is your name?", nameForm)
+	if err != nil {
+		return "", err
+	}
+	color, err := askKeyed(ctx, "step2", "Step 2: What is your favorite color?", `{"type":"object","properties":{"color":{"type":"string"}},"required":["color"]}`)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s likes %s", field(name, "name"), field(color, "color")), nil
+}
+
+// InputRequiredTamperedState asks the user to confirm; a requestState changed on its
+// way back is refused with a JSON-RPC error.
+//
+//toolgen:tool name=test_input_required_result_tampered_state readonly openworld
+func InputRequiredTamperedState(ctx context.Context) (string, error) {
+	res, err := askKeyed(ctx, "confirm", "Please confirm", `{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`)
+	if err != nil {
+		return "", err
+	}
+	return completed(res), nil
+}
+
+// InputRequiredCapabilities asks the user's name and the client's model, each when
+// the client declares the capability: a request the client cannot answer is not
+// made, and the tool goes on with the others.
+//
+//toolgen:tool name=test_input_required_result_capabilities readonly openworld
+func InputRequiredCapabilities(ctx context.Context) (string, error) {
+	name, nerr := runtime.Elicit(ctx, &runtime.ElicitRequest{Key: "user_name", Message: "What is your name?", Schema: json.RawMessage(nameForm)})
+	answer, serr := runtime.Sample(ctx, &runtime.SampleRequest{Key: "capital_question", Messages: []runtime.SampleMessage{runtime.UserMessage("What is the capital of France?")}, MaxTokens: 100})
+	var parts []string
+	for _, err := range []error{nerr, serr} {
+		switch {
+		case err == nil, errors.Is(err, errors.ErrUnsupported):
+		default:
+			return "", runtime.ToolErrorf("asking the client failed: %w", err)
+		}
+	}
+	if nerr == nil {
+		parts = append(parts, "name "+field(name, "name"))
+	}
+	if serr == nil {
+		parts = append(parts, "capital "+answer.Text())
+	}
+	if len(parts) == 0 {
+		return "", runtime.ToolErrorf("the client can answer neither a form nor a model's question")
+	}
+	return strings.Join(parts, ", "), nil
+}
+
+// askKeyed puts a form to the user under key.
+func askKeyed(ctx context.Context, key, message, form string) (*runtime.ElicitResult, error) {
+	res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Key: key, Message: message, Schema: json.RawMessage(form)})
+	if err != nil {
+		return nil, runtime.ToolErrorf("elicitation failed: %w", err)
+	}
+	return res, nil
+}
+
+// field returns the string property name of the user's answer, or "" when the user
+// did not accept.
+func field(res *runtime.ElicitResult, name string) string {
+	var m map[string]any
+	if res == nil || json.Unmarshal(res.Content, &m) != nil {
+		return ""
+	}
+	v, _ := m[name].(string)
+	return v
+}
+
+func rootsText(roots []runtime.Root) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d roots", len(roots))
+	for _, r := range roots {
+		fmt.Fprintf(&b, "; %s (%s)", r.URI, r.Name)
+	}
+	return b.String()
 }
 
 // ask puts a form to the user; a client that cannot ask fails the call with a message

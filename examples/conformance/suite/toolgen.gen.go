@@ -18,7 +18,7 @@ const (
 	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
 )
 
-// Tools returns the package's tools: confirm_delete, failing_job, greet, json_schema_2020_12_tool, multi_input, protocol_error_job, slow_compute, test_audio_content, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_multiple_content_types, test_sampling, test_simple_text, test_tool_with_logging and test_tool_with_progress.
+// Tools returns the package's tools: confirm_delete, failing_job, greet, json_schema_2020_12_tool, multi_input, protocol_error_job, slow_compute, test_audio_content, test_custom_headers, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_input_required_result_capabilities, test_input_required_result_elicitation, test_input_required_result_list_roots, test_input_required_result_multi_round, test_input_required_result_multiple_inputs, test_input_required_result_request_state, test_input_required_result_sampling, test_input_required_result_tampered_state, test_logging_tool, test_missing_capability, test_multiple_content_types, test_sampling, test_simple_text, test_streaming_elicitation, test_tool_with_logging and test_tool_with_progress.
 func Tools() *runtime.Toolset {
 	return runtime.NewToolset(toolgenTools[:], toolgenDispatch)
 }
@@ -106,11 +106,21 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
+	Name:        "test_custom_headers",
+	Description: "Answers with the region and the priority it was given, which the\nclient also sent as headers.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[20],
+		Idempotent: &toolgenHints[21],
+		OpenWorld:  &toolgenHints[22],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"region":{"type":"string","description":"Where the query runs.","maxLength":100,"x-mcp-header":"Region"},"priority":{"type":"integer","description":"Orders the queries of a region.","minimum":0,"maximum":10,"x-mcp-header":"Priority"},"query":{"type":"string","description":"What to run.","maxLength":4000}},"required":["region"],"additionalProperties":false}`),
+	Strict:      true,
+}, {
 	Name:        "test_elicitation",
 	Description: "Asks the user for a username and an email address, with the message,\nand answers with what the user did.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[20],
-		OpenWorld: &toolgenHints[21],
+		ReadOnly:  &toolgenHints[23],
+		OpenWorld: &toolgenHints[24],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message":{"type":"string","description":"What to tell the user.","minLength":1,"maxLength":4000}},"required":["message"],"additionalProperties":false}`),
 	Strict:      true,
@@ -118,8 +128,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_elicitation_sep1034_defaults",
 	Description: "Asks the user to fill in a form whose fields have defaults.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[22],
-		OpenWorld: &toolgenHints[23],
+		ReadOnly:  &toolgenHints[25],
+		OpenWorld: &toolgenHints[26],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -127,24 +137,14 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_elicitation_sep1330_enums",
 	Description: "Asks the user to choose from enums of every kind.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[24],
-		OpenWorld: &toolgenHints[25],
+		ReadOnly:  &toolgenHints[27],
+		OpenWorld: &toolgenHints[28],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "test_embedded_resource",
 	Description: "Answers with a text resource embedded in the result.",
-	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[26],
-		Idempotent: &toolgenHints[27],
-		OpenWorld:  &toolgenHints[28],
-	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
-	Strict:      true,
-}, {
-	Name:        "test_error_handling",
-	Description: "Always fails.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[29],
 		Idempotent: &toolgenHints[30],
@@ -153,8 +153,8 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "test_image_content",
-	Description: "Answers with a picture: one red pixel, as a PNG image block.",
+	Name:        "test_error_handling",
+	Description: "Always fails.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[32],
 		Idempotent: &toolgenHints[33],
@@ -163,8 +163,8 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "test_multiple_content_types",
-	Description: "Answers with text, an image and an embedded JSON resource.",
+	Name:        "test_image_content",
+	Description: "Answers with a picture: one red pixel, as a PNG image block.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[35],
 		Idempotent: &toolgenHints[36],
@@ -173,11 +173,112 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "test_sampling",
-	Description: "Asks the client's model the prompt and answers with its reply.",
+	Name:        "test_input_required_result_capabilities",
+	Description: "Asks the user's name and the client's model, each when\nthe client declares the capability: a request the client cannot answer is not\nmade, and the tool goes on with the others.",
 	Annotations: runtime.Annotations{
 		ReadOnly:  &toolgenHints[38],
 		OpenWorld: &toolgenHints[39],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_elicitation",
+	Description: "Asks the user's name, and greets them.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[40],
+		OpenWorld: &toolgenHints[41],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_list_roots",
+	Description: "Asks the client for its roots, and lists them.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[42],
+		OpenWorld: &toolgenHints[43],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_multi_round",
+	Description: "Asks the user's name, then, in a round of its own, their\nfavourite colour.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[44],
+		OpenWorld: &toolgenHints[45],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_multiple_inputs",
+	Description: "Asks the user's name, the model for a greeting and the\nclient for its roots, all in one round: it makes every request before it returns\nthe first one's error.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[46],
+		OpenWorld: &toolgenHints[47],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_request_state",
+	Description: "Asks the user to confirm; the answer comes with the state\nof the round that asked, which toolmcp reads back (state-ok).",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[48],
+		OpenWorld: &toolgenHints[49],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_sampling",
+	Description: "Asks the client's model the capital of France.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[50],
+		OpenWorld: &toolgenHints[51],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_input_required_result_tampered_state",
+	Description: "Asks the user to confirm; a requestState changed on its\nway back is refused with a JSON-RPC error.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[52],
+		OpenWorld: &toolgenHints[53],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_logging_tool",
+	Description: "Logs to the client at info level, which reaches a client of MCP\n2026-07-28 only when its request asked for a log level.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[54],
+		Idempotent: &toolgenHints[55],
+		OpenWorld:  &toolgenHints[56],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_missing_capability",
+	Description: "Asks the client's model, which only a client that declared\nsampling can answer: one that did not gets the JSON-RPC error -32021 (missing\nrequired client capability) under MCP 2026-07-28.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[57],
+		OpenWorld: &toolgenHints[58],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_multiple_content_types",
+	Description: "Answers with text, an image and an embedded JSON resource.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[59],
+		Idempotent: &toolgenHints[60],
+		OpenWorld:  &toolgenHints[61],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_sampling",
+	Description: "Asks the client's model the prompt and answers with its reply.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[62],
+		OpenWorld: &toolgenHints[63],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"type":"string","description":"What to ask the client's model.","minLength":1,"maxLength":4000}},"required":["prompt"],"additionalProperties":false}`),
 	Strict:      true,
@@ -185,9 +286,18 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_simple_text",
 	Description: "Answers with one text block.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[40],
-		Idempotent: &toolgenHints[41],
-		OpenWorld:  &toolgenHints[42],
+		ReadOnly:   &toolgenHints[64],
+		Idempotent: &toolgenHints[65],
+		OpenWorld:  &toolgenHints[66],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_streaming_elicitation",
+	Description: "Asks the user a question: under MCP 2026-07-28 the call's\nresponse is an input-required result, never a request of the server's own.",
+	Annotations: runtime.Annotations{
+		ReadOnly:  &toolgenHints[67],
+		OpenWorld: &toolgenHints[68],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -195,9 +305,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_tool_with_logging",
 	Description: "Works in three steps and logs each to the client.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[43],
-		Idempotent: &toolgenHints[44],
-		OpenWorld:  &toolgenHints[45],
+		ReadOnly:   &toolgenHints[69],
+		Idempotent: &toolgenHints[70],
+		OpenWorld:  &toolgenHints[71],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -205,9 +315,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_tool_with_progress",
 	Description: "Works in three steps and reports its progress after each.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[46],
-		Idempotent: &toolgenHints[47],
-		OpenWorld:  &toolgenHints[48],
+		ReadOnly:   &toolgenHints[72],
+		Idempotent: &toolgenHints[73],
+		OpenWorld:  &toolgenHints[74],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -312,6 +422,17 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			return out, nil
 		}
 	case 8:
+		// test_custom_headers
+		var in HeaderArgs
+		toolgenDecodeHeaderArgs(d, &in)
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*runtime.Result, error) {
+			out := CustomHeaders(in)
+			return runtime.TextResult(out), nil
+		}
+	case 9:
 		// test_elicitation
 		var in ElicitationArgs
 		toolgenDecodeElicitationArgs(d, &in)
@@ -325,7 +446,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 9:
+	case 10:
 		// test_elicitation_sep1034_defaults
 		d.EmptyObject()
 		if !d.Finish() {
@@ -338,7 +459,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 10:
+	case 11:
 		// test_elicitation_sep1330_enums
 		d.EmptyObject()
 		if !d.Finish() {
@@ -351,7 +472,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 11:
+	case 12:
 		// test_embedded_resource
 		d.EmptyObject()
 		if !d.Finish() {
@@ -361,7 +482,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := EmbeddedResource()
 			return out, nil
 		}
-	case 12:
+	case 13:
 		// test_error_handling
 		d.EmptyObject()
 		if !d.Finish() {
@@ -370,7 +491,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, ErrorHandling()
 		}
-	case 13:
+	case 14:
 		// test_image_content
 		d.EmptyObject()
 		if !d.Finish() {
@@ -380,7 +501,134 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := Image()
 			return out, nil
 		}
-	case 14:
+	case 15:
+		// test_input_required_result_capabilities
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredCapabilities(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 16:
+		// test_input_required_result_elicitation
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredElicitation(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 17:
+		// test_input_required_result_list_roots
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredListRoots(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 18:
+		// test_input_required_result_multi_round
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredMultiRound(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 19:
+		// test_input_required_result_multiple_inputs
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredMultipleInputs(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 20:
+		// test_input_required_result_request_state
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredRequestState(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 21:
+		// test_input_required_result_sampling
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredSampling(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 22:
+		// test_input_required_result_tampered_state
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := InputRequiredTamperedState(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 23:
+		// test_logging_tool
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out := LoggingTool(ctx)
+			return runtime.TextResult(out), nil
+		}
+	case 24:
+		// test_missing_capability
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := MissingCapability(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 25:
 		// test_multiple_content_types
 		d.EmptyObject()
 		if !d.Finish() {
@@ -390,7 +638,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := MultipleContentTypes()
 			return out, nil
 		}
-	case 15:
+	case 26:
 		// test_sampling
 		var in SamplingArgs
 		toolgenDecodeSamplingArgs(d, &in)
@@ -404,7 +652,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 16:
+	case 27:
 		// test_simple_text
 		d.EmptyObject()
 		if !d.Finish() {
@@ -414,7 +662,20 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := SimpleText()
 			return runtime.TextResult(out), nil
 		}
-	case 17:
+	case 28:
+		// test_streaming_elicitation
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := StreamingElicitation(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}
+	case 29:
 		// test_tool_with_logging
 		d.EmptyObject()
 		if !d.Finish() {
@@ -427,7 +688,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 18:
+	case 30:
 		// test_tool_with_progress
 		d.EmptyObject()
 		if !d.Finish() {
@@ -467,6 +728,9 @@ var toolgenHints = [...]bool{
 	true,  // test_audio_content: ReadOnly
 	true,  // test_audio_content: Idempotent
 	false, // test_audio_content: OpenWorld
+	true,  // test_custom_headers: ReadOnly
+	true,  // test_custom_headers: Idempotent
+	false, // test_custom_headers: OpenWorld
 	true,  // test_elicitation: ReadOnly
 	true,  // test_elicitation: OpenWorld
 	true,  // test_elicitation_sep1034_defaults: ReadOnly
@@ -482,6 +746,27 @@ var toolgenHints = [...]bool{
 	true,  // test_image_content: ReadOnly
 	true,  // test_image_content: Idempotent
 	false, // test_image_content: OpenWorld
+	true,  // test_input_required_result_capabilities: ReadOnly
+	true,  // test_input_required_result_capabilities: OpenWorld
+	true,  // test_input_required_result_elicitation: ReadOnly
+	true,  // test_input_required_result_elicitation: OpenWorld
+	true,  // test_input_required_result_list_roots: ReadOnly
+	true,  // test_input_required_result_list_roots: OpenWorld
+	true,  // test_input_required_result_multi_round: ReadOnly
+	true,  // test_input_required_result_multi_round: OpenWorld
+	true,  // test_input_required_result_multiple_inputs: ReadOnly
+	true,  // test_input_required_result_multiple_inputs: OpenWorld
+	true,  // test_input_required_result_request_state: ReadOnly
+	true,  // test_input_required_result_request_state: OpenWorld
+	true,  // test_input_required_result_sampling: ReadOnly
+	true,  // test_input_required_result_sampling: OpenWorld
+	true,  // test_input_required_result_tampered_state: ReadOnly
+	true,  // test_input_required_result_tampered_state: OpenWorld
+	true,  // test_logging_tool: ReadOnly
+	true,  // test_logging_tool: Idempotent
+	false, // test_logging_tool: OpenWorld
+	true,  // test_missing_capability: ReadOnly
+	true,  // test_missing_capability: OpenWorld
 	true,  // test_multiple_content_types: ReadOnly
 	true,  // test_multiple_content_types: Idempotent
 	false, // test_multiple_content_types: OpenWorld
@@ -490,6 +775,8 @@ var toolgenHints = [...]bool{
 	true,  // test_simple_text: ReadOnly
 	true,  // test_simple_text: Idempotent
 	false, // test_simple_text: OpenWorld
+	true,  // test_streaming_elicitation: ReadOnly
+	true,  // test_streaming_elicitation: OpenWorld
 	true,  // test_tool_with_logging: ReadOnly
 	true,  // test_tool_with_logging: Idempotent
 	false, // test_tool_with_logging: OpenWorld
@@ -612,6 +899,46 @@ func toolgenDecodeSlowComputeArgs(d *runtime.Decoder, v *SlowComputeArgs) {
 	}
 	if seen[0] == runtime.Absent {
 		d.Missing("seconds")
+	}
+}
+
+// toolgenDecodeHeaderArgs reads a HeaderArgs object into v.
+func toolgenDecodeHeaderArgs(d *runtime.Decoder, v *HeaderArgs) {
+	if !d.BeginObject() {
+		return
+	}
+	var seen [3]runtime.Presence
+	for d.NextField() {
+		switch string(d.FieldName()) {
+		case "region":
+			if d.Property(&seen[0], "region", runtime.Required) {
+				if s, ok := d.String(); ok {
+					d.MaxLength(s, 100)
+					v.Region = s
+				}
+				d.Leave()
+			}
+		case "priority":
+			if d.Property(&seen[1], "priority", runtime.Optional) {
+				if n, ok := d.Int(0, 10); ok {
+					v.Priority = int(n)
+				}
+				d.Leave()
+			}
+		case "query":
+			if d.Property(&seen[2], "query", runtime.Optional) {
+				if s, ok := d.String(); ok {
+					d.MaxLength(s, 4000)
+					v.Query = s
+				}
+				d.Leave()
+			}
+		default:
+			d.Unknown("region", "priority", "query")
+		}
+	}
+	if seen[0] == runtime.Absent {
+		d.Missing("region")
 	}
 }
 

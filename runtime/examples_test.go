@@ -65,3 +65,32 @@ func TestNewToolExamples(t *testing.T) {
 		t.Errorf("Error() = %q", err)
 	}
 }
+
+// FuzzNewToolExamples checks that NewTool's check of an input example is the call's:
+// it accepts an example exactly when the example is a JSON object written as such and
+// a call with those arguments is accepted, and it never panics.
+func FuzzNewToolExamples(f *testing.F) {
+	schema := json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","minLength":1,"pattern":"^[A-Z]"},"days":{"type":"integer","minimum":1,"maximum":14},"tags":{"type":"array","items":{"type":"string","enum":["a","b"]},"uniqueItems":true},"at":{"type":"string","format":"date-time"}},"required":["city"],"additionalProperties":false}`)
+	for _, s := range []string{`{"city":"Paris"}`, `{"city":"Paris","days":3,"tags":["a","b"]}`, `{"city":"paris"}`, `null`, ``, `"{\"city\":\"Paris\"}"`,
+		`{"city":"Paris","city":"Rome"}`, ` {"city":"P"} `, `{"city":"P","at":"2026-01-02T03:04:05Z"}`, `{"city":"P"}{}`, `[]`, `{"city":"P","days":2.0}`} {
+		f.Add([]byte(s))
+	}
+	run := func(context.Context, json.RawMessage) (*runtime.Result, error) { return runtime.TextResult("ok"), nil }
+	f.Fuzz(func(t *testing.T, ex []byte) {
+		_, err := runtime.NewTool(runtime.Tool{Name: "t", InputSchema: schema, Examples: []json.RawMessage{ex}}, run)
+		var ee *runtime.ExampleError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatalf("NewTool: %v, not an *ExampleError", err)
+		}
+		plain, err2 := runtime.NewTool(runtime.Tool{Name: "t", InputSchema: schema}, run)
+		if err2 != nil {
+			t.Fatal(err2)
+		}
+		trimmed := strings.TrimLeft(string(ex), " \t\r\n")
+		object := strings.HasPrefix(trimmed, "{") && json.Valid(ex)
+		callOK := !plain.Call(context.Background(), "t", ex).IsError
+		if accepted := err == nil; accepted != (object && callOK) {
+			t.Fatalf("example %q: accepted %t, but a JSON object %t and a call accepted %t (%v)", ex, accepted, object, callOK, err)
+		}
+	})
+}

@@ -92,8 +92,8 @@ type Request struct {
 	Body []byte
 	// Fields are the body's top-level fields.
 	Fields map[string]json.RawMessage
-	// Model is the request's model ("" for Gemini, whose model is in the URL; Start
-	// sets it from the path).
+	// Model is the request's model ("" for Gemini, whose model is in the URL; the servers
+	// set it from the path).
 	Model string
 	// Question is the text of the first user message.
 	Question string

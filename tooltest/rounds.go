@@ -12,10 +12,12 @@ import (
 	"testing"
 )
 
-// APIKey is the dummy key the clients of a fake API send; Start insists on it.
+// APIKey is the dummy key the clients of a fake API send; NewServer and NewRoundServer
+// insist on it.
 const APIKey = "test-key"
 
-// Round is one request a fake API served by Start expects, in order, and its answer.
+// Round is one request a fake API served by NewRoundServer expects, in order, and its
+// answer.
 type Round struct {
 	// Path is the expected request URI, query included: /v1/chat/completions,
 	// /v1/responses, /v1/messages, /v1beta/models/{model}:generateContent or

@@ -408,11 +408,7 @@ func (b *builder) union(t *model.Type, p place) (*schema, error) {
 		if obj.Properties.Get(t.Tag) != nil {
 			return nil, fmt.Errorf("%s: variant %q has a property named %q, the union's discriminator", path, v.Value, t.Tag)
 		}
-		value, err := json.Marshal(v.Value)
-		if err != nil {
-			return nil, fmt.Errorf("%s: variant value: %w", path, err)
-		}
-		tag := &schema{Type: typeList{"string"}, Const: value}
+		tag := &schema{Type: typeList{"string"}, Const: json.RawMessage(jsonText(v.Value))}
 		*obj.Properties = append(schemaMap{{Name: t.Tag, Schema: tag}}, *obj.Properties...)
 		obj.Required = append([]string{t.Tag}, obj.Required...)
 		if v.Type.Kind == model.Named {

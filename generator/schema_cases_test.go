@@ -467,6 +467,7 @@ func unionsPackage() *model.Package {
 			Input: model.Input{Kind: model.InputParams, Params: []*model.Field{
 				fld("to", tNamed("Target"), desc("Where the money goes.")),
 				fld("also", tSlice(tNamed("Target")), omitEmpty),
+				fld("maybe", tNamed("Target"), omitEmpty, desc("Another target, if any.")),
 			}},
 			Output: model.Output{Kind: model.OutputNone, Error: true},
 		}},

@@ -89,6 +89,8 @@ func oracleChecks() []oracleCheck {
 			{`{"to":{"number":"123456789012"}}`, false},
 			{`{"to":{"kind":"bank","iban":"FR76","holder":"A"}}`, false},
 			{`{"to":{"kind":"card"}}`, false},
+			{`{"to":{"kind":"card","number":"123456789012"},"maybe":{"kind":"bank","iban":"FR76"}}`, true},
+			{`{"to":{"kind":"card","number":"123456789012"},"maybe":{"kind":"bank"}}`, false},
 		}},
 		{"unions", "pay", true, []oracleCase{
 			{`{"result":{"type":"card","number":"1"}}`, true},

@@ -12,6 +12,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
+	"github.com/toolgen/toolgen/examples/payments/checkout"
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
 	rtanthropic "github.com/toolgen/toolgen/runtime/anthropic"
@@ -204,7 +205,12 @@ func messagesParams(t *testing.T, ts *runtime.Toolset, s scenario) anthropic.Mes
 
 // TestAnthropicSDK runs the weather scenario through the SDK's Messages client.
 func TestAnthropicSDK(t *testing.T) {
-	ts, s := forecast.Tools(), weather
+	t.Run("weather", func(t *testing.T) { sdkAnthropicSDK(t, forecast.Tools(), weather) })
+	t.Run("payments", func(t *testing.T) { sdkAnthropicSDK(t, checkout.ShopTools(checkout.New()), payments) })
+}
+
+// sdkAnthropicSDK runs scenario s over ts through the SDK.
+func sdkAnthropicSDK(t *testing.T, ts *runtime.Toolset, s scenario) {
 	srv := tooltest.NewRoundServer(t,
 		tooltest.Round{Path: messagesPath, Check: checkMessages(ts, s, false, false), Reply: messagesCallsReply(s)},
 		tooltest.Round{Path: messagesPath, Check: checkMessages(ts, s, false, true), Reply: messagesTextReply(s)},

@@ -10,7 +10,8 @@
 // once and in the API's order and form, error bodies) are tooltest's, which
 // the scripted model of tooltest shares; these tests add the scenario's checks:
 //
-//   - the generated tools (of examples/weather and examples/bank) go through the SDK's
+//   - the generated tools (of examples/weather, examples/bank and examples/payments,
+//     whose pay_invoice takes a tagged union) go through the SDK's
 //     own request types, converted from the adapter's definitions by a JSON round trip,
 //     and must arrive well formed for the dialect: names, strict flags, schemas;
 //   - the fake model answers with several calls in one turn: a valid one, one with

@@ -47,6 +47,19 @@ var weather = scenario{
 	final: "Paris will be mild; I could not get Oslo's forecast for 30 days.",
 }
 
+// payments is a scenario over examples/payments' tools, whose pay_invoice takes a tagged
+// union (a card or a bank transfer): a card with its type last, a transfer without a
+// type, refused with the variants named, and a method of an unknown type.
+var payments = scenario{
+	prompt: "Pay inv-1 by card and inv-2 by transfer.",
+	calls: []plannedCall{
+		{name: "pay_invoice", args: `{"invoice":"inv-1","method":{"number":"4242424242424242","expiry":"12/29","type":"card"}}`, want: `"type":"card"`}, // the result's method with its tag (Gemini's SDK sorts the keys)
+		{name: "pay_invoice", args: `{"invoice":"inv-2","method":{"iban":"DE89370400440532013000"}}`, want: `invalid arguments for pay_invoice: /method/type: missing required property: it says which kind of object this is, one of "card", "bank_transfer"`, fails: true},
+		{name: "pay_invoice", args: `{"invoice":"inv-2","method":{"type":"cash"}}`, want: `/method/type: must be one of "card", "bank_transfer" (got "cash")`, fails: true},
+	},
+	final: "inv-1 is paid by card; inv-2 needs a valid method.",
+}
+
 // banking is the scenario of the Loop runs, over examples/bank's tools, whose user
 // comes from the context: a valid get_transactions, a close_account whose arguments
 // break two rules, and an unknown tool.

@@ -13,6 +13,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/toolgen/toolgen/examples/payments/checkout"
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
@@ -220,7 +221,12 @@ func geminiConfig(t *testing.T, ts *runtime.Toolset) *genai.GenerateContentConfi
 
 // TestGeminiSDK runs the weather scenario through the SDK's generateContent.
 func TestGeminiSDK(t *testing.T) {
-	ts, s := forecast.Tools(), weather
+	t.Run("weather", func(t *testing.T) { sdkGeminiSDK(t, forecast.Tools(), weather) })
+	t.Run("payments", func(t *testing.T) { sdkGeminiSDK(t, checkout.ShopTools(checkout.New()), payments) })
+}
+
+// sdkGeminiSDK runs scenario s over ts through the SDK.
+func sdkGeminiSDK(t *testing.T, ts *runtime.Toolset, s scenario) {
 	srv := tooltest.NewRoundServer(t,
 		tooltest.Round{Path: generatePath, Check: checkGemini(ts, s, nil, false, false), Reply: geminiCallsReply(s)},
 		tooltest.Round{Path: generatePath, Check: checkGemini(ts, s, geminiTurn(s), true, false), Reply: geminiTextReply(s)},

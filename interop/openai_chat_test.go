@@ -12,6 +12,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/toolgen/toolgen/examples/payments/checkout"
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
@@ -170,7 +171,12 @@ func sdkChatCalls(calls []openai.ChatCompletionMessageToolCallUnion) []runtime.T
 
 // TestOpenAIChatSDK runs the weather scenario through the SDK's Chat Completions client.
 func TestOpenAIChatSDK(t *testing.T) {
-	ts, s := forecast.Tools(), weather
+	t.Run("weather", func(t *testing.T) { sdkOpenAIChatSDK(t, forecast.Tools(), weather) })
+	t.Run("payments", func(t *testing.T) { sdkOpenAIChatSDK(t, checkout.ShopTools(checkout.New()), payments) })
+}
+
+// sdkOpenAIChatSDK runs scenario s over ts through the SDK.
+func sdkOpenAIChatSDK(t *testing.T, ts *runtime.Toolset, s scenario) {
 	srv := tooltest.NewRoundServer(t,
 		tooltest.Round{Path: chatPath, Check: checkChat(ts, s, false, false), Reply: chatCallsReply(s)},
 		tooltest.Round{Path: chatPath, Check: checkChat(ts, s, false, true), Reply: chatTextReply(s)},

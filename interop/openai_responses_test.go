@@ -11,6 +11,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 
+	"github.com/toolgen/toolgen/examples/payments/checkout"
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
@@ -239,7 +240,12 @@ func responsesParams(t *testing.T, ts *runtime.Toolset, s scenario) responses.Re
 // TestOpenAIResponsesSDK runs the weather scenario through the SDK's Responses client,
 // statelessly: each request carries the whole conversation.
 func TestOpenAIResponsesSDK(t *testing.T) {
-	ts, s := forecast.Tools(), weather
+	t.Run("weather", func(t *testing.T) { sdkOpenAIResponsesSDK(t, forecast.Tools(), weather) })
+	t.Run("payments", func(t *testing.T) { sdkOpenAIResponsesSDK(t, checkout.ShopTools(checkout.New()), payments) })
+}
+
+// sdkOpenAIResponsesSDK runs scenario s over ts through the SDK.
+func sdkOpenAIResponsesSDK(t *testing.T, ts *runtime.Toolset, s scenario) {
 	srv := tooltest.NewRoundServer(t,
 		tooltest.Round{Path: responsesPath, Check: checkResponses(ts, s, false, false), Reply: responsesCallsReply(s)},
 		tooltest.Round{Path: responsesPath, Check: checkResponses(ts, s, false, true), Reply: responsesTextReply(s)},

@@ -62,6 +62,11 @@ func TestHandWritten(t *testing.T) {
 		schema: union, lower: openAI, strict: true,
 		want: `{"type":"object","properties":{"pay":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"card"},"number":{"type":["string","null"]}},"required":["type","number"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"bank"}},"required":["type"],"additionalProperties":false}]}},"required":["pay"],"additionalProperties":false}`,
 	}, {
+		name:   "openai strict makes an optional tagged union nullable with one more branch",
+		schema: `{"type":"object","properties":{"pay":{"description":"How.","oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"bank"}},"required":["type"],"additionalProperties":false}]}},"additionalProperties":false}`,
+		lower:  openAI, strict: true,
+		want: `{"type":"object","properties":{"pay":{"description":"How.","anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"bank"}},"required":["type"],"additionalProperties":false},{"type":"null"}]}},"required":["pay"],"additionalProperties":false}`,
+	}, {
 		name:   "anthropic strict keeps a tagged union's oneOf",
 		schema: union, lower: anthropic, strict: true,
 		want: `{"type":"object","properties":{"pay":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"card"},"number":{"type":"string"}},"required":["type"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"bank"}},"required":["type"],"additionalProperties":false}]}},"required":["pay"],"additionalProperties":false}`,

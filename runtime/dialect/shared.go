@@ -346,6 +346,15 @@ func nullableProperty(s *schema) *schema {
 		s.Type = append(s.Type, "null")
 		return s
 	}
+	if bare := *s; s.AnyOf != nil {
+		// An anyOf with nothing beside it but what a property says of itself (a tagged
+		// union, once OpenAI's anyOf): null is one more branch, not a union around it.
+		bare.AnyOf, bare.Title, bare.Description, bare.Default, bare.Deprecated = nil, "", "", nil, false
+		if bare.Keywords() == "{}" {
+			s.AnyOf = append(s.AnyOf, &schema{Type: typeList{"null"}})
+			return s
+		}
+	}
 	w := &schema{
 		AnyOf:       []*schema{s, {Type: typeList{"null"}}},
 		Title:       s.Title,

@@ -458,7 +458,7 @@ func (c *fcompiler) lookup(s *jv, kw, ref string) *jv {
 	}
 	target := res.root
 	for _, tok := range strings.Split(frag[1:], "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		tok = jsonread.UnescapeToken(tok)
 		var next *jv
 		switch target.kind {
 		case 'o':
@@ -923,11 +923,10 @@ func compileFullTool(def *Tool, doc *jv) (*program, error) {
 	}
 	def.Sensitive = sens
 	prog := &program{full: fp}
-	unescape := strings.NewReplacer("~1", "/", "~0", "~")
 	for _, p := range sens {
 		segs := strings.Split(p[1:], "/")
 		for i := range segs {
-			segs[i] = unescape.Replace(segs[i])
+			segs[i] = jsonread.UnescapeToken(segs[i])
 		}
 		prog.sensitive = append(prog.sensitive, segs)
 	}

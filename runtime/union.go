@@ -168,7 +168,8 @@ func (d *Decoder) scanTagWith(tag string, stack []scanFrame) (val int, ok bool, 
 			case c != '"' || top.state == stateAfter:
 				return -1, false, i, stack
 			}
-			j, escaped, ok := skipString(data, i)
+			j, plain, problem := jsonread.ScanString(data, i)
+			escaped, ok := !plain, problem == jsonread.OK
 			if !ok {
 				return -1, false, i, stack
 			}
@@ -227,8 +228,8 @@ func (d *Decoder) scanTagWith(tag string, stack []scanFrame) (val int, ok bool, 
 			nested = true
 			stack = append(stack, scanFrame{obj: i, object: c == '{'})
 		case '"':
-			j, _, ok := skipString(data, i)
-			if !ok {
+			j, _, problem := jsonread.ScanString(data, i)
+			if problem != jsonread.OK {
 				return -1, false, i, stack
 			}
 			i = j
@@ -261,24 +262,6 @@ type scanFrame struct {
 	object bool
 	state  int
 	marked bool // the tag was found among its properties
-}
-
-// skipString returns the index after the string that starts at data[i] (a quote),
-// whether it holds escapes, and false when it does not end.
-func skipString(data []byte, i int) (int, bool, bool) {
-	escaped := false
-	for j := i + 1; j < len(data); j++ {
-		switch c := data[j]; {
-		case c == '"':
-			return j + 1, escaped, true
-		case c == '\\':
-			escaped = true
-			j++
-		case c < 0x20:
-			return 0, false, false
-		}
-	}
-	return 0, false, false
 }
 
 // keyIs reports whether the contents of a string, escaped or not, are tag.

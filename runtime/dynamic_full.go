@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // This file compiles the input schemas of dynamic tools that use JSON Schema beyond the
@@ -206,6 +207,8 @@ type fprog struct {
 	dynamic bool // the schema has a $dynamicRef: results depend on the dynamic scope
 	nodes   int
 	all     []*fnode // every node, for the walks of compileFullTool
+	// pool keeps the state of finished calls, their memory reused by the next.
+	pool sync.Pool
 }
 
 // fcompiler compiles a schema for the general engine.

@@ -245,3 +245,16 @@ func TestLookaheadPatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxLookaheads: a pattern may start with MaxLookaheads lookaheads, not one more.
+func TestMaxLookaheads(t *testing.T) {
+	pattern := func(n int) string {
+		return "^" + strings.Repeat("(?!x)", n) + "a"
+	}
+	for _, n := range []int{runtime.MaxLookaheads, runtime.MaxLookaheads + 1} {
+		_, err := runtime.NewTool(runtime.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"s":{"pattern":"` + pattern(n) + `"}}}`)}, echo)
+		if (err == nil) != (n <= runtime.MaxLookaheads) {
+			t.Errorf("%d lookaheads: %v", n, err)
+		}
+	}
+}

@@ -621,6 +621,9 @@ func (st *feval) evalNode(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 	if n.hasEnum && !slices.ContainsFunc(n.enum, func(e *jv) bool { return equalJV(v, e) }) {
 		st.fail(v, n.enumCode, n.enumMsg)
 	}
+	if n.constv != nil && !equalJV(v, n.constv) {
+		st.fail(v, CodeConst, n.constMsg)
+	}
 	switch {
 	case v.kind == 'n' && n.num != nil:
 		st.number(n.num, v)
@@ -1232,11 +1235,12 @@ func discriminator(branches []*fnode) (string, []string) {
 				break
 			}
 			c := o.props[i].n
-			if !c.hasEnum || len(c.enum) != 1 || c.enum[0].kind != 's' {
+			one, ok := c.single()
+			if !ok {
 				vals = nil
 				break
 			}
-			vals = append(vals, string(c.enum[0].compact()))
+			vals = append(vals, string(one.compact()))
 		}
 		if vals != nil {
 			return p.name, vals
@@ -1287,10 +1291,11 @@ func tagMatches(b *fnode, v *fval) bool {
 		return false
 	}
 	for _, p := range b.obj.props {
-		if !p.n.hasEnum || len(p.n.enum) != 1 || p.n.enum[0].kind != 's' {
+		one, ok := p.n.single()
+		if !ok {
 			continue
 		}
-		if m, ok := v.get(p.name); ok && m.kind == 's' && m.s == p.n.enum[0].str {
+		if m, ok := v.get(p.name); ok && m.kind == 's' && m.s == one.str {
 			return true
 		}
 	}
@@ -1314,8 +1319,8 @@ func branchWord(b *fnode) string {
 		return ""
 	}
 	for _, p := range b.obj.props {
-		if p.n.hasEnum && len(p.n.enum) == 1 && p.n.enum[0].kind == 's' {
-			return " (" + p.name + " " + describe(appendJSONString(nil, p.n.enum[0].str)) + ")"
+		if one, ok := p.n.single(); ok {
+			return " (" + p.name + " " + describe(appendJSONString(nil, one.str)) + ")"
 		}
 	}
 	return ""

@@ -48,6 +48,8 @@ type fnode struct {
 	enum     []*jv  // enum, or the one value of const
 	enumCode Code
 	enumMsg  string
+	constv   *jv // const, checked beside enum; nil when absent
+	constMsg string
 
 	ref     *fnode
 	dynRef  *fnode // the static target of a $dynamicRef
@@ -108,6 +110,18 @@ type fapp struct {
 	allOf, anyOf, oneOf []*fnode
 	not                 *fnode
 	ifs, then, els      *fnode
+}
+
+// single returns the one string value n allows by const or a one-value enum (a
+// discriminator's, as pydantic, zod and toolgen write it).
+func (n *fnode) single() (*jv, bool) {
+	switch {
+	case n.constv != nil && n.constv.kind == 's':
+		return n.constv, true
+	case n.hasEnum && len(n.enum) == 1 && n.enum[0].kind == 's':
+		return n.enum[0], true
+	}
+	return nil, false
 }
 
 func (n *fnode) nums() *fnum {
@@ -578,7 +592,7 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 		}
 		n.enum, n.hasEnum, n.enumCode = v.items, true, CodeEnum
 	case "const":
-		n.enum, n.hasEnum, n.enumCode = []*jv{v}, true, CodeConst
+		n.constv, n.constMsg = v, oneOfMessage([]string{string(v.compact())})
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
 		x, ok := parseDecimal([]byte(v.str))
 		if v.kind != 'n' || !ok {

@@ -39,6 +39,8 @@ func TestFullEngineKeywords(t *testing.T) {
 		{obj(`"l":{"type":"array","contains":{"type":"integer"},"minContains":2,"maxContains":3}`), `{"l":[1,"a",2]}`, `{"l":[1,"a"]}`, "/l: must hold at least 2 items that match the schema of contains (got 1)"},
 		{`{"type":"object","propertyNames":{"pattern":"^[a-z]+$"},"maxProperties":2}`, `{"ab":1}`, `{"aB":1,"b":2,"c":3}`, "/aB: the property name \"aB\" is not allowed (propertyNames): must match the pattern ^[a-z]+$; must have at most 2 properties (got 3)"},
 		{obj(`"a":{"enum":["x",1,null,{"k":[1]}]}`), `{"a":{"k":[1.0]}}`, `{"a":{"k":[2]}}`, `/a: must be one of "x", 1, null, {"k":[1]} (got an object)`},
+		{obj(`"a":{"type":"string","enum":["b","c"],"const":"a"}`), `{}`, `{"a":"a"}`, `/a: must be one of "b", "c" (got "a")`},
+		{obj(`"a":{"enum":[2.5],"const":[]}`), `{}`, `{"a":[]}`, `/a: must be 2.5 (got an array)`},
 		{obj(`"a":{"type":["string","number"]}`), `{"a":2.5}`, `{"a":true}`, "/a: must be a string or a number (got true)"},
 		{obj(`"a":false,"b":true`), `{"b":[1]}`, `{"a":1}`, "/a: no value is allowed here (the schema is false) (got 1)"},
 		{`{"type":"object","properties":{"a":{"type":"string"}},"allOf":[{"properties":{"b":{}}}],"unevaluatedProperties":false}`, `{"a":"s","b":1}`, `{"a":"s","c":1}`, `/c: unknown property; did you mean "a"?`},

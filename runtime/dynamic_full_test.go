@@ -260,3 +260,33 @@ func TestMaxLookaheads(t *testing.T) {
 		}
 	}
 }
+
+// TestFullEngineConcurrent: calls of one tool at once each get their own state from the
+// program's pool (run with -race).
+func TestFullEngineConcurrent(t *testing.T) {
+	pay := corpusTool(t, "p03_pay_discriminated")
+	cases := map[string]string{
+		`{"amount":1,"method":{"kind":"card","number":"4111111111111111","expiry":"12/29"}}`: `{"amount":1,"method":{"kind":"card","number":"4111111111111111","expiry":"12/29"},"currency":"EUR"}`,
+		`{"amount":2,"currency":"USD","method":{"kind":"bank_transfer","iban":"DE89370400440532013000"}}`: `{"amount":2,"currency":"USD","method":{"kind":"bank_transfer","iban":"DE89370400440532013000","reference":null}}`,
+		`{"amount":3,"method":{"kind":"cash"}}`: `invalid arguments for t: /method/kind: must be one of "card", "bank_transfer" (the discriminator of oneOf) (got "cash")`,
+	}
+	done := make(chan string)
+	for g := 0; g < 8; g++ {
+		go func() {
+			bad := ""
+			for i := 0; i < 100; i++ {
+				for args, want := range cases {
+					if _, text := call(pay, "t", args); text != want && bad == "" {
+						bad = args + ": " + text
+					}
+				}
+			}
+			done <- bad
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if bad := <-done; bad != "" {
+			t.Error(bad)
+		}
+	}
+}

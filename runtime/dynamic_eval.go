@@ -953,25 +953,17 @@ func (st *feval) array(n *farr, v *fval, ev *evaluated) {
 
 func (st *feval) object(n *fobj, v *fval, ev *evaluated) {
 	count := len(v.keys)
-	// The leniency: null for a declared optional property whose schema refuses null
-	// means the property is absent.
+	// The leniency: null for a declared optional property means the property is
+	// absent, as for a generated tool.
 	absent := func(i int) bool {
 		if v.vals[i].kind != 'z' {
 			return false
 		}
-		pi, ok := n.propIndex[v.keys[i]]
-		if !ok || slices.Contains(n.required, v.keys[i]) {
+		if _, ok := n.propIndex[v.keys[i]]; !ok || slices.Contains(n.required, v.keys[i]) {
 			return false
 		}
-		m := st.mark()
-		st.path = append(st.path, fseg{name: v.keys[i], index: -1})
-		ok, _ = st.eval(n.props[pi].n, v.vals[i], false)
-		st.path = st.path[:len(st.path)-1]
-		st.reset(m)
-		if !ok {
-			v.vals[i].drop = true
-		}
-		return !ok
+		v.vals[i].drop = true
+		return true
 	}
 	for i, k := range v.keys {
 		member := v.vals[i]

@@ -739,3 +739,31 @@ func (n *normalizer) rounded(s *Schema, v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// UsesGeneral reports whether NewTool reads the schema with its general engine: some
+// schema of it has a keyword beside no type ({"minLength": 0, "maxLength": 0}, which the
+// toolgen engine does not read), so that the general engine reads it all, numbers
+// compared exactly, with no Go range.
+func UsesGeneral(root *Schema, defs []*Schema) bool {
+	seen := map[*Schema]bool{}
+	var walk func(s *Schema) bool
+	walk = func(s *Schema) bool {
+		if s == nil || seen[s] {
+			return false
+		}
+		seen[s] = true
+		if s.Ref > 0 {
+			return walk(defs[s.Ref-1]) // a definition no reference names is not read
+		}
+		if s.Type == "" && (s.MinLength >= 0 || s.MaxLength >= 0 || s.Pattern != "" || s.Format != "" || len(s.Bounds) > 0 || s.Enum != nil || s.Const != "") {
+			return true
+		}
+		for _, p := range s.Props {
+			if walk(p.Schema) {
+				return true
+			}
+		}
+		return walk(s.Additional) || walk(s.Items)
+	}
+	return walk(root)
+}

@@ -52,13 +52,13 @@ import (
 // ECMA-262 lookaheads at its start, which zod and pydantic write), and a schema that
 // applies itself to the same value without end. The general engine reads the
 // arguments into a tree and checks them with the same leniencies: empty or null
-// arguments are {}, null for a declared optional property whose schema refuses null
-// means absent, an object or array that arrives as a JSON string holding it is read
-// from it where the schema takes no string, and defaults of the schemas the value
-// matched fill absent optional properties. A failed anyOf or oneOf says which of its
-// schemas came closest (the one whose discriminator const matches, else one of the
-// value's type that declares most of the object's names, with the fewest violations)
-// and lists that schema's violations. Its numbers are passed to run as they came.
+// arguments are {}, null for a declared optional property means absent, an object or
+// array that arrives as a JSON string holding it is read from it where the schema
+// takes no string, and defaults of the schemas the value matched fill absent optional
+// properties. A failed anyOf or oneOf says which of its schemas came closest (the one
+// whose discriminator const matches, else one of the value's type that declares most
+// of the object's names, with the fewest violations) and lists that schema's
+// violations. Its numbers are passed to run as they came.
 // An x-mcp-header annotation (HeaderKeyword) must follow MCP SEP-2243's rules, as
 // Tool.HeaderParams checks them: NewTool refuses a tool with one that does not, which
 // an MCP client would drop from the server's tools.

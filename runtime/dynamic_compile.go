@@ -938,6 +938,12 @@ func appendDecimalKey(b []byte, x decimal) []byte {
 func (c *compiler) enumConst(n *node, s *jv, typ string) {
 	var vals []*jv
 	kw := "enum"
+	_, hasEnum := s.get("enum")
+	if _, hasConst := s.get("const"); hasConst && hasEnum {
+		// Both apply; the general engine checks both.
+		c.fail(s, "const", "const", "beside enum: both apply, which the toolgen engine does not read")
+		return
+	}
 	if v, ok := s.get("const"); ok {
 		kw, vals = "const", []*jv{v}
 		n.enumCode = CodeConst

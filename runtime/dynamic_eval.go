@@ -53,31 +53,103 @@ func (v *fval) get(key string) (*fval, bool) {
 	return nil, false
 }
 
-// readTree reads the value d stands at into a tree, as Decoder.Any reads it.
-func readTree(d *Decoder, arena *[]fval) *fval {
+// arena holds the values of the trees one evaluation reads, in blocks, and the keys
+// and members of their objects and arrays in slabs, so that a value costs no
+// allocation of its own; it is kept with its feval for the next call.
+type arena struct {
+	blocks [][]fval
+	bi     int // the block being filled
+	// The members of the objects and arrays being read, innermost last, copied into
+	// the slabs once each is read.
+	kstack []string
+	vstack []*fval
+	kslab  []string
+	vslab  []*fval
+}
+
+// reset makes the arena empty, keeping its memory.
+func (a *arena) reset() {
+	for i := 0; i <= a.bi && i < len(a.blocks); i++ {
+		clear(a.blocks[i])
+		a.blocks[i] = a.blocks[i][:0]
+	}
+	a.bi = 0
+	clear(a.kslab)
+	clear(a.vslab)
+	a.kslab, a.vslab = a.kslab[:0], a.vslab[:0]
+}
+
+// newVal takes a value from the arena.
+func (a *arena) newVal() *fval {
+	for {
+		if a.bi == len(a.blocks) {
+			size := 1024
+			if a.bi < 6 {
+				size = 16 << a.bi
+			}
+			a.blocks = append(a.blocks, make([]fval, 0, size))
+		}
+		b := &a.blocks[a.bi]
+		if len(*b) < cap(*b) {
+			*b = (*b)[:len(*b)+1]
+			return &(*b)[len(*b)-1]
+		}
+		a.bi++
+	}
+}
+
+// keep copies the last n members of the stacks into the slabs, returning them with
+// their capacity cut, so that an append to them (a default filled) copies them out.
+func (a *arena) keep(mark, n int, keys bool) ([]string, []*fval) {
+	var ks []string
+	if keys {
+		if len(a.kslab)+n > cap(a.kslab) {
+			a.kslab = make([]string, 0, max(256, n))
+		}
+		start := len(a.kslab)
+		a.kslab = append(a.kslab, a.kstack[mark:mark+n]...)
+		ks = a.kslab[start : start+n : start+n]
+		clear(a.kstack[mark:])
+		a.kstack = a.kstack[:mark]
+	}
+	if len(a.vslab)+n > cap(a.vslab) {
+		a.vslab = make([]*fval, 0, max(256, n))
+	}
+	start := len(a.vslab)
+	a.vslab = append(a.vslab, a.vstack[len(a.vstack)-n:]...)
+	vs := a.vslab[start : start+n : start+n]
+	a.vstack = a.vstack[:len(a.vstack)-n]
+	return ks, vs
+}
+
+// readTree reads the value d stands at into a tree, as Decoder.Any reads it, or
+// returns nil when it cannot.
+func (a *arena) readTree(d *Decoder) *fval {
 	if d.broken {
 		return nil
 	}
-	v := newVal(arena)
+	v := a.newVal()
 	switch d.peek() {
 	case '{':
 		if !d.begin(false) {
 			return nil
 		}
-		readMembers(d, v, arena)
+		a.readMembers(d, v)
 	case '[':
 		if !d.begin(true) {
 			return nil
 		}
 		v.kind = 'a'
+		mark := len(a.vstack)
 		for d.NextItem() {
-			it := readTree(d, arena)
+			it := a.readTree(d)
 			if it == nil {
-				it = newVal(arena)
+				it = a.newVal()
 				it.kind = 'z'
 			}
-			v.vals = append(v.vals, it)
+			a.vstack = append(a.vstack, it)
 		}
+		_, v.vals = a.keep(0, len(a.vstack)-mark, false)
 	case '"':
 		v.kind = 's'
 		v.s, _ = d.String()
@@ -100,42 +172,39 @@ func readTree(d *Decoder, arena *[]fval) *fval {
 }
 
 // readMembers reads the members of the object d just began into v.
-func readMembers(d *Decoder, v *fval, arena *[]fval) {
+func (a *arena) readMembers(d *Decoder, v *fval) {
 	v.kind = 'o'
+	mark := len(a.kstack)
 	for d.NextField() {
 		name := string(d.FieldName())
-		if _, dup := v.get(name); dup {
+		if v.index != nil {
+			if _, dup := v.index[name]; dup {
+				d.Duplicate()
+				continue
+			}
+		} else if slices.Contains(a.kstack[mark:], name) {
 			d.Duplicate()
 			continue
 		}
 		d.Enter(name)
-		m := readTree(d, arena)
+		m := a.readTree(d)
 		d.Leave()
 		if m == nil {
-			m = newVal(arena)
+			m = a.newVal()
 			m.kind = 'z'
 		}
-		v.keys = append(v.keys, name)
-		v.vals = append(v.vals, m)
-		if v.index != nil {
-			v.index[name] = len(v.keys) - 1
-		} else if len(v.keys) >= indexFrom {
-			v.index = make(map[string]int, 2*len(v.keys))
-			for i, k := range v.keys {
+		a.kstack = append(a.kstack, name)
+		a.vstack = append(a.vstack, m)
+		if n := len(a.kstack) - mark; v.index != nil {
+			v.index[name] = n - 1
+		} else if n >= indexFrom {
+			v.index = make(map[string]int, 2*n)
+			for i, k := range a.kstack[mark:] {
 				v.index[k] = i
 			}
 		}
 	}
-}
-
-// newVal takes a value from the arena, which grows in blocks so that a value costs no
-// allocation of its own.
-func newVal(arena *[]fval) *fval {
-	if len(*arena) == cap(*arena) {
-		*arena = make([]fval, 0, max(16, min(2*cap(*arena), 1024)))
-	}
-	*arena = (*arena)[:len(*arena)+1]
-	return &(*arena)[len(*arena)-1]
+	v.keys, v.vals = a.keep(mark, len(a.kstack)-mark, true)
 }
 
 // fviolation is a violation found while evaluating, kept until the applicator that
@@ -258,23 +327,26 @@ type feval struct {
 	memo      map[memoKey]*memoResult
 	maxKept   int // the violations kept in full; past it they are only counted
 	limits    Limits
-	arena     *[]fval
+	arena     arena
 }
 
 // decode reads and checks the arguments d holds, returning them with defaults filled
 // when they are valid.
 func (p *fprog) decode(d *Decoder, sensitive [][]string) ([]byte, bool) {
-	var arena []fval
-	root := newVal(&arena)
+	st, _ := p.pool.Get().(*feval)
+	if st == nil {
+		st = &feval{prog: p}
+	}
+	defer p.pool.Put(st)
+	st.begin(d, sensitive)
+	root := st.arena.newVal()
 	if d.BeginObject() {
-		readMembers(d, root, &arena)
+		st.arena.readMembers(d, root)
 	}
 	if d.Failed() || d.broken {
 		d.Finish()
 		return nil, false
 	}
-	st := &feval{prog: p, sensitive: sensitive, maxKept: 4 * d.limits.maxViolations(), limits: d.limits, arena: &arena}
-	st.memo = map[memoKey]*memoResult{}
 	st.eval(p.root, root, false)
 	if st.stop {
 		d.stop(CodeTooLarge, "the arguments take more than the "+strconv.Itoa(MaxValidationSteps)+" steps of runtime.MaxValidationSteps to check against this schema")
@@ -292,7 +364,24 @@ func (p *fprog) decode(d *Decoder, sensitive [][]string) ([]byte, bool) {
 		return nil, false
 	}
 	st.applyFills()
-	return appendVal(nil, root), true
+	return appendVal(make([]byte, 0, 2*len(d.data)+16), root), true
+}
+
+// begin readies st for a call whose arguments d reads, keeping its memory.
+func (st *feval) begin(d *Decoder, sensitive [][]string) {
+	st.arena.reset()
+	st.path, st.scope = st.path[:0], st.scope[:0]
+	clear(st.viols)
+	clear(st.fills)
+	st.viols, st.fills = st.viols[:0], st.fills[:0]
+	st.fails, st.steps, st.stop, st.hide, st.scopeID = 0, 0, false, 0, 0
+	st.sensitive, st.limits, st.maxKept = sensitive, d.limits, 4*d.limits.maxViolations()
+	if st.memo != nil {
+		clear(st.memo)
+	}
+	if st.scopes != nil {
+		clear(st.scopes)
+	}
 }
 
 // applyFills writes the defaults of absent properties, the first one found for each.
@@ -473,7 +562,10 @@ func (st *feval) eval(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 		st.fail(v, CodeNot, "no value is allowed here (the schema is false)")
 		return false, nil
 	}
-	if n.shared && st.memo != nil {
+	if n.shared {
+		if st.memo == nil {
+			st.memo = map[memoKey]*memoResult{}
+		}
 		key := memoKey{n, v, ann, st.scopeID}
 		if r, ok := st.memo[key]; ok {
 			st.fails += r.fails
@@ -515,13 +607,6 @@ func (st *feval) evalNode(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 		ev = &evaluated{}
 	}
 	sub := ann || n.needsAnn // the in-place applicators must say what they evaluated
-	apply := func(m *fnode) bool {
-		ok, e := st.eval(m, v, sub)
-		if ok && ev != nil {
-			ev.merge(e)
-		}
-		return ok
-	}
 	if v.kind == 's' && n.hasTypes && n.types&tString == 0 && n.types&(tObject|tArray) != 0 {
 		st.undouble(v, n.types)
 	}
@@ -530,13 +615,16 @@ func (st *feval) evalNode(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 		return false, nil
 	}
 	if n.ref != nil {
-		apply(n.ref)
+		st.apply(n.ref, v, sub, ev)
 	}
 	if n.dynRef != nil {
-		apply(st.dynamicTarget(n))
+		st.apply(st.dynamicTarget(n), v, sub, ev)
 	}
 	if n.hasEnum && !slices.ContainsFunc(n.enum, func(e *jv) bool { return equalJV(v, e) }) {
 		st.fail(v, n.enumCode, n.enumMsg)
+	}
+	if n.constv != nil && !equalJV(v, n.constv) {
+		st.fail(v, CodeConst, n.constMsg)
 	}
 	switch {
 	case v.kind == 'n' && n.num != nil:
@@ -549,12 +637,12 @@ func (st *feval) evalNode(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 		st.object(n.obj, v, ev)
 	}
 	if a := n.app; a != nil {
-		st.applicators(a, v, sub, ev, apply)
+		st.applicators(a, v, sub, ev)
 	}
 	if v.kind == 'o' && n.obj != nil {
 		for _, dep := range n.obj.depSchemas {
 			if _, ok := v.get(dep.name); ok {
-				apply(dep.n)
+				st.apply(dep.n, v, sub, ev)
 			}
 		}
 	}
@@ -595,10 +683,20 @@ func (st *feval) evalNode(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 	return true, ev
 }
 
+// apply applies m to the value v in place, adding what it evaluated to ev when it
+// passes.
+func (st *feval) apply(m *fnode, v *fval, sub bool, ev *evaluated) bool {
+	ok, e := st.eval(m, v, sub)
+	if ok && ev != nil {
+		ev.merge(e)
+	}
+	return ok
+}
+
 // applicators applies allOf, anyOf, oneOf, not and if/then/else to v.
-func (st *feval) applicators(a *fapp, v *fval, sub bool, ev *evaluated, apply func(*fnode) bool) {
+func (st *feval) applicators(a *fapp, v *fval, sub bool, ev *evaluated) {
 	for _, m := range a.allOf {
-		apply(m)
+		st.apply(m, v, sub, ev)
 	}
 	if len(a.anyOf) > 0 {
 		st.anyOf(a.anyOf, v, sub, ev, false)
@@ -623,12 +721,12 @@ func (st *feval) applicators(a *fapp, v *fval, sub bool, ev *evaluated, apply fu
 				ev.merge(e)
 			}
 			if a.then != nil {
-				apply(a.then)
+				st.apply(a.then, v, sub, ev)
 			}
 		} else {
 			st.reset(m)
 			if a.els != nil {
-				apply(a.els)
+				st.apply(a.els, v, sub, ev)
 			}
 		}
 	}
@@ -649,7 +747,7 @@ func (st *feval) undouble(v *fval, types uint8) {
 		return
 	}
 	d := NewDecoder([]byte(inner), Limits{MaxArgumentBytes: st.limits.maxBytes(), MaxDepth: depth})
-	t := readTree(d, st.arena)
+	t := st.arena.readTree(d)
 	if t == nil || !d.Finish() || d.Failed() {
 		return
 	}
@@ -857,25 +955,17 @@ func (st *feval) array(n *farr, v *fval, ev *evaluated) {
 
 func (st *feval) object(n *fobj, v *fval, ev *evaluated) {
 	count := len(v.keys)
-	// The leniency: null for a declared optional property whose schema refuses null
-	// means the property is absent.
+	// The leniency: null for a declared optional property means the property is
+	// absent, as for a generated tool.
 	absent := func(i int) bool {
 		if v.vals[i].kind != 'z' {
 			return false
 		}
-		pi, ok := n.propIndex[v.keys[i]]
-		if !ok || slices.Contains(n.required, v.keys[i]) {
+		if _, ok := n.propIndex[v.keys[i]]; !ok || slices.Contains(n.required, v.keys[i]) {
 			return false
 		}
-		m := st.mark()
-		st.path = append(st.path, fseg{name: v.keys[i], index: -1})
-		ok, _ = st.eval(n.props[pi].n, v.vals[i], false)
-		st.path = st.path[:len(st.path)-1]
-		st.reset(m)
-		if !ok {
-			v.vals[i].drop = true
-		}
-		return !ok
+		v.vals[i].drop = true
+		return true
 	}
 	for i, k := range v.keys {
 		member := v.vals[i]
@@ -1139,11 +1229,12 @@ func discriminator(branches []*fnode) (string, []string) {
 				break
 			}
 			c := o.props[i].n
-			if !c.hasEnum || len(c.enum) != 1 || c.enum[0].kind != 's' {
+			one, ok := c.single()
+			if !ok {
 				vals = nil
 				break
 			}
-			vals = append(vals, string(c.enum[0].compact()))
+			vals = append(vals, string(one.compact()))
 		}
 		if vals != nil {
 			return p.name, vals
@@ -1194,10 +1285,11 @@ func tagMatches(b *fnode, v *fval) bool {
 		return false
 	}
 	for _, p := range b.obj.props {
-		if !p.n.hasEnum || len(p.n.enum) != 1 || p.n.enum[0].kind != 's' {
+		one, ok := p.n.single()
+		if !ok {
 			continue
 		}
-		if m, ok := v.get(p.name); ok && m.kind == 's' && m.s == p.n.enum[0].str {
+		if m, ok := v.get(p.name); ok && m.kind == 's' && m.s == one.str {
 			return true
 		}
 	}
@@ -1221,8 +1313,8 @@ func branchWord(b *fnode) string {
 		return ""
 	}
 	for _, p := range b.obj.props {
-		if p.n.hasEnum && len(p.n.enum) == 1 && p.n.enum[0].kind == 's' {
-			return " (" + p.name + " " + describe(appendJSONString(nil, p.n.enum[0].str)) + ")"
+		if one, ok := p.n.single(); ok {
+			return " (" + p.name + " " + describe(appendJSONString(nil, one.str)) + ")"
 		}
 	}
 	return ""

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
@@ -49,6 +50,8 @@ type fnode struct {
 	enum     []*jv  // enum, or the one value of const
 	enumCode Code
 	enumMsg  string
+	constv   *jv // const, checked beside enum; nil when absent
+	constMsg string
 
 	ref     *fnode
 	dynRef  *fnode // the static target of a $dynamicRef
@@ -109,6 +112,18 @@ type fapp struct {
 	allOf, anyOf, oneOf []*fnode
 	not                 *fnode
 	ifs, then, els      *fnode
+}
+
+// single returns the one string value n allows by const or a one-value enum (a
+// discriminator's, as pydantic, zod and toolgen write it).
+func (n *fnode) single() (*jv, bool) {
+	switch {
+	case n.constv != nil && n.constv.kind == 's':
+		return n.constv, true
+	case n.hasEnum && len(n.enum) == 1 && n.enum[0].kind == 's':
+		return n.enum[0], true
+	}
+	return nil, false
 }
 
 func (n *fnode) nums() *fnum {
@@ -208,6 +223,8 @@ type fprog struct {
 	dynamic bool // the schema has a $dynamicRef: results depend on the dynamic scope
 	nodes   int
 	all     []*fnode // every node, for the walks of compileFullTool
+	// pool keeps the state of finished calls, their memory reused by the next.
+	pool sync.Pool
 }
 
 // fcompiler compiles a schema for the general engine.
@@ -577,7 +594,7 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 		}
 		n.enum, n.hasEnum, n.enumCode = v.items, true, CodeEnum
 	case "const":
-		n.enum, n.hasEnum, n.enumCode = []*jv{v}, true, CodeConst
+		n.constv, n.constMsg = v, oneOfMessage([]string{string(v.compact())})
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
 		x, ok := parseDecimal([]byte(v.str))
 		if v.kind != 'n' || !ok {

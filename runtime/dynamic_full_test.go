@@ -39,6 +39,8 @@ func TestFullEngineKeywords(t *testing.T) {
 		{obj(`"l":{"type":"array","contains":{"type":"integer"},"minContains":2,"maxContains":3}`), `{"l":[1,"a",2]}`, `{"l":[1,"a"]}`, "/l: must hold at least 2 items that match the schema of contains (got 1)"},
 		{`{"type":"object","propertyNames":{"pattern":"^[a-z]+$"},"maxProperties":2}`, `{"ab":1}`, `{"aB":1,"b":2,"c":3}`, "/aB: the property name \"aB\" is not allowed (propertyNames): must match the pattern ^[a-z]+$; must have at most 2 properties (got 3)"},
 		{obj(`"a":{"enum":["x",1,null,{"k":[1]}]}`), `{"a":{"k":[1.0]}}`, `{"a":{"k":[2]}}`, `/a: must be one of "x", 1, null, {"k":[1]} (got an object)`},
+		{obj(`"a":{"type":"string","enum":["b","c"],"const":"a"}`), `{}`, `{"a":"a"}`, `/a: must be one of "b", "c" (got "a")`},
+		{obj(`"a":{"enum":[2.5],"const":[]}`), `{}`, `{"a":[]}`, `/a: must be 2.5 (got an array)`},
 		{obj(`"a":{"type":["string","number"]}`), `{"a":2.5}`, `{"a":true}`, "/a: must be a string or a number (got true)"},
 		{obj(`"a":false,"b":true`), `{"b":[1]}`, `{"a":1}`, "/a: no value is allowed here (the schema is false) (got 1)"},
 		{`{"type":"object","properties":{"a":{"type":"string"}},"allOf":[{"properties":{"b":{}}}],"unevaluatedProperties":false}`, `{"a":"s","b":1}`, `{"a":"s","c":1}`, `/c: unknown property; did you mean "a"?`},
@@ -132,6 +134,13 @@ func TestFullEngineLeniencies(t *testing.T) {
 		if !ok || text != tc.want {
 			t.Errorf("%s:\n got %v %s\nwant %s", tc.args, ok, text, tc.want)
 		}
+	}
+	// Null for a declared optional property is absent whatever its schema, as for a
+	// generated tool: maxProperties counts it out, and its default fills it
+	// (FuzzDifferential's 654ee476: the general engine counted it).
+	counted := mustTool(t, "t", `{"type":"object","properties":{"c":{"maxLength":0,"default":""}},"maxProperties":0}`)
+	if ok, text := call(counted, "t", `{"c":null}`); !ok || text != `{"c":""}` {
+		t.Errorf("null optional: %v %s", ok, text)
 	}
 	// Empty and null arguments are {}.
 	free := mustTool(t, "t", `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}],"default":1}}}`)
@@ -242,6 +251,49 @@ func TestLookaheadPatterns(t *testing.T) {
 		b, _ := json.Marshal(p)
 		if _, err := runtime.NewTool(runtime.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"s":{"pattern":` + string(b) + `}}}`)}, echo); err == nil {
 			t.Errorf("%s: accepted", p)
+		}
+	}
+}
+
+// TestMaxLookaheads: a pattern may start with MaxLookaheads lookaheads, not one more.
+func TestMaxLookaheads(t *testing.T) {
+	pattern := func(n int) string {
+		return "^" + strings.Repeat("(?!x)", n) + "a"
+	}
+	for _, n := range []int{runtime.MaxLookaheads, runtime.MaxLookaheads + 1} {
+		_, err := runtime.NewTool(runtime.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"s":{"pattern":"` + pattern(n) + `"}}}`)}, echo)
+		if (err == nil) != (n <= runtime.MaxLookaheads) {
+			t.Errorf("%d lookaheads: %v", n, err)
+		}
+	}
+}
+
+// TestFullEngineConcurrent: calls of one tool at once each get their own state from the
+// program's pool (run with -race).
+func TestFullEngineConcurrent(t *testing.T) {
+	pay := corpusTool(t, "p03_pay_discriminated")
+	cases := map[string]string{
+		`{"amount":1,"method":{"kind":"card","number":"4111111111111111","expiry":"12/29"}}`:              `{"amount":1,"method":{"kind":"card","number":"4111111111111111","expiry":"12/29"},"currency":"EUR"}`,
+		`{"amount":2,"currency":"USD","method":{"kind":"bank_transfer","iban":"DE89370400440532013000"}}`: `{"amount":2,"currency":"USD","method":{"kind":"bank_transfer","iban":"DE89370400440532013000","reference":null}}`,
+		`{"amount":3,"method":{"kind":"cash"}}`:                                                           `invalid arguments for t: /method/kind: must be one of "card", "bank_transfer" (the discriminator of oneOf) (got "cash")`,
+	}
+	done := make(chan string)
+	for g := 0; g < 8; g++ {
+		go func() {
+			bad := ""
+			for i := 0; i < 100; i++ {
+				for args, want := range cases {
+					if _, text := call(pay, "t", args); text != want && bad == "" {
+						bad = args + ": " + text
+					}
+				}
+			}
+			done <- bad
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if bad := <-done; bad != "" {
+			t.Error(bad)
 		}
 	}
 }

@@ -2,9 +2,14 @@ package runtime
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 )
+
+// MaxLookaheads is the most lookaheads at the start of a pattern of a dynamic tool's
+// schema that NewTool reads (each is matched against the whole string).
+const MaxLookaheads = 8
 
 // lpattern is a pattern of a dynamic tool's schema read by the general engine: an RE2
 // expression, or one that RE2 cannot read because it starts with lookaheads, which
@@ -73,8 +78,8 @@ func compileLookahead(src string) (*lpattern, error) {
 	if p.re, err = CompilePattern(`^` + rest); err != nil {
 		return nil, err
 	}
-	if len(p.pos)+len(p.neg) > 8 {
-		return nil, errors.New("more than 8 lookaheads at the start")
+	if len(p.pos)+len(p.neg) > MaxLookaheads {
+		return nil, fmt.Errorf("more than the %d lookaheads at the start of runtime.MaxLookaheads", MaxLookaheads)
 	}
 	return p, nil
 }

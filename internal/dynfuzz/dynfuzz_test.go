@@ -69,7 +69,10 @@ func FuzzDifferential(f *testing.F) {
 				t.Fatal(err)
 			}
 			verr := sch.Validate(doc)
-			want := verr == nil && inRange
+			// The Go range and float64 rounding are the toolgen engine's: the general
+			// engine, which reads a schema with a keyword beside no type, compares
+			// numbers exactly at any size.
+			want := verr == nil && (inRange || UsesGeneral(root, defs))
 			res := ts.Call(context.Background(), "f", []byte(args))
 			if got := res.Outcome == runtime.OutcomeOK; got != want {
 				why := "valid"

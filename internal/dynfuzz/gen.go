@@ -739,3 +739,42 @@ func (n *normalizer) rounded(s *Schema, v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// UsesGeneral reports whether NewTool reads the schema with its general engine: some
+// schema of it is one the toolgen engine does not read (a keyword beside no type, as
+// {"minLength": 0, "maxLength": 0}; null in the enum of a type without null; list
+// keywords beside a reference to a schema they do not apply to), so that the general
+// engine reads it all, numbers compared exactly, with no Go range.
+func UsesGeneral(root *Schema, defs []*Schema) bool {
+	seen := map[*Schema]bool{}
+	var walk func(s *Schema) bool
+	walk = func(s *Schema) bool {
+		if s == nil || seen[s] {
+			return false
+		}
+		seen[s] = true
+		if s.Ref > 0 {
+			// List keywords beside a reference to a schema they do not apply to.
+			t := defs[s.Ref-1]
+			items := s.MinItems >= 0 || s.MaxItems >= 0 || s.Unique
+			props := s.MinProps >= 0 || s.MaxProps >= 0
+			if items && t.Type != "array" || props && t.Type != "object" {
+				return true
+			}
+			return walk(t) // a definition no reference names is not read
+		}
+		if s.Type == "" && (s.MinLength >= 0 || s.MaxLength >= 0 || s.Pattern != "" || s.Format != "" || len(s.Bounds) > 0 || s.Enum != nil || s.Const != "") {
+			return true
+		}
+		if slices.Contains(s.Enum, "null") && !s.Nullable {
+			return true // null in the enum of a type that takes no null
+		}
+		for _, p := range s.Props {
+			if walk(p.Schema) {
+				return true
+			}
+		}
+		return walk(s.Additional) || walk(s.Items)
+	}
+	return walk(root)
+}

@@ -74,15 +74,18 @@ func decoded(d []byte, start, end int, plain, fold bool, buf *[]byte) []byte {
 		*buf = append((*buf)[:0], key...)
 		key = Fold(*buf)
 	case fold:
-		key = Fold(decodeInto(buf, d, start))
+		key = Fold(decodeInto(buf, d, start, end))
 	case !plain:
-		key = decodeInto(buf, d, start)
+		key = decodeInto(buf, d, start, end)
 	}
 	return key
 }
 
-// decodeInto decodes the well-formed string whose contents start at d[start] into *buf.
-func decodeInto(buf *[]byte, d []byte, start int) []byte {
+// decodeInto decodes the well-formed string whose contents are d[start:end] into
+// *buf, grown once to the most they decode to (a byte of invalid UTF-8 is three of
+// U+FFFD).
+func decodeInto(buf *[]byte, d []byte, start, end int) []byte {
+	*buf = slices.Grow((*buf)[:0], 3*(end-start))
 	s, _, _ := ReadString(d, start-1, buf)
 	if len(s) > 0 && (len(*buf) == 0 || &s[0] != &(*buf)[0]) {
 		// String left valid UTF-8 without escapes in place: a copy, for Fold.

@@ -511,6 +511,7 @@ const maxReportedKey = 512
 // reference token when token is set.
 func (s *Scanner) appendKey(dst []byte, start, end, cut int, token bool) []byte {
 	d := s.data
+	whole := end
 	if cut >= 0 {
 		i := start
 		for i < end && i-start < cut {
@@ -527,9 +528,14 @@ func (s *Scanner) appendKey(dst []byte, start, end, cut int, token bool) []byte 
 	}
 	key := d[start:end]
 	if !isPlain(key) {
-		// Decoded from a copy, which holds the closing quote a cut key lacks.
-		raw := append(append(append(make([]byte, 0, end-start+2), '"'), key...), '"')
-		var buf []byte
+		// Decoded where it is, or from a copy holding the closing quote a cut key
+		// lacks, into room for the most it decodes to (a byte of invalid UTF-8 is
+		// three of U+FFFD): one allocation, whatever the key holds.
+		raw := d[start-1 : end+1]
+		if end != whole {
+			raw = append(append(append(make([]byte, 0, end-start+2), '"'), key...), '"')
+		}
+		buf := make([]byte, 0, 3*len(key))
 		key, _, _ = ReadString(raw, 0, &buf)
 	}
 	if token {

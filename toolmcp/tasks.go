@@ -33,9 +33,14 @@ const (
 	DefaultTaskPollInterval = time.Second
 	// DefaultTaskHeartbeat is how often the replica running a task says so in the
 	// store, and looks there for a cancellation or answers another replica took; a
-	// task whose heartbeat is three of them old lost its replica and fails.
+	// task whose heartbeat is older than three of them, and at least
+	// MinTaskStaleness, lost its replica and fails.
 	// WithTaskHeartbeat sets it.
 	DefaultTaskHeartbeat = 2 * time.Second
+	// MinTaskStaleness is the least age of a heartbeat that fails its task, however
+	// short the heartbeat: a store slow to write one (a busy database) does not fail a
+	// task whose replica still runs it.
+	MinTaskStaleness = 2 * time.Second
 	// DefaultMaxTasksPerIdentity is the most tasks one identity (WithTaskIdentity)
 	// may have at once, finished ones included until they expire. A call past it is
 	// refused with the JSON-RPC error -32603 and runs no tool. WithMaxTasksPerIdentity
@@ -82,7 +87,8 @@ const (
 // it; to any other its id is unknown (-32602), as an expired task's is. A task lives
 // for its TTL (WithTaskTTL) after its last sign of life; a replica that stops while its
 // task runs leaves it to fail, on any replica's next tasks/get, once its heartbeat is
-// three WithTaskHeartbeat intervals old: a tool's run is not resumed elsewhere.
+// three WithTaskHeartbeat intervals old (and MinTaskStaleness): a tool's run is not
+// resumed elsewhere.
 func WithStore(store Store) Option {
 	return func(c *config) { c.tasks.store = store }
 }
@@ -442,11 +448,12 @@ func (t *taskServer) owned(ctx context.Context, id string) (*TaskRecord, error) 
 // reap fails a task whose replica stopped beating, and returns the task as it is
 // then (nil when it is gone).
 func (t *taskServer) reap(ctx context.Context, rec *TaskRecord) *TaskRecord {
-	if rec.Status.Terminal() || time.Since(rec.Heartbeat) < 3*t.tc.heartbeat {
+	stale := max(3*t.tc.heartbeat, MinTaskStaleness)
+	if rec.Status.Terminal() || time.Since(rec.Heartbeat) < stale {
 		return rec
 	}
 	out, err := t.tc.store.UpdateTask(ctx, rec.ID, func(r *TaskRecord) error {
-		if r.Status.Terminal() || time.Since(r.Heartbeat) < 3*t.tc.heartbeat {
+		if r.Status.Terminal() || time.Since(r.Heartbeat) < stale {
 			return nil
 		}
 		t.end(r, TaskFailed)

@@ -346,6 +346,15 @@ func randomID() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// wellFormedID reports whether id is spelled as randomID spells an id.
+func wellFormedID(id string) bool {
+	if len(id) != base64.RawURLEncoding.EncodedLen(taskIDBytes) {
+		return false
+	}
+	b, err := base64.RawURLEncoding.Strict().DecodeString(id)
+	return err == nil && base64.RawURLEncoding.EncodeToString(b) == id
+}
+
 // errUnknownTask is the answer to a task id this identity has no task under: never
 // created, expired, or another identity's, alike.
 func errUnknownTask(id string) error {
@@ -431,6 +440,9 @@ func (t *taskServer) owned(ctx context.Context, id string) (*TaskRecord, error) 
 					Message: "Header mismatch: the Mcp-Name header is not the request's taskId"}
 			}
 		}
+	}
+	if !wellFormedID(id) {
+		return nil, errUnknownTask(id) // no store reads an id toolmcp never makes
 	}
 	rec, err := t.tc.store.Task(ctx, id)
 	if errors.Is(err, ErrTaskNotFound) {

@@ -172,8 +172,10 @@ func TestTaskNegotiation(t *testing.T) {
 			t.Errorf("%s: %v, want -32601 (not in the extension)", m, err)
 		}
 	}
-	if _, err := with.Get(ctx, "no-such-task"); rpcCode(err) != -32602 {
-		t.Errorf("tasks/get of an unknown id: %v, want -32602", err)
+	for _, id := range []string{"no-such-task", "AAAAAAAAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAAAAAAAAB", strings.Repeat("A", 1<<16), ""} {
+		if _, err := with.Get(ctx, id); rpcCode(err) != -32602 || len(err.Error()) > 200 {
+			t.Errorf("tasks/get of the unknown id %.30q: %v, want -32602", id, err)
+		}
 	}
 }
 

@@ -370,22 +370,32 @@ func quoteID(id string) string {
 	return fmt.Sprintf("%q", id)
 }
 
-// identityOf returns the identity of the request req of ctx.
-func (t *taskServer) identityOf(ctx context.Context, req mcp.Request) string {
+// identityOf returns the identity of the request req of ctx. WithTaskIdentity's
+// function is the application's code: a panic there fails the request, not the server.
+func (t *taskServer) identityOf(ctx context.Context, req mcp.Request) (id string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the request's identity could not be read"}
+		}
+	}()
 	var extra *mcp.RequestExtra
 	if req != nil {
 		extra = req.GetExtra()
 	}
-	return t.tc.identity(ctx, extra)
+	return t.tc.identity(ctx, extra), nil
 }
 
 // create creates the task of a call to tool and starts it.
 func (t *taskServer) create(ctx context.Context, req *mcp.CallToolRequest, tool *runtime.Tool) (mcp.Result, error) {
+	owner, err := t.identityOf(ctx, req)
+	if err != nil {
+		return nil, err
+	}
 	now := time.Now()
 	t.sweep(ctx, now)
 	rec := &TaskRecord{
 		ID:           randomID(),
-		Owner:        t.identityOf(ctx, req),
+		Owner:        owner,
 		Tool:         tool.Name,
 		Status:       TaskWorking,
 		CreatedAt:    now,
@@ -402,8 +412,9 @@ func (t *taskServer) create(ctx context.Context, req *mcp.CallToolRequest, tool 
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the task could not be stored"}
 	}
-	caps := req.ClientCapabilities()
-	t.start(rec.ID, req, caps)
+	// The run keeps the request's values (what the application's HTTP middleware put
+	// there), not its end: the task outlives the request.
+	t.start(context.WithoutCancel(ctx), rec.ID, req, req.ClientCapabilities())
 	return &createTaskResult{ResultType: "task", taskWire: wireOf(rec)}, nil
 }
 
@@ -451,7 +462,11 @@ func (t *taskServer) owned(ctx context.Context, id string) (*TaskRecord, error) 
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the task could not be read"}
 	}
-	if rec.Owner != t.identityOf(ctx, req) {
+	owner, err := t.identityOf(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Owner != owner {
 		return nil, errUnknownTask(id)
 	}
 	return rec, nil
@@ -699,8 +714,8 @@ func (r *taskRun) poke() {
 }
 
 // start runs the tool of the task id, for the call req, in the background.
-func (t *taskServer) start(id string, req *mcp.CallToolRequest, caps *mcp.ClientCapabilities) {
-	ctx, stop := context.WithCancel(context.Background())
+func (t *taskServer) start(parent context.Context, id string, req *mcp.CallToolRequest, caps *mcp.ClientCapabilities) {
+	ctx, stop := context.WithCancel(parent)
 	run := &taskRun{t: t, id: id, caps: caps, stop: stop, wakeCh: make(chan struct{}, 1)}
 	t.mu.Lock()
 	t.runs[id] = run

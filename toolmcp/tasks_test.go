@@ -554,3 +554,32 @@ func TestTaskApproval(t *testing.T) {
 func base64URL(s string) ([]byte, error) {
 	return base64.RawURLEncoding.Strict().DecodeString(s)
 }
+
+// A WithTaskIdentity function that panics fails the request that needed it with
+// -32603, runs nothing, and the server goes on serving.
+func TestTaskIdentityPanics(t *testing.T) {
+	var runs atomic.Int32
+	ts := runtime.Join(taskTool(t, "job", runtime.TaskOptional, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		runs.Add(1)
+		return runtime.TextResult("done"), nil
+	}), taskTool(t, "plain", runtime.TaskForbidden, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		return runtime.TextResult("plain"), nil
+	}))
+	url := serveTasks(t, ts, toolmcp.WithTaskIdentity(func(context.Context, *mcp.RequestExtra) string {
+		panic("no identity")
+	}))
+	ctx := testContext(t)
+	c := clientAs(url, "ann")
+	if _, err := c.CallTool(ctx, "job", nil); rpcCode(err) != -32603 {
+		t.Errorf("tools/call: %v, want -32603", err)
+	}
+	if _, err := c.Get(ctx, "AAAAAAAAAAAAAAAAAAAAAA"); rpcCode(err) != -32602 {
+		t.Errorf("tasks/get: %v", err)
+	}
+	if r, err := c.CallTool(ctx, "plain", nil); err != nil || !strings.Contains(string(r.Raw), "plain") {
+		t.Errorf("the server after the panics: %+v, %v", r, err)
+	}
+	if runs.Load() != 0 {
+		t.Error("the task ran without an identity")
+	}
+}

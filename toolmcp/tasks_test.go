@@ -583,3 +583,56 @@ func TestTaskIdentityPanics(t *testing.T) {
 		t.Error("the task ran without an identity")
 	}
 }
+
+// Over a session (the SDK's client, in memory, 2026-07-28), the server advertises the
+// extension in initialize and answers tasks/get sent as the SDK's custom method; a
+// client under an older version than 2026-07-28, for which the extension is not
+// defined, gets the result of a task tool's call, as ever. (The SDK's CallTool reads a
+// CreateTaskResult as a CallToolResult without its task id: the other tests use raw
+// JSON-RPC.)
+func TestTaskOverSession(t *testing.T) {
+	ts := taskTool(t, "job", runtime.TaskOptional, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		return runtime.TextResult("done"), nil
+	})
+	s := mcp.NewServer(&mcp.Implementation{Name: "tasks", Version: "v0"}, nil)
+	toolmcp.Register(s, ts)
+	caps := &mcp.ClientCapabilities{}
+	caps.AddExtension(taskclient.Extension, map[string]any{})
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, &mcp.ClientOptions{Capabilities: caps})
+	if err := mcp.AddSendingCustomMethod[*taskGetParams, *taskGetResult](client, "tasks/get"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := testContext(t)
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := s.Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	if init := cs.InitializeResult(); init == nil || init.Capabilities == nil || init.Capabilities.Extensions[taskclient.Extension] == nil {
+		t.Fatalf("the server's capabilities: %+v", init)
+	}
+	_, err = mcp.CallCustomMethod[*taskGetParams, *taskGetResult](ctx, cs, "tasks/get", &taskGetParams{TaskID: "AAAAAAAAAAAAAAAAAAAAAA"})
+	if err == nil || !strings.Contains(err.Error(), "no task") {
+		t.Fatalf("tasks/get of an unknown task: %v", err)
+	}
+	old := connectWith(t, s, "2025-11-25", &mcp.ClientOptions{Capabilities: caps})
+	if res := call(t, old, "job", map[string]any{}); text(res) != "done" {
+		t.Errorf("a 2025-11-25 client's call: %+v", res)
+	}
+}
+
+type taskGetParams struct {
+	mcp.ParamsBase
+	TaskID string `json:"taskId"`
+}
+
+type taskGetResult struct {
+	mcp.ResultBase
+	TaskID string          `json:"taskId"`
+	Status string          `json:"status"`
+	Result json.RawMessage `json:"result"`
+}

@@ -37,7 +37,7 @@ func adminURL() string {
 // testDatabase creates a database of its own for the test, dropped at its end, and
 // returns its connection string. Without a server the test is skipped, except under
 // CI, where it fails.
-func testDatabase(t *testing.T) string {
+func testDatabase(t testing.TB) string {
 	t.Helper()
 	ctx := context.Background()
 	admin, err := pgx.Connect(ctx, adminURL())
@@ -62,7 +62,7 @@ func testDatabase(t *testing.T) string {
 }
 
 // withDatabase returns the connection string conn with the database name.
-func withDatabase(t *testing.T, conn, name string) string {
+func withDatabase(t testing.TB, conn, name string) string {
 	t.Helper()
 	if !strings.HasPrefix(conn, "postgres://") && !strings.HasPrefix(conn, "postgresql://") {
 		return conn + " dbname=" + name // the last of a key wins
@@ -76,7 +76,7 @@ func withDatabase(t *testing.T, conn, name string) string {
 }
 
 // openStore opens a pool on url and its Store; the pool closes at the test's end.
-func openStore(t *testing.T, url string) (*toolpostgres.Store, *pgxpool.Pool) {
+func openStore(t testing.TB, url string) (*toolpostgres.Store, *pgxpool.Pool) {
 	t.Helper()
 	ctx := context.Background()
 	pool, err := pgxpool.New(ctx, url)

@@ -83,6 +83,9 @@ const (
 // cancelled. runtime.ReportProgress sets the task's statusMessage. The task's log
 // records are dropped: the extension sends none.
 //
+// Calls of Register on one server serve one set of tasks methods, the last's: give them
+// all the same store.
+//
 // Only the identity that created a task (WithTaskIdentity) may read, answer or cancel
 // it; to any other its id is unknown (-32602), as an expired task's is. A task lives
 // for its TTL (WithTaskTTL) after its last sign of life; a replica that stops while its

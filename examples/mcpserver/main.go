@@ -11,6 +11,10 @@
 //
 //	go run ./examples/mcpserver -http 127.0.0.1:8080
 //
+// november_report runs as a task (MCP's tasks extension) for a client that
+// negotiated it, kept in the store -store names: memory, the default (a PostgreSQL
+// store is served by github.com/toolgen/toolgen/toolpostgres/cmd/taskserver).
+//
 // MCP says nothing of the application's users, so every bank call acts for one fixed
 // demo user, put in the call's context by toolmcp.WithContext. The server has no
 // authentication: keep the HTTP address on the loopback interface.

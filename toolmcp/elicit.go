@@ -77,7 +77,8 @@ func ElicitStateKey(key []byte) ElicitOption {
 // records id (a state's nonce, 22 characters of base64url), to be kept until expires,
 // and reports whether it was not recorded before: an atomic set-if-absent, such as
 // Redis's SET id 1 NX PXAT expires. An error, or false, denies the call: an approval
-// that cannot be recorded does not run it.
+// that cannot be recorded does not run it. A Store's Spend is one, shared by the
+// replicas that share the store: ElicitSpend(store.Spend).
 func ElicitSpend(spend func(ctx context.Context, id string, expires time.Time) (first bool, err error)) ElicitOption {
 	return func(c *elicitConfig) { c.spend = spend }
 }

@@ -91,7 +91,7 @@ type TaskRecord struct {
 	PollInterval time.Duration `json:"pollInterval"`
 	// Runner names the replica running the task, and Heartbeat is when it last said
 	// it still does: a task whose heartbeat is older than three heartbeat intervals
-	// lost its replica, and fails.
+	// (and MinTaskStaleness) lost its replica, and fails.
 	Runner    string    `json:"runner,omitempty"`
 	Heartbeat time.Time `json:"heartbeat"`
 	// CancelRequested reports that the owner asked for the task to be cancelled: the

@@ -33,9 +33,14 @@ const (
 	DefaultTaskPollInterval = time.Second
 	// DefaultTaskHeartbeat is how often the replica running a task says so in the
 	// store, and looks there for a cancellation or answers another replica took; a
-	// task whose heartbeat is three of them old lost its replica and fails.
+	// task whose heartbeat is older than three of them, and at least
+	// MinTaskStaleness, lost its replica and fails.
 	// WithTaskHeartbeat sets it.
 	DefaultTaskHeartbeat = 2 * time.Second
+	// MinTaskStaleness is the least age of a heartbeat that fails its task, however
+	// short the heartbeat: a store slow to write one (a busy database) does not fail a
+	// task whose replica still runs it.
+	MinTaskStaleness = 2 * time.Second
 	// DefaultMaxTasksPerIdentity is the most tasks one identity (WithTaskIdentity)
 	// may have at once, finished ones included until they expire. A call past it is
 	// refused with the JSON-RPC error -32603 and runs no tool. WithMaxTasksPerIdentity
@@ -78,11 +83,15 @@ const (
 // cancelled. runtime.ReportProgress sets the task's statusMessage. The task's log
 // records are dropped: the extension sends none.
 //
+// Calls of Register on one server serve one set of tasks methods, the last's: give them
+// all the same store.
+//
 // Only the identity that created a task (WithTaskIdentity) may read, answer or cancel
 // it; to any other its id is unknown (-32602), as an expired task's is. A task lives
 // for its TTL (WithTaskTTL) after its last sign of life; a replica that stops while its
 // task runs leaves it to fail, on any replica's next tasks/get, once its heartbeat is
-// three WithTaskHeartbeat intervals old: a tool's run is not resumed elsewhere.
+// three WithTaskHeartbeat intervals old (and MinTaskStaleness): a tool's run is not
+// resumed elsewhere.
 func WithStore(store Store) Option {
 	return func(c *config) { c.tasks.store = store }
 }
@@ -340,6 +349,15 @@ func randomID() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// wellFormedID reports whether id is spelled as randomID spells an id.
+func wellFormedID(id string) bool {
+	if len(id) != base64.RawURLEncoding.EncodedLen(taskIDBytes) {
+		return false
+	}
+	b, err := base64.RawURLEncoding.Strict().DecodeString(id)
+	return err == nil && base64.RawURLEncoding.EncodeToString(b) == id
+}
+
 // errUnknownTask is the answer to a task id this identity has no task under: never
 // created, expired, or another identity's, alike.
 func errUnknownTask(id string) error {
@@ -355,22 +373,32 @@ func quoteID(id string) string {
 	return fmt.Sprintf("%q", id)
 }
 
-// identityOf returns the identity of the request req of ctx.
-func (t *taskServer) identityOf(ctx context.Context, req mcp.Request) string {
+// identityOf returns the identity of the request req of ctx. WithTaskIdentity's
+// function is the application's code: a panic there fails the request, not the server.
+func (t *taskServer) identityOf(ctx context.Context, req mcp.Request) (id string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the request's identity could not be read"}
+		}
+	}()
 	var extra *mcp.RequestExtra
 	if req != nil {
 		extra = req.GetExtra()
 	}
-	return t.tc.identity(ctx, extra)
+	return t.tc.identity(ctx, extra), nil
 }
 
 // create creates the task of a call to tool and starts it.
 func (t *taskServer) create(ctx context.Context, req *mcp.CallToolRequest, tool *runtime.Tool) (mcp.Result, error) {
+	owner, err := t.identityOf(ctx, req)
+	if err != nil {
+		return nil, err
+	}
 	now := time.Now()
 	t.sweep(ctx, now)
 	rec := &TaskRecord{
 		ID:           randomID(),
-		Owner:        t.identityOf(ctx, req),
+		Owner:        owner,
 		Tool:         tool.Name,
 		Status:       TaskWorking,
 		CreatedAt:    now,
@@ -387,8 +415,9 @@ func (t *taskServer) create(ctx context.Context, req *mcp.CallToolRequest, tool 
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the task could not be stored"}
 	}
-	caps := req.ClientCapabilities()
-	t.start(rec.ID, req, caps)
+	// The run keeps the request's values (what the application's HTTP middleware put
+	// there), not its end: the task outlives the request.
+	t.start(context.WithoutCancel(ctx), rec.ID, req, req.ClientCapabilities())
 	return &createTaskResult{ResultType: "task", taskWire: wireOf(rec)}, nil
 }
 
@@ -426,6 +455,9 @@ func (t *taskServer) owned(ctx context.Context, id string) (*TaskRecord, error) 
 			}
 		}
 	}
+	if !wellFormedID(id) {
+		return nil, errUnknownTask(id) // no store reads an id toolmcp never makes
+	}
 	rec, err := t.tc.store.Task(ctx, id)
 	if errors.Is(err, ErrTaskNotFound) {
 		return nil, errUnknownTask(id)
@@ -433,7 +465,11 @@ func (t *taskServer) owned(ctx context.Context, id string) (*TaskRecord, error) 
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the task could not be read"}
 	}
-	if rec.Owner != t.identityOf(ctx, req) {
+	owner, err := t.identityOf(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Owner != owner {
 		return nil, errUnknownTask(id)
 	}
 	return rec, nil
@@ -442,11 +478,12 @@ func (t *taskServer) owned(ctx context.Context, id string) (*TaskRecord, error) 
 // reap fails a task whose replica stopped beating, and returns the task as it is
 // then (nil when it is gone).
 func (t *taskServer) reap(ctx context.Context, rec *TaskRecord) *TaskRecord {
-	if rec.Status.Terminal() || time.Since(rec.Heartbeat) < 3*t.tc.heartbeat {
+	stale := max(3*t.tc.heartbeat, MinTaskStaleness)
+	if rec.Status.Terminal() || time.Since(rec.Heartbeat) < stale {
 		return rec
 	}
 	out, err := t.tc.store.UpdateTask(ctx, rec.ID, func(r *TaskRecord) error {
-		if r.Status.Terminal() || time.Since(r.Heartbeat) < 3*t.tc.heartbeat {
+		if r.Status.Terminal() || time.Since(r.Heartbeat) < stale {
 			return nil
 		}
 		t.end(r, TaskFailed)
@@ -680,8 +717,8 @@ func (r *taskRun) poke() {
 }
 
 // start runs the tool of the task id, for the call req, in the background.
-func (t *taskServer) start(id string, req *mcp.CallToolRequest, caps *mcp.ClientCapabilities) {
-	ctx, stop := context.WithCancel(context.Background())
+func (t *taskServer) start(parent context.Context, id string, req *mcp.CallToolRequest, caps *mcp.ClientCapabilities) {
+	ctx, stop := context.WithCancel(parent)
 	run := &taskRun{t: t, id: id, caps: caps, stop: stop, wakeCh: make(chan struct{}, 1)}
 	t.mu.Lock()
 	t.runs[id] = run

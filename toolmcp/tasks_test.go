@@ -172,8 +172,10 @@ func TestTaskNegotiation(t *testing.T) {
 			t.Errorf("%s: %v, want -32601 (not in the extension)", m, err)
 		}
 	}
-	if _, err := with.Get(ctx, "no-such-task"); rpcCode(err) != -32602 {
-		t.Errorf("tasks/get of an unknown id: %v, want -32602", err)
+	for _, id := range []string{"no-such-task", "AAAAAAAAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAAAAAAAAB", strings.Repeat("A", 1<<16), ""} {
+		if _, err := with.Get(ctx, id); rpcCode(err) != -32602 || len(err.Error()) > 200 {
+			t.Errorf("tasks/get of the unknown id %.30q: %v, want -32602", id, err)
+		}
 	}
 }
 
@@ -551,4 +553,86 @@ func TestTaskApproval(t *testing.T) {
 
 func base64URL(s string) ([]byte, error) {
 	return base64.RawURLEncoding.Strict().DecodeString(s)
+}
+
+// A WithTaskIdentity function that panics fails the request that needed it with
+// -32603, runs nothing, and the server goes on serving.
+func TestTaskIdentityPanics(t *testing.T) {
+	var runs atomic.Int32
+	ts := runtime.Join(taskTool(t, "job", runtime.TaskOptional, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		runs.Add(1)
+		return runtime.TextResult("done"), nil
+	}), taskTool(t, "plain", runtime.TaskForbidden, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		return runtime.TextResult("plain"), nil
+	}))
+	url := serveTasks(t, ts, toolmcp.WithTaskIdentity(func(context.Context, *mcp.RequestExtra) string {
+		panic("no identity")
+	}))
+	ctx := testContext(t)
+	c := clientAs(url, "ann")
+	if _, err := c.CallTool(ctx, "job", nil); rpcCode(err) != -32603 {
+		t.Errorf("tools/call: %v, want -32603", err)
+	}
+	if _, err := c.Get(ctx, "AAAAAAAAAAAAAAAAAAAAAA"); rpcCode(err) != -32602 {
+		t.Errorf("tasks/get: %v", err)
+	}
+	if r, err := c.CallTool(ctx, "plain", nil); err != nil || !strings.Contains(string(r.Raw), "plain") {
+		t.Errorf("the server after the panics: %+v, %v", r, err)
+	}
+	if runs.Load() != 0 {
+		t.Error("the task ran without an identity")
+	}
+}
+
+// Over a session (the SDK's client, in memory, 2026-07-28), the server advertises the
+// extension in initialize and answers tasks/get sent as the SDK's custom method; a
+// client under an older version than 2026-07-28, for which the extension is not
+// defined, gets the result of a task tool's call, as ever. (The SDK's CallTool reads a
+// CreateTaskResult as a CallToolResult without its task id: the other tests use raw
+// JSON-RPC.)
+func TestTaskOverSession(t *testing.T) {
+	ts := taskTool(t, "job", runtime.TaskOptional, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		return runtime.TextResult("done"), nil
+	})
+	s := mcp.NewServer(&mcp.Implementation{Name: "tasks", Version: "v0"}, nil)
+	toolmcp.Register(s, ts)
+	caps := &mcp.ClientCapabilities{}
+	caps.AddExtension(taskclient.Extension, map[string]any{})
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, &mcp.ClientOptions{Capabilities: caps})
+	if err := mcp.AddSendingCustomMethod[*taskGetParams, *taskGetResult](client, "tasks/get"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := testContext(t)
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := s.Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	if init := cs.InitializeResult(); init == nil || init.Capabilities == nil || init.Capabilities.Extensions[taskclient.Extension] == nil {
+		t.Fatalf("the server's capabilities: %+v", init)
+	}
+	_, err = mcp.CallCustomMethod[*taskGetParams, *taskGetResult](ctx, cs, "tasks/get", &taskGetParams{TaskID: "AAAAAAAAAAAAAAAAAAAAAA"})
+	if err == nil || !strings.Contains(err.Error(), "no task") {
+		t.Fatalf("tasks/get of an unknown task: %v", err)
+	}
+	old := connectWith(t, s, "2025-11-25", &mcp.ClientOptions{Capabilities: caps})
+	if res := call(t, old, "job", map[string]any{}); text(res) != "done" {
+		t.Errorf("a 2025-11-25 client's call: %+v", res)
+	}
+}
+
+type taskGetParams struct {
+	mcp.ParamsBase
+	TaskID string `json:"taskId"`
+}
+
+type taskGetResult struct {
+	mcp.ResultBase
+	TaskID string          `json:"taskId"`
+	Status string          `json:"status"`
+	Result json.RawMessage `json:"result"`
 }

@@ -36,6 +36,11 @@
 // last. A tool's arguments keep case-sensitive names: "a" and "A" are two arguments.
 // StdioTransport screens stdio; put the SDK's streamable HTTP handler behind an
 // HTTPScreen for HTTP.
+//
+// A tool marked a task (runtime.Tool.Task, the directive's task=optional or
+// task=required) is served as MCP's tasks extension defines it, to a client that
+// negotiated the extension: its call is answered at once with a task the client polls,
+// answers and cancels, on any replica sharing the Store (WithStore).
 package toolmcp
 
 import (

@@ -10,6 +10,9 @@
 //	go run ./examples/conformance -http 127.0.0.1:3001
 //	npx @modelcontextprotocol/conformance@0.1.12 server --url http://127.0.0.1:3001/mcp --scenario tools-call-sampling
 //
+// The tools of the tasks-* scenarios (slow_compute, confirm_delete, ...) run as tasks,
+// kept in the store -store names: memory, the default.
+//
 // Without it, it speaks MCP over stdio. The server has no authentication: keep the
 // HTTP address on the loopback interface, where the SDK's handler refuses requests
 // whose Host header names another host (DNS rebinding).

@@ -11,6 +11,10 @@
 //
 //	go run ./examples/mcpserver -http 127.0.0.1:8080
 //
+// november_report runs as a task (MCP's tasks extension) for a client that
+// negotiated it, kept in the store -store names: memory, the default (a PostgreSQL
+// store is served by github.com/toolgen/toolgen/toolpostgres/cmd/taskserver).
+//
 // MCP says nothing of the application's users, so every bank call acts for one fixed
 // demo user, put in the call's context by toolmcp.WithContext. The server has no
 // authentication: keep the HTTP address on the loopback interface.
@@ -52,18 +56,25 @@ func demoService() *banking.Service {
 // newServer returns the MCP server of the example tools. Every call is logged to
 // logger, a failed one with its whole error, which the client never sees.
 func newServer(logger *slog.Logger) *mcp.Server {
+	return newTaskServer(logger, toolmcp.NewMemoryStore())
+}
+
+// newTaskServer is newServer keeping its tasks (november_report, for a client that
+// negotiated MCP's tasks extension) in store. Both registrations share it: the tasks
+// methods of a server answer from one store.
+func newTaskServer(logger *slog.Logger, store toolmcp.Store) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{
 		Name:    "toolgen-examples",
 		Title:   "toolgen examples: weather and a demo bank",
 		Version: "v0.1.0",
 	}, nil)
 	observe := runtime.SlogObserver(logger)
-	toolmcp.Register(s, forecast.Tools().WithObserver(observe))
+	toolmcp.Register(s, forecast.Tools().WithObserver(observe), toolmcp.WithStore(store))
 	bank := demoService()
 	toolmcp.Register(s, runtime.Join(banking.ServiceTools(bank), novemberReport(bank)).WithObserver(observe),
 		toolmcp.WithContext(func(ctx context.Context, _ *mcp.CallToolRequest) context.Context {
 			return banking.WithUser(ctx, demoUser)
-		}))
+		}), toolmcp.WithStore(store))
 	return s
 }
 
@@ -88,6 +99,7 @@ func main() {
 		About:   "Serves toolgen's example tools over MCP, on stdio by default.",
 		HTTP:    "streamable HTTP (stateless)",
 		Server:  newServer,
+		Tasks:   newTaskServer,
 		Handler: httpHandler,
 	}.Main()
 }

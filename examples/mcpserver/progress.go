@@ -24,6 +24,8 @@ func novemberReport(bank *banking.Service) *runtime.Toolset {
 		Description: "Sums the signed-in user's spending and income of November 2026, day by day. It takes a moment and reports its progress.",
 		Annotations: runtime.Annotations{ReadOnly: new(true), OpenWorld: new(false)},
 		InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
+		// A client that negotiated MCP's tasks extension gets a task to poll.
+		Task: runtime.TaskOptional,
 	}, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
 		const days = 30
 		var spent, received int64

@@ -51,6 +51,7 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 	InputSchema:    json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`),
 	OutputSchema:   json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
+	OutputWrapped:  true,
 	Strict:         true,
 	MaxResultBytes: 4096,
 }, {
@@ -61,6 +62,7 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 	InputSchema:    json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	OutputSchema:   json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One line of a log.","properties":{"line":{"type":"string"}},"required":["line"]}}},"required":["result"]}`),
+	OutputWrapped:  true,
 	Strict:         true,
 	Timeout:        5 * time.Second,
 	MaxResultBytes: 1048576,

@@ -36,7 +36,9 @@ func hoursTools() *runtime.Toolset {
 				return runtime.StructuredResult([]map[string]int{{"t": 9}, {"t": 10}}, true)
 			}
 		}
-		return func(context.Context) (*runtime.Result, error) { return runtime.StructuredResult(map[string]int{"result": 3}, false) }
+		return func(context.Context) (*runtime.Result, error) {
+			return runtime.StructuredResult(map[string]int{"result": 3}, false)
+		}
 	})
 }
 

@@ -313,6 +313,9 @@ func (g *goGen) toolDef(t *model.Tool) (jen.Code, error) {
 	field("InputSchema", jsonLiteral(g.schemas.inputJSON(t.Name)))
 	if out := g.schemas.outputJSON(t.Name); out != nil {
 		field("OutputSchema", jsonLiteral(out))
+		if t.Output.Structured() && wrapsOutput(g.pkg, t.Output.Type) {
+			field("OutputWrapped", jen.True())
+		}
 	}
 	if t.Strict {
 		field("Strict", jen.True())

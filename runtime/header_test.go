@@ -77,3 +77,45 @@ func jsonOf(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// FuzzHeaderParams: whatever the schema, HeaderParams never panics, and what it
+// returns holds SEP-2243's rules: names that CheckHeaderName takes (HTTP tokens only),
+// unique in any case, on properties of one primitive type; a name put in a schema of
+// one string property is taken exactly when CheckHeaderName takes it.
+func FuzzHeaderParams(f *testing.F) {
+	f.Add(`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Region"}}}`, "Region")
+	f.Add(`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"integer","x-mcp-header":"B"}}}}}`, "B\r\n")
+	f.Add(`{"type":"object","properties":{"a":{"type":"string","x-mcp-h\u0065ader":"a"},"b":{"type":"boolean","x-mcp-header":"A"}}}`, "é")
+	f.Add(`{"type":"object","$defs":{"d":{"x-mcp-header":"D"}},"items":[{"x-mcp-header":"I"}]}`, "")
+	f.Fuzz(func(t *testing.T, schema, name string) {
+		def := runtime.Tool{Name: "t", InputSchema: json.RawMessage(schema)}
+		params, err := def.HeaderParams()
+		seen := map[string]bool{}
+		for _, p := range params {
+			if err != nil {
+				t.Fatalf("params %v with the error %v", params, err)
+			}
+			if runtime.CheckHeaderName(p.Name) != nil || seen[strings.ToLower(p.Name)] || len(p.Path) == 0 {
+				t.Fatalf("%q: a parameter SEP-2243 refuses: %+v", schema, p)
+			}
+			if p.Type != "string" && p.Type != "integer" && p.Type != "boolean" {
+				t.Fatalf("%q: type %q", schema, p.Type)
+			}
+			seen[strings.ToLower(p.Name)] = true
+		}
+		quoted, _ := json.Marshal(name)
+		one := runtime.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":` + string(quoted) + `}}}`)}
+		got, err := one.HeaderParams()
+		nameErr := runtime.CheckHeaderName(name)
+		if (err == nil) != (nameErr == nil) || err == nil && (len(got) != 1 || got[0].Name != name) {
+			t.Fatalf("name %q: %v, %v (CheckHeaderName: %v)", name, got, err, nameErr)
+		}
+		if nameErr == nil {
+			for i := 0; i < len(name); i++ {
+				if c := name[i]; c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+					t.Fatalf("name %q taken with the byte %q", name, c)
+				}
+			}
+		}
+	})
+}

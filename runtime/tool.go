@@ -32,6 +32,12 @@ type Tool struct {
 	// OutputSchema is the JSON Schema of the tool's structured result, or nil when the
 	// tool returns text.
 	OutputSchema json.RawMessage
+	// OutputWrapped reports that the tool's value is not a JSON object (a list, a
+	// string, a number), so its structured result is {"result": value} and
+	// OutputSchema describes that wrapper, whose "result" property is the value's
+	// schema: MCP before 2026-07-28 takes objects alone. Under 2026-07-28 (SEP-2106)
+	// toolmcp sends the value and its schema as they are.
+	OutputWrapped bool
 	// Strict asks provider adapters for strict schemas where the provider has them: they
 	// lower InputSchema with runtime/dialect, once per tool and provider.
 	Strict bool

@@ -68,7 +68,7 @@ func registerCatalog(s *mcp.Server, ts *runtime.Toolset, c *config) {
 			panic(fmt.Sprintf("toolmcp.Register: %v", err))
 		}
 		tool, _ := st.Lookup(runtime.SearchToolName)
-		s.AddTool(Tool(tool), handler(st, runtime.SearchToolName, c))
+		s.AddTool(Tool(tool), handler(st, tool, c))
 	}
 	if c.filter == nil && !deferred {
 		return

@@ -112,7 +112,7 @@ func Register(s *mcp.Server, ts *runtime.Toolset, opts ...Option) {
 	}
 	hasTasks := c.tasks.store != nil
 	for _, t := range ts.Tools() {
-		s.AddTool(Tool(t), handler(ts, t.Name, &c))
+		s.AddTool(Tool(t), handler(ts, t, &c))
 		hasTasks = hasTasks || t.Task != runtime.TaskForbidden
 	}
 	if hasTasks {
@@ -122,6 +122,7 @@ func Register(s *mcp.Server, ts *runtime.Toolset, opts ...Option) {
 		newTaskServer(ts, &c).register(s)
 	}
 	registerCatalog(s, ts, &c)
+	registerOutputs(s, ts)
 }
 
 // emptyInputSchema is the input schema of a tool declared without one: any object.
@@ -268,7 +269,8 @@ func callContext(ctx context.Context, req *mcp.CallToolRequest, c *config, task 
 
 // handler is the SDK handler of the tool named name: the raw arguments go to ts.Call,
 // whose generated decoder is the only one to read them.
-func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
+func handler(ts *runtime.Toolset, t *runtime.Tool, c *config) mcp.ToolHandler {
+	name, wrapped := t.Name, t.OutputWrapped && unwrappedSchema(t.OutputSchema) != nil
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		// ts.Call never panics, but WithContext's function is the application's code:
 		// a panic there must not end the session (the SDK does not recover handler
@@ -313,6 +315,10 @@ func handler(ts *runtime.Toolset, name string, c *config) mcp.ToolHandler {
 				return nil, err
 			}
 		}
-		return Result(r), nil
+		out := Result(r)
+		if wrapped && modernRequest(req) {
+			unwrapResult(out) // SEP-2106: the value as it is
+		}
+		return out, nil
 	}
 }

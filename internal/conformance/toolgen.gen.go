@@ -87,9 +87,10 @@ var toolgenTools = [...]runtime.Tool{{
 	Annotations: runtime.Annotations{
 		ReadOnly: &toolgenHints[6],
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Labels something.","properties":{"key":{"type":"string","description":"Names the label.","minLength":1},"value":{"type":"string","description":"The label's value."}},"required":["key"],"additionalProperties":false}}},"required":["result"]}`),
-	Strict:       true,
+	InputSchema:   json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Labels something.","properties":{"key":{"type":"string","description":"Names the label.","minLength":1},"value":{"type":"string","description":"The label's value."}},"required":["key"],"additionalProperties":false}}},"required":["result"]}`),
+	OutputWrapped: true,
+	Strict:        true,
 }, {
 	Name:        "no_args",
 	Description: "Takes nothing and returns nothing.",
@@ -105,9 +106,10 @@ var toolgenTools = [...]runtime.Tool{{
 	Annotations: runtime.Annotations{
 		ReadOnly: &toolgenHints[9],
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"number"}},"required":["result"]}`),
-	Strict:       true,
+	InputSchema:   json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"number"}},"required":["result"]}`),
+	OutputWrapped: true,
+	Strict:        true,
 }, {
 	Name:        "rich",
 	Description: "Returns a runtime.Result with a block for the user only.",

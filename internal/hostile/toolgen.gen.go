@@ -84,9 +84,10 @@ var toolgenVaultTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[13],
 		OpenWorld:  &toolgenHints[14],
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"prefix":{"type":"string","description":"Only secrets whose name starts with this prefix.","maxLength":64},"limit":{"type":"integer","description":"The most secrets to list.","minimum":1,"maximum":100}},"required":["prefix","limit"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Describes a stored secret without its value.","properties":{"name":{"type":"string","description":"Names the secret."},"expiresAt":{"type":"string","description":"When the secret expires.","format":"date-time"},"version":{"type":"integer","description":"The secret's version."}},"required":["name","expiresAt","version"],"additionalProperties":false}}},"required":["result"]}`),
-	Strict:       true,
+	InputSchema:   json.RawMessage(`{"type":"object","properties":{"prefix":{"type":"string","description":"Only secrets whose name starts with this prefix.","maxLength":64},"limit":{"type":"integer","description":"The most secrets to list.","minimum":1,"maximum":100}},"required":["prefix","limit"],"additionalProperties":false}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"Describes a stored secret without its value.","properties":{"name":{"type":"string","description":"Names the secret."},"expiresAt":{"type":"string","description":"When the secret expires.","format":"date-time"},"version":{"type":"integer","description":"The secret's version."}},"required":["name","expiresAt","version"],"additionalProperties":false}}},"required":["result"]}`),
+	OutputWrapped: true,
+	Strict:        true,
 }, {
 	Name:        "pay",
 	Description: "Pays an amount with a card and returns the receipt.\n\nUse it only when the user has asked to pay, and said how much.",

@@ -47,9 +47,10 @@ var toolgenServiceTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[4],
 		OpenWorld:  &toolgenHints[5],
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"startDate":{"type":"string","description":"Start of the period, inclusive, as an RFC 3339 date-time.","format":"date-time"},"endDate":{"type":"string","description":"End of the period, exclusive, as an RFC 3339 date-time.","format":"date-time"}},"required":["startDate","endDate"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One movement of money on the user's account.","properties":{"id":{"type":"string","description":"Identifies the transaction."},"time":{"type":"string","description":"When the transaction was booked.","format":"date-time"},"description":{"type":"string","description":"The counterparty or the purpose."},"amountCents":{"type":"integer","description":"The amount in cents: negative for payments, positive for income."}},"required":["id","time","description","amountCents"],"additionalProperties":false}}},"required":["result"]}`),
-	Strict:       true,
+	InputSchema:   json.RawMessage(`{"type":"object","properties":{"startDate":{"type":"string","description":"Start of the period, inclusive, as an RFC 3339 date-time.","format":"date-time"},"endDate":{"type":"string","description":"End of the period, exclusive, as an RFC 3339 date-time.","format":"date-time"}},"required":["startDate","endDate"],"additionalProperties":false}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One movement of money on the user's account.","properties":{"id":{"type":"string","description":"Identifies the transaction."},"time":{"type":"string","description":"When the transaction was booked.","format":"date-time"},"description":{"type":"string","description":"The counterparty or the purpose."},"amountCents":{"type":"integer","description":"The amount in cents: negative for payments, positive for income."}},"required":["id","time","description","amountCents"],"additionalProperties":false}}},"required":["result"]}`),
+	OutputWrapped: true,
+	Strict:        true,
 }}
 
 // toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the

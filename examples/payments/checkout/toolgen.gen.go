@@ -32,9 +32,10 @@ var toolgenShopTools = [...]runtime.Tool{{
 	Annotations: runtime.Annotations{
 		ReadOnly: &toolgenHints[0],
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"An invoice of the shop.","properties":{"id":{"type":"string","description":"Identifies the invoice."},"customer":{"type":"string","description":"Who owes it."},"amountCents":{"type":"integer","description":"What is owed, in euro cents."},"paid":{"type":"boolean","description":"Reports that the invoice is paid."}},"required":["id","customer","amountCents","paid"],"additionalProperties":false}}},"required":["result"]}`),
-	Strict:       true,
+	InputSchema:   json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"An invoice of the shop.","properties":{"id":{"type":"string","description":"Identifies the invoice."},"customer":{"type":"string","description":"Who owes it."},"amountCents":{"type":"integer","description":"What is owed, in euro cents."},"paid":{"type":"boolean","description":"Reports that the invoice is paid."}},"required":["id","customer","amountCents","paid"],"additionalProperties":false}}},"required":["result"]}`),
+	OutputWrapped: true,
+	Strict:        true,
 }, {
 	Name:        "pay_invoice",
 	Description: "Pays an open invoice in full with a card or a bank transfer.\n\nGive the method's \"type\": \"card\" with the card's number and expiry, or\n\"bank_transfer\" with the IBAN to debit.",

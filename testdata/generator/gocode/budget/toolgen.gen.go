@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 4 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(4 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
 )
 
 // Tools returns the package's tools: peek, read_file, stat, tail and touch.
@@ -51,6 +51,7 @@ var toolgenTools = [...]runtime.Tool{{
 	},
 	InputSchema:    json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`),
 	OutputSchema:   json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
+	OutputWrapped:  true,
 	Strict:         true,
 	MaxResultBytes: 4096,
 }, {
@@ -60,7 +61,8 @@ var toolgenTools = [...]runtime.Tool{{
 		ReadOnly: &toolgenHints[3],
 	},
 	InputSchema:    json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	OutputSchema:   json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One line of a log.","properties":{"line":{"type":"string"}},"required":["line"],"additionalProperties":false}}},"required":["result"]}`),
+	OutputSchema:   json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One line of a log.","properties":{"line":{"type":"string"}},"required":["line"]}}},"required":["result"]}`),
+	OutputWrapped:  true,
 	Strict:         true,
 	Timeout:        5 * time.Second,
 	MaxResultBytes: 1048576,

@@ -26,11 +26,12 @@ func Tools() *runtime.Toolset {
 
 // toolgenTools describes the tools of Tools, sorted by name.
 var toolgenTools = [...]runtime.Tool{{
-	Name:         "extra",
-	Description:  "Exists only with the extra tag.",
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"boolean"}},"required":["result"]}`),
-	Strict:       true,
+	Name:          "extra",
+	Description:   "Exists only with the extra tag.",
+	InputSchema:   json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"boolean"}},"required":["result"]}`),
+	OutputWrapped: true,
+	Strict:        true,
 }, {
 	Name:        "full",
 	Description: "Returns a runtime.Result.",
@@ -47,11 +48,12 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:         "list_with_card",
-	Description:  "Returns a list, which an empty result sends as [], and blocks.",
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"string","description":"A message."}}},"required":["result"]}`),
-	Strict:       true,
+	Name:          "list_with_card",
+	Description:   "Returns a list, which an empty result sends as [], and blocks.",
+	InputSchema:   json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"string","description":"A message."}}},"required":["result"]}`),
+	OutputWrapped: true,
+	Strict:        true,
 }, {
 	Name:         "map",
 	Description:  "Returns a map of pointers.",
@@ -59,11 +61,12 @@ var toolgenTools = [...]runtime.Tool{{
 	OutputSchema: json.RawMessage(`{"type":"object","additionalProperties":{"type":["number","null"]}}`),
 	Strict:       true,
 }, {
-	Name:         "named",
-	Description:  "Returns a named string type.",
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"string","description":"A message."}},"required":["result"]}`),
-	Strict:       true,
+	Name:          "named",
+	Description:   "Returns a named string type.",
+	InputSchema:   json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"string","description":"A message."}},"required":["result"]}`),
+	OutputWrapped: true,
+	Strict:        true,
 }, {
 	Name:        "nothing",
 	Description: "Returns nothing.",

@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 4 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(4 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
 )
 
 // Tools returns the package's tools: add, greet, pick and single.
@@ -32,20 +32,22 @@ var toolgenTools = [...]runtime.Tool{{
 		ReadOnly:   &toolgenHints[0],
 		Idempotent: &toolgenHints[1],
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer","description":"The first \"addend\".","minimum":-128,"maximum":127},"b":{"type":"integer","const":100,"default":100}},"required":["a"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
-	Strict:       true,
+	InputSchema:   json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer","description":"The first \"addend\".","minimum":-128,"maximum":127},"b":{"type":"integer","const":100,"default":100}},"required":["a"],"additionalProperties":false}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
+	OutputWrapped: true,
+	Strict:        true,
 }, {
 	Name:        "greet",
 	Description: "Greets a person.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"The name of the person to greet.","minLength":1},"times":{"type":"integer","description":"How many times.","minimum":1,"maximum":5,"default":1},"loud":{"type":"boolean"},"tags":{"type":"array","items":{"type":"string","enum":["a","b","c d"]},"maxItems":3,"uniqueItems":true},"ratio":{"type":"number","exclusiveMinimum":0,"maximum":1.5,"multipleOf":0.25},"level":{"description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}]}},"required":["name","tags","ratio"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:         "pick",
-	Description:  "Picks a level.",
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"l":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","enum":[1,2]},"note":{"type":"string"}},"required":["l","note"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","enum":[1,2]}},"required":["result"]}`),
-	Strict:       true,
+	Name:          "pick",
+	Description:   "Picks a level.",
+	InputSchema:   json.RawMessage(`{"type":"object","properties":{"l":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","enum":[1,2]},"note":{"type":"string"}},"required":["l","note"],"additionalProperties":false}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts."}},"required":["result"]}`),
+	OutputWrapped: true,
+	Strict:        true,
 }, {
 	Name:        "single",
 	Description: "Takes a single non-struct parameter.",

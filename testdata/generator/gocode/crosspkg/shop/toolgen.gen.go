@@ -28,17 +28,19 @@ func Tools() *runtime.Toolset {
 
 // toolgenTools describes the tools of Tools, sorted by name.
 var toolgenTools = [...]runtime.Tool{{
-	Name:         "place-order",
-	Description:  "Places an order.",
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","description":"The ordered items.","items":{"type":"object","description":"A catalog item.","properties":{"sku":{"type":"string","description":"The stock keeping unit.","pattern":"^[A-Z0-9]+$"},"qty":{"type":"integer","description":"how many","minimum":1,"maximum":255}},"required":["sku","qty"],"additionalProperties":false},"minItems":1},"stock":{"type":"object","description":"An inventory item.","properties":{"count":{"type":"integer"}},"required":["count"],"additionalProperties":false},"size":{"type":"string","description":"Defaults to medium.\n\n- \"s\": small\n- \"m\": medium","enum":["s","m"],"default":"m"},"tier":{"type":"integer","description":"A service tier.\n\n- 2: The only tier constant, with the declaration's doc.","enum":[2],"default":2}},"required":["items","stock"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"description":"Marshals itself."}},"required":["result"]}`),
-	Strict:       true,
+	Name:          "place-order",
+	Description:   "Places an order.",
+	InputSchema:   json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","description":"The ordered items.","items":{"type":"object","description":"A catalog item.","properties":{"sku":{"type":"string","description":"The stock keeping unit.","pattern":"^[A-Z0-9]+$"},"qty":{"type":"integer","description":"how many","minimum":1,"maximum":255}},"required":["sku","qty"],"additionalProperties":false},"minItems":1},"stock":{"type":"object","description":"An inventory item.","properties":{"count":{"type":"integer"}},"required":["count"],"additionalProperties":false},"size":{"type":"string","description":"Defaults to medium.\n\n- \"s\": small\n- \"m\": medium","enum":["s","m"],"default":"m"},"tier":{"type":"integer","description":"A service tier.\n\n- 2: The only tier constant, with the declaration's doc.","enum":[2],"default":2}},"required":["items","stock"],"additionalProperties":false}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"description":"Marshals itself."}},"required":["result"]}`),
+	OutputWrapped: true,
+	Strict:        true,
 }, {
-	Name:         "stamp",
-	Description:  "Returns a stamp.",
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"string","description":"Written as text."}},"required":["result"]}`),
-	Strict:       true,
+	Name:          "stamp",
+	Description:   "Returns a stamp.",
+	InputSchema:   json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"string","description":"Written as text."}},"required":["result"]}`),
+	OutputWrapped: true,
+	Strict:        true,
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

@@ -31,9 +31,10 @@ var toolgenTools = [...]runtime.Tool{{
 	Annotations: runtime.Annotations{
 		ReadOnly: &toolgenHints[0],
 	},
-	InputSchema:  json.RawMessage(`{"type":"object","properties":{"x":{"type":"integer","description":"The first number."},"y":{"type":"integer","description":"The second number."}},"required":["x","y"],"additionalProperties":false}`),
-	OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
-	Strict:       true,
+	InputSchema:   json.RawMessage(`{"type":"object","properties":{"x":{"type":"integer","description":"The first number."},"y":{"type":"integer","description":"The second number."}},"required":["x","y"],"additionalProperties":false}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
+	OutputWrapped: true,
+	Strict:        true,
 }}
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the

@@ -22,7 +22,9 @@ func serveRegion(t *testing.T) string {
 	t.Helper()
 	ts, err := runtime.NewTool(runtime.Tool{Name: "sql", InputSchema: json.RawMessage(`{"type":"object","properties":{
 		"region":{"type":"string","x-mcp-header":"Region"},"n":{"type":"integer","x-mcp-header":"N"},"q":{"type":"string"}}}`)},
-		func(_ context.Context, args json.RawMessage) (*runtime.Result, error) { return runtime.TextResult(string(args)), nil })
+		func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+			return runtime.TextResult(string(args)), nil
+		})
 	if err != nil {
 		t.Fatal(err)
 	}

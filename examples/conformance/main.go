@@ -44,6 +44,12 @@ func newServer(logger *slog.Logger) *mcp.Server {
 func newTaskServer(logger *slog.Logger, store toolmcp.Store) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "toolgen-conformance", Version: "v0.1.0"}, nil)
 	toolmcp.Register(s, runtime.Join(suite.Tools(), triggerToolChange(s)).WithObserver(runtime.SlogObserver(logger)), toolmcp.WithStore(store))
+	// One resource, for the caching scenario's resources/read (its hints are the
+	// SDK's): the server is about tools, and has no other.
+	s.AddResource(&mcp.Resource{URI: "test://static-text", Name: "static-text", MIMEType: "text/plain"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "This is the content of the static text resource."}}}, nil
+		})
 	return s
 }
 

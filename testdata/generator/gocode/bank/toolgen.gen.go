@@ -10,12 +10,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 4 of toolgen's generated code: with a runtime that does not
+// This file is version 5 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(4 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
+	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
 )
 
 // ServiceTools returns the tools of recv's methods: balance, freeze_card, get_transactions, ping and statement.
@@ -56,7 +56,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 		OpenWorld:  &toolgenHints[5],
 	},
 	InputSchema:   json.RawMessage(`{"type":"object","properties":{"from":{"type":"string","description":"The start of the period, inclusive.","format":"date-time"},"to":{"type":["string","null"],"description":"The end of the period, exclusive; now when absent.","format":"date-time"},"limit":{"type":"integer","description":"Caps the number of transactions.","minimum":1,"maximum":500,"default":50},"account":{"type":"string","pattern":"^[A-Z]{2}[0-9]+$"}},"required":["from","account"],"additionalProperties":false}`),
-	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One payment.","properties":{"id":{"type":"string"},"at":{"type":"string","format":"date-time"},"amount":{"type":"number"},"memo":{"type":"string","description":"Free text."}},"required":["id","at","amount"]}}},"required":["result"]}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One payment.","properties":{"id":{"type":"string"},"at":{"type":"string","format":"date-time"},"amount":{"type":"number"},"memo":{"type":"string","description":"Free text."}},"required":["id","at","amount"],"additionalProperties":false}}},"required":["result"]}`),
 	OutputWrapped: true,
 	Strict:        true,
 	Sensitive:     []string{"/account"},

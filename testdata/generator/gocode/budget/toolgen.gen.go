@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 4 of toolgen's generated code: with a runtime that does not
+// This file is version 5 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(4 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
+	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
 )
 
 // Tools returns the package's tools: peek, read_file, stat, tail and touch.
@@ -61,7 +61,7 @@ var toolgenTools = [...]runtime.Tool{{
 		ReadOnly: &toolgenHints[3],
 	},
 	InputSchema:    json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	OutputSchema:   json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One line of a log.","properties":{"line":{"type":"string"}},"required":["line"]}}},"required":["result"]}`),
+	OutputSchema:   json.RawMessage(`{"type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"One line of a log.","properties":{"line":{"type":"string"}},"required":["line"],"additionalProperties":false}}},"required":["result"]}`),
 	OutputWrapped:  true,
 	Strict:         true,
 	Timeout:        5 * time.Second,

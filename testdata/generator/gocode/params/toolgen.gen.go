@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 4 of toolgen's generated code: with a runtime that does not
+// This file is version 5 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(4 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
+	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
 )
 
 // Tools returns the package's tools: add, greet, pick and single.
@@ -45,7 +45,7 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:          "pick",
 	Description:   "Picks a level.",
 	InputSchema:   json.RawMessage(`{"type":"object","properties":{"l":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","enum":[1,2]},"note":{"type":"string"}},"required":["l","note"],"additionalProperties":false}`),
-	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts."}},"required":["result"]}`),
+	OutputSchema:  json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer","description":"How excited the greeting is.\n\n- 1: Quiet.\n- 2: Shouts.","enum":[1,2]}},"required":["result"]}`),
 	OutputWrapped: true,
 	Strict:        true,
 }, {

@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 4 of toolgen's generated code: with a runtime that does not
+// This file is version 5 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(4 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 4)
+	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
 )
 
 // CatalogTools returns the package's tools: count, find, get and ping.
@@ -42,7 +42,7 @@ var toolgenTools = [...]runtime.Tool{{
 		ReadOnly: &toolgenHints[1],
 	},
 	InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string","description":"Part of an item's name.","minLength":1},"min":{"description":"The lowest price.","anyOf":[{"$ref":"#/$defs/Money"},{"type":"null"}]},"max":{"description":"The highest price.","anyOf":[{"$ref":"#/$defs/Money"},{"type":"null"}]},"page":{"type":"integer","description":"The page to return, from 1.","minimum":1,"default":1}},"required":["name"],"additionalProperties":false,"$defs":{"Money":{"type":"object","description":"An amount in a currency.","properties":{"amount":{"type":"integer","description":"In the currency's smallest unit."},"currency":{"type":"string","description":"An ISO 4217 code.","pattern":"^[A-Z]{3}$"}},"required":["amount","currency"],"additionalProperties":false}}}`),
-	OutputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"An item of the catalog.","properties":{"name":{"type":"string"},"price":{"$ref":"#/$defs/Money"},"was":{"anyOf":[{"$ref":"#/$defs/Money"},{"type":"null"}]},"tags":{"type":["array","null"],"description":"Free-form labels.","items":{"type":"string"}},"dims":{"type":"object","description":"The item's dimensions in millimetres.","properties":{"w":{"type":"integer"},"h":{"type":"integer"}},"required":["w","h"]}},"required":["name","price","tags","dims"]}}},"required":["result"],"$defs":{"Money":{"type":"object","description":"An amount in a currency.","properties":{"amount":{"type":"integer","description":"In the currency's smallest unit."},"currency":{"type":"string","description":"An ISO 4217 code."}},"required":["amount","currency"]}}}`),
+	OutputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"result":{"type":"array","items":{"type":"object","description":"An item of the catalog.","properties":{"name":{"type":"string"},"price":{"$ref":"#/$defs/Money"},"was":{"anyOf":[{"$ref":"#/$defs/Money"},{"type":"null"}]},"tags":{"type":["array","null"],"description":"Free-form labels.","items":{"type":"string"}},"dims":{"type":"object","description":"The item's dimensions in millimetres.","properties":{"w":{"type":"integer"},"h":{"type":"integer"}},"required":["w","h"],"additionalProperties":false}},"required":["name","price","tags","dims"],"additionalProperties":false}}},"required":["result"],"$defs":{"Money":{"type":"object","description":"An amount in a currency.","properties":{"amount":{"type":"integer","description":"In the currency's smallest unit."},"currency":{"type":"string","description":"An ISO 4217 code.","pattern":"^[A-Z]{3}$"}},"required":["amount","currency"],"additionalProperties":false}}}`),
 	OutputWrapped: true,
 	Strict:        true,
 }, {
@@ -53,7 +53,7 @@ var toolgenTools = [...]runtime.Tool{{
 		Idempotent: &toolgenHints[3],
 	},
 	InputSchema:   json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"type":"string","description":"The item's ID.","minLength":1}},"required":["id"],"additionalProperties":false}`),
-	OutputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"result":{"type":["object","null"],"description":"An item of the catalog.","properties":{"name":{"type":"string"},"price":{"$ref":"#/$defs/Money"},"was":{"anyOf":[{"$ref":"#/$defs/Money"},{"type":"null"}]},"tags":{"type":["array","null"],"description":"Free-form labels.","items":{"type":"string"}},"dims":{"type":"object","description":"The item's dimensions in millimetres.","properties":{"w":{"type":"integer"},"h":{"type":"integer"}},"required":["w","h"]}},"required":["name","price","tags","dims"]}},"required":["result"],"$defs":{"Money":{"type":"object","description":"An amount in a currency.","properties":{"amount":{"type":"integer","description":"In the currency's smallest unit."},"currency":{"type":"string","description":"An ISO 4217 code."}},"required":["amount","currency"]}}}`),
+	OutputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"result":{"type":["object","null"],"description":"An item of the catalog.","properties":{"name":{"type":"string"},"price":{"$ref":"#/$defs/Money"},"was":{"anyOf":[{"$ref":"#/$defs/Money"},{"type":"null"}]},"tags":{"type":["array","null"],"description":"Free-form labels.","items":{"type":"string"}},"dims":{"type":"object","description":"The item's dimensions in millimetres.","properties":{"w":{"type":"integer"},"h":{"type":"integer"}},"required":["w","h"],"additionalProperties":false}},"required":["name","price","tags","dims"],"additionalProperties":false}},"required":["result"],"$defs":{"Money":{"type":"object","description":"An amount in a currency.","properties":{"amount":{"type":"integer","description":"In the currency's smallest unit."},"currency":{"type":"string","description":"An ISO 4217 code.","pattern":"^[A-Z]{3}$"}},"required":["amount","currency"],"additionalProperties":false}}}`),
 	OutputWrapped: true,
 	Strict:        true,
 }, {

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -131,25 +130,21 @@ func ElicitApprover(opts ...ElicitOption) runtime.Approver {
 
 // newElicitor returns the approver of c, a configuration with its defaults set.
 func newElicitor(c elicitConfig) *elicitor {
-	e := &elicitor{cfg: c, used: map[string]time.Time{}}
-	e.spend = c.spend
+	e := &elicitor{cfg: c, spend: c.spend}
 	if e.spend == nil {
-		e.spend = e.spendInMemory
+		// The approver's own record of the states it accepted: one MemoryStore's.
+		e.spend = NewMemoryStore().Spend
 	}
 	return e
 }
 
 type elicitor struct {
 	cfg elicitConfig
-	// spend records the nonce of a state accepted: cfg.spend, or spendInMemory.
+	// spend records the nonce of a state accepted: cfg.spend, or a MemoryStore's.
 	spend func(ctx context.Context, id string, expires time.Time) (bool, error)
-
-	mu      sync.Mutex
-	used    map[string]time.Time // the nonces of the states accepted, until they expire
-	sweepAt int                  // the size of used at which expired states are dropped
 }
 
-// minSweep is the fewest states accepted at which ElicitApprover drops expired ones.
+// minSweep is the fewest spent records at which a MemoryStore drops expired ones.
 const minSweep = 64
 
 // The reasons a call is denied; the model reads them.
@@ -396,29 +391,4 @@ func (e *elicitor) check(ctx context.Context, state string, req runtime.Approval
 		return errors.New("spent, or not recorded")
 	}
 	return nil
-}
-
-// spendInMemory is the record of the states accepted when ElicitSpend gives none: it
-// records id, the state's nonce, until expires, in this approver's memory, and reports
-// whether it was not recorded before.
-func (e *elicitor) spendInMemory(_ context.Context, id string, expires time.Time) (bool, error) {
-	now := time.Now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	// Dropping the expired states each time would cost each check all the states
-	// accepted within the timeout, which a client makes at two calls a state: they
-	// are dropped when there are twice as many as after the last sweep.
-	if len(e.used) >= e.sweepAt {
-		for k, t := range e.used {
-			if now.After(t) {
-				delete(e.used, k)
-			}
-		}
-		e.sweepAt = max(2*len(e.used), minSweep)
-	}
-	if _, spent := e.used[id]; spent {
-		return false, nil
-	}
-	e.used[id] = expires
-	return true, nil
 }

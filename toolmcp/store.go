@@ -120,9 +120,10 @@ func (t *TaskRecord) Clone() *TaskRecord {
 // MemoryStore is a Store in the memory of one process: the default of WithStore. Its
 // tasks end with the process, and replicas do not share it.
 type MemoryStore struct {
-	mu    sync.Mutex
-	tasks map[string]*TaskRecord
-	spent map[string]time.Time
+	mu      sync.Mutex
+	tasks   map[string]*TaskRecord
+	spent   map[string]time.Time
+	sweepAt int // the size of spent at which expired records are dropped
 }
 
 // NewMemoryStore returns an empty MemoryStore.
@@ -209,12 +210,15 @@ func (m *MemoryStore) Spend(_ context.Context, id string, expires time.Time) (bo
 	if exp, ok := m.spent[id]; ok && !now.After(exp) {
 		return false, nil
 	}
-	if len(m.spent) >= minSweep && len(m.spent)%minSweep == 0 {
+	// As ElicitApprover's own record does: the expired records are dropped when there
+	// are twice as many as after the last sweep.
+	if len(m.spent) >= m.sweepAt {
 		for k, exp := range m.spent {
 			if now.After(exp) {
 				delete(m.spent, k)
 			}
 		}
+		m.sweepAt = max(2*len(m.spent), minSweep)
 	}
 	m.spent[id] = expires
 	return true, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
@@ -93,4 +94,30 @@ func FuzzTaskMethods(f *testing.F) {
 			t.Errorf("status %s with %d questions outstanding", got.Status, len(got.InputRequests))
 		}
 	})
+}
+
+// MemoryStore.Spend records an id once until it expires, and its record of expired
+// ids does not grow without bound.
+func TestMemoryStoreSpend(t *testing.T) {
+	m := NewMemoryStore()
+	ctx := context.Background()
+	soon, past := time.Now().Add(time.Hour), time.Now().Add(-time.Second)
+	if first, _ := m.Spend(ctx, "a", soon); !first {
+		t.Fatal("first spend refused")
+	}
+	if first, _ := m.Spend(ctx, "a", soon); first {
+		t.Fatal("second spend accepted")
+	}
+	if first, _ := m.Spend(ctx, "old", past); !first {
+		t.Fatal("first spend of old refused")
+	}
+	if first, _ := m.Spend(ctx, "old", soon); !first {
+		t.Error("an expired record does not give way")
+	}
+	for i := range 10 * minSweep {
+		m.Spend(ctx, string(rune('A'+i%26))+strconv.Itoa(i), past)
+	}
+	if n := len(m.spent); n > 2*minSweep+2 {
+		t.Errorf("%d records kept, most of them expired", n)
+	}
 }

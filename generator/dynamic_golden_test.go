@@ -37,9 +37,11 @@ func TestGoldenDynamicDifferential(t *testing.T) {
 	for _, c := range parserCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			if slices.ContainsFunc(c.pkgs, hasUnion) {
-				// Pending: runtime.NewTool takes oneOf on branch h-schema20 (issue 20,
-				// item 2); the lead drops this skip when the two branches meet.
-				t.Skip("pending: the dynamic engine's oneOf, for tagged unions")
+				// The generated union decoder and the dynamic engine's oneOf do not give
+				// the same messages yet (the missing tag's words, which problem of a
+				// malformed variant is reported): on the pay package, 93 of 126 cases
+				// differ. The one program of issue 20, item 1, makes them one.
+				t.Skip("tagged unions: the two engines' messages are not one yet (issue 20, item 1)")
 			}
 			dir := t.TempDir()
 			gomod := "module example.com/x\n\ngo 1.26\n\nrequire github.com/toolgen/toolgen v0.0.0\n\nreplace github.com/toolgen/toolgen => " + root + "\n"

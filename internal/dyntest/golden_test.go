@@ -63,12 +63,6 @@ func TestGoldenSchemasCompile(t *testing.T) {
 		return runtime.TextResult(string(args)), nil
 	}
 	for name, schema := range schemas {
-		if strings.Contains(name, "unions/") {
-			// Pending: runtime.NewTool takes oneOf (a tagged union's schema) on branch
-			// h-schema20 (issue 20, item 2); the lead drops this skip when the two
-			// branches meet.
-			continue
-		}
 		ts, err := runtime.NewTool(runtime.Tool{Name: "golden", InputSchema: schema}, run)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)

@@ -248,6 +248,9 @@ func checkList(t *testing.T, cs *mcp.ClientSession) {
 		var wantOut any
 		if raw, ok := want["outputSchema"]; ok {
 			wantOut = decode(t, raw)
+			if revision2026(cs) && wrapped(mt.Name) {
+				wantOut = unwrapSchema(wantOut)
+			}
 		}
 		if !reflect.DeepEqual(mt.OutputSchema, wantOut) {
 			t.Errorf("%s: outputSchema %s differs from the generated one", mt.Name, jsonOf(t, mt.OutputSchema))
@@ -321,6 +324,17 @@ func checkCalls(t *testing.T, cs *mcp.ClientSession) {
 		if err != nil {
 			t.Errorf("%s: %v", label, err)
 			continue
+		}
+		if revision2026(cs) && wrapped(c.name) && !res.IsError {
+			// Under 2026-07-28 the value comes as it is (SEP-2106): wrapped again, it
+			// is what the tool returns and what the generated schema describes.
+			res.StructuredContent = map[string]any{"result": res.StructuredContent}
+			for _, b := range res.Content {
+				if tc, ok := b.(*mcp.TextContent); ok && json.Valid([]byte(tc.Text)) {
+					tc.Text = `{"result":` + tc.Text + `}`
+					break
+				}
+			}
 		}
 		want := direct(c.name, c.args)
 		if res.IsError != want.IsError || text(res) != want.Text() {
@@ -684,4 +698,39 @@ func TestStdioRaw(t *testing.T) {
 		t.Fatalf("the server exited: %v\n%s", err, stderr.String())
 	default:
 	}
+}
+
+// revision2026 reports whether cs speaks MCP 2026-07-28 or later, under which a tool
+// whose value is not an object lists and returns the value itself (SEP-2106).
+func revision2026(cs *mcp.ClientSession) bool {
+	r := cs.InitializeResult()
+	return r != nil && r.ProtocolVersion >= "2026-07-28"
+}
+
+// wrapped reports whether the tool's value is wrapped as {"result": value} in its
+// output schema (runtime.Tool.OutputWrapped).
+func wrapped(name string) bool {
+	t, ok := runtime.Join(forecast.Tools(), banking.ServiceTools(demoService())).Lookup(name)
+	return ok && t.OutputWrapped
+}
+
+// unwrapSchema returns the schema of a wrapped tool's value: the wrapper's result
+// property, with the wrapper's $schema and $defs at its root, as toolmcp lists it.
+func unwrapSchema(wrapper any) any {
+	root, _ := wrapper.(map[string]any)
+	props, _ := root["properties"].(map[string]any)
+	inner, ok := props["result"].(map[string]any)
+	if !ok {
+		return wrapper
+	}
+	out := map[string]any{}
+	for k, v := range inner {
+		out[k] = v
+	}
+	for _, k := range []string{"$schema", "$defs"} {
+		if v, ok := root[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
 }

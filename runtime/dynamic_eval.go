@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/toolgen/toolgen/runtime/safetext"
 )
@@ -63,6 +64,9 @@ type arena struct {
 	vstack []*fval
 	kslab  []string
 	vslab  []*fval
+	// kused and vused count the members of this call's trees, so that the next call's
+	// slabs hold them in one.
+	kused, vused int
 }
 
 // reset makes the arena empty, keeping its memory.
@@ -75,6 +79,13 @@ func (a *arena) reset() {
 	clear(a.kslab)
 	clear(a.vslab)
 	a.kslab, a.vslab = a.kslab[:0], a.vslab[:0]
+	if a.kused > cap(a.kslab) {
+		a.kslab = make([]string, 0, a.kused)
+	}
+	if a.vused > cap(a.vslab) {
+		a.vslab = make([]*fval, 0, a.vused)
+	}
+	a.kused, a.vused = 0, 0
 }
 
 // newVal takes a value from the arena.
@@ -105,6 +116,7 @@ func (a *arena) keep(mark, n int, keys bool) ([]string, []*fval) {
 			a.kslab = make([]string, 0, max(256, n))
 		}
 		start := len(a.kslab)
+		a.kused += n
 		a.kslab = append(a.kslab, a.kstack[mark:mark+n]...)
 		ks = a.kslab[start : start+n : start+n]
 		clear(a.kstack[mark:])
@@ -114,6 +126,7 @@ func (a *arena) keep(mark, n int, keys bool) ([]string, []*fval) {
 		a.vslab = make([]*fval, 0, max(256, n))
 	}
 	start := len(a.vslab)
+	a.vused += n
 	a.vslab = append(a.vslab, a.vstack[len(a.vstack)-n:]...)
 	vs := a.vslab[start : start+n : start+n]
 	a.vstack = a.vstack[:len(a.vstack)-n]
@@ -164,7 +177,10 @@ func (a *arena) readTree(d *Decoder) *fval {
 		if !ok {
 			return nil
 		}
-		v.s = string(num)
+		// The number's text where the Decoder read it: the arguments (or the copy of a
+		// string that held them), which stay as they are for the call, and the value
+		// does not outlive it (the arena is cleared before the next).
+		v.s = unsafe.String(unsafe.SliceData(num), len(num))
 	}
 	return v
 }

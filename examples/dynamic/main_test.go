@@ -43,12 +43,13 @@ func TestDemo(t *testing.T) {
 	}
 }
 
-// TestRefused checks that a tools file whose schema holds a keyword a dynamic tool
-// cannot enforce stops the start-up with an error naming it and where it is.
+// TestRefused checks that a tools file whose schema NewTool refuses (a reference that
+// leaves the document) stops the start-up with an error naming the keyword and where
+// it is.
 func TestRefused(t *testing.T) {
-	file := []byte(`{"tools":[{"name":"pick","reply":"ok","inputSchema":{"type":"object","properties":{"v":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}}]}`)
+	file := []byte(`{"tools":[{"name":"pick","reply":"ok","inputSchema":{"type":"object","properties":{"v":{"$ref":"https://example.com/v.json"}}}}]}`)
 	_, err := Tools(file)
-	if err == nil || !strings.Contains(err.Error(), `keyword "oneOf" at /properties/v`) {
+	if err == nil || !strings.Contains(err.Error(), `keyword "$ref" at /properties/v/$ref`) {
 		t.Fatalf("err = %v", err)
 	}
 	if _, err := Tools([]byte(`{"tools":[{"name":"hello_world","inputSchema":{"type":"object"}}]}`)); err == nil {

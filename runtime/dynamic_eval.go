@@ -783,7 +783,7 @@ func (st *feval) knownNames(n *fnode) []string {
 		}
 		seen[m] = true
 		if m.obj != nil {
-			names = append(names, m.obj.names...)
+			names = append(names, m.obj.names()...)
 		}
 		walk(m.ref)
 		if a := m.app; a != nil {
@@ -975,7 +975,7 @@ func (st *feval) object(n *fobj, v *fval, ev *evaluated) {
 		if v.vals[i].kind != 'z' {
 			return false
 		}
-		if _, ok := n.propIndex[v.keys[i]]; !ok || slices.Contains(n.required, v.keys[i]) {
+		if n.prop(v.keys[i]) < 0 || slices.Contains(n.required, v.keys[i]) {
 			return false
 		}
 		v.vals[i].drop = true
@@ -984,7 +984,7 @@ func (st *feval) object(n *fobj, v *fval, ev *evaluated) {
 	for i, k := range v.keys {
 		member := v.vals[i]
 		declared := false
-		if pi, ok := n.propIndex[k]; ok {
+		if pi := n.prop(k); pi >= 0 {
 			declared = true
 			if ev != nil {
 				ev.addProp(k)
@@ -1014,14 +1014,15 @@ func (st *feval) object(n *fobj, v *fval, ev *evaluated) {
 				ev.addProp(k)
 			}
 			if n.additional.always == -1 {
-				msg := unknownMessage(k, n.names)
+				names := n.names()
+				msg := unknownMessage(k, names)
 				if len(n.patProps) > 0 {
 					srcs := make([]string, len(n.patProps))
 					for i, pp := range n.patProps {
 						srcs[i] = safetext.Line(pp.src)
 					}
-					msg = "unknown property: the names are " + quoteList(n.names) + " and those matching " + cutList(srcs)
-					if len(n.names) == 0 {
+					msg = "unknown property: the names are " + quoteList(names) + " and those matching " + cutList(srcs)
+					if len(names) == 0 {
 						msg = "unknown property: the names are those matching " + cutList(srcs)
 					}
 				}
@@ -1237,8 +1238,8 @@ func discriminator(branches []*fnode) (string, []string) {
 			if o == nil {
 				return "", nil
 			}
-			i, ok := o.propIndex[p.name]
-			if !ok {
+			i := o.prop(p.name)
+			if i < 0 {
 				vals = nil
 				break
 			}
@@ -1278,7 +1279,7 @@ func declaredNames(b *fnode, v *fval) int {
 	}
 	n := 0
 	for _, k := range v.keys {
-		if _, ok := b.obj.propIndex[k]; ok {
+		if b.obj.prop(k) >= 0 {
 			n++
 		}
 	}

@@ -256,6 +256,9 @@ func compileTool(def *Tool) (*program, error) {
 	if err != nil {
 		return nil, &SchemaError{Tool: def.Name, Reason: "not a JSON Schema: " + err.Error()}
 	}
+	if beyondToolgen(doc, 0) {
+		return compileFullTool(def, doc)
+	}
 	c := &compiler{tool: def.Name, root: doc, nodes: map[*jv]*node{}}
 	root := c.compileAll(doc)
 	if c.err == nil {

@@ -437,6 +437,80 @@ var annotationKeywords = map[string]bool{
 	SensitiveKeyword: true,
 }
 
+// toolgenKeywords are the keywords the toolgen engine reads (beside the annotations).
+var toolgenKeywords = map[string]bool{
+	"type": true, "properties": true, "required": true, "additionalProperties": true, "items": true,
+	"$defs": true, "definitions": true, "$ref": true, "anyOf": true, "enum": true, "const": true,
+	"default": true, "minimum": true, "maximum": true, "exclusiveMinimum": true,
+	"exclusiveMaximum": true, "multipleOf": true, "minLength": true, "maxLength": true,
+	"pattern": true, "format": true, "minItems": true, "maxItems": true, "uniqueItems": true,
+	"minProperties": true, "maxProperties": true, "propertyNames": true, "contentEncoding": true,
+}
+
+// beyondToolgen reports, in one walk of the schema without allocating, whether the
+// toolgen engine would refuse the schema s for its kind (a keyword it does not read, a
+// keyword beside no type, enum beside const, the schema false), so that NewTool hands
+// it to the general engine without compiling it twice. It is a first look: a schema it
+// passes may still be one the toolgen engine refuses, and then handed over.
+func beyondToolgen(s *jv, depth int) bool {
+	if depth > MaxSchemaDepth {
+		return false
+	}
+	switch s.kind {
+	case 'b':
+		return !s.b
+	case 'o':
+	default:
+		return false
+	}
+	_, typed := s.get("type")
+	_, ref := s.get("$ref")
+	_, any := s.get("anyOf")
+	_, enum := s.get("enum")
+	_, cnst := s.get("const")
+	if enum && cnst {
+		return true
+	}
+	for i, k := range s.keys {
+		if annotationKeywords[k] || strings.HasPrefix(k, "x-") {
+			continue
+		}
+		if !toolgenKeywords[k] {
+			return true
+		}
+		if !typed && !ref && !any && k != "$defs" && k != "definitions" && k != "default" {
+			return true // needs a type beside it
+		}
+		v := s.vals[i]
+		switch k {
+		case "properties", "$defs", "definitions":
+			if v.kind == 'o' {
+				for _, sub := range v.vals {
+					if beyondToolgen(sub, depth+1) {
+						return true
+					}
+				}
+			}
+		case "items", "additionalProperties":
+			if v.kind == 'b' && k == "additionalProperties" {
+				continue // false: no other property, as toolgen writes it
+			}
+			if beyondToolgen(v, depth+1) {
+				return true
+			}
+		case "anyOf":
+			if v.kind == 'a' {
+				for _, sub := range v.items {
+					if beyondToolgen(sub, depth+1) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
 // compile returns the node of the schema s, compiling it the first time. The node
 // may still be being compiled, when s refers to itself.
 func (c *compiler) compile(s *jv) *node {
@@ -499,12 +573,7 @@ func (c *compiler) compileInto(n *node, s *jv) {
 		if annotationKeywords[k] || strings.HasPrefix(k, "x-") {
 			continue
 		}
-		switch k {
-		case "type", "properties", "required", "additionalProperties", "items", "$defs", "definitions",
-			"$ref", "anyOf", "enum", "const", "default", "minimum", "maximum", "exclusiveMinimum",
-			"exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "format",
-			"minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "propertyNames",
-			"contentEncoding":
+		if toolgenKeywords[k] {
 			continue
 		}
 		c.fail(s, "", k, "not a keyword a dynamic tool can enforce (the keywords are those toolgen writes: see runtime.NewTool)")

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/toolgen/toolgen/runtime/safetext"
 
@@ -65,6 +66,9 @@ type arena struct {
 	vstack []*fval
 	kslab  []string
 	vslab  []*fval
+	// kused and vused count the members of this call's trees, so that the next call's
+	// slabs hold them in one.
+	kused, vused int
 }
 
 // reset makes the arena empty, keeping its memory.
@@ -77,6 +81,13 @@ func (a *arena) reset() {
 	clear(a.kslab)
 	clear(a.vslab)
 	a.kslab, a.vslab = a.kslab[:0], a.vslab[:0]
+	if a.kused > cap(a.kslab) {
+		a.kslab = make([]string, 0, a.kused)
+	}
+	if a.vused > cap(a.vslab) {
+		a.vslab = make([]*fval, 0, a.vused)
+	}
+	a.kused, a.vused = 0, 0
 }
 
 // newVal takes a value from the arena.
@@ -107,6 +118,7 @@ func (a *arena) keep(mark, n int, keys bool) ([]string, []*fval) {
 			a.kslab = make([]string, 0, max(256, n))
 		}
 		start := len(a.kslab)
+		a.kused += n
 		a.kslab = append(a.kslab, a.kstack[mark:mark+n]...)
 		ks = a.kslab[start : start+n : start+n]
 		clear(a.kstack[mark:])
@@ -116,6 +128,7 @@ func (a *arena) keep(mark, n int, keys bool) ([]string, []*fval) {
 		a.vslab = make([]*fval, 0, max(256, n))
 	}
 	start := len(a.vslab)
+	a.vused += n
 	a.vslab = append(a.vslab, a.vstack[len(a.vstack)-n:]...)
 	vs := a.vslab[start : start+n : start+n]
 	a.vstack = a.vstack[:len(a.vstack)-n]
@@ -166,7 +179,10 @@ func (a *arena) readTree(d *Decoder) *fval {
 		if !ok {
 			return nil
 		}
-		v.s = string(num)
+		// The number's text where the Decoder read it: the arguments (or the copy of a
+		// string that held them), which stay as they are for the call, and the value
+		// does not outlive it (the arena is cleared before the next).
+		v.s = unsafe.String(unsafe.SliceData(num), len(num))
 	}
 	return v
 }
@@ -769,7 +785,7 @@ func (st *feval) knownNames(n *fnode) []string {
 		}
 		seen[m] = true
 		if m.obj != nil {
-			names = append(names, m.obj.names...)
+			names = append(names, m.obj.names()...)
 		}
 		walk(m.ref)
 		if a := m.app; a != nil {
@@ -961,7 +977,7 @@ func (st *feval) object(n *fobj, v *fval, ev *evaluated) {
 		if v.vals[i].kind != 'z' {
 			return false
 		}
-		if _, ok := n.propIndex[v.keys[i]]; !ok || slices.Contains(n.required, v.keys[i]) {
+		if n.prop(v.keys[i]) < 0 || slices.Contains(n.required, v.keys[i]) {
 			return false
 		}
 		v.vals[i].drop = true
@@ -970,7 +986,7 @@ func (st *feval) object(n *fobj, v *fval, ev *evaluated) {
 	for i, k := range v.keys {
 		member := v.vals[i]
 		declared := false
-		if pi, ok := n.propIndex[k]; ok {
+		if pi := n.prop(k); pi >= 0 {
 			declared = true
 			if ev != nil {
 				ev.addProp(k)
@@ -1000,14 +1016,15 @@ func (st *feval) object(n *fobj, v *fval, ev *evaluated) {
 				ev.addProp(k)
 			}
 			if n.additional.always == -1 {
-				msg := unknownMessage(k, n.names)
+				names := n.names()
+				msg := unknownMessage(k, names)
 				if len(n.patProps) > 0 {
 					srcs := make([]string, len(n.patProps))
 					for i, pp := range n.patProps {
 						srcs[i] = safetext.Line(pp.src)
 					}
-					msg = "unknown property: the names are " + quoteList(n.names) + " and those matching " + cutList(srcs)
-					if len(n.names) == 0 {
+					msg = "unknown property: the names are " + quoteList(names) + " and those matching " + cutList(srcs)
+					if len(names) == 0 {
 						msg = "unknown property: the names are those matching " + cutList(srcs)
 					}
 				}
@@ -1223,8 +1240,8 @@ func discriminator(branches []*fnode) (string, []string) {
 			if o == nil {
 				return "", nil
 			}
-			i, ok := o.propIndex[p.name]
-			if !ok {
+			i := o.prop(p.name)
+			if i < 0 {
 				vals = nil
 				break
 			}
@@ -1264,7 +1281,7 @@ func declaredNames(b *fnode, v *fval) int {
 	}
 	n := 0
 	for _, k := range v.keys {
-		if _, ok := b.obj.propIndex[k]; ok {
+		if b.obj.prop(k) >= 0 {
 			n++
 		}
 	}

@@ -94,8 +94,7 @@ type farr struct {
 // fobj holds the keywords of objects.
 type fobj struct {
 	props       []fprop
-	propIndex   map[string]int
-	names       []string // the declared names, in order, for suggestions
+	propIndex   map[string]int // the declared names, from indexFrom of them (see prop)
 	patProps    []fpattern
 	additional  *fnode
 	propNames   *fnode
@@ -105,6 +104,31 @@ type fobj struct {
 	minProps    int // -1 when absent
 	maxProps    int
 	unevalProps *fnode
+}
+
+// prop returns the index of the declared property name, or -1.
+func (o *fobj) prop(name string) int {
+	if o.propIndex != nil {
+		if i, ok := o.propIndex[name]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range o.props {
+		if o.props[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// names returns the declared names, in order, for suggestions.
+func (o *fobj) names() []string {
+	out := make([]string, len(o.props))
+	for i := range o.props {
+		out[i] = o.props[i].name
+	}
+	return out
 }
 
 // fapp holds the applicators that apply schemas to the same value.
@@ -234,7 +258,6 @@ type fcompiler struct {
 	resources map[string]*fres // by URI, without fragment
 	resList   []*fres          // the same, in the document's order
 	resOf     map[*jv]*fres    // the resource each resource root starts
-	base      map[*jv]string   // the base URI of each schema walked
 	nodes     map[*jv]*fnode
 	all       []*fnode
 	queue     []*fnode
@@ -251,7 +274,7 @@ func (c *fcompiler) fail(at *jv, sub, keyword, reason string) {
 // compileFull compiles the schema doc for the general engine.
 func compileFull(tool string, doc *jv) (*fprog, *SchemaError) {
 	c := &fcompiler{tool: tool, doc: doc, resources: map[string]*fres{}, resOf: map[*jv]*fres{},
-		base: map[*jv]string{}, nodes: map[*jv]*fnode{}}
+		nodes: map[*jv]*fnode{}}
 	c.index(doc, defaultBase, nil)
 	if c.err != nil {
 		return nil, c.err
@@ -323,7 +346,6 @@ func (c *fcompiler) index(s *jv, base string, res *fres) {
 		c.resList = append(c.resList, res)
 		c.resOf[s] = res
 	}
-	c.base[s] = base
 	for _, kw := range [...]string{"$anchor", "$dynamicAnchor"} {
 		a, ok := s.get(kw)
 		if !ok {
@@ -391,13 +413,11 @@ func resolveURI(base, ref string) (string, error) {
 	return strings.TrimSuffix(s, "#"), nil
 }
 
-// baseOf returns the base URI of the schema s: its own, or that of the nearest schema
-// holding it that the index walked.
+// baseOf returns the base URI of the schema s: that of the resource it belongs to
+// (a base URI changes only where an $id starts a resource).
 func (c *fcompiler) baseOf(s *jv) string {
-	for v := s; v != nil; v = v.up {
-		if b, ok := c.base[v]; ok {
-			return b
-		}
+	if r := c.resourceOf(s); r != nil {
+		return r.uri
 	}
 	return defaultBase
 }
@@ -688,7 +708,9 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 			return
 		}
 		o := n.objs()
-		o.propIndex = make(map[string]int, len(v.keys))
+		if len(v.keys) >= indexFrom {
+			o.propIndex = make(map[string]int, len(v.keys))
+		}
 		for i, name := range v.keys {
 			ps := v.vals[i]
 			p := fprop{name: name, n: c.compile(ps)}
@@ -697,9 +719,10 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 					p.def = d.compact()
 				}
 			}
-			o.propIndex[name] = len(o.props)
+			if o.propIndex != nil {
+				o.propIndex[name] = len(o.props)
+			}
 			o.props = append(o.props, p)
-			o.names = append(o.names, name)
 		}
 	case "patternProperties":
 		if v.kind != 'o' {
@@ -1060,6 +1083,9 @@ func fullSensitivePaths(n *fnode, prefix string, visiting, cyclic, reach map[*fn
 // reachesSensitive returns the nodes from which a sensitive one can be reached, in one
 // visit of each edge: the walk of the sensitive paths goes only through them.
 func reachesSensitive(all []*fnode) map[*fnode]bool {
+	if !slices.ContainsFunc(all, func(n *fnode) bool { return n.sensitive }) {
+		return nil // the common case: nothing to walk
+	}
 	into := map[*fnode][]*fnode{}
 	var queue []*fnode
 	reach := map[*fnode]bool{}

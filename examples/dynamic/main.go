@@ -16,8 +16,9 @@
 //
 // A tool of the file answers with its "reply", a text/template executed on the
 // validated arguments (defaults filled in), and a "converted" amount for the demo's
-// currency tool. A schema holding a keyword a dynamic tool cannot enforce (oneOf,
-// if/then, ...) stops the program at start-up, naming the keyword and where it is.
+// currency tool. A schema NewTool refuses (a reference to a document outside it, a
+// keyword whose value is malformed, ...) stops the program at start-up, naming the
+// keyword and where it is.
 package main
 
 import (

@@ -43,12 +43,13 @@ func TestDemo(t *testing.T) {
 	}
 }
 
-// TestRefused checks that a tools file whose schema a dynamic tool cannot enforce (a
-// reference that leaves the document) stops the start-up with an error saying where.
+// TestRefused checks that a tools file whose schema NewTool refuses (a reference that
+// leaves the document) stops the start-up with an error naming the keyword and where
+// it is.
 func TestRefused(t *testing.T) {
 	file := []byte(`{"tools":[{"name":"pick","reply":"ok","inputSchema":{"type":"object","properties":{"v":{"$ref":"https://example.com/v.json"}}}}]}`)
 	_, err := Tools(file)
-	if err == nil || !strings.Contains(err.Error(), `leaves the document`) || !strings.Contains(err.Error(), `/properties/v`) {
+	if err == nil || !strings.Contains(err.Error(), `keyword "$ref" at /properties/v/$ref`) {
 		t.Fatalf("err = %v", err)
 	}
 	if _, err := Tools([]byte(`{"tools":[{"name":"hello_world","inputSchema":{"type":"object"}}]}`)); err == nil {

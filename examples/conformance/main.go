@@ -43,7 +43,7 @@ func newServer(logger *slog.Logger) *mcp.Server {
 // newTaskServer is newServer keeping the tasks of the suite's task tools in store.
 func newTaskServer(logger *slog.Logger, store toolmcp.Store) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "toolgen-conformance", Version: "v0.1.0"}, nil)
-	toolmcp.Register(s, runtime.Join(suite.Tools(), triggerToolChange(s)).WithObserver(runtime.SlogObserver(logger)), toolmcp.WithStore(store))
+	toolmcp.Register(s, runtime.Join(suite.Tools(), jsonSchemaTool(), triggerToolChange(s)).WithObserver(runtime.SlogObserver(logger)), toolmcp.WithStore(store))
 	// One resource, for the caching scenario's resources/read (its hints are the
 	// SDK's): the server is about tools, and has no other.
 	s.AddResource(&mcp.Resource{URI: "test://static-text", Name: "static-text", MIMEType: "text/plain"},
@@ -52,6 +52,32 @@ func newTaskServer(logger *slog.Logger, store toolmcp.Store) *mcp.Server {
 		})
 	return s
 }
+
+// jsonSchemaTool returns json_schema_2020_12_tool, a dynamic tool of the schema the
+// suite's json-schema-2020-12 scenario checks the listing of.
+func jsonSchemaTool() *runtime.Toolset {
+	ts, err := runtime.NewTool(runtime.Tool{
+		Name:        "json_schema_2020_12_tool",
+		Description: "Echoes a person's contact: a tool whose schema uses JSON Schema 2020-12 beyond what toolgen writes for a Go type.",
+		InputSchema: json.RawMessage(jsonSchema202012),
+	}, func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return runtime.TextResult("JSON Schema 2020-12 tool called with: " + string(args)), nil
+	})
+	if err != nil {
+		panic(err) // a fixed, valid definition
+	}
+	return ts
+}
+
+// jsonSchema202012 is the input schema the suite's json-schema-2020-12 scenario looks
+// for: $schema, $defs with an $anchor, a $ref, allOf of anyOf, if/then/else, and a
+// closed object. runtime.NewTool enforces all of it.
+const jsonSchema202012 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+	`"$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},` +
+	`"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},` +
+	`"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],` +
+	`"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},` +
+	`"additionalProperties":false}`
 
 // triggerToolChange returns test_trigger_tool_change, which the suite calls to see the
 // server tell its listening clients that its tools changed

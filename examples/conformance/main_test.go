@@ -269,15 +269,9 @@ var prefixes2026 = []string{"tools-", "input-required-result-"}
 var notTools2026 = []string{"input-required-result-non-tool-request"}
 
 // aside2026 are the checks not judged, by scenario: those of prompts, which the
-// server does not have; and, for now, json-schema-2020-12's SEP-2106 checks,
-// whose tool's schema must hold allOf, anyOf, if/then/else and $anchor: toolgen
-// writes none of them for a Go type, and runtime.NewTool does not take them yet (it
-// refuses a keyword it cannot enforce). Once it does, json_schema_2020_12_tool can
-// be a dynamic tool of the suite's schema, and these three checks judged.
+// server does not have.
 var aside2026 = map[string][]string{
 	"server-stateless": {"sep-2575-server-declares-prompts-in-discover", "sep-2575-server-sends-prompts-list-changed-on-subscription"},
-	"json-schema-2020-12": {"sep-2106-composition-keywords-preserved", "sep-2106-conditional-keywords-preserved",
-		"sep-2106-anchor-keyword-preserved"},
 }
 
 // TestConformanceSuite2026 runs the suite pinned in e2e/conformance2026 on the Node 22

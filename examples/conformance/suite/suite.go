@@ -225,35 +225,6 @@ func ElicitationEnums(ctx context.Context) (string, error) {
 	return completed(res), nil
 }
 
-// address is a postal address.
-type address struct {
-	// Street is the street and number.
-	Street string `json:"street,omitempty"`
-	// City is the city.
-	City string `json:"city,omitempty"`
-}
-
-// Person is someone with an address.
-type Person struct {
-	// Name is the person's name.
-	Name string `json:"name,omitempty"`
-	// Address is where the person lives.
-	Address address `json:"address,omitzero"`
-	// Mail is where the person's mail goes, when not to the address.
-	Mail address `json:"mail,omitzero"`
-}
-
-// JSONSchema202012 echoes a person's name and addresses.
-//
-//toolgen:tool name=json_schema_2020_12_tool readonly idempotent openworld=false
-func JSONSchema202012(p Person) (string, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return "", err
-	}
-	return "JSON Schema 2020-12 tool called with: " + string(b), nil
-}
-
 // HeaderArgs are the arguments of test_custom_headers: the region goes in the HTTP
 // header Mcp-Param-Region too (MCP SEP-2243), which the server checks against it.
 type HeaderArgs struct {

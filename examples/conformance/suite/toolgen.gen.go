@@ -18,7 +18,7 @@ const (
 	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
 )
 
-// Tools returns the package's tools: confirm_delete, failing_job, greet, json_schema_2020_12_tool, multi_input, protocol_error_job, slow_compute, test_audio_content, test_custom_headers, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_input_required_result_capabilities, test_input_required_result_elicitation, test_input_required_result_list_roots, test_input_required_result_multi_round, test_input_required_result_multiple_inputs, test_input_required_result_request_state, test_input_required_result_sampling, test_input_required_result_tampered_state, test_logging_tool, test_missing_capability, test_multiple_content_types, test_sampling, test_simple_text, test_streaming_elicitation, test_tool_with_logging and test_tool_with_progress.
+// Tools returns the package's tools: confirm_delete, failing_job, greet, multi_input, protocol_error_job, slow_compute, test_audio_content, test_custom_headers, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_input_required_result_capabilities, test_input_required_result_elicitation, test_input_required_result_list_roots, test_input_required_result_multi_round, test_input_required_result_multiple_inputs, test_input_required_result_request_state, test_input_required_result_sampling, test_input_required_result_tampered_state, test_logging_tool, test_missing_capability, test_multiple_content_types, test_sampling, test_simple_text, test_streaming_elicitation, test_tool_with_logging and test_tool_with_progress.
 func Tools() *runtime.Toolset {
 	return runtime.NewToolset(toolgenTools[:], toolgenDispatch)
 }
@@ -55,21 +55,11 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string","description":"Who to greet."}},"required":["name"],"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "json_schema_2020_12_tool",
-	Description: "Echoes a person's name and addresses.",
-	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[7],
-		Idempotent: &toolgenHints[8],
-		OpenWorld:  &toolgenHints[9],
-	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string","description":"The person's name."},"address":{"$ref":"#/$defs/address","description":"Where the person lives."},"mail":{"$ref":"#/$defs/address","description":"Where the person's mail goes, when not to the address."}},"additionalProperties":false,"$defs":{"address":{"type":"object","description":"A postal address.","properties":{"street":{"type":"string","description":"The street and number."},"city":{"type":"string","description":"The city."}},"additionalProperties":false}}}`),
-	Strict:      true,
-}, {
 	Name:        "multi_input",
 	Description: "Asks the user two questions at once, in its task, and says what the\nuser answered to each.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[10],
-		OpenWorld: &toolgenHints[11],
+		ReadOnly:  &toolgenHints[7],
+		OpenWorld: &toolgenHints[8],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -78,8 +68,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "protocol_error_job",
 	Description: "Runs as a task and panics: its task fails with a JSON-RPC error.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[12],
-		OpenWorld: &toolgenHints[13],
+		ReadOnly:  &toolgenHints[9],
+		OpenWorld: &toolgenHints[10],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -88,9 +78,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "slow_compute",
 	Description: "Computes for the given number of seconds, then says it is done. It\nruns as a task, and ends cancelled when the task is.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[14],
-		Idempotent: &toolgenHints[15],
-		OpenWorld:  &toolgenHints[16],
+		ReadOnly:   &toolgenHints[11],
+		Idempotent: &toolgenHints[12],
+		OpenWorld:  &toolgenHints[13],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"seconds":{"type":"integer","description":"How long the computation takes.","minimum":0,"maximum":3600},"label":{"type":"string","description":"Names the computation in its result.","maxLength":200}},"required":["seconds"],"additionalProperties":false}`),
 	Strict:      true,
@@ -99,9 +89,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_audio_content",
 	Description: "Answers with a sound: a tenth of a second of silence, as a WAV audio block.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[17],
-		Idempotent: &toolgenHints[18],
-		OpenWorld:  &toolgenHints[19],
+		ReadOnly:   &toolgenHints[14],
+		Idempotent: &toolgenHints[15],
+		OpenWorld:  &toolgenHints[16],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -109,9 +99,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_custom_headers",
 	Description: "Answers with the region and the priority it was given, which the\nclient also sent as headers.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[20],
-		Idempotent: &toolgenHints[21],
-		OpenWorld:  &toolgenHints[22],
+		ReadOnly:   &toolgenHints[17],
+		Idempotent: &toolgenHints[18],
+		OpenWorld:  &toolgenHints[19],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"region":{"type":"string","description":"Where the query runs.","maxLength":100,"x-mcp-header":"Region"},"priority":{"type":"integer","description":"Orders the queries of a region.","minimum":0,"maximum":10,"x-mcp-header":"Priority"},"query":{"type":"string","description":"What to run.","maxLength":4000}},"required":["region"],"additionalProperties":false}`),
 	Strict:      true,
@@ -119,8 +109,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_elicitation",
 	Description: "Asks the user for a username and an email address, with the message,\nand answers with what the user did.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[23],
-		OpenWorld: &toolgenHints[24],
+		ReadOnly:  &toolgenHints[20],
+		OpenWorld: &toolgenHints[21],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"message":{"type":"string","description":"What to tell the user.","minLength":1,"maxLength":4000}},"required":["message"],"additionalProperties":false}`),
 	Strict:      true,
@@ -128,8 +118,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_elicitation_sep1034_defaults",
 	Description: "Asks the user to fill in a form whose fields have defaults.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[25],
-		OpenWorld: &toolgenHints[26],
+		ReadOnly:  &toolgenHints[22],
+		OpenWorld: &toolgenHints[23],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -137,14 +127,24 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_elicitation_sep1330_enums",
 	Description: "Asks the user to choose from enums of every kind.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[27],
-		OpenWorld: &toolgenHints[28],
+		ReadOnly:  &toolgenHints[24],
+		OpenWorld: &toolgenHints[25],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
 	Name:        "test_embedded_resource",
 	Description: "Answers with a text resource embedded in the result.",
+	Annotations: runtime.Annotations{
+		ReadOnly:   &toolgenHints[26],
+		Idempotent: &toolgenHints[27],
+		OpenWorld:  &toolgenHints[28],
+	},
+	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
+	Strict:      true,
+}, {
+	Name:        "test_error_handling",
+	Description: "Always fails.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[29],
 		Idempotent: &toolgenHints[30],
@@ -153,8 +153,8 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "test_error_handling",
-	Description: "Always fails.",
+	Name:        "test_image_content",
+	Description: "Answers with a picture: one red pixel, as a PNG image block.",
 	Annotations: runtime.Annotations{
 		ReadOnly:   &toolgenHints[32],
 		Idempotent: &toolgenHints[33],
@@ -163,21 +163,11 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 }, {
-	Name:        "test_image_content",
-	Description: "Answers with a picture: one red pixel, as a PNG image block.",
-	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[35],
-		Idempotent: &toolgenHints[36],
-		OpenWorld:  &toolgenHints[37],
-	},
-	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
-	Strict:      true,
-}, {
 	Name:        "test_input_required_result_capabilities",
 	Description: "Asks the user's name and the client's model, each when\nthe client declares the capability: a request the client cannot answer is not\nmade, and the tool goes on with the others.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[38],
-		OpenWorld: &toolgenHints[39],
+		ReadOnly:  &toolgenHints[35],
+		OpenWorld: &toolgenHints[36],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -185,8 +175,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_input_required_result_elicitation",
 	Description: "Asks the user's name, and greets them.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[40],
-		OpenWorld: &toolgenHints[41],
+		ReadOnly:  &toolgenHints[37],
+		OpenWorld: &toolgenHints[38],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -194,8 +184,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_input_required_result_list_roots",
 	Description: "Asks the client for its roots, and lists them.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[42],
-		OpenWorld: &toolgenHints[43],
+		ReadOnly:  &toolgenHints[39],
+		OpenWorld: &toolgenHints[40],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -203,8 +193,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_input_required_result_multi_round",
 	Description: "Asks the user's name, then, in a round of its own, their\nfavourite colour.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[44],
-		OpenWorld: &toolgenHints[45],
+		ReadOnly:  &toolgenHints[41],
+		OpenWorld: &toolgenHints[42],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -212,8 +202,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_input_required_result_multiple_inputs",
 	Description: "Asks the user's name, the model for a greeting and the\nclient for its roots, all in one round: it makes every request before it returns\nthe first one's error.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[46],
-		OpenWorld: &toolgenHints[47],
+		ReadOnly:  &toolgenHints[43],
+		OpenWorld: &toolgenHints[44],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -221,8 +211,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_input_required_result_request_state",
 	Description: "Asks the user to confirm; the answer comes with the state\nof the round that asked, which toolmcp reads back (state-ok).",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[48],
-		OpenWorld: &toolgenHints[49],
+		ReadOnly:  &toolgenHints[45],
+		OpenWorld: &toolgenHints[46],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -230,8 +220,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_input_required_result_sampling",
 	Description: "Asks the client's model the capital of France.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[50],
-		OpenWorld: &toolgenHints[51],
+		ReadOnly:  &toolgenHints[47],
+		OpenWorld: &toolgenHints[48],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -239,8 +229,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_input_required_result_tampered_state",
 	Description: "Asks the user to confirm; a requestState changed on its\nway back is refused with a JSON-RPC error.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[52],
-		OpenWorld: &toolgenHints[53],
+		ReadOnly:  &toolgenHints[49],
+		OpenWorld: &toolgenHints[50],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -248,9 +238,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_logging_tool",
 	Description: "Logs to the client at info level, which reaches a client of MCP\n2026-07-28 only when its request asked for a log level.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[54],
-		Idempotent: &toolgenHints[55],
-		OpenWorld:  &toolgenHints[56],
+		ReadOnly:   &toolgenHints[51],
+		Idempotent: &toolgenHints[52],
+		OpenWorld:  &toolgenHints[53],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -258,8 +248,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_missing_capability",
 	Description: "Asks the client's model, which only a client that declared\nsampling can answer: one that did not gets the JSON-RPC error -32021 (missing\nrequired client capability) under MCP 2026-07-28.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[57],
-		OpenWorld: &toolgenHints[58],
+		ReadOnly:  &toolgenHints[54],
+		OpenWorld: &toolgenHints[55],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -267,9 +257,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_multiple_content_types",
 	Description: "Answers with text, an image and an embedded JSON resource.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[59],
-		Idempotent: &toolgenHints[60],
-		OpenWorld:  &toolgenHints[61],
+		ReadOnly:   &toolgenHints[56],
+		Idempotent: &toolgenHints[57],
+		OpenWorld:  &toolgenHints[58],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -277,8 +267,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_sampling",
 	Description: "Asks the client's model the prompt and answers with its reply.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[62],
-		OpenWorld: &toolgenHints[63],
+		ReadOnly:  &toolgenHints[59],
+		OpenWorld: &toolgenHints[60],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"prompt":{"type":"string","description":"What to ask the client's model.","minLength":1,"maxLength":4000}},"required":["prompt"],"additionalProperties":false}`),
 	Strict:      true,
@@ -286,9 +276,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_simple_text",
 	Description: "Answers with one text block.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[64],
-		Idempotent: &toolgenHints[65],
-		OpenWorld:  &toolgenHints[66],
+		ReadOnly:   &toolgenHints[61],
+		Idempotent: &toolgenHints[62],
+		OpenWorld:  &toolgenHints[63],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -296,8 +286,8 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_streaming_elicitation",
 	Description: "Asks the user a question: under MCP 2026-07-28 the call's\nresponse is an input-required result, never a request of the server's own.",
 	Annotations: runtime.Annotations{
-		ReadOnly:  &toolgenHints[67],
-		OpenWorld: &toolgenHints[68],
+		ReadOnly:  &toolgenHints[64],
+		OpenWorld: &toolgenHints[65],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -305,9 +295,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_tool_with_logging",
 	Description: "Works in three steps and logs each to the client.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[69],
-		Idempotent: &toolgenHints[70],
-		OpenWorld:  &toolgenHints[71],
+		ReadOnly:   &toolgenHints[66],
+		Idempotent: &toolgenHints[67],
+		OpenWorld:  &toolgenHints[68],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -315,9 +305,9 @@ var toolgenTools = [...]runtime.Tool{{
 	Name:        "test_tool_with_progress",
 	Description: "Works in three steps and reports its progress after each.",
 	Annotations: runtime.Annotations{
-		ReadOnly:   &toolgenHints[72],
-		Idempotent: &toolgenHints[73],
-		OpenWorld:  &toolgenHints[74],
+		ReadOnly:   &toolgenHints[69],
+		Idempotent: &toolgenHints[70],
+		OpenWorld:  &toolgenHints[71],
 	},
 	InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
@@ -362,20 +352,6 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			return runtime.TextResult(out), nil
 		}
 	case 3:
-		// json_schema_2020_12_tool
-		var in Person
-		toolgenDecodePerson(d, &in)
-		if !d.Finish() {
-			return nil
-		}
-		return func(context.Context) (*runtime.Result, error) {
-			out, err := JSONSchema202012(in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		}
-	case 4:
 		// multi_input
 		d.EmptyObject()
 		if !d.Finish() {
@@ -388,7 +364,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 5:
+	case 4:
 		// protocol_error_job
 		d.EmptyObject()
 		if !d.Finish() {
@@ -397,7 +373,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, ProtocolErrorJob()
 		}
-	case 6:
+	case 5:
 		// slow_compute
 		var in SlowComputeArgs
 		toolgenDecodeSlowComputeArgs(d, &in)
@@ -411,7 +387,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 7:
+	case 6:
 		// test_audio_content
 		d.EmptyObject()
 		if !d.Finish() {
@@ -421,7 +397,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := Audio()
 			return out, nil
 		}
-	case 8:
+	case 7:
 		// test_custom_headers
 		var in HeaderArgs
 		toolgenDecodeHeaderArgs(d, &in)
@@ -432,7 +408,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := CustomHeaders(in)
 			return runtime.TextResult(out), nil
 		}
-	case 9:
+	case 8:
 		// test_elicitation
 		var in ElicitationArgs
 		toolgenDecodeElicitationArgs(d, &in)
@@ -446,7 +422,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 10:
+	case 9:
 		// test_elicitation_sep1034_defaults
 		d.EmptyObject()
 		if !d.Finish() {
@@ -459,7 +435,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 11:
+	case 10:
 		// test_elicitation_sep1330_enums
 		d.EmptyObject()
 		if !d.Finish() {
@@ -472,7 +448,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 12:
+	case 11:
 		// test_embedded_resource
 		d.EmptyObject()
 		if !d.Finish() {
@@ -482,7 +458,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := EmbeddedResource()
 			return out, nil
 		}
-	case 13:
+	case 12:
 		// test_error_handling
 		d.EmptyObject()
 		if !d.Finish() {
@@ -491,7 +467,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, ErrorHandling()
 		}
-	case 14:
+	case 13:
 		// test_image_content
 		d.EmptyObject()
 		if !d.Finish() {
@@ -501,7 +477,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := Image()
 			return out, nil
 		}
-	case 15:
+	case 14:
 		// test_input_required_result_capabilities
 		d.EmptyObject()
 		if !d.Finish() {
@@ -514,7 +490,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 16:
+	case 15:
 		// test_input_required_result_elicitation
 		d.EmptyObject()
 		if !d.Finish() {
@@ -527,7 +503,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 17:
+	case 16:
 		// test_input_required_result_list_roots
 		d.EmptyObject()
 		if !d.Finish() {
@@ -540,7 +516,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 18:
+	case 17:
 		// test_input_required_result_multi_round
 		d.EmptyObject()
 		if !d.Finish() {
@@ -553,7 +529,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 19:
+	case 18:
 		// test_input_required_result_multiple_inputs
 		d.EmptyObject()
 		if !d.Finish() {
@@ -566,7 +542,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 20:
+	case 19:
 		// test_input_required_result_request_state
 		d.EmptyObject()
 		if !d.Finish() {
@@ -579,7 +555,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 21:
+	case 20:
 		// test_input_required_result_sampling
 		d.EmptyObject()
 		if !d.Finish() {
@@ -592,7 +568,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 22:
+	case 21:
 		// test_input_required_result_tampered_state
 		d.EmptyObject()
 		if !d.Finish() {
@@ -605,7 +581,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 23:
+	case 22:
 		// test_logging_tool
 		d.EmptyObject()
 		if !d.Finish() {
@@ -615,7 +591,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := LoggingTool(ctx)
 			return runtime.TextResult(out), nil
 		}
-	case 24:
+	case 23:
 		// test_missing_capability
 		d.EmptyObject()
 		if !d.Finish() {
@@ -628,7 +604,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 25:
+	case 24:
 		// test_multiple_content_types
 		d.EmptyObject()
 		if !d.Finish() {
@@ -638,7 +614,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := MultipleContentTypes()
 			return out, nil
 		}
-	case 26:
+	case 25:
 		// test_sampling
 		var in SamplingArgs
 		toolgenDecodeSamplingArgs(d, &in)
@@ -652,7 +628,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 27:
+	case 26:
 		// test_simple_text
 		d.EmptyObject()
 		if !d.Finish() {
@@ -662,7 +638,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			out := SimpleText()
 			return runtime.TextResult(out), nil
 		}
-	case 28:
+	case 27:
 		// test_streaming_elicitation
 		d.EmptyObject()
 		if !d.Finish() {
@@ -675,7 +651,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 29:
+	case 28:
 		// test_tool_with_logging
 		d.EmptyObject()
 		if !d.Finish() {
@@ -688,7 +664,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 			}
 			return runtime.TextResult(out), nil
 		}
-	case 30:
+	case 29:
 		// test_tool_with_progress
 		d.EmptyObject()
 		if !d.Finish() {
@@ -715,9 +691,6 @@ var toolgenHints = [...]bool{
 	true,  // greet: ReadOnly
 	true,  // greet: Idempotent
 	false, // greet: OpenWorld
-	true,  // json_schema_2020_12_tool: ReadOnly
-	true,  // json_schema_2020_12_tool: Idempotent
-	false, // json_schema_2020_12_tool: OpenWorld
 	true,  // multi_input: ReadOnly
 	true,  // multi_input: OpenWorld
 	true,  // protocol_error_job: ReadOnly
@@ -836,37 +809,6 @@ func toolgenDecodeConfirmDeleteArgs(d *runtime.Decoder, v *ConfirmDeleteArgs) {
 	}
 	if seen[0] == runtime.Absent {
 		d.Missing("filename")
-	}
-}
-
-// toolgenDecodePerson reads a Person object into v.
-func toolgenDecodePerson(d *runtime.Decoder, v *Person) {
-	if !d.BeginObject() {
-		return
-	}
-	var seen [3]runtime.Presence
-	for d.NextField() {
-		switch string(d.FieldName()) {
-		case "name":
-			if d.Property(&seen[0], "name", runtime.Optional) {
-				if s, ok := d.String(); ok {
-					v.Name = s
-				}
-				d.Leave()
-			}
-		case "address":
-			if d.Property(&seen[1], "address", runtime.Optional) {
-				toolgenDecodeAddress(d, &v.Address)
-				d.Leave()
-			}
-		case "mail":
-			if d.Property(&seen[2], "mail", runtime.Optional) {
-				toolgenDecodeAddress(d, &v.Mail)
-				d.Leave()
-			}
-		default:
-			d.Unknown("name", "address", "mail")
-		}
 	}
 }
 
@@ -991,33 +933,5 @@ func toolgenDecodeSamplingArgs(d *runtime.Decoder, v *SamplingArgs) {
 	}
 	if seen[0] == runtime.Absent {
 		d.Missing("prompt")
-	}
-}
-
-// toolgenDecodeAddress reads a address object into v.
-func toolgenDecodeAddress(d *runtime.Decoder, v *address) {
-	if !d.BeginObject() {
-		return
-	}
-	var seen [2]runtime.Presence
-	for d.NextField() {
-		switch string(d.FieldName()) {
-		case "street":
-			if d.Property(&seen[0], "street", runtime.Optional) {
-				if s, ok := d.String(); ok {
-					v.Street = s
-				}
-				d.Leave()
-			}
-		case "city":
-			if d.Property(&seen[1], "city", runtime.Optional) {
-				if s, ok := d.String(); ok {
-					v.City = s
-				}
-				d.Leave()
-			}
-		default:
-			d.Unknown("street", "city")
-		}
 	}
 }

@@ -304,8 +304,9 @@ func sortedPair(a, b string) []string {
 // tasks/cancel cancels the tool's context, and the task ends cancelled; cancelling
 // it again, once it ended, is acknowledged alike and changes nothing.
 func TestTaskCancel(t *testing.T) {
-	stopped := make(chan error, 1)
+	started, stopped := make(chan struct{}), make(chan error, 1)
 	ts := taskTool(t, "wait", runtime.TaskOptional, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+		close(started)
 		<-ctx.Done()
 		stopped <- ctx.Err()
 		return nil, ctx.Err()
@@ -317,14 +318,26 @@ func TestTaskCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Cancelled before its tool starts, a task ends without running it: wait for the
+	// tool, whose context the cancel must reach.
+	select {
+	case <-started:
+	case <-ctx.Done():
+		t.Fatal("the task's tool did not start")
+	}
 	for range 2 {
 		ack, err := c.Cancel(ctx, created.TaskID)
 		if err != nil || !isAck(ack) {
 			t.Fatalf("tasks/cancel: %s, %v", ack, err)
 		}
 	}
-	if err := <-stopped; !errors.Is(err, context.Canceled) {
-		t.Errorf("the tool's context ended with %v", err)
+	select {
+	case err := <-stopped:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the tool's context ended with %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("tasks/cancel did not reach the tool's context")
 	}
 	done, err := c.Await(ctx, created.TaskID)
 	if err != nil {

@@ -216,11 +216,12 @@ func TestCancelOnAnotherReplica(t *testing.T) {
 	url := testDatabase(t)
 	storeA, _ := openStore(t, url)
 	storeB, _ := openStore(t, url)
-	stopped := make(chan error, 1)
+	started, stopped := make(chan struct{}), make(chan error, 1)
 	ts, err := runtime.NewTool(runtime.Tool{
 		Name: "wait", Description: "Waits.", InputSchema: json.RawMessage(`{"type":"object"}`),
 		Annotations: runtime.Annotations{ReadOnly: new(true)}, Task: runtime.TaskOptional,
 	}, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+		close(started)
 		<-ctx.Done()
 		stopped <- ctx.Err()
 		return nil, ctx.Err()
@@ -234,11 +235,23 @@ func TestCancelOnAnotherReplica(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Cancelled before its tool starts, a task ends without running it: wait for the
+	// tool on A, whose context the cancel on B must reach.
+	select {
+	case <-started:
+	case <-ctx.Done():
+		t.Fatal("the task's tool did not start")
+	}
 	if _, err := b.Cancel(ctx, created.TaskID); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-stopped; !errors.Is(err, context.Canceled) {
-		t.Errorf("the tool's context on A ended with %v", err)
+	select {
+	case err := <-stopped:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the tool's context on A ended with %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("tasks/cancel on B did not reach the tool's context on A")
 	}
 	done, err := b.Await(ctx, created.TaskID)
 	if err != nil || done.Status != "cancelled" {

@@ -36,8 +36,12 @@ import (
 // A schema of the keywords toolgen writes (type, one or ["T", "null"]; properties,
 // required, additionalProperties, items, $defs, a local $ref, the anyOf of an optional
 // value, enum, const, default, the bounds, lengths, pattern, format, contentEncoding
-// base64, minItems, maxItems, uniqueItems, minProperties, maxProperties and a
-// propertyNames enum) is read as a generated decoder reads it, below. Any other schema
+// base64, minItems, maxItems, uniqueItems, minProperties, maxProperties, a
+// propertyNames enum, and the oneOf of a tagged union: closed objects, each with a
+// required string const of the same name, its discriminator) is read as a generated
+// decoder reads it, below; a tagged union as a generated union decoder reads it (the
+// discriminator found wherever it stands, the variant it names read in one pass, the
+// same messages). Any other schema
 // is read by the general engine, as JSON Schema draft 2020-12 says: every assertion of
 // the core, applicator, validation and unevaluated vocabularies (anyOf, oneOf, allOf,
 // not, if/then/else, dependentRequired, dependentSchemas, prefixItems, contains with
@@ -225,6 +229,11 @@ func anySensitive(n *node, seen map[*node]bool) bool {
 	}
 	for _, p := range n.props {
 		if p.sensitive || anySensitive(p.node, seen) {
+			return true
+		}
+	}
+	for _, v := range n.variants {
+		if anySensitive(v, seen) {
 			return true
 		}
 	}
@@ -437,6 +446,8 @@ func (st *interp) value(n *node) {
 		st.object(n)
 	case kindArray:
 		st.array(n)
+	case kindUnion:
+		st.union(n)
 	}
 }
 
@@ -583,10 +594,29 @@ func (d *Decoder) lastNumber() decimal {
 // object reads an object: its declared properties as a generated struct decoder
 // reads them, the others as a generated map decoder reads its entries.
 func (st *interp) object(n *node) {
-	d := st.d
-	if !d.BeginObject() {
+	if !st.d.BeginObject() {
 		return
 	}
+	st.members(n, "", "")
+}
+
+// union reads a tagged union as a generated union decoder does: Decoder.BeginUnion
+// finds the discriminator wherever it stands, then the variant it names reads the
+// object's properties, the discriminator's value skipped.
+func (st *interp) union(n *node) {
+	i := st.d.BeginUnion(n.tag, n.tagValues...)
+	if i < 0 {
+		return
+	}
+	st.members(n.variants[i], n.tag, n.tagJSON[i])
+}
+
+// members reads the properties of an object whose opening brace was read, of the
+// object node n. tag, when not "", is the discriminator of the union whose variant n
+// is: BeginUnion read it, so its value is skipped (and written as tagJSON), and its
+// absence is not reported again.
+func (st *interp) members(n *node, tag, tagJSON string) {
+	d := st.d
 	var seenBuf [16]Presence
 	seen := seenBuf[:0]
 	if len(n.props) <= len(seenBuf) {
@@ -607,6 +637,16 @@ func (st *interp) object(n *node) {
 			}
 			if p.sensitive {
 				flags |= Sensitive
+			}
+			if tag != "" && p.name == tag {
+				// BeginUnion read it: this variant's value.
+				if d.Property(&seen[i], p.name, Required) {
+					st.member(&first, p.name)
+					st.raw(tagJSON)
+					d.Skip()
+					d.Leave()
+				}
+				continue
 			}
 			if p.badName {
 				// A name propertyNames refuses, unless null makes it absent.
@@ -654,7 +694,7 @@ func (st *interp) object(n *node) {
 	for i, p := range n.props {
 		switch {
 		case p.required:
-			if seen[i] == Absent {
+			if seen[i] == Absent && (tag == "" || p.name != tag) {
 				d.Missing(p.name)
 			}
 		case p.def != nil:

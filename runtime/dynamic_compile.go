@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,7 @@ const (
 	kindBool
 	kindObject // properties and/or additional properties
 	kindArray
+	kindUnion // a discriminated oneOf: Decoder.BeginUnion, then the variant's properties
 )
 
 // durationPattern is the pattern toolgen writes for a Go time.Duration: a string under
@@ -100,6 +102,14 @@ type node struct {
 	items              *node
 	minItems, maxItems int // -1 when absent
 	unique             bool
+
+	// Unions: a discriminated oneOf, read as a generated union decoder reads it. tag
+	// is the discriminator property; variants[i], an object node, is the variant whose
+	// tag is tagValues[i] (tagJSON[i] as JSON text).
+	tag       string
+	tagValues []string
+	tagJSON   []string
+	variants  []*node
 }
 
 // prop is one property of an object node.
@@ -445,6 +455,7 @@ var toolgenKeywords = map[string]bool{
 	"exclusiveMaximum": true, "multipleOf": true, "minLength": true, "maxLength": true,
 	"pattern": true, "format": true, "minItems": true, "maxItems": true, "uniqueItems": true,
 	"minProperties": true, "maxProperties": true, "propertyNames": true, "contentEncoding": true,
+	"oneOf": true,
 }
 
 // beyondToolgen reports, in one walk of the schema without allocating, whether the
@@ -466,6 +477,11 @@ func beyondToolgen(s *jv, depth int) bool {
 	_, typed := s.get("type")
 	_, ref := s.get("$ref")
 	_, any := s.get("anyOf")
+	one, union := s.get("oneOf")
+	if union && unionTag(one) == "" {
+		return true // a oneOf other than the canonical union's
+	}
+	any = any || union
 	_, enum := s.get("enum")
 	_, cnst := s.get("const")
 	if enum && cnst {
@@ -498,7 +514,7 @@ func beyondToolgen(s *jv, depth int) bool {
 			if beyondToolgen(v, depth+1) {
 				return true
 			}
-		case "anyOf":
+		case "anyOf", "oneOf":
 			if v.kind == 'a' {
 				for _, sub := range v.items {
 					if beyondToolgen(sub, depth+1) {
@@ -598,6 +614,16 @@ func (c *compiler) compileInto(n *node, s *jv) {
 		// The referenced schema with the keywords beside: made once every schema is
 		// compiled, since the reference may be to one being compiled.
 		c.overlays = append(c.overlays, overlay{n: n, target: r, s: s})
+		return
+	}
+	if v, ok := s.get("oneOf"); ok {
+		for _, k := range s.keys {
+			if k != "oneOf" && k != "default" && k != "$defs" && k != "definitions" && !annotationKeywords[k] && !strings.HasPrefix(k, "x-") {
+				c.fail(s, "", k, "beside oneOf: only annotations and default may stand beside the oneOf of a union")
+				return
+			}
+		}
+		c.union(n, v)
 		return
 	}
 	if v, ok := s.get("anyOf"); ok {
@@ -739,6 +765,107 @@ func (c *compiler) anyOf(n *node, v *jv) {
 		i = 1
 	}
 	n.ref, n.nullable = c.compile(v.items[i]), true
+}
+
+// union compiles the oneOf of a tagged union as toolgen writes it (the canonical
+// form): every branch a closed object (type object, additionalProperties false) with a
+// required property of the same name, the discriminator, whose schema is a string
+// const, each branch's its own. It is read as a generated union decoder reads it.
+func (c *compiler) union(n *node, v *jv) {
+	tag := unionTag(v)
+	if tag == "" {
+		c.fail(v, "", "oneOf", "only the oneOf of a tagged union is read by the toolgen engine: closed objects told apart by a required string const property of the same name")
+		return
+	}
+	n.kind, n.tag = kindUnion, tag
+	values := make(map[string]bool, len(v.items))
+	for i, b := range v.items {
+		props, _ := b.get("properties")
+		t, _ := props.get(tag)
+		k, _ := t.get("const")
+		if values[k.str] {
+			c.fail(v, strconv.Itoa(i), "oneOf", "two branches of the union have the discriminator "+strconv.Quote(k.str))
+			return
+		}
+		values[k.str] = true
+		j, _ := json.Marshal(k.str)
+		n.tagValues = append(n.tagValues, k.str)
+		n.tagJSON = append(n.tagJSON, string(j))
+		n.variants = append(n.variants, c.compile(b))
+	}
+}
+
+// unionTag returns the name of the discriminator of a oneOf that is a tagged
+// union as toolgen writes it (see union), or "" when it is not one, without
+// allocating.
+func unionTag(v *jv) string {
+	if v.kind != 'a' || len(v.items) == 0 {
+		return ""
+	}
+	tag := ""
+	for i, b := range v.items {
+		if b.kind != 'o' {
+			return ""
+		}
+		if t, ok := b.get("type"); !ok || t.kind != 's' || t.str != "object" {
+			return ""
+		}
+		if a, ok := b.get("additionalProperties"); !ok || a.kind != 'b' || a.b {
+			return ""
+		}
+		props, ok := b.get("properties")
+		if !ok || props.kind != 'o' {
+			return ""
+		}
+		if i == 0 {
+			// The first property that is a string const: toolgen writes the
+			// discriminator first.
+			for j, name := range props.keys {
+				if constString(props.vals[j]) != nil {
+					tag = name
+					break
+				}
+			}
+			if tag == "" {
+				return ""
+			}
+		}
+		p, ok := props.get(tag)
+		if !ok {
+			return ""
+		}
+		k := constString(p)
+		if k == nil {
+			return ""
+		}
+		req, ok := b.get("required")
+		if !ok || req.kind != 'a' || !slices.ContainsFunc(req.items, func(r *jv) bool { return r.kind == 's' && r.str == tag }) {
+			return ""
+		}
+	}
+	return tag
+}
+
+// constString returns the const of a schema {"type": "string", "const": "..."} (with
+// annotations beside), or nil when s is not one.
+func constString(s *jv) *jv {
+	if s.kind != 'o' {
+		return nil
+	}
+	t, ok := s.get("type")
+	if !ok || t.kind != 's' || t.str != "string" {
+		return nil
+	}
+	k, ok := s.get("const")
+	if !ok || k.kind != 's' {
+		return nil
+	}
+	for _, key := range s.keys {
+		if key != "type" && key != "const" && !annotationKeywords[key] && !strings.HasPrefix(key, "x-") {
+			return nil
+		}
+	}
+	return k
 }
 
 func (c *compiler) stringNode(n *node, s *jv) {
@@ -1336,6 +1463,13 @@ func markSensitive(n *node, segs []string) bool {
 		if seg == "*" && n.additional != nil {
 			return markSensitive(n.additional, segs[1:])
 		}
+	case kindUnion:
+		// A property of any variant: each that has it.
+		found := false
+		for _, v := range n.variants {
+			found = markSensitive(v, segs) || found
+		}
+		return found
 	}
 	return false
 }
@@ -1382,6 +1516,14 @@ func sensitivePaths(n *node, prefix string, visiting, cyclic map[*node]bool, out
 		}
 		if n.additional != nil {
 			out = sensitivePaths(n.additional, prefix+"/*", visiting, cyclic, out, budget)
+		}
+	case kindUnion:
+		for _, v := range n.variants {
+			for _, p := range sensitivePaths(v, prefix, visiting, cyclic, nil, budget) {
+				if !slices.Contains(out, p) {
+					out = append(out, p)
+				}
+			}
 		}
 	}
 	return out

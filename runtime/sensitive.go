@@ -45,6 +45,13 @@ func markSensitiveDeep(root *node, segs []string) bool {
 			}
 			walk(n.items, i)
 			walk(n.additional, i)
+			for _, v := range n.variants {
+				walk(v, i)
+			}
+		case n.kind == kindUnion:
+			for _, v := range n.variants {
+				walk(v, i)
+			}
 		case n.kind == kindArray:
 			if seg == "*" {
 				walk(n.items, i+1)
@@ -75,7 +82,7 @@ func cyclicNodes(root *node) map[*node]bool {
 	var stack []*node
 	cyclic := map[*node]bool{}
 	edges := func(n *node) []*node {
-		out := []*node{n.ref, n.items, n.additional}
+		out := append([]*node{n.ref, n.items, n.additional}, n.variants...)
 		for _, p := range n.props {
 			out = append(out, p.node)
 		}

@@ -7,7 +7,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -292,10 +291,3 @@ func TestToolgenDynamic(t *tgtesting.T) {
 	t.Logf("%d cases differ only in properties whose Go type the schema does not say", differ)
 }
 `
-
-// hasUnion reports whether a package's tools use a tagged union.
-func hasUnion(pkg *model.Package) bool {
-	return slices.ContainsFunc(pkg.Types, func(nt *model.NamedType) bool {
-		return nt.Underlying != nil && nt.Underlying.Kind == model.Union
-	})
-}

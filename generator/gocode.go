@@ -15,6 +15,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/model"
 	tgruntime "github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/jsonread"
@@ -1041,7 +1042,7 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 				cond = jen.Op("!").Id("b" + sfx)
 			}
 			body = append(body, jen.If(cond).Block(
-				jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, "CodeConst"), jen.Lit("must be "+c.Const)),
+				jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, "CodeConst"), jen.Lit(oneOfMessage([]string{c.Const}))),
 			))
 		}
 		body = append(body, dst.place().Op("=").Add(g.convert(r, jen.Id("b"+sfx), "bool")))
@@ -1166,12 +1167,9 @@ func (g *goGen) enumLiteral(r resolved, v string) jen.Code {
 	return g.convert(r, jen.Op(v), "")
 }
 
-func oneOfMessage(vals []string) string {
-	if len(vals) == 1 {
-		return "must be " + vals[0]
-	}
-	return "must be one of " + strings.Join(vals, ", ")
-}
+// oneOfMessage is the message of a value that is none of vals (JSON texts): the
+// program's, which a dynamic tool reports too.
+func oneOfMessage(vals []string) string { return program.OneOf(vals) }
 
 // hasStringKeywords reports keywords that a text value is checked against as a string.
 func hasStringKeywords(c *model.Constraints) bool {
@@ -1410,16 +1408,16 @@ func (g *goGen) numberChecks(c *model.Constraints, n string) []jen.Code {
 	if c.NotZero {
 		out = append(out, jen.Qual(implPkg, "NotZero").Call(jen.Id("d"), jen.Id(n)))
 	}
-	check := func(op, bound, code, msg string) {
+	check := func(op, bound, code, keyword string) {
 		if bound == "" {
 			return
 		}
-		out = append(out, jen.If(jen.Id(n).Op(op).Op(bound)).Block(failBound(code, msg, bound)))
+		out = append(out, jen.If(jen.Id(n).Op(op).Op(bound)).Block(failBound(code, keyword, bound)))
 	}
-	check("<", c.Minimum, "CodeMinimum", "must be at least")
-	check(">", c.Maximum, "CodeMaximum", "must be at most")
-	check("<=", c.ExclusiveMinimum, "CodeExclusiveMinimum", "must be greater than")
-	check(">=", c.ExclusiveMaximum, "CodeExclusiveMaximum", "must be less than")
+	check("<", c.Minimum, "CodeMinimum", "minimum")
+	check(">", c.Maximum, "CodeMaximum", "maximum")
+	check("<=", c.ExclusiveMinimum, "CodeExclusiveMinimum", "exclusiveMinimum")
+	check(">=", c.ExclusiveMaximum, "CodeExclusiveMaximum", "exclusiveMaximum")
 	if c.MultipleOf != "" {
 		out = append(out, jen.Id("d").Dot("MultipleOf").Call(jen.Lit(c.MultipleOf)))
 	}
@@ -1439,21 +1437,21 @@ func (g *goGen) integerChecks(c *model.Constraints, n string, signed bool) []jen
 	}
 	// check adds "if n op bound { fail }", where op holds for every n above the
 	// bound when up (<=: the exclusive minimum) and below it otherwise.
-	check := func(op, bound, code, msg string, up bool) {
+	check := func(op, bound, code, keyword string, up bool) {
 		if bound == "" {
 			return
 		}
 		switch side := outside(bound, signed); {
 		case side == 0:
-			out = append(out, jen.If(jen.Id(n).Op(op).Op(bound)).Block(failBound(code, msg, bound)))
+			out = append(out, jen.If(jen.Id(n).Op(op).Op(bound)).Block(failBound(code, keyword, bound)))
 		case side > 0 == up: // every value is on the failing side
-			out = append(out, failBound(code, msg, bound))
+			out = append(out, failBound(code, keyword, bound))
 		}
 	}
-	check("<=", c.ExclusiveMinimum, "CodeExclusiveMinimum", "must be greater than", true)
-	check(">=", c.ExclusiveMaximum, "CodeExclusiveMaximum", "must be less than", false)
+	check("<=", c.ExclusiveMinimum, "CodeExclusiveMinimum", "exclusiveMinimum", true)
+	check(">=", c.ExclusiveMaximum, "CodeExclusiveMaximum", "exclusiveMaximum", false)
 	if m := c.MultipleOf; m != "" {
-		fail := failBound("CodeMultipleOf", "must be a multiple of", m)
+		fail := failBound("CodeMultipleOf", "multipleOf", m)
 		if outside(m, signed) == 0 {
 			out = append(out, jen.If(jen.Id(n).Op("%").Op(m).Op("!=").Lit(0)).Block(fail))
 		} else {
@@ -1463,9 +1461,10 @@ func (g *goGen) integerChecks(c *model.Constraints, n string, signed bool) []jen
 	return out
 }
 
-// failBound is the violation of a bound: msg, then the bound.
-func failBound(code, msg, bound string) jen.Code {
-	return jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(msg+" "+bound))
+// failBound is the violation of the bound of a keyword: the program's message, which
+// a dynamic tool reports too.
+func failBound(code, keyword, bound string) jen.Code {
+	return jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(program.Bound(keyword, bound)))
 }
 
 // outside tells where the integer constant v (JSON text) lies against the range of

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	prog "github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 	"github.com/toolgen/toolgen/runtime/safetext"
 )
@@ -535,15 +536,7 @@ func cutName(s string) string {
 
 // cutText returns the longest prefix of s of at most n bytes that does not split a
 // character.
-func cutText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
+func cutText(s string, n int) string { return prog.CutText(s, n) }
 
 // validText returns s with each run of invalid UTF-8 bytes replaced by U+FFFD.
 func validText(s string) string {

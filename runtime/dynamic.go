@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	prog "github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/runtime/internal/lists"
 )
 
@@ -504,7 +505,7 @@ func (st *interp) intValue(n *node) {
 		}
 	}
 	if n.multInt != 0 && v%n.multInt != 0 {
-		d.Fail(CodeMultipleOf, "must be a multiple of "+n.multText)
+		d.Fail(CodeMultipleOf, prog.Bound("multipleOf", n.multText))
 	}
 	if n.multiple != "" {
 		d.MultipleOf(n.multiple)
@@ -532,7 +533,7 @@ func (st *interp) uintValue(n *node) {
 		}
 	}
 	if n.multInt != 0 && v%uint64(n.multInt) != 0 {
-		d.Fail(CodeMultipleOf, "must be a multiple of "+n.multText)
+		d.Fail(CodeMultipleOf, prog.Bound("multipleOf", n.multText))
 	}
 	if n.multiple != "" {
 		d.MultipleOf(n.multiple)

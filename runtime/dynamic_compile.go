@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	prog "github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
@@ -966,25 +967,25 @@ func (c *compiler) numberNode(n *node, s *jv, integer bool) {
 			}
 		} else {
 			if hasMin {
-				n.lo = c.intBound(n, s, minT, "minimum", CodeMinimum, "must be at least", '<', n.lo)
+				n.lo = c.intBound(n, s, minT, "minimum", CodeMinimum, prog.BoundWords("minimum"), '<', n.lo)
 			}
 			if hasMax {
-				n.hi = c.intBound(n, s, maxT, "maximum", CodeMaximum, "must be at most", '>', n.hi)
+				n.hi = c.intBound(n, s, maxT, "maximum", CodeMaximum, prog.BoundWords("maximum"), '>', n.hi)
 			}
 		}
 	} else {
 		if hasMin {
-			n.checks = append(n.checks, c.numCheck(s, minT, "minimum", CodeMinimum, "must be at least", '<', false))
+			n.checks = append(n.checks, c.numCheck(s, minT, "minimum", CodeMinimum, prog.BoundWords("minimum"), '<', false))
 		}
 		if hasMax {
-			n.checks = append(n.checks, c.numCheck(s, maxT, "maximum", CodeMaximum, "must be at most", '>', false))
+			n.checks = append(n.checks, c.numCheck(s, maxT, "maximum", CodeMaximum, prog.BoundWords("maximum"), '>', false))
 		}
 	}
 	if hasExMin {
-		n.checks = append(n.checks, c.numCheck(s, exMinT, "exclusiveMinimum", CodeExclusiveMinimum, "must be greater than", '[', integer))
+		n.checks = append(n.checks, c.numCheck(s, exMinT, "exclusiveMinimum", CodeExclusiveMinimum, prog.BoundWords("exclusiveMinimum"), '[', integer))
 	}
 	if hasExMax {
-		n.checks = append(n.checks, c.numCheck(s, exMaxT, "exclusiveMaximum", CodeExclusiveMaximum, "must be less than", ']', integer))
+		n.checks = append(n.checks, c.numCheck(s, exMaxT, "exclusiveMaximum", CodeExclusiveMaximum, prog.BoundWords("exclusiveMaximum"), ']', integer))
 	}
 	if hasMult {
 		q, ok := parseDecimal([]byte(multT))
@@ -1229,37 +1230,15 @@ func b2i(b bool) int {
 }
 
 // maxListedBytes bounds the text of a list of values or names in a violation's
-// message: past it, the list ends with how many more there are, so that a schema's
-// enum of ten thousand values costs a violation no more text than one of ten.
-const maxListedBytes = 400
+// message (see prog.MaxListedBytes).
+const maxListedBytes = prog.MaxListedBytes
 
 // oneOfMessage is the message of a value that is none of the values whose JSON texts
-// are vals.
-func oneOfMessage(vals []string) string {
-	if len(vals) == 1 {
-		return "must be " + cutList(vals)
-	}
-	return "must be one of " + cutList(vals)
-}
+// are vals: prog.OneOf, which generated code's messages are written from too.
+func oneOfMessage(vals []string) string { return prog.OneOf(vals) }
 
-// cutList joins items with commas, cut to about maxListedBytes.
-func cutList(items []string) string {
-	var b strings.Builder
-	for i, it := range items {
-		if i > 0 && b.Len()+len(it) > maxListedBytes {
-			b.WriteString(", … (" + strconv.Itoa(len(items)-i) + " more)")
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if len(it) > maxListedBytes {
-			it = cutText(it, maxListedBytes) + "…"
-		}
-		b.WriteString(it)
-	}
-	return b.String()
-}
+// cutList joins items with commas, cut to about maxListedBytes (prog.CutList).
+func cutList(items []string) string { return prog.CutList(items) }
 
 func (c *compiler) objectNode(n *node, s *jv) {
 	n.kind = kindObject

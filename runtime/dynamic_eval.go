@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	prog "github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/runtime/safetext"
 
 	"github.com/toolgen/toolgen/runtime/jsonread"
@@ -872,7 +873,7 @@ func (st *feval) number(n *fnum, v *fval) {
 		}
 	}
 	if n.multiple != nil && !isMultiple(x, *n.multiple) {
-		st.fail(v, CodeMultipleOf, "must be a multiple of "+n.multText)
+		st.fail(v, CodeMultipleOf, prog.Bound("multipleOf", n.multText))
 	}
 }
 
@@ -880,10 +881,10 @@ func (st *feval) str(n *fstr, v *fval) {
 	if n.minLen >= 0 || n.maxLen >= 0 {
 		c := utf8.RuneCountInString(v.s)
 		if n.minLen >= 0 && c < n.minLen {
-			st.fail(v, CodeMinLength, "must be at least "+strconv.Itoa(n.minLen)+" "+plural(n.minLen, "character", "characters")+" long")
+			st.fail(v, CodeMinLength, prog.Length("minLength", n.minLen))
 		}
 		if n.maxLen >= 0 && c > n.maxLen {
-			st.fail(v, CodeMaxLength, "must be at most "+strconv.Itoa(n.maxLen)+" "+plural(n.maxLen, "character", "characters")+" long")
+			st.fail(v, CodeMaxLength, prog.Length("maxLength", n.maxLen))
 		}
 	}
 	if n.pattern != nil && !n.pattern.MatchString(v.s) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	prog "github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
@@ -624,14 +625,15 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 		b := fbound{dec: x}
 		switch k {
 		case "minimum":
-			b.op, b.code, b.msg = '<', CodeMinimum, "must be at least "+v.str
+			b.op, b.code = '<', CodeMinimum
 		case "maximum":
-			b.op, b.code, b.msg = '>', CodeMaximum, "must be at most "+v.str
+			b.op, b.code = '>', CodeMaximum
 		case "exclusiveMinimum":
-			b.op, b.code, b.msg = '[', CodeExclusiveMinimum, "must be greater than "+v.str
+			b.op, b.code = '[', CodeExclusiveMinimum
 		default:
-			b.op, b.code, b.msg = ']', CodeExclusiveMaximum, "must be less than "+v.str
+			b.op, b.code = ']', CodeExclusiveMaximum
 		}
+		b.msg = prog.Bound(k, v.str)
 		n.nums().bounds = append(n.nums().bounds, b)
 	case "multipleOf":
 		x, ok := parseDecimal([]byte(v.str))

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	prog "github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
@@ -338,13 +339,13 @@ func (d *Decoder) Int(min, max int64) (int64, bool) {
 func (d *Decoder) intInRange(n, min, max int64) (int64, bool) {
 	if n < min {
 		if !d.failing() {
-			d.Fail(CodeMinimum, "must be at least "+strconv.FormatInt(min, 10))
+			d.Fail(CodeMinimum, prog.Bound("minimum", strconv.FormatInt(min, 10)))
 		}
 		return 0, false
 	}
 	if n > max {
 		if !d.failing() {
-			d.Fail(CodeMaximum, "must be at most "+strconv.FormatInt(max, 10))
+			d.Fail(CodeMaximum, prog.Bound("maximum", strconv.FormatInt(max, 10)))
 		}
 		return 0, false
 	}
@@ -357,12 +358,12 @@ func (d *Decoder) Uint(min, max uint64) (uint64, bool) {
 		switch u := uint64(n); {
 		case n < 0 || u < min:
 			if !d.failing() {
-				d.Fail(CodeMinimum, "must be at least "+strconv.FormatUint(min, 10))
+				d.Fail(CodeMinimum, prog.Bound("minimum", strconv.FormatUint(min, 10)))
 			}
 			return 0, false
 		case u > max:
 			if !d.failing() {
-				d.Fail(CodeMaximum, "must be at most "+strconv.FormatUint(max, 10))
+				d.Fail(CodeMaximum, prog.Bound("maximum", strconv.FormatUint(max, 10)))
 			}
 			return 0, false
 		default:
@@ -380,7 +381,7 @@ func (d *Decoder) Uint(min, max uint64) (uint64, bool) {
 		return 0, false
 	case neg && mag != 0:
 		if !d.failing() {
-			d.Fail(CodeMinimum, "must be at least "+strconv.FormatUint(min, 10))
+			d.Fail(CodeMinimum, prog.Bound("minimum", strconv.FormatUint(min, 10)))
 		}
 		return 0, false
 	case overflow:
@@ -388,12 +389,12 @@ func (d *Decoder) Uint(min, max uint64) (uint64, bool) {
 		return 0, false
 	case mag < min:
 		if !d.failing() {
-			d.Fail(CodeMinimum, "must be at least "+strconv.FormatUint(min, 10))
+			d.Fail(CodeMinimum, prog.Bound("minimum", strconv.FormatUint(min, 10)))
 		}
 		return 0, false
 	case mag > max:
 		if !d.failing() {
-			d.Fail(CodeMaximum, "must be at most "+strconv.FormatUint(max, 10))
+			d.Fail(CodeMaximum, prog.Bound("maximum", strconv.FormatUint(max, 10)))
 		}
 		return 0, false
 	}
@@ -433,7 +434,7 @@ func (d *Decoder) MultipleOf(divisor string) {
 	}
 	if !isMultiple(x, q) {
 		if !d.failing() {
-			d.Fail(CodeMultipleOf, "must be a multiple of "+divisor)
+			d.Fail(CodeMultipleOf, prog.Bound("multipleOf", divisor))
 		}
 	}
 }
@@ -516,7 +517,7 @@ func (d *Decoder) MinLength(s string, n int) {
 func (d *Decoder) minLength(s string, n int) {
 	if len(s) < n || utf8.RuneCountInString(s) < n {
 		if !d.failing() {
-			d.Fail(CodeMinLength, "must be at least "+strconv.Itoa(n)+" "+plural(n, "character", "characters")+" long")
+			d.Fail(CodeMinLength, prog.Length("minLength", n))
 		}
 	}
 }
@@ -531,7 +532,7 @@ func (d *Decoder) MaxLength(s string, n int) {
 func (d *Decoder) maxLength(s string, n int) {
 	if len(s)/4 > n || utf8.RuneCountInString(s) > n {
 		if !d.failing() {
-			d.Fail(CodeMaxLength, "must be at most "+strconv.Itoa(n)+" "+plural(n, "character", "characters")+" long")
+			d.Fail(CodeMaxLength, prog.Length("maxLength", n))
 		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 // that calls every tool through its generated Toolset and as runtime.NewTool builds it
 // from the tool's InputSchema, on the structural cases and a matrix of values for each
 // property. Both must agree on accept/reject and on the model's text of a rejection.
-// (internal/dyntest does the same, with the values and each Go type's reasons, for the
+// (internal/difftest does the same, with the values and each Go type's reasons, for the
 // examples and the conformance tools, which this module builds.)
 func TestGoldenDynamicDifferential(t *testing.T) {
 	if testing.Short() {
@@ -93,7 +93,7 @@ var (
 )
 
 // goTyped returns, per tool, the top-level properties whose Go type the canonical
-// schema does not say, so that a dynamic tool reads them otherwise (internal/dyntest
+// schema does not say, so that a dynamic tool reads them otherwise (internal/difftest
 // lists why): a float32, a TextUnmarshaler, a Go array, a json.RawMessage, a string
 // with format date-time, a time.Time with a layout, an unsigned integer (its signedness
 // is a guess from its bounds, which an enum or a const leave out), a signed one with

@@ -10,7 +10,6 @@ import (
 
 	"github.com/toolgen/toolgen/internal/conformance/other"
 	"github.com/toolgen/toolgen/internal/difftest"
-	"github.com/toolgen/toolgen/internal/dyntest"
 	"github.com/toolgen/toolgen/runtime"
 )
 
@@ -18,17 +17,17 @@ import (
 // generated Toolset and as runtime.NewTool builds it from toolschema/<tool>.json, on
 // the conformance tests' inputs, the cost tests' adversarial families, the structural
 // cases of internal/difftest and a matrix of values of every JSON type for every
-// property. See internal/dyntest for what may differ and why.
+// property. See internal/difftest for what may differ and why.
 
 // dynamicSubjects returns a subject per tool of the package.
-func dynamicSubjects(t testing.TB) []dyntest.Subject {
+func dynamicSubjects(t testing.TB) []difftest.Twin {
 	tools := runtime.Join(Tools(), StoreTools(&Store{prefix: "v:"}))
 	schema := func(name string) []byte {
 		b, err := os.ReadFile(filepath.Join("toolschema", name+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return dyntest.InputSchema(t, b)
+		return difftest.InputSchemaOf(t, b)
 	}
 	value := func(decode func(d *runtime.Decoder) any) func([]byte) (json.RawMessage, error) {
 		return func(args []byte) (json.RawMessage, error) {
@@ -40,9 +39,9 @@ func dynamicSubjects(t testing.TB) []dyntest.Subject {
 			return json.Marshal(v)
 		}
 	}
-	var out []dyntest.Subject
+	var out []difftest.Twin
 	for _, tool := range tools.Tools() {
-		s := dyntest.Subject{Tools: tools, Tool: tool.Name, Schema: schema(tool.Name)}
+		s := difftest.Twin{Tools: tools, Tool: tool.Name, Schema: schema(tool.Name)}
 		switch tool.Name {
 		case "echo_kinds":
 			s.Echo = true
@@ -173,14 +172,14 @@ var validArgs = map[string]struct{ valid, key, value string }{
 }
 
 // dynamicCorpus returns every case for a tool.
-func dynamicCorpus(t testing.TB, s dyntest.Subject) []difftest.Case {
+func dynamicCorpus(t testing.TB, s difftest.Twin) []difftest.Case {
 	var cases []difftest.Case
 	for i, a := range conformanceInputs()[s.Tool] {
 		cases = append(cases, difftest.Case{Name: fmt.Sprint("conformance ", i), Args: a})
 	}
 	if v, ok := validArgs[s.Tool]; ok {
 		cases = append(cases, difftest.Structural(v.valid, v.key, v.value)...)
-		cases = append(cases, dyntest.Matrix(v.valid, append(dyntest.PropertyNames(t, s.Schema), "unknown"))...)
+		cases = append(cases, difftest.Matrix(v.valid, append(difftest.PropertyNames(t, s.Schema), "unknown"))...)
 	} else {
 		cases = append(cases, difftest.Case{Name: "unknown", Args: `{"a":1}`}, difftest.Case{Name: "double", Args: `"{\"a\":1}"`})
 	}
@@ -202,8 +201,8 @@ func dynamicCorpus(t testing.TB, s dyntest.Subject) []difftest.Case {
 func TestDynamicDifferential(t *testing.T) {
 	for _, s := range dynamicSubjects(t) {
 		t.Run(s.Tool, func(t *testing.T) {
-			p := dyntest.New(t, s)
-			dyntest.Run(t, p, dynamicCorpus(t, s))
+			p := difftest.NewPair(t, s)
+			difftest.RunPair(t, p, dynamicCorpus(t, s))
 		})
 	}
 }
@@ -227,7 +226,7 @@ func FuzzDynamic(f *testing.F) {
 		if s.Tool == "fail" {
 			return // it sleeps, panics or fails on purpose
 		}
-		dyntest.Cached(t, s).Check(t, args)
+		difftest.CachedPair(t, s).Check(t, args)
 	})
 }
 
@@ -241,13 +240,13 @@ func BenchmarkDynamic(b *testing.B) {
 		{"echo_kinds", inputs["echo_kinds"][3]},
 		{"echo_constrained", inputs["echo_constrained"][len(inputs["echo_constrained"])-2]},
 	} {
-		var s dyntest.Subject
+		var s difftest.Twin
 		for _, x := range dynamicSubjects(b) {
 			if x.Tool == bc.tool {
 				s = x
 			}
 		}
-		p := dyntest.New(b, s)
+		p := difftest.NewPair(b, s)
 		for _, way := range []struct {
 			name string
 			ts   *runtime.Toolset

@@ -2,6 +2,12 @@
 // it says, independently of the generated decoders, whether a tool's arguments must be
 // accepted and what they must decode to.
 //
+// It holds toolgen's two differential checks: Check, of a generated decoder against
+// this oracle (a peer validator and encoding/json), and Pair.Check, of the two readers
+// of a tool's program, the generated decoder and the dynamic tool runtime.NewTool
+// builds from the same canonical schema, which must agree on every argument text (see
+// dynamic.go).
+//
 // The oracle applies the leniencies of docs/DESIGN.md ("Decoding") to the arguments, then
 // accepts them iff the result validates against the tool's canonical input schema
 // (github.com/santhosh-tekuri/jsonschema/v6, draft 2020-12, formats asserted), and

@@ -4,18 +4,17 @@ import (
 	"testing"
 
 	"github.com/toolgen/toolgen/internal/difftest"
-	"github.com/toolgen/toolgen/internal/dyntest"
 )
 
 // The differential test of dynamic tools: each tool of the package, through
 // ServiceTools and as runtime.NewTool builds it from toolschema/<tool>.json, over the
-// package's differential corpus (see internal/dyntest).
+// package's differential corpus (see internal/difftest).
 
-func dynamicSubjects(t testing.TB) []dyntest.Subject {
+func dynamicSubjects(t testing.TB) []difftest.Twin {
 	tools := ServiceTools(NewService(nil))
-	return []dyntest.Subject{
-		{Tools: tools, Tool: "close_account", Schema: inputSchema(t, "close_account"), Value: dyntest.FromSubject(closeAccountSubject(t))},
-		{Tools: tools, Tool: "get_transactions", Schema: inputSchema(t, "get_transactions"), Value: dyntest.FromSubject(getTransactionsSubject(t))},
+	return []difftest.Twin{
+		{Tools: tools, Tool: "close_account", Schema: inputSchema(t, "close_account"), Value: difftest.FromSubject(closeAccountSubject(t))},
+		{Tools: tools, Tool: "get_transactions", Schema: inputSchema(t, "get_transactions"), Value: difftest.FromSubject(getTransactionsSubject(t))},
 	}
 }
 
@@ -28,7 +27,7 @@ func dynamicCases(tool string) []difftest.Case {
 
 func TestDynamicDifferential(t *testing.T) {
 	for _, s := range dynamicSubjects(t) {
-		t.Run(s.Tool, func(t *testing.T) { dyntest.Run(t, dyntest.New(t, s), dynamicCases(s.Tool)) })
+		t.Run(s.Tool, func(t *testing.T) { difftest.RunPair(t, difftest.NewPair(t, s), dynamicCases(s.Tool)) })
 	}
 }
 
@@ -48,6 +47,6 @@ func FuzzDynamic(f *testing.F) {
 		if transactions {
 			s = subjects[1]
 		}
-		dyntest.Cached(t, s).Check(t, args)
+		difftest.CachedPair(t, s).Check(t, args)
 	})
 }

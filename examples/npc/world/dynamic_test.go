@@ -7,14 +7,13 @@ import (
 	"testing"
 
 	"github.com/toolgen/toolgen/internal/difftest"
-	"github.com/toolgen/toolgen/internal/dyntest"
 	"github.com/toolgen/toolgen/runtime"
 )
 
 // The differential test of dynamic tools: each tool of the package, through
 // WorldTools and as runtime.NewTool builds it from toolschema/<tool>.json, over
 // internal/difftest's structural cases and a matrix of values for every property (see
-// internal/dyntest). The package has no corpus of its own.
+// internal/difftest). The package has no corpus of its own.
 
 func inputSchema(t testing.TB, tool string) []byte {
 	t.Helper()
@@ -22,12 +21,12 @@ func inputSchema(t testing.TB, tool string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dyntest.InputSchema(t, b)
+	return difftest.InputSchemaOf(t, b)
 }
 
 // decoded returns the Value of a tool whose arguments are the struct T.
 func decoded[T any](decode func(d *runtime.Decoder, v *T)) func([]byte) (json.RawMessage, error) {
-	return dyntest.FromSubject(difftest.Subject[T]{Decode: func(args []byte) (T, []runtime.Violation, bool) {
+	return difftest.FromSubject(difftest.Subject[T]{Decode: func(args []byte) (T, []runtime.Violation, bool) {
 		d := runtime.NewDecoder(args, runtime.Limits{})
 		var v T
 		decode(d, &v)
@@ -52,16 +51,16 @@ func TestDynamicDifferential(t *testing.T) {
 	for _, tool := range tools.Tools() {
 		t.Run(tool.Name, func(t *testing.T) {
 			v := npcValid[tool.Name]
-			s := dyntest.Subject{Tools: tools, Tool: tool.Name, Schema: inputSchema(t, tool.Name), Value: values[tool.Name]}
+			s := difftest.Twin{Tools: tools, Tool: tool.Name, Schema: inputSchema(t, tool.Name), Value: values[tool.Name]}
 			cases := difftest.Structural(v.valid, v.key, v.value)
-			cases = append(cases, dyntest.Matrix(v.valid, append(dyntest.PropertyNames(t, s.Schema), "unknown"))...)
+			cases = append(cases, difftest.Matrix(v.valid, append(difftest.PropertyNames(t, s.Schema), "unknown"))...)
 			cases = append(cases,
 				difftest.Case{Name: "reward 500", Args: `{"npc":"mira","quest":"lost_ring","reward":500}`},
 				difftest.Case{Name: "reward 501", Args: `{"npc":"mira","quest":"lost_ring","reward":501}`},
 				difftest.Case{Name: "reward -1", Args: `{"npc":"mira","quest":"lost_ring","reward":-1}`},
 				difftest.Case{Name: "everything wrong", Args: `{"npc":"bob","quest":1,"reward":1e30,"note":null,"x":2}`},
 			)
-			dyntest.Run(t, dyntest.New(t, s), cases)
+			difftest.RunPair(t, difftest.NewPair(t, s), cases)
 		})
 	}
 }

@@ -4,17 +4,16 @@ import (
 	"testing"
 
 	"github.com/toolgen/toolgen/internal/difftest"
-	"github.com/toolgen/toolgen/internal/dyntest"
 )
 
 // The differential test of dynamic tools: each tool of the package, through Tools()
 // and as runtime.NewTool builds it from toolschema/<tool>.json, over the package's
-// differential corpus (see internal/dyntest).
+// differential corpus (see internal/difftest).
 
-func dynamicSubjects(t testing.TB) []dyntest.Subject {
-	return []dyntest.Subject{
-		{Tools: Tools(), Tool: "get_weather", Schema: inputSchema(t, "get_weather"), Value: dyntest.FromSubject(getWeatherSubject(t))},
-		{Tools: Tools(), Tool: "hello_world", Schema: inputSchema(t, "hello_world"), Value: dyntest.FromSubject(helloWorldSubject(t))},
+func dynamicSubjects(t testing.TB) []difftest.Twin {
+	return []difftest.Twin{
+		{Tools: Tools(), Tool: "get_weather", Schema: inputSchema(t, "get_weather"), Value: difftest.FromSubject(getWeatherSubject(t))},
+		{Tools: Tools(), Tool: "hello_world", Schema: inputSchema(t, "hello_world"), Value: difftest.FromSubject(helloWorldSubject(t))},
 	}
 }
 
@@ -27,7 +26,7 @@ func dynamicCases(tool string) []difftest.Case {
 
 func TestDynamicDifferential(t *testing.T) {
 	for _, s := range dynamicSubjects(t) {
-		t.Run(s.Tool, func(t *testing.T) { dyntest.Run(t, dyntest.New(t, s), dynamicCases(s.Tool)) })
+		t.Run(s.Tool, func(t *testing.T) { difftest.RunPair(t, difftest.NewPair(t, s), dynamicCases(s.Tool)) })
 	}
 }
 
@@ -47,6 +46,6 @@ func FuzzDynamic(f *testing.F) {
 		if hello {
 			s = subjects[1]
 		}
-		dyntest.Cached(t, s).Check(t, args)
+		difftest.CachedPair(t, s).Check(t, args)
 	})
 }

@@ -1,13 +1,34 @@
-// Package dyntest checks dynamic tools (runtime.NewTool) against generated ones: a
+package difftest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/jsonread"
+)
+
+// The check of the program's two readers: the emitted code and the interpreter. A
 // tool's generated decoder, called through its package's generated Toolset, and the
 // dynamic tool built from the same tool's canonical input schema must agree on every
 // argument text, on accept or reject, on the model-facing text of a rejection and, for
 // accepted arguments, on the value decoded.
 //
 // What may differ is what the canonical schema cannot say: the Go type behind a
-// property. A subject lists those properties in GoTyped, each with the reason; their
-// violations are left out of the comparison, and so are their values. The reasons,
-// for the examples and conformance tools:
+// property. A Twin lists those properties in GoTyped, each with the reason; their
+// violations are left out of the comparison, and so are their values. Each entry must
+// stay for as long as the schema is all a dynamic tool has: the Go type is not in the
+// program, so the interpreter cannot read as the type does. (Tagged unions are no
+// longer among them: NewTool reads the canonical union as the generated union decoder
+// does.) The reasons, for the examples and conformance tools:
 //
 //   - a float32 (a number past its range is refused; its value is rounded to it);
 //   - an encoding.TextUnmarshaler such as netip.Addr (the type parses the text; its
@@ -41,27 +62,9 @@
 // them), date-times equal as instants (a date as the midnight UTC that a time.Time
 // with format=date holds), a Go duration (nanoseconds) against its string, and numbers
 // equal as float32 when one side is a float32.
-package dyntest
 
-import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
-	"slices"
-	"strings"
-	"sync"
-	"testing"
-	"time"
-
-	"github.com/toolgen/toolgen/internal/difftest"
-	"github.com/toolgen/toolgen/runtime"
-	"github.com/toolgen/toolgen/runtime/jsonread"
-)
-
-// Subject is one generated tool and what the comparison needs of it.
-type Subject struct {
+// Twin is one generated tool and what the comparison with its dynamic twin needs of it.
+type Twin struct {
 	// Tools is the generated Toolset that holds the tool.
 	Tools *runtime.Toolset
 	// Tool names it.
@@ -82,12 +85,12 @@ type Subject struct {
 
 // Pair is a generated tool and its dynamic twin.
 type Pair struct {
-	s   Subject
+	s   Twin
 	dyn *runtime.Toolset
 }
 
-// New builds the dynamic twin of s's tool from its canonical schema.
-func New(t testing.TB, s Subject) *Pair {
+// NewPair builds the dynamic twin of s's tool from its canonical schema.
+func NewPair(t testing.TB, s Twin) *Pair {
 	t.Helper()
 	gen, ok := s.Tools.Lookup(s.Tool)
 	if !ok {
@@ -111,14 +114,14 @@ var (
 	pairs   = map[string]*Pair{}
 )
 
-// Cached returns New(t, s), built once per tool name for the process.
-func Cached(t testing.TB, s Subject) *Pair {
+// CachedPair returns NewPair(t, s), built once per tool name for the process.
+func CachedPair(t testing.TB, s Twin) *Pair {
 	pairsMu.Lock()
 	defer pairsMu.Unlock()
 	if p, ok := pairs[s.Tool]; ok {
 		return p
 	}
-	p := New(t, s)
+	p := NewPair(t, s)
 	pairs[s.Tool] = p
 	return p
 }
@@ -126,24 +129,24 @@ func Cached(t testing.TB, s Subject) *Pair {
 // Dynamic returns the dynamic Toolset.
 func (p *Pair) Dynamic() *runtime.Toolset { return p.dyn }
 
-// Stats counts what Check saw.
-type Stats struct {
+// PairStats counts what Check saw.
+type PairStats struct {
 	Accepted, Rejected, Excused int
 }
 
 // Check calls the tool both ways with args and reports every difference on t. The
-// dynamic decoding is also held to difftest.CheckCost's bounds. It reports whether
+// dynamic decoding is also held to CheckCost's bounds. It reports whether
 // both accepted, both rejected, or differed only where GoTyped excuses it.
 func (p *Pair) Check(t testing.TB, args []byte) (accepted, excused bool) {
 	t.Helper()
 	ctx := context.Background()
 	gen := p.s.Tools.Call(ctx, p.s.Tool, args)
 	var dyn *runtime.Result
-	difftest.CheckCost(t, p.s.Tool+" (dynamic)", args, func() { dyn = p.dyn.Call(ctx, p.s.Tool, args) })
+	CheckCost(t, p.s.Tool+" (dynamic)", args, func() { dyn = p.dyn.Call(ctx, p.s.Tool, args) })
 	genBad := gen.Outcome == runtime.OutcomeInvalidArguments
 	dynBad := dyn.Outcome == runtime.OutcomeInvalidArguments
 	if !dynBad && dyn.Outcome != runtime.OutcomeOK {
-		t.Fatalf("%s: %s: dynamic outcome %s: %s", p.s.Tool, difftest.Quote(args), dyn.Outcome, dyn.Text())
+		t.Fatalf("%s: %s: dynamic outcome %s: %s", p.s.Tool, Quote(args), dyn.Outcome, dyn.Text())
 	}
 	gv, dv := violations(gen), violations(dyn)
 	if genBad || dynBad {
@@ -155,12 +158,12 @@ func (p *Pair) Check(t testing.TB, args []byte) (accepted, excused bool) {
 		filtered := len(gk) < len(gv) || len(dk) < len(dv)
 		if filtered && sameViolations(gk, dk) && (genBad && dynBad || len(gk) == 0) {
 			if os.Getenv("DYNTEST_SHOW") != "" {
-				t.Logf("excused %s\n  gen %s\n  dyn %s", difftest.Quote(args), gen.Text(), dyn.Text())
+				t.Logf("excused %s\n  gen %s\n  dyn %s", Quote(args), gen.Text(), dyn.Text())
 			}
 			return false, true
 		}
 		t.Errorf("%s: generated and dynamic differ\n  input:     %s\n  generated: %s %s\n  dynamic:   %s %s",
-			p.s.Tool, difftest.Quote(args), gen.Outcome, gen.Text(), dyn.Outcome, dyn.Text())
+			p.s.Tool, Quote(args), gen.Outcome, gen.Text(), dyn.Outcome, dyn.Text())
 		return false, false
 	}
 	var want json.RawMessage
@@ -168,7 +171,7 @@ func (p *Pair) Check(t testing.TB, args []byte) (accepted, excused bool) {
 	case p.s.Value != nil:
 		v, err := p.s.Value(args)
 		if err != nil {
-			t.Fatalf("%s: %s: the generated decoder's value: %v", p.s.Tool, difftest.Quote(args), err)
+			t.Fatalf("%s: %s: the generated decoder's value: %v", p.s.Tool, Quote(args), err)
 		}
 		want = v
 	case p.s.Echo:
@@ -181,10 +184,10 @@ func (p *Pair) Check(t testing.TB, args []byte) (accepted, excused bool) {
 		t.Fatalf("%s: generated value %s: %v", p.s.Tool, want, err)
 	}
 	if err := json.Unmarshal([]byte(dyn.Text()), &d); err != nil {
-		t.Fatalf("%s: %s: run received arguments that are not JSON: %s: %v", p.s.Tool, difftest.Quote(args), dyn.Text(), err)
+		t.Fatalf("%s: %s: run received arguments that are not JSON: %s: %v", p.s.Tool, Quote(args), dyn.Text(), err)
 	}
 	if diff := p.compare("", g, d); diff != "" {
-		t.Errorf("%s: the values differ at %s\n  input:     %s\n  generated: %s\n  dynamic:   %s", p.s.Tool, diff, difftest.Quote(args), want, dyn.Text())
+		t.Errorf("%s: the values differ at %s\n  input:     %s\n  generated: %s\n  dynamic:   %s", p.s.Tool, diff, Quote(args), want, dyn.Text())
 	}
 	return true, false
 }
@@ -363,8 +366,8 @@ func orRoot(p string) string {
 	return p
 }
 
-// InputSchema returns the inputSchema of a canonical file's text (toolschema/<tool>.json).
-func InputSchema(t testing.TB, file []byte) []byte {
+// InputSchemaOf returns the inputSchema of a canonical file's text (toolschema/<tool>.json).
+func InputSchemaOf(t testing.TB, file []byte) []byte {
 	t.Helper()
 	var f struct {
 		InputSchema json.RawMessage `json:"inputSchema"`
@@ -375,11 +378,11 @@ func InputSchema(t testing.TB, file []byte) []byte {
 	return f.InputSchema
 }
 
-// Run checks every case of a corpus both ways, as one subtest per case, and logs the
+// RunPair checks every case of a corpus both ways, as one subtest per case, and logs the
 // counts.
-func Run(t *testing.T, p *Pair, cases []difftest.Case) {
+func RunPair(t *testing.T, p *Pair, cases []Case) {
 	t.Helper()
-	var st Stats
+	var st PairStats
 	for _, c := range cases {
 		accepted, excused := p.Check(t, []byte(c.Args))
 		switch {
@@ -395,9 +398,8 @@ func Run(t *testing.T, p *Pair, cases []difftest.Case) {
 		p.s.Tool, len(cases), st.Accepted, st.Rejected, st.Excused)
 }
 
-// FromSubject returns the Value of a Subject from a differential subject of
-// internal/difftest: its generated decoder's value, marshaled by encoding/json.
-func FromSubject[T any](s difftest.Subject[T]) func([]byte) (json.RawMessage, error) {
+// FromSubject returns the Value of a Twin from the Subject of the oracle check: its generated decoder's value, marshaled by encoding/json.
+func FromSubject[T any](s Subject[T]) func([]byte) (json.RawMessage, error) {
 	return func(args []byte) (json.RawMessage, error) {
 		v, viols, ok := s.Decode(args)
 		if !ok {
@@ -421,8 +423,8 @@ var Values = []string{
 
 // Matrix returns, for each property of a tool, the valid base arguments with that
 // property set to each of Values.
-func Matrix(base string, props []string) []difftest.Case {
-	var out []difftest.Case
+func Matrix(base string, props []string) []Case {
+	var out []Case
 	body := strings.TrimSuffix(strings.TrimPrefix(base, "{"), "}")
 	for _, p := range props {
 		for _, v := range Values {
@@ -430,7 +432,7 @@ func Matrix(base string, props []string) []difftest.Case {
 			if body != "" {
 				args = `{` + body + `,"` + p + `":` + v + `}`
 			}
-			out = append(out, difftest.Case{Name: p + "=" + v, Args: args})
+			out = append(out, Case{Name: p + "=" + v, Args: args})
 		}
 	}
 	return out

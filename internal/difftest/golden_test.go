@@ -1,4 +1,4 @@
-package dyntest
+package difftest
 
 import (
 	"context"

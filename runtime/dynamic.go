@@ -605,7 +605,7 @@ func (st *interp) object(n *node) {
 // finds the discriminator wherever it stands, then the variant it names reads the
 // object's properties, the discriminator's value skipped.
 func (st *interp) union(n *node) {
-	i := st.d.BeginUnion(n.tag, n.tagValues...)
+	i := st.d.beginUnion(n.tag, n.tagValues, n.words)
 	if i < 0 {
 		return
 	}

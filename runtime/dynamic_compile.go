@@ -111,6 +111,7 @@ type node struct {
 	tagValues []string
 	tagJSON   []string
 	variants  []*node
+	words     *unionWords // the tag's messages and a set of its values, made once
 }
 
 // prop is one property of an object node.
@@ -794,6 +795,7 @@ func (c *compiler) union(n *node, v *jv) {
 		n.tagJSON = append(n.tagJSON, string(j))
 		n.variants = append(n.variants, c.compile(b))
 	}
+	n.words = newUnionWords(n.tagValues)
 }
 
 // unionTag returns the name of the discriminator of a oneOf that is a tagged

@@ -56,6 +56,30 @@ var hostileSchemas = []hostileSchema{
 	{"extensions", func(n int) string {
 		return `{"type":"object",` + repeatJoin(n, func(i int) string { return fmt.Sprintf(`"x-%d":0`, i) }) + `}`
 	}},
+	{"union variants", func(n int) string {
+		n /= 8 // a branch is about 140 bytes
+		return `{"type":"object","properties":{"u":{"oneOf":[` + repeatJoin(n, func(i int) string {
+			return fmt.Sprintf(`{"type":"object","properties":{"k":{"type":"string","const":"v%d"},"x":{"type":"integer"}},"required":["k"],"additionalProperties":false}`, i)
+		}) + `]}}}`
+	}},
+	// The canonical union's shape but for its last branch, which is open: recognised
+	// only at the end, then read by the general engine.
+	{"union, last branch open", func(n int) string {
+		n /= 8
+		return `{"type":"object","properties":{"u":{"oneOf":[` + repeatJoin(n, func(i int) string {
+			closed := `,"additionalProperties":false`
+			if i == n-1 {
+				closed = ""
+			}
+			return fmt.Sprintf(`{"type":"object","properties":{"k":{"type":"string","const":"v%d"}},"required":["k"]%s}`, i, closed)
+		}) + `]}}}`
+	}},
+	{"nested unions", func(n int) string {
+		n = min(n, (runtime.MaxSchemaDepth-4)/6)
+		open := `{"oneOf":[{"type":"object","properties":{"k":{"type":"string","const":"a"},"in":`
+		return `{"type":"object","properties":{"u":` + strings.Repeat(open, n) + `{"type":"string"}` +
+			strings.Repeat(`},"required":["k"],"additionalProperties":false}]}`, n) + `}}`
+	}},
 	{"overlays", func(n int) string {
 		return `{"type":"object","properties":{` + repeatJoin(n, func(i int) string {
 			return fmt.Sprintf(`"p%d":{"$ref":"#/$defs/L","minItems":%d}`, i, i%5)
@@ -188,7 +212,22 @@ type hostileCall struct {
 
 var bigEnum = repeatJoin(10000, func(i int) string { return fmt.Sprintf(`"value-%d"`, i) })
 
+var bigUnion = repeatJoin(5000, func(i int) string {
+	return fmt.Sprintf(`{"type":"object","properties":{"k":{"type":"string","const":"value-%d"},"x":{"type":"integer"}},"required":["k"],"additionalProperties":false}`, i)
+})
+
 var hostileCalls = []hostileCall{
+	// A tagged union of 5,000 variants, every item's tag last, of the last variant,
+	// or of none: the variant is looked up in a set, and the messages naming the
+	// variants are made once, when the tool is built.
+	{"union of 5,000, tag last", `{"type":"object","properties":{"u":{"type":"array","items":{"oneOf":[` + bigUnion + `]}}}}`,
+		func(n int) []byte { return difftest.Fill(`{"u":[`, `{"x":%d,"k":"value-4999"}`, `]}`, n) }},
+	{"union of 5,000, no variant", `{"type":"object","properties":{"u":{"type":"array","items":{"oneOf":[` + bigUnion + `]}}}}`,
+		func(n int) []byte { return difftest.Fill(`{"u":[`, `{"k":"value-x%d"}`, `]}`, n) }},
+	{"union of 5,000, no tag", `{"type":"object","properties":{"u":{"type":"array","items":{"oneOf":[` + bigUnion + `]}}}}`,
+		func(n int) []byte { return difftest.Fill(`{"u":[`, `{"x":%d}`, `]}`, n) }},
+	{"union of 5,000, tag a number", `{"type":"object","properties":{"u":{"type":"array","items":{"oneOf":[` + bigUnion + `]}}}}`,
+		func(n int) []byte { return difftest.Fill(`{"u":[`, `{"k":%d}`, `]}`, n) }},
 	{"enum of 10,000", `{"type":"object","properties":{"e":{"type":"array","items":{"type":"string","enum":[` + bigEnum + `]}}}}`,
 		func(n int) []byte { return difftest.Fill(`{"e":[`, `"value-9999"`, `]}`, n) }},
 	{"enum of 10,000 missed", `{"type":"object","properties":{"e":{"type":"array","items":{"type":"string","enum":[` + bigEnum + `]}}}}`,

@@ -22,6 +22,55 @@ import (
 // the tag is missing, is not a string, or is none of values (reported at the tag's
 // path, naming values); the rest of the object is then skipped.
 func (d *Decoder) BeginUnion(tag string, values ...string) int {
+	return d.beginUnion(tag, values, nil)
+}
+
+// The violations of a union's tag, for unionMessage.
+const (
+	tagMissing = iota
+	tagNotString
+	tagNone
+	tagMessages
+)
+
+// unionWords is what a union's violations say, and a set of its values, made once
+// for a union a program reads many times (a dynamic tool's), so that neither a union
+// of thousands of variants nor thousands of failing objects cost more than the text
+// they read.
+type unionWords struct {
+	index    map[string]int // each value's index
+	messages [tagMessages]string
+}
+
+// newUnionWords returns the words of the union of values.
+func newUnionWords(values []string) *unionWords {
+	w := &unionWords{index: make(map[string]int, len(values))}
+	for i, v := range values {
+		if _, dup := w.index[v]; !dup {
+			w.index[v] = i
+		}
+	}
+	for k := range w.messages {
+		w.messages[k] = unionMessage(k, values)
+	}
+	return w
+}
+
+// unionMessage is the message of a violation of a union's tag (tagMissing,
+// tagNotString or tagNone).
+func unionMessage(kind int, values []string) string {
+	switch kind {
+	case tagMissing:
+		return "missing required property: it says which kind of object this is, " + quoteValues(values)
+	case tagNotString:
+		return "must be a string: " + quoteValues(values)
+	}
+	return oneOfMessage(quoteAll(values))
+}
+
+// beginUnion is BeginUnion, with the union's words when w is not nil (else they are
+// made from values when a violation needs them).
+func (d *Decoder) beginUnion(tag string, values []string, w *unionWords) int {
 	if !d.BeginObject() {
 		return -1
 	}
@@ -33,13 +82,13 @@ func (d *Decoder) BeginUnion(tag string, values ...string) int {
 			d.skipObject()
 			if !d.broken {
 				// Not malformed after all, to the decoder: the tag was not found.
-				d.failTag(tag, CodeRequired, "missing required property: it says which kind of object this is, "+d.quoteValues(values), "")
+				d.failTag(tag, CodeRequired, tagMissing, values, w, "")
 			}
 			return -1
 		}
 	}
 	if val < 0 {
-		d.failTag(tag, CodeRequired, "missing required property: it says which kind of object this is, "+d.quoteValues(values), "")
+		d.failTag(tag, CodeRequired, tagMissing, values, w, "")
 		d.skipObject()
 		return -1
 	}
@@ -52,7 +101,7 @@ func (d *Decoder) BeginUnion(tag string, values ...string) int {
 		}
 		raw := d.data[start:d.pos]
 		d.pos = back
-		d.failTag(tag, CodeType, "must be a string: "+d.quoteValues(values), describe(raw))
+		d.failTag(tag, CodeType, tagNotString, values, w, describe(raw))
 		d.skipObject()
 		return -1
 	}
@@ -63,19 +112,25 @@ func (d *Decoder) BeginUnion(tag string, values ...string) int {
 	}
 	end := d.pos
 	d.pos = back
-	for i, v := range values {
-		if string(s) == v {
+	if w != nil {
+		if i, ok := w.index[string(s)]; ok {
 			return i
 		}
+	} else {
+		for i, v := range values {
+			if string(s) == v {
+				return i
+			}
+		}
 	}
-	d.failTag(tag, CodeEnum, oneOfMessage(quoteAll(values)), describe(d.data[start:end]))
+	d.failTag(tag, CodeEnum, tagNone, values, w, describe(d.data[start:end]))
 	d.skipObject()
 	return -1
 }
 
 // quoteValues says the variants' values, for a violation's message: "one of "a", "b"",
 // or the one value.
-func (d *Decoder) quoteValues(values []string) string {
+func quoteValues(values []string) string {
 	if len(values) == 1 {
 		return strconv.Quote(values[0])
 	}
@@ -92,14 +147,21 @@ func quoteAll(values []string) []string {
 	return out
 }
 
-// failTag records a violation of the union's tag property in the object being read;
-// got shows its value, unless the object is sensitive.
-func (d *Decoder) failTag(tag string, code Code, message, got string) {
+// failTag records a violation of the union's tag property in the object being read,
+// its message unionMessage's kind (w's, when not nil); got shows its value, unless
+// the object is sensitive. The message is made only when the violation is recorded.
+func (d *Decoder) failTag(tag string, code Code, kind int, values []string, w *unionWords, got string) {
 	if d.failing() {
 		return
 	}
 	if d.sensitive() {
 		got = ""
+	}
+	message := ""
+	if w != nil {
+		message = w.messages[kind]
+	} else {
+		message = unionMessage(kind, values)
 	}
 	d.add(Violation{Path: d.pointer() + "/" + shownName(tag), Code: code, Message: message, Got: got})
 }

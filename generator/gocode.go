@@ -17,7 +17,6 @@ import (
 
 	"github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/model"
-	tgruntime "github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
@@ -1219,7 +1218,7 @@ func (g *goGen) stringChecks(c *model.Constraints, s string) []jen.Code {
 		if m, ok := g.matcher(c.Pattern); ok {
 			// The same violation as toolimpl.Match reports.
 			body = append(body, jen.If(jen.Op("!").Id(m).Call(jen.Id(s))).Block(
-				jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, "CodePattern"), jen.Lit(tgruntime.PatternMessage(c.Pattern))),
+				jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, "CodePattern"), jen.Lit(program.Pattern(c.Pattern))),
 			))
 		} else {
 			body = append(body, jen.Qual(implPkg, "Match").Call(jen.Id("d"), jen.Id(s), jen.Id(g.pattern(c.Pattern))))

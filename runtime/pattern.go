@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 
-	"github.com/toolgen/toolgen/runtime/safetext"
+	prog "github.com/toolgen/toolgen/internal/program"
 )
 
 // MaxPatternSize is the largest program a schema's pattern may compile to, in
@@ -20,13 +20,12 @@ import (
 const MaxPatternSize = 256
 
 // PatternMessage returns the violation message of a value that does not match the
-// pattern src, for generated and dynamic tools alike: the pattern written whole, on
+// pattern src, for generated and dynamic tools alike (internal/program's, which the
+// generator writes into generated code): the pattern written whole, on
 // one line, its characters that are not printable (a newline, a terminal escape) as
 // their Go escapes, so that a schema's pattern cannot put a line of its own, or a
 // terminal sequence, in the model's error text and the logs of it.
-func PatternMessage(src string) string {
-	return "must match the pattern " + safetext.Line(src)
-}
+func PatternMessage(src string) string { return prog.Pattern(src) }
 
 // CompilePattern compiles a JSON Schema pattern (RE2 syntax, unanchored), refusing
 // one that is not RE2 or whose program is larger than MaxPatternSize. Its cost is

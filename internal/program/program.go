@@ -6,13 +6,16 @@
 // The generator writes these messages into generated code as constants (a generated
 // decoder does no more work per call than before); the runtime's interpreter and its
 // Decoder build them when a value fails. The package imports only the standard
-// library: the runtime, which every program using generated tools links, imports it.
+// library and runtime/safetext: the runtime, which every program using generated tools
+// links, imports it.
 package program
 
 import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/runtime/safetext"
 )
 
 // MaxListedBytes bounds the text of a list of values or names in a violation's
@@ -105,4 +108,13 @@ func Length(keyword string, n int) string {
 		return "must be at most " + strconv.Itoa(n) + unit
 	}
 	return ""
+}
+
+// Pattern is the message of a string that does not match the pattern src: the
+// pattern written whole, on one line, its characters that are not printable (a
+// newline, a terminal escape) as their Go escapes, so that a schema's pattern cannot
+// put a line of its own, or a terminal sequence, in the model's error text and the
+// logs of it.
+func Pattern(src string) string {
+	return "must match the pattern " + safetext.Line(src)
 }

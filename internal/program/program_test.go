@@ -68,3 +68,12 @@ func TestLength(t *testing.T) {
 		}
 	}
 }
+
+func TestPattern(t *testing.T) {
+	if got := Pattern(`^\d+$`); got != `must match the pattern ^\d+$` {
+		t.Errorf("Pattern of a printable pattern: %q", got)
+	}
+	if got := Pattern("a\nb"); strings.Contains(got, "\n") {
+		t.Errorf("Pattern keeps a newline: %q", got)
+	}
+}

@@ -816,6 +816,9 @@ func unionTag(v *jv) string {
 		if a, ok := b.get("additionalProperties"); !ok || a.kind != 'b' || a.b {
 			return ""
 		}
+		if _, ok := b.get("propertyNames"); ok {
+			return "" // which might refuse the tag's name
+		}
 		props, ok := b.get("properties")
 		if !ok || props.kind != 'o' {
 			return ""

@@ -48,7 +48,14 @@ type Schema struct {
 	MinItems   int
 	MaxItems   int
 	Unique     bool
+	// Variants, when not nil, make the schema a tagged union as toolgen writes it: a
+	// oneOf of closed objects, each with the required property UnionTag whose const is
+	// its own (the first of its Props).
+	Variants []*Schema
 }
+
+// UnionTag is the discriminator of the generated unions.
+const UnionTag = "kind"
 
 // Prop is a property of an object schema.
 type Prop struct {
@@ -137,12 +144,16 @@ func (g *gen) schema(depth int, refs bool) *Schema {
 		s = g.scalar([]string{"integer", "number"}[r.pick(2)])
 	case k == 3:
 		s = g.scalar("boolean")
+	case k == 4 && depth > 0 && r.chance(3):
+		s = g.union(depth - 1)
 	case k == 4:
 		s = g.object(depth - 1)
 	default:
 		s = g.array(depth - 1)
 	}
-	if s.Type != "" {
+	if s.Variants != nil {
+		s.OrNull = r.chance(5)
+	} else if s.Type != "" {
 		switch r.pick(5) {
 		case 0:
 			s.Nullable = true
@@ -240,6 +251,24 @@ func (g *gen) object(depth int) *Schema {
 	return s
 }
 
+// union makes a tagged union of one to three variants.
+func (g *gen) union(depth int) *Schema {
+	r := g.r
+	s := newSchema("")
+	for i := range 1 + r.pick(3) {
+		v := g.object(depth)
+		v.NoMore, v.Additional = true, nil
+		if r.chance(3) {
+			v.HasNames, v.Names = false, nil
+		}
+		tag := newSchema("string")
+		tag.Const = strconv.Quote("v" + strconv.Itoa(i))
+		v.Props = append([]Prop{{Name: UnionTag, Schema: tag, Required: true}}, v.Props...)
+		s.Variants = append(s.Variants, v)
+	}
+	return s
+}
+
 func (g *gen) array(depth int) *Schema {
 	r := g.r
 	s := newSchema("array")
@@ -278,6 +307,15 @@ func (s *Schema) write(b *strings.Builder, defs []*Schema) {
 		if n >= 0 {
 			add(k, strconv.Itoa(n))
 		}
+	}
+	if s.Variants != nil {
+		var vs []string
+		for _, v := range s.Variants {
+			var vb strings.Builder
+			v.write(&vb, nil)
+			vs = append(vs, vb.String())
+		}
+		add("oneOf", "["+strings.Join(vs, ",")+"]")
 	}
 	if s.Ref > 0 {
 		add("$ref", strconv.Quote(fmt.Sprintf("#/$defs/D%d", s.Ref)))
@@ -412,6 +450,19 @@ func (g *argGen) value(s *Schema, depth int) *Value {
 	if s == nil || depth <= 0 || r.chance(5) {
 		return g.random(depth)
 	}
+	if s.Variants != nil {
+		// A variant's object, its tag (when sent) moved anywhere; or one whose tag is
+		// of no variant.
+		v := g.value(s.Variants[r.pick(len(s.Variants))], depth)
+		if v.Obj && len(v.Keys) > 1 && v.Keys[0] == UnionTag && r.chance(2) {
+			v.Keys = append(v.Keys[1:], v.Keys[0])
+			v.Vals = append(v.Vals[1:], v.Vals[0])
+		}
+		if v.Obj && r.chance(6) && slices.Contains(v.Keys, UnionTag) {
+			v.Vals[slices.Index(v.Keys, UnionTag)] = &Value{Text: `"v9"`}
+		}
+		return v
+	}
 	switch s.Type {
 	case "object":
 		v := &Value{Obj: true, Encoded: r.chance(8)}
@@ -541,6 +592,23 @@ func (n *normalizer) value(s *Schema, v *Value) any {
 	unique := s != nil && s.Unique // beside a $ref too
 	s = n.resolve(s)
 	unique = unique || s != nil && s.Unique
+	if s != nil && s.Variants != nil {
+		// A union reads an object (sent as one, or as a string holding one) as the
+		// variant its tag names; anything else the validator refuses as it stands.
+		obj := v
+		if !v.Obj && !v.Arr && strings.HasPrefix(v.Text, `"`) {
+			str, _ := strconv.Unquote(v.Text)
+			if inner := parseValue(str); inner != nil && inner.Obj {
+				obj = inner
+			}
+		}
+		if !obj.Obj {
+			s = nil
+		} else {
+			s = n.variant(s, obj)
+			v = obj
+		}
+	}
 	if v.Encoded && (s == nil || s.Type != "object" && s.Type != "array" || !(v.Obj && s.Type == "object" || v.Arr && s.Type == "array")) {
 		return v.plain() // sent as a string, read as one
 	}
@@ -601,6 +669,20 @@ func (n *normalizer) value(s *Schema, v *Value) any {
 		n.checkRange(s, v.Text)
 	}
 	return json.Number(v.Text)
+}
+
+// variant returns the variant of the union s that the object v's tag names, or nil.
+func (n *normalizer) variant(s *Schema, v *Value) *Schema {
+	i := slices.Index(v.Keys, UnionTag)
+	if i < 0 {
+		return nil
+	}
+	for _, vs := range s.Variants {
+		if vs.Props[0].Schema.Const == v.Vals[i].Text && !v.Vals[i].Obj && !v.Vals[i].Arr {
+			return vs
+		}
+	}
+	return nil
 }
 
 // checkRange refuses an integral number past the Go type a dynamic tool reads it into.
@@ -772,6 +854,11 @@ func UsesGeneral(root *Schema, defs []*Schema) bool {
 		for _, p := range s.Props {
 			if walk(p.Schema) {
 				return true
+			}
+		}
+		for _, v := range s.Variants {
+			if v.HasNames || walk(v) {
+				return true // propertyNames in a variant: not toolgen's union
 			}
 		}
 		return walk(s.Additional) || walk(s.Items)

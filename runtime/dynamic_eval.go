@@ -69,6 +69,19 @@ type arena struct {
 	// kused and vused count the members of this call's trees, so that the next call's
 	// slabs hold them in one.
 	kused, vused int
+	// names are the property names the schema declares, each its own value: a member
+	// of one of those names takes the schema's string, so that the names of a list of
+	// objects cost no allocation each.
+	names map[string]string
+}
+
+// name returns the name of the member d just moved to.
+func (a *arena) name(d *Decoder) string {
+	b := d.FieldName()
+	if s, ok := a.names[string(b)]; ok {
+		return s
+	}
+	return string(b)
 }
 
 // reset makes the arena empty, keeping its memory.
@@ -192,7 +205,7 @@ func (a *arena) readMembers(d *Decoder, v *fval) {
 	v.kind = 'o'
 	mark := len(a.kstack)
 	for d.NextField() {
-		name := string(d.FieldName())
+		name := a.name(d)
 		if v.index != nil {
 			if _, dup := v.index[name]; dup {
 				d.Duplicate()
@@ -386,6 +399,7 @@ func (p *fprog) decode(d *Decoder, sensitive [][]string) ([]byte, bool) {
 // begin readies st for a call whose arguments d reads, keeping its memory.
 func (st *feval) begin(d *Decoder, sensitive [][]string) {
 	st.arena.reset()
+	st.arena.names = st.prog.names
 	st.path, st.scope = st.path[:0], st.scope[:0]
 	clear(st.viols)
 	clear(st.fills)
@@ -850,6 +864,9 @@ func typeOK(types uint8, v *fval) bool {
 			return true
 		}
 		if types&tInteger != 0 {
+			if _, ok := smallInt(v.s); ok {
+				return true
+			}
 			_, _, ok, _ := integerDigits([]byte(v.s))
 			return ok
 		}
@@ -859,6 +876,15 @@ func typeOK(types uint8, v *fval) bool {
 
 func (st *feval) number(n *fnum, v *fval) {
 	if len(n.bounds) == 0 && n.multiple == nil {
+		return
+	}
+	if i, ok := smallInt(v.s); ok && n.multiple == nil && !slices.ContainsFunc(n.bounds, func(b fbound) bool { return !b.isInt }) {
+		// A small integer and integer bounds: compared as int64s.
+		for _, b := range n.bounds {
+			if b.op == '<' && i < b.i || b.op == '>' && i > b.i || b.op == '[' && i <= b.i || b.op == ']' && i >= b.i {
+				st.fail(v, b.code, b.msg)
+			}
+		}
 		return
 	}
 	x, ok := parseDecimal([]byte(v.s))
@@ -874,6 +900,29 @@ func (st *feval) number(n *fnum, v *fval) {
 	if n.multiple != nil && !isMultiple(x, *n.multiple) {
 		st.fail(v, CodeMultipleOf, "must be a multiple of "+n.multText)
 	}
+}
+
+// smallInt returns the value of the JSON number text s when it is an integer written
+// without fraction or exponent in at most 18 digits, which an int64 holds.
+func smallInt(s string) (int64, bool) {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if n := len(s) - i; n == 0 || n > 18 {
+		return 0, false
+	}
+	var x int64
+	for _, c := range []byte(s[i:]) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		x = x*10 + int64(c-'0')
+	}
+	if s[0] == '-' {
+		x = -x
+	}
+	return x, true
 }
 
 func (st *feval) str(n *fstr, v *fval) {

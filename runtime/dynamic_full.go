@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"maps"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -203,10 +204,14 @@ var typeBits = map[string]uint8{
 
 // fbound is a number's minimum, maximum, exclusiveMinimum or exclusiveMaximum.
 type fbound struct {
-	dec  decimal
-	op   byte // '<' fails below, '>' above, '[' at or below, ']' at or above
-	code Code
-	msg  string
+	dec decimal
+	// i is the bound when it is an integer of int64 (isInt), for the numbers that
+	// are small integers (smallInt), compared without reading their digits twice.
+	i     int64
+	isInt bool
+	op    byte // '<' fails below, '>' above, '[' at or below, ']' at or above
+	code  Code
+	msg   string
 }
 
 type fprop struct {
@@ -247,6 +252,7 @@ type fprog struct {
 	dynamic bool // the schema has a $dynamicRef: results depend on the dynamic scope
 	nodes   int
 	all     []*fnode // every node, for the walks of compileFullTool
+	names   map[string]string
 	// pool keeps the state of finished calls, their memory reused by the next.
 	pool sync.Pool
 }
@@ -299,7 +305,17 @@ func compileFull(tool string, doc *jv) (*fprog, *SchemaError) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	return &fprog{root: root, dynamic: c.dynamic, nodes: len(c.all), all: c.all}, nil
+	// The names the schema declares, which the members of the arguments read as (see
+	// arena.name).
+	names := map[string]string{}
+	for _, n := range c.all {
+		if n.obj != nil {
+			for _, p := range n.obj.props {
+				names[p.name] = p.name
+			}
+		}
+	}
+	return &fprog{root: root, dynamic: c.dynamic, nodes: len(c.all), all: c.all, names: names}, nil
 }
 
 // The keywords whose value is a schema, a list of schemas, or an object of schemas.
@@ -622,6 +638,12 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 			return
 		}
 		b := fbound{dec: x}
+		if neg, mag, ok, overflow := integerDigits([]byte(v.str)); ok && !overflow && (mag <= math.MaxInt64 || neg && mag == 1<<63) {
+			b.i, b.isInt = int64(mag), true
+			if neg {
+				b.i = -b.i
+			}
+		}
 		switch k {
 		case "minimum":
 			b.op, b.code, b.msg = '<', CodeMinimum, "must be at least "+v.str

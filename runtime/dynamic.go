@@ -593,7 +593,11 @@ func (st *interp) floatValue(n *node) {
 		st.key = "n" + strconv.FormatFloat(f, 'g', -1, 64)
 	}
 	if st.w() {
-		st.out = appendFloat(st.out, f)
+		if text := d.data[d.valStart:d.pos]; floatText(text) {
+			st.out = append(st.out, text...) // what appendFloat would write
+		} else {
+			st.out = appendFloat(st.out, f)
+		}
 	}
 }
 
@@ -1026,6 +1030,47 @@ func (st *interp) anyValue() {
 			st.out = appendFloat(st.out, f)
 		}
 	}
+}
+
+// floatText reports whether appendFloat writes the float64 nearest the JSON number
+// text as text itself: a number without exponent, fraction ending in a digit other
+// than 0, of at most 15 significant digits (so that no shorter text rounds to the
+// same float64, and the shortest is text), and 0 or at least 1e-6 in magnitude
+// (below it appendFloat writes an exponent).
+func floatText(text []byte) bool {
+	i := 0
+	if i < len(text) && text[i] == '-' {
+		i++
+	}
+	digits, lead := 0, true       // significant digits; still in the zeros before the first
+	point, last := false, byte(0) // a point read; the last digit
+	zeros := 0                    // the zeros between the point and the first significant digit
+	for ; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '.' && !point:
+			point = true
+			continue
+		case c < '0' || c > '9':
+			return false // an exponent, or not a number
+		}
+		last = c
+		if lead && c == '0' {
+			if point {
+				zeros++
+			}
+			continue
+		}
+		lead = false
+		digits++
+	}
+	switch {
+	case len(text) == 0 || text[len(text)-1] == '.' || point && last == '0' || digits > 15:
+		return false
+	case digits == 0:
+		return string(text) == "0" // not -0, nor 0.0
+	}
+	return !point || zeros < 6 // 0.000001 is 1e-6, the least written without exponent
 }
 
 // appendFloat writes f as encoding/json does.

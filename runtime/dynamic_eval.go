@@ -54,6 +54,11 @@ func (v *fval) get(key string) (*fval, bool) {
 	return nil, false
 }
 
+// argIndexFrom is the number of members from which an object of the arguments keeps
+// an index of them (for duplicates and get): below it, a scan of the members costs
+// less than the map, which a call would allocate for each object of a list.
+const argIndexFrom = 32
+
 // arena holds the values of the trees one evaluation reads, in blocks, and the keys
 // and members of their objects and arrays in slabs, so that a value costs no
 // allocation of its own; it is kept with its feval for the next call.
@@ -226,7 +231,7 @@ func (a *arena) readMembers(d *Decoder, v *fval) {
 		a.vstack = append(a.vstack, m)
 		if n := len(a.kstack) - mark; v.index != nil {
 			v.index[name] = n - 1
-		} else if n >= indexFrom {
+		} else if n >= argIndexFrom {
 			v.index = make(map[string]int, 2*n)
 			for i, k := range a.kstack[mark:] {
 				v.index[k] = i
@@ -650,7 +655,7 @@ func (st *feval) evalNode(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 	if n.dynRef != nil {
 		st.apply(st.dynamicTarget(n), v, sub, ev)
 	}
-	if n.hasEnum && !slices.ContainsFunc(n.enum, func(e *jv) bool { return equalJV(v, e) }) {
+	if n.hasEnum && !inEnum(n, v) {
 		st.fail(v, n.enumCode, n.enumMsg)
 	}
 	if n.constv != nil && !equalJV(v, n.constv) {
@@ -844,6 +849,15 @@ func (st *feval) dynamicTarget(n *fnode) *fnode {
 		}
 	}
 	return n.dynRef
+}
+
+// inEnum reports whether v equals a value of n's enum.
+func inEnum(n *fnode, v *fval) bool {
+	if v.kind == 's' {
+		_, in := n.enumStrs[v.s]
+		return in
+	}
+	return slices.ContainsFunc(n.enum, func(e *jv) bool { return equalJV(v, e) })
 }
 
 // typeOK reports whether v is of one of the types.

@@ -47,8 +47,11 @@ type fnode struct {
 	mark   uint8 // the state of the cycle check
 	types  uint8 // the types allowed (typeBit), when hasTypes
 
-	typeMsg  string // "must be a string or null"
-	enum     []*jv  // enum, or the one value of const
+	typeMsg string // "must be a string or null"
+	enum    []*jv  // enum, or the one value of const
+	// enumStrs are the strings of enum, a set: a string value is looked up in it
+	// (no other member of enum equals a string).
+	enumStrs map[string]struct{}
 	enumCode Code
 	enumMsg  string
 	constv   *jv // const, checked beside enum; nil when absent
@@ -629,6 +632,12 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 			return
 		}
 		n.enum, n.hasEnum, n.enumCode = v.items, true, CodeEnum
+		n.enumStrs = map[string]struct{}{}
+		for _, e := range v.items {
+			if e.kind == 's' {
+				n.enumStrs[e.str] = struct{}{}
+			}
+		}
 	case "const":
 		n.constv, n.constMsg = v, oneOfMessage([]string{string(v.compact())})
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":

@@ -398,7 +398,8 @@ func (p *fprog) decode(d *Decoder, sensitive [][]string) ([]byte, bool) {
 		return nil, false
 	}
 	st.applyFills()
-	return appendVal(make([]byte, 0, 2*len(d.data)+16), root), true
+	// The arguments as run gets them are about as long as they came.
+	return appendVal(make([]byte, 0, len(d.data)+64), root), true
 }
 
 // begin readies st for a call whose arguments d reads, keeping its memory.
@@ -892,7 +893,7 @@ func (st *feval) number(n *fnum, v *fval) {
 	if len(n.bounds) == 0 && n.multiple == nil {
 		return
 	}
-	if i, ok := smallInt(v.s); ok && n.multiple == nil && !slices.ContainsFunc(n.bounds, func(b fbound) bool { return !b.isInt }) {
+	if i, ok := smallInt(v.s); ok && n.multiple == nil && !n.notInt {
 		// A small integer and integer bounds: compared as int64s.
 		for _, b := range n.bounds {
 			if b.op == '<' && i < b.i || b.op == '>' && i > b.i || b.op == '[' && i <= b.i || b.op == ']' && i >= b.i {

@@ -70,7 +70,10 @@ type fnode struct {
 
 // fnum holds the keywords of numbers.
 type fnum struct {
-	bounds   []fbound
+	bounds []fbound
+	// notInt: a bound is not an integer of int64 (fbound.isInt), so numbers are
+	// compared with them exactly.
+	notInt   bool
 	multiple *decimal
 	multText string
 }
@@ -664,6 +667,7 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 			b.op, b.code, b.msg = ']', CodeExclusiveMaximum, "must be less than "+v.str
 		}
 		n.nums().bounds = append(n.nums().bounds, b)
+		n.num.notInt = n.num.notInt || !b.isInt
 	case "multipleOf":
 		x, ok := parseDecimal([]byte(v.str))
 		if v.kind != 'n' || !ok || x.zero() || x.neg {

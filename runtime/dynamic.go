@@ -326,13 +326,18 @@ func (p *program) decode(d *Decoder) (json.RawMessage, bool) {
 	if p.full != nil {
 		return p.full.decode(d, p.sensitive)
 	}
-	st := interp{d: d, seed: p.seed}
+	// The output is about as long as the arguments: one allocation for it, up to
+	// maxOutStart bytes (so that invalid arguments, which write none, cost little).
+	st := interp{d: d, seed: p.seed, out: make([]byte, 0, min(len(d.data)+64, maxOutStart))}
 	st.value(p.root)
 	if !d.Finish() {
 		return nil, false
 	}
 	return st.out, true
 }
+
+// maxOutStart is the most memory an interp takes for its output before it writes any.
+const maxOutStart = 8 << 10
 
 // interp runs a program over one call's arguments. It writes the arguments it read to
 // out while they are valid; once a violation is found, out is no longer used and no
@@ -389,7 +394,9 @@ func (st *interp) value(n *node) {
 		st.key = "t"
 		if t, ok := d.Time(); ok {
 			s := t.Format(time.RFC3339Nano)
-			st.key = "t" + s
+			if st.wantKey {
+				st.key = "t" + s
+			}
 			if st.w() {
 				st.out = appendJSONString(st.out, s)
 			}
@@ -397,7 +404,9 @@ func (st *interp) value(n *node) {
 	case kindDuration:
 		st.key = "d0"
 		if x, ok := d.Duration(); ok {
-			st.key = "d" + strconv.FormatInt(int64(x), 10)
+			if st.wantKey {
+				st.key = "d" + strconv.FormatInt(int64(x), 10)
+			}
 			if st.w() {
 				st.out = appendJSONString(st.out, x.String())
 			}
@@ -438,7 +447,10 @@ func (st *interp) value(n *node) {
 				d.Fail(n.enumCode, n.enumMsg)
 				return
 			}
-			st.key = "b" + strconv.FormatBool(b)
+			st.key = "bfalse"
+			if b {
+				st.key = "btrue"
+			}
 			if st.w() {
 				st.out = strconv.AppendBool(st.out, b)
 			}
@@ -478,7 +490,11 @@ func (st *interp) stringValue(n *node) {
 	if n.maxLen >= 0 {
 		d.MaxLength(s, n.maxLen)
 	}
-	if n.pattern != nil && !n.pattern.MatchString(s) {
+	if n.simple != nil {
+		if !n.simple.MatchString(s) {
+			d.Fail(CodePattern, n.patternMessage)
+		}
+	} else if n.pattern != nil && !n.pattern.MatchString(s) {
 		d.Fail(CodePattern, n.patternMessage)
 	}
 	if n.format != "" {
@@ -499,9 +515,12 @@ func (st *interp) intValue(n *node) {
 	if !ok {
 		return
 	}
-	for _, c := range n.checks {
-		if c.failsInt(v, d.lastNumber()) {
-			d.Fail(c.code, c.msg)
+	if len(n.checks) > 0 {
+		x := d.lastNumber()
+		for _, c := range n.checks {
+			if c.failsInt(v, x) {
+				d.Fail(c.code, c.msg)
+			}
 		}
 	}
 	if n.multInt != 0 && v%n.multInt != 0 {
@@ -514,7 +533,9 @@ func (st *interp) intValue(n *node) {
 		d.Fail(n.enumCode, n.enumMsg)
 		return
 	}
-	st.key = "i" + strconv.FormatInt(v, 10)
+	if st.wantKey {
+		st.key = "i" + strconv.FormatInt(v, 10)
+	}
 	if st.w() {
 		st.out = strconv.AppendInt(st.out, v, 10)
 	}
@@ -527,9 +548,12 @@ func (st *interp) uintValue(n *node) {
 	if !ok {
 		return
 	}
-	for _, c := range n.checks {
-		if c.failsUint(v, d.lastNumber()) {
-			d.Fail(c.code, c.msg)
+	if len(n.checks) > 0 {
+		x := d.lastNumber()
+		for _, c := range n.checks {
+			if c.failsUint(v, x) {
+				d.Fail(c.code, c.msg)
+			}
 		}
 	}
 	if n.multInt != 0 && v%uint64(n.multInt) != 0 {
@@ -542,7 +566,9 @@ func (st *interp) uintValue(n *node) {
 		d.Fail(n.enumCode, n.enumMsg)
 		return
 	}
-	st.key = "i" + strconv.FormatUint(v, 10)
+	if st.wantKey {
+		st.key = "i" + strconv.FormatUint(v, 10)
+	}
 	if st.w() {
 		st.out = strconv.AppendUint(st.out, v, 10)
 	}
@@ -555,8 +581,10 @@ func (st *interp) floatValue(n *node) {
 	if !ok {
 		return
 	}
+	var x decimal
+	parsed := false
 	for _, c := range n.checks {
-		if c.failsDec(d.lastNumber()) || c.failsFloat(f) {
+		if c.failsNumber(f, d, &x, &parsed) {
 			d.Fail(c.code, c.msg)
 		}
 	}
@@ -573,9 +601,15 @@ func (st *interp) floatValue(n *node) {
 	if f == 0 {
 		f = 0 // -0 equals 0
 	}
-	st.key = "n" + strconv.FormatFloat(f, 'g', -1, 64)
+	if st.wantKey {
+		st.key = "n" + strconv.FormatFloat(f, 'g', -1, 64)
+	}
 	if st.w() {
-		st.out = appendFloat(st.out, f)
+		if text := d.data[d.valStart:d.pos]; floatText(text) {
+			st.out = append(st.out, text...) // what appendFloat would write
+		} else {
+			st.out = appendFloat(st.out, f)
+		}
 	}
 }
 
@@ -659,7 +693,7 @@ func (st *interp) members(n *node, tag, tagJSON string) {
 				continue
 			}
 			if d.Property(&seen[i], p.name, flags) {
-				st.member(&first, p.name)
+				st.declared(&first, p)
 				st.value(p.node)
 				d.Leave()
 			}
@@ -700,7 +734,7 @@ func (st *interp) members(n *node, tag, tagJSON string) {
 			}
 		case p.def != nil:
 			if seen[i] != Present {
-				st.member(&first, p.name)
+				st.declared(&first, p)
 				if st.w() {
 					st.out = append(st.out, p.def...)
 				}
@@ -730,6 +764,18 @@ func (st *interp) member(first *bool, name string) {
 	*first = false
 	st.out = appendJSONString(st.out, name)
 	st.out = append(st.out, ':')
+}
+
+// declared writes the name of a declared property, as member does.
+func (st *interp) declared(first *bool, p *prop) {
+	if !st.w() {
+		return
+	}
+	if !*first {
+		st.out = append(st.out, ',')
+	}
+	*first = false
+	st.out = append(st.out, p.member...)
 }
 
 // array reads an array as a generated slice decoder does: for uniqueItems, the items
@@ -1025,6 +1071,47 @@ func (st *interp) anyValue() {
 			st.out = appendFloat(st.out, f)
 		}
 	}
+}
+
+// floatText reports whether appendFloat writes the float64 nearest the JSON number
+// text as text itself: a number without exponent, fraction ending in a digit other
+// than 0, of at most 15 significant digits (so that no shorter text rounds to the
+// same float64, and the shortest is text), and 0 or at least 1e-6 in magnitude
+// (below it appendFloat writes an exponent).
+func floatText(text []byte) bool {
+	i := 0
+	if i < len(text) && text[i] == '-' {
+		i++
+	}
+	digits, lead := 0, true       // significant digits; still in the zeros before the first
+	point, last := false, byte(0) // a point read; the last digit
+	zeros := 0                    // the zeros between the point and the first significant digit
+	for ; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '.' && !point:
+			point = true
+			continue
+		case c < '0' || c > '9':
+			return false // an exponent, or not a number
+		}
+		last = c
+		if lead && c == '0' {
+			if point {
+				zeros++
+			}
+			continue
+		}
+		lead = false
+		digits++
+	}
+	switch {
+	case len(text) == 0 || text[len(text)-1] == '.' || point && last == '0' || digits > 15:
+		return false
+	case digits == 0:
+		return string(text) == "0" // not -0, nor 0.0
+	}
+	return !point || zeros < 6 // 0.000001 is 1e-6, the least written without exponent
 }
 
 // appendFloat writes f as encoding/json does.

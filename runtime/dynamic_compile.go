@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -63,6 +64,7 @@ type node struct {
 	// Strings.
 	minLen, maxLen int // -1 when absent
 	pattern        *regexp.Regexp
+	simple         *simpleMatcher // the pattern, when compileSimple reads it
 	patternSrc     string
 	patternMessage string
 	format         Format // "" when absent
@@ -117,6 +119,7 @@ type node struct {
 // prop is one property of an object node.
 type prop struct {
 	name      string
+	member    string // the name as the output writes it, a JSON string and a colon
 	node      *node
 	required  bool
 	sensitive bool
@@ -132,7 +135,11 @@ type numCheck struct {
 	f       float64 // the bound as a float64, for a number read as one
 	i       int64
 	integer bool // compare as integers (i), else as floats (f)
-	op      byte // '<' fails below, '>' above, '[' at or below, ']' at or above
+	// exact: f is the bound exactly, so that a number whose float64 differs from f
+	// stands on the same side of the bound as its float64 (rounding is monotonic):
+	// only a number that rounds to f is compared exactly (see failsNumber).
+	exact bool
+	op    byte // '<' fails below, '>' above, '[' at or below, ']' at or above
 }
 
 // jv is a JSON value of a schema, objects keeping their key order. Each value knows
@@ -893,6 +900,7 @@ func (c *compiler) stringNode(n *node, s *jv) {
 			return
 		}
 		n.pattern, n.patternSrc, n.patternMessage = re, v.str, PatternMessage(v.str)
+		n.simple = compileSimple(v.str)
 	}
 	if v, ok := s.get("format"); ok {
 		if v.kind != 's' {
@@ -1033,6 +1041,7 @@ func (c *compiler) numCheck(s *jv, text, kw string, code Code, msg string, op by
 	}
 	ch.dec = dec
 	ch.f, _ = strconv.ParseFloat(text, 64) // ±Inf past the range: every float64 meets it or none does
+	ch.exact = exactFloat(ch.f, dec, text)
 	if integer {
 		if i, err := strconv.ParseInt(text, 10, 64); err == nil {
 			ch.i, ch.integer = i, true
@@ -1056,6 +1065,39 @@ func (c numCheck) failsUint(v uint64, x decimal) bool {
 	}
 	return c.failsDec(x)
 }
+
+// failsNumber reports whether the number just read, f as a float64 holds it, breaks
+// the check, exactly and as that float64 (failsDec or failsFloat). A float64 other
+// than an exact bound decides both alone; the number's text is read (into *x, once
+// for all the checks: *parsed says so) only for one equal to it.
+func (c numCheck) failsNumber(f float64, d *Decoder, x *decimal, parsed *bool) bool {
+	if c.exact && f != c.f {
+		return c.failsFloat(f)
+	}
+	if !*parsed {
+		*x, *parsed = d.lastNumber(), true
+	}
+	return c.failsDec(*x) || c.failsFloat(f)
+}
+
+// exactFloat reports whether the float64 f is exactly the number x, whose JSON text is
+// text. A bound longer than maxExactBound bytes is taken as not exact (its checks read
+// every number's text), so that compiling costs in proportion to the schema's length.
+func exactFloat(f float64, x decimal, text string) bool {
+	switch {
+	case len(text) > maxExactBound || math.IsInf(f, 0) || math.IsNaN(f):
+		return false
+	case f == 0:
+		return x.zero()
+	case x.zero():
+		return false
+	}
+	r, ok := new(big.Rat).SetString(text)
+	return ok && r.Cmp(new(big.Rat).SetFloat64(f)) == 0
+}
+
+// maxExactBound is the longest bound exactFloat compares with its float64.
+const maxExactBound = 64
 
 // failsDec reports whether the number x breaks the check, compared exactly.
 func (c numCheck) failsDec(x decimal) bool {
@@ -1255,7 +1297,7 @@ func (c *compiler) objectNode(n *node, s *jv) {
 		}
 		for i, name := range v.keys {
 			ps := v.vals[i]
-			p := &prop{name: name, node: c.compile(ps)}
+			p := &prop{name: name, member: string(append(appendJSONString(nil, name), ':')), node: c.compile(ps)}
 			if ps.kind == 'o' {
 				if d, ok := ps.get("default"); ok {
 					p.def = d.compact()

@@ -55,6 +55,11 @@ func (v *fval) get(key string) (*fval, bool) {
 	return nil, false
 }
 
+// argIndexFrom is the number of members from which an object of the arguments keeps
+// an index of them (for duplicates and get): below it, a scan of the members costs
+// less than the map, which a call would allocate for each object of a list.
+const argIndexFrom = 32
+
 // arena holds the values of the trees one evaluation reads, in blocks, and the keys
 // and members of their objects and arrays in slabs, so that a value costs no
 // allocation of its own; it is kept with its feval for the next call.
@@ -70,6 +75,19 @@ type arena struct {
 	// kused and vused count the members of this call's trees, so that the next call's
 	// slabs hold them in one.
 	kused, vused int
+	// names are the property names the schema declares, each its own value: a member
+	// of one of those names takes the schema's string, so that the names of a list of
+	// objects cost no allocation each.
+	names map[string]string
+}
+
+// name returns the name of the member d just moved to.
+func (a *arena) name(d *Decoder) string {
+	b := d.FieldName()
+	if s, ok := a.names[string(b)]; ok {
+		return s
+	}
+	return string(b)
 }
 
 // reset makes the arena empty, keeping its memory.
@@ -193,7 +211,7 @@ func (a *arena) readMembers(d *Decoder, v *fval) {
 	v.kind = 'o'
 	mark := len(a.kstack)
 	for d.NextField() {
-		name := string(d.FieldName())
+		name := a.name(d)
 		if v.index != nil {
 			if _, dup := v.index[name]; dup {
 				d.Duplicate()
@@ -214,7 +232,7 @@ func (a *arena) readMembers(d *Decoder, v *fval) {
 		a.vstack = append(a.vstack, m)
 		if n := len(a.kstack) - mark; v.index != nil {
 			v.index[name] = n - 1
-		} else if n >= indexFrom {
+		} else if n >= argIndexFrom {
 			v.index = make(map[string]int, 2*n)
 			for i, k := range a.kstack[mark:] {
 				v.index[k] = i
@@ -381,12 +399,14 @@ func (p *fprog) decode(d *Decoder, sensitive [][]string) ([]byte, bool) {
 		return nil, false
 	}
 	st.applyFills()
-	return appendVal(make([]byte, 0, 2*len(d.data)+16), root), true
+	// The arguments as run gets them are about as long as they came.
+	return appendVal(make([]byte, 0, len(d.data)+64), root), true
 }
 
 // begin readies st for a call whose arguments d reads, keeping its memory.
 func (st *feval) begin(d *Decoder, sensitive [][]string) {
 	st.arena.reset()
+	st.arena.names = st.prog.names
 	st.path, st.scope = st.path[:0], st.scope[:0]
 	clear(st.viols)
 	clear(st.fills)
@@ -637,7 +657,7 @@ func (st *feval) evalNode(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 	if n.dynRef != nil {
 		st.apply(st.dynamicTarget(n), v, sub, ev)
 	}
-	if n.hasEnum && !slices.ContainsFunc(n.enum, func(e *jv) bool { return equalJV(v, e) }) {
+	if n.hasEnum && !inEnum(n, v) {
 		st.fail(v, n.enumCode, n.enumMsg)
 	}
 	if n.constv != nil && !equalJV(v, n.constv) {
@@ -833,6 +853,15 @@ func (st *feval) dynamicTarget(n *fnode) *fnode {
 	return n.dynRef
 }
 
+// inEnum reports whether v equals a value of n's enum.
+func inEnum(n *fnode, v *fval) bool {
+	if v.kind == 's' {
+		_, in := n.enumStrs[v.s]
+		return in
+	}
+	return slices.ContainsFunc(n.enum, func(e *jv) bool { return equalJV(v, e) })
+}
+
 // typeOK reports whether v is of one of the types.
 func typeOK(types uint8, v *fval) bool {
 	switch v.kind {
@@ -851,6 +880,9 @@ func typeOK(types uint8, v *fval) bool {
 			return true
 		}
 		if types&tInteger != 0 {
+			if _, ok := smallInt(v.s); ok {
+				return true
+			}
 			_, _, ok, _ := integerDigits([]byte(v.s))
 			return ok
 		}
@@ -860,6 +892,15 @@ func typeOK(types uint8, v *fval) bool {
 
 func (st *feval) number(n *fnum, v *fval) {
 	if len(n.bounds) == 0 && n.multiple == nil {
+		return
+	}
+	if i, ok := smallInt(v.s); ok && n.multiple == nil && !n.notInt {
+		// A small integer and integer bounds: compared as int64s.
+		for _, b := range n.bounds {
+			if b.op == '<' && i < b.i || b.op == '>' && i > b.i || b.op == '[' && i <= b.i || b.op == ']' && i >= b.i {
+				st.fail(v, b.code, b.msg)
+			}
+		}
 		return
 	}
 	x, ok := parseDecimal([]byte(v.s))
@@ -875,6 +916,29 @@ func (st *feval) number(n *fnum, v *fval) {
 	if n.multiple != nil && !isMultiple(x, *n.multiple) {
 		st.fail(v, CodeMultipleOf, prog.Bound("multipleOf", n.multText))
 	}
+}
+
+// smallInt returns the value of the JSON number text s when it is an integer written
+// without fraction or exponent in at most 18 digits, which an int64 holds.
+func smallInt(s string) (int64, bool) {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if n := len(s) - i; n == 0 || n > 18 {
+		return 0, false
+	}
+	var x int64
+	for _, c := range []byte(s[i:]) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		x = x*10 + int64(c-'0')
+	}
+	if s[0] == '-' {
+		x = -x
+	}
+	return x, true
 }
 
 func (st *feval) str(n *fstr, v *fval) {

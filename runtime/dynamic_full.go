@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"maps"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -47,8 +48,11 @@ type fnode struct {
 	mark   uint8 // the state of the cycle check
 	types  uint8 // the types allowed (typeBit), when hasTypes
 
-	typeMsg  string // "must be a string or null"
-	enum     []*jv  // enum, or the one value of const
+	typeMsg string // "must be a string or null"
+	enum    []*jv  // enum, or the one value of const
+	// enumStrs are the strings of enum, a set: a string value is looked up in it
+	// (no other member of enum equals a string).
+	enumStrs map[string]struct{}
 	enumCode Code
 	enumMsg  string
 	constv   *jv // const, checked beside enum; nil when absent
@@ -67,7 +71,10 @@ type fnode struct {
 
 // fnum holds the keywords of numbers.
 type fnum struct {
-	bounds   []fbound
+	bounds []fbound
+	// notInt: a bound is not an integer of int64 (fbound.isInt), so numbers are
+	// compared with them exactly.
+	notInt   bool
 	multiple *decimal
 	multText string
 }
@@ -204,10 +211,14 @@ var typeBits = map[string]uint8{
 
 // fbound is a number's minimum, maximum, exclusiveMinimum or exclusiveMaximum.
 type fbound struct {
-	dec  decimal
-	op   byte // '<' fails below, '>' above, '[' at or below, ']' at or above
-	code Code
-	msg  string
+	dec decimal
+	// i is the bound when it is an integer of int64 (isInt), for the numbers that
+	// are small integers (smallInt), compared without reading their digits twice.
+	i     int64
+	isInt bool
+	op    byte // '<' fails below, '>' above, '[' at or below, ']' at or above
+	code  Code
+	msg   string
 }
 
 type fprop struct {
@@ -248,6 +259,7 @@ type fprog struct {
 	dynamic bool // the schema has a $dynamicRef: results depend on the dynamic scope
 	nodes   int
 	all     []*fnode // every node, for the walks of compileFullTool
+	names   map[string]string
 	// pool keeps the state of finished calls, their memory reused by the next.
 	pool sync.Pool
 }
@@ -300,7 +312,17 @@ func compileFull(tool string, doc *jv) (*fprog, *SchemaError) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	return &fprog{root: root, dynamic: c.dynamic, nodes: len(c.all), all: c.all}, nil
+	// The names the schema declares, which the members of the arguments read as (see
+	// arena.name).
+	names := map[string]string{}
+	for _, n := range c.all {
+		if n.obj != nil {
+			for _, p := range n.obj.props {
+				names[p.name] = p.name
+			}
+		}
+	}
+	return &fprog{root: root, dynamic: c.dynamic, nodes: len(c.all), all: c.all, names: names}, nil
 }
 
 // The keywords whose value is a schema, a list of schemas, or an object of schemas.
@@ -614,6 +636,12 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 			return
 		}
 		n.enum, n.hasEnum, n.enumCode = v.items, true, CodeEnum
+		n.enumStrs = map[string]struct{}{}
+		for _, e := range v.items {
+			if e.kind == 's' {
+				n.enumStrs[e.str] = struct{}{}
+			}
+		}
 	case "const":
 		n.constv, n.constMsg = v, oneOfMessage([]string{string(v.compact())})
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
@@ -623,6 +651,12 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 			return
 		}
 		b := fbound{dec: x}
+		if neg, mag, ok, overflow := integerDigits([]byte(v.str)); ok && !overflow && (mag <= math.MaxInt64 || neg && mag == 1<<63) {
+			b.i, b.isInt = int64(mag), true
+			if neg {
+				b.i = -b.i
+			}
+		}
 		switch k {
 		case "minimum":
 			b.op, b.code = '<', CodeMinimum
@@ -635,6 +669,7 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 		}
 		b.msg = prog.Bound(k, v.str)
 		n.nums().bounds = append(n.nums().bounds, b)
+		n.num.notInt = n.num.notInt || !b.isInt
 	case "multipleOf":
 		x, ok := parseDecimal([]byte(v.str))
 		if v.kind != 'n' || !ok || x.zero() || x.neg {

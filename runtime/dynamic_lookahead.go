@@ -20,11 +20,15 @@ const MaxLookaheads = 8
 // the rest does, each positive lookahead matches and no negative one does.
 type lpattern struct {
 	re       *regexp.Regexp
+	simple   *simpleMatcher // re, when compileSimple reads it (and there are no lookaheads)
 	pos, neg []*regexp.Regexp
 }
 
 // MatchString reports whether s matches the pattern.
 func (p *lpattern) MatchString(s string) bool {
+	if p.simple != nil {
+		return p.simple.MatchString(s)
+	}
 	if !p.re.MatchString(s) {
 		return false
 	}
@@ -48,7 +52,7 @@ func (p *lpattern) MatchString(s string) bool {
 func compileLookahead(src string) (*lpattern, error) {
 	re, err := CompilePattern(src)
 	if err == nil {
-		return &lpattern{re: re}, nil
+		return &lpattern{re: re, simple: compileSimple(src)}, nil
 	}
 	if !strings.HasPrefix(src, "^(?=") && !strings.HasPrefix(src, "^(?!") {
 		return nil, err

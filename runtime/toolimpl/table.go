@@ -2,6 +2,8 @@ package toolimpl
 
 import (
 	"encoding/json"
+	"regexp"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -50,19 +52,20 @@ const (
 // Value describes how one value is read and checked.
 type Value struct {
 	Kind Kind
-	Size uint8 // bytes of an integer or a float
+	Size uintptr // bytes of an integer or a float
 	// NotNull reads null as the value pointed to, refused by its check (KPointer).
 	NotNull bool
 	// NotZero refuses 0 or the zero time (validate's required).
 	NotZero bool
 
 	// Strings (KString).
-	MinLength, MaxLength int  // when HasMinLength, HasMaxLength
-	HasMinLength         bool //
-	HasMaxLength         bool //
-	Matcher              func(string) bool
-	Pattern              *Pattern
-	PatternMessage       string // the violation of Matcher
+	MinLength, MaxLength int               // when HasMinLength, HasMaxLength
+	HasMinLength         bool              //
+	HasMaxLength         bool              //
+	Matcher              func(string) bool // a pattern toolgen turned into Go
+	PatternSource        string            // one it did not, compiled on first use
+	PatternMessage       string            // the violation of either
+	pattern              patternCache
 	Format               runtime.Format
 
 	// Enum or const values of a string (Strings), an integer (Ints, Uints), a float
@@ -126,8 +129,15 @@ type Field struct {
 	Flags    runtime.PropertyFlags
 	Required bool
 	Value    Value
-	// Default, when set, stores the property's default when it is absent.
-	Default func(p unsafe.Pointer)
+	// The property's default, stored when it is absent (HasDefault): in the field
+	// of the Value's kind (a duration's in DefInt), through a pointer when the Value
+	// is one.
+	HasDefault bool
+	DefString  string
+	DefBool    bool
+	DefInt     int64
+	DefUint    uint64
+	DefFloat   float64
 }
 
 // Object describes a struct read from a JSON object: its properties, in order.
@@ -202,11 +212,66 @@ func objectBody(d *runtime.Decoder, tables []Object, o *Object, p unsafe.Pointer
 			if seen[k] == runtime.Absent {
 				d.Missing(f.Name)
 			}
-		case f.Default != nil:
+		case f.HasDefault:
 			if seen[k] != runtime.Present {
-				f.Default(unsafe.Add(p, f.Offset))
+				storeDefault(d, tables, f, unsafe.Add(p, f.Offset))
 			}
 		}
+	}
+}
+
+// storeDefault stores f's default at p.
+func storeDefault(d *runtime.Decoder, tables []Object, f *Field, p unsafe.Pointer) {
+	v := &f.Value
+	if v.Kind == KPointer {
+		p, _ = v.Ops(OpNew, d, p, tables, v, 0, nil)
+		v = v.Elem
+	}
+	switch v.Kind {
+	case KString:
+		*(*string)(p) = f.DefString
+	case KBool:
+		*(*bool)(p) = f.DefBool
+	case KInt, KDuration:
+		storeInt(v, p, f.DefInt)
+	case KUint:
+		storeUint(v, p, f.DefUint)
+	case KFloat:
+		storeFloat(v, p, f.DefFloat)
+	}
+}
+
+func storeInt(v *Value, p unsafe.Pointer, n int64) {
+	switch v.Size {
+	case 1:
+		*(*int8)(p) = int8(n)
+	case 2:
+		*(*int16)(p) = int16(n)
+	case 4:
+		*(*int32)(p) = int32(n)
+	default:
+		*(*int64)(p) = n
+	}
+}
+
+func storeUint(v *Value, p unsafe.Pointer, n uint64) {
+	switch v.Size {
+	case 1:
+		*(*uint8)(p) = uint8(n)
+	case 2:
+		*(*uint16)(p) = uint16(n)
+	case 4:
+		*(*uint32)(p) = uint32(n)
+	default:
+		*(*uint64)(p) = n
+	}
+}
+
+func storeFloat(v *Value, p unsafe.Pointer, f float64) {
+	if v.Size == 4 {
+		*(*float32)(p) = float32(f)
+	} else {
+		*(*float64)(p) = f
 	}
 }
 
@@ -342,8 +407,10 @@ func stringValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
 		if !v.Matcher(s) {
 			d.Fail(runtime.CodePattern, v.PatternMessage)
 		}
-	} else if v.Pattern != nil {
-		Match(d, s, v.Pattern)
+	} else if v.PatternSource != "" {
+		if re := v.pattern.get(v.PatternSource); re == nil || !re.MatchString(s) {
+			d.Fail(runtime.CodePattern, v.PatternMessage)
+		}
 	}
 	if v.Format != "" {
 		d.Format(s, v.Format)
@@ -381,16 +448,7 @@ func intValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
 			return
 		}
 	}
-	switch v.Size {
-	case 1:
-		*(*int8)(p) = int8(n)
-	case 2:
-		*(*int16)(p) = int16(n)
-	case 4:
-		*(*int32)(p) = int32(n)
-	default:
-		*(*int64)(p) = n
-	}
+	storeInt(v, p, n)
 }
 
 func uintValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
@@ -423,16 +481,7 @@ func uintValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
 			return
 		}
 	}
-	switch v.Size {
-	case 1:
-		*(*uint8)(p) = uint8(n)
-	case 2:
-		*(*uint16)(p) = uint16(n)
-	case 4:
-		*(*uint32)(p) = uint32(n)
-	default:
-		*(*uint64)(p) = n
-	}
+	storeUint(v, p, n)
 }
 
 func floatValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
@@ -475,11 +524,7 @@ func floatValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
 			return
 		}
 	}
-	if v.Size == 4 {
-		*(*float32)(p) = float32(f)
-	} else {
-		*(*float64)(p) = f
-	}
+	storeFloat(v, p, f)
 }
 
 func mapValue(d *runtime.Decoder, tables []Object, v *Value, p unsafe.Pointer) {
@@ -567,4 +612,16 @@ func UniqueOps[S ~[]E, E comparable](d *runtime.Decoder, p unsafe.Pointer) {
 // UniqueValuesOps is the Unique of a Value of a map type M (validate's unique).
 func UniqueValuesOps[M ~map[K]V, K ~string, V comparable](d *runtime.Decoder, p unsafe.Pointer) {
 	UniqueValues(d, map[K]V(*(*M)(p)))
+}
+
+// patternCache holds a Value's pattern once compiled: nil when it does not compile
+// (runtime.CompilePattern), which matches nothing, as Match says.
+type patternCache struct {
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func (c *patternCache) get(src string) *regexp.Regexp {
+	c.once.Do(func() { c.re, _ = runtime.CompilePattern(src) })
+	return c.re
 }

@@ -32,6 +32,12 @@ const (
 // pkg.Constructor gives them). Every other package-level name it declares starts with
 // model.HelperPrefix and an upper-case letter.
 func goSource(pkg *model.Package, schemas *schemaSet, opts Options) ([]byte, error) {
+	src, _, err := goSourceGen(pkg, schemas, opts)
+	return src, err
+}
+
+// goSourceGen is goSource, with the state of the generation.
+func goSourceGen(pkg *model.Package, schemas *schemaSet, opts Options) ([]byte, *goGen, error) {
 	g := &goGen{
 		pkg:      pkg,
 		schemas:  schemas,
@@ -58,7 +64,7 @@ func goSource(pkg *model.Package, schemas *schemaSet, opts Options) ([]byte, err
 
 	for _, set := range toolSets(pkg) {
 		if err := g.toolSet(f, set); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	g.emitHints(f)
@@ -72,7 +78,7 @@ func goSource(pkg *model.Package, schemas *schemaSet, opts Options) ([]byte, err
 		id := g.queue[0]
 		g.queue = g.queue[1:]
 		if err := g.structDecoder(f, g.pkg.Type(id)); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	g.emitTables(f)
@@ -87,13 +93,13 @@ func goSource(pkg *model.Package, schemas *schemaSet, opts Options) ([]byte, err
 		})
 	}
 	if g.err != nil {
-		return nil, g.err
+		return nil, nil, g.err
 	}
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, fmt.Errorf("render: %w", err)
+		return nil, nil, fmt.Errorf("render: %w", err)
 	}
-	return groupImports(buf.Bytes()), nil
+	return groupImports(buf.Bytes()), g, nil
 }
 
 // groupImports puts the standard library's imports of a rendered file first and the
@@ -540,7 +546,7 @@ func (g *goGen) dispatchCase(t *model.Tool) ([]jen.Code, error) {
 		}
 		stmts = append(stmts,
 			jen.Var().Id("in").Add(g.goType(typ)),
-			g.structDecodeCall(typ.Ref, jen.Op("&").Id("in")),
+			g.toolDecodeCall(t, typ.Ref, jen.Op("&").Id("in")),
 		)
 		if ptr {
 			args = append(args, jen.Op("&").Id("in"))

@@ -59,6 +59,13 @@ type tableGen struct {
 	able    map[string]int // tableable's memo: 1 yes, 2 no, 3 being decided
 	funcs   []string       // named types read by a wrapper of their specialised decoder
 	wrapped map[string]string
+	tools   []toolTable // the table of each tool's arguments
+}
+
+// toolTable is the index of a tool's argument table, -1 when it has none.
+type toolTable struct {
+	tool  string
+	index int
 }
 
 // tableName returns the name of the tables array.
@@ -68,6 +75,19 @@ func (g *goGen) tableName() string { return g.helper("tables", "", tablesVar) }
 // a pointer to it) with the Object at index i.
 func (g *goGen) tableDecodeCall(i int, addr jen.Code) jen.Code {
 	return jen.Qual(implPkg, "Decode").Call(jen.Id("d"), jen.Id(g.tableName()).Index(jen.Op(":")), jen.Lit(i), jen.Qual("unsafe", "Pointer").Call(addr))
+}
+
+// toolDecodeCall is structDecodeCall for the argument struct id of the tool t.
+func (g *goGen) toolDecodeCall(t *model.Tool, id string, addr jen.Code) jen.Code {
+	call := g.structDecodeCall(id, addr)
+	if g.tab != nil {
+		i, ok := g.tab.index["type\x00"+id]
+		if !ok {
+			i = -1
+		}
+		g.tab.tools = append(g.tab.tools, toolTable{t.Name, i})
+	}
+	return call
 }
 
 // structDecodeCall returns the statement that reads the named struct (or union) id into
@@ -91,7 +111,11 @@ func (g *goGen) paramsDecodeCall(t *model.Tool, addr jen.Code) jen.Code {
 		}
 		i := g.reserveTable(key)
 		g.tab.objects[i] = g.objectTable(t.Input.Params, jen.Id(g.paramsTypeName(t)))
+		g.tab.tools = append(g.tab.tools, toolTable{t.Name, i})
 		return g.tableDecodeCall(i, addr)
+	}
+	if g.tab != nil {
+		g.tab.tools = append(g.tab.tools, toolTable{t.Name, -1})
 	}
 	return jen.Id(g.paramsDecoderName(t)).Call(jen.Id("d"), addr)
 }
@@ -429,7 +453,7 @@ func (g *goGen) enumFields(code string, vals []string) []jen.Code {
 
 // sizeOf returns the size of a number type in bytes, as a constant expression.
 func (g *goGen) sizeOf(r resolved) jen.Code {
-	if r.Bits != 0 {
+	if b := basicName(r.Type); r.Bits != 0 && b != "int" && b != "uint" && b != "uintptr" {
 		return jen.Lit(r.Bits / 8)
 	}
 	return jen.Qual("unsafe", "Sizeof").Call(jen.Id(basicName(r.Type)).Call(jen.Lit(0)))

@@ -9,7 +9,10 @@
 #	bench/results/2026-12-02/big/run.sh                    # this tree, 1,000 and 5,000 tools, 3 rounds
 #	SIZES=1000 ROUNDS=5 TREES="/path/to/old /path/to/new" bench/results/2026-12-02/big/run.sh
 #
-# Output (stdout): "tree=<dir> tools=<n> generate_s=<s> build_s=<s> total_s=<s> go_bytes=<b> mode=<m>".
+# Output (stdout), one line a run: the round, the tree, the number of tools, the wall
+# times of generate, build and both, the CPU time (user+sys, of the process and its
+# children) of each, the size of toolgen.gen.go, its decoding mode (from its header)
+# and the load average then. On a loaded machine, compare the CPU times.
 # The private GOCACHE keeps `go clean -cache`, which is global, out of it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,12 +47,14 @@ for r in $(seq "$ROUNDS"); do
 			rm -rf "$mod/synthetic/toolgen.gen.go" "$mod/synthetic/toolschema"
 			printf 'package synthetic\n\nconst nonce = "%s-%s"\n' "$r" "$(now)" >"$mod/synthetic/nonce.go"
 			t0=$(now)
-			(cd "$mod" && "$work/toolgen$i" generate ./...)
+			(cd "$mod" && /usr/bin/time -o "$work/gen.cpu" -f '%U %S' "$work/toolgen$i" generate ./...)
 			t1=$(now)
-			(cd "$mod" && go build ./...)
+			(cd "$mod" && /usr/bin/time -o "$work/build.cpu" -f '%U %S' go build ./...)
 			t2=$(now)
-			mode=$(grep -m1 -o 'decoders: [a-z-]*' "$mod/synthetic/toolgen.gen.go" || echo "decoders: specialised")
-			echo "round=$r tree=$tree tools=$n generate_s=$(echo "$t1 - $t0" | bc) build_s=$(echo "$t2 - $t1" | bc) total_s=$(echo "$t2 - $t0" | bc) go_bytes=$(stat -c %s "$mod/synthetic/toolgen.gen.go") mode=${mode#decoders: } load=$(cut -d' ' -f1 /proc/loadavg)"
+			gcpu=$(awk '{print $1+$2}' "$work/gen.cpu")
+			bcpu=$(awk '{print $1+$2}' "$work/build.cpu")
+			mode=$(grep -m1 -o 'Decoders: [a-z-]*' "$mod/synthetic/toolgen.gen.go" || echo "Decoders: specialised")
+			echo "round=$r tree=$tree tools=$n generate_s=$(echo "$t1 - $t0" | bc) build_s=$(echo "$t2 - $t1" | bc) total_s=$(echo "$t2 - $t0" | bc) generate_cpu_s=$gcpu build_cpu_s=$bcpu go_bytes=$(stat -c %s "$mod/synthetic/toolgen.gen.go") mode=${mode#Decoders: } load=$(cut -d' ' -f1 /proc/loadavg)"
 		done
 	done
 done

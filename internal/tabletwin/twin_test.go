@@ -23,6 +23,7 @@ var Dirs = []string{
 	"examples/weather/forecast",
 	"examples/bank/banking",
 	"internal/unions",
+	"internal/tablekinds",
 }
 
 func TestTwinsCurrent(t *testing.T) {

@@ -12,12 +12,12 @@ import (
 var toolgenTwinTables = [...]toolimpl.Object{
 	{Fields: []toolimpl.Field{
 		{Name: "city", Offset: unsafe.Offsetof(Query{}.City), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KString, MinLength: 1, HasMinLength: true, MaxLength: 80, HasMaxLength: true}},
-		{Name: "days", Offset: unsafe.Offsetof(Query{}.Days), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: 8, Min: 1, Max: 14}, HasDefault: true, DefInt: 1},
+		{Name: "days", Offset: unsafe.Offsetof(Query{}.Days), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 14}, HasDefault: true, DefInt: 1},
 		{Name: "unit", Offset: unsafe.Offsetof(Query{}.Unit), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KString, Strings: []string{"celsius", "fahrenheit"}, HasEnum: true, EnumCode: runtime.CodeEnum, EnumMessage: "must be one of \"celsius\", \"fahrenheit\""}, HasDefault: true, DefString: "celsius"},
 	}, Names: []string{"city", "days", "unit"}},
 	{Fields: []toolimpl.Field{
 		{Name: "name", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.name), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KString, MinLength: 1, HasMinLength: true}},
-		{Name: "times", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.times), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: 8, Min: 1, Max: 5}, HasDefault: true, DefInt: 1},
+		{Name: "times", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.times), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 5}, HasDefault: true, DefInt: 1},
 	}, Names: []string{"name", "times"}},
 }
 

@@ -38,6 +38,11 @@ type File struct {
 // provider), a schema a provider's dialect can only approximate, or what Lint finds
 // missing (descriptions, hints).
 func Generate(pkg *model.Package) ([]File, []Warning, error) {
+	return GenerateWith(pkg, Options{})
+}
+
+// GenerateWith is Generate with options: how to decode the arguments (Options).
+func GenerateWith(pkg *model.Package, opts Options) ([]File, []Warning, error) {
 	if len(pkg.Tools) == 0 {
 		return nil, SortWarnings(slices.Clone(pkg.Warnings)), nil
 	}
@@ -52,7 +57,7 @@ func Generate(pkg *model.Package) ([]File, []Warning, error) {
 		return nil, nil, schemas.errors
 	}
 	files := schemas.files()
-	src, err := goSource(pkg, schemas)
+	src, err := goSource(pkg, schemas, opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("generate Go code for %s: %w", pkg.Path, err)
 	}

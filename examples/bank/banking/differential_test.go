@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // The differential tests of the generated decoders: every argument text is decoded by
@@ -99,6 +101,39 @@ func getTransactionsSubject(t testing.TB) difftest.Subject[getTransactionsArgs] 
 			return getTransactionsArgs{StartDate: v.startDate, EndDate: v.endDate}, d.Violations(), ok
 		},
 	}
+}
+
+// tableDecode decodes args into v with the tool's table of toolgen_table_test.go
+// (generator.TableTwin), as a package of many tools does.
+func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]runtime.Violation, bool) {
+	i, ok := toolgenTwinIndex[tool]
+	if !ok {
+		t.Fatalf("toolgen_table_test.go has no table for %s", tool)
+	}
+	d := runtime.NewDecoder(args, runtime.Limits{})
+	toolimpl.Decode(d, toolgenTwinTables[:], i, v)
+	ok = d.Finish()
+	return d.Violations(), ok
+}
+
+func closeAccountModes(t testing.TB) difftest.Modes[CloseRequest] {
+	table := closeAccountSubject(t)
+	table.Decode = func(args []byte) (CloseRequest, []runtime.Violation, bool) {
+		var v CloseRequest
+		viols, ok := tableDecode(t, "close_account", args, unsafe.Pointer(&v))
+		return v, viols, ok
+	}
+	return difftest.Modes[CloseRequest]{Specialised: closeAccountSubject(t), Table: table}
+}
+
+func getTransactionsModes(t testing.TB) difftest.Modes[getTransactionsArgs] {
+	table := getTransactionsSubject(t)
+	table.Decode = func(args []byte) (getTransactionsArgs, []runtime.Violation, bool) {
+		var v toolgenArgsGetTransactions
+		viols, ok := tableDecode(t, "get_transactions", args, unsafe.Pointer(&v))
+		return getTransactionsArgs{StartDate: v.startDate, EndDate: v.endDate}, viols, ok
+	}
+	return difftest.Modes[getTransactionsArgs]{Specialised: getTransactionsSubject(t), Table: table}
 }
 
 // str returns a JSON string of n copies of s (s written as JSON string contents).
@@ -250,6 +285,37 @@ func TestClosedByNeverSet(t *testing.T) {
 			t.Errorf("%s: Call = %q, want an unknown-property error", args, res.Text())
 		}
 	}
+}
+
+// TestModes decodes the corpora, and the fuzz seeds, with the specialised decoders and
+// the table-driven ones: they must agree on every value, verdict, message and path.
+func TestModes(t *testing.T) {
+	t.Run("close_account", func(t *testing.T) {
+		difftest.RunModes(t, closeAccountModes(t), closeAccountCases(), "FuzzDecodeCloseAccount")
+	})
+	t.Run("get_transactions", func(t *testing.T) {
+		difftest.RunModes(t, getTransactionsModes(t), getTransactionsCases(), "FuzzDecodeGetTransactions")
+	})
+}
+
+func FuzzModesCloseAccount(f *testing.F) {
+	m := closeAccountModes(f)
+	for _, c := range closeAccountCases() {
+		if !c.Big() {
+			f.Add([]byte(c.Args))
+		}
+	}
+	f.Fuzz(func(t *testing.T, args []byte) { difftest.Same(t, m, args) })
+}
+
+func FuzzModesGetTransactions(f *testing.F) {
+	m := getTransactionsModes(f)
+	for _, c := range getTransactionsCases() {
+		if !c.Big() {
+			f.Add([]byte(c.Args))
+		}
+	}
+	f.Fuzz(func(t *testing.T, args []byte) { difftest.Same(t, m, args) })
 }
 
 func must(t *testing.T, err error) {

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // The differential tests of the generated decoders: every argument text is decoded by
@@ -88,6 +90,39 @@ func helloWorldSubject(t testing.TB) difftest.Subject[helloWorldArgs] {
 			return helloWorldArgs{Name: v.name, Times: v.times}, d.Violations(), ok
 		},
 	}
+}
+
+// tableDecode decodes args into v with the tool's table of toolgen_table_test.go
+// (generator.TableTwin), as a package of many tools does.
+func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]runtime.Violation, bool) {
+	i, ok := toolgenTwinIndex[tool]
+	if !ok {
+		t.Fatalf("toolgen_table_test.go has no table for %s", tool)
+	}
+	d := runtime.NewDecoder(args, runtime.Limits{})
+	toolimpl.Decode(d, toolgenTwinTables[:], i, v)
+	ok = d.Finish()
+	return d.Violations(), ok
+}
+
+func getWeatherModes(t testing.TB) difftest.Modes[Query] {
+	table := getWeatherSubject(t)
+	table.Decode = func(args []byte) (Query, []runtime.Violation, bool) {
+		var v Query
+		viols, ok := tableDecode(t, "get_weather", args, unsafe.Pointer(&v))
+		return v, viols, ok
+	}
+	return difftest.Modes[Query]{Specialised: getWeatherSubject(t), Table: table}
+}
+
+func helloWorldModes(t testing.TB) difftest.Modes[helloWorldArgs] {
+	table := helloWorldSubject(t)
+	table.Decode = func(args []byte) (helloWorldArgs, []runtime.Violation, bool) {
+		var v toolgenArgsHelloWorld
+		viols, ok := tableDecode(t, "hello_world", args, unsafe.Pointer(&v))
+		return helloWorldArgs{Name: v.name, Times: v.times}, viols, ok
+	}
+	return difftest.Modes[helloWorldArgs]{Specialised: helloWorldSubject(t), Table: table}
 }
 
 // str returns a JSON string of n copies of s (s written as JSON string contents).
@@ -266,6 +301,37 @@ func TestDifferential(t *testing.T) {
 	t.Run("hello_world", func(t *testing.T) {
 		difftest.RunCorpus(t, helloWorldSubject(t), helloWorldCases())
 	})
+}
+
+// TestModes decodes the corpora, and the fuzz seeds, with the specialised decoders and
+// the table-driven ones: they must agree on every value, verdict, message and path.
+func TestModes(t *testing.T) {
+	t.Run("get_weather", func(t *testing.T) {
+		difftest.RunModes(t, getWeatherModes(t), getWeatherCases(), "FuzzDecodeGetWeather")
+	})
+	t.Run("hello_world", func(t *testing.T) {
+		difftest.RunModes(t, helloWorldModes(t), helloWorldCases(), "FuzzDecodeHelloWorld")
+	})
+}
+
+func FuzzModesGetWeather(f *testing.F) {
+	m := getWeatherModes(f)
+	for _, c := range getWeatherCases() {
+		if !c.Big() {
+			f.Add([]byte(c.Args))
+		}
+	}
+	f.Fuzz(func(t *testing.T, args []byte) { difftest.Same(t, m, args) })
+}
+
+func FuzzModesHelloWorld(f *testing.F) {
+	m := helloWorldModes(f)
+	for _, c := range helloWorldCases() {
+		if !c.Big() {
+			f.Add([]byte(c.Args))
+		}
+	}
+	f.Fuzz(func(t *testing.T, args []byte) { difftest.Same(t, m, args) })
 }
 
 func must(t *testing.T, err error) {

@@ -1,0 +1,560 @@
+package generator
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen/toolgen/model"
+	tgruntime "github.com/toolgen/toolgen/runtime"
+)
+
+// Decoders says how the generated code decodes the tools' arguments.
+type Decoders int
+
+// The ways of decoding.
+const (
+	// DecodersAuto lets the package's size decide: table-driven decoders for a
+	// package of at least TableMinTools tools, specialised code for a smaller one.
+	DecodersAuto Decoders = iota
+	// DecodersSpecialised writes a decode function for each argument type, with its
+	// checks inlined: the fastest decoding, and the most code to compile.
+	DecodersSpecialised
+	// DecodersTable writes each argument type as a table that toolimpl.Decode walks:
+	// data rather than code, so that a package of thousands of tools builds in
+	// seconds. Types the tables cannot describe (unions, arrays, anonymous structs,
+	// encoding.TextUnmarshaler values, embedded pointers, defaults of other kinds than
+	// numbers, strings, booleans and durations) keep specialised code.
+	DecodersTable
+)
+
+// TableMinTools is the number of tools from which DecodersAuto chooses table-driven
+// decoders. Below it, a package's toolgen.gen.go is what it was before tables existed.
+const TableMinTools = 500
+
+// Options are the choices Generate leaves to its defaults.
+type Options struct {
+	// Decoders says how to decode the arguments; DecodersAuto by default.
+	Decoders Decoders
+}
+
+// tables reports whether pkg gets table-driven decoders under opts.
+func (o Options) tables(pkg *model.Package) bool {
+	switch o.Decoders {
+	case DecodersTable:
+		return true
+	case DecodersSpecialised:
+		return false
+	}
+	return len(pkg.Tools) >= TableMinTools
+}
+
+const tablesVar = model.HelperPrefix + "Tables"
+
+// tableGen holds the table-driven state of one file's generation.
+type tableGen struct {
+	objects []jen.Code     // the elements of the tables array, by index
+	index   map[string]int // the index of a struct's Object, by tableKey
+	able    map[string]int // tableable's memo: 1 yes, 2 no, 3 being decided
+	funcs   []string       // named types read by a wrapper of their specialised decoder
+	wrapped map[string]string
+	tools   []toolTable // the table of each tool's arguments
+}
+
+// toolTable is the index of a tool's argument table, -1 when it has none.
+type toolTable struct {
+	tool  string
+	index int
+}
+
+// tableName returns the name of the tables array.
+func (g *goGen) tableName() string { return g.helper("tables", "", tablesVar) }
+
+// tableDecodeCall returns the statement that reads the struct at addr (an expression of
+// a pointer to it) with the Object at index i.
+func (g *goGen) tableDecodeCall(i int, addr jen.Code) jen.Code {
+	return jen.Qual(implPkg, "Decode").Call(jen.Id("d"), jen.Id(g.tableName()).Index(jen.Op(":")), jen.Lit(i), jen.Qual("unsafe", "Pointer").Call(addr))
+}
+
+// toolDecodeCall is structDecodeCall for the argument struct id of the tool t.
+func (g *goGen) toolDecodeCall(t *model.Tool, id string, addr jen.Code) jen.Code {
+	call := g.structDecodeCall(id, addr)
+	if g.tab != nil {
+		i, ok := g.tab.index["type\x00"+id]
+		if !ok {
+			i = -1
+		}
+		g.tab.tools = append(g.tab.tools, toolTable{t.Name, i})
+	}
+	return call
+}
+
+// structDecodeCall returns the statement that reads the named struct (or union) id into
+// addr: with its table when it has one, else with its specialised decoder.
+func (g *goGen) structDecodeCall(id string, addr jen.Code) jen.Code {
+	if g.tab != nil {
+		if nt := g.pkg.Type(id); nt != nil && g.tableable(nt) {
+			return g.tableDecodeCall(g.namedTable(nt), addr)
+		}
+	}
+	return jen.Id(g.decoderName(id)).Call(jen.Id("d"), addr)
+}
+
+// paramsDecodeCall returns the statement that reads the arguments of the ordinary
+// function t into addr.
+func (g *goGen) paramsDecodeCall(t *model.Tool, addr jen.Code) jen.Code {
+	if g.tab != nil && g.fieldsTableable(t.Input.Params) {
+		key := "args\x00" + t.Name
+		if i, ok := g.tab.index[key]; ok {
+			return g.tableDecodeCall(i, addr)
+		}
+		i := g.reserveTable(key)
+		g.tab.objects[i] = g.objectTable(t.Input.Params, jen.Id(g.paramsTypeName(t)))
+		g.tab.tools = append(g.tab.tools, toolTable{t.Name, i})
+		return g.tableDecodeCall(i, addr)
+	}
+	if g.tab != nil {
+		g.tab.tools = append(g.tab.tools, toolTable{t.Name, -1})
+	}
+	return jen.Id(g.paramsDecoderName(t)).Call(jen.Id("d"), addr)
+}
+
+// paramsHasTable reports whether t's params struct is decoded by a table, so its
+// specialised decoder is not written.
+func (g *goGen) paramsHasTable(t *model.Tool) bool {
+	return g.tab != nil && g.fieldsTableable(t.Input.Params)
+}
+
+func (g *goGen) reserveTable(key string) int {
+	i := len(g.tab.objects)
+	g.tab.index[key] = i
+	g.tab.objects = append(g.tab.objects, nil)
+	return i
+}
+
+// namedTable returns the index of the Object of the tableable named struct nt, filling
+// it in on first use (its fields may reach it again: recursion goes by index).
+func (g *goGen) namedTable(nt *model.NamedType) int {
+	key := "type\x00" + nt.ID
+	if i, ok := g.tab.index[key]; ok {
+		return i
+	}
+	i := g.reserveTable(key)
+	g.tab.objects[i] = g.objectTable(nt.Underlying.Fields, jen.Qual(nt.PkgPath, nt.Name))
+	return i
+}
+
+// tableable reports whether the tables describe the named struct nt, every field of it.
+func (g *goGen) tableable(nt *model.NamedType) bool {
+	if nt.Underlying == nil || nt.Underlying.Kind != model.Struct {
+		return false
+	}
+	switch g.tab.able[nt.ID] {
+	case 1, 3: // 3: a recursion, tableable if the rest is
+		return true
+	case 2:
+		return false
+	}
+	g.tab.able[nt.ID] = 3
+	ok := g.fieldsTableable(nt.Underlying.Fields)
+	g.tab.able[nt.ID] = 2
+	if ok {
+		g.tab.able[nt.ID] = 1
+	}
+	return ok
+}
+
+func (g *goGen) fieldsTableable(fields []*model.Field) bool {
+	for _, f := range fields {
+		for _, p := range f.EmbeddedPointers {
+			if p {
+				return false
+			}
+		}
+		if f.Constraints.Default != "" && !defaultTableable(g.resolveDefault(f.Type)) {
+			return false
+		}
+		if !g.valueTableable(f.Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// resolveDefault returns the kind a default is stored as: through one pointer.
+func (g *goGen) resolveDefault(t *model.Type) resolved {
+	if t.Kind == model.Pointer {
+		t = t.Elem
+	}
+	return g.resolve(t)
+}
+
+func defaultTableable(r resolved) bool {
+	switch r.Kind {
+	case model.String, model.Bool, model.Int, model.Uint, model.Float, model.Duration:
+		return true
+	}
+	return false
+}
+
+// valueTableable reports whether a Value describes t. A named struct or union that the
+// tables do not describe is still a Value: its specialised decoder's (KFunc).
+func (g *goGen) valueTableable(t *model.Type) bool {
+	r := g.resolve(t)
+	switch r.Kind {
+	case model.String, model.Bool, model.Int, model.Uint, model.Float, model.Time, model.Duration,
+		model.Bytes, model.Any, model.Raw:
+		return true
+	case model.Pointer:
+		return r.named == nil && g.valueTableable(t.Elem)
+	case model.Slice, model.Map:
+		if r.Kind == model.Map && g.resolve(r.Key).Kind != model.String {
+			return false
+		}
+		return g.valueTableable(r.Elem)
+	case model.Struct, model.Union:
+		return r.named != nil
+	}
+	return false
+}
+
+// objectTable returns the Object literal of a struct of type typ with these fields.
+func (g *goGen) objectTable(fields []*model.Field, typ jen.Code) jen.Code {
+	var elems []jen.Code
+	var names []jen.Code
+	for _, f := range fields {
+		names = append(names, jen.Lit(f.Name))
+		elems = append(elems, g.fieldTable(f, typ))
+	}
+	var kv []jen.Code
+	if len(elems) > 0 {
+		kv = append(kv, jen.Id("Fields").Op(":").Index().Qual(implPkg, "Field").Custom(multiline, elems...))
+		kv = append(kv, jen.Id("Names").Op(":").Index().String().Values(names...))
+	}
+	return jen.Values(kv...)
+}
+
+// fieldTable returns the Field literal of f in a struct of type typ.
+func (g *goGen) fieldTable(f *model.Field, typ jen.Code) jen.Code {
+	// The offset of an embedded struct's field adds up the offsets along the path.
+	var offset *jen.Statement
+	sel := jen.Add(typ).Values()
+	for i, name := range f.GoPath {
+		sel = sel.Clone().Dot(name)
+		term := jen.Qual("unsafe", "Offsetof").Call(sel.Clone())
+		if i == 0 {
+			offset = term
+		} else {
+			offset = offset.Op("+").Add(term)
+		}
+	}
+	kv := []jen.Code{
+		jen.Id("Name").Op(":").Lit(f.Name),
+		jen.Id("Offset").Op(":").Add(offset),
+		jen.Id("Flags").Op(":").Add(propertyFlags(f)),
+	}
+	if f.Required {
+		kv = append(kv, jen.Id("Required").Op(":").True())
+	}
+	kv = append(kv, jen.Id("Value").Op(":").Add(g.valueTable(f.Type, &f.Constraints)))
+	if f.Constraints.Default != "" {
+		kv = append(kv, g.defaultTable(f)...)
+	}
+	return jen.Values(kv...)
+}
+
+// defaultTable returns the elements of a Field literal that store f's default.
+func (g *goGen) defaultTable(f *model.Field) []jen.Code {
+	r := g.resolveDefault(f.Type)
+	v := f.Constraints.Default
+	out := []jen.Code{jen.Id("HasDefault").Op(":").True()}
+	switch r.Kind {
+	case model.String:
+		out = append(out, jen.Id("DefString").Op(":").Add(g.valueLiteral(v)))
+	case model.Bool:
+		out = append(out, jen.Id("DefBool").Op(":").Op(v))
+	case model.Int:
+		out = append(out, jen.Id("DefInt").Op(":").Op(v))
+	case model.Uint:
+		out = append(out, jen.Id("DefUint").Op(":").Op(v))
+	case model.Float:
+		if r.Bits == 32 {
+			// Rounded to float32 as the specialised code's assignment rounds it.
+			out = append(out, jen.Id("DefFloat").Op(":").Float64().Call(jen.Float32().Call(jen.Op(v))))
+		} else {
+			out = append(out, jen.Id("DefFloat").Op(":").Op(v))
+		}
+	case model.Duration:
+		out = append(out, jen.Id("DefInt").Op(":").Int64().Call(g.durationConst(v)))
+	}
+	return out
+}
+
+// valueTable returns the Value literal of t checked against c.
+func (g *goGen) valueTable(t *model.Type, c *model.Constraints) jen.Code {
+	return jen.Qual(implPkg, "Value").Values(g.valueFields(t, c)...)
+}
+
+func kv(name string, v jen.Code) jen.Code { return jen.Id(name).Op(":").Add(v) }
+
+func kind(k string) jen.Code { return kv("Kind", jen.Qual(implPkg, k)) }
+
+// valueFields returns the elements of the Value literal of t checked against c, as
+// value (gocode.go) reads it.
+func (g *goGen) valueFields(t *model.Type, c *model.Constraints) []jen.Code {
+	r := g.resolve(t)
+	var out []jen.Code
+	if c.NotZero {
+		out = append(out, kv("NotZero", jen.True()))
+	}
+	switch r.Kind {
+	case model.String:
+		out = append(out, kind("KString"))
+		vals := enumValues(r, c)
+		code := "CodeEnum"
+		if c.Const != "" {
+			vals, code = []string{c.Const}, "CodeConst"
+		}
+		if len(vals) > 0 {
+			out = append(append(out, kv("Strings", jen.Index().String().Values(g.literals(vals)...))), g.enumFields(code, vals)...)
+			return out
+		}
+		if c.MinLength != nil {
+			out = append(out, kv("MinLength", jen.Lit(*c.MinLength)), kv("HasMinLength", jen.True()))
+		}
+		if c.MaxLength != nil {
+			out = append(out, kv("MaxLength", jen.Lit(*c.MaxLength)), kv("HasMaxLength", jen.True()))
+		}
+		if c.Pattern != "" {
+			if m, ok := g.matcher(c.Pattern); ok {
+				out = append(out, kv("Matcher", jen.Id(m)))
+			} else {
+				out = append(out, kv("PatternSource", jen.Lit(c.Pattern)))
+			}
+			out = append(out, kv("PatternMessage", jen.Lit(tgruntime.PatternMessage(c.Pattern))))
+		}
+		if c.Format != "" {
+			out = append(out, kv("Format", jen.Qual(runtimePkg, formatConst(c.Format))))
+		}
+	case model.Bool:
+		out = append(out, kind("KBool"))
+		if c.Const != "" {
+			out = append(out, kv("Const", jen.Op(c.Const)), kv("HasConst", jen.True()), kv("EnumMessage", jen.Lit("must be "+c.Const)))
+		}
+	case model.Int, model.Uint:
+		out = append(out, g.integerFields(r, c)...)
+	case model.Float:
+		out = append(out, kind("KFloat"), kv("Size", g.sizeOf(r)))
+		bound := func(has, field, msgField, bound, msg string) {
+			if bound != "" {
+				out = append(out, kv(field, jen.Op(bound)), kv(has, jen.True()), kv(msgField, jen.Lit(msg+" "+bound)))
+			}
+		}
+		bound("HasFMin", "FMin", "FMinMsg", c.Minimum, "must be at least")
+		bound("HasFMax", "FMax", "FMaxMsg", c.Maximum, "must be at most")
+		bound("HasFExMin", "FExMin", "FExMinMsg", c.ExclusiveMinimum, "must be greater than")
+		bound("HasFExMax", "FExMax", "FExMaxMsg", c.ExclusiveMaximum, "must be less than")
+		if c.MultipleOf != "" {
+			out = append(out, kv("MultipleOf", jen.Lit(c.MultipleOf)))
+		}
+		vals := enumValues(r, c)
+		code := "CodeEnum"
+		if c.Const != "" {
+			vals, code = []string{c.Const}, "CodeConst"
+		}
+		if len(vals) > 0 {
+			out = append(append(out, kv("Floats", jen.Index().Float64().Values(g.literals(vals)...))), g.enumFields(code, vals)...)
+		}
+	case model.Time:
+		out = append(out, kind("KTime"))
+		switch {
+		case c.Layout != "":
+			out = append(out, kv("Layout", jen.Lit(c.Layout)))
+		case c.Format == "date":
+			out = append(out, kv("Date", jen.True()))
+		}
+	case model.Duration:
+		out = append(out, kind("KDuration"))
+		vals := c.Enum
+		code := "CodeEnum"
+		if c.Const != "" {
+			vals, code = []string{c.Const}, "CodeConst"
+		}
+		if len(vals) > 0 {
+			var list []jen.Code
+			for _, v := range vals {
+				list = append(list, jen.Int64().Call(g.durationConst(v)))
+			}
+			out = append(append(out, kv("Ints", jen.Index().Int64().Values(list...))), g.enumFields(code, vals)...)
+		}
+	case model.Bytes:
+		out = append(out, kind("KBytes"))
+	case model.Any:
+		out = append(out, kind("KAny"))
+	case model.Raw:
+		out = append(out, kind("KRaw"))
+	case model.Pointer:
+		out = append(out, kind("KPointer"))
+		if c.NotNull {
+			out = append(out, kv("NotNull", jen.True()))
+		}
+		out = append(out,
+			kv("Elem", jen.Op("&").Qual(implPkg, "Value").Values(g.valueFields(t.Elem, c)...)),
+			kv("Ops", jen.Qual(implPkg, "PointerOps").Index(g.goType(t.Elem))),
+		)
+	case model.Slice, model.Map:
+		item := itemConstraints(c)
+		if r.Kind == model.Slice {
+			out = append(out, kind("KSlice"), kv("Ops", jen.Qual(implPkg, "SliceOps").Index(g.goType(t))))
+			if c.UniqueItems {
+				out = append(out, kv("Unique", jen.Qual(implPkg, "UniqueOps").Index(g.goType(t))))
+			}
+		} else {
+			out = append(out, kind("KMap"), kv("Ops", jen.Qual(implPkg, "MapOps").Index(g.goType(t))))
+			if c.UniqueItems {
+				out = append(out, kv("Unique", jen.Qual(implPkg, "UniqueValuesOps").Index(g.goType(t))))
+			}
+			if keys := enumValues(g.resolve(r.Key), &model.Constraints{}); len(keys) > 0 {
+				out = append(out, kv("Keys", jen.Index().String().Values(g.literals(keys)...)))
+			}
+		}
+		if c.MinItems != nil {
+			out = append(out, kv("MinItems", jen.Lit(*c.MinItems)), kv("HasMinItems", jen.True()))
+		}
+		if c.MaxItems != nil {
+			out = append(out, kv("MaxItems", jen.Lit(*c.MaxItems)), kv("HasMaxItems", jen.True()))
+		}
+		out = append(out, kv("Elem", jen.Op("&").Qual(implPkg, "Value").Values(g.valueFields(r.Elem, item)...)))
+	case model.Struct, model.Union:
+		if r.named == nil {
+			g.fail(fmt.Errorf("a table cannot describe an anonymous %s", r.Kind))
+			return out
+		}
+		if r.Kind == model.Struct && g.tableable(r.named) {
+			out = append(out, kind("KObject"), kv("Ref", jen.Lit(g.namedTable(r.named))))
+		} else {
+			out = append(out, kind("KFunc"), kv("Func", jen.Id(g.tableFunc(r.named))))
+		}
+	default:
+		g.fail(fmt.Errorf("a table cannot describe a value of kind %q", r.Kind))
+	}
+	return out
+}
+
+// enumFields returns a Value's enum violation.
+func (g *goGen) enumFields(code string, vals []string) []jen.Code {
+	return []jen.Code{
+		kv("HasEnum", jen.True()),
+		kv("EnumCode", jen.Qual(runtimePkg, code)),
+		kv("EnumMessage", jen.Lit(oneOfMessage(vals))),
+	}
+}
+
+// sizeOf returns the size of a number type in bytes, as a constant expression.
+func (g *goGen) sizeOf(r resolved) jen.Code {
+	if b := basicName(r.Type); r.Bits != 0 && b != "int" && b != "uint" && b != "uintptr" {
+		return jen.Lit(r.Bits / 8)
+	}
+	return jen.Qual("unsafe", "Sizeof").Call(jen.Id(basicName(r.Type)).Call(jen.Lit(0)))
+}
+
+// integerFields returns the elements of an integer's Value, as integerValue and
+// integerChecks decide them.
+func (g *goGen) integerFields(r resolved, c *model.Constraints) []jen.Code {
+	signed := r.Kind == model.Int
+	lo, hi := intRange(r.Type)
+	if c.Minimum != "" && tighter(r.Type, c.Minimum, true) {
+		lo = jen.Op(c.Minimum)
+	}
+	if c.Maximum != "" && tighter(r.Type, c.Maximum, false) {
+		hi = jen.Op(c.Maximum)
+	}
+	out := []jen.Code{kind("KUint"), kv("Size", g.sizeOf(r)), kv("UMin", lo), kv("UMax", hi)}
+	sfx, list := "Uint", jen.Index().Uint64()
+	if signed {
+		out = []jen.Code{kind("KInt"), kv("Size", g.sizeOf(r)), kv("Min", lo), kv("Max", hi)}
+		sfx, list = "Int", jen.Index().Int64()
+	}
+	check := func(field, bound, msg string, up bool) {
+		if bound == "" {
+			return
+		}
+		switch side := outside(bound, signed); {
+		case side == 0:
+			out = append(out, kv(field, jen.Qual(implPkg, "CheckCompare")), kv(field+sfx, jen.Op(bound)))
+		case side > 0 == up:
+			out = append(out, kv(field, jen.Qual(implPkg, "CheckAlways")))
+		default:
+			return
+		}
+		out = append(out, kv(field+"Message", jen.Lit(msg+" "+bound)))
+	}
+	check("ExMin", c.ExclusiveMinimum, "must be greater than", true)
+	check("ExMax", c.ExclusiveMaximum, "must be less than", false)
+	if m := c.MultipleOf; m != "" {
+		if outside(m, signed) == 0 {
+			out = append(out, kv("Multiple", jen.Qual(implPkg, "CheckCompare")), kv("Multiple"+sfx, jen.Op(m)))
+		} else {
+			out = append(out, kv("Multiple", jen.Qual(implPkg, "CheckAlways")))
+		}
+		out = append(out, kv("MultipleMessage", jen.Lit("must be a multiple of "+m)))
+	}
+	vals := enumValues(r, c)
+	code := "CodeEnum"
+	if c.Const != "" {
+		vals, code = []string{c.Const}, "CodeConst"
+	}
+	if len(vals) > 0 {
+		out = append(out, kv(sfx+"s", list.Values(g.literals(vals)...)))
+		out = append(out, g.enumFields(code, vals)...)
+	}
+	return out
+}
+
+// tableFunc returns the name of the function that reads the named type nt with its
+// specialised decoder, for a Value of kind KFunc, declaring it on first use.
+func (g *goGen) tableFunc(nt *model.NamedType) string {
+	if name, ok := g.tab.wrapped[nt.ID]; ok {
+		return name
+	}
+	name := g.helper("tableFunc", nt.ID, "toolgenTableDecode"+identFromID(nt.ID))
+	g.tab.wrapped[nt.ID] = name
+	g.tab.funcs = append(g.tab.funcs, nt.ID)
+	g.decoderName(nt.ID) // queues the specialised decoder
+	return name
+}
+
+// emitTables writes the tables array and the wrappers of the specialised decoders the
+// tables call.
+func (g *goGen) emitTables(f *jen.File) {
+	if g.tab == nil {
+		return
+	}
+	for _, id := range g.tab.funcs {
+		nt := g.pkg.Type(id)
+		name := g.tab.wrapped[id]
+		f.Commentf("%s reads a %s into the value at p, for the tables.", name, nt.Name)
+		f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(runtimePkg, "Decoder"), jen.Id("p").Qual("unsafe", "Pointer")).Block(
+			jen.Id(g.decoderName(id)).Call(jen.Id("d"), jen.Parens(jen.Op("*").Qual(nt.PkgPath, nt.Name)).Parens(jen.Id("p"))),
+		)
+	}
+	if len(g.tab.objects) == 0 {
+		return
+	}
+	f.Commentf("%s describes the argument structs that toolimpl.Decode reads, by index.", g.tableName())
+	f.Var().Id(g.tableName()).Op("=").Index(jen.Op("...")).Qual(implPkg, "Object").Custom(multiline, g.tab.objects...)
+}
+
+// tableHeader is the header line that says a file's decoders are tables.
+func tableHeader(pkg *model.Package, opts Options) string {
+	why := "as toolgen writes them for a package of at least " + strconv.Itoa(TableMinTools) + " tools (this one has " + strconv.Itoa(len(pkg.Tools)) + ")"
+	if opts.Decoders == DecodersTable {
+		why = "as asked (generator.DecodersTable)"
+	}
+	return "Decoders: table-driven, " + why + ": toolimpl.Decode walks the argument structs' tables, data rather than code, so that the package builds fast."
+}
+
+func newTableGen() *tableGen {
+	return &tableGen{index: map[string]int{}, able: map[string]int{}, wrapped: map[string]string{}}
+}

@@ -284,6 +284,11 @@ func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
 
 // callOn is Call, running the tool on the caller's goroutine when inline holds and no
 // deadline applies (see WithInlineCalls).
+//
+// What a call needs beyond the decode and the tool is looked up only when something
+// asks for it: the CallInfo of the context when an observer, an approver or a progress
+// listener reads it, the clock when an observer does, the result budget when the result
+// is not Call's own "ok" (see call).
 func (ts *Toolset) callOn(ctx context.Context, name string, args []byte, inline bool) *Result {
 	if ctx == nil {
 		ctx = context.Background()
@@ -291,14 +296,18 @@ func (ts *Toolset) callOn(ctx context.Context, name string, args []byte, inline 
 	if ts == nil {
 		ts = &Toolset{}
 	}
-	info, _ := CallFromContext(ctx)
 	var start time.Time
 	if ts.cfg.observer != nil {
 		start = time.Now() // only observers read it
 	}
 	e, found := ts.find(name)
-	res, textBytes := applyBudget(ts.call(ctx, info, e, found, name, args, inline), ts.resultBudget(e.tool))
+	res, fits := ts.call(ctx, e, found, name, args, inline)
+	textBytes := len(okText)
+	if !fits {
+		res, textBytes = applyBudget(res, ts.resultBudget(e.tool))
+	}
 	if ts.cfg.observer != nil {
+		info, _ := CallFromContext(ctx)
 		ts.observe(ctx, info, e.tool, name, args, start, res, textBytes)
 	}
 	return res
@@ -307,20 +316,28 @@ func (ts *Toolset) callOn(ctx context.Context, name string, args []byte, inline 
 // maxToolNameBytes is the longest tool name an unknown-tool message quotes whole.
 const maxToolNameBytes = 64
 
-func (ts *Toolset) call(ctx context.Context, info CallInfo, e entry, found bool, name string, args []byte, inline bool) *Result {
+// call runs the call and returns its result; fits reports that the result is the one
+// Call makes for a tool that returned nothing (a new result whose text is okText, valid
+// UTF-8 and within every result budget, MinResultBytes and up), which applyBudget would
+// return as it is.
+func (ts *Toolset) call(ctx context.Context, e entry, found bool, name string, args []byte, inline bool) (res *Result, fits bool) {
 	if !found {
-		return errorResult(OutcomeUnknownTool, ts.unknownToolMessage(name), fmt.Errorf("unknown tool %q", name))
+		return errorResult(OutcomeUnknownTool, ts.unknownToolMessage(name), fmt.Errorf("unknown tool %q", name)), false
 	}
 	run, err := ts.decode(e, args)
 	if p, ok := err.(*decodePanic); ok {
-		return errorResult(OutcomeInternalError, internalMessage(p.tool), p.err)
+		return errorResult(OutcomeInternalError, internalMessage(p.tool), p.err), false
 	}
 	if err != nil {
-		return errorResult(OutcomeInvalidArguments, err.Error(), err)
+		return errorResult(OutcomeInvalidArguments, err.Error(), err), false
 	}
-	run, res := ts.approve(ctx, e, info, args, run)
-	if res != nil {
-		return res
+	if ts.cfg.approver != nil || ts.cfg.policy != RunAll {
+		// Without either, approve lets every call run.
+		info, _ := CallFromContext(ctx)
+		run, res = ts.approve(ctx, e, info, args, run)
+		if res != nil {
+			return res, false
+		}
 	}
 	timeout := e.tool.Timeout
 	if timeout <= 0 {
@@ -328,12 +345,26 @@ func (ts *Toolset) call(ctx context.Context, info CallInfo, e entry, found bool,
 	}
 	// Progress reports reach listeners through the call's context, which holds a sink
 	// only when someone listens (progress.go).
-	if s := newProgressSink(ctx, e.tool.Name, info, ts.cfg.progress); s != nil {
-		// Deferred: a tool run inline may end the goroutine (runtime.Goexit).
-		defer s.end()
-		return awaited(ctx, e.tool, invoke(s, e.tool, timeout, run, inline))
+	if ts.cfg.progress != nil || ctx.Value(progressListenerKey{}) != nil {
+		info, _ := CallFromContext(ctx)
+		if s := newProgressSink(ctx, e.tool.Name, info, ts.cfg.progress); s != nil {
+			// Deferred: a tool run inline may end the goroutine (runtime.Goexit).
+			defer s.end()
+			res, fits = invoke(s, e.tool, timeout, run, inline)
+			return awaitedFits(ctx, e.tool, res, fits)
+		}
 	}
-	return awaited(ctx, e.tool, invoke(ctx, e.tool, timeout, run, inline))
+	res, fits = invoke(ctx, e.tool, timeout, run, inline)
+	return awaitedFits(ctx, e.tool, res, fits)
+}
+
+// awaitedFits is awaited for a result of call: the result that waits for the client's
+// input replaces Call's own "ok", which then no longer answers the call.
+func awaitedFits(ctx context.Context, tool *Tool, res *Result, fits bool) (*Result, bool) {
+	if out := awaited(ctx, tool, res); out != res {
+		return out, false
+	}
+	return res, fits
 }
 
 // awaited returns res, or, when the call's Client says the call's round ended asking it
@@ -451,15 +482,15 @@ func (ts *Toolset) unknownToolMessage(name string) string {
 }
 
 // invoke runs a decoded call under the tool's timeout, turning every way it can end
-// into a result.
-func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, inline bool) *Result {
+// into a result; fits reports Call's own "ok" (see Toolset.call).
+func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, inline bool) (res *Result, fits bool) {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	if err := ctx.Err(); err != nil {
-		return stopped(tool, ctx, timeout)
+		return stopped(tool, ctx, timeout), false
 	}
 	// The tool runs on a goroutine of its own, so that a tool that ends its goroutine
 	// (runtime.Goexit, as a test's t.FailNow does) cannot take the caller's with it,
@@ -475,20 +506,20 @@ func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocati
 		c.wg.Add(1)
 		go c.finish()
 		c.wg.Wait()
-		return c.out
+		return c.out, c.out == &c.ok
 	}
 	c.done = make(chan struct{})
 	go c.finish()
 	select {
 	case <-c.done:
-		return c.out
+		return c.out, c.out == &c.ok
 	case <-ctx.Done():
 		// The tool may ignore its context: answer now and let it finish alone.
 		select {
 		case <-c.done:
-			return c.out
+			return c.out, c.out == &c.ok
 		default:
-			return stopped(tool, ctx, timeout)
+			return stopped(tool, ctx, timeout), false
 		}
 	}
 }
@@ -541,19 +572,19 @@ func (c *running) finish() {
 
 // runInline runs a call on the caller's goroutine (WithInlineCalls): a panic is
 // recovered into an internal error result; a runtime.Goexit goes on ending the
-// goroutine, as it would from any function.
-func runInline(ctx context.Context, tool *Tool, run Invocation) (out *Result) {
+// goroutine, as it would from any function. fits reports Call's own "ok".
+func runInline(ctx context.Context, tool *Tool, run Invocation) (out *Result, fits bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			err := fmt.Errorf("%s panicked: %v\n%s", tool.Name, p, debug.Stack())
-			out = errorResult(OutcomeInternalError, internalMessage(tool), err)
+			out, fits = errorResult(OutcomeInternalError, internalMessage(tool), err), false
 		}
 	}()
 	r, err := run(ctx)
 	if r == nil && err == nil {
-		return newOK()
+		return newOK(), true
 	}
-	return outcome(ctx, tool, 0, r, err)
+	return outcome(ctx, tool, 0, r, err), false
 }
 
 // okResult is TextResult(okText) in one allocation.

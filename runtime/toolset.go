@@ -72,7 +72,7 @@ func newToolset(entries []entry, cfg config, pool *sync.Pool) *Toolset {
 		slices.SortStableFunc(entries, compareEntries)
 	}
 	if pool == nil {
-		pool = &sync.Pool{New: func() any { return new(Decoder) }}
+		pool = &sync.Pool{New: func() any { return new(callState) }}
 	}
 	return &Toolset{entries: entries, cfg: cfg, pool: pool, search: new(lazyIndex)}
 }
@@ -134,16 +134,43 @@ func (ts *Toolset) Lookup(name string) (*Tool, bool) {
 }
 
 func (ts *Toolset) find(name string) (entry, bool) {
+	if i := ts.index(name); i >= 0 {
+		return ts.entries[i], true
+	}
+	return entry{}, false
+}
+
+// linearEntries is the most entries index scans one by one; past it, it searches them
+// by halves. Up to it, comparing lengths first, most entries cost a load and a compare.
+const linearEntries = 8
+
+// index returns the index in ts.entries of the tool named name, or -1.
+func (ts *Toolset) index(name string) int {
 	if ts == nil {
-		return entry{}, false
+		return -1
 	}
-	i, ok := slices.BinarySearchFunc(ts.entries, name, func(e entry, name string) int {
-		return strings.Compare(e.tool.Name, name)
-	})
-	if !ok {
-		return entry{}, false
+	entries := ts.entries
+	if len(entries) <= linearEntries {
+		for i := range entries {
+			if entries[i].tool.Name == name {
+				return i
+			}
+		}
+		return -1
 	}
-	return ts.entries[i], true
+	lo, hi := 0, len(entries)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if entries[m].tool.Name < name {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(entries) && entries[lo].tool.Name == name {
+		return lo
+	}
+	return -1
 }
 
 // Group returns the tools that belong to any of the named groups. Calls to other tools
@@ -300,15 +327,23 @@ func (ts *Toolset) callOn(ctx context.Context, name string, args []byte, inline 
 	if ts.cfg.observer != nil {
 		start = time.Now() // only observers read it
 	}
-	e, found := ts.find(name)
-	res, fits := ts.call(ctx, e, found, name, args, inline)
+	var tool *Tool
+	var res *Result
+	fits := false
+	if i := ts.index(name); i >= 0 {
+		e := &ts.entries[i]
+		tool = e.tool
+		res, fits = ts.call(ctx, e, args, inline)
+	} else {
+		res = errorResult(OutcomeUnknownTool, ts.unknownToolMessage(name), fmt.Errorf("unknown tool %q", name))
+	}
 	textBytes := len(okText)
 	if !fits {
-		res, textBytes = applyBudget(res, ts.resultBudget(e.tool))
+		res, textBytes = applyBudget(res, ts.resultBudget(tool))
 	}
 	if ts.cfg.observer != nil {
 		info, _ := CallFromContext(ctx)
-		ts.observe(ctx, info, e.tool, name, args, start, res, textBytes)
+		ts.observe(ctx, info, tool, name, args, start, res, textBytes)
 	}
 	return res
 }
@@ -320,11 +355,16 @@ const maxToolNameBytes = 64
 // Call makes for a tool that returned nothing (a new result whose text is okText, valid
 // UTF-8 and within every result budget, MinResultBytes and up), which applyBudget would
 // return as it is.
-func (ts *Toolset) call(ctx context.Context, e entry, found bool, name string, args []byte, inline bool) (res *Result, fits bool) {
-	if !found {
-		return errorResult(OutcomeUnknownTool, ts.unknownToolMessage(name), fmt.Errorf("unknown tool %q", name)), false
+func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool) (res *Result, fits bool) {
+	timeout := e.tool.Timeout
+	if timeout <= 0 {
+		timeout = ts.cfg.timeout
 	}
-	run, err := ts.decode(e, args)
+	// Room for the result of a tool that returns nothing, when it is to run inline: a
+	// tool with an output schema returns its structured result instead, and a call
+	// with a timeout runs on a goroutine of its own, which has room for it.
+	wantOK := inline && timeout <= 0 && e.tool.OutputSchema == nil
+	run, ok, err := ts.decodeCall(e, args, wantOK)
 	if p, ok := err.(*decodePanic); ok {
 		return errorResult(OutcomeInternalError, internalMessage(p.tool), p.err), false
 	}
@@ -334,14 +374,10 @@ func (ts *Toolset) call(ctx context.Context, e entry, found bool, name string, a
 	if ts.cfg.approver != nil || ts.cfg.policy != RunAll {
 		// Without either, approve lets every call run.
 		info, _ := CallFromContext(ctx)
-		run, res = ts.approve(ctx, e, info, args, run)
+		run, res = ts.approve(ctx, *e, info, args, run)
 		if res != nil {
 			return res, false
 		}
-	}
-	timeout := e.tool.Timeout
-	if timeout <= 0 {
-		timeout = ts.cfg.timeout
 	}
 	// Progress reports reach listeners through the call's context, which holds a sink
 	// only when someone listens (progress.go).
@@ -350,11 +386,11 @@ func (ts *Toolset) call(ctx context.Context, e entry, found bool, name string, a
 		if s := newProgressSink(ctx, e.tool.Name, info, ts.cfg.progress); s != nil {
 			// Deferred: a tool run inline may end the goroutine (runtime.Goexit).
 			defer s.end()
-			res, fits = invoke(s, e.tool, timeout, run, inline)
+			res, fits = invoke(s, e.tool, timeout, run, inline, ok)
 			return awaitedFits(ctx, e.tool, res, fits)
 		}
 	}
-	res, fits = invoke(ctx, e.tool, timeout, run, inline)
+	res, fits = invoke(ctx, e.tool, timeout, run, inline, ok)
 	return awaitedFits(ctx, e.tool, res, fits)
 }
 
@@ -435,20 +471,57 @@ func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name 
 // decode validates args and returns the call to run, or an *ArgumentError. A panic
 // while decoding (a bug, never the input's fault) is an internal error.
 func (ts *Toolset) decode(e entry, args []byte) (run Invocation, err error) {
-	d := ts.pool.Get().(*Decoder)
+	run, _, err = ts.decodeCall(&e, args, false)
+	return run, err
+}
+
+// decodeCall is decode, and with wantOK the room for the result Call makes when the
+// tool returns nothing, taken from the batch of the call's state (see callState).
+func (ts *Toolset) decodeCall(e *entry, args []byte, wantOK bool) (run Invocation, ok *okResult, err error) {
+	st := ts.pool.Get().(*callState)
 	defer func() {
 		if p := recover(); p != nil {
-			run, err = nil, &decodePanic{tool: e.tool, err: fmt.Errorf("decoding the arguments of %s panicked: %v\n%s", e.tool.Name, p, debug.Stack())}
-			return // d may be inconsistent: do not reuse it
+			run, ok, err = nil, nil, &decodePanic{tool: e.tool, err: fmt.Errorf("decoding the arguments of %s panicked: %v\n%s", e.tool.Name, p, debug.Stack())}
+			return // the decoder may be inconsistent: do not reuse it
 		}
-		ts.pool.Put(d)
+		ts.pool.Put(st)
 	}()
+	d := &st.d
 	d.Reset(args, ts.cfg.limits)
 	run = e.dispatch(e.index, d)
 	if run == nil || d.Failed() {
-		return nil, &ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
+		return nil, nil, &ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
 	}
-	return run, nil
+	if wantOK {
+		ok = st.takeOK()
+	}
+	return run, ok, nil
+}
+
+// okBatch is how many "ok" results (see okResult) one allocation holds. A batch is
+// reachable while any of its results is, so a caller that keeps one result keeps
+// okBatch of them (about 240 bytes each); in exchange the usual call of a tool that
+// returns nothing costs 1/okBatch of an allocation for its result instead of one.
+const okBatch = 16
+
+// callState is what a call borrows from its Toolset's pool while its arguments are
+// decoded: the decoder, and the batch of "ok" results not handed out yet. A result
+// handed out is the caller's alone: the batch never gives it out again, and each is
+// a result of its own, with its own content block.
+type callState struct {
+	d  Decoder
+	ok []okResult
+}
+
+// takeOK returns a new, zero okResult from the batch, allocating a batch when the last
+// one is spent.
+func (st *callState) takeOK() *okResult {
+	if len(st.ok) == 0 {
+		st.ok = make([]okResult, okBatch)
+	}
+	ok := &st.ok[0]
+	st.ok = st.ok[1:]
+	return ok
 }
 
 // decodePanic is a panic recovered while decoding arguments.
@@ -482,8 +555,9 @@ func (ts *Toolset) unknownToolMessage(name string) string {
 }
 
 // invoke runs a decoded call under the tool's timeout, turning every way it can end
-// into a result; fits reports Call's own "ok" (see Toolset.call).
-func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, inline bool) (res *Result, fits bool) {
+// into a result; fits reports Call's own "ok" (see Toolset.call). ok, when not nil, is
+// the room for that result inline.
+func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, inline bool, ok *okResult) (res *Result, fits bool) {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
@@ -497,7 +571,7 @@ func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocati
 	// and a deadline holds even for a tool that ignores its context.
 	_, deadline := ctx.Deadline()
 	if !deadline && inline {
-		return runInline(ctx, tool, run)
+		return runInline(ctx, tool, run, ok)
 	}
 	c := &running{ctx: ctx, tool: tool, timeout: timeout, run: run}
 	if !deadline {
@@ -572,8 +646,9 @@ func (c *running) finish() {
 
 // runInline runs a call on the caller's goroutine (WithInlineCalls): a panic is
 // recovered into an internal error result; a runtime.Goexit goes on ending the
-// goroutine, as it would from any function. fits reports Call's own "ok".
-func runInline(ctx context.Context, tool *Tool, run Invocation) (out *Result, fits bool) {
+// goroutine, as it would from any function. fits reports Call's own "ok", made in ok
+// when it is not nil.
+func runInline(ctx context.Context, tool *Tool, run Invocation, ok *okResult) (out *Result, fits bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			err := fmt.Errorf("%s panicked: %v\n%s", tool.Name, p, debug.Stack())
@@ -582,19 +657,22 @@ func runInline(ctx context.Context, tool *Tool, run Invocation) (out *Result, fi
 	}()
 	r, err := run(ctx)
 	if r == nil && err == nil {
-		return newOK(), true
+		if ok == nil {
+			ok = new(okResult)
+		}
+		return ok.set(), true
 	}
 	return outcome(ctx, tool, 0, r, err), false
 }
 
-// okResult is TextResult(okText) in one allocation.
+// okResult is TextResult(okText) in one object.
 type okResult struct {
 	r    Result
 	text [1]Content
 }
 
-func newOK() *Result {
-	ok := &okResult{}
+// set makes ok TextResult(okText) and returns it.
+func (ok *okResult) set() *Result {
 	ok.text[0] = TextContent(okText)
 	ok.r = Result{Content: ok.text[:], Outcome: OutcomeOK}
 	return &ok.r

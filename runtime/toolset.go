@@ -360,15 +360,15 @@ func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool)
 	if timeout <= 0 {
 		timeout = ts.cfg.timeout
 	}
+	inline = inline && timeout <= 0 // a timeout needs a goroutine of its own
 	// Room for the result of a tool that returns nothing, when it is to run inline: a
 	// tool with an output schema returns its structured result instead, and a call
-	// with a timeout runs on a goroutine of its own, which has room for it.
-	wantOK := inline && timeout <= 0 && e.tool.OutputSchema == nil
-	run, ok, err := ts.decodeCall(e, args, wantOK)
-	if p, ok := err.(*decodePanic); ok {
-		return errorResult(OutcomeInternalError, internalMessage(p.tool), p.err), false
-	}
+	// on a goroutine of its own has room for it there.
+	run, ok, err := ts.decodeCall(e, args, inline && e.tool.OutputSchema == nil)
 	if err != nil {
+		if p, is := err.(*decodePanic); is {
+			return errorResult(OutcomeInternalError, internalMessage(p.tool), p.err), false
+		}
 		return errorResult(OutcomeInvalidArguments, err.Error(), err), false
 	}
 	if ts.cfg.approver != nil || ts.cfg.policy != RunAll {
@@ -379,28 +379,41 @@ func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool)
 			return res, false
 		}
 	}
-	// Progress reports reach listeners through the call's context, which holds a sink
-	// only when someone listens (progress.go).
-	if ts.cfg.progress != nil || ctx.Value(progressListenerKey{}) != nil {
-		info, _ := CallFromContext(ctx)
-		if s := newProgressSink(ctx, e.tool.Name, info, ts.cfg.progress); s != nil {
-			// Deferred: a tool run inline may end the goroutine (runtime.Goexit).
-			defer s.end()
-			res, fits = invoke(s, e.tool, timeout, run, inline, ok)
-			return awaitedFits(ctx, e.tool, res, fits)
+	switch {
+	case ts.cfg.progress != nil || ctx.Value(progressListenerKey{}) != nil:
+		// Progress reports reach listeners through the call's context, which holds a
+		// sink only when someone listens (progress.go).
+		res, fits = ts.invokeReporting(ctx, e.tool, timeout, run, inline, ok)
+	case inline && ctx.Done() == nil:
+		// Nothing can cancel the call or give it a deadline (a context whose Done is
+		// nil has neither): it runs here, without invoke's checks.
+		res, fits = runInline(ctx, e.tool, run, ok)
+	default:
+		res, fits = invoke(ctx, e.tool, timeout, run, inline, ok)
+	}
+	if res.Outcome != OutcomeInputRequired {
+		if _, has := ClientFrom(ctx); has {
+			if out := awaited(ctx, e.tool, res); out != res {
+				// The result that waits for the client's input replaces Call's
+				// own "ok", which then no longer answers the call.
+				return out, false
+			}
 		}
 	}
-	res, fits = invoke(ctx, e.tool, timeout, run, inline, ok)
-	return awaitedFits(ctx, e.tool, res, fits)
+	return res, fits
 }
 
-// awaitedFits is awaited for a result of call: the result that waits for the client's
-// input replaces Call's own "ok", which then no longer answers the call.
-func awaitedFits(ctx context.Context, tool *Tool, res *Result, fits bool) (*Result, bool) {
-	if out := awaited(ctx, tool, res); out != res {
-		return out, false
+// invokeReporting is invoke with the progress of the call reported to the Toolset's
+// ProgressObserver and the context's listener, through a sink in the call's context.
+func (ts *Toolset) invokeReporting(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, inline bool, ok *okResult) (*Result, bool) {
+	info, _ := CallFromContext(ctx)
+	s := newProgressSink(ctx, tool.Name, info, ts.cfg.progress)
+	if s == nil {
+		return invoke(ctx, tool, timeout, run, inline, ok)
 	}
-	return res, fits
+	// Deferred: a tool run inline may end the goroutine (runtime.Goexit).
+	defer s.end()
+	return invoke(s, tool, timeout, run, inline, ok)
 }
 
 // awaited returns res, or, when the call's Client says the call's round ended asking it
@@ -671,10 +684,13 @@ type okResult struct {
 	text [1]Content
 }
 
-// set makes ok TextResult(okText) and returns it.
+// set makes ok, which must be zero, TextResult(okText) and returns it: only the fields
+// that are not zero are written.
 func (ok *okResult) set() *Result {
-	ok.text[0] = TextContent(okText)
-	ok.r = Result{Content: ok.text[:], Outcome: OutcomeOK}
+	ok.text[0].Type = ContentText
+	ok.text[0].Text = okText
+	ok.r.Content = ok.text[:]
+	ok.r.Outcome = OutcomeOK
 	return &ok.r
 }
 

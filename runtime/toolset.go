@@ -361,6 +361,72 @@ func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool)
 		timeout = ts.cfg.timeout
 	}
 	inline = inline && timeout <= 0 // a timeout needs a goroutine of its own
+	if inline && ts.cfg.approver == nil && ts.cfg.policy == RunAll && ts.cfg.progress == nil &&
+		ctx.Done() == nil && ctx.Value(progressListenerKey{}) == nil {
+		// Nothing to ask, no one to report progress to, and nothing can cancel the
+		// call or give it a deadline (a context whose Done is nil has neither).
+		res, fits = ts.callHere(ctx, e, args)
+	} else {
+		res, fits = ts.callOther(ctx, e, args, timeout, inline)
+	}
+	if res.Outcome != OutcomeInputRequired {
+		if _, has := ClientFrom(ctx); has {
+			if out := awaited(ctx, e.tool, res); out != res {
+				// The result that waits for the client's input replaces Call's
+				// own "ok", which then no longer answers the call.
+				return out, false
+			}
+		}
+	}
+	return res, fits
+}
+
+// callHere is callOther for a call with nothing to approve, no progress to report
+// and no way to end early, run on the caller's goroutine: decodeCall and runInline in
+// one, under one deferred recover.
+func (ts *Toolset) callHere(ctx context.Context, e *entry, args []byte) (res *Result, fits bool) {
+	st := ts.pool.Get().(*callState)
+	decoding := true
+	defer func() {
+		p := recover()
+		switch {
+		case p == nil:
+		case decoding:
+			// The decoder may be inconsistent: do not reuse it.
+			err := fmt.Errorf("decoding the arguments of %s panicked: %v\n%s", e.tool.Name, p, debug.Stack())
+			res, fits = errorResult(OutcomeInternalError, internalMessage(e.tool), err), false
+		default:
+			err := fmt.Errorf("%s panicked: %v\n%s", e.tool.Name, p, debug.Stack())
+			res, fits = errorResult(OutcomeInternalError, internalMessage(e.tool), err), false
+		}
+	}()
+	d := &st.d
+	d.Reset(args, ts.cfg.limits)
+	run := e.dispatch(e.index, d)
+	if run == nil || d.Failed() {
+		err := &ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
+		ts.pool.Put(st)
+		return errorResult(OutcomeInvalidArguments, err.Error(), err), false
+	}
+	var ok *okResult
+	if e.tool.OutputSchema == nil {
+		ok = st.takeOK()
+	}
+	decoding = false
+	ts.pool.Put(st)
+	r, err := run(ctx)
+	if r == nil && err == nil {
+		if ok == nil {
+			ok = new(okResult)
+		}
+		return ok.set(), true
+	}
+	return outcome(ctx, e.tool, 0, r, err), false
+}
+
+// callOther runs a call that needs more than callHere gives: an approval, progress
+// reports, a goroutine of its own, or the checks of a context that may end.
+func (ts *Toolset) callOther(ctx context.Context, e *entry, args []byte, timeout time.Duration, inline bool) (res *Result, fits bool) {
 	// Room for the result of a tool that returns nothing, when it is to run inline: a
 	// tool with an output schema returns its structured result instead, and a call
 	// on a goroutine of its own has room for it there.
@@ -390,15 +456,6 @@ func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool)
 		res, fits = runInline(ctx, e.tool, run, ok)
 	default:
 		res, fits = invoke(ctx, e.tool, timeout, run, inline, ok)
-	}
-	if res.Outcome != OutcomeInputRequired {
-		if _, has := ClientFrom(ctx); has {
-			if out := awaited(ctx, e.tool, res); out != res {
-				// The result that waits for the client's input replaces Call's
-				// own "ok", which then no longer answers the call.
-				return out, false
-			}
-		}
 	}
 	return res, fits
 }

@@ -96,11 +96,13 @@ func BenchmarkCall(b *testing.B) {
 			b.Run("path=decode", func(b *testing.B) {
 				decode := p.bareDecode()
 				b.ReportAllocs()
+				cpu := processCPU()
 				for b.Loop() {
 					if err := decode(args); err != nil {
 						b.Fatal(err)
 					}
 				}
+				reportCPU(b, cpu)
 			})
 			for _, path := range []struct {
 				name string
@@ -111,11 +113,13 @@ func BenchmarkCall(b *testing.B) {
 						b.Fatal(r.Text())
 					}
 					b.ReportAllocs()
+					cpu := processCPU()
 					for b.Loop() {
 						if r := path.ts.Call(ctx, tool, args); r.IsError {
 							b.Fatal(r.Text())
 						}
 					}
+					reportCPU(b, cpu)
 				})
 			}
 		})

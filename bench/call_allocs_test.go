@@ -5,10 +5,11 @@ import (
 	"testing"
 )
 
-// TestCallInlineAllocations checks issue 24's allocation bound on every payload: a Call
-// with WithInlineCalls, where no deadline applies, allocates at most two objects more
-// than the bare generated decode of the same arguments (the decoded value's closure and
-// the result).
+// TestCallInlineAllocations checks issue 24's allocation bound on every payload, two
+// objects more than the bare generated decode of the same arguments, with room to
+// spare: a Call with WithInlineCalls, where no deadline applies, allocates at most one
+// object more (the decoded value's closure, which the generated dispatch returns); the
+// "ok" result of these tools, which return nothing, comes 16 to an allocation.
 func TestCallInlineAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
@@ -28,8 +29,8 @@ func TestCallInlineAllocations(t *testing.T) {
 				t.Fatal(r.Text())
 			}
 		})
-		if callAllocs > decodeAllocs+2 {
-			t.Errorf("%s: Call allocates %v, the decode %v: more than 2 more", name, callAllocs, decodeAllocs)
+		if callAllocs > decodeAllocs+1 {
+			t.Errorf("%s: Call allocates %v, the decode %v: more than 1 more", name, callAllocs, decodeAllocs)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -108,4 +109,179 @@ func goroutineID(stack []byte) string {
 		return s[:i]
 	}
 	return s
+}
+
+// TestInlineCallsAnswerAsCall checks that a call run inline, on either of its paths
+// (the direct one, and the one with approvals, progress reports and a context that
+// may end), is answered as one run on a goroutine of its own: the same result and the
+// same event for observers, for each way a call ends.
+func TestInlineCallsAnswerAsCall(t *testing.T) {
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	live, stop := context.WithCancel(context.Background())
+	defer stop()
+	contexts := []struct {
+		name string
+		ctx  context.Context
+	}{
+		{"background", context.Background()},
+		{"with a call's info", ContextWithCall(context.Background(), CallInfo{ID: "c1", Provider: "test"})},
+		{"cancellable", live},
+		{"canceled", canceled},
+		{"with a progress listener", ContextWithProgress(context.Background(), func(context.Context, ProgressEvent) {})},
+		{"with a client awaiting input", ContextWithClient(context.Background(), awaitingInput{})},
+	}
+	sets := []struct {
+		name string
+		ts   *Toolset
+	}{
+		{"default", newTestSet()},
+		{"deny destructive", newTestSet().WithPolicy(DenyDestructive)},
+		{"approver", newTestSet().WithApprover(func(context.Context, ApprovalRequest) Decision { return Allow() })},
+		{"progress observer", newTestSet().WithProgress(func(context.Context, ProgressEvent) {})},
+		{"small budget", newTestSet().WithResultBudget(MinResultBytes)},
+	}
+	calls := []struct{ name, args string }{
+		{"echo", `{"text":"hi"}`},
+		{"echo", `{"text":"` + strings.Repeat("long ", 100) + `"}`},
+		{"echo", `{"txt":"hi"}`},
+		{"echo", `{"text":`},
+		{"fail_internal", ``},
+		{"fail_safe", `{}`},
+		{"list", `null`},
+		{"nothing", ``},
+		{"nothing", `{"a":1}`},
+		{"panic", ``},
+		{"ech", `{}`},
+	}
+	for _, set := range sets {
+		for _, c := range contexts {
+			var events [2][]Event
+			observed := func(i int) *Toolset {
+				return set.ts.WithObserver(func(_ context.Context, e Event) { events[i] = append(events[i], e) })
+			}
+			apart, inline := observed(0).WithInlineCalls(false), observed(1).WithInlineCalls(true)
+			for _, call := range calls {
+				want := apart.Call(c.ctx, call.name, []byte(call.args))
+				got := inline.Call(c.ctx, call.name, []byte(call.args))
+				if got.IsError != want.IsError || got.Text() != want.Text() || got.Outcome != want.Outcome || (got.Err == nil) != (want.Err == nil) {
+					t.Errorf("%s, %s: Call(%s, %s) inline = %v %s %q, apart %v %s %q", set.name, c.name, call.name, call.args,
+						got.IsError, got.Outcome, got.Text(), want.IsError, want.Outcome, want.Text())
+				}
+			}
+			if len(events[0]) != len(calls) || len(events[1]) != len(calls) {
+				t.Fatalf("%s, %s: %d and %d events, want %d", set.name, c.name, len(events[0]), len(events[1]), len(calls))
+			}
+			for i := range calls {
+				w, g := events[0][i], events[1][i]
+				if g.Tool != w.Tool || g.CallID != w.CallID || g.Provider != w.Provider || g.Outcome != w.Outcome ||
+					g.ResultBytes != w.ResultBytes || g.Truncated != w.Truncated || g.Reason != w.Reason || len(g.Violations) != len(w.Violations) {
+					t.Errorf("%s, %s: event %d inline %+v, apart %+v", set.name, c.name, i, g, w)
+				}
+			}
+		}
+	}
+}
+
+// awaitingInput is a Client whose call's round ends asking it for input.
+type awaitingInput struct{ Client }
+
+func (awaitingInput) AwaitsInput() bool { return true }
+
+// TestOKResultsAreTheCallersOwn checks that the "ok" results Call makes for a tool that
+// returns nothing, which come okBatch to an allocation, are each the caller's alone,
+// across a batch's end: one changed in place, or appended to, changes no other, and a
+// later call still answers "ok".
+func TestOKResultsAreTheCallersOwn(t *testing.T) {
+	for _, inline := range []bool{true, false} {
+		ts := newTestSet().WithInlineCalls(inline)
+		var results []*Result
+		for range 2*okBatch + 1 {
+			r := ts.Call(context.Background(), "nothing", nil)
+			if r.IsError || r.Text() != "ok" || r.Outcome != OutcomeOK || len(r.Content) != 1 {
+				t.Fatalf("inline %v: %v %s %q", inline, r.IsError, r.Outcome, r.Text())
+			}
+			results = append(results, r)
+		}
+		for i, r := range results {
+			r.Content[0].Text = fmt.Sprint("changed ", i)
+			r.Outcome = OutcomeToolError
+		}
+		for i, r := range results {
+			r.Content = append(r.Content, TextContent(fmt.Sprint("appended ", i)))
+		}
+		for i, r := range results {
+			if want := fmt.Sprintf("changed %d\nappended %d", i, i); r.Text() != want || r.Outcome != OutcomeToolError {
+				t.Errorf("inline %v: result %d reads %q (%s), want %q", inline, i, r.Text(), r.Outcome, want)
+			}
+		}
+		if r := ts.Call(context.Background(), "nothing", nil); r.Text() != "ok" || r.Outcome != OutcomeOK {
+			t.Errorf("inline %v: a call after the changes reads %q (%s)", inline, r.Text(), r.Outcome)
+		}
+	}
+}
+
+// TestCallInlineOKAllocations checks that an inline call of a tool that returns nothing
+// costs less than an allocation for its result: the "ok" results come okBatch to one.
+func TestCallInlineOKAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	ts := newTestSet().WithInlineCalls(true)
+	ctx := context.Background()
+	if n := testing.AllocsPerRun(10*okBatch, func() { ts.Call(ctx, "nothing", nil) }); n >= 1 {
+		t.Errorf("Call of a tool that returns nothing allocates %v objects, want less than one", n)
+	}
+}
+
+// TestLookupAtTheLinearLimit checks the tool's lookup with linearEntries tools, which it
+// scans, and one more, which it searches by halves: every tool is found, names that
+// differ in length or in their last byte are not.
+func TestLookupAtTheLinearLimit(t *testing.T) {
+	for _, n := range []int{0, 1, linearEntries, linearEntries + 1, 3 * linearEntries} {
+		tools := make([]Tool, n)
+		for i := range tools {
+			tools[i].Name = fmt.Sprintf("tool_%02d", n-1-i) // given out of order
+		}
+		ts := NewToolset(tools, dispatchTest)
+		for i := range n {
+			name := fmt.Sprintf("tool_%02d", i)
+			if tool, ok := ts.Lookup(name); !ok || tool.Name != name {
+				t.Errorf("%d tools: Lookup(%s) = %v, %v", n, name, tool, ok)
+			}
+		}
+		for _, name := range []string{"", "tool_", "tool_0", "tool_000", fmt.Sprintf("tool_%02d", n), "tool_0~", "a", "~"} {
+			if tool, ok := ts.Lookup(name); ok {
+				t.Errorf("%d tools: Lookup(%q) found %s", n, name, tool.Name)
+			}
+			if r := ts.Call(context.Background(), name, nil); r.Outcome != OutcomeUnknownTool {
+				t.Errorf("%d tools: Call(%q) = %s", n, name, r.Outcome)
+			}
+		}
+	}
+}
+
+// TestInlineDecoderPanic checks a decoder that panics on the direct inline path: an
+// internal error result, and the calls after it are answered as usual.
+func TestInlineDecoderPanic(t *testing.T) {
+	tools := []Tool{{Name: "buggy"}, {Name: "fine"}}
+	ts := NewToolset(tools, func(i int, d *Decoder) Invocation {
+		if i == 0 {
+			var s []int
+			_ = s[3] // a decoder bug
+		}
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*Result, error) { return nil, nil }
+	}).WithInlineCalls(true)
+	for range 3 {
+		if r := ts.Call(context.Background(), "buggy", []byte(`{}`)); !r.IsError || r.Outcome != OutcomeInternalError || !strings.Contains(r.Err.Error(), "index out of range") {
+			t.Errorf("buggy: %v %s %v", r.IsError, r.Outcome, r.Err)
+		}
+		if r := ts.Call(context.Background(), "fine", []byte(`{}`)); r.IsError || r.Text() != "ok" {
+			t.Errorf("fine: %v %q", r.IsError, r.Text())
+		}
+	}
 }

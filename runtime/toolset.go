@@ -72,7 +72,7 @@ func newToolset(entries []entry, cfg config, pool *sync.Pool) *Toolset {
 		slices.SortStableFunc(entries, compareEntries)
 	}
 	if pool == nil {
-		pool = &sync.Pool{New: func() any { return new(Decoder) }}
+		pool = &sync.Pool{New: func() any { return new(callState) }}
 	}
 	return &Toolset{entries: entries, cfg: cfg, pool: pool, search: new(lazyIndex)}
 }
@@ -134,16 +134,43 @@ func (ts *Toolset) Lookup(name string) (*Tool, bool) {
 }
 
 func (ts *Toolset) find(name string) (entry, bool) {
+	if i := ts.index(name); i >= 0 {
+		return ts.entries[i], true
+	}
+	return entry{}, false
+}
+
+// linearEntries is the most entries index scans one by one; past it, it searches them
+// by halves. Up to it, comparing lengths first, most entries cost a load and a compare.
+const linearEntries = 8
+
+// index returns the index in ts.entries of the tool named name, or -1.
+func (ts *Toolset) index(name string) int {
 	if ts == nil {
-		return entry{}, false
+		return -1
 	}
-	i, ok := slices.BinarySearchFunc(ts.entries, name, func(e entry, name string) int {
-		return strings.Compare(e.tool.Name, name)
-	})
-	if !ok {
-		return entry{}, false
+	entries := ts.entries
+	if len(entries) <= linearEntries {
+		for i := range entries {
+			if entries[i].tool.Name == name {
+				return i
+			}
+		}
+		return -1
 	}
-	return ts.entries[i], true
+	lo, hi := 0, len(entries)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if entries[m].tool.Name < name {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(entries) && entries[lo].tool.Name == name {
+		return lo
+	}
+	return -1
 }
 
 // Group returns the tools that belong to any of the named groups. Calls to other tools
@@ -284,6 +311,11 @@ func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
 
 // callOn is Call, running the tool on the caller's goroutine when inline holds and no
 // deadline applies (see WithInlineCalls).
+//
+// What a call needs beyond the decode and the tool is looked up only when something
+// asks for it: the CallInfo of the context when an observer, an approver or a progress
+// listener reads it, the clock when an observer does, the result budget when the result
+// is not Call's own "ok" (see call).
 func (ts *Toolset) callOn(ctx context.Context, name string, args []byte, inline bool) *Result {
 	if ctx == nil {
 		ctx = context.Background()
@@ -291,15 +323,27 @@ func (ts *Toolset) callOn(ctx context.Context, name string, args []byte, inline 
 	if ts == nil {
 		ts = &Toolset{}
 	}
-	info, _ := CallFromContext(ctx)
 	var start time.Time
 	if ts.cfg.observer != nil {
 		start = time.Now() // only observers read it
 	}
-	e, found := ts.find(name)
-	res, textBytes := applyBudget(ts.call(ctx, info, e, found, name, args, inline), ts.resultBudget(e.tool))
+	var tool *Tool
+	var res *Result
+	fits := false
+	if i := ts.index(name); i >= 0 {
+		e := &ts.entries[i]
+		tool = e.tool
+		res, fits = ts.call(ctx, e, args, inline)
+	} else {
+		res = errorResult(OutcomeUnknownTool, ts.unknownToolMessage(name), fmt.Errorf("unknown tool %q", name))
+	}
+	textBytes := len(okText)
+	if !fits {
+		res, textBytes = applyBudget(res, ts.resultBudget(tool))
+	}
 	if ts.cfg.observer != nil {
-		ts.observe(ctx, info, e.tool, name, args, start, res, textBytes)
+		info, _ := CallFromContext(ctx)
+		ts.observe(ctx, info, tool, name, args, start, res, textBytes)
 	}
 	return res
 }
@@ -307,33 +351,126 @@ func (ts *Toolset) callOn(ctx context.Context, name string, args []byte, inline 
 // maxToolNameBytes is the longest tool name an unknown-tool message quotes whole.
 const maxToolNameBytes = 64
 
-func (ts *Toolset) call(ctx context.Context, info CallInfo, e entry, found bool, name string, args []byte, inline bool) *Result {
-	if !found {
-		return errorResult(OutcomeUnknownTool, ts.unknownToolMessage(name), fmt.Errorf("unknown tool %q", name))
-	}
-	run, err := ts.decode(e, args)
-	if p, ok := err.(*decodePanic); ok {
-		return errorResult(OutcomeInternalError, internalMessage(p.tool), p.err)
-	}
-	if err != nil {
-		return errorResult(OutcomeInvalidArguments, err.Error(), err)
-	}
-	run, res := ts.approve(ctx, e, info, args, run)
-	if res != nil {
-		return res
-	}
+// call runs the call and returns its result; fits reports that the result is the one
+// Call makes for a tool that returned nothing (a new result whose text is okText, valid
+// UTF-8 and within every result budget, MinResultBytes and up), which applyBudget would
+// return as it is.
+func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool) (res *Result, fits bool) {
 	timeout := e.tool.Timeout
 	if timeout <= 0 {
 		timeout = ts.cfg.timeout
 	}
-	// Progress reports reach listeners through the call's context, which holds a sink
-	// only when someone listens (progress.go).
-	if s := newProgressSink(ctx, e.tool.Name, info, ts.cfg.progress); s != nil {
-		// Deferred: a tool run inline may end the goroutine (runtime.Goexit).
-		defer s.end()
-		return awaited(ctx, e.tool, invoke(s, e.tool, timeout, run, inline))
+	inline = inline && timeout <= 0 // a timeout needs a goroutine of its own
+	if inline && ts.cfg.approver == nil && ts.cfg.policy == RunAll && ts.cfg.progress == nil &&
+		ctx.Done() == nil && ctx.Value(progressListenerKey{}) == nil {
+		// Nothing to ask, no one to report progress to, and nothing can cancel the
+		// call or give it a deadline (a context whose Done is nil has neither).
+		res, fits = ts.callHere(ctx, e, args)
+	} else {
+		res, fits = ts.callOther(ctx, e, args, timeout, inline)
 	}
-	return awaited(ctx, e.tool, invoke(ctx, e.tool, timeout, run, inline))
+	if res.Outcome != OutcomeInputRequired {
+		if _, has := ClientFrom(ctx); has {
+			if out := awaited(ctx, e.tool, res); out != res {
+				// The result that waits for the client's input replaces Call's
+				// own "ok", which then no longer answers the call.
+				return out, false
+			}
+		}
+	}
+	return res, fits
+}
+
+// callHere is callOther for a call with nothing to approve, no progress to report
+// and no way to end early, run on the caller's goroutine: decodeCall and runInline in
+// one, under one deferred recover.
+func (ts *Toolset) callHere(ctx context.Context, e *entry, args []byte) (res *Result, fits bool) {
+	st := ts.pool.Get().(*callState)
+	decoding := true
+	defer func() {
+		p := recover()
+		switch {
+		case p == nil:
+		case decoding:
+			// The decoder may be inconsistent: do not reuse it.
+			err := fmt.Errorf("decoding the arguments of %s panicked: %v\n%s", e.tool.Name, p, debug.Stack())
+			res, fits = errorResult(OutcomeInternalError, internalMessage(e.tool), err), false
+		default:
+			err := fmt.Errorf("%s panicked: %v\n%s", e.tool.Name, p, debug.Stack())
+			res, fits = errorResult(OutcomeInternalError, internalMessage(e.tool), err), false
+		}
+	}()
+	d := &st.d
+	d.Reset(args, ts.cfg.limits)
+	run := e.dispatch(e.index, d)
+	if run == nil || d.Failed() {
+		err := &ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
+		ts.pool.Put(st)
+		return errorResult(OutcomeInvalidArguments, err.Error(), err), false
+	}
+	var ok *okResult
+	if e.tool.OutputSchema == nil {
+		ok = st.takeOK()
+	}
+	decoding = false
+	ts.pool.Put(st)
+	r, err := run(ctx)
+	if r == nil && err == nil {
+		if ok == nil {
+			ok = new(okResult)
+		}
+		return ok.set(), true
+	}
+	return outcome(ctx, e.tool, 0, r, err), false
+}
+
+// callOther runs a call that needs more than callHere gives: an approval, progress
+// reports, a goroutine of its own, or the checks of a context that may end.
+func (ts *Toolset) callOther(ctx context.Context, e *entry, args []byte, timeout time.Duration, inline bool) (res *Result, fits bool) {
+	// Room for the result of a tool that returns nothing, when it is to run inline: a
+	// tool with an output schema returns its structured result instead, and a call
+	// on a goroutine of its own has room for it there.
+	run, ok, err := ts.decodeCall(e, args, inline && e.tool.OutputSchema == nil)
+	if err != nil {
+		if p, is := err.(*decodePanic); is {
+			return errorResult(OutcomeInternalError, internalMessage(p.tool), p.err), false
+		}
+		return errorResult(OutcomeInvalidArguments, err.Error(), err), false
+	}
+	if ts.cfg.approver != nil || ts.cfg.policy != RunAll {
+		// Without either, approve lets every call run.
+		info, _ := CallFromContext(ctx)
+		run, res = ts.approve(ctx, *e, info, args, run)
+		if res != nil {
+			return res, false
+		}
+	}
+	switch {
+	case ts.cfg.progress != nil || ctx.Value(progressListenerKey{}) != nil:
+		// Progress reports reach listeners through the call's context, which holds a
+		// sink only when someone listens (progress.go).
+		res, fits = ts.invokeReporting(ctx, e.tool, timeout, run, inline, ok)
+	case inline && ctx.Done() == nil:
+		// Nothing can cancel the call or give it a deadline (a context whose Done is
+		// nil has neither): it runs here, without invoke's checks.
+		res, fits = runInline(ctx, e.tool, run, ok)
+	default:
+		res, fits = invoke(ctx, e.tool, timeout, run, inline, ok)
+	}
+	return res, fits
+}
+
+// invokeReporting is invoke with the progress of the call reported to the Toolset's
+// ProgressObserver and the context's listener, through a sink in the call's context.
+func (ts *Toolset) invokeReporting(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, inline bool, ok *okResult) (*Result, bool) {
+	info, _ := CallFromContext(ctx)
+	s := newProgressSink(ctx, tool.Name, info, ts.cfg.progress)
+	if s == nil {
+		return invoke(ctx, tool, timeout, run, inline, ok)
+	}
+	// Deferred: a tool run inline may end the goroutine (runtime.Goexit).
+	defer s.end()
+	return invoke(s, tool, timeout, run, inline, ok)
 }
 
 // awaited returns res, or, when the call's Client says the call's round ended asking it
@@ -404,20 +541,57 @@ func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name 
 // decode validates args and returns the call to run, or an *ArgumentError. A panic
 // while decoding (a bug, never the input's fault) is an internal error.
 func (ts *Toolset) decode(e entry, args []byte) (run Invocation, err error) {
-	d := ts.pool.Get().(*Decoder)
+	run, _, err = ts.decodeCall(&e, args, false)
+	return run, err
+}
+
+// decodeCall is decode, and with wantOK the room for the result Call makes when the
+// tool returns nothing, taken from the batch of the call's state (see callState).
+func (ts *Toolset) decodeCall(e *entry, args []byte, wantOK bool) (run Invocation, ok *okResult, err error) {
+	st := ts.pool.Get().(*callState)
 	defer func() {
 		if p := recover(); p != nil {
-			run, err = nil, &decodePanic{tool: e.tool, err: fmt.Errorf("decoding the arguments of %s panicked: %v\n%s", e.tool.Name, p, debug.Stack())}
-			return // d may be inconsistent: do not reuse it
+			run, ok, err = nil, nil, &decodePanic{tool: e.tool, err: fmt.Errorf("decoding the arguments of %s panicked: %v\n%s", e.tool.Name, p, debug.Stack())}
+			return // the decoder may be inconsistent: do not reuse it
 		}
-		ts.pool.Put(d)
+		ts.pool.Put(st)
 	}()
+	d := &st.d
 	d.Reset(args, ts.cfg.limits)
 	run = e.dispatch(e.index, d)
 	if run == nil || d.Failed() {
-		return nil, &ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
+		return nil, nil, &ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
 	}
-	return run, nil
+	if wantOK {
+		ok = st.takeOK()
+	}
+	return run, ok, nil
+}
+
+// okBatch is how many "ok" results (see okResult) one allocation holds. A batch is
+// reachable while any of its results is, so a caller that keeps one result keeps
+// okBatch of them (about 240 bytes each); in exchange the usual call of a tool that
+// returns nothing costs 1/okBatch of an allocation for its result instead of one.
+const okBatch = 16
+
+// callState is what a call borrows from its Toolset's pool while its arguments are
+// decoded: the decoder, and the batch of "ok" results not handed out yet. A result
+// handed out is the caller's alone: the batch never gives it out again, and each is
+// a result of its own, with its own content block.
+type callState struct {
+	d  Decoder
+	ok []okResult
+}
+
+// takeOK returns a new, zero okResult from the batch, allocating a batch when the last
+// one is spent.
+func (st *callState) takeOK() *okResult {
+	if len(st.ok) == 0 {
+		st.ok = make([]okResult, okBatch)
+	}
+	ok := &st.ok[0]
+	st.ok = st.ok[1:]
+	return ok
 }
 
 // decodePanic is a panic recovered while decoding arguments.
@@ -451,22 +625,23 @@ func (ts *Toolset) unknownToolMessage(name string) string {
 }
 
 // invoke runs a decoded call under the tool's timeout, turning every way it can end
-// into a result.
-func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, inline bool) *Result {
+// into a result; fits reports Call's own "ok" (see Toolset.call). ok, when not nil, is
+// the room for that result inline.
+func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, inline bool, ok *okResult) (res *Result, fits bool) {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	if err := ctx.Err(); err != nil {
-		return stopped(tool, ctx, timeout)
+		return stopped(tool, ctx, timeout), false
 	}
 	// The tool runs on a goroutine of its own, so that a tool that ends its goroutine
 	// (runtime.Goexit, as a test's t.FailNow does) cannot take the caller's with it,
 	// and a deadline holds even for a tool that ignores its context.
 	_, deadline := ctx.Deadline()
 	if !deadline && inline {
-		return runInline(ctx, tool, run)
+		return runInline(ctx, tool, run, ok)
 	}
 	c := &running{ctx: ctx, tool: tool, timeout: timeout, run: run}
 	if !deadline {
@@ -475,20 +650,20 @@ func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocati
 		c.wg.Add(1)
 		go c.finish()
 		c.wg.Wait()
-		return c.out
+		return c.out, c.out == &c.ok
 	}
 	c.done = make(chan struct{})
 	go c.finish()
 	select {
 	case <-c.done:
-		return c.out
+		return c.out, c.out == &c.ok
 	case <-ctx.Done():
 		// The tool may ignore its context: answer now and let it finish alone.
 		select {
 		case <-c.done:
-			return c.out
+			return c.out, c.out == &c.ok
 		default:
-			return stopped(tool, ctx, timeout)
+			return stopped(tool, ctx, timeout), false
 		}
 	}
 }
@@ -541,31 +716,38 @@ func (c *running) finish() {
 
 // runInline runs a call on the caller's goroutine (WithInlineCalls): a panic is
 // recovered into an internal error result; a runtime.Goexit goes on ending the
-// goroutine, as it would from any function.
-func runInline(ctx context.Context, tool *Tool, run Invocation) (out *Result) {
+// goroutine, as it would from any function. fits reports Call's own "ok", made in ok
+// when it is not nil.
+func runInline(ctx context.Context, tool *Tool, run Invocation, ok *okResult) (out *Result, fits bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			err := fmt.Errorf("%s panicked: %v\n%s", tool.Name, p, debug.Stack())
-			out = errorResult(OutcomeInternalError, internalMessage(tool), err)
+			out, fits = errorResult(OutcomeInternalError, internalMessage(tool), err), false
 		}
 	}()
 	r, err := run(ctx)
 	if r == nil && err == nil {
-		return newOK()
+		if ok == nil {
+			ok = new(okResult)
+		}
+		return ok.set(), true
 	}
-	return outcome(ctx, tool, 0, r, err)
+	return outcome(ctx, tool, 0, r, err), false
 }
 
-// okResult is TextResult(okText) in one allocation.
+// okResult is TextResult(okText) in one object.
 type okResult struct {
 	r    Result
 	text [1]Content
 }
 
-func newOK() *Result {
-	ok := &okResult{}
-	ok.text[0] = TextContent(okText)
-	ok.r = Result{Content: ok.text[:], Outcome: OutcomeOK}
+// set makes ok, which must be zero, TextResult(okText) and returns it: only the fields
+// that are not zero are written.
+func (ok *okResult) set() *Result {
+	ok.text[0].Type = ContentText
+	ok.text[0].Text = okText
+	ok.r.Content = ok.text[:]
+	ok.r.Outcome = OutcomeOK
 	return &ok.r
 }
 

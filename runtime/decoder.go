@@ -337,6 +337,24 @@ const (
 // null) or when it is optional and null (recorded as Null). Otherwise it records the
 // property Present and enters its path: call Leave once the value is read.
 func (d *Decoder) Property(p *Presence, name string, flags PropertyFlags) bool {
+	// The usual case first: a property seen for the first time, required or not
+	// null (its value begins right after the colon, with a byte other than null's),
+	// its name as the text spells it, and room on the path.
+	if n := len(d.path); *p == Absent && !d.keyEscaped && d.keyEnd-d.keyStart == len(name) &&
+		n < cap(d.path) && (flags == Required || flags == Optional && d.pos < len(d.data) &&
+		d.data[d.pos] > ' ' && d.data[d.pos] != 'n') {
+		*p = Present
+		d.path = d.path[:n+1]
+		seg := &d.path[n]
+		seg.isIndex, seg.key, seg.sensitive, seg.inData = false, false, false, true
+		seg.start, seg.end = d.keyStart, d.keyEnd
+		return true
+	}
+	return d.property(p, name, flags)
+}
+
+// property is Property in full.
+func (d *Decoder) property(p *Presence, name string, flags PropertyFlags) bool {
 	if *p != Absent {
 		d.Duplicate()
 		return false
@@ -686,6 +704,36 @@ func (d *Decoder) NextField() bool {
 		return false
 	}
 	top := &d.open[len(d.open)-1]
+	// Compact text, the usual case, here: a comma unless this is the first property,
+	// then a plain name and its colon. Anything else from the start, below.
+	b, i := d.data, d.pos
+	if i >= len(b) {
+		return d.nextField(top)
+	}
+	switch c := b[i]; {
+	case c == '}':
+		d.pos = i + 1
+		d.end()
+		return false
+	case c == ',' && !top.first:
+		i++
+	case c != '"' || !top.first:
+		return d.nextField(top)
+	}
+	if i < len(b) && b[i] == '"' {
+		start := i + 1
+		if end := jsonread.PlainEnd(b, start); end+1 < len(b) && b[end] == '"' && b[end+1] == ':' {
+			top.first = false
+			d.keyStart, d.keyEnd, d.keyEscaped = start, end, false
+			d.pos = end + 2
+			return true
+		}
+	}
+	return d.nextField(top)
+}
+
+// nextField is NextField from d.pos, in full.
+func (d *Decoder) nextField(top *container) bool {
 	c := d.peek()
 	if c == '}' {
 		d.pos++
@@ -840,11 +888,11 @@ func (d *Decoder) Room(n, max, size int) int {
 // end closes the innermost container, going back to the enclosing text when the
 // container was read from a string.
 func (d *Decoder) end() {
-	top := d.open[len(d.open)-1]
-	d.open = d.open[:len(d.open)-1]
-	if top.outer != nil {
+	n := len(d.open) - 1
+	if top := &d.open[n]; top.outer != nil {
 		d.data, d.pos = top.outer, top.outerPos
 	}
+	d.open = d.open[:n]
 }
 
 // Unknown records that the current property is not one of known, suggesting the nearest

@@ -275,28 +275,37 @@ func (d *Decoder) smallInt() (int64, bool) {
 	if d.broken {
 		return 0, false
 	}
-	d.skipSpace()
 	b, i := d.data, d.pos
-	neg := i < len(b) && b[i] == '-'
+	if i < len(b) && b[i] <= ' ' {
+		i = jsonread.SkipSpace(b, i)
+		d.pos = i
+	}
+	if i >= len(b) {
+		return 0, false
+	}
+	start := i
+	neg := b[i] == '-'
 	if neg {
 		i++
 	}
-	start := i
+	first := i
+	// Every digit is read: past 17 of them n wraps, harmlessly, since the number is
+	// then left to the general path.
 	var n int64
-	end := min(len(b), start+18)
-	for _, c := range b[start:end] {
-		if c-'0' > 9 {
+	for i < len(b) {
+		c := b[i] - '0'
+		if c > 9 {
 			break
 		}
-		n = n*10 + int64(c-'0')
+		n = n*10 + int64(c)
 		i++
 	}
-	digits := i - start
-	if digits == 0 || digits >= 18 || b[start] == '0' && digits > 1 ||
-		i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E' || b[i]-'0' <= 9) {
+	digits := i - first
+	if digits == 0 || digits > 17 || b[first] == '0' && digits > 1 ||
+		i < len(b) && (b[i] == '.' || b[i]|0x20 == 'e') {
 		return 0, false
 	}
-	d.valStart, d.pos = d.pos, i
+	d.valStart, d.pos = start, i
 	if neg {
 		n = -n
 	}
@@ -403,6 +412,11 @@ func (d *Decoder) Uint(min, max uint64) (uint64, bool) {
 
 // Float reads a number that must fit a float of the given bits (32 or 64).
 func (d *Decoder) Float(bits int) (float64, bool) {
+	if bits == 64 {
+		if f, ok := d.smallFloat(); ok {
+			return f, true
+		}
+	}
 	num, ok := d.number("a number")
 	if !ok {
 		return 0, false
@@ -416,6 +430,82 @@ func (d *Decoder) Float(bits int) (float64, bool) {
 		}
 		return 0, false
 	}
+	return f, true
+}
+
+// exactPow10 holds the powers of ten a float64 holds exactly.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// smallFloat reads the next value, in one pass, when it is a number without an
+// exponent whose digits make an integer below 2^53 and that has at most 22 digits
+// after its point, the usual case (97.5, -3, 0.125): a float64 holds those digits and
+// that power of ten exactly, so one division, correctly rounded, gives the float
+// nearest to the number, which is what strconv.ParseFloat returns (Clinger's fast
+// path). It reports false, reading nothing, for any other value, which Float then
+// reads through number and ParseFloat.
+func (d *Decoder) smallFloat() (float64, bool) {
+	if d.broken {
+		return 0, false
+	}
+	b, i := d.data, d.pos
+	if i < len(b) && b[i] <= ' ' {
+		i = jsonread.SkipSpace(b, i)
+		d.pos = i
+	}
+	if i >= len(b) {
+		return 0, false
+	}
+	start := i
+	neg := b[i] == '-'
+	if neg {
+		i++
+	}
+	first := i
+	var mant uint64
+	for i < len(b) {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		mant = mant*10 + uint64(c)
+		i++
+	}
+	digits := i - first
+	if digits == 0 || b[first] == '0' && digits > 1 {
+		return 0, false
+	}
+	frac := 0
+	if i < len(b) && b[i] == '.' {
+		i++
+		fracStart := i
+		for i < len(b) {
+			c := b[i] - '0'
+			if c > 9 {
+				break
+			}
+			mant = mant*10 + uint64(c)
+			i++
+		}
+		frac = i - fracStart
+		if frac == 0 {
+			return 0, false
+		}
+		digits += frac
+	}
+	// Up to 19 digits the integer they make fits a uint64 (mant did not wrap).
+	if digits > 19 || mant >= 1<<53 || frac >= len(exactPow10) ||
+		i < len(b) && b[i]|0x20 == 'e' {
+		return 0, false
+	}
+	f := float64(mant)
+	if frac > 0 {
+		f /= exactPow10[frac]
+	}
+	if neg {
+		f = -f
+	}
+	d.valStart, d.pos = start, i
 	return f, true
 }
 

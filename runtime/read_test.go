@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"math"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -289,6 +290,43 @@ func FuzzInt(f *testing.F) {
 		default:
 			if !ok || got != n {
 				t.Fatalf("Int(%q, %d, %d) = %d, %v (%s), want %d", s, min, max, got, ok, viol, n)
+			}
+		}
+	})
+}
+
+// FuzzFloat checks Decoder.Float, its one-pass path for short decimals and the path
+// through strconv, against strconv.ParseFloat on the number the text starts with: the
+// same bits (-0 included), the same numbers refused, and the same place to go on from.
+func FuzzFloat(f *testing.F) {
+	for _, s := range []string{"0", "-0", "97.5", "-3", "0.125", "1.0", "01", "-", "1.", ".5", "1e3", "1E-3", "-0.0", "0.1", "0.3",
+		"9007199254740991", "9007199254740992", "9007199254740993", "900719925474099.3", "1.7976931348623157e308",
+		"0.0000000000000000000001", "0.00000000000000000000001", "1234567890123456789", "12345678901234567890",
+		"123456789012345678.9", "4.35", "2.2250738585072014e-308", "1e400", `"3"`, "true", "null", " 5.5 ", "5.5,", "7.25}", "-12.5e"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, bits := range []int{64, 32} {
+			d := NewDecoder([]byte(s), Limits{})
+			got, ok := d.Float(bits)
+			trimmed := strings.TrimLeft(s, " \t\r\n")
+			num := jsonNumber.FindString(trimmed)
+			rest := trimmed[len(num):]
+			want, err := strconv.ParseFloat(num, bits)
+			switch {
+			case num == "" || rest != "" && (rest[0] == '.' && !strings.ContainsAny(num, ".eE") || (rest[0] == 'e' || rest[0] == 'E') && !strings.ContainsAny(num, "eE")):
+				// No number, or a malformed one.
+				if ok {
+					t.Fatalf("Float(%q, %d) = %v, ok for text that is no number", s, bits, got)
+				}
+			case err != nil:
+				if ok {
+					t.Fatalf("Float(%q, %d) = %v, ok; ParseFloat: %v", s, bits, got, err)
+				}
+			case !ok || math.Float64bits(got) != math.Float64bits(want):
+				t.Fatalf("Float(%q, %d) = %v (%x), %v, want %v (%x)", s, bits, got, math.Float64bits(got), ok, want, math.Float64bits(want))
+			case d.pos != len(s)-len(trimmed)+len(num):
+				t.Fatalf("Float(%q, %d) stopped at %d, want %d", s, bits, d.pos, len(s)-len(trimmed)+len(num))
 			}
 		}
 	})

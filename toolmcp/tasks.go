@@ -784,7 +784,16 @@ func (r *taskRun) run(ctx context.Context, req *mcp.CallToolRequest) {
 		t.mu.Unlock()
 	}()
 	var res *runtime.Result
+	// A cancel that reached the store before the run began (on another replica,
+	// say) ends the task without running its tool.
+	if rec, err := t.tc.store.Task(ctx, r.id); err == nil && rec.CancelRequested {
+		r.stop()
+	}
 	func() {
+		if ctx.Err() != nil {
+			res = runtime.ErrorResult("the task was cancelled before its tool started", ctx.Err())
+			return
+		}
 		defer func() {
 			if p := recover(); p != nil {
 				res = runtime.ErrorResult(req.Params.Name+" failed with an internal error",

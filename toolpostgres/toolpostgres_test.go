@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen/toolgen/internal/storetest"
 	"github.com/toolgen/toolgen/internal/taskclient"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/toolmcp"
@@ -482,4 +483,13 @@ func TestCancelBeforeStart(t *testing.T) {
 	if n := runs.Load(); n != 0 {
 		t.Errorf("the tool ran %d times after its task was cancelled before it started", n)
 	}
+}
+
+// Two replicas on one database share deferred approvals: a turn deferred on A is
+// resumed on B, once, whichever replicas take it at once.
+func TestPending(t *testing.T) {
+	url := testDatabase(t)
+	storeA, _ := openStore(t, url)
+	storeB, _ := openStore(t, url)
+	storetest.Pending(t, storeA, storeB)
 }

@@ -40,11 +40,12 @@ func WithClientTimeout(d time.Duration) Option {
 // the result, whatever context it holds.
 type sessionClient struct {
 	call    *mcpCall
-	task    *taskRun // the task the call runs as, or nil (tasks.go)
+	pre     *preludeRun // the call's prelude, for a tool with one (tasks.go), or nil
 	req     *mcp.CallToolRequest
 	timeout time.Duration
 
 	mu      sync.Mutex
+	task    *taskRun        // the task the call runs as, or nil (tasks.go)
 	ended   bool            // the call returned: nothing of it may follow its result
 	sending sync.WaitGroup  // the sends under way, which end waits for
 	stop    context.Context // done once the call returned: a request under way stops waiting
@@ -69,6 +70,22 @@ func (c *sessionClient) begin() bool {
 	}
 	c.sending.Add(1)
 	return true
+}
+
+// taskRun returns the task the call runs as, or nil: a call with a prelude becomes
+// one when its tool calls runtime.StartTask.
+func (c *sessionClient) taskRun() *taskRun {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.task
+}
+
+// StartTask ends the call's prelude (runtime.StartTask, tasks.go).
+func (c *sessionClient) StartTask(context.Context) bool {
+	if c.pre == nil {
+		return false
+	}
+	return c.pre.start()
 }
 
 // live reports whether the call has not returned yet.
@@ -217,15 +234,15 @@ func (c *sessionClient) exchange(ctx context.Context, what, key string, cp capab
 	if err := checkInputKey(key); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	if c.task != nil {
+	if task := c.taskRun(); task != nil {
 		// A task asks in its inputRequests, and waits for the answer (tasks.go).
-		if c.task.caps == nil || !cp.has(c.task.caps) {
+		if task.caps == nil || !cp.has(task.caps) {
 			return nil, fmt.Errorf("%s: %w: the MCP client does not declare %s", what, errors.ErrUnsupported, cp.name)
 		}
 		wait, cancel := context.WithTimeout(ctx, c.timeout)
 		defer cancel()
 		defer context.AfterFunc(c.stop, cancel)()
-		r, err := c.task.ask(wait, params)
+		r, err := task.ask(wait, params)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", what, c.waitError(ctx, wait, err))
 		}
@@ -526,7 +543,7 @@ func (c *sessionClient) waitError(call, wait context.Context, err error) error {
 // returned (by a goroutine the tool left behind, whatever context it logs with), are
 // dropped: nothing of the call follows its result.
 func (c *sessionClient) LogHandler(ctx context.Context) slog.Handler {
-	if c.req == nil || c.req.Session == nil || c.task != nil {
+	if c.req == nil || c.req.Session == nil || c.taskRun() != nil {
 		return nil
 	}
 	name := ""
@@ -546,12 +563,14 @@ type boundHandler struct {
 }
 
 func (h boundHandler) Enabled(_ context.Context, l slog.Level) bool {
-	return h.ctx.Err() == nil && h.client.live() && h.next.Enabled(h.ctx, l)
+	return h.ctx.Err() == nil && h.client.live() && h.client.taskRun() == nil && h.next.Enabled(h.ctx, l)
 }
 
 func (h boundHandler) Handle(_ context.Context, r slog.Record) error {
-	if h.ctx.Err() != nil || !h.client.begin() {
-		return nil // the call ended: nothing of it follows its result
+	if h.ctx.Err() != nil || h.client.taskRun() != nil || !h.client.begin() {
+		// The call ended, or went on as a task (whose log the extension does not
+		// carry): nothing of it follows its result.
+		return nil
 	}
 	defer h.client.sending.Done()
 	return h.next.Handle(h.ctx, r)

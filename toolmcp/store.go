@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"sync"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime"
 )
 
 // A Store keeps what the servers of one deployment share: the tasks of the MCP tasks
@@ -34,7 +37,8 @@ type Store interface {
 	// each see the other's change. update may be called more than once.
 	UpdateTask(ctx context.Context, id string, update func(*TaskRecord) error) (*TaskRecord, error)
 	// DeleteExpired deletes the tasks whose ExpiresAt is before now, and the spent
-	// records whose time is over, and returns how many tasks it deleted.
+	// records (and, in a PendingStore, the deferred approvals) whose time is over,
+	// and returns how many tasks it deleted.
 	DeleteExpired(ctx context.Context, now time.Time) (int, error)
 	// Spend records id until expires and reports whether it was not recorded before:
 	// an atomic set-if-absent, shared by every replica (see ElicitSpend).
@@ -117,14 +121,18 @@ func (t *TaskRecord) Clone() *TaskRecord {
 	return &c
 }
 
-// MemoryStore is a Store in the memory of one process: the default of WithStore. Its
-// tasks end with the process, and replicas do not share it.
+// MemoryStore is a Store in the memory of one process, and a PendingStore: the default
+// of WithStore. Its tasks and deferred approvals end with the process, and replicas
+// do not share it.
 type MemoryStore struct {
 	mu      sync.Mutex
 	tasks   map[string]*TaskRecord
 	spent   map[string]time.Time
-	sweepAt int // the size of spent at which expired records are dropped
+	pending map[string]pendingEntry // deferred approvals, by id
+	sweepAt int                     // the size of spent at which expired records are dropped
 }
+
+var _ PendingStore = (*MemoryStore)(nil)
 
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore() *MemoryStore {
@@ -199,6 +207,11 @@ func (m *MemoryStore) DeleteExpired(_ context.Context, now time.Time) (int, erro
 			delete(m.spent, id)
 		}
 	}
+	for id, e := range m.pending {
+		if now.After(e.expires) {
+			delete(m.pending, id)
+		}
+	}
 	return n, nil
 }
 
@@ -222,4 +235,110 @@ func (m *MemoryStore) Spend(_ context.Context, id string, expires time.Time) (bo
 	}
 	m.spent[id] = expires
 	return true, nil
+}
+
+// A PendingStore is a Store that also keeps deferred approvals: the turns a
+// runtime.Loop with DeferApprovals stopped at (*runtime.Pending), while people decide,
+// so that a turn stopped on one replica is resumed on any other. It is optional: a
+// Store may implement it, as NewMemoryStore's and toolpostgres's do.
+//
+// A turn is resumed once: TakePending deletes it as it returns it, and of the replicas
+// that take one id at once, one gets it. Resume it with what TakePending returned, and
+// only that; what Pending returns is for showing the calls to people.
+type PendingStore interface {
+	Store
+	// SavePending stores p under id, chosen by the application (unguessable when
+	// people reach it by its id), until expires. It fails when id is taken by a
+	// turn that has not expired, and with ErrPendingTooLarge when p's JSON is longer
+	// than MaxPendingBytes.
+	SavePending(ctx context.Context, id string, p *runtime.Pending, expires time.Time) error
+	// Pending returns a copy of the turn id, as stored: an error wrapping
+	// ErrPendingNotFound when there is none (never saved, taken, or expired).
+	Pending(ctx context.Context, id string) (*runtime.Pending, error)
+	// TakePending deletes the turn id and returns it, or fails as Pending does.
+	TakePending(ctx context.Context, id string) (*runtime.Pending, error)
+}
+
+// MaxPendingBytes is the longest deferred approval, as JSON, a PendingStore keeps: a
+// runtime.Pending holds the conversation so far (its request and response).
+const MaxPendingBytes = 8 << 20
+
+// ErrPendingNotFound is the error of a PendingStore asked for a turn it does not hold.
+var ErrPendingNotFound = errors.New("toolmcp: pending turn not found")
+
+// ErrPendingTooLarge is the error of a PendingStore given a turn whose JSON is longer
+// than MaxPendingBytes.
+var ErrPendingTooLarge = errors.New("toolmcp: the pending turn is longer than MaxPendingBytes")
+
+// EncodePending returns p as a PendingStore keeps it, its JSON, or an error wrapping
+// ErrPendingTooLarge when that is longer than MaxPendingBytes.
+func EncodePending(p *runtime.Pending) ([]byte, error) {
+	if p == nil {
+		return nil, errors.New("toolmcp: no pending turn to store")
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("toolmcp: encoding the pending turn: %w", err)
+	}
+	if len(b) > MaxPendingBytes {
+		return nil, fmt.Errorf("%w (%d bytes, at most %d)", ErrPendingTooLarge, len(b), MaxPendingBytes)
+	}
+	return b, nil
+}
+
+// DecodePending reads a turn EncodePending wrote: a new value, never resumed.
+func DecodePending(b []byte) (*runtime.Pending, error) {
+	var p runtime.Pending
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("toolmcp: decoding the pending turn: %w", err)
+	}
+	return &p, nil
+}
+
+// pendingEntry is a deferred approval a MemoryStore keeps.
+type pendingEntry struct {
+	data    []byte
+	expires time.Time
+}
+
+// SavePending implements PendingStore.
+func (m *MemoryStore) SavePending(_ context.Context, id string, p *runtime.Pending, expires time.Time) error {
+	b, err := EncodePending(p)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e, ok := m.pending[id]; ok && !now.After(e.expires) {
+		return fmt.Errorf("toolmcp: the pending turn %q is taken", id)
+	}
+	if m.pending == nil {
+		m.pending = map[string]pendingEntry{}
+	}
+	m.pending[id] = pendingEntry{data: b, expires: expires}
+	return nil
+}
+
+// Pending implements PendingStore.
+func (m *MemoryStore) Pending(_ context.Context, id string) (*runtime.Pending, error) {
+	m.mu.Lock()
+	e, ok := m.pending[id]
+	m.mu.Unlock()
+	if !ok || time.Now().After(e.expires) {
+		return nil, ErrPendingNotFound
+	}
+	return DecodePending(e.data)
+}
+
+// TakePending implements PendingStore.
+func (m *MemoryStore) TakePending(_ context.Context, id string) (*runtime.Pending, error) {
+	m.mu.Lock()
+	e, ok := m.pending[id]
+	delete(m.pending, id)
+	m.mu.Unlock()
+	if !ok || time.Now().After(e.expires) {
+		return nil, ErrPendingNotFound
+	}
+	return DecodePending(e.data)
 }

@@ -238,6 +238,9 @@ func (t *taskServer) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if cr, ok := req.(*mcp.CallToolRequest); ok && cr.Params != nil {
 				if tool, ok := t.ts.Lookup(cr.Params.Name); ok && tool.Task != runtime.TaskForbidden {
 					if negotiated(req) {
+						if tool.TaskPrelude {
+							return t.prelude(ctx, method, cr, tool, next)
+						}
 						return t.create(ctx, cr, tool)
 					}
 					if tool.Task == runtime.TaskRequired {
@@ -394,6 +397,19 @@ func (t *taskServer) create(ctx context.Context, req *mcp.CallToolRequest, tool 
 	if err != nil {
 		return nil, err
 	}
+	rec, err := t.newTask(ctx, owner, tool)
+	if err != nil {
+		return nil, err
+	}
+	// The run keeps the request's values (what the application's HTTP middleware put
+	// there), not its end: the task outlives the request.
+	t.start(context.WithoutCancel(ctx), rec.ID, req, req.ClientCapabilities())
+	return &createTaskResult{ResultType: "task", taskWire: wireOf(rec)}, nil
+}
+
+// newTask stores a new task of owner running tool on this replica, and returns it,
+// or the JSON-RPC error that answers the call instead.
+func (t *taskServer) newTask(ctx context.Context, owner string, tool *runtime.Tool) (*TaskRecord, error) {
 	now := time.Now()
 	t.sweep(ctx, now)
 	rec := &TaskRecord{
@@ -415,10 +431,138 @@ func (t *taskServer) create(ctx context.Context, req *mcp.CallToolRequest, tool 
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: the task could not be stored"}
 	}
-	// The run keeps the request's values (what the application's HTTP middleware put
-	// there), not its end: the task outlives the request.
-	t.start(context.WithoutCancel(ctx), rec.ID, req, req.ClientCapabilities())
-	return &createTaskResult{ResultType: "task", taskWire: wireOf(rec)}, nil
+	return rec, nil
+}
+
+// preludeRun is a call to a tool with a prelude (runtime.Tool.TaskPrelude) from a
+// client that negotiated the extension: it runs in its request, as any call does (the
+// SDK's tools/call and toolmcp's handler), its requests to the client answered in the
+// call's rounds, until the tool calls runtime.StartTask, which creates the task,
+// answers the request with it, and leaves the run to go on as the task's.
+type preludeRun struct {
+	t      *taskServer
+	tool   *runtime.Tool
+	req    *mcp.CallToolRequest
+	owner  string
+	reqCtx context.Context // the request's context
+	runCtx context.Context // the run's, which stop cancels
+	stop   context.CancelFunc
+	unlink func() bool              // stops the request's end from cancelling the run
+	answer chan preludeAnswer       // what answers the request, sent once
+	client atomicPtr[sessionClient] // the call's client, once the handler runs
+
+	mu    sync.Mutex
+	run   *taskRun // the task, once started
+	ended bool     // the tool returned: there is no task to start
+	sent  bool     // the answer was sent
+}
+
+// atomicPtr is a pointer set once and read under a lock.
+type atomicPtr[T any] struct {
+	mu sync.Mutex
+	p  *T
+}
+
+func (a *atomicPtr[T]) Store(p *T) { a.mu.Lock(); a.p = p; a.mu.Unlock() }
+func (a *atomicPtr[T]) Load() *T   { a.mu.Lock(); defer a.mu.Unlock(); return a.p }
+
+// preludeAnswer answers the request of a call with a prelude.
+type preludeAnswer struct {
+	res mcp.Result
+	err error
+}
+
+type preludeKey struct{}
+
+// preludeOf returns the prelude the call of ctx runs in, or nil.
+func preludeOf(ctx context.Context) *preludeRun {
+	p, _ := ctx.Value(preludeKey{}).(*preludeRun)
+	return p
+}
+
+// prelude serves the call req to tool, which has a prelude, with next (the SDK's
+// tools/call, and toolmcp's handler) in its request, until the tool starts the task
+// (runtime.StartTask) or returns.
+func (t *taskServer) prelude(ctx context.Context, method string, req *mcp.CallToolRequest, tool *runtime.Tool, next mcp.MethodHandler) (mcp.Result, error) {
+	owner, err := t.identityOf(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	// The run keeps the request's values, not its end, which cancels it only in the
+	// prelude: a task outlives the request.
+	runCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	p := &preludeRun{t: t, tool: tool, req: req, owner: owner, reqCtx: ctx, runCtx: runCtx, stop: stop,
+		unlink: context.AfterFunc(ctx, stop), answer: make(chan preludeAnswer, 1)}
+	go func() {
+		res, err := next(context.WithValue(runCtx, preludeKey{}, p), method, req)
+		stop()
+		p.mu.Lock()
+		run, sent := p.run, p.sent
+		p.sent = true
+		p.mu.Unlock()
+		if run != nil {
+			t.mu.Lock()
+			delete(t.runs, run.id)
+			t.mu.Unlock()
+		}
+		if !sent {
+			p.answer <- preludeAnswer{res, err}
+		}
+	}()
+	a := <-p.answer
+	return a.res, a.err
+}
+
+// ran reports whether the call, whose tool returned r, runs as a task, and then
+// keeps r as the task's result: the request was answered with the task.
+func (p *preludeRun) ran(r *runtime.Result) bool {
+	p.mu.Lock()
+	run := p.run
+	p.ended = true
+	p.mu.Unlock()
+	if run == nil {
+		return false
+	}
+	run.finish(p.runCtx.Err() != nil, r)
+	return true
+}
+
+// start creates the task of the call, answers the request with it, and has the run
+// go on as the task's; it reports whether the call runs as a task.
+func (p *preludeRun) start() bool {
+	client := p.client.Load()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.run != nil:
+		return true
+	case p.ended, p.sent, client == nil, !client.live(), client.call.asking(), p.reqCtx.Err() != nil:
+		// The call returned, or this round ends asking the client, or the request
+		// is gone: there is no request to answer with a task.
+		return false
+	}
+	rec, err := p.t.newTask(p.reqCtx, p.owner, p.tool)
+	if err != nil {
+		p.sent = true
+		p.stop()
+		p.answer <- preludeAnswer{nil, err}
+		return false
+	}
+	// Should the request have ended while the task was stored, the run was
+	// cancelled, and the task ends cancelled.
+	p.unlink()
+	run := &taskRun{t: p.t, id: rec.ID, caps: p.req.ClientCapabilities(), stop: p.stop, wakeCh: make(chan struct{}, 1)}
+	p.t.mu.Lock()
+	p.t.runs[rec.ID] = run
+	p.t.mu.Unlock()
+	client.mu.Lock()
+	client.task = run
+	client.mu.Unlock()
+	p.run = run
+	p.sent = true
+	go run.watch(p.runCtx)
+	p.answer <- preludeAnswer{&createTaskResult{ResultType: "task", taskWire: wireOf(rec)}, nil}
+	return true
 }
 
 // get answers tasks/get: the task as it is, after failing it when its replica is gone.
@@ -784,7 +928,16 @@ func (r *taskRun) run(ctx context.Context, req *mcp.CallToolRequest) {
 		t.mu.Unlock()
 	}()
 	var res *runtime.Result
+	// A cancel that reached the store before the run began (on another replica,
+	// say) ends the task without running its tool.
+	if rec, err := t.tc.store.Task(ctx, r.id); err == nil && rec.CancelRequested {
+		r.stop()
+	}
 	func() {
+		if ctx.Err() != nil {
+			res = runtime.ErrorResult("the task was cancelled before its tool started", ctx.Err())
+			return
+		}
 		defer func() {
 			if p := recover(); p != nil {
 				res = runtime.ErrorResult(req.Params.Name+" failed with an internal error",
@@ -799,7 +952,12 @@ func (r *taskRun) run(ctx context.Context, req *mcp.CallToolRequest) {
 		}
 		res = t.ts.Call(callCtx, req.Params.Name, args)
 	}()
-	cancelled := ctx.Err() != nil
+	r.finish(ctx.Err() != nil, res)
+}
+
+// finish stores how the task's run ended: with res, or cancelled.
+func (r *taskRun) finish(cancelled bool, res *runtime.Result) {
+	t := r.t
 	body, merr := json.Marshal(Result(res))
 	// The run's context is done; the store's writes get one of their own.
 	store, done := context.WithTimeout(context.Background(), 30*time.Second)

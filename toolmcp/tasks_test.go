@@ -654,3 +654,61 @@ type taskGetResult struct {
 	Status string          `json:"status"`
 	Result json.RawMessage `json:"result"`
 }
+
+// gatedTool is a destructive task tool named name that counts its runs, behind an
+// approver that, once it says so on approving, holds the call until its context ends
+// and then allows it: a cancel that reaches the task while it waits there comes
+// before the tool starts.
+func gatedTool(t *testing.T, name string, runs *atomic.Int32, approving chan<- struct{}) *runtime.Toolset {
+	t.Helper()
+	ts, err := runtime.NewTool(runtime.Tool{
+		Name:        name,
+		Description: "A test tool that needs an approval.",
+		Annotations: runtime.Annotations{Destructive: new(true)},
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+		Task:        runtime.TaskOptional,
+	}, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		runs.Add(1)
+		return runtime.TextResult("ran"), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts.WithApprover(func(ctx context.Context, _ runtime.ApprovalRequest) runtime.Decision {
+		approving <- struct{}{}
+		<-ctx.Done()
+		return runtime.Allow()
+	})
+}
+
+// A task cancelled before its tool starts ends cancelled, and its tool never runs,
+// though the approval it waited for then allowed it.
+func TestTaskCancelBeforeStart(t *testing.T) {
+	var runs atomic.Int32
+	approving := make(chan struct{}, 1)
+	url := serveTasks(t, gatedTool(t, "gated", &runs, approving))
+	ctx := testContext(t)
+	c := clientAs(url, "ann")
+	created, err := c.CallTool(ctx, "gated", nil)
+	if err != nil || created.TaskID == "" {
+		t.Fatalf("tools/call: %+v, %v", created, err)
+	}
+	select {
+	case <-approving:
+	case <-ctx.Done():
+		t.Fatal("the task's call did not reach its approval")
+	}
+	if _, err := c.Cancel(ctx, created.TaskID); err != nil {
+		t.Fatal(err)
+	}
+	done, err := c.Await(ctx, created.TaskID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.Status != "cancelled" || done.Result != nil {
+		t.Fatalf("task: %s", done.Raw)
+	}
+	if n := runs.Load(); n != 0 {
+		t.Errorf("the tool ran %d times after its task was cancelled before it started", n)
+	}
+}

@@ -295,7 +295,20 @@ func handler(ts *runtime.Toolset, t *runtime.Tool, c *config) mcp.ToolHandler {
 			return nil, errBadState
 		}
 		defer client.end()
-		if progress != nil {
+		// A call with a prelude may go on as a task (tasks.go): its progress reports
+		// then go to the task.
+		pre := preludeOf(ctx)
+		if pre != nil {
+			client.pre = pre
+			pre.client.Store(client)
+			ctx = runtime.ContextWithProgress(ctx, func(ctx context.Context, e runtime.ProgressEvent) {
+				if run := client.taskRun(); run != nil {
+					run.observeProgress(ctx, e)
+				} else if progress != nil {
+					progress.observe(ctx, e)
+				}
+			})
+		} else if progress != nil {
 			ctx = runtime.ContextWithProgress(ctx, progress.observe)
 		}
 		var args []byte
@@ -307,18 +320,29 @@ func handler(ts *runtime.Toolset, t *runtime.Tool, c *config) mcp.ToolHandler {
 		// left behind neither logs to the client nor asks it, nor adds a request to
 		// this round's (progress ends with the deferred close, before the result too).
 		client.end()
-		if in := mc.inputRequired(); in != nil {
-			return in, nil
+		if pre != nil && pre.ran(r) {
+			// The request was answered with the task, which keeps r.
+			return &mcp.CallToolResult{}, nil
 		}
-		if r.IsError {
-			if err := mc.missingCapabilityError(); err != nil {
-				return nil, err
-			}
-		}
-		out := Result(r)
-		if wrapped && modernRequest(req) {
-			unwrapResult(out) // SEP-2106: the value as it is
-		}
-		return out, nil
+		return callResult(r, mc, req, wrapped)
 	}
+}
+
+// callResult is the answer to the call req of this round, whose run ended with r:
+// the input-required result when the run asked the client, else r. wrapped reports a
+// tool whose non-object output is wrapped, which MCP 2026-07-28 gets as it is.
+func callResult(r *runtime.Result, mc *mcpCall, req *mcp.CallToolRequest, wrapped bool) (*mcp.CallToolResult, error) {
+	if in := mc.inputRequired(); in != nil {
+		return in, nil
+	}
+	if r.IsError {
+		if err := mc.missingCapabilityError(); err != nil {
+			return nil, err
+		}
+	}
+	out := Result(r)
+	if wrapped && modernRequest(req) {
+		unwrapResult(out) // SEP-2106: the value as it is
+	}
+	return out, nil
 }

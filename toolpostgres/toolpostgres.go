@@ -9,9 +9,11 @@
 //	...
 //	toolmcp.Register(server, tools, toolmcp.WithStore(store))
 //
-// New creates its two tables when they are missing: toolmcp_tasks, one row per task
-// (its id, owner and expiry as columns, the rest as the JSON of toolmcp.TaskRecord),
-// and toolmcp_spent, one row per spent approval state. A change to a task is a
+// New creates its tables when they are missing: toolmcp_tasks, one row per task (its
+// id, owner and expiry as columns, the rest as the JSON of toolmcp.TaskRecord),
+// toolmcp_spent, one row per spent approval state, and toolmcp_pending, one row per
+// deferred approval (a runtime.Pending, as JSON), which a replica takes by deleting
+// it, so that a turn is resumed once. A change to a task is a
 // transaction that locks its row, and the limit on an owner's tasks is counted under a
 // transaction-scoped advisory lock on the owner, so replicas that act on one task, or
 // one owner, at once see each other's changes. Times are the replicas' clocks, which
@@ -28,6 +30,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 
@@ -46,14 +49,20 @@ CREATE TABLE IF NOT EXISTS toolmcp_spent (
 	expires_at timestamptz NOT NULL
 );
 CREATE INDEX IF NOT EXISTS toolmcp_spent_expires ON toolmcp_spent (expires_at);
+CREATE TABLE IF NOT EXISTS toolmcp_pending (
+	id         text PRIMARY KEY,
+	expires_at timestamptz NOT NULL,
+	record     text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS toolmcp_pending_expires ON toolmcp_pending (expires_at);
 `
 
-// Store is a toolmcp.Store in PostgreSQL.
+// Store is a toolmcp.Store in PostgreSQL, and a toolmcp.PendingStore.
 type Store struct {
 	pool *pgxpool.Pool
 }
 
-var _ toolmcp.Store = (*Store)(nil)
+var _ toolmcp.PendingStore = (*Store)(nil)
 
 // New returns the Store of the database pool connects to, after creating its tables
 // there when they are missing (in one transaction, under an advisory lock, so that
@@ -165,7 +174,59 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time) (int, error) {
 	if _, err := s.pool.Exec(ctx, `DELETE FROM toolmcp_spent WHERE expires_at < $1`, now); err != nil {
 		return int(tag.RowsAffected()), fmt.Errorf("toolpostgres: deleting expired records: %w", err)
 	}
+	if _, err := s.pool.Exec(ctx, `DELETE FROM toolmcp_pending WHERE expires_at < $1`, now); err != nil {
+		return int(tag.RowsAffected()), fmt.Errorf("toolpostgres: deleting expired pending turns: %w", err)
+	}
 	return int(tag.RowsAffected()), nil
+}
+
+// SavePending implements toolmcp.PendingStore: an insert that only an expired turn
+// gives way to.
+func (s *Store) SavePending(ctx context.Context, id string, p *runtime.Pending, expires time.Time) error {
+	b, err := toolmcp.EncodePending(p)
+	if err != nil {
+		return err
+	}
+	tag, err := s.pool.Exec(ctx, `INSERT INTO toolmcp_pending (id, expires_at, record) VALUES ($1, $2, $3)
+		ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at, record = EXCLUDED.record
+		WHERE toolmcp_pending.expires_at < $4`, id, expires, string(b), time.Now())
+	if err != nil {
+		return fmt.Errorf("toolpostgres: saving pending turn %q: %w", id, err)
+	}
+	if tag.RowsAffected() != 1 {
+		return fmt.Errorf("toolpostgres: the pending turn %q is taken", id)
+	}
+	return nil
+}
+
+// Pending implements toolmcp.PendingStore.
+func (s *Store) Pending(ctx context.Context, id string) (*runtime.Pending, error) {
+	var record string
+	err := s.pool.QueryRow(ctx, `SELECT record FROM toolmcp_pending WHERE id = $1 AND expires_at > $2`, id, time.Now()).Scan(&record)
+	return decodePending(id, record, err)
+}
+
+// TakePending implements toolmcp.PendingStore: one DELETE of the row, which of
+// replicas taking it at once one alone returns.
+func (s *Store) TakePending(ctx context.Context, id string) (*runtime.Pending, error) {
+	var record string
+	var expires time.Time
+	err := s.pool.QueryRow(ctx, `DELETE FROM toolmcp_pending WHERE id = $1 RETURNING record, expires_at`, id).Scan(&record, &expires)
+	if err == nil && !expires.After(time.Now()) {
+		return nil, toolmcp.ErrPendingNotFound
+	}
+	return decodePending(id, record, err)
+}
+
+// decodePending reads the pending turn id that a query returned, with its error.
+func decodePending(id, record string, err error) (*runtime.Pending, error) {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, toolmcp.ErrPendingNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("toolpostgres: reading pending turn %q: %w", id, err)
+	}
+	return toolmcp.DecodePending([]byte(record))
 }
 
 // Spend implements toolmcp.Store: an insert that only an expired record gives way to.

@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen/toolgen/internal/storetest"
 	"github.com/toolgen/toolgen/internal/taskclient"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/toolmcp"
@@ -435,4 +436,60 @@ func TestSpend(t *testing.T) {
 func isCode(err error, code int64) bool {
 	var e *taskclient.Error
 	return errors.As(err, &e) && e.Code == code
+}
+
+// A task cancelled on B before its tool starts on A ends cancelled, and its tool never
+// runs: the call waits on A for an approval that allows it only once its context
+// ended.
+func TestCancelBeforeStart(t *testing.T) {
+	url := testDatabase(t)
+	storeA, _ := openStore(t, url)
+	storeB, _ := openStore(t, url)
+	var runs atomic.Int32
+	approving := make(chan struct{}, 1)
+	ts, err := runtime.NewTool(runtime.Tool{
+		Name: "gated", Description: "Needs an approval.", InputSchema: json.RawMessage(`{"type":"object"}`),
+		Annotations: runtime.Annotations{Destructive: new(true)}, Task: runtime.TaskOptional,
+	}, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		runs.Add(1)
+		return runtime.TextResult("ran"), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts = ts.WithApprover(func(ctx context.Context, _ runtime.ApprovalRequest) runtime.Decision {
+		approving <- struct{}{}
+		<-ctx.Done()
+		return runtime.Allow()
+	})
+	a, b := as(replica(t, ts, storeA), "ann"), as(replica(t, ts, storeB), "ann")
+	ctx := testContext(t)
+	created, err := a.CallTool(ctx, "gated", nil)
+	if err != nil || created.TaskID == "" {
+		t.Fatalf("tools/call on A: %+v, %v", created, err)
+	}
+	select {
+	case <-approving:
+	case <-ctx.Done():
+		t.Fatal("the task's call did not reach its approval on A")
+	}
+	if _, err := b.Cancel(ctx, created.TaskID); err != nil {
+		t.Fatal(err)
+	}
+	done, err := b.Await(ctx, created.TaskID)
+	if err != nil || done.Status != "cancelled" || done.Result != nil {
+		t.Fatalf("%+v, %v", done, err)
+	}
+	if n := runs.Load(); n != 0 {
+		t.Errorf("the tool ran %d times after its task was cancelled before it started", n)
+	}
+}
+
+// Two replicas on one database share deferred approvals: a turn deferred on A is
+// resumed on B, once, whichever replicas take it at once.
+func TestPending(t *testing.T) {
+	url := testDatabase(t)
+	storeA, _ := openStore(t, url)
+	storeB, _ := openStore(t, url)
+	storetest.Pending(t, storeA, storeB)
 }

@@ -43,7 +43,7 @@ func newServer(logger *slog.Logger) *mcp.Server {
 // newTaskServer is newServer keeping the tasks of the suite's task tools in store.
 func newTaskServer(logger *slog.Logger, store toolmcp.Store) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "toolgen-conformance", Version: "v0.1.0"}, nil)
-	toolmcp.Register(s, runtime.Join(suite.Tools(), jsonSchemaTool(), triggerToolChange(s)).WithObserver(runtime.SlogObserver(logger)), toolmcp.WithStore(store))
+	toolmcp.Register(s, runtime.Join(suite.Tools(), jsonSchemaTool(), toolWithTask(), triggerToolChange(s)).WithObserver(runtime.SlogObserver(logger)), toolmcp.WithStore(store))
 	// One resource, for the caching scenario's resources/read (its hints are the
 	// SDK's): the server is about tools, and has no other.
 	s.AddResource(&mcp.Resource{URI: "test://static-text", Name: "static-text", MIMEType: "text/plain"},
@@ -62,6 +62,42 @@ func jsonSchemaTool() *runtime.Toolset {
 		InputSchema: json.RawMessage(jsonSchema202012),
 	}, func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 		return runtime.TextResult("JSON Schema 2020-12 tool called with: " + string(args)), nil
+	})
+	if err != nil {
+		panic(err) // a fixed, valid definition
+	}
+	return ts
+}
+
+// toolWithTask returns test_tool_with_task, of the tasks-mrtr-composition scenario: a
+// task tool with a prelude (runtime.Tool.TaskPrelude) that asks the user's name in
+// the call's own rounds, before the task exists, then starts its task
+// (runtime.StartTask), which greets the user by that name.
+func toolWithTask() *runtime.Toolset {
+	ts, err := runtime.NewTool(runtime.Tool{
+		Name:        "test_tool_with_task",
+		Description: "Asks for the user's name, then greets them in a task.",
+		Annotations: runtime.Annotations{ReadOnly: new(true), OpenWorld: new(false)},
+		InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Task:        runtime.TaskRequired,
+		TaskPrelude: true,
+	}, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "What is your name?",
+			Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Your name"}},"required":["name"]}`)})
+		if err != nil {
+			return nil, err
+		}
+		if res.Action != runtime.ElicitAccept {
+			return runtime.TextResult("No name given: action=" + string(res.Action)), nil
+		}
+		var answer struct {
+			Name string `json:"name"`
+		}
+		if err := json.Unmarshal(res.Content, &answer); err != nil {
+			return nil, err
+		}
+		runtime.StartTask(ctx)
+		return runtime.TextResult("Hello, " + answer.Name + "!"), nil
 	})
 	if err != nil {
 		panic(err) // a fixed, valid definition

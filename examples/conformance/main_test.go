@@ -252,12 +252,14 @@ var required2026 = []string{
 	"input-required-result-unsupported-methods", "input-required-result-tampered-state",
 	"input-required-result-capability-check", "input-required-result-ignore-extra-params",
 	"input-required-result-validate-input",
-	// The tasks extension (SEP-2663). Not judged yet: tasks-mrtr-composition, whose
-	// rounds before the task is created need a way for a tool to say which of its
-	// requests come before the task; tasks-status-notifications, which the suite skips.
+	// The tasks extension (SEP-2663): every tasks-* scenario but
+	// tasks-status-notifications, whose one check the suite itself skips (SKIPPED:
+	// its harness does not read the subscriptions/listen stream yet), so that no check
+	// of it can pass. tasks-mrtr-composition's test_tool_with_task is a tool with a
+	// prelude (runtime.Tool.TaskPrelude, runtime.StartTask).
 	"tasks-lifecycle", "tasks-capability-negotiation", "tasks-wire-fields",
 	"tasks-request-state-removal", "tasks-mrtr-input", "tasks-request-headers",
-	"tasks-dispatch-and-envelope", "tasks-required-task-error",
+	"tasks-dispatch-and-envelope", "tasks-required-task-error", "tasks-mrtr-composition",
 }
 
 // prefixes2026 are the groups of scenarios run whole: any scenario of the list that

@@ -44,6 +44,10 @@ func FuzzDifferential(f *testing.F) {
 	for _, seed := range [][]byte{
 		{}, []byte("\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a"), []byte("schema and arguments"),
 		[]byte("\x00\x04\x01\x00\x00\x00\x00\x00\x03\x02\x00\x01\x00\x02\x01"),
+		// Schemas with tagged unions of two variants or more.
+		[]byte("\xc5!?q\xeb$\xceF\xb0\xd3npMp\xde\"\xa9c\xfb+"),
+		[]byte("\x98\x1a\xea\xc4\x18\x8b\x86\x96\x06\t{W\xbb1lc\x9e\xc6DlH\xce"),
+		[]byte("\xf5)\x8bq<0#\xdaq\xa2\xaes"),
 	} {
 		f.Add(seed)
 	}

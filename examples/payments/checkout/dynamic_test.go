@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -80,4 +81,33 @@ func FuzzDynamic(f *testing.F) {
 	f.Fuzz(func(t *testing.T, args []byte) {
 		difftest.CachedPair(t, s).Check(t, args)
 	})
+}
+
+// BenchmarkUnion measures pay_invoice's arguments read by the generated decoder and by
+// its dynamic twin (the interpreter of the same schema), the tag first and last, through
+// Toolset.Call (the generated tool's run finds the invoice paid after the first call
+// and answers an error; the dynamic twin's echoes the arguments: both cheap).
+func BenchmarkUnion(b *testing.B) {
+	s := payTwin(b)
+	p := difftest.NewPair(b, s)
+	for _, c := range []struct{ name, args string }{
+		{"tag=first", validPay},
+		{"tag=last", `{"invoice":"inv-1","method":{"number":"4111111111111111","expiry":"12/29","holder":"Ada Lovelace","type":"card"}}`},
+	} {
+		args := []byte(c.args)
+		for _, e := range []struct {
+			name string
+			ts   *runtime.Toolset
+		}{{"generated", s.Tools}, {"dynamic", p.Dynamic()}} {
+			b.Run(c.name+"/"+e.name, func(b *testing.B) {
+				b.SetBytes(int64(len(args)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if r := e.ts.Call(context.Background(), "pay_invoice", args); r.Outcome == runtime.OutcomeInvalidArguments {
+						b.Fatal(r.Text())
+					}
+				}
+			})
+		}
+	}
 }

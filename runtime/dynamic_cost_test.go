@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp/syntax"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -301,6 +302,114 @@ func BenchmarkNewToolHostile(b *testing.B) {
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(args)), "ns/byte")
 			})
+		}
+	}
+}
+
+// generalSchemas are families of schemas the general engine compiles (each beyond the
+// keywords toolgen writes), made to about n units: the applicators, references of
+// every kind, and the keywords whose compiling builds a set or a program.
+var generalSchemas = []hostileSchema{
+	{"anyOf", func(n int) string {
+		return `{"type":"object","properties":{"a":{"anyOf":[` + repeatJoin(n, func(i int) string { return fmt.Sprintf(`{"type":"string","minLength":%d}`, i) }) + `]}}}`
+	}},
+	{"oneOf of variants", func(n int) string {
+		return `{"type":"object","properties":{"a":{"oneOf":[` + repeatJoin(n, func(i int) string {
+			return fmt.Sprintf(`{"type":"object","properties":{"kind":{"const":"k%d"},"v":{"type":"integer"}},"required":["kind"]}`, i)
+		}) + `],"discriminator":{"propertyName":"kind"}}}}`
+	}},
+	{"allOf chain", func(n int) string {
+		defs := repeatJoin(n, func(i int) string {
+			return fmt.Sprintf(`"D%d":{"allOf":[{"$ref":"#/$defs/D%d"},{"maximum":%d}]}`, i, i+1, i)
+		})
+		return `{"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":{` + defs + fmt.Sprintf(`,"D%d":{"type":"number"}}}`, n)
+	}},
+	{"anchors", func(n int) string {
+		defs := repeatJoin(n, func(i int) string { return fmt.Sprintf(`"D%d":{"$anchor":"a%d","items":{"$ref":"#a%d"}}`, i, i, i+1) })
+		return `{"type":"object","properties":{"a":{"$ref":"#a0"}},"$defs":{` + defs + fmt.Sprintf(`,"D%d":{"$anchor":"a%d"}}}`, n, n)
+	}},
+	{"resources", func(n int) string {
+		defs := repeatJoin(n, func(i int) string {
+			return fmt.Sprintf(`"D%d":{"$id":"https://example.com/d%d.json","$dynamicAnchor":"node","properties":{"next":{"$ref":"d%d.json"},"self":{"$dynamicRef":"#node"}}}`, i, i, i+1)
+		})
+		return `{"$id":"https://example.com/root.json","type":"object","properties":{"a":{"$ref":"d0.json"}},"$defs":{` + defs +
+			fmt.Sprintf(`,"D%d":{"$id":"https://example.com/d%d.json"}}}`, n, n)
+	}},
+	{"if then else", func(n int) string {
+		defs := repeatJoin(n, func(i int) string {
+			return fmt.Sprintf(`"D%d":{"if":{"minimum":%d},"then":{"$ref":"#/$defs/D%d"},"else":{"not":{"const":%d}}}`, i, i, i+1, i)
+		})
+		return `{"type":"object","properties":{"a":{"$ref":"#/$defs/D0"}},"$defs":{` + defs + fmt.Sprintf(`,"D%d":true}}`, n)
+	}},
+	{"patternProperties", func(n int) string {
+		return `{"type":"object","patternProperties":{` + repeatJoin(n, func(i int) string { return fmt.Sprintf(`"^p%d_[a-z]+$":{"type":"integer"}`, i) }) + `}}`
+	}},
+	{"prefixItems", func(n int) string {
+		return `{"type":"object","properties":{"t":{"type":"array","prefixItems":[` + repeatJoin(n, func(i int) string { return fmt.Sprintf(`{"type":"integer","minimum":%d}`, i) }) + `],"items":false}}}`
+	}},
+	{"dependencies", func(n int) string {
+		return `{"type":"object","dependentRequired":{` + repeatJoin(n, func(i int) string { return fmt.Sprintf(`"p%d":["q%d","r%d"]`, i, i, i) }) +
+			`},"dependentSchemas":{` + repeatJoin(n, func(i int) string { return fmt.Sprintf(`"s%d":{"required":["t%d"]}`, i, i) }) + `}}`
+	}},
+	{"enum of objects", func(n int) string {
+		return `{"type":"object","properties":{"e":{"enum":[` + repeatJoin(n, func(i int) string { return fmt.Sprintf(`{"k":%d,"v":[%d,"x"]}`, i, i) }) + `]}}}`
+	}},
+	{"unevaluated", func(n int) string {
+		return `{"type":"object","allOf":[` + repeatJoin(n, func(i int) string { return fmt.Sprintf(`{"properties":{"p%d":{"type":"string"}}}`, i) }) + `],"unevaluatedProperties":false}`
+	}},
+}
+
+// compileCost is what compiling one schema cost: the bytes and the allocations.
+type compileCost struct{ bytes, allocs float64 }
+
+// compileCostOf compiles schema and returns its cost per byte of schema.
+func compileCostOf(t *testing.T, name, schema string) compileCost {
+	t.Helper()
+	var err error
+	var before, after goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&before)
+	_, err = runtime.NewTool(runtime.Tool{Name: "h", InputSchema: json.RawMessage(schema)}, echo)
+	goruntime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatalf("%s (%d bytes): %v", name, len(schema), err)
+	}
+	n := float64(len(schema))
+	return compileCost{float64(after.TotalAlloc-before.TotalAlloc) / n, float64(after.Mallocs-before.Mallocs) / n}
+}
+
+// maxCompileGrowth bounds how much the cost of a byte of schema may grow when the
+// schema is sixteen times longer: a cost linear in the schema's length stays flat
+// (a map or a slice that doubles as it grows makes it wander, by up to 2x), a cost of
+// n log n grows by some 1.4x, and a quadratic one by 16x.
+const maxCompileGrowth = 3
+
+// Compiling a schema costs in proportion to its length, with either engine: for each
+// family (the toolgen engine's hostile ones, the same through the general engine, and
+// the general engine's own), the bytes and the allocations a byte of schema costs at a
+// size sixteen times as large are within maxCompileGrowth of those at the smaller one
+// (issue 20: the in-place edges of a $dynamicRef went to every resource's schema of
+// its anchor, so that 4,000 resources, 589 KB, allocated 767 bytes a byte, 1.2 GB). A
+// pattern costs its regexp program: patternProperties take some 265 bytes a byte, which
+// MaxSchemaBytes bounds.
+func TestNewToolCompileLinear(t *testing.T) {
+	families := slices.Clone(generalSchemas)
+	for _, h := range hostileSchemas {
+		families = append(families, h, hostileSchema{h.name + " (general engine)", func(n int) string {
+			return strings.Replace(h.make(n), `{`, `{"allOf":[true],`, 1)
+		}})
+	}
+	for _, h := range families {
+		small, large := h.make(250), h.make(4000)
+		if len(large) > runtime.MaxSchemaBytes {
+			t.Fatalf("%s: %d bytes, past MaxSchemaBytes", h.name, len(large))
+		}
+		a, b := compileCostOf(t, h.name, small), compileCostOf(t, h.name, large)
+		t.Logf("%-36s %7d bytes: %6.1f B/byte %5.3f allocs/byte; %7d bytes: %6.1f B/byte %5.3f allocs/byte",
+			h.name, len(small), a.bytes, a.allocs, len(large), b.bytes, b.allocs)
+		if b.bytes > maxCompileGrowth*a.bytes || b.allocs > maxCompileGrowth*a.allocs {
+			t.Errorf("%s: compiling grows faster than the schema: %.1f B and %.3f allocations a byte for %d bytes, %.1f and %.3f for %d",
+				h.name, a.bytes, a.allocs, len(small), b.bytes, b.allocs, len(large))
 		}
 	}
 }

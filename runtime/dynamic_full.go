@@ -276,6 +276,31 @@ type fcompiler struct {
 	queue     []*fnode
 	dynamic   bool
 	err       *SchemaError
+	// hubs are the nodes checkCycles goes through from a $dynamicRef to the schemas
+	// its anchor's name may land on (hubKids), by name: one edge a reference and one
+	// a schema, where an edge from each reference to each schema would make the check
+	// quadratic in the schema's length.
+	hubs    map[string]*fnode
+	hubKids map[*fnode][]*fnode
+}
+
+// hub returns the hub of the dynamic anchor name, made on first use.
+func (c *fcompiler) hub(name string) *fnode {
+	if h, ok := c.hubs[name]; ok {
+		return h
+	}
+	if c.hubs == nil {
+		c.hubs, c.hubKids = map[string]*fnode{}, map[*fnode][]*fnode{}
+	}
+	h := &fnode{}
+	var kids []*fnode
+	for _, r := range c.resList {
+		if t := r.dynNodes[name]; t != nil {
+			kids = append(kids, t)
+		}
+	}
+	c.hubs[name], c.hubKids[h] = h, kids
+	return h
 }
 
 func (c *fcompiler) fail(at *jv, sub, keyword, reason string) {
@@ -919,7 +944,16 @@ func (c *fcompiler) checkCycles() {
 			f.i++
 			switch k.mark {
 			case 1:
-				c.fail(k.src, "", "$ref", "a reference cycle that reads no value: the schema applies itself to the same value without end")
+				at := k.src
+				if _, hub := c.hubKids[k]; hub {
+					// The schema of the cycle the hub leads to, a dynamic anchor's.
+					for _, g := range stack {
+						if g.n == k {
+							at = g.kids[g.i-1].src
+						}
+					}
+				}
+				c.fail(at, "", "$ref", "a reference cycle that reads no value: the schema applies itself to the same value without end")
 			case 0:
 				k.mark = 1
 				stack = append(stack, frame{n: k, kids: c.inPlace(k)})
@@ -933,18 +967,22 @@ func (c *fcompiler) checkCycles() {
 
 // inPlace lists the schemas n applies to the value n is applied to.
 func (c *fcompiler) inPlace(n *fnode) []*fnode {
+	// A $dynamicRef may land on the schema of its anchor's name in any resource: its
+	// edge goes to the hub of that name (see hub), whose edges go to them.
+
 	var out []*fnode
 	add := func(m *fnode) {
 		if m != nil {
 			out = append(out, m)
 		}
 	}
+	if kids, ok := c.hubKids[n]; ok {
+		return kids
+	}
 	add(n.ref)
 	add(n.dynRef)
 	if n.dynName != "" {
-		for _, r := range c.resList {
-			add(r.dynNodes[n.dynName])
-		}
+		add(c.hub(n.dynName))
 	}
 	if a := n.app; a != nil {
 		out = append(out, a.allOf...)

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -255,5 +256,26 @@ func TestDynamicArgIndexFrom(t *testing.T) {
 				t.Errorf("%s engine, %d members, the last below its minimum: %s", name, n, r.Text())
 			}
 		}
+	}
+}
+
+// A $dynamicRef that applies, in place, a schema holding it is refused, through the
+// hub of its anchor's name (checkCycles), wherever the schema stands.
+func TestDynamicRefCycle(t *testing.T) {
+	for _, tc := range []struct{ schema, path string }{
+		{`{"type":"object","$dynamicAnchor":"n","allOf":[{"$dynamicRef":"#n"}]}`, ""},
+		{`{"type":"object","$defs":{"a":{"$id":"https://example.com/a.json","$dynamicAnchor":"n","anyOf":[{"$ref":"b.json"}]},` +
+			`"b":{"$id":"https://example.com/b.json","$defs":{"x":{"$dynamicAnchor":"n"}},"not":{"$dynamicRef":"#n"}}},"properties":{"p":{"$ref":"https://example.com/a.json"}}}`, "/$defs/a"},
+	} {
+		_, err := NewTool(Tool{Name: "t", InputSchema: json.RawMessage(tc.schema)}, func(context.Context, json.RawMessage) (*Result, error) { return nil, nil })
+		var se *SchemaError
+		if !errors.As(err, &se) || !strings.Contains(se.Reason, "without end") || se.Path != tc.path {
+			t.Errorf("%s: %v, want a cycle at %q", tc.schema, err, tc.path)
+		}
+	}
+	// Not a cycle: the reference reads an item.
+	ok := `{"type":"object","$dynamicAnchor":"n","properties":{"p":{"items":{"$dynamicRef":"#n"}}}}`
+	if _, err := NewTool(Tool{Name: "t", InputSchema: json.RawMessage(ok)}, func(context.Context, json.RawMessage) (*Result, error) { return nil, nil }); err != nil {
+		t.Errorf("%s: %v", ok, err)
 	}
 }

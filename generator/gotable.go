@@ -54,7 +54,9 @@ const tablesVar = model.HelperPrefix + "Tables"
 
 // tableGen holds the table-driven state of one file's generation.
 type tableGen struct {
-	objects []jen.Code     // the elements of the tables array, by index
+	objects []jen.Code     // the elements of the Objects array, by index
+	fields  []jen.Code     // of the Fields array
+	values  []jen.Code     // of the Values array
 	index   map[string]int // the index of a struct's Object, by tableKey
 	able    map[string]int // tableable's memo: 1 yes, 2 no, 3 being decided
 	funcs   []string       // named types read by a wrapper of their specialised decoder
@@ -68,13 +70,18 @@ type toolTable struct {
 	index int
 }
 
-// tableName returns the name of the tables array.
+// tableName returns the name of the toolimpl.Tables variable, and tableArray that of
+// one of its arrays.
 func (g *goGen) tableName() string { return g.helper("tables", "", tablesVar) }
+
+func (g *goGen) tableArray(name string) string {
+	return g.helper("tables"+name, "", model.HelperPrefix+"Table"+name)
+}
 
 // tableDecodeCall returns the statement that reads the struct at addr (an expression of
 // a pointer to it) with the Object at index i.
 func (g *goGen) tableDecodeCall(i int, addr jen.Code) jen.Code {
-	return jen.Qual(implPkg, "Decode").Call(jen.Id("d"), jen.Id(g.tableName()).Index(jen.Op(":")), jen.Lit(i), jen.Qual("unsafe", "Pointer").Call(addr))
+	return jen.Qual(implPkg, "Decode").Call(jen.Id("d"), jen.Op("&").Id(g.tableName()), jen.Lit(i), jen.Qual("unsafe", "Pointer").Call(addr))
 }
 
 // toolDecodeCall is structDecodeCall for the argument struct id of the tool t.
@@ -219,20 +226,17 @@ func (g *goGen) valueTableable(t *model.Type) bool {
 	return false
 }
 
-// objectTable returns the Object literal of a struct of type typ with these fields.
+// objectTable returns the Object literal of a struct of type typ with these fields,
+// after appending the fields to the Fields array (contiguous: the values of the fields,
+// built first, may append the fields of other structs).
 func (g *goGen) objectTable(fields []*model.Field, typ jen.Code) jen.Code {
 	var elems []jen.Code
-	var names []jen.Code
 	for _, f := range fields {
-		names = append(names, jen.Lit(f.Name))
 		elems = append(elems, g.fieldTable(f, typ))
 	}
-	var kv []jen.Code
-	if len(elems) > 0 {
-		kv = append(kv, jen.Id("Fields").Op(":").Index().Qual(implPkg, "Field").Custom(multiline, elems...))
-		kv = append(kv, jen.Id("Names").Op(":").Index().String().Values(names...))
-	}
-	return jen.Values(kv...)
+	first := len(g.tab.fields)
+	g.tab.fields = append(g.tab.fields, elems...)
+	return jen.Values(kv("First", jen.Lit(first)), kv("Len", jen.Lit(len(elems))))
 }
 
 // fieldTable returns the Field literal of f in a struct of type typ.
@@ -249,19 +253,18 @@ func (g *goGen) fieldTable(f *model.Field, typ jen.Code) jen.Code {
 			offset = offset.Op("+").Add(term)
 		}
 	}
-	kv := []jen.Code{
-		jen.Id("Name").Op(":").Lit(f.Name),
-		jen.Id("Offset").Op(":").Add(offset),
-		jen.Id("Flags").Op(":").Add(propertyFlags(f)),
+	elems := []jen.Code{
+		kv("Name", jen.Lit(f.Name)),
+		kv("Offset", offset),
 	}
-	if f.Required {
-		kv = append(kv, jen.Id("Required").Op(":").True())
+	if !f.Required || f.Constraints.Sensitive {
+		elems = append(elems, kv("Flags", propertyFlags(f)))
 	}
-	kv = append(kv, jen.Id("Value").Op(":").Add(g.valueTable(f.Type, &f.Constraints)))
+	elems = append(elems, kv("Value", g.valueTable(f.Type, &f.Constraints)))
 	if f.Constraints.Default != "" {
-		kv = append(kv, g.defaultTable(f)...)
+		elems = append(elems, g.defaultTable(f)...)
 	}
-	return jen.Values(kv...)
+	return jen.Values(elems...)
 }
 
 // defaultTable returns the elements of a Field literal that store f's default.
@@ -400,7 +403,7 @@ func (g *goGen) valueFields(t *model.Type, c *model.Constraints) []jen.Code {
 			out = append(out, kv("NotNull", jen.True()))
 		}
 		out = append(out,
-			kv("Elem", jen.Op("&").Qual(implPkg, "Value").Values(g.valueFields(t.Elem, c)...)),
+			kv("Elem", g.elemValue(t.Elem, c)),
 			kv("Ops", jen.Qual(implPkg, "PointerOps").Index(g.goType(t.Elem))),
 		)
 	case model.Slice, model.Map:
@@ -425,7 +428,7 @@ func (g *goGen) valueFields(t *model.Type, c *model.Constraints) []jen.Code {
 		if c.MaxItems != nil {
 			out = append(out, kv("MaxItems", jen.Lit(*c.MaxItems)), kv("HasMaxItems", jen.True()))
 		}
-		out = append(out, kv("Elem", jen.Op("&").Qual(implPkg, "Value").Values(g.valueFields(r.Elem, item)...)))
+		out = append(out, kv("Elem", g.elemValue(r.Elem, item)))
 	case model.Struct, model.Union:
 		if r.named == nil {
 			g.fail(fmt.Errorf("a table cannot describe an anonymous %s", r.Kind))
@@ -440,6 +443,15 @@ func (g *goGen) valueFields(t *model.Type, c *model.Constraints) []jen.Code {
 		g.fail(fmt.Errorf("a table cannot describe a value of kind %q", r.Kind))
 	}
 	return out
+}
+
+// elemValue appends the Value of t checked against c to the Values array and returns
+// its index.
+func (g *goGen) elemValue(t *model.Type, c *model.Constraints) jen.Code {
+	v := jen.Values(g.valueFields(t, c)...)
+	i := len(g.tab.values)
+	g.tab.values = append(g.tab.values, v)
+	return jen.Lit(i)
 }
 
 // enumFields returns a Value's enum violation.
@@ -542,8 +554,19 @@ func (g *goGen) emitTables(f *jen.File) {
 	if len(g.tab.objects) == 0 {
 		return
 	}
+	objects, fields, values := g.tableArray("Objects"), g.tableArray("Fields"), g.tableArray("Values")
 	f.Commentf("%s describes the argument structs that toolimpl.Decode reads, by index.", g.tableName())
-	f.Var().Id(g.tableName()).Op("=").Index(jen.Op("...")).Qual(implPkg, "Object").Custom(multiline, g.tab.objects...)
+	f.Var().Id(g.tableName()).Op("=").Qual(implPkg, "Tables").Values(
+		kv("Objects", jen.Id(objects).Index(jen.Op(":"))),
+		kv("Fields", jen.Id(fields).Index(jen.Op(":"))),
+		kv("Values", jen.Id(values).Index(jen.Op(":"))),
+	)
+	f.Commentf("%s are the structs, each a run of %s.", objects, fields)
+	f.Var().Id(objects).Op("=").Index(jen.Op("...")).Qual(implPkg, "Object").Custom(multiline, g.tab.objects...)
+	f.Commentf("%s are the structs' properties.", fields)
+	f.Var().Id(fields).Op("=").Index(jen.Op("...")).Qual(implPkg, "Field").Custom(multiline, g.tab.fields...)
+	f.Commentf("%s are the values that pointers, lists and maps hold.", values)
+	f.Var().Id(values).Op("=").Index(jen.Op("...")).Qual(implPkg, "Value").Custom(multiline, g.tab.values...)
 }
 
 // tableHeader is the header line that says a file's decoders are tables.

@@ -49,6 +49,9 @@ func TableTwin(pkg *model.Package) ([]byte, error) {
 	}
 	// What to keep, and its new name.
 	rename := map[string]string{g.tableName(): twinPrefix + "Tables"}
+	for _, name := range []string{"Objects", "Fields", "Values"} {
+		rename[g.tableArray(name)] = twinPrefix + "Table" + name
+	}
 	for _, id := range g.tab.funcs {
 		name := g.tab.wrapped[id]
 		rename[name] = twinPrefix + strings.TrimPrefix(name, "toolgen")

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	goruntime "runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/toolgen/toolgen/model"
 	"github.com/toolgen/toolgen/runtime/schematree"
@@ -101,33 +104,57 @@ func buildSchemas(pkg *model.Package) (*schemaSet, error) {
 		if reservedName(t.Name) {
 			return nil, fmt.Errorf("tool %s: the name %q is reserved for %s/%s.json; choose another with name=", t.Name, t.Name, SchemaDir, t.Name)
 		}
+	}
+	// Each tool's schemas are its own work: built, checked, lowered and encoded on
+	// as many goroutines as there are processors, then put together in order, so
+	// that the output is the same as one goroutine's.
+	set.tools = make([]*toolSchema, len(pkg.Tools))
+	exampleErrs := make([]SourceErrors, len(pkg.Tools))
+	if err := eachTool(len(pkg.Tools), func(i int) error {
+		t := pkg.Tools[i]
 		ts, err := buildTool(pkg, cyclic, t)
 		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
+			return fmt.Errorf("tool %s: %w", t.Name, err)
 		}
 		errs, err := checkExamples(t, ts.inputJSON)
 		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
+			return fmt.Errorf("tool %s: %w", t.Name, err)
 		}
+		exampleErrs[i] = errs
+		set.tools[i] = ts
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	for _, errs := range exampleErrs {
 		set.errors = append(set.errors, errs...)
-		set.tools = append(set.tools, ts)
 	}
 	slices.SortFunc(set.tools, func(a, b *toolSchema) int { return strings.Compare(a.tool.Name, b.tool.Name) })
 	set.errors.sort()
-	var sink warningSink
-	for _, ts := range set.tools {
-		if err := ts.lower(&sink); err != nil {
-			return nil, fmt.Errorf("tool %s: %w", ts.tool.Name, err)
+	// A tool's warnings are its own (warningSink merges a tool's issues only), so each
+	// tool gets a sink, and the sinks are joined in the tools' order.
+	sinks := make([]warningSink, len(set.tools))
+	files := make([]File, len(set.tools))
+	if err := eachTool(len(set.tools), func(i int) error {
+		ts := set.tools[i]
+		if err := ts.lower(&sinks[i]); err != nil {
+			return fmt.Errorf("tool %s: %w", ts.tool.Name, err)
 		}
-	}
-	set.warnings = sink.warnings()
-	for _, ts := range set.tools {
 		data, err := schematree.EncodeJSON(mcpToolOf(ts, true), true)
 		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", ts.tool.Name, err)
+			return fmt.Errorf("tool %s: %w", ts.tool.Name, err)
 		}
-		set.rendered = append(set.rendered, File{Path: SchemaDir + "/" + ts.tool.Name + ".json", Data: data})
+		files[i] = File{Path: SchemaDir + "/" + ts.tool.Name + ".json", Data: data}
+		return nil
+	}); err != nil {
+		return nil, err
 	}
+	var sink warningSink
+	for i := range sinks {
+		sink.entries = append(sink.entries, sinks[i].entries...)
+	}
+	set.warnings = sink.warnings()
+	set.rendered = append(set.rendered, files...)
 	for _, d := range dialects() {
 		doc, err := d.render(set)
 		if err != nil {
@@ -293,4 +320,40 @@ func renderMCP(s *schemaSet) (any, error) {
 		doc.Tools = append(doc.Tools, mcpToolOf(ts, false))
 	}
 	return doc, nil
+}
+
+// eachTool runs work(i) for i in [0, n) on up to GOMAXPROCS goroutines and returns
+// the error of the smallest i that failed, as a loop that stops at the first error
+// would (work must be safe to run concurrently for different i).
+func eachTool(n int, work func(i int) error) error {
+	workers := min(goruntime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			if err := work(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				errs[i] = work(i)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

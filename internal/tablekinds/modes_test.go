@@ -19,7 +19,7 @@ func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]ru
 		t.Fatalf("toolgen_table_test.go has no table for %s", tool)
 	}
 	d := runtime.NewDecoder(args, runtime.Limits{})
-	toolimpl.Decode(d, toolgenTwinTables[:], i, v)
+	toolimpl.Decode(d, &toolgenTwinTables, i, v)
 	ok = d.Finish()
 	return d.Violations(), ok
 }
@@ -142,4 +142,35 @@ func FuzzModesParams(f *testing.F) {
 		f.Add([]byte(c))
 	}
 	f.Fuzz(func(t *testing.T, args []byte) { difftest.Same(t, m, args) })
+}
+
+// BenchmarkModes decodes the same valid arguments with each mode (the cost of tables
+// over specialised code; packages of fewer than generator.TableMinTools tools keep the
+// specialised code).
+//
+//	go test -run '^$' -bench BenchmarkModes -count 6 ./internal/tablekinds
+func BenchmarkModes(b *testing.B) {
+	payloads := map[string]string{
+		"small": with(`"color":"red","level":3,"ratio":0.25`),
+		"lists": with(`"tags":["a","b","c"],"items":[{"sku":"ABC-1234","qty":2,"price":1.25},{"sku":"XYZ-0001","qty":1}],"counts":{"a":1,"b":2},"tree":{"name":"a","children":[{"name":"b"}]}`),
+	}
+	m := kindsModes(b)
+	for _, name := range []string{"small", "lists"} {
+		args := []byte(payloads[name])
+		if _, _, ok := m.Specialised.Decode(args); !ok {
+			b.Fatalf("%s: refused", name)
+		}
+		for _, mode := range []string{"specialised", "table"} {
+			s := m.Specialised
+			if mode == "table" {
+				s = m.Table
+			}
+			b.Run("payload="+name+"/mode="+mode, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					s.Decode(args)
+				}
+			})
+		}
+	}
 }

@@ -21,28 +21,33 @@ func toolgenTwinTableDecodeSecret(d *runtime.Decoder, p unsafe.Pointer) {
 	toolgenDecodeSecret(d, (*Secret)(p))
 }
 
-var toolgenTwinTables = [...]toolimpl.Object{
-	{Fields: []toolimpl.Field{
-		{Name: "shape", Offset: unsafe.Offsetof(Measure{}.Shape), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape}},
-		{Name: "spare", Offset: unsafe.Offsetof(Measure{}.Spare), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape}},
-		{Name: "named", Offset: unsafe.Offsetof(Measure{}.Named), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KMap, Ops: toolimpl.MapOps[map[string]Shape], Elem: &toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape}}},
-		{Name: "hidden", Offset: unsafe.Offsetof(Measure{}.Hidden), Flags: runtime.Optional | runtime.Sensitive, Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape}},
-	}, Names: []string{"shape", "spare", "named", "hidden"}},
-	{Fields: []toolimpl.Field{
-		{Name: "e", Offset: unsafe.Offsetof(toolgenArgsEval{}.e), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeExpr}},
-	}, Names: []string{"e"}},
-	{Fields: []toolimpl.Field{
-		{Name: "width", Offset: unsafe.Offsetof(Rect{}.Width), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KFloat, Size: 8, FMin: 0, HasFMin: true, FMinMsg: "must be at least 0"}},
-		{Name: "height", Offset: unsafe.Offsetof(Rect{}.Height), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KFloat, Size: 8, FMin: 0, HasFMin: true, FMinMsg: "must be at least 0"}},
-		{Name: "label", Offset: unsafe.Offsetof(Rect{}.Label), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KString, MaxLength: 8, HasMaxLength: true}},
-		{Name: "unit", Offset: unsafe.Offsetof(Rect{}.Unit), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KString, Strings: []string{"m", "cm"}, HasEnum: true, EnumCode: runtime.CodeEnum, EnumMessage: "must be one of \"m\", \"cm\""}, HasDefault: true, DefString: "m"},
-	}, Names: []string{"width", "height", "label", "unit"}},
-	{Fields: []toolimpl.Field{
-		{Name: "shapes", Offset: unsafe.Offsetof(toolgenArgsShapes{}.shapes), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KSlice, Ops: toolimpl.SliceOps[[]Shape], Elem: &toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape}}},
-	}, Names: []string{"shapes"}},
-	{Fields: []toolimpl.Field{
-		{Name: "secret", Offset: unsafe.Offsetof(toolgenArgsUnlock{}.secret), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeSecret}},
-	}, Names: []string{"secret"}},
+var toolgenTwinTables = toolimpl.Tables{Objects: toolgenTwinTableObjects[:], Fields: toolgenTwinTableFields[:], Values: toolgenTwinTableValues[:]}
+
+var toolgenTwinTableObjects = [...]toolimpl.Object{
+	{First: 0, Len: 4},
+	{First: 4, Len: 1},
+	{First: 5, Len: 4},
+	{First: 9, Len: 1},
+	{First: 10, Len: 1},
+}
+
+var toolgenTwinTableFields = [...]toolimpl.Field{
+	{Name: "shape", Offset: unsafe.Offsetof(Measure{}.Shape), Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape}},
+	{Name: "spare", Offset: unsafe.Offsetof(Measure{}.Spare), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape}},
+	{Name: "named", Offset: unsafe.Offsetof(Measure{}.Named), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KMap, Ops: toolimpl.MapOps[map[string]Shape], Elem: 0}},
+	{Name: "hidden", Offset: unsafe.Offsetof(Measure{}.Hidden), Flags: runtime.Optional | runtime.Sensitive, Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape}},
+	{Name: "e", Offset: unsafe.Offsetof(toolgenArgsEval{}.e), Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeExpr}},
+	{Name: "width", Offset: unsafe.Offsetof(Rect{}.Width), Value: toolimpl.Value{Kind: toolimpl.KFloat, Size: 8, FMin: 0, HasFMin: true, FMinMsg: "must be at least 0"}},
+	{Name: "height", Offset: unsafe.Offsetof(Rect{}.Height), Value: toolimpl.Value{Kind: toolimpl.KFloat, Size: 8, FMin: 0, HasFMin: true, FMinMsg: "must be at least 0"}},
+	{Name: "label", Offset: unsafe.Offsetof(Rect{}.Label), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KString, MaxLength: 8, HasMaxLength: true}},
+	{Name: "unit", Offset: unsafe.Offsetof(Rect{}.Unit), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KString, Strings: []string{"m", "cm"}, HasEnum: true, EnumCode: runtime.CodeEnum, EnumMessage: "must be one of \"m\", \"cm\""}, HasDefault: true, DefString: "m"},
+	{Name: "shapes", Offset: unsafe.Offsetof(toolgenArgsShapes{}.shapes), Value: toolimpl.Value{Kind: toolimpl.KSlice, Ops: toolimpl.SliceOps[[]Shape], Elem: 1}},
+	{Name: "secret", Offset: unsafe.Offsetof(toolgenArgsUnlock{}.secret), Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeSecret}},
+}
+
+var toolgenTwinTableValues = [...]toolimpl.Value{
+	{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape},
+	{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape},
 }
 
 func toolgenTwinMatch0(s string) bool {

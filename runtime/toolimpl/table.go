@@ -116,19 +116,18 @@ type Value struct {
 	HasMaxItems        bool
 	Unique             func(d *runtime.Decoder, p unsafe.Pointer)
 	Keys               []string // a map's allowed keys, when it has an enum of them
-	Elem               *Value   // what a pointer points to, a list's item, a map's value
+	Elem               int      // what a pointer points to, a list's item, a map's value: its index in the Values
 	Ops                OpsFunc
 	Ref                int // KObject: the index of its Object in the tables
 	Func               func(d *runtime.Decoder, p unsafe.Pointer)
 }
 
-// Field is one property of an Object.
+// Field is one property of an Object. It is required unless its Flags say Optional.
 type Field struct {
-	Name     string
-	Offset   uintptr // of the Go field in the struct
-	Flags    runtime.PropertyFlags
-	Required bool
-	Value    Value
+	Name   string
+	Offset uintptr // of the Go field in the struct
+	Flags  runtime.PropertyFlags
+	Value  Value
 	// The property's default, stored when it is absent (HasDefault): in the field
 	// of the Value's kind (a duration's in DefInt), through a pointer when the Value
 	// is one.
@@ -140,17 +139,40 @@ type Field struct {
 	DefFloat   float64
 }
 
-// Object describes a struct read from a JSON object: its properties, in order.
+// Object describes a struct read from a JSON object: its properties, in order, are
+// the Fields [First, First+Len) of the Tables.
 type Object struct {
-	Fields []Field
-	Names  []string // the property names, for Decoder.Unknown
+	First, Len int
+	names      []string // the property names, for Decoder.Unknown, once known
+	once       sync.Once
+}
+
+// Tables are a package's tables: flat lists, which refer to each other by index, so
+// that recursive types need no pointers and the generated literals stay shallow
+// (go/format takes time exponential in the depth of nested literals).
+type Tables struct {
+	Objects []Object
+	Fields  []Field
+	Values  []Value // the values other values hold (Value.Elem)
+}
+
+// Names returns the property names of the Object at index i.
+func (t *Tables) names(o *Object) []string {
+	o.once.Do(func() {
+		names := make([]string, o.Len)
+		for j := range names {
+			names[j] = t.Fields[o.First+j].Name
+		}
+		o.names = names
+	})
+	return o.names
 }
 
 // OpsFunc does what a Value of a pointer, slice or map type needs its Go type for: op on
 // the pointer, slice or map at p (of the Value v), with arg the list's maxItems (OpItem)
 // and key a map's key (OpHas, OpPut). It returns a pointer (OpNew, OpItem, OpHas) or a
 // length (OpLen).
-type OpsFunc func(op Op, d *runtime.Decoder, p unsafe.Pointer, tables []Object, v *Value, arg int, key []byte) (unsafe.Pointer, int)
+type OpsFunc func(op Op, d *runtime.Decoder, p unsafe.Pointer, tables *Tables, v *Value, arg int, key []byte) (unsafe.Pointer, int)
 
 // Op is an operation of a Value's Ops on the slice, map or pointer at p.
 type Op uint8
@@ -171,44 +193,45 @@ const maxStackFields = 32
 
 // Decode reads the object tables[i] describes into the struct at p, as the
 // specialised decoder of its type does: BeginObject, then its properties.
-func Decode(d *runtime.Decoder, tables []Object, i int, p unsafe.Pointer) {
+func Decode(d *runtime.Decoder, tables *Tables, i int, p unsafe.Pointer) {
 	if !d.BeginObject() {
 		return
 	}
-	objectBody(d, tables, &tables[i], p)
+	objectBody(d, tables, &tables.Objects[i], p)
 }
 
-func objectBody(d *runtime.Decoder, tables []Object, o *Object, p unsafe.Pointer) {
+func objectBody(d *runtime.Decoder, tables *Tables, o *Object, p unsafe.Pointer) {
+	fields := tables.Fields[o.First : o.First+o.Len]
 	var stack [maxStackFields]runtime.Presence
 	var seen []runtime.Presence
-	if len(o.Fields) <= maxStackFields {
-		seen = stack[:len(o.Fields)]
+	if len(fields) <= maxStackFields {
+		seen = stack[:len(fields)]
 	} else {
-		seen = make([]runtime.Presence, len(o.Fields))
+		seen = make([]runtime.Presence, len(fields))
 	}
 	for d.NextField() {
 		name := d.FieldName()
 		k := -1
-		for j := range o.Fields {
-			if o.Fields[j].Name == string(name) {
+		for j := range fields {
+			if fields[j].Name == string(name) {
 				k = j
 				break
 			}
 		}
 		if k < 0 {
-			d.Unknown(o.Names...)
+			d.Unknown(tables.names(o)...)
 			continue
 		}
-		f := &o.Fields[k]
+		f := &fields[k]
 		if d.Property(&seen[k], f.Name, f.Flags) {
-			value(d, tables, &f.Value, unsafe.Add(p, f.Offset), !f.Required)
+			value(d, tables, &f.Value, unsafe.Add(p, f.Offset), f.Flags&runtime.Optional != 0)
 			d.Leave()
 		}
 	}
-	for k := range o.Fields {
-		f := &o.Fields[k]
+	for k := range fields {
+		f := &fields[k]
 		switch {
-		case f.Required:
+		case f.Flags&runtime.Optional == 0:
 			if seen[k] == runtime.Absent {
 				d.Missing(f.Name)
 			}
@@ -221,11 +244,11 @@ func objectBody(d *runtime.Decoder, tables []Object, o *Object, p unsafe.Pointer
 }
 
 // storeDefault stores f's default at p.
-func storeDefault(d *runtime.Decoder, tables []Object, f *Field, p unsafe.Pointer) {
+func storeDefault(d *runtime.Decoder, tables *Tables, f *Field, p unsafe.Pointer) {
 	v := &f.Value
 	if v.Kind == KPointer {
 		p, _ = v.Ops(OpNew, d, p, tables, v, 0, nil)
-		v = v.Elem
+		v = &tables.Values[v.Elem]
 	}
 	switch v.Kind {
 	case KString:
@@ -276,7 +299,7 @@ func storeFloat(v *Value, p unsafe.Pointer, f float64) {
 }
 
 // value reads the value v describes into p; nullHandled says the caller consumed a null.
-func value(d *runtime.Decoder, tables []Object, v *Value, p unsafe.Pointer, nullHandled bool) {
+func value(d *runtime.Decoder, tables *Tables, v *Value, p unsafe.Pointer, nullHandled bool) {
 	switch v.Kind {
 	case KString:
 		stringValue(d, v, p)
@@ -344,7 +367,7 @@ func value(d *runtime.Decoder, tables []Object, v *Value, p unsafe.Pointer, null
 			return
 		}
 		q, _ := v.Ops(OpNew, d, p, tables, v, 0, nil)
-		value(d, tables, v.Elem, q, false)
+		value(d, tables, &tables.Values[v.Elem], q, false)
 	case KSlice:
 		if !d.BeginArray() {
 			return
@@ -356,7 +379,7 @@ func value(d *runtime.Decoder, tables []Object, v *Value, p unsafe.Pointer, null
 		}
 		for d.NextItem() {
 			e, _ := v.Ops(OpItem, d, p, tables, v, maxItems, nil)
-			value(d, tables, v.Elem, e, false)
+			value(d, tables, &tables.Values[v.Elem], e, false)
 		}
 		if v.HasMinItems {
 			d.MinItems(d.Count(), v.MinItems)
@@ -371,7 +394,7 @@ func value(d *runtime.Decoder, tables []Object, v *Value, p unsafe.Pointer, null
 		mapValue(d, tables, v, p)
 	case KObject:
 		if d.BeginObject() {
-			objectBody(d, tables, &tables[v.Ref], p)
+			objectBody(d, tables, &tables.Objects[v.Ref], p)
 		}
 	case KFunc:
 		v.Func(d, p)
@@ -527,7 +550,7 @@ func floatValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
 	storeFloat(v, p, f)
 }
 
-func mapValue(d *runtime.Decoder, tables []Object, v *Value, p unsafe.Pointer) {
+func mapValue(d *runtime.Decoder, tables *Tables, v *Value, p unsafe.Pointer) {
 	if !d.BeginObject() {
 		return
 	}
@@ -569,12 +592,12 @@ func mapValue(d *runtime.Decoder, tables []Object, v *Value, p unsafe.Pointer) {
 }
 
 // PointerOps is the Ops of a Value of type *T.
-func PointerOps[T any](op Op, d *runtime.Decoder, p unsafe.Pointer, tables []Object, v *Value, arg int, key []byte) (unsafe.Pointer, int) {
+func PointerOps[T any](op Op, d *runtime.Decoder, p unsafe.Pointer, tables *Tables, v *Value, arg int, key []byte) (unsafe.Pointer, int) {
 	return unsafe.Pointer(New((**T)(p))), 0
 }
 
 // SliceOps is the Ops of a Value of a slice type S.
-func SliceOps[S ~[]E, E any](op Op, d *runtime.Decoder, p unsafe.Pointer, tables []Object, v *Value, arg int, key []byte) (unsafe.Pointer, int) {
+func SliceOps[S ~[]E, E any](op Op, d *runtime.Decoder, p unsafe.Pointer, tables *Tables, v *Value, arg int, key []byte) (unsafe.Pointer, int) {
 	s := (*S)(p)
 	if op == OpMake {
 		MakeSlice(s)
@@ -584,7 +607,7 @@ func SliceOps[S ~[]E, E any](op Op, d *runtime.Decoder, p unsafe.Pointer, tables
 }
 
 // MapOps is the Ops of a Value of a map type M.
-func MapOps[M ~map[K]V, K ~string, V any](op Op, d *runtime.Decoder, p unsafe.Pointer, tables []Object, v *Value, arg int, key []byte) (unsafe.Pointer, int) {
+func MapOps[M ~map[K]V, K ~string, V any](op Op, d *runtime.Decoder, p unsafe.Pointer, tables *Tables, v *Value, arg int, key []byte) (unsafe.Pointer, int) {
 	m := (*M)(p)
 	switch op {
 	case OpMake:
@@ -598,7 +621,7 @@ func MapOps[M ~map[K]V, K ~string, V any](op Op, d *runtime.Decoder, p unsafe.Po
 	case OpPut:
 		k := K(key)
 		var x V
-		value(d, tables, v.Elem, unsafe.Pointer(&x), false)
+		value(d, tables, &tables.Values[v.Elem], unsafe.Pointer(&x), false)
 		(*m)[k] = x
 	}
 	return nil, 0

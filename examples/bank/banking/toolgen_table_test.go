@@ -5,20 +5,24 @@ package banking
 import (
 	"unsafe"
 
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-var toolgenTwinTables = [...]toolimpl.Object{
-	{Fields: []toolimpl.Field{
-		{Name: "reason", Offset: unsafe.Offsetof(CloseRequest{}.Reason), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KString, MinLength: 3, HasMinLength: true, MaxLength: 500, HasMaxLength: true}},
-		{Name: "confirm", Offset: unsafe.Offsetof(CloseRequest{}.Confirm), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KBool, Const: true, HasConst: true, EnumMessage: "must be true"}},
-	}, Names: []string{"reason", "confirm"}},
-	{Fields: []toolimpl.Field{
-		{Name: "startDate", Offset: unsafe.Offsetof(toolgenArgsGetTransactions{}.startDate), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KTime}},
-		{Name: "endDate", Offset: unsafe.Offsetof(toolgenArgsGetTransactions{}.endDate), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KTime}},
-	}, Names: []string{"startDate", "endDate"}},
+var toolgenTwinTables = toolimpl.Tables{Objects: toolgenTwinTableObjects[:], Fields: toolgenTwinTableFields[:], Values: toolgenTwinTableValues[:]}
+
+var toolgenTwinTableObjects = [...]toolimpl.Object{
+	{First: 0, Len: 2},
+	{First: 2, Len: 2},
 }
+
+var toolgenTwinTableFields = [...]toolimpl.Field{
+	{Name: "reason", Offset: unsafe.Offsetof(CloseRequest{}.Reason), Value: toolimpl.Value{Kind: toolimpl.KString, MinLength: 3, HasMinLength: true, MaxLength: 500, HasMaxLength: true}},
+	{Name: "confirm", Offset: unsafe.Offsetof(CloseRequest{}.Confirm), Value: toolimpl.Value{Kind: toolimpl.KBool, Const: true, HasConst: true, EnumMessage: "must be true"}},
+	{Name: "startDate", Offset: unsafe.Offsetof(toolgenArgsGetTransactions{}.startDate), Value: toolimpl.Value{Kind: toolimpl.KTime}},
+	{Name: "endDate", Offset: unsafe.Offsetof(toolgenArgsGetTransactions{}.endDate), Value: toolimpl.Value{Kind: toolimpl.KTime}},
+}
+
+var toolgenTwinTableValues = [...]toolimpl.Value{}
 
 // toolgenTwinIndex is the index in toolgenTwinTables of each tool's argument table.
 var toolgenTwinIndex = map[string]int{

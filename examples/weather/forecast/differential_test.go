@@ -100,7 +100,7 @@ func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]ru
 		t.Fatalf("toolgen_table_test.go has no table for %s", tool)
 	}
 	d := runtime.NewDecoder(args, runtime.Limits{})
-	toolimpl.Decode(d, toolgenTwinTables[:], i, v)
+	toolimpl.Decode(d, &toolgenTwinTables, i, v)
 	ok = d.Finish()
 	return d.Violations(), ok
 }

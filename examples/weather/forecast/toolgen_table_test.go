@@ -9,17 +9,22 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-var toolgenTwinTables = [...]toolimpl.Object{
-	{Fields: []toolimpl.Field{
-		{Name: "city", Offset: unsafe.Offsetof(Query{}.City), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KString, MinLength: 1, HasMinLength: true, MaxLength: 80, HasMaxLength: true}},
-		{Name: "days", Offset: unsafe.Offsetof(Query{}.Days), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 14}, HasDefault: true, DefInt: 1},
-		{Name: "unit", Offset: unsafe.Offsetof(Query{}.Unit), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KString, Strings: []string{"celsius", "fahrenheit"}, HasEnum: true, EnumCode: runtime.CodeEnum, EnumMessage: "must be one of \"celsius\", \"fahrenheit\""}, HasDefault: true, DefString: "celsius"},
-	}, Names: []string{"city", "days", "unit"}},
-	{Fields: []toolimpl.Field{
-		{Name: "name", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.name), Flags: runtime.Required, Required: true, Value: toolimpl.Value{Kind: toolimpl.KString, MinLength: 1, HasMinLength: true}},
-		{Name: "times", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.times), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 5}, HasDefault: true, DefInt: 1},
-	}, Names: []string{"name", "times"}},
+var toolgenTwinTables = toolimpl.Tables{Objects: toolgenTwinTableObjects[:], Fields: toolgenTwinTableFields[:], Values: toolgenTwinTableValues[:]}
+
+var toolgenTwinTableObjects = [...]toolimpl.Object{
+	{First: 0, Len: 3},
+	{First: 3, Len: 2},
 }
+
+var toolgenTwinTableFields = [...]toolimpl.Field{
+	{Name: "city", Offset: unsafe.Offsetof(Query{}.City), Value: toolimpl.Value{Kind: toolimpl.KString, MinLength: 1, HasMinLength: true, MaxLength: 80, HasMaxLength: true}},
+	{Name: "days", Offset: unsafe.Offsetof(Query{}.Days), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 14}, HasDefault: true, DefInt: 1},
+	{Name: "unit", Offset: unsafe.Offsetof(Query{}.Unit), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KString, Strings: []string{"celsius", "fahrenheit"}, HasEnum: true, EnumCode: runtime.CodeEnum, EnumMessage: "must be one of \"celsius\", \"fahrenheit\""}, HasDefault: true, DefString: "celsius"},
+	{Name: "name", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.name), Value: toolimpl.Value{Kind: toolimpl.KString, MinLength: 1, HasMinLength: true}},
+	{Name: "times", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.times), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 5}, HasDefault: true, DefInt: 1},
+}
+
+var toolgenTwinTableValues = [...]toolimpl.Value{}
 
 // toolgenTwinIndex is the index in toolgenTwinTables of each tool's argument table.
 var toolgenTwinIndex = map[string]int{

@@ -313,3 +313,27 @@ func TestInlineGoexitObserved(t *testing.T) {
 		t.Errorf("events %+v, want one internal_error of goexit, call_1, naming Goexit", got)
 	}
 }
+
+// TestAwaitingInputOnlyAfterTheToolRan checks, inline and not, that a call whose round
+// ends asking the client for input (InputAwaiter) waits for it only when its tool ran:
+// an unknown tool and invalid arguments are answered as such.
+func TestAwaitingInputOnlyAfterTheToolRan(t *testing.T) {
+	ctx := ContextWithClient(context.Background(), awaitingInput{})
+	for _, inline := range []bool{false, true} {
+		ts := newTestSet().WithInlineCalls(inline)
+		for _, c := range []struct {
+			name, args string
+			want       Outcome
+		}{
+			{"nothing", ``, OutcomeInputRequired},
+			{"fail_safe", ``, OutcomeInputRequired},
+			{"nothing", `{"a":1}`, OutcomeInvalidArguments},
+			{"echo", `{"text":`, OutcomeInvalidArguments},
+			{"ech", ``, OutcomeUnknownTool},
+		} {
+			if r := ts.Call(ctx, c.name, []byte(c.args)); r.Outcome != c.want {
+				t.Errorf("inline %v: Call(%s, %s) = %s, want %s", inline, c.name, c.args, r.Outcome, c.want)
+			}
+		}
+	}
+}

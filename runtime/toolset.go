@@ -399,11 +399,15 @@ func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool)
 	} else {
 		res, fits = ts.callOther(ctx, e, args, timeout, inline)
 	}
+	return res, fits
+}
+
+// ran is awaited for the result of a call whose tool ran: the result that waits for
+// the client's input replaces Call's own "ok", which then no longer answers the call.
+func ran(ctx context.Context, tool *Tool, res *Result, fits bool) (*Result, bool) {
 	if res.Outcome != OutcomeInputRequired {
 		if _, has := ClientFrom(ctx); has {
-			if out := awaited(ctx, e.tool, res); out != res {
-				// The result that waits for the client's input replaces Call's
-				// own "ok", which then no longer answers the call.
+			if out := awaited(ctx, tool, res); out != res {
 				return out, false
 			}
 		}
@@ -427,7 +431,7 @@ func (ts *Toolset) callHere(ctx context.Context, e *entry, args []byte) (res *Re
 			res, fits = errorResult(OutcomeInternalError, internalMessage(e.tool), err), false
 		default:
 			err := fmt.Errorf("%s panicked: %v\n%s", e.tool.Name, p, debug.Stack())
-			res, fits = errorResult(OutcomeInternalError, internalMessage(e.tool), err), false
+			res, fits = ran(ctx, e.tool, errorResult(OutcomeInternalError, internalMessage(e.tool), err), false)
 		}
 	}()
 	d := &st.d
@@ -449,9 +453,9 @@ func (ts *Toolset) callHere(ctx context.Context, e *entry, args []byte) (res *Re
 		if ok == nil {
 			ok = new(okResult)
 		}
-		return ok.set(), true
+		return ran(ctx, e.tool, ok.set(), true)
 	}
-	return outcome(ctx, e.tool, 0, r, err), false
+	return ran(ctx, e.tool, outcome(ctx, e.tool, 0, r, err), false)
 }
 
 // callOther runs a call that needs more than callHere gives: an approval, progress
@@ -487,7 +491,7 @@ func (ts *Toolset) callOther(ctx context.Context, e *entry, args []byte, timeout
 	default:
 		res, fits = invoke(ctx, e.tool, timeout, run, inline, ok)
 	}
-	return res, fits
+	return ran(ctx, e.tool, res, fits)
 }
 
 // invokeReporting is invoke with the progress of the call reported to the Toolset's

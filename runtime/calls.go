@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 )
@@ -87,15 +86,9 @@ func (ts *Toolset) RunCalls(ctx context.Context, calls []ToolCall, maxParallel i
 		if out[i].Result == nil {
 			// Call always returns a result, so the goroutine that ran the call
 			// inline ended: the tool called runtime.Goexit. The call is still
-			// answered, under its own id.
-			res := errorResult(OutcomeInternalError, "the call to "+calls[i].Name+" failed with an internal error", fmt.Errorf("%s called runtime.Goexit", calls[i].Name))
-			out[i] = CallResult{Call: calls[i], Result: res}
-			if ts.cfg.observer != nil {
-				info := base
-				info.ID = calls[i].ID
-				tool, _ := ts.Lookup(calls[i].Name)
-				ts.observe(ContextWithCall(ctx, info), info, tool, calls[i].Name, calls[i].Arguments, time.Now(), res, len(res.Text()))
-			}
+			// answered, under its own id; the observer heard of it as the
+			// goroutine ended.
+			out[i] = CallResult{Call: calls[i], Result: goexitResult(calls[i].Name)}
 		}
 	}
 	return out

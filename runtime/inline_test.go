@@ -285,3 +285,55 @@ func TestInlineDecoderPanic(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineGoexitObserved checks that the observer hears of a call whose tool, run
+// inline, called runtime.Goexit, although the caller's goroutine ends with it: one
+// internal_error event naming Goexit, with the call's id.
+func TestInlineGoexitObserved(t *testing.T) {
+	events := make(chan Event, 4)
+	ts := NewToolset(goexitTools[:], dispatchGoexit).WithInlineCalls(true).
+		WithObserver(func(_ context.Context, e Event) { events <- e })
+	ended := make(chan bool)
+	go func() {
+		returned := false
+		defer func() { ended <- returned }()
+		ts.Call(ContextWithCall(context.Background(), CallInfo{ID: "call_1"}), "goexit", nil)
+		returned = true
+	}()
+	if <-ended {
+		t.Fatal("Call returned from a tool that called runtime.Goexit, inline")
+	}
+	close(events)
+	var got []Event
+	for e := range events {
+		got = append(got, e)
+	}
+	if len(got) != 1 || got[0].Tool != "goexit" || got[0].CallID != "call_1" || got[0].Outcome != OutcomeInternalError ||
+		got[0].Err == nil || !strings.Contains(got[0].Err.Error(), "Goexit") || got[0].Start.IsZero() {
+		t.Errorf("events %+v, want one internal_error of goexit, call_1, naming Goexit", got)
+	}
+}
+
+// TestAwaitingInputOnlyAfterTheToolRan checks, inline and not, that a call whose round
+// ends asking the client for input (InputAwaiter) waits for it only when its tool ran:
+// an unknown tool and invalid arguments are answered as such.
+func TestAwaitingInputOnlyAfterTheToolRan(t *testing.T) {
+	ctx := ContextWithClient(context.Background(), awaitingInput{})
+	for _, inline := range []bool{false, true} {
+		ts := newTestSet().WithInlineCalls(inline)
+		for _, c := range []struct {
+			name, args string
+			want       Outcome
+		}{
+			{"nothing", ``, OutcomeInputRequired},
+			{"fail_safe", ``, OutcomeInputRequired},
+			{"nothing", `{"a":1}`, OutcomeInvalidArguments},
+			{"echo", `{"text":`, OutcomeInvalidArguments},
+			{"ech", ``, OutcomeUnknownTool},
+		} {
+			if r := ts.Call(ctx, c.name, []byte(c.args)); r.Outcome != c.want {
+				t.Errorf("inline %v: Call(%s, %s) = %s, want %s", inline, c.name, c.args, r.Outcome, c.want)
+			}
+		}
+	}
+}

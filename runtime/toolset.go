@@ -230,14 +230,21 @@ func (ts *Toolset) WithMaxParallel(n int) *Toolset {
 // that own their goroutine and make many small calls.
 //
 // What it gives up: a tool that calls runtime.Goexit (as a test's t.FailNow does)
-// then ends the caller's goroutine, as any function it called would; off, that ends
-// the tool's own goroutine and the call gets an internal error result. A panic is
+// then ends the caller's goroutine, as any function it called would (no function can
+// stop a Goexit once it started, or recover from it); the observer still hears of the
+// call, as an internal error. Off, that ends the tool's own goroutine and the call
+// gets an internal error result. A panic is
 // still recovered into an internal error result, and a call with a deadline still
 // runs on a goroutine of its own, so that the deadline holds even for a tool that
 // ignores its context. RunCalls runs each of the parallel calls of a turn on a
 // goroutine of its own already and runs them inline whatever this setting says: a
 // Goexit there ends only that goroutine, and the call is answered with an internal
 // error result.
+//
+// Inline, a call costs the decode of its arguments, the tool, and about one
+// allocation, the decoded arguments' (see docs/PERFORMANCE.md). The "ok" results of
+// tools that return nothing come 16 to an allocation: each is the caller's alone, but
+// a result kept keeps the 4 KB of its batch.
 func (ts *Toolset) WithInlineCalls(on bool) *Toolset {
 	return ts.with(func(c *config) { c.inline = on })
 }
@@ -316,7 +323,7 @@ func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
 // asks for it: the CallInfo of the context when an observer, an approver or a progress
 // listener reads it, the clock when an observer does, the result budget when the result
 // is not Call's own "ok" (see call).
-func (ts *Toolset) callOn(ctx context.Context, name string, args []byte, inline bool) *Result {
+func (ts *Toolset) callOn(ctx context.Context, name string, args []byte, inline bool) (res *Result) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -326,9 +333,17 @@ func (ts *Toolset) callOn(ctx context.Context, name string, args []byte, inline 
 	var start time.Time
 	if ts.cfg.observer != nil {
 		start = time.Now() // only observers read it
+		if inline {
+			defer func() {
+				if res == nil {
+					// Call always returns a result: this goroutine is ending, as a
+					// tool run on it called runtime.Goexit. The observer hears of it.
+					ts.observeGoexit(ctx, name, args, start)
+				}
+			}()
+		}
 	}
 	var tool *Tool
-	var res *Result
 	fits := false
 	if i := ts.index(name); i >= 0 {
 		e := &ts.entries[i]
@@ -346,6 +361,21 @@ func (ts *Toolset) callOn(ctx context.Context, name string, args []byte, inline 
 		ts.observe(ctx, info, tool, name, args, start, res, textBytes)
 	}
 	return res
+}
+
+// goexitResult is the result of a call whose tool, run on the caller's goroutine,
+// called runtime.Goexit: RunCalls answers the call with it, and observers hear of it.
+func goexitResult(name string) *Result {
+	return errorResult(OutcomeInternalError, "the call to "+name+" failed with an internal error", fmt.Errorf("%s called runtime.Goexit", name))
+}
+
+// observeGoexit tells the observer about a call whose tool, run inline, called
+// runtime.Goexit, as its goroutine ends.
+func (ts *Toolset) observeGoexit(ctx context.Context, name string, args []byte, start time.Time) {
+	res := goexitResult(name)
+	tool, _ := ts.Lookup(name)
+	info, _ := CallFromContext(ctx)
+	ts.observe(ctx, info, tool, name, args, start, res, len(res.Text()))
 }
 
 // maxToolNameBytes is the longest tool name an unknown-tool message quotes whole.
@@ -369,11 +399,15 @@ func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool)
 	} else {
 		res, fits = ts.callOther(ctx, e, args, timeout, inline)
 	}
+	return res, fits
+}
+
+// ran is awaited for the result of a call whose tool ran: the result that waits for
+// the client's input replaces Call's own "ok", which then no longer answers the call.
+func ran(ctx context.Context, tool *Tool, res *Result, fits bool) (*Result, bool) {
 	if res.Outcome != OutcomeInputRequired {
 		if _, has := ClientFrom(ctx); has {
-			if out := awaited(ctx, e.tool, res); out != res {
-				// The result that waits for the client's input replaces Call's
-				// own "ok", which then no longer answers the call.
+			if out := awaited(ctx, tool, res); out != res {
 				return out, false
 			}
 		}
@@ -397,7 +431,7 @@ func (ts *Toolset) callHere(ctx context.Context, e *entry, args []byte) (res *Re
 			res, fits = errorResult(OutcomeInternalError, internalMessage(e.tool), err), false
 		default:
 			err := fmt.Errorf("%s panicked: %v\n%s", e.tool.Name, p, debug.Stack())
-			res, fits = errorResult(OutcomeInternalError, internalMessage(e.tool), err), false
+			res, fits = ran(ctx, e.tool, errorResult(OutcomeInternalError, internalMessage(e.tool), err), false)
 		}
 	}()
 	d := &st.d
@@ -419,9 +453,9 @@ func (ts *Toolset) callHere(ctx context.Context, e *entry, args []byte) (res *Re
 		if ok == nil {
 			ok = new(okResult)
 		}
-		return ok.set(), true
+		return ran(ctx, e.tool, ok.set(), true)
 	}
-	return outcome(ctx, e.tool, 0, r, err), false
+	return ran(ctx, e.tool, outcome(ctx, e.tool, 0, r, err), false)
 }
 
 // callOther runs a call that needs more than callHere gives: an approval, progress
@@ -457,7 +491,7 @@ func (ts *Toolset) callOther(ctx context.Context, e *entry, args []byte, timeout
 	default:
 		res, fits = invoke(ctx, e.tool, timeout, run, inline, ok)
 	}
-	return res, fits
+	return ran(ctx, e.tool, res, fits)
 }
 
 // invokeReporting is invoke with the progress of the call reported to the Toolset's

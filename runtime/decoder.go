@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -722,7 +724,18 @@ func (d *Decoder) NextField() bool {
 	}
 	if i < len(b) && b[i] == '"' {
 		start := i + 1
-		if end := jsonread.PlainEnd(b, start); end+1 < len(b) && b[end] == '"' && b[end+1] == ':' {
+		// Most names end within eight bytes: those are found here, without a call.
+		var end int
+		if start+8 <= len(b) {
+			if special := jsonread.Special8(binary.LittleEndian.Uint64(b[start:])); special != 0 {
+				end = start + bits.TrailingZeros64(special)/8
+			} else {
+				end = jsonread.PlainEnd(b, start+8)
+			}
+		} else {
+			end = jsonread.PlainEnd(b, start)
+		}
+		if end+1 < len(b) && b[end] == '"' && b[end+1] == ':' {
 			top.first = false
 			d.keyStart, d.keyEnd, d.keyEscaped = start, end, false
 			d.pos = end + 2

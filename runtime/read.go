@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"math/big"
@@ -23,9 +24,19 @@ import (
 func (d *Decoder) String() (string, bool) {
 	// A plain string, the usual case, here; anything else through stringAs.
 	if !d.broken && d.pos < len(d.data) && d.data[d.pos] == '"' {
-		b := d.data
-		if end := jsonread.PlainEnd(b, d.pos+1); end < len(b) && b[end] == '"' {
-			s := d.keep(b[d.pos+1 : end])
+		b, start := d.data, d.pos+1
+		var end int
+		if start+8 <= len(b) {
+			if special := jsonread.Special8(binary.LittleEndian.Uint64(b[start:])); special != 0 {
+				end = start + bits.TrailingZeros64(special)/8
+			} else {
+				end = jsonread.PlainEnd(b, start+8)
+			}
+		} else {
+			end = jsonread.PlainEnd(b, start)
+		}
+		if end < len(b) && b[end] == '"' {
+			s := d.keep(b[start:end])
 			d.valStart, d.pos = d.pos, end+1
 			return s, true
 		}
@@ -52,11 +63,13 @@ const (
 // bytes, and never more than the text the strings in it came from.
 func (d *Decoder) keep(b []byte) string {
 	// The usual case first: a short string, with room left in the chunk.
-	off, n := len(d.chunk), len(b)
-	if uint(n-1) < maxSharedString && n <= cap(d.chunk)-off {
-		d.chunk = d.chunk[:off+n]
-		copy(d.chunk[off:], b)
-		return unsafe.String(&d.chunk[off], n)
+	c := d.chunk
+	off, n := len(c), len(b)
+	if uint(n-1) < maxSharedString && n <= cap(c)-off {
+		d.chunk = d.chunk[:off+n] // the length alone: no pointer written
+		c = c[:off+n]
+		copy(c[off:], b)
+		return unsafe.String(&c[off], n)
 	}
 	return d.keepInNewChunk(b)
 }

@@ -93,16 +93,8 @@ func TrimSpace(b []byte) []byte {
 // not hold as it is (a quote, a backslash, a control character or a byte outside
 // ASCII), or len(b): eight bytes at a time while it can, then one.
 func PlainEnd(b []byte, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for i+8 <= len(b) {
-		x := binary.LittleEndian.Uint64(b[i:])
-		// A byte below 0x20, a quote or a backslash (a zero byte once xored with one),
-		// or a byte at or above 0x80 sets the high bit of its byte here. Borrows may
-		// set bits above the first such byte too, never below it: the lowest bit set
-		// is the first byte that is not plain.
-		quote, backslash := x^(ones*'"'), x^(ones*'\\')
-		special := ((x-ones*0x20)&^x | (quote-ones)&^quote | (backslash-ones)&^backslash | x) & highs
-		if special != 0 {
+		if special := Special8(binary.LittleEndian.Uint64(b[i:])); special != 0 {
 			return i + bits.TrailingZeros64(special)/8
 		}
 		i += 8
@@ -111,6 +103,18 @@ func PlainEnd(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// Special8 marks the bytes of x, eight bytes of a text in little-endian order, that a
+// string does not hold as they are: a byte below 0x20, a quote or a backslash (a zero
+// byte once xored with one), or a byte at or above 0x80 sets the high bit of its byte.
+// Borrows may set bits above the first such byte too, never below it: the lowest bit
+// set is the first byte that is not plain. It is small enough to be inlined, for
+// readers that look at the first eight bytes of a string where they are.
+func Special8(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote, backslash := x^(ones*'"'), x^(ones*'\\')
+	return ((x-ones*0x20)&^x | (quote-ones)&^quote | (backslash-ones)&^backslash | x) & highs
 }
 
 // plainByte tells the bytes a string holds as they are: ASCII but for the quote, the
@@ -179,7 +183,9 @@ func ScanString(b []byte, i int) (end int, plain bool, p Problem) {
 // quote, or, on a problem, where the problem is.
 func ReadString(b []byte, i int, buf *[]byte) (s []byte, end int, p Problem) {
 	start := i + 1
-	ascii := true
+	// valid: b[start:i] is valid UTF-8. Each byte outside ASCII begins a character,
+	// decoded here, or is a byte of invalid UTF-8 on its own, as utf8.Valid sees them.
+	valid := true
 	for i = start; i < len(b); {
 		i = PlainEnd(b, i)
 		if i == len(b) {
@@ -189,17 +195,23 @@ func ReadString(b []byte, i int, buf *[]byte) (s []byte, end int, p Problem) {
 		switch {
 		case c == '"':
 			s := b[start:i]
-			if !ascii && !utf8.Valid(s) {
+			if !valid {
 				return fixUTF8(buf, s), i + 1, OK
 			}
 			return s, i + 1, OK
 		case c == '\\':
-			return unescape(b, start, i, ascii, buf)
+			return unescape(b, start, i, valid, buf)
 		case c < 0x20:
 			return nil, i, ControlChar
+		case 0xc2 <= c && c < 0xe0 && i+1 < len(b) && b[i+1]&0xc0 == 0x80:
+			i += 2 // a character of two bytes, the usual case outside ASCII
+			continue
 		}
-		ascii = false
-		i++
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			valid = false
+		}
+		i += n
 	}
 	return nil, i, Unexpected
 }
@@ -234,10 +246,10 @@ func appendValid(dst, s []byte) []byte {
 }
 
 // unescape reads the rest of a string that holds an escape at b[i], from its first
-// content byte b[start], into *buf; ascii says b[start:i] is ASCII.
-func unescape(b []byte, start, i int, ascii bool, buf *[]byte) ([]byte, int, Problem) {
+// content byte b[start], into *buf; valid says b[start:i] is valid UTF-8.
+func unescape(b []byte, start, i int, valid bool, buf *[]byte) ([]byte, int, Problem) {
 	out := (*buf)[:0]
-	if ascii || utf8.Valid(b[start:i]) {
+	if valid {
 		out = append(out, b[start:i]...)
 	} else {
 		out = appendValid(out, b[start:i])

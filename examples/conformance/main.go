@@ -32,6 +32,7 @@ import (
 	"github.com/toolgen/toolgen/examples/internal/mcpserve"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/toolmcp"
+	"github.com/toolgen/toolgen/toolpostgres"
 )
 
 // newServer returns the MCP server of the suite's tools; every call is logged to
@@ -163,11 +164,22 @@ func httpHandler(s *mcp.Server) http.Handler {
 
 func main() {
 	mcpserve.Command{
-		Name:    "conformance",
-		About:   "Serves the tools of the MCP conformance suite's scenarios, on stdio by default.",
-		HTTP:    "streamable HTTP",
-		Server:  newServer,
-		Tasks:   newTaskServer,
-		Handler: httpHandler,
+		Name:     "conformance",
+		About:    "Serves the tools of the MCP conformance suite's scenarios, on stdio by default.",
+		HTTP:     "streamable HTTP",
+		Server:   newServer,
+		Tasks:    newTaskServer,
+		Handler:  httpHandler,
+		Postgres: openPostgres,
 	}.Main()
+}
+
+// openPostgres opens the PostgreSQL store of -store postgres://..., which every replica
+// of the server given the same database shares, and returns what closes it.
+func openPostgres(ctx context.Context, url string) (toolmcp.Store, func(), error) {
+	store, pool, err := toolpostgres.Open(ctx, url)
+	if err != nil {
+		return nil, nil, err
+	}
+	return store, pool.Close, nil
 }

@@ -33,6 +33,7 @@ import (
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/toolmcp"
+	"github.com/toolgen/toolgen/toolpostgres"
 )
 
 // demoUser is the user every bank call acts for.
@@ -95,11 +96,22 @@ func httpHandler(s *mcp.Server) http.Handler {
 
 func main() {
 	mcpserve.Command{
-		Name:    "mcpserver",
-		About:   "Serves toolgen's example tools over MCP, on stdio by default.",
-		HTTP:    "streamable HTTP (stateless)",
-		Server:  newServer,
-		Tasks:   newTaskServer,
-		Handler: httpHandler,
+		Name:     "mcpserver",
+		About:    "Serves toolgen's example tools over MCP, on stdio by default.",
+		HTTP:     "streamable HTTP (stateless)",
+		Server:   newServer,
+		Tasks:    newTaskServer,
+		Handler:  httpHandler,
+		Postgres: openPostgres,
 	}.Main()
+}
+
+// openPostgres opens the PostgreSQL store of -store postgres://..., which every replica
+// of the server given the same database shares, and returns what closes it.
+func openPostgres(ctx context.Context, url string) (toolmcp.Store, func(), error) {
+	store, pool, err := toolpostgres.Open(ctx, url)
+	if err != nil {
+		return nil, nil, err
+	}
+	return store, pool.Close, nil
 }

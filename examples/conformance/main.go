@@ -7,11 +7,19 @@
 // the client's model or user (sampling, elicitation) sends its request on the client's
 // session:
 //
-//	go run ./examples/conformance -http 127.0.0.1:3001
+//	go -C examples/conformance run . -http 127.0.0.1:3001
 //	npx @modelcontextprotocol/conformance@0.1.12 server --url http://127.0.0.1:3001/mcp --scenario tools-call-sampling
 //
 // The tools of the tasks-* scenarios (slow_compute, confirm_delete, ...) run as tasks,
-// kept in the store -store names: memory, the default.
+// kept in the store -store names: memory, the default, or a postgres:// URL of a
+// database that every replica shares (toolpostgres), for replicas behind a load
+// balancer:
+//
+//	go -C examples/conformance run . -http 127.0.0.1:8081 -store 'postgres:///mcp?host=/var/run/postgresql'
+//	go -C examples/conformance run . -http 127.0.0.1:8082 -store 'postgres:///mcp?host=/var/run/postgresql'
+//
+// That is why this command is a module of its own: the root module does not require
+// pgx.
 //
 // Without it, it speaks MCP over stdio. The server has no authentication: keep the
 // HTTP address on the loopback interface, where the SDK's handler refuses requests

@@ -5,15 +5,16 @@
 //
 // By default it speaks MCP over stdio, as a client such as Claude Desktop starts it:
 //
-//	go run ./examples/mcpserver
+//	go -C examples/mcpserver run .
 //
 // With -http it serves streamable HTTP, stateless, at /mcp:
 //
-//	go run ./examples/mcpserver -http 127.0.0.1:8080
+//	go -C examples/mcpserver run . -http 127.0.0.1:8080
 //
 // november_report runs as a task (MCP's tasks extension) for a client that
-// negotiated it, kept in the store -store names: memory, the default (a PostgreSQL
-// store is served by github.com/toolgen/toolgen/toolpostgres/cmd/taskserver).
+// negotiated it, kept in the store -store names: memory, the default, or a
+// postgres:// URL of a database that every replica shares (toolpostgres). That is why
+// this command is a module of its own: the root module does not require pgx.
 //
 // MCP says nothing of the application's users, so every bank call acts for one fixed
 // demo user, put in the call's context by toolmcp.WithContext. The server has no

@@ -81,6 +81,22 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	return &Store{pool: pool}, nil
 }
 
+// Open connects a pool to the database url names (a postgres:// URL, or a key=value
+// connection string, as pgxpool.New reads them) and returns its Store, after New, with
+// the pool, which the caller closes once done with the Store.
+func Open(ctx context.Context, url string) (*Store, *pgxpool.Pool, error) {
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return nil, nil, fmt.Errorf("toolpostgres: connecting: %w", err)
+	}
+	store, err := New(ctx, pool)
+	if err != nil {
+		pool.Close()
+		return nil, nil, err
+	}
+	return store, pool, nil
+}
+
 // CreateTask implements toolmcp.Store.
 func (s *Store) CreateTask(ctx context.Context, t *toolmcp.TaskRecord, maxPerOwner int) error {
 	record, err := json.Marshal(t)

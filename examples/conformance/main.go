@@ -7,11 +7,19 @@
 // the client's model or user (sampling, elicitation) sends its request on the client's
 // session:
 //
-//	go run ./examples/conformance -http 127.0.0.1:3001
+//	go -C examples/conformance run . -http 127.0.0.1:3001
 //	npx @modelcontextprotocol/conformance@0.1.12 server --url http://127.0.0.1:3001/mcp --scenario tools-call-sampling
 //
 // The tools of the tasks-* scenarios (slow_compute, confirm_delete, ...) run as tasks,
-// kept in the store -store names: memory, the default.
+// kept in the store -store names: memory, the default, or a postgres:// URL of a
+// database that every replica shares (toolpostgres), for replicas behind a load
+// balancer:
+//
+//	go -C examples/conformance run . -http 127.0.0.1:8081 -store 'postgres:///mcp?host=/var/run/postgresql'
+//	go -C examples/conformance run . -http 127.0.0.1:8082 -store 'postgres:///mcp?host=/var/run/postgresql'
+//
+// That is why this command is a module of its own: the root module does not require
+// pgx.
 //
 // Without it, it speaks MCP over stdio. The server has no authentication: keep the
 // HTTP address on the loopback interface, where the SDK's handler refuses requests
@@ -32,6 +40,7 @@ import (
 	"github.com/toolgen/toolgen/examples/internal/mcpserve"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/toolmcp"
+	"github.com/toolgen/toolgen/toolpostgres"
 )
 
 // newServer returns the MCP server of the suite's tools; every call is logged to
@@ -163,11 +172,22 @@ func httpHandler(s *mcp.Server) http.Handler {
 
 func main() {
 	mcpserve.Command{
-		Name:    "conformance",
-		About:   "Serves the tools of the MCP conformance suite's scenarios, on stdio by default.",
-		HTTP:    "streamable HTTP",
-		Server:  newServer,
-		Tasks:   newTaskServer,
-		Handler: httpHandler,
+		Name:     "conformance",
+		About:    "Serves the tools of the MCP conformance suite's scenarios, on stdio by default.",
+		HTTP:     "streamable HTTP",
+		Server:   newServer,
+		Tasks:    newTaskServer,
+		Handler:  httpHandler,
+		Postgres: openPostgres,
 	}.Main()
+}
+
+// openPostgres opens the PostgreSQL store of -store postgres://..., which every replica
+// of the server given the same database shares, and returns what closes it.
+func openPostgres(ctx context.Context, url string) (toolmcp.Store, func(), error) {
+	store, pool, err := toolpostgres.Open(ctx, url)
+	if err != nil {
+		return nil, nil, err
+	}
+	return store, pool.Close, nil
 }

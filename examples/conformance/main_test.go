@@ -70,15 +70,16 @@ func suiteCLI(t *testing.T, dir string) (node, cli string) {
 	return node, cli
 }
 
-// startServer builds the command, starts it with -http on a free loopback port, and
-// returns its URL. Its log goes to the test's log when the test fails.
-func startServer(t *testing.T) string {
+// startServer builds the command, starts it with -http on a free loopback port and
+// the flags args, and returns its URL. Its log goes to the test's log when the test
+// fails.
+func startServer(t *testing.T, args ...string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "conformance")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, "-http", "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"-http", "127.0.0.1:0"}, args...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

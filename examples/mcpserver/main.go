@@ -5,15 +5,16 @@
 //
 // By default it speaks MCP over stdio, as a client such as Claude Desktop starts it:
 //
-//	go run ./examples/mcpserver
+//	go -C examples/mcpserver run .
 //
 // With -http it serves streamable HTTP, stateless, at /mcp:
 //
-//	go run ./examples/mcpserver -http 127.0.0.1:8080
+//	go -C examples/mcpserver run . -http 127.0.0.1:8080
 //
 // november_report runs as a task (MCP's tasks extension) for a client that
-// negotiated it, kept in the store -store names: memory, the default (a PostgreSQL
-// store is served by github.com/toolgen/toolgen/toolpostgres/cmd/taskserver).
+// negotiated it, kept in the store -store names: memory, the default, or a
+// postgres:// URL of a database that every replica shares (toolpostgres). That is why
+// this command is a module of its own: the root module does not require pgx.
 //
 // MCP says nothing of the application's users, so every bank call acts for one fixed
 // demo user, put in the call's context by toolmcp.WithContext. The server has no
@@ -33,6 +34,7 @@ import (
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/toolmcp"
+	"github.com/toolgen/toolgen/toolpostgres"
 )
 
 // demoUser is the user every bank call acts for.
@@ -95,11 +97,22 @@ func httpHandler(s *mcp.Server) http.Handler {
 
 func main() {
 	mcpserve.Command{
-		Name:    "mcpserver",
-		About:   "Serves toolgen's example tools over MCP, on stdio by default.",
-		HTTP:    "streamable HTTP (stateless)",
-		Server:  newServer,
-		Tasks:   newTaskServer,
-		Handler: httpHandler,
+		Name:     "mcpserver",
+		About:    "Serves toolgen's example tools over MCP, on stdio by default.",
+		HTTP:     "streamable HTTP (stateless)",
+		Server:   newServer,
+		Tasks:    newTaskServer,
+		Handler:  httpHandler,
+		Postgres: openPostgres,
 	}.Main()
+}
+
+// openPostgres opens the PostgreSQL store of -store postgres://..., which every replica
+// of the server given the same database shares, and returns what closes it.
+func openPostgres(ctx context.Context, url string) (toolmcp.Store, func(), error) {
+	store, pool, err := toolpostgres.Open(ctx, url)
+	if err != nil {
+		return nil, nil, err
+	}
+	return store, pool.Close, nil
 }

@@ -34,6 +34,11 @@ type Command struct {
 	Tasks func(logger *slog.Logger, store toolmcp.Store) *mcp.Server
 	// Handler returns the HTTP handler of the server.
 	Handler func(*mcp.Server) http.Handler
+	// Postgres opens the PostgreSQL store a postgres:// value of -store names, and
+	// returns what closes it: a function of github.com/toolgen/toolgen/toolpostgres,
+	// which the root module does not require, so the commands that set it are
+	// nested modules of their own (examples/conformance, examples/mcpserver).
+	Postgres func(ctx context.Context, url string) (toolmcp.Store, func(), error)
 }
 
 // Main parses the command line, serves until an interrupt or SIGTERM, and exits 1 on an
@@ -43,10 +48,10 @@ func (c Command) Main() {
 	addr := flag.String("http", "", "serve "+c.HTTP+" on `address`, such as 127.0.0.1:8080, instead of stdio")
 	storeName := "memory"
 	if c.Tasks != nil {
-		flag.StringVar(&storeName, "store", "memory", "keep the tasks in `store`: memory, or a postgres:// URL (served by github.com/toolgen/toolgen/toolpostgres/cmd/taskserver)")
+		flag.StringVar(&storeName, "store", "memory", "keep the tasks in `store`: memory, or a postgres:// URL of a database every replica shares")
 	}
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: %s [-http address] [-store memory]\n\n%s\n\n", c.Name, c.About)
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: %s [-http address] [-store memory|postgres://...]\n\n%s\n\n", c.Name, c.About)
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -60,11 +65,13 @@ func (c Command) Main() {
 
 	var s *mcp.Server
 	if c.Tasks != nil {
-		store, err := OpenStore(storeName)
+		store, closeStore, err := OpenStore(ctx, storeName, c.Postgres)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", c.Name, err)
 			os.Exit(2)
 		}
+		defer closeStore()
+		logger.Info("tasks", "store", storeKind(storeName))
 		s = c.Tasks(logger, store)
 	} else {
 		s = c.Server(logger)
@@ -103,16 +110,30 @@ func ServeHTTP(ctx context.Context, addr string, h http.Handler, logger *slog.Lo
 	return <-done
 }
 
-// OpenStore returns the store the -store flag names: "memory", a toolmcp.MemoryStore.
-// A PostgreSQL store needs the driver of the nested module
-// github.com/toolgen/toolgen/toolpostgres, which this module does not require: its
-// command taskserver serves the same tools with -store postgres://.
-func OpenStore(name string) (toolmcp.Store, error) {
+// OpenStore returns the store the -store flag names, and what closes it: "memory" (or
+// ""), a toolmcp.MemoryStore; a postgres:// (or postgresql://) URL, the PostgreSQL
+// store postgres opens, when the command has one.
+func OpenStore(ctx context.Context, name string, postgres func(ctx context.Context, url string) (toolmcp.Store, func(), error)) (toolmcp.Store, func(), error) {
 	switch {
 	case name == "" || name == "memory":
-		return toolmcp.NewMemoryStore(), nil
+		return toolmcp.NewMemoryStore(), func() {}, nil
 	case strings.HasPrefix(name, "postgres://"), strings.HasPrefix(name, "postgresql://"):
-		return nil, errors.New("-store: a PostgreSQL store is served by go run github.com/toolgen/toolgen/toolpostgres/cmd/taskserver -store " + name)
+		if postgres == nil {
+			return nil, nil, errors.New("-store: this command keeps its tasks in memory only")
+		}
+		store, closeStore, err := postgres(ctx, name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("-store: %w", err)
+		}
+		return store, closeStore, nil
 	}
-	return nil, fmt.Errorf("-store %q: want memory or a postgres:// URL", name)
+	return nil, nil, fmt.Errorf("-store %q: want memory or a postgres:// URL", name)
+}
+
+// storeKind names the store for the log, without the URL's password.
+func storeKind(name string) string {
+	if name == "" || name == "memory" {
+		return "memory"
+	}
+	return "postgres"
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -171,7 +172,7 @@ func toolgenDecodeWeatherQuery(d *runtime.Decoder, v *WeatherQuery) {
 					case "fahrenheit":
 						v.Unit = Fahrenheit
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"celsius\", \"fahrenheit\"")
+						d.Fail(invalid.Enum, "must be one of \"celsius\", \"fahrenheit\"")
 					}
 				}
 				d.Leave()
@@ -250,7 +251,7 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 							case "other":
 								*e = Other
 							default:
-								d.Fail(runtime.CodeEnum, "must be one of \"groceries\", \"dining\", \"travel\", \"utilities\", \"entertainment\", \"health\", \"other\"")
+								d.Fail(invalid.Enum, "must be one of \"groceries\", \"dining\", \"travel\", \"utilities\", \"entertainment\", \"health\", \"other\"")
 							}
 						}
 					}
@@ -310,7 +311,7 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 			if d.Property(&seen[0], "sku", runtime.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{3}-[0-9]{4}$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{3}-[0-9]{4}$")
 					}
 					v.SKU = s
 				}
@@ -371,7 +372,7 @@ func toolgenDecodeAmountRange(d *runtime.Decoder, v *AmountRange) {
 			if d.Property(&seen[2], "currency", runtime.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch1(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{3}$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{3}$")
 					}
 					v.Currency = s
 				}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"math/big"
 	"runtime"
 	"strconv"
@@ -122,7 +123,8 @@ func TestIntegralNumbers(t *testing.T) {
 	for _, tc := range []struct {
 		num  string
 		want int64
-		code Code // "" when accepted
+		code invalid. // "" when accepted
+			Code
 	}{
 		{"2.0", 2, ""},
 		{"1e1", 10, ""},
@@ -132,15 +134,15 @@ func TestIntegralNumbers(t *testing.T) {
 		{"0.0", 0, ""},
 		{"-0e-7", 0, ""},
 		{"9.223372036854775807e18", 9223372036854775807, ""},
-		{"2.5", 0, CodeType},
-		{"1e-1", 0, CodeType},
-		{"1.0000000000000000001", 0, CodeType},
-		{"1e19", 0, CodeRange},
-		{"1e999999999999", 0, CodeRange},
-		{"1e-999999999999", 0, CodeType},
+		{"2.5", 0, invalid.Type},
+		{"1e-1", 0, invalid.Type},
+		{"1.0000000000000000001", 0, invalid.Type},
+		{"1e19", 0, invalid.Range},
+		{"1e999999999999", 0, invalid.Range},
+		{"1e-999999999999", 0, invalid.Type},
 		{"1" + strings.Repeat("0", 100000) + "e-100000", 1, ""},
-		{"15e-1", 0, CodeType},
-		{"1.5e3", 0, CodeMaximum}, // 1500 > 1000
+		{"15e-1", 0, invalid.Type},
+		{"1.5e3", 0, invalid.Maximum}, // 1500 > 1000
 	} {
 		d := NewDecoder([]byte(tc.num), Limits{})
 		got, ok := d.Int(-1000000000000000000*9, 1000)
@@ -148,7 +150,7 @@ func TestIntegralNumbers(t *testing.T) {
 			d = NewDecoder([]byte(tc.num), Limits{})
 			got, ok = d.Int(-1<<63, 1<<63-1)
 		}
-		var code Code
+		var code invalid.Code
 		if vs := d.Violations(); len(vs) > 0 {
 			code = vs[0].Code
 		}
@@ -250,7 +252,7 @@ func TestViolationBudget(t *testing.T) {
 			t.Errorf("byte budget %d (%d a violation): kept %d, omitted %d; want %d", tc.budget, one, len(d.Violations()), d.Omitted(), tc.kept)
 		}
 	}
-	err := &ArgumentError{Tool: "t", Violations: manyMistakes(unknownKeys(90000), Limits{}).Violations(), Omitted: 89980}
+	err := &invalid.ArgumentError{Tool: "t", Violations: manyMistakes(unknownKeys(90000), Limits{}).Violations(), Omitted: 89980}
 	msg := err.Error()
 	if len(msg) > DefaultMaxViolationBytes+512 || !strings.HasSuffix(msg, "; and 89980 more violations not listed") {
 		t.Errorf("message of %d bytes ends %q", len(msg), msg[max(0, len(msg)-80):])

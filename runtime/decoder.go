@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 	"github.com/toolgen/toolgen/runtime/safetext"
 )
@@ -85,7 +86,7 @@ type Decoder struct {
 	path   []segment   // the JSON Pointer path of the value being read
 	limits Limits
 
-	violations []Violation
+	violations []invalid.Violation
 	count      int // the items of the array NextItem last finished
 	// What Item kept of the items of the array NextItem last finished: the index of
 	// the last one kept (-1 for none), whether the last item of the array was invalid,
@@ -194,7 +195,7 @@ func (d *Decoder) Reset(args []byte, limits Limits) {
 	d.unions.reset()
 	if len(args) > limits.maxBytes() {
 		d.data = nil
-		d.stop(CodeTooLarge, "the arguments are "+strconv.Itoa(len(args))+" bytes long, over the limit of "+strconv.Itoa(limits.maxBytes()))
+		d.stop(invalid.TooLarge, "the arguments are "+strconv.Itoa(len(args))+" bytes long, over the limit of "+strconv.Itoa(limits.maxBytes()))
 		return
 	}
 	d.skipSpace()
@@ -219,7 +220,7 @@ func (d *Decoder) Finish() bool {
 
 // Violations returns what was found wrong so far, in the order found, within the
 // budget of Limits.MaxViolations and MaxViolationBytes.
-func (d *Decoder) Violations() []Violation { return d.violations }
+func (d *Decoder) Violations() []invalid.Violation { return d.violations }
 
 // Omitted returns how many violations were found past the budget and only counted.
 func (d *Decoder) Omitted() int { return d.omitted }
@@ -390,11 +391,11 @@ func (d *Decoder) detachPath() {
 func (d *Decoder) Leave() { d.path = d.path[:len(d.path)-1] }
 
 // Fail records a violation of the value just read, at the current path.
-func (d *Decoder) Fail(code Code, message string) {
+func (d *Decoder) Fail(code invalid.Code, message string) {
 	if d.broken || d.full() {
 		return
 	}
-	d.add(Violation{Path: d.pointer(), Code: code, Message: message, Got: d.got()})
+	d.add(invalid.Violation{Path: d.pointer(), Code: code, Message: message, Got: d.got()})
 }
 
 // full reports whether the violation budget is spent, counting the violation about to
@@ -414,7 +415,7 @@ func (d *Decoder) failing() bool { return d.broken || d.full() }
 
 // add records v, whose text counts against the budget. The text the model reads must
 // be valid UTF-8, whatever bytes the arguments held.
-func (d *Decoder) add(v Violation) {
+func (d *Decoder) add(v invalid.Violation) {
 	v.Message = validText(v.Message)
 	d.textBytes += len(v.Path) + len(v.Message) + len(v.Got)
 	d.violations = append(d.violations, v)
@@ -422,7 +423,7 @@ func (d *Decoder) add(v Violation) {
 
 // failHere records a violation that has no value to show, at the path the current
 // one extended by the name child ("" for the current path itself).
-func (d *Decoder) failHere(child string, code Code, message string) {
+func (d *Decoder) failHere(child string, code invalid.Code, message string) {
 	if d.broken || d.full() {
 		return
 	}
@@ -430,26 +431,26 @@ func (d *Decoder) failHere(child string, code Code, message string) {
 	if child != "" {
 		path += "/" + child
 	}
-	d.add(Violation{Path: path, Code: code, Message: message})
+	d.add(invalid.Violation{Path: path, Code: code, Message: message})
 }
 
 // Missing records that a required property is absent from the object being read.
 func (d *Decoder) Missing(name string) {
-	d.failHere(jsonread.EscapeToken(name), CodeRequired, "missing required property")
+	d.failHere(jsonread.EscapeToken(name), invalid.Required, "missing required property")
 }
 
 // stop records a violation that ends decoding. It is kept even past the budget: it
 // says why the rest of the arguments was not read.
-func (d *Decoder) stop(code Code, message string) {
+func (d *Decoder) stop(code invalid.Code, message string) {
 	if d.broken {
 		return
 	}
-	d.add(Violation{Path: d.pointer(), Code: code, Message: message})
+	d.add(invalid.Violation{Path: d.pointer(), Code: code, Message: message})
 	d.broken = true
 }
 
 func (d *Decoder) syntaxError(what string) {
-	d.stop(CodeSyntax, "malformed JSON: "+what+" at offset "+strconv.Itoa(d.pos))
+	d.stop(invalid.Syntax, "malformed JSON: "+what+" at offset "+strconv.Itoa(d.pos))
 }
 
 // unexpected reports the byte at d.pos, or the end of the text, as out of place.
@@ -465,7 +466,7 @@ func (d *Decoder) malformed(p jsonread.Problem) {
 }
 
 func (d *Decoder) tooDeep() {
-	d.stop(CodeTooDeep, "nested deeper than the limit of "+strconv.Itoa(d.limits.maxDepth())+" levels")
+	d.stop(invalid.TooDeep, "nested deeper than the limit of "+strconv.Itoa(d.limits.maxDepth())+" levels")
 }
 
 // pointer renders the current path as a JSON Pointer ("" for the root). Names the
@@ -616,7 +617,7 @@ func (d *Decoder) mismatch(want string) {
 		return
 	}
 	if !d.failing() {
-		d.Fail(CodeType, "must be "+want)
+		d.Fail(invalid.Type, "must be "+want)
 	}
 }
 
@@ -869,7 +870,7 @@ func (d *Decoder) Unknown(known ...string) {
 	if !d.skipValue() {
 		return
 	}
-	d.add(Violation{Path: d.pointer() + "/" + child, Code: CodeUnknownProperty, Message: unknownMessage(name, known)})
+	d.add(invalid.Violation{Path: d.pointer() + "/" + child, Code: invalid.UnknownProperty, Message: unknownMessage(name, known)})
 }
 
 // Duplicate records that the current property appeared before in the same object, and
@@ -886,7 +887,7 @@ func (d *Decoder) Duplicate() {
 	if !d.skipValue() {
 		return
 	}
-	d.add(Violation{Path: d.pointer() + "/" + child, Code: CodeDuplicate, Message: "duplicate property"})
+	d.add(invalid.Violation{Path: d.pointer() + "/" + child, Code: invalid.Duplicate, Message: "duplicate property"})
 }
 
 // Skip skips the next value, checking only that it is well formed.

@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/toolgen/toolgen/runtime/internal/lists"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // NewTool returns a Toolset holding one tool built at run time: def describes it, and
@@ -161,7 +162,7 @@ func (e *ExampleError) Error() string {
 // Message says what is wrong with the example: the violations of an *ArgumentError
 // without its "invalid arguments for" lead, or the error's text.
 func (x InvalidExample) Message() string {
-	var ae *ArgumentError
+	var ae *invalid.ArgumentError
 	if errors.As(x.Err, &ae) {
 		msg := ae.Error()
 		return strings.TrimPrefix(msg, "invalid arguments for "+ae.Tool+": ")
@@ -467,7 +468,7 @@ func (st *interp) stringValue(n *node) {
 		d.MaxLength(s, n.maxLen)
 	}
 	if n.pattern != nil && !n.pattern.MatchString(s) {
-		d.Fail(CodePattern, n.patternMessage)
+		d.Fail(invalid.Pattern, n.patternMessage)
 	}
 	if n.format != "" {
 		d.Format(s, n.format)
@@ -493,7 +494,7 @@ func (st *interp) intValue(n *node) {
 		}
 	}
 	if n.multInt != 0 && v%n.multInt != 0 {
-		d.Fail(CodeMultipleOf, "must be a multiple of "+n.multText)
+		d.Fail(invalid.MultipleOf, "must be a multiple of "+n.multText)
 	}
 	if n.multiple != "" {
 		d.MultipleOf(n.multiple)
@@ -521,7 +522,7 @@ func (st *interp) uintValue(n *node) {
 		}
 	}
 	if n.multInt != 0 && v%uint64(n.multInt) != 0 {
-		d.Fail(CodeMultipleOf, "must be a multiple of "+n.multText)
+		d.Fail(invalid.MultipleOf, "must be a multiple of "+n.multText)
 	}
 	if n.multiple != "" {
 		d.MultipleOf(n.multiple)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
@@ -69,7 +70,7 @@ type node struct {
 	// allows, is not one of them.
 	hasEnum   bool
 	nullFails bool
-	enumCode  Code
+	enumCode  invalid.Code
 	enumMsg   string
 	enumStr   map[string]string // each string to itself
 	enumInt   map[int64]struct{}
@@ -114,7 +115,7 @@ type prop struct {
 
 // numCheck is a bound a number is checked against after it is read.
 type numCheck struct {
-	code    Code
+	code    invalid.Code
 	msg     string
 	dec     decimal // the bound, compared exactly
 	f       float64 // the bound as a float64, for a number read as one
@@ -839,25 +840,25 @@ func (c *compiler) numberNode(n *node, s *jv, integer bool) {
 			}
 		} else {
 			if hasMin {
-				n.lo = c.intBound(n, s, minT, "minimum", CodeMinimum, "must be at least", '<', n.lo)
+				n.lo = c.intBound(n, s, minT, "minimum", invalid.Minimum, "must be at least", '<', n.lo)
 			}
 			if hasMax {
-				n.hi = c.intBound(n, s, maxT, "maximum", CodeMaximum, "must be at most", '>', n.hi)
+				n.hi = c.intBound(n, s, maxT, "maximum", invalid.Maximum, "must be at most", '>', n.hi)
 			}
 		}
 	} else {
 		if hasMin {
-			n.checks = append(n.checks, c.numCheck(s, minT, "minimum", CodeMinimum, "must be at least", '<', false))
+			n.checks = append(n.checks, c.numCheck(s, minT, "minimum", invalid.Minimum, "must be at least", '<', false))
 		}
 		if hasMax {
-			n.checks = append(n.checks, c.numCheck(s, maxT, "maximum", CodeMaximum, "must be at most", '>', false))
+			n.checks = append(n.checks, c.numCheck(s, maxT, "maximum", invalid.Maximum, "must be at most", '>', false))
 		}
 	}
 	if hasExMin {
-		n.checks = append(n.checks, c.numCheck(s, exMinT, "exclusiveMinimum", CodeExclusiveMinimum, "must be greater than", '[', integer))
+		n.checks = append(n.checks, c.numCheck(s, exMinT, "exclusiveMinimum", invalid.ExclusiveMinimum, "must be greater than", '[', integer))
 	}
 	if hasExMax {
-		n.checks = append(n.checks, c.numCheck(s, exMaxT, "exclusiveMaximum", CodeExclusiveMaximum, "must be less than", ']', integer))
+		n.checks = append(n.checks, c.numCheck(s, exMaxT, "exclusiveMaximum", invalid.ExclusiveMaximum, "must be less than", ']', integer))
 	}
 	if hasMult {
 		q, ok := parseDecimal([]byte(multT))
@@ -877,7 +878,7 @@ func (c *compiler) numberNode(n *node, s *jv, integer bool) {
 // checks (keep when the bound checks nothing an int64 could break). A bound past the
 // int64 range on the side that holds no int64 (a minimum of 1e30, a maximum of -1e30),
 // and one with a fraction, become a check of n, made as numbers are compared.
-func (c *compiler) intBound(n *node, s *jv, text, kw string, code Code, msg string, op byte, keep int64) int64 {
+func (c *compiler) intBound(n *node, s *jv, text, kw string, code invalid.Code, msg string, op byte, keep int64) int64 {
 	neg, mag, ok, overflow := integerDigits([]byte(text))
 	switch {
 	case ok && !overflow && !neg && mag <= math.MaxInt64:
@@ -891,7 +892,7 @@ func (c *compiler) intBound(n *node, s *jv, text, kw string, code Code, msg stri
 	return keep
 }
 
-func (c *compiler) numCheck(s *jv, text, kw string, code Code, msg string, op byte, integer bool) numCheck {
+func (c *compiler) numCheck(s *jv, text, kw string, code invalid.Code, msg string, op byte, integer bool) numCheck {
 	ch := numCheck{code: code, msg: msg + " " + text, op: op}
 	dec, ok := parseDecimal([]byte(text))
 	if !ok {
@@ -1015,14 +1016,14 @@ func (c *compiler) enumConst(n *node, s *jv, typ string) {
 	}
 	if v, ok := s.get("const"); ok {
 		kw, vals = "const", []*jv{v}
-		n.enumCode = CodeConst
+		n.enumCode = invalid.Const
 	} else if v, ok := s.get("enum"); ok {
 		if v.kind != 'a' || len(v.items) == 0 {
 			c.fail(s, "enum", "enum", "must be a non-empty list")
 			return
 		}
 		vals = v.items
-		n.enumCode = CodeEnum
+		n.enumCode = invalid.Enum
 	} else {
 		return
 	}

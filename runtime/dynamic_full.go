@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
@@ -48,7 +49,7 @@ type fnode struct {
 
 	typeMsg  string // "must be a string or null"
 	enum     []*jv  // enum, or the one value of const
-	enumCode Code
+	enumCode invalid.Code
 	enumMsg  string
 	constv   *jv // const, checked beside enum; nil when absent
 	constMsg string
@@ -205,7 +206,7 @@ var typeBits = map[string]uint8{
 type fbound struct {
 	dec  decimal
 	op   byte // '<' fails below, '>' above, '[' at or below, ']' at or above
-	code Code
+	code invalid.Code
 	msg  string
 }
 
@@ -612,7 +613,7 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 			c.fail(s, k, k, "must be a non-empty list")
 			return
 		}
-		n.enum, n.hasEnum, n.enumCode = v.items, true, CodeEnum
+		n.enum, n.hasEnum, n.enumCode = v.items, true, invalid.Enum
 	case "const":
 		n.constv, n.constMsg = v, oneOfMessage([]string{string(v.compact())})
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
@@ -624,13 +625,13 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 		b := fbound{dec: x}
 		switch k {
 		case "minimum":
-			b.op, b.code, b.msg = '<', CodeMinimum, "must be at least "+v.str
+			b.op, b.code, b.msg = '<', invalid.Minimum, "must be at least "+v.str
 		case "maximum":
-			b.op, b.code, b.msg = '>', CodeMaximum, "must be at most "+v.str
+			b.op, b.code, b.msg = '>', invalid.Maximum, "must be at most "+v.str
 		case "exclusiveMinimum":
-			b.op, b.code, b.msg = '[', CodeExclusiveMinimum, "must be greater than "+v.str
+			b.op, b.code, b.msg = '[', invalid.ExclusiveMinimum, "must be greater than "+v.str
 		default:
-			b.op, b.code, b.msg = ']', CodeExclusiveMaximum, "must be less than "+v.str
+			b.op, b.code, b.msg = ']', invalid.ExclusiveMaximum, "must be less than "+v.str
 		}
 		n.nums().bounds = append(n.nums().bounds, b)
 	case "multipleOf":

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -242,7 +243,7 @@ func FuzzInt(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, min, max int64) {
 		d := NewDecoder([]byte(s), Limits{})
 		got, ok := d.Int(min, max)
-		var viol Code
+		var viol invalid.Code
 		if vs := d.Violations(); len(vs) > 0 {
 			viol = vs[0].Code
 		}
@@ -265,7 +266,7 @@ func FuzzInt(f *testing.F) {
 			var r big.Rat
 			r.SetString(num)
 			if !r.IsInt() {
-				if ok || viol != CodeType {
+				if ok || viol != invalid.Type {
 					t.Fatalf("Int(%q) = %d, %v (%s), want a type violation", s, got, ok, viol)
 				}
 				return
@@ -275,15 +276,15 @@ func FuzzInt(f *testing.F) {
 		n, err := strconv.ParseInt(num, 10, 64)
 		switch {
 		case err != nil:
-			if ok || viol != CodeRange {
+			if ok || viol != invalid.Range {
 				t.Fatalf("Int(%q) = %d, %v (%s), want a range violation", s, got, ok, viol)
 			}
 		case n < min:
-			if ok || viol != CodeMinimum {
+			if ok || viol != invalid.Minimum {
 				t.Fatalf("Int(%q, %d, %d) = %d, %v (%s), want a minimum violation", s, min, max, got, ok, viol)
 			}
 		case n > max:
-			if ok || viol != CodeMaximum {
+			if ok || viol != invalid.Maximum {
 				t.Fatalf("Int(%q, %d, %d) = %d, %v (%s), want a maximum violation", s, min, max, got, ok, viol)
 			}
 		default:

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/safetext"
 )
 
@@ -22,7 +23,7 @@ func TestViolationPathsStayOnTheirLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []Violation
+	var got []invalid.Violation
 	ts = ts.WithObserver(func(_ context.Context, e Event) { got = e.Violations })
 	for _, tc := range []struct{ args, want string }{
 		{`{"a\nb":"x"}`, `/a\nb: must be at least 3 characters long`},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -378,7 +379,7 @@ func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name 
 	if tool != nil {
 		ev.Groups = tool.Groups
 	}
-	var ae *ArgumentError
+	var ae *invalid.ArgumentError
 	switch {
 	case errors.As(res.Err, &ae):
 		// The violations' text holds values the model sent: keep only paths and rules.
@@ -415,7 +416,7 @@ func (ts *Toolset) decode(e entry, args []byte) (run Invocation, err error) {
 	d.Reset(args, ts.cfg.limits)
 	run = e.dispatch(e.index, d)
 	if run == nil || d.Failed() {
-		return nil, &ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
+		return nil, &invalid.ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
 	}
 	return run, nil
 }

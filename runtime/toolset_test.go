@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"strings"
 	"sync"
 	"testing"
@@ -121,8 +122,8 @@ func TestCallKeepsInternalErrorsForLogs(t *testing.T) {
 		t.Errorf("Err = %v, want the panic value and its stack", r.Err)
 	}
 	r = ts.Call(context.Background(), "echo", []byte(`{}`))
-	var ae *ArgumentError
-	if !errors.As(r.Err, &ae) || len(ae.Violations) != 1 || ae.Violations[0].Code != CodeRequired {
+	var ae *invalid.ArgumentError
+	if !errors.As(r.Err, &ae) || len(ae.Violations) != 1 || ae.Violations[0].Code != invalid.Required {
 		t.Errorf("Err = %#v, want an *ArgumentError with one required violation", r.Err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
@@ -33,13 +34,13 @@ func (d *Decoder) BeginUnion(tag string, values ...string) int {
 			d.skipObject()
 			if !d.broken {
 				// Not malformed after all, to the decoder: the tag was not found.
-				d.failTag(tag, CodeRequired, "missing required property: it says which kind of object this is, "+d.quoteValues(values), "")
+				d.failTag(tag, invalid.Required, "missing required property: it says which kind of object this is, "+d.quoteValues(values), "")
 			}
 			return -1
 		}
 	}
 	if val < 0 {
-		d.failTag(tag, CodeRequired, "missing required property: it says which kind of object this is, "+d.quoteValues(values), "")
+		d.failTag(tag, invalid.Required, "missing required property: it says which kind of object this is, "+d.quoteValues(values), "")
 		d.skipObject()
 		return -1
 	}
@@ -52,7 +53,7 @@ func (d *Decoder) BeginUnion(tag string, values ...string) int {
 		}
 		raw := d.data[start:d.pos]
 		d.pos = back
-		d.failTag(tag, CodeType, "must be a string: "+d.quoteValues(values), describe(raw))
+		d.failTag(tag, invalid.Type, "must be a string: "+d.quoteValues(values), describe(raw))
 		d.skipObject()
 		return -1
 	}
@@ -68,7 +69,7 @@ func (d *Decoder) BeginUnion(tag string, values ...string) int {
 			return i
 		}
 	}
-	d.failTag(tag, CodeEnum, oneOfMessage(quoteAll(values)), describe(d.data[start:end]))
+	d.failTag(tag, invalid.Enum, oneOfMessage(quoteAll(values)), describe(d.data[start:end]))
 	d.skipObject()
 	return -1
 }
@@ -94,14 +95,14 @@ func quoteAll(values []string) []string {
 
 // failTag records a violation of the union's tag property in the object being read;
 // got shows its value, unless the object is sensitive.
-func (d *Decoder) failTag(tag string, code Code, message, got string) {
+func (d *Decoder) failTag(tag string, code invalid.Code, message, got string) {
 	if d.failing() {
 		return
 	}
 	if d.sensitive() {
 		got = ""
 	}
-	d.add(Violation{Path: d.pointer() + "/" + shownName(tag), Code: code, Message: message, Got: got})
+	d.add(invalid.Violation{Path: d.pointer() + "/" + shownName(tag), Code: code, Message: message, Got: got})
 }
 
 // skipObject skips the rest of the object being read, checking only that it is well

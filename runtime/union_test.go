@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"strings"
 	"testing"
 )
@@ -133,7 +134,7 @@ func TestUnionDepthLimit(t *testing.T) {
 		d.Finish()
 		tooDeep := false
 		for _, v := range d.Violations() {
-			tooDeep = tooDeep || v.Code == CodeTooDeep
+			tooDeep = tooDeep || v.Code == invalid.TooDeep
 		}
 		if tooDeep != (extra == 1) {
 			t.Errorf("%d levels with a limit of %d: violations %v", limit+extra, limit, d.Violations())

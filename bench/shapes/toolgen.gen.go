@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -149,7 +150,7 @@ func toolgenDecodeLogQuery(d *runtime.Decoder, v *LogQuery) {
 			if d.Property(&seen[0], "service", runtime.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[a-z][a-z0-9-]*[a-z0-9]$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[a-z][a-z0-9-]*[a-z0-9]$")
 					}
 					v.Service = s
 				}
@@ -186,7 +187,7 @@ func toolgenDecodeLogQuery(d *runtime.Decoder, v *LogQuery) {
 					case "fatal":
 						v.Level = Fatal
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"debug\", \"info\", \"warn\", \"error\", \"fatal\"")
+						d.Fail(invalid.Enum, "must be one of \"debug\", \"info\", \"warn\", \"error\", \"fatal\"")
 					}
 				}
 				d.Leave()
@@ -200,7 +201,7 @@ func toolgenDecodeLogQuery(d *runtime.Decoder, v *LogQuery) {
 					case "desc":
 						v.Order = Desc
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"asc\", \"desc\"")
+						d.Fail(invalid.Enum, "must be one of \"asc\", \"desc\"")
 					}
 				}
 				d.Leave()
@@ -295,7 +296,7 @@ func toolgenDecodeAlarmArgs(d *runtime.Decoder, v *AlarmArgs) {
 					case "buzzer":
 						v.Tone = Buzzer
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"chime\", \"birdsong\", \"radio\", \"buzzer\"")
+						d.Fail(invalid.Enum, "must be one of \"chime\", \"birdsong\", \"radio\", \"buzzer\"")
 					}
 				}
 				d.Leave()
@@ -354,10 +355,10 @@ func toolgenDecodeContact(d *runtime.Decoder, v *Contact) {
 			if d.Property(&seen[3], "score", runtime.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0")
+						d.Fail(invalid.Minimum, "must be at least 0")
 					}
 					if f > 100 {
-						d.Fail(runtime.CodeMaximum, "must be at most 100")
+						d.Fail(invalid.Maximum, "must be at most 100")
 					}
 					v.Score = f
 				}

@@ -10,6 +10,7 @@ import (
 
 	other "github.com/toolgen/toolgen/internal/conformance/other"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -356,7 +357,7 @@ func toolgenDecodeArgsFail(d *runtime.Decoder, v *toolgenArgsFail) {
 					case "slow":
 						v.how = "slow"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"safe\", \"internal\", \"panic\", \"slow\"")
+						d.Fail(invalid.Enum, "must be one of \"safe\", \"internal\", \"panic\", \"slow\"")
 					}
 				}
 				d.Leave()
@@ -421,7 +422,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 					case "blue":
 						v.color = Blue
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"blue\"")
+						d.Fail(invalid.Enum, "must be one of \"red\", \"green\", \"blue\"")
 					}
 				}
 				d.Leave()
@@ -458,7 +459,7 @@ func toolgenDecodeArgsStoreLookup(d *runtime.Decoder, v *toolgenArgsStoreLookup)
 			if d.Property(&seen[0], "key", runtime.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[a-z]+$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[a-z]+$")
 					}
 					v.key = s
 				}
@@ -492,7 +493,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 					case "c d":
 						v.Enum = "c d"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\", \"c d\"")
+						d.Fail(invalid.Enum, "must be one of \"a\", \"b\", \"c d\"")
 					}
 				}
 				d.Leave()
@@ -504,7 +505,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 					case 1, 2, 3:
 						v.IntEnum = int(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 1, 2, 3")
+						d.Fail(invalid.Enum, "must be one of 1, 2, 3")
 					}
 				}
 				d.Leave()
@@ -516,7 +517,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 					case "fixed":
 						v.Const = "fixed"
 					default:
-						d.Fail(runtime.CodeConst, "must be \"fixed\"")
+						d.Fail(invalid.Const, "must be \"fixed\"")
 					}
 				}
 				d.Leave()
@@ -554,7 +555,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 					case "blue":
 						v.DefaultEnum = Blue
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"blue\"")
+						d.Fail(invalid.Enum, "must be one of \"red\", \"green\", \"blue\"")
 					}
 				}
 				d.Leave()
@@ -577,7 +578,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 			if d.Property(&seen[9], "exclMin", runtime.Optional) {
 				if f, ok := d.Float(64); ok {
 					if f <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					v.ExclMin = f
 				}
@@ -587,7 +588,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 			if d.Property(&seen[10], "exclMax", runtime.Optional) {
 				if f, ok := d.Float(64); ok {
 					if f >= 1 {
-						d.Fail(runtime.CodeExclusiveMaximum, "must be less than 1")
+						d.Fail(invalid.ExclusiveMaximum, "must be less than 1")
 					}
 					v.ExclMax = f
 				}
@@ -597,7 +598,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 			if d.Property(&seen[11], "multInt", runtime.Optional) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					if n%5 != 0 {
-						d.Fail(runtime.CodeMultipleOf, "must be a multiple of 5")
+						d.Fail(invalid.MultipleOf, "must be a multiple of 5")
 					}
 					v.MultInt = int(n)
 				}
@@ -631,7 +632,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 			if d.Property(&seen[15], "pattern", runtime.Optional) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch1(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{2}\\d$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{2}\\d$")
 					}
 					v.Pattern = s
 				}
@@ -641,7 +642,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 			if d.Property(&seen[16], "comma", runtime.Optional) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch2(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^a,b$")
+						d.Fail(invalid.Pattern, "must match the pattern ^a,b$")
 					}
 					v.Comma = s
 				}
@@ -796,7 +797,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 							case "blue":
 								*e = Blue
 							default:
-								d.Fail(runtime.CodeEnum, "must be one of \"red\", \"blue\"")
+								d.Fail(invalid.Enum, "must be one of \"red\", \"blue\"")
 							}
 						}
 					}
@@ -1129,7 +1130,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 					case "blue":
 						v.Color = Blue
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"blue\"")
+						d.Fail(invalid.Enum, "must be one of \"red\", \"green\", \"blue\"")
 					}
 				}
 				d.Leave()
@@ -1141,7 +1142,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 					case 1, 2:
 						v.Level = other.Level(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+						d.Fail(invalid.Enum, "must be one of 1, 2")
 					}
 				}
 				d.Leave()

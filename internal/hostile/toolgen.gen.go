@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -401,7 +402,7 @@ func toolgenDecodeConnectRequest(d *runtime.Decoder, v *ConnectRequest) {
 					case "replica":
 						v.Backend = "replica"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"primary\", \"replica\"")
+						d.Fail(invalid.Enum, "must be one of \"primary\", \"replica\"")
 					}
 				}
 				d.Leave()
@@ -447,7 +448,7 @@ func toolgenDecodeExplodeRequest(d *runtime.Decoder, v *ExplodeRequest) {
 					case "index":
 						v.Kind = PanicIndex
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"string\", \"nil\", \"error\", \"index\"")
+						d.Fail(invalid.Enum, "must be one of \"string\", \"nil\", \"error\", \"index\"")
 					}
 				}
 				d.Leave()
@@ -483,10 +484,10 @@ func toolgenDecodePaymentRequest(d *runtime.Decoder, v *PaymentRequest) {
 			if d.Property(&seen[0], "amount", runtime.Required) {
 				if f, ok := d.Float(64); ok {
 					if f > 1000000 {
-						d.Fail(runtime.CodeMaximum, "must be at most 1000000")
+						d.Fail(invalid.Maximum, "must be at most 1000000")
 					}
 					if f <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					d.MultipleOf("0.01")
 					v.Amount = f
@@ -497,10 +498,10 @@ func toolgenDecodePaymentRequest(d *runtime.Decoder, v *PaymentRequest) {
 			if d.Property(&seen[1], "rate", runtime.Optional) {
 				if f, ok := d.Float(64); ok {
 					if f < 0 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0")
+						d.Fail(invalid.Minimum, "must be at least 0")
 					}
 					if f > 30 {
-						d.Fail(runtime.CodeMaximum, "must be at most 30")
+						d.Fail(invalid.Maximum, "must be at most 30")
 					}
 					d.MultipleOf("0.25")
 					v.Rate = f
@@ -595,7 +596,7 @@ func toolgenDecodeStoreRequest(d *runtime.Decoder, v *StoreRequest) {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 64)
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[a-z0-9_-]+$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[a-z0-9_-]+$")
 					}
 					v.Name = s
 				}

@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -309,7 +310,7 @@ func toolgenDecodeRect(d *runtime.Decoder, v *Rect) {
 			if d.Property(&seen[0], "width", runtime.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0")
+						d.Fail(invalid.Minimum, "must be at least 0")
 					}
 					v.Width = f
 				}
@@ -319,7 +320,7 @@ func toolgenDecodeRect(d *runtime.Decoder, v *Rect) {
 			if d.Property(&seen[1], "height", runtime.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0")
+						d.Fail(invalid.Minimum, "must be at least 0")
 					}
 					v.Height = f
 				}
@@ -342,7 +343,7 @@ func toolgenDecodeRect(d *runtime.Decoder, v *Rect) {
 					case "cm":
 						v.Unit = "cm"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"m\", \"cm\"")
+						d.Fail(invalid.Enum, "must be one of \"m\", \"cm\"")
 					}
 				}
 				d.Leave()
@@ -469,7 +470,7 @@ func toolgenDecodeCircleInShape(d *runtime.Decoder, v *Circle) {
 			if d.Property(&seen[1], "radius", runtime.Required) {
 				if f, ok := d.Float(64); ok {
 					if f <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					v.Radius = f
 				}
@@ -499,7 +500,7 @@ func toolgenDecodeRectInShape(d *runtime.Decoder, v *Rect) {
 			if d.Property(&seen[1], "width", runtime.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0")
+						d.Fail(invalid.Minimum, "must be at least 0")
 					}
 					v.Width = f
 				}
@@ -509,7 +510,7 @@ func toolgenDecodeRectInShape(d *runtime.Decoder, v *Rect) {
 			if d.Property(&seen[2], "height", runtime.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0")
+						d.Fail(invalid.Minimum, "must be at least 0")
 					}
 					v.Height = f
 				}
@@ -532,7 +533,7 @@ func toolgenDecodeRectInShape(d *runtime.Decoder, v *Rect) {
 					case "cm":
 						v.Unit = "cm"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"m\", \"cm\"")
+						d.Fail(invalid.Enum, "must be one of \"m\", \"cm\"")
 					}
 				}
 				d.Leave()
@@ -618,7 +619,7 @@ func toolgenDecodePINInSecret(d *runtime.Decoder, v *PIN) {
 			if d.Property(&seen[1], "code", runtime.Sensitive) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[0-9]{4}$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[0-9]{4}$")
 					}
 					v.Code = s
 				}

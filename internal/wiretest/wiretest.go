@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // Tools returns the tools of Toolset, in this order: boom, which panics; fail, which
@@ -78,7 +79,7 @@ func Toolset() *runtime.Toolset {
 	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) runtime.Invocation {
 		raw, ok := d.Raw()
 		if ok && raw[0] != '{' {
-			d.Fail(runtime.CodeType, "must be an object")
+			d.Fail(invalid.Type, "must be an object")
 		}
 		if !d.Finish() {
 			return nil

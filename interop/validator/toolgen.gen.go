@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -2577,7 +2578,7 @@ func toolgenDecodeBoolOptRequired(d *runtime.Decoder, v *BoolOptRequired) {
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if b, ok := d.Bool(); ok {
 					if !b {
-						d.Fail(runtime.CodeConst, "must be true")
+						d.Fail(invalid.Const, "must be true")
 					}
 					v.V = b
 				}
@@ -2604,7 +2605,7 @@ func toolgenDecodeBoolRequired(d *runtime.Decoder, v *BoolRequired) {
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if b, ok := d.Bool(); ok {
 					if !b {
-						d.Fail(runtime.CodeConst, "must be true")
+						d.Fail(invalid.Const, "must be true")
 					}
 					v.V = b
 				}
@@ -2677,10 +2678,10 @@ func toolgenDecodeFloatGtLt(d *runtime.Decoder, v *FloatGtLt) {
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if f, ok := d.Float(64); ok {
 					if f <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					if f >= 1.5 {
-						d.Fail(runtime.CodeExclusiveMaximum, "must be less than 1.5")
+						d.Fail(invalid.ExclusiveMaximum, "must be less than 1.5")
 					}
 					v.V = f
 				}
@@ -2707,7 +2708,7 @@ func toolgenDecodeFloatMin(d *runtime.Decoder, v *FloatMin) {
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0.5 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0.5")
+						d.Fail(invalid.Minimum, "must be at least 0.5")
 					}
 					v.V = f
 				}
@@ -2734,7 +2735,7 @@ func toolgenDecodeFloatOptGtNeg(d *runtime.Decoder, v *FloatOptGtNeg) {
 			if d.Property(&seen[0], "v", runtime.Optional) {
 				if f, ok := d.Float(64); ok {
 					if f <= -0.5 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than -0.5")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than -0.5")
 					}
 					v.V = f
 				}
@@ -2758,7 +2759,7 @@ func toolgenDecodeFloatOptMaxNeg(d *runtime.Decoder, v *FloatOptMaxNeg) {
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if f, ok := d.Float(64); ok {
 					if f > -0.5 {
-						d.Fail(runtime.CodeMaximum, "must be at most -0.5")
+						d.Fail(invalid.Maximum, "must be at most -0.5")
 					}
 					v.V = f
 				}
@@ -2785,7 +2786,7 @@ func toolgenDecodeFloatOptMin(d *runtime.Decoder, v *FloatOptMin) {
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0.5 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0.5")
+						d.Fail(invalid.Minimum, "must be at least 0.5")
 					}
 					v.V = f
 				}
@@ -2861,10 +2862,10 @@ func toolgenDecodeIntGtLt(d *runtime.Decoder, v *IntGtLt) {
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					if n <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					if n >= 10 {
-						d.Fail(runtime.CodeExclusiveMaximum, "must be less than 10")
+						d.Fail(invalid.ExclusiveMaximum, "must be less than 10")
 					}
 					v.V = int(n)
 				}
@@ -2963,7 +2964,7 @@ func toolgenDecodeIntOneof(d *runtime.Decoder, v *IntOneof) {
 					case 200, 404:
 						v.V = int(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 200, 404")
+						d.Fail(invalid.Enum, "must be one of 200, 404")
 					}
 				}
 				d.Leave()
@@ -2989,7 +2990,7 @@ func toolgenDecodeIntOptGtNeg(d *runtime.Decoder, v *IntOptGtNeg) {
 			if d.Property(&seen[0], "v", runtime.Optional) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					if n <= -1 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than -1")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than -1")
 					}
 					v.V = int(n)
 				}
@@ -3013,7 +3014,7 @@ func toolgenDecodeIntOptGtZero(d *runtime.Decoder, v *IntOptGtZero) {
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					if n <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					v.V = int(n)
 				}
@@ -3109,7 +3110,7 @@ func toolgenDecodeIntOptLtZero(d *runtime.Decoder, v *IntOptLtZero) {
 			if d.Property(&seen[0], "v", runtime.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					if n >= 0 {
-						d.Fail(runtime.CodeExclusiveMaximum, "must be less than 0")
+						d.Fail(invalid.ExclusiveMaximum, "must be less than 0")
 					}
 					v.V = int(n)
 				}
@@ -3184,7 +3185,7 @@ func toolgenDecodeIntOptOneof(d *runtime.Decoder, v *IntOptOneof) {
 					case 1, 2:
 						v.V = int(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+						d.Fail(invalid.Enum, "must be one of 1, 2")
 					}
 				}
 				d.Leave()
@@ -3213,7 +3214,7 @@ func toolgenDecodeIntOptOneofZero(d *runtime.Decoder, v *IntOptOneofZero) {
 					case 0, 1:
 						v.V = int(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 0, 1")
+						d.Fail(invalid.Enum, "must be one of 0, 1")
 					}
 				}
 				d.Leave()
@@ -3996,7 +3997,7 @@ func toolgenDecodeSliceDiveOneof(d *runtime.Decoder, v *SliceDiveOneof) {
 							case "b":
 								*e = "b"
 							default:
-								d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\"")
+								d.Fail(invalid.Enum, "must be one of \"a\", \"b\"")
 							}
 						}
 					}
@@ -4900,7 +4901,7 @@ func toolgenDecodeStrOneof(d *runtime.Decoder, v *StrOneof) {
 					case "sky blue":
 						v.V = "sky blue"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"sky blue\"")
+						d.Fail(invalid.Enum, "must be one of \"red\", \"green\", \"sky blue\"")
 					}
 				}
 				d.Leave()
@@ -5174,7 +5175,7 @@ func toolgenDecodeStrOptOneof(d *runtime.Decoder, v *StrOptOneof) {
 					case "b":
 						v.V = "b"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\"")
+						d.Fail(invalid.Enum, "must be one of \"a\", \"b\"")
 					}
 				}
 				d.Leave()
@@ -5205,7 +5206,7 @@ func toolgenDecodeStrOptOneofEmpty(d *runtime.Decoder, v *StrOptOneofEmpty) {
 					case "a":
 						v.V = "a"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"\", \"a\"")
+						d.Fail(invalid.Enum, "must be one of \"\", \"a\"")
 					}
 				}
 				d.Leave()

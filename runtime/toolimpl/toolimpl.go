@@ -21,6 +21,7 @@ import (
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/lists"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // The range of versions of generated code that this runtime supports. Generated code of
@@ -140,7 +141,7 @@ func UniqueValues[K ~string, V comparable](d *runtime.Decoder, m map[K]V) {
 // on a signed number, a float or a time.Duration).
 func NotZero[T int64 | uint64 | float64 | time.Duration](d *runtime.Decoder, v T) {
 	if v == 0 {
-		d.Fail(runtime.CodeNotZero, "must not be 0")
+		d.Fail(invalid.NotZero, "must not be 0")
 	}
 }
 
@@ -148,7 +149,7 @@ func NotZero[T int64 | uint64 | float64 | time.Duration](d *runtime.Decoder, v T
 // on a time.Time).
 func NotZeroTime(d *runtime.Decoder, t time.Time) {
 	if t.IsZero() {
-		d.Fail(runtime.CodeNotZero, "must not be the zero time (0001-01-01T00:00:00Z)")
+		d.Fail(invalid.NotZero, "must not be the zero time (0001-01-01T00:00:00Z)")
 	}
 }
 
@@ -173,7 +174,7 @@ func NewPattern(src string) *Pattern {
 func Match(d *runtime.Decoder, s string, p *Pattern) {
 	p.once.Do(func() { p.re, _ = runtime.CompilePattern(p.src) })
 	if p.re == nil || !p.re.MatchString(s) {
-		d.Fail(runtime.CodePattern, p.message)
+		d.Fail(invalid.Pattern, p.message)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // The differential tests of the generated decoders: every argument text is decoded by
@@ -64,7 +65,7 @@ func closeAccountSubject(t testing.TB) difftest.Subject[CloseRequest] {
 	return difftest.Subject[CloseRequest]{
 		Tool:        "close_account",
 		InputSchema: inputSchema(t, "close_account"),
-		Decode: func(args []byte) (CloseRequest, []runtime.Violation, bool) {
+		Decode: func(args []byte) (CloseRequest, []invalid.Violation, bool) {
 			d := runtime.NewDecoder(args, runtime.Limits{})
 			var v CloseRequest
 			toolgenDecodeCloseRequest(d, &v)
@@ -91,7 +92,7 @@ func getTransactionsSubject(t testing.TB) difftest.Subject[getTransactionsArgs] 
 	return difftest.Subject[getTransactionsArgs]{
 		Tool:        "get_transactions",
 		InputSchema: inputSchema(t, "get_transactions"),
-		Decode: func(args []byte) (getTransactionsArgs, []runtime.Violation, bool) {
+		Decode: func(args []byte) (getTransactionsArgs, []invalid.Violation, bool) {
 			d := runtime.NewDecoder(args, runtime.Limits{})
 			var v toolgenArgsGetTransactions
 			toolgenDecodeArgsGetTransactions(d, &v)
@@ -237,7 +238,7 @@ func TestClosedByNeverSet(t *testing.T) {
 		}
 		var unknown bool
 		for _, viol := range d.Violations() {
-			if viol.Code == runtime.CodeUnknownProperty {
+			if viol.Code == invalid.UnknownProperty {
 				unknown = true
 			}
 		}

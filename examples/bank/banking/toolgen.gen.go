@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -165,7 +166,7 @@ func toolgenDecodeCloseRequest(d *runtime.Decoder, v *CloseRequest) {
 			if d.Property(&seen[1], "confirm", runtime.Required) {
 				if b, ok := d.Bool(); ok {
 					if !b {
-						d.Fail(runtime.CodeConst, "must be true")
+						d.Fail(invalid.Const, "must be true")
 					}
 					v.Confirm = b
 				}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -147,7 +148,7 @@ func toolgenDecodeHealthQuery(d *runtime.Decoder, v *HealthQuery) {
 					case "tomas":
 						v.NPC = Tomas
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"borin\", \"mira\", \"tomas\"")
+						d.Fail(invalid.Enum, "must be one of \"borin\", \"mira\", \"tomas\"")
 					}
 				}
 				d.Leave()
@@ -180,7 +181,7 @@ func toolgenDecodeQuestOffer(d *runtime.Decoder, v *QuestOffer) {
 					case "tomas":
 						v.NPC = Tomas
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"borin\", \"mira\", \"tomas\"")
+						d.Fail(invalid.Enum, "must be one of \"borin\", \"mira\", \"tomas\"")
 					}
 				}
 				d.Leave()
@@ -196,7 +197,7 @@ func toolgenDecodeQuestOffer(d *runtime.Decoder, v *QuestOffer) {
 					case "night_watch":
 						v.Quest = NightWatch
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"rat_hunt\", \"lost_ring\", \"night_watch\"")
+						d.Fail(invalid.Enum, "must be one of \"rat_hunt\", \"lost_ring\", \"night_watch\"")
 					}
 				}
 				d.Leave()
@@ -250,7 +251,7 @@ func toolgenDecodeDoorRequest(d *runtime.Decoder, v *DoorRequest) {
 					case "tower":
 						v.Door = Tower
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"gate\", \"cellar\", \"tower\"")
+						d.Fail(invalid.Enum, "must be one of \"gate\", \"cellar\", \"tower\"")
 					}
 				}
 				d.Leave()

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -109,7 +110,7 @@ func toolgenDecodeArgsPayInvoice(d *runtime.Decoder, v *toolgenArgsPayInvoice) {
 			if d.Property(&seen[0], "invoice", runtime.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^inv-[0-9]+$")
+						d.Fail(invalid.Pattern, "must match the pattern ^inv-[0-9]+$")
 					}
 					v.invoice = s
 				}
@@ -161,7 +162,7 @@ func toolgenDecodeCardInPaymentMethod(d *runtime.Decoder, v *Card) {
 			if d.Property(&seen[1], "number", runtime.Sensitive) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch1(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[0-9]{12,19}$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[0-9]{12,19}$")
 					}
 					v.Number = s
 				}
@@ -210,7 +211,7 @@ func toolgenDecodeBankTransferInPaymentMethod(d *runtime.Decoder, v *BankTransfe
 			if d.Property(&seen[1], "iban", runtime.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch2(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$")
 					}
 					v.IBAN = s
 				}

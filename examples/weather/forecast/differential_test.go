@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // The differential tests of the generated decoders: every argument text is decoded by
@@ -60,7 +61,7 @@ func getWeatherSubject(t testing.TB) difftest.Subject[Query] {
 	return difftest.Subject[Query]{
 		Tool:        "get_weather",
 		InputSchema: inputSchema(t, "get_weather"),
-		Decode: func(args []byte) (Query, []runtime.Violation, bool) {
+		Decode: func(args []byte) (Query, []invalid.Violation, bool) {
 			d := runtime.NewDecoder(args, runtime.Limits{})
 			var v Query
 			toolgenDecodeQuery(d, &v)
@@ -80,7 +81,7 @@ func helloWorldSubject(t testing.TB) difftest.Subject[helloWorldArgs] {
 	return difftest.Subject[helloWorldArgs]{
 		Tool:        "hello_world",
 		InputSchema: inputSchema(t, "hello_world"),
-		Decode: func(args []byte) (helloWorldArgs, []runtime.Violation, bool) {
+		Decode: func(args []byte) (helloWorldArgs, []invalid.Violation, bool) {
 			d := runtime.NewDecoder(args, runtime.Limits{})
 			var v toolgenArgsHelloWorld
 			toolgenDecodeArgsHelloWorld(d, &v)

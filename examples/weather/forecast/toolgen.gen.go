@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -171,7 +172,7 @@ func toolgenDecodeQuery(d *runtime.Decoder, v *Query) {
 					case "fahrenheit":
 						v.Unit = Fahrenheit
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"celsius\", \"fahrenheit\"")
+						d.Fail(invalid.Enum, "must be one of \"celsius\", \"fahrenheit\"")
 					}
 				}
 				d.Leave()

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -213,7 +214,7 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 			if d.Property(&seen[3], "account", runtime.Sensitive) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{2}[0-9]+$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{2}[0-9]+$")
 					}
 					v.Account = s
 				}

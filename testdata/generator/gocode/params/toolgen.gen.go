@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -147,7 +148,7 @@ func toolgenDecodeArgsAdd(d *runtime.Decoder, v *toolgenArgsAdd) {
 					case 100:
 						v.b = uint16(n)
 					default:
-						d.Fail(runtime.CodeConst, "must be 100")
+						d.Fail(invalid.Const, "must be 100")
 					}
 				}
 				d.Leave()
@@ -219,7 +220,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 							case "c d":
 								*e = "c d"
 							default:
-								d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\", \"c d\"")
+								d.Fail(invalid.Enum, "must be one of \"a\", \"b\", \"c d\"")
 							}
 						}
 					}
@@ -232,10 +233,10 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 			if d.Property(&seen[4], "ratio", runtime.Required) {
 				if f, ok := d.Float(32); ok {
 					if f > 1.5 {
-						d.Fail(runtime.CodeMaximum, "must be at most 1.5")
+						d.Fail(invalid.Maximum, "must be at most 1.5")
 					}
 					if f <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					d.MultipleOf("0.25")
 					v.ratio = float32(f)
@@ -250,7 +251,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 					case 1, 2:
 						*p = Level(n1)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+						d.Fail(invalid.Enum, "must be one of 1, 2")
 					}
 				}
 				d.Leave()
@@ -294,7 +295,7 @@ func toolgenDecodeArgsPick(d *runtime.Decoder, v *toolgenArgsPick) {
 					case 1, 2:
 						v.l = Level(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+						d.Fail(invalid.Enum, "must be one of 1, 2")
 					}
 				}
 				d.Leave()

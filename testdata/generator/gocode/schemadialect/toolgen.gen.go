@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -232,7 +233,7 @@ func toolgenDecodeMoney(d *runtime.Decoder, v *Money) {
 			if d.Property(&seen[1], "currency", runtime.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{3}$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{3}$")
 					}
 					v.Currency = s
 				}

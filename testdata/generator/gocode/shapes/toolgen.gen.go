@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -92,7 +93,7 @@ func toolgenDecodeArgsMove(d *runtime.Decoder, v *toolgenArgsMove) {
 							case 0, 1:
 								e = Mode(n1)
 							default:
-								d.Fail(runtime.CodeEnum, "must be one of 0, 1")
+								d.Fail(invalid.Enum, "must be one of 0, 1")
 							}
 						}
 						v.by[k] = e
@@ -108,7 +109,7 @@ func toolgenDecodeArgsMove(d *runtime.Decoder, v *toolgenArgsMove) {
 					case 0, 1:
 						v.mode = Mode(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 0, 1")
+						d.Fail(invalid.Enum, "must be one of 0, 1")
 					}
 				}
 				d.Leave()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -300,7 +301,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 			if d.Property(&seen[22], "escaped", runtime.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^\\d+$")
+						d.Fail(invalid.Pattern, "must match the pattern ^\\d+$")
 					}
 					v.Escaped = s
 				}

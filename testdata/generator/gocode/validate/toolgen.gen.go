@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -303,7 +304,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 					case "sky blue":
 						v.Color = "sky blue"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"sky blue\"")
+						d.Fail(invalid.Enum, "must be one of \"red\", \"green\", \"sky blue\"")
 					}
 				}
 				d.Leave()
@@ -317,7 +318,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 					case "c|d":
 						v.Esc = "c|d"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"a,b\", \"c|d\"")
+						d.Fail(invalid.Enum, "must be one of \"a,b\", \"c|d\"")
 					}
 				}
 				d.Leave()
@@ -568,10 +569,10 @@ func toolgenDecodeNumbers(d *runtime.Decoder, v *Numbers) {
 			if d.Property(&seen[1], "score", runtime.Required) {
 				if f, ok := d.Float(64); ok {
 					if f <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					if f >= 1.5 {
-						d.Fail(runtime.CodeExclusiveMaximum, "must be less than 1.5")
+						d.Fail(invalid.ExclusiveMaximum, "must be less than 1.5")
 					}
 					v.Score = f
 				}
@@ -603,7 +604,7 @@ func toolgenDecodeNumbers(d *runtime.Decoder, v *Numbers) {
 			if d.Property(&seen[5], "accept", runtime.Required) {
 				if b, ok := d.Bool(); ok {
 					if !b {
-						d.Fail(runtime.CodeConst, "must be true")
+						d.Fail(invalid.Const, "must be true")
 					}
 					v.Accept = b
 				}
@@ -616,7 +617,7 @@ func toolgenDecodeNumbers(d *runtime.Decoder, v *Numbers) {
 					case 200, 404:
 						v.Code = int(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 200, 404")
+						d.Fail(invalid.Enum, "must be one of 200, 404")
 					}
 				}
 				d.Leave()
@@ -693,7 +694,7 @@ func toolgenDecodeMixed(d *runtime.Decoder, v *Mixed) {
 					case "b":
 						v.Mode = "b"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\"")
+						d.Fail(invalid.Enum, "must be one of \"a\", \"b\"")
 					}
 				}
 				d.Leave()
@@ -799,7 +800,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 					case "b":
 						v.Pick = "b"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\"")
+						d.Fail(invalid.Enum, "must be one of \"a\", \"b\"")
 					}
 				}
 				d.Leave()
@@ -813,7 +814,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 					case "a":
 						v.Blank = "a"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"\", \"a\"")
+						d.Fail(invalid.Enum, "must be one of \"\", \"a\"")
 					}
 				}
 				d.Leave()

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -81,7 +82,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 					case "celsius":
 						v.Unit = Celsius
 					default:
-						d.Fail(runtime.CodeEnum, "must be \"celsius\"")
+						d.Fail(invalid.Enum, "must be \"celsius\"")
 					}
 				}
 				d.Leave()

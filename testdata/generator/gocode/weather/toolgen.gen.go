@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -95,7 +96,7 @@ func toolgenDecodeWeatherArgs(d *runtime.Decoder, v *WeatherArgs) {
 					case "fahrenheit":
 						v.Unit = Fahrenheit
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"celsius\", \"fahrenheit\"")
+						d.Fail(invalid.Enum, "must be one of \"celsius\", \"fahrenheit\"")
 					}
 				}
 				d.Leave()

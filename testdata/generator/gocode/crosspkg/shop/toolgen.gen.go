@@ -10,6 +10,7 @@ import (
 	catalog "example.com/x/catalog"
 	inventory "example.com/x/inventory"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -112,7 +113,7 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 					case "m":
 						v.Size = catalog.Medium
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"s\", \"m\"")
+						d.Fail(invalid.Enum, "must be one of \"s\", \"m\"")
 					}
 				}
 				d.Leave()
@@ -124,7 +125,7 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 					case 2:
 						v.Tier = catalog.Tier(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be 2")
+						d.Fail(invalid.Enum, "must be 2")
 					}
 				}
 				d.Leave()
@@ -159,7 +160,7 @@ func toolgenDecodeCatalogItem(d *runtime.Decoder, v *catalog.Item) {
 			if d.Property(&seen[0], "sku", runtime.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z0-9]+$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z0-9]+$")
 					}
 					v.SKU = s
 				}

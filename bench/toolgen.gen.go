@@ -59,7 +59,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// add_stock
@@ -114,11 +114,11 @@ func toolgenDecodeBatchRequest(d *runtime.Decoder, v *BatchRequest) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "items":
-			if d.Property(&seen[0], "items", runtime.Required) {
+			if d.Property(&seen[0], "items", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Items)
 					for d.NextItem() {
@@ -134,7 +134,7 @@ func toolgenDecodeBatchRequest(d *runtime.Decoder, v *BatchRequest) {
 			d.Unknown("items")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("items")
 	}
 }
@@ -144,11 +144,11 @@ func toolgenDecodeWeatherQuery(d *runtime.Decoder, v *WeatherQuery) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "city":
-			if d.Property(&seen[0], "city", runtime.Required) {
+			if d.Property(&seen[0], "city", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 80)
@@ -157,14 +157,14 @@ func toolgenDecodeWeatherQuery(d *runtime.Decoder, v *WeatherQuery) {
 				d.Leave()
 			}
 		case "days":
-			if d.Property(&seen[1], "days", runtime.Optional) {
+			if d.Property(&seen[1], "days", toolimpl.Optional) {
 				if n, ok := d.Int(1, 14); ok {
 					v.Days = int(n)
 				}
 				d.Leave()
 			}
 		case "unit":
-			if d.Property(&seen[2], "unit", runtime.Optional) {
+			if d.Property(&seen[2], "unit", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "celsius":
@@ -181,13 +181,13 @@ func toolgenDecodeWeatherQuery(d *runtime.Decoder, v *WeatherQuery) {
 			d.Unknown("city", "days", "unit")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("city")
 	}
-	if seen[1] != runtime.Present {
+	if seen[1] != toolimpl.Present {
 		v.Days = 1
 	}
-	if seen[2] != runtime.Present {
+	if seen[2] != toolimpl.Present {
 		v.Unit = Celsius
 	}
 }
@@ -197,11 +197,11 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [7]runtime.Presence
+	var seen [7]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "accountId":
-			if d.Property(&seen[0], "accountId", runtime.Required) {
+			if d.Property(&seen[0], "accountId", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 64)
@@ -210,26 +210,26 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 				d.Leave()
 			}
 		case "from":
-			if d.Property(&seen[1], "from", runtime.Required) {
+			if d.Property(&seen[1], "from", toolimpl.Required) {
 				if t, ok := d.Time(); ok {
 					v.From = t
 				}
 				d.Leave()
 			}
 		case "to":
-			if d.Property(&seen[2], "to", runtime.Required) {
+			if d.Property(&seen[2], "to", toolimpl.Required) {
 				if t, ok := d.Time(); ok {
 					v.To = t
 				}
 				d.Leave()
 			}
 		case "amount":
-			if d.Property(&seen[3], "amount", runtime.Required) {
+			if d.Property(&seen[3], "amount", toolimpl.Required) {
 				toolgenDecodeAmountRange(d, &v.Amount)
 				d.Leave()
 			}
 		case "categories":
-			if d.Property(&seen[4], "categories", runtime.Required) {
+			if d.Property(&seen[4], "categories", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Categories)
 					for d.NextItem() {
@@ -261,7 +261,7 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 				d.Leave()
 			}
 		case "merchant":
-			if d.Property(&seen[5], "merchant", runtime.Optional) {
+			if d.Property(&seen[5], "merchant", toolimpl.Optional) {
 				p := toolimpl.New(&v.Merchant)
 				if s1, ok := d.String(); ok {
 					d.MinLength(s1, 1)
@@ -271,7 +271,7 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 				d.Leave()
 			}
 		case "limit":
-			if d.Property(&seen[6], "limit", runtime.Optional) {
+			if d.Property(&seen[6], "limit", toolimpl.Optional) {
 				p := toolimpl.New(&v.Limit)
 				if n1, ok := d.Int(1, 500); ok {
 					*p = int(n1)
@@ -282,19 +282,19 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 			d.Unknown("accountId", "from", "to", "amount", "categories", "merchant", "limit")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("accountId")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("from")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("to")
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("amount")
 	}
-	if seen[4] == runtime.Absent {
+	if seen[4] == toolimpl.Absent {
 		d.Missing("categories")
 	}
 }
@@ -304,11 +304,11 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "sku":
-			if d.Property(&seen[0], "sku", runtime.Required) {
+			if d.Property(&seen[0], "sku", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
 						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{3}-[0-9]{4}$")
@@ -318,14 +318,14 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 				d.Leave()
 			}
 		case "quantity":
-			if d.Property(&seen[1], "quantity", runtime.Required) {
+			if d.Property(&seen[1], "quantity", toolimpl.Required) {
 				if n, ok := d.Int(1, 10000); ok {
 					v.Quantity = int(n)
 				}
 				d.Leave()
 			}
 		case "priceCents":
-			if d.Property(&seen[2], "priceCents", runtime.Required) {
+			if d.Property(&seen[2], "priceCents", toolimpl.Required) {
 				if n, ok := d.Int(1, 100000000); ok {
 					v.PriceCents = n
 				}
@@ -335,13 +335,13 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 			d.Unknown("sku", "quantity", "priceCents")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("sku")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("quantity")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("priceCents")
 	}
 }
@@ -351,25 +351,25 @@ func toolgenDecodeAmountRange(d *runtime.Decoder, v *AmountRange) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "min":
-			if d.Property(&seen[0], "min", runtime.Optional) {
+			if d.Property(&seen[0], "min", toolimpl.Optional) {
 				if n, ok := d.Int(0, 100000000); ok {
 					v.Min = n
 				}
 				d.Leave()
 			}
 		case "max":
-			if d.Property(&seen[1], "max", runtime.Optional) {
+			if d.Property(&seen[1], "max", toolimpl.Optional) {
 				if n, ok := d.Int(0, 100000000); ok {
 					v.Max = n
 				}
 				d.Leave()
 			}
 		case "currency":
-			if d.Property(&seen[2], "currency", runtime.Required) {
+			if d.Property(&seen[2], "currency", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch1(s) {
 						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{3}$")
@@ -382,7 +382,7 @@ func toolgenDecodeAmountRange(d *runtime.Decoder, v *AmountRange) {
 			d.Unknown("min", "max", "currency")
 		}
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("currency")
 	}
 }

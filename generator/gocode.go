@@ -16,7 +16,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/toolgen/toolgen/model"
-	tgruntime "github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
@@ -236,7 +235,7 @@ func (g *goGen) toolSet(f *jen.File, set toolSetInfo) error {
 		f.Func().Id(ctor).Params(jen.Id("recv").Op("*").Id(set.recv)).Op("*").Qual(runtimePkg, "Toolset").Block(
 			jen.Return(jen.Qual(runtimePkg, "NewToolset").Call(
 				jen.Id(defs).Index(jen.Op(":")),
-				jen.Func().Params(jen.Id("i").Int(), jen.Id("d").Op("*").Qual(runtimePkg, "Decoder")).Qual(runtimePkg, "Invocation").Block(
+				jen.Func().Params(jen.Id("i").Int(), jen.Id("d").Op("*").Qual(runtimePkg, "Decoder")).Qual(implPkg, "Invocation").Block(
 					jen.Return(jen.Id(dispatch).Call(jen.Id("recv"), jen.Id("i"), jen.Id("d"))),
 				),
 			)),
@@ -274,7 +273,7 @@ func (g *goGen) toolSet(f *jen.File, set toolSetInfo) error {
 		}
 		cases = append(cases, jen.Case(jen.Lit(i)).Block(append([]jen.Code{jen.Comment(t.Name)}, body...)...))
 	}
-	f.Func().Id(dispatch).Params(params...).Qual(runtimePkg, "Invocation").Block(
+	f.Func().Id(dispatch).Params(params...).Qual(implPkg, "Invocation").Block(
 		jen.Switch(jen.Id("i")).Block(cases...),
 		jen.Return(jen.Nil()),
 	)
@@ -821,7 +820,7 @@ func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int, tag str
 	}
 	var stmts []jen.Code
 	if n := first + len(fields); n > 0 {
-		stmts = append(stmts, jen.Var().Id(seen).Index(jen.Lit(n)).Qual(runtimePkg, "Presence"))
+		stmts = append(stmts, jen.Var().Id(seen).Index(jen.Lit(n)).Qual(implPkg, "Presence"))
 	}
 	var cases []jen.Code
 	var names []jen.Code
@@ -829,7 +828,7 @@ func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int, tag str
 		names = append(names, jen.Lit(tag))
 		cases = append(cases, jen.Case(jen.Lit(tag)).Block(
 			jen.Comment("BeginUnion read it: this variant's value."),
-			jen.If(jen.Id("d").Dot("Property").Call(jen.Op("&").Id(seen).Index(jen.Lit(0)), jen.Lit(tag), jen.Qual(runtimePkg, "Required"))).Block(
+			jen.If(jen.Id("d").Dot("Property").Call(jen.Op("&").Id(seen).Index(jen.Lit(0)), jen.Lit(tag), jen.Qual(implPkg, "Required"))).Block(
 				jen.Id("d").Dot("Skip").Call(),
 				jen.Id("d").Dot("Leave").Call(),
 			),
@@ -851,30 +850,30 @@ func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int, tag str
 	for i, fld := range fields {
 		switch {
 		case fld.Required:
-			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(first+i)).Op("==").Qual(runtimePkg, "Absent")).Block(
+			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(first+i)).Op("==").Qual(implPkg, "Absent")).Block(
 				jen.Id("d").Dot("Missing").Call(jen.Lit(fld.Name)),
 			))
 		case fld.Constraints.Default != "":
 			target, prep := g.fieldTarget(dst, fld)
 			set := append(prep, g.defaultValue(fld, target))
-			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(first+i)).Op("!=").Qual(runtimePkg, "Present")).Block(set...))
+			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(first+i)).Op("!=").Qual(implPkg, "Present")).Block(set...))
 		}
 	}
 	return stmts
 }
 
-// propertyFlags returns the runtime.PropertyFlags expression for fld.
+// propertyFlags returns the toolimpl.PropertyFlags expression for fld.
 func propertyFlags(fld *model.Field) jen.Code {
 	var flags []jen.Code
 	if !fld.Required {
-		flags = append(flags, jen.Qual(runtimePkg, "Optional"))
+		flags = append(flags, jen.Qual(implPkg, "Optional"))
 	}
 	if fld.Constraints.Sensitive {
-		flags = append(flags, jen.Qual(runtimePkg, "Sensitive"))
+		flags = append(flags, jen.Qual(implPkg, "Sensitive"))
 	}
 	switch len(flags) {
 	case 0:
-		return jen.Qual(runtimePkg, "Required")
+		return jen.Qual(implPkg, "Required")
 	case 1:
 		return flags[0]
 	}
@@ -1224,14 +1223,14 @@ func (g *goGen) stringChecks(c *model.Constraints, s string) []jen.Code {
 		if m, ok := g.matcher(c.Pattern); ok {
 			// The same violation as toolimpl.Match reports.
 			body = append(body, jen.If(jen.Op("!").Id(m).Call(jen.Id(s))).Block(
-				jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, "Pattern"), jen.Lit(tgruntime.PatternMessage(c.Pattern))),
+				jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, "Pattern"), jen.Lit(toolimpl.PatternMessage(c.Pattern))),
 			))
 		} else {
 			body = append(body, jen.Qual(implPkg, "Match").Call(jen.Id("d"), jen.Id(s), jen.Id(g.pattern(c.Pattern))))
 		}
 	}
 	if c.Format != "" {
-		body = append(body, jen.Id("d").Dot("Format").Call(jen.Id(s), jen.Qual(runtimePkg, formatConst(c.Format))))
+		body = append(body, jen.Id("d").Dot("Format").Call(jen.Id(s), jen.Qual(implPkg, formatConst(c.Format))))
 	}
 	return body
 }

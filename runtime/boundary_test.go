@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"math/big"
 	"runtime"
@@ -187,7 +188,7 @@ func TestDateTimeCase(t *testing.T) {
 		if !ok || got.Format("2006-01-02T15:04:05.999999999Z07:00") != want {
 			t.Errorf("Time(%s) = %v, %v; want %s", s, got, ok, want)
 		}
-		if !FormatDateTime.Valid(s) {
+		if !argcheck.FormatDateTime.Valid(s) {
 			t.Errorf("format date-time refuses %s", s)
 		}
 	}
@@ -413,7 +414,7 @@ func TestModelTextIsValidUTF8(t *testing.T) {
 // goexitTools: a tool that ends its goroutine, as a test helper's t.FailNow does.
 var goexitTools = [...]Tool{{Name: "goexit"}, {Name: "ok"}}
 
-func dispatchGoexit(i int, d *Decoder) Invocation {
+func dispatchGoexit(i int, d *Decoder) invocation {
 	d.EmptyObject()
 	if !d.Finish() {
 		return nil
@@ -478,7 +479,7 @@ func TestRedactWrongShapes(t *testing.T) {
 	}
 	var got []Event
 	tools := [...]Tool{{Name: "vault", Sensitive: []string{"/password"}}}
-	ts := NewToolset(tools[:], func(int, *Decoder) Invocation { return nil }).
+	ts := NewToolset(tools[:], func(int, *Decoder) invocation { return nil }).
 		WithArgumentLogging(true).
 		WithObserver(func(_ context.Context, e Event) { got = append(got, e) })
 	ts.Call(context.Background(), "vault", []byte(`{"pasword":"s3cr3t"}`))

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 	"github.com/toolgen/toolgen/runtime/safetext"
@@ -305,51 +306,25 @@ func (d *Decoder) hideItems() {
 	}
 }
 
-// PropertyFlags say how a property is read; combine them with |.
-type PropertyFlags uint8
-
-// The property flags.
-const (
-	// Required is the zero value: null is a value like any other.
-	Required PropertyFlags = 0
-	// Optional: null means the property is absent.
-	Optional PropertyFlags = 1 << iota
-	// Sensitive: the property's values are never echoed in violations.
-	Sensitive
-)
-
-// Presence records what an object held for one of its properties.
-type Presence uint8
-
-// The presences of a property.
-const (
-	// Absent: the object did not hold the property.
-	Absent Presence = iota
-	// Null: it held null for an optional property, which counts as absent.
-	Null
-	// Present: it held a value.
-	Present
-)
-
 // Property starts reading the value of the property NextField moved to, named name, and
 // reports whether to read it. It returns false, having consumed the value, when the
 // property was already in this object (a duplicate, reported, even if the first was
 // null) or when it is optional and null (recorded as Null). Otherwise it records the
 // property Present and enters its path: call Leave once the value is read.
-func (d *Decoder) Property(p *Presence, name string, flags PropertyFlags) bool {
-	if *p != Absent {
+func (d *Decoder) Property(p *argcheck.Presence, name string, flags argcheck.PropertyFlags) bool {
+	if *p != argcheck.Absent {
 		d.Duplicate()
 		return false
 	}
-	if flags&Optional != 0 && d.Null() {
-		*p = Null
+	if flags&argcheck.Optional != 0 && d.Null() {
+		*p = argcheck.Null
 		return false
 	}
-	*p = Present
+	*p = argcheck.Present
 	// Enter the property's path, pointing at its key in the text rather than storing
 	// the name when it can.
 	seg := d.pushSegment()
-	seg.isIndex, seg.key, seg.sensitive = false, false, flags&Sensitive != 0
+	seg.isIndex, seg.key, seg.sensitive = false, false, flags&argcheck.Sensitive != 0
 	if !d.keyEscaped && d.keyEnd-d.keyStart == len(name) {
 		seg.inData, seg.start, seg.end = true, d.keyStart, d.keyEnd
 	} else {

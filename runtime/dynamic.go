@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"github.com/toolgen/toolgen/runtime/internal/lists"
 	"github.com/toolgen/toolgen/runtime/invalid"
 )
@@ -110,7 +111,7 @@ func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Res
 	def.Groups = slices.Clone(def.Groups)
 	def.Examples = slices.Clone(def.Examples)
 	tools := []Tool{def}
-	ts := NewToolset(tools, func(_ int, d *Decoder) Invocation {
+	ts := NewToolset(tools, func(_ int, d *Decoder) invocation {
 		args, ok := prog.decode(d)
 		if !ok {
 			return nil
@@ -588,12 +589,12 @@ func (st *interp) object(n *node) {
 	if !d.BeginObject() {
 		return
 	}
-	var seenBuf [16]Presence
+	var seenBuf [16]argcheck.Presence
 	seen := seenBuf[:0]
 	if len(n.props) <= len(seenBuf) {
 		seen = seenBuf[:len(n.props)]
 	} else {
-		seen = make([]Presence, len(n.props))
+		seen = make([]argcheck.Presence, len(n.props))
 	}
 	var keys map[string]struct{} // the other properties read, for duplicates
 	count := 0
@@ -602,17 +603,17 @@ func (st *interp) object(n *node) {
 	for d.NextField() {
 		if i, ok := n.index[string(d.FieldName())]; ok {
 			p := n.props[i]
-			flags := Required
+			flags := argcheck.Required
 			if !p.required {
-				flags = Optional
+				flags = argcheck.Optional
 			}
 			if p.sensitive {
-				flags |= Sensitive
+				flags |= argcheck.Sensitive
 			}
 			if p.badName {
 				// A name propertyNames refuses, unless null makes it absent.
-				if !p.required && seen[i] == Absent && d.Null() {
-					seen[i] = Null
+				if !p.required && seen[i] == argcheck.Absent && d.Null() {
+					seen[i] = argcheck.Null
 				} else {
 					d.Unknown(n.keyNames...)
 				}
@@ -655,18 +656,18 @@ func (st *interp) object(n *node) {
 	for i, p := range n.props {
 		switch {
 		case p.required:
-			if seen[i] == Absent {
+			if seen[i] == argcheck.Absent {
 				d.Missing(p.name)
 			}
 		case p.def != nil:
-			if seen[i] != Present {
+			if seen[i] != argcheck.Present {
 				st.member(&first, p.name)
 				if st.w() {
 					st.out = append(st.out, p.def...)
 				}
 			}
 		}
-		if seen[i] == Present {
+		if seen[i] == argcheck.Present {
 			count++
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
@@ -63,7 +64,7 @@ type node struct {
 	pattern        *regexp.Regexp
 	patternSrc     string
 	patternMessage string
-	format         Format // "" when absent
+	format         argcheck.Format // "" when absent
 
 	// Enum and const, for strings, numbers and booleans: a value must be one of them,
 	// looked up in the set of its kind. nullFails says that null, which the type
@@ -755,21 +756,20 @@ func (c *compiler) stringNode(n *node, s *jv) {
 			c.fail(s, "pattern", "pattern", "must be a string")
 			return
 		}
-		re, err := CompilePattern(v.str)
+		re, err := argcheck.CompilePattern(v.str)
 		if err != nil {
 			c.fail(s, "pattern", "pattern", err.Error())
 			return
 		}
-		n.pattern, n.patternSrc, n.patternMessage = re, v.str, PatternMessage(v.str)
+		n.pattern, n.patternSrc, n.patternMessage = re, v.str, argcheck.PatternMessage(v.str)
 	}
 	if v, ok := s.get("format"); ok {
 		if v.kind != 's' {
 			c.fail(s, "format", "format", "must be a string")
 			return
 		}
-		switch f := Format(v.str); f {
-		case FormatDateTime, FormatDate, FormatTime, FormatDuration, FormatEmail, FormatHostname,
-			FormatIPv4, FormatIPv6, FormatURI, FormatUUID:
+		switch f := argcheck.Format(v.str); f {
+		case argcheck.FormatDateTime, argcheck.FormatDate, argcheck.FormatTime, argcheck.FormatDuration, argcheck.FormatEmail, argcheck.FormatHostname, argcheck.FormatIPv4, argcheck.FormatIPv6, argcheck.FormatURI, argcheck.FormatUUID:
 			n.format = f
 		default:
 			c.fail(s, "format", "format", strconv.Quote(v.str)+" is not a format toolgen checks")
@@ -788,7 +788,7 @@ func (c *compiler) stringNode(n *node, s *jv) {
 		n.kind = kindBytes
 	}
 	// What toolgen writes for a time.Time and a time.Duration reads as those do.
-	if n.kind == kindString && n.format == FormatDateTime && n.minLen < 0 && n.maxLen < 0 && n.pattern == nil {
+	if n.kind == kindString && n.format == argcheck.FormatDateTime && n.minLen < 0 && n.maxLen < 0 && n.pattern == nil {
 		n.kind = kindDateTime
 	}
 	if n.kind == kindString && n.patternSrc == durationPattern && n.minLen < 0 && n.maxLen < 0 && n.format == "" {

@@ -891,7 +891,7 @@ func (st *feval) str(n *fstr, v *fval) {
 		st.fail(v, invalid.Pattern, n.patternMsg)
 	}
 	if n.format != "" && !n.format.Valid(v.s) {
-		st.fail(v, invalid.Format, "must be "+n.format.describe())
+		st.fail(v, invalid.Format, "must be "+n.format.Describe())
 	}
 }
 

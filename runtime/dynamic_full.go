@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
@@ -77,7 +78,7 @@ type fstr struct {
 	minLen, maxLen int // -1 when absent
 	pattern        *lpattern
 	patternMsg     string
-	format         Format
+	format         argcheck.Format
 }
 
 // farr holds the keywords of arrays.
@@ -655,18 +656,20 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 			c.fail(s, k, k, err.Error())
 			return
 		}
-		n.strs().pattern, n.str.patternMsg = re, PatternMessage(v.str)
+		n.strs().pattern, n.str.patternMsg = re, argcheck.PatternMessage(v.str)
 	case "format":
 		if v.kind != 's' {
 			c.fail(s, k, k, "must be a string")
 			return
 		}
-		switch f := Format(v.str); f {
-		case FormatDateTime, FormatDate, FormatTime, FormatDuration, FormatEmail, FormatHostname,
-			FormatIPv4, FormatIPv6, FormatURI, FormatUUID:
+		switch f := argcheck.Format(v.str); f {
+		case argcheck.FormatDateTime, argcheck.FormatDate, argcheck.FormatTime, argcheck.FormatDuration, argcheck.FormatEmail, argcheck.FormatHostname, argcheck.FormatIPv4, argcheck.FormatIPv6, argcheck.FormatURI,
+
+			// Any other format is an annotation, as JSON Schema says.
+			argcheck.FormatUUID:
 			n.strs().format = f
 		}
-		// Any other format is an annotation, as JSON Schema says.
+
 	case "minItems":
 		n.arrs().minItems = count()
 	case "maxItems":

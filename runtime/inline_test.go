@@ -17,7 +17,7 @@ func TestInlineCalls(t *testing.T) {
 	defer close(block)
 	tools := [...]Tool{{Name: "goexit"}, {Name: "ok"}, {Name: "panics"}, {Name: "ignores_context"}, {Name: "caller"}}
 	var callerGoroutine []byte
-	dispatch := func(i int, d *Decoder) Invocation {
+	dispatch := func(i int, d *Decoder) invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
@@ -600,10 +601,10 @@ func plural(n int, one, many string) string {
 }
 
 // Format checks that s has the given format.
-func (d *Decoder) Format(s string, f Format) {
+func (d *Decoder) Format(s string, f argcheck.Format) {
 	if !f.Valid(s) {
 		if !d.failing() {
-			d.Fail(invalid.Format, "must be "+f.describe())
+			d.Fail(invalid.Format, "must be "+f.Describe())
 		}
 	}
 }
@@ -617,9 +618,9 @@ func (d *Decoder) Time() (time.Time, bool) {
 	// time.Time alone accepts some text that is not RFC 3339 (a one-digit hour, an
 	// offset of +24:00): check the format first, as JSON Schema's date-time does.
 	var t time.Time
-	if !isDateTime(b) || t.UnmarshalText(upperDateTime(b)) != nil {
+	if !argcheck.IsDateTime(b) || t.UnmarshalText(upperDateTime(b)) != nil {
 		if !d.failing() {
-			d.Fail(invalid.Format, "must be "+FormatDateTime.describe())
+			d.Fail(invalid.Format, "must be "+argcheck.FormatDateTime.Describe())
 		}
 		return time.Time{}, false
 	}
@@ -696,16 +697,16 @@ func (d *Decoder) Date() (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	if !isDate(b) {
+	if !argcheck.IsDate(b) {
 		if !d.failing() {
-			d.Fail(invalid.Format, "must be "+FormatDate.describe())
+			d.Fail(invalid.Format, "must be "+argcheck.FormatDate.Describe())
 		}
 		return time.Time{}, false
 	}
-	y1, _ := digits2(b, 0)
-	y2, _ := digits2(b, 2)
-	m, _ := digits2(b, 5)
-	day, _ := digits2(b, 8)
+	y1, _ := argcheck.Digits2(b, 0)
+	y2, _ := argcheck.Digits2(b, 2)
+	m, _ := argcheck.Digits2(b, 5)
+	day, _ := argcheck.Digits2(b, 8)
 	return time.Date(y1*100+y2, time.Month(m), day, 0, 0, 0, 0, time.UTC), true
 }
 

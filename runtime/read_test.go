@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"math/big"
 	"regexp"
@@ -89,12 +90,12 @@ var dateTimeRE = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})
 // TestDateTime checks isDateTime, on text and on bytes, against referenceDateTime.
 func TestDateTime(t *testing.T) {
 	for _, s := range dateTimeSeeds {
-		if got, want := isDateTime(s), referenceDateTime(s); got != want || isDateTime([]byte(s)) != want {
+		if got, want := argcheck.IsDateTime(s), referenceDateTime(s); got != want || argcheck.IsDateTime([]byte(s)) != want {
 			t.Errorf("isDateTime(%q) = %v, want %v", s, got, want)
 		}
 	}
 	for _, s := range dateTimeSeeds[:9] {
-		if want := s != "2023-02-29T12:00:00Z" && s != "2100-02-29T12:00:00Z"; isDateTime(s) != want {
+		if want := s != "2023-02-29T12:00:00Z" && s != "2100-02-29T12:00:00Z"; argcheck.IsDateTime(s) != want {
 			t.Errorf("isDateTime(%q) = %v, want %v", s, !want, want)
 		}
 	}
@@ -103,7 +104,7 @@ func TestDateTime(t *testing.T) {
 // TestDateTimeAllocs checks that a date-time check allocates nothing.
 func TestDateTimeAllocs(t *testing.T) {
 	s := "2026-12-01T10:30:00.123+01:00"
-	if n := testing.AllocsPerRun(100, func() { isDateTime(s) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { argcheck.IsDateTime(s) }); n != 0 {
 		t.Errorf("isDateTime allocates %v times", n)
 	}
 }
@@ -115,7 +116,7 @@ func FuzzTime(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := isDateTime(s), referenceDateTime(s); got != want || isDateTime([]byte(s)) != want {
+		if got, want := argcheck.IsDateTime(s), referenceDateTime(s); got != want || argcheck.IsDateTime([]byte(s)) != want {
 			t.Fatalf("isDateTime(%q) = %v, want %v", s, got, want)
 		}
 		// time.Time parses only an uppercase "T" and "Z"; RFC 3339 allows both cases.
@@ -127,7 +128,7 @@ func FuzzTime(f *testing.F) {
 		if n := len(upper); n > 0 && upper[n-1] == 'z' {
 			upper[n-1] = 'Z'
 		}
-		wantOK := isDateTime(s) && want.UnmarshalText(upper) == nil
+		wantOK := argcheck.IsDateTime(s) && want.UnmarshalText(upper) == nil
 		d := NewDecoder([]byte(strconv.Quote(s)), Limits{})
 		got, gotOK := d.Time()
 		if gotOK != wantOK {
@@ -172,18 +173,18 @@ func decodePair(d *Decoder, v *pair) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]Presence
+	var seen [2]argcheck.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "a/b":
-			if d.Property(&seen[0], "a/b", Required) {
+			if d.Property(&seen[0], "a/b", argcheck.Required) {
 				if n, ok := d.Int(0, 5); ok {
 					v.A = n
 				}
 				d.Leave()
 			}
 		case "next":
-			if d.Property(&seen[1], "next", Optional) {
+			if d.Property(&seen[1], "next", argcheck.Optional) {
 				v.Next = new(pair)
 				decodePair(d, v.Next)
 				d.Leave()
@@ -192,7 +193,7 @@ func decodePair(d *Decoder, v *pair) {
 			d.Unknown("a/b", "next")
 		}
 	}
-	if seen[0] == Absent {
+	if seen[0] == argcheck.Absent {
 		d.Missing("a/b")
 	}
 }

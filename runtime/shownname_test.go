@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/safetext"
 )
@@ -61,7 +62,7 @@ func TestPatternMessageStaysOnItsLine(t *testing.T) {
 	if want := `/a: must match the pattern ^a\nb\x1b\u2028$ (got "x")`; !strings.Contains(res.Text(), want) {
 		t.Errorf("%q, want %q in it", res.Text(), want)
 	}
-	if got := PatternMessage(`^\d+$`); got != `must match the pattern ^\d+$` {
+	if got := argcheck.PatternMessage(`^\d+$`); got != `must match the pattern ^\d+$` {
 		t.Errorf("PatternMessage of a printable pattern: %q", got)
 	}
 }

@@ -13,14 +13,14 @@ import (
 	"time"
 )
 
-// Invocation runs one call whose arguments were decoded and found valid. It returns
-// the tool's result, or the error the tool returned.
-type Invocation func(ctx context.Context) (*Result, error)
+// invocation runs one call whose arguments were decoded and found valid. It returns
+// the tool's result, or the error the tool returned (toolimpl.Invocation).
+type invocation = func(ctx context.Context) (*Result, error)
 
-// Dispatch decodes the arguments of the tool at index (in the slice given to
+// dispatchFunc decodes the arguments of the tool at index (in the slice given to
 // NewToolset) with d, and returns the call to run, or nil when the arguments are
-// invalid (d then holds the violations). Generated code implements it with a switch.
-type Dispatch func(index int, d *Decoder) Invocation
+// invalid (d then holds the violations): toolimpl.Dispatch.
+type dispatchFunc = func(index int, d *Decoder) invocation
 
 // Toolset is a set of tools that can be listed and called. The generated Tools and
 // TTools functions return one; Group, Select and Join make others, and the With methods
@@ -49,7 +49,7 @@ type config struct {
 
 type entry struct {
 	tool     *Tool
-	dispatch Dispatch
+	dispatch dispatchFunc
 	index    int
 	// lowered caches what Lowered computes for the tools of one NewToolset, by tool
 	// and key; the Toolsets made from it share it. One map for all the tools, not one
@@ -57,9 +57,12 @@ type entry struct {
 	lowered *sync.Map
 }
 
-// NewToolset returns the Toolset of tools, whose calls dispatch decodes and runs.
-// Generated code calls it; tools must have unique names.
-func NewToolset(tools []Tool, dispatch Dispatch) *Toolset {
+// NewToolset returns the Toolset of tools, whose calls dispatch decodes and runs:
+// dispatch decodes the arguments of the tool at index (in tools) with d, and returns
+// the call to run, or nil when they are invalid (d then holds the violations).
+// Generated code calls it (its dispatch is a toolimpl.Dispatch); tools must have
+// unique names. Users build tools at run time with NewTool.
+func NewToolset(tools []Tool, dispatch func(index int, d *Decoder) func(ctx context.Context) (*Result, error)) *Toolset {
 	entries := make([]entry, len(tools))
 	lowered := new(sync.Map)
 	for i := range tools {
@@ -404,7 +407,7 @@ func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name 
 
 // decode validates args and returns the call to run, or an *ArgumentError. A panic
 // while decoding (a bug, never the input's fault) is an internal error.
-func (ts *Toolset) decode(e entry, args []byte) (run Invocation, err error) {
+func (ts *Toolset) decode(e entry, args []byte) (run invocation, err error) {
 	d := ts.pool.Get().(*Decoder)
 	defer func() {
 		if p := recover(); p != nil {
@@ -453,7 +456,7 @@ func (ts *Toolset) unknownToolMessage(name string) string {
 
 // invoke runs a decoded call under the tool's timeout, turning every way it can end
 // into a result.
-func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, inline bool) *Result {
+func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run invocation, inline bool) *Result {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
@@ -500,7 +503,7 @@ type running struct {
 	ctx     context.Context
 	tool    *Tool
 	timeout time.Duration
-	run     Invocation
+	run     invocation
 
 	wg   sync.WaitGroup // done, without a deadline
 	done chan struct{}  // closed when done, with a deadline
@@ -543,7 +546,7 @@ func (c *running) finish() {
 // runInline runs a call on the caller's goroutine (WithInlineCalls): a panic is
 // recovered into an internal error result; a runtime.Goexit goes on ending the
 // goroutine, as it would from any function.
-func runInline(ctx context.Context, tool *Tool, run Invocation) (out *Result) {
+func runInline(ctx context.Context, tool *Tool, run invocation) (out *Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			err := fmt.Errorf("%s panicked: %v\n%s", tool.Name, p, debug.Stack())

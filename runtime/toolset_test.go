@@ -22,7 +22,7 @@ var testTools = [...]Tool{
 	{Name: "panic"},
 }
 
-func dispatchTest(i int, d *Decoder) Invocation {
+func dispatchTest(i int, d *Decoder) invocation {
 	switch i {
 	case 0:
 		var text string
@@ -213,7 +213,7 @@ func TestResultText(t *testing.T) {
 }
 
 func TestCallRecoversDecoderPanics(t *testing.T) {
-	ts := NewToolset([]Tool{{Name: "buggy"}}, func(int, *Decoder) Invocation {
+	ts := NewToolset([]Tool{{Name: "buggy"}}, func(int, *Decoder) invocation {
 		var s []int
 		_ = s[3] // a decoder bug
 		return nil
@@ -229,7 +229,7 @@ func TestRunCalls(t *testing.T) {
 	running, peak := 0, 0
 	var order []string
 	tools := []Tool{{Name: "par"}, {Name: "seq", Sequential: true}}
-	ts := NewToolset(tools, func(i int, d *Decoder) Invocation {
+	ts := NewToolset(tools, func(i int, d *Decoder) invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil

@@ -40,14 +40,18 @@ import (
 // may call Decoder.TimeLayout and Decoder.Date (layout= and format=date on a time.Time)
 // and pass content blocks to runtime.StructuredResult (the (R, []runtime.Content, error)
 // shape). Version 5: generated code may call Decoder.BeginUnion and MarshalVariant
-// (tagged unions); this runtime still builds code of versions 3 and 4.
+// (tagged unions). Version 6: the violation codes are package runtime/invalid's
+// (invalid.Enum, once runtime's CodeEnum), and the names only generated code uses (the
+// presences, property flags, formats, patterns, Dispatch and Invocation) are this
+// package's, no longer runtime's; code of versions 3 to 5 names them in runtime, so it
+// no longer builds, and MinVersion is 6.
 const (
-	MinVersion = 3
-	MaxVersion = 5
+	MinVersion = 6
+	MaxVersion = 6
 )
 
 // GenVersion is the version of the code that the toolgen of this module generates.
-const GenVersion = 5
+const GenVersion = 6
 
 // EnforceVersion is the type generated code converts its version range checks to: a
 // negative constant does not convert, and the build fails.
@@ -165,14 +169,14 @@ type Pattern struct {
 
 // NewPattern returns the pattern for the RE2 expression src.
 func NewPattern(src string) *Pattern {
-	return &Pattern{src: src, message: runtime.PatternMessage(src)}
+	return &Pattern{src: src, message: PatternMessage(src)}
 }
 
 // Match checks the string s, just read by d, against p. A pattern that does not
-// compile (runtime.CompilePattern: one larger than runtime.MaxPatternSize too, which
+// compile (toolimpl.CompilePattern: one larger than toolimpl.MaxPatternSize too, which
 // toolgen refuses) matches nothing.
 func Match(d *runtime.Decoder, s string, p *Pattern) {
-	p.once.Do(func() { p.re, _ = runtime.CompilePattern(p.src) })
+	p.once.Do(func() { p.re, _ = CompilePattern(p.src) })
 	if p.re == nil || !p.re.MatchString(s) {
 		d.Fail(invalid.Pattern, p.message)
 	}

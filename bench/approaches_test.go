@@ -16,6 +16,7 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // An approach decodes a tool's JSON arguments into its Go argument type.
@@ -60,7 +61,7 @@ func generated[T any](tool string, decode func(*runtime.Decoder, *T)) func([]byt
 		d.Reset(args, runtime.Limits{})
 		decode(d, &in)
 		if !d.Finish() {
-			return in, &runtime.ArgumentError{Tool: tool, Violations: d.Violations()}
+			return in, &invalid.ArgumentError{Tool: tool, Violations: d.Violations()}
 		}
 		return in, nil
 	}

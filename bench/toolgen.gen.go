@@ -7,15 +7,16 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: add_stock, get_weather and list_transactions.
@@ -58,7 +59,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// add_stock
@@ -113,11 +114,11 @@ func toolgenDecodeBatchRequest(d *runtime.Decoder, v *BatchRequest) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "items":
-			if d.Property(&seen[0], "items", runtime.Required) {
+			if d.Property(&seen[0], "items", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Items)
 					for d.NextItem() {
@@ -133,7 +134,7 @@ func toolgenDecodeBatchRequest(d *runtime.Decoder, v *BatchRequest) {
 			d.Unknown("items")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("items")
 	}
 }
@@ -143,11 +144,11 @@ func toolgenDecodeWeatherQuery(d *runtime.Decoder, v *WeatherQuery) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "city":
-			if d.Property(&seen[0], "city", runtime.Required) {
+			if d.Property(&seen[0], "city", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 80)
@@ -156,14 +157,14 @@ func toolgenDecodeWeatherQuery(d *runtime.Decoder, v *WeatherQuery) {
 				d.Leave()
 			}
 		case "days":
-			if d.Property(&seen[1], "days", runtime.Optional) {
+			if d.Property(&seen[1], "days", toolimpl.Optional) {
 				if n, ok := d.Int(1, 14); ok {
 					v.Days = int(n)
 				}
 				d.Leave()
 			}
 		case "unit":
-			if d.Property(&seen[2], "unit", runtime.Optional) {
+			if d.Property(&seen[2], "unit", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "celsius":
@@ -171,7 +172,7 @@ func toolgenDecodeWeatherQuery(d *runtime.Decoder, v *WeatherQuery) {
 					case "fahrenheit":
 						v.Unit = Fahrenheit
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"celsius\", \"fahrenheit\"")
+						d.Fail(invalid.Enum, "must be one of \"celsius\", \"fahrenheit\"")
 					}
 				}
 				d.Leave()
@@ -180,13 +181,13 @@ func toolgenDecodeWeatherQuery(d *runtime.Decoder, v *WeatherQuery) {
 			d.Unknown("city", "days", "unit")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("city")
 	}
-	if seen[1] != runtime.Present {
+	if seen[1] != toolimpl.Present {
 		v.Days = 1
 	}
-	if seen[2] != runtime.Present {
+	if seen[2] != toolimpl.Present {
 		v.Unit = Celsius
 	}
 }
@@ -196,11 +197,11 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [7]runtime.Presence
+	var seen [7]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "accountId":
-			if d.Property(&seen[0], "accountId", runtime.Required) {
+			if d.Property(&seen[0], "accountId", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 64)
@@ -209,26 +210,26 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 				d.Leave()
 			}
 		case "from":
-			if d.Property(&seen[1], "from", runtime.Required) {
+			if d.Property(&seen[1], "from", toolimpl.Required) {
 				if t, ok := d.Time(); ok {
 					v.From = t
 				}
 				d.Leave()
 			}
 		case "to":
-			if d.Property(&seen[2], "to", runtime.Required) {
+			if d.Property(&seen[2], "to", toolimpl.Required) {
 				if t, ok := d.Time(); ok {
 					v.To = t
 				}
 				d.Leave()
 			}
 		case "amount":
-			if d.Property(&seen[3], "amount", runtime.Required) {
+			if d.Property(&seen[3], "amount", toolimpl.Required) {
 				toolgenDecodeAmountRange(d, &v.Amount)
 				d.Leave()
 			}
 		case "categories":
-			if d.Property(&seen[4], "categories", runtime.Required) {
+			if d.Property(&seen[4], "categories", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Categories)
 					for d.NextItem() {
@@ -250,7 +251,7 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 							case "other":
 								*e = Other
 							default:
-								d.Fail(runtime.CodeEnum, "must be one of \"groceries\", \"dining\", \"travel\", \"utilities\", \"entertainment\", \"health\", \"other\"")
+								d.Fail(invalid.Enum, "must be one of \"groceries\", \"dining\", \"travel\", \"utilities\", \"entertainment\", \"health\", \"other\"")
 							}
 						}
 					}
@@ -260,7 +261,7 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 				d.Leave()
 			}
 		case "merchant":
-			if d.Property(&seen[5], "merchant", runtime.Optional) {
+			if d.Property(&seen[5], "merchant", toolimpl.Optional) {
 				p := toolimpl.New(&v.Merchant)
 				if s1, ok := d.String(); ok {
 					d.MinLength(s1, 1)
@@ -270,7 +271,7 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 				d.Leave()
 			}
 		case "limit":
-			if d.Property(&seen[6], "limit", runtime.Optional) {
+			if d.Property(&seen[6], "limit", toolimpl.Optional) {
 				p := toolimpl.New(&v.Limit)
 				if n1, ok := d.Int(1, 500); ok {
 					*p = int(n1)
@@ -281,19 +282,19 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 			d.Unknown("accountId", "from", "to", "amount", "categories", "merchant", "limit")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("accountId")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("from")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("to")
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("amount")
 	}
-	if seen[4] == runtime.Absent {
+	if seen[4] == toolimpl.Absent {
 		d.Missing("categories")
 	}
 }
@@ -303,28 +304,28 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "sku":
-			if d.Property(&seen[0], "sku", runtime.Required) {
+			if d.Property(&seen[0], "sku", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{3}-[0-9]{4}$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{3}-[0-9]{4}$")
 					}
 					v.SKU = s
 				}
 				d.Leave()
 			}
 		case "quantity":
-			if d.Property(&seen[1], "quantity", runtime.Required) {
+			if d.Property(&seen[1], "quantity", toolimpl.Required) {
 				if n, ok := d.Int(1, 10000); ok {
 					v.Quantity = int(n)
 				}
 				d.Leave()
 			}
 		case "priceCents":
-			if d.Property(&seen[2], "priceCents", runtime.Required) {
+			if d.Property(&seen[2], "priceCents", toolimpl.Required) {
 				if n, ok := d.Int(1, 100000000); ok {
 					v.PriceCents = n
 				}
@@ -334,13 +335,13 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 			d.Unknown("sku", "quantity", "priceCents")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("sku")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("quantity")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("priceCents")
 	}
 }
@@ -350,28 +351,28 @@ func toolgenDecodeAmountRange(d *runtime.Decoder, v *AmountRange) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "min":
-			if d.Property(&seen[0], "min", runtime.Optional) {
+			if d.Property(&seen[0], "min", toolimpl.Optional) {
 				if n, ok := d.Int(0, 100000000); ok {
 					v.Min = n
 				}
 				d.Leave()
 			}
 		case "max":
-			if d.Property(&seen[1], "max", runtime.Optional) {
+			if d.Property(&seen[1], "max", toolimpl.Optional) {
 				if n, ok := d.Int(0, 100000000); ok {
 					v.Max = n
 				}
 				d.Leave()
 			}
 		case "currency":
-			if d.Property(&seen[2], "currency", runtime.Required) {
+			if d.Property(&seen[2], "currency", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch1(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{3}$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{3}$")
 					}
 					v.Currency = s
 				}
@@ -381,7 +382,7 @@ func toolgenDecodeAmountRange(d *runtime.Decoder, v *AmountRange) {
 			d.Unknown("min", "max", "currency")
 		}
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("currency")
 	}
 }

@@ -206,6 +206,7 @@ import (
 	tgtime "time"
 
 	tgruntime "github.com/toolgen/toolgen/runtime"
+	tginvalid "github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // toolgenExcused holds, per tool, the properties whose Go type the schema does not say.
@@ -214,7 +215,7 @@ const toolgenExcused = EXCUSED
 // toolgenKept returns the violations of a result outside the excused properties, and
 // whether any was left out.
 func toolgenKept(r *tgruntime.Result, excused []string) ([]string, bool) {
-	var ae *tgruntime.ArgumentError
+	var ae *tginvalid.ArgumentError
 	if !tgerrors.As(r.Err, &ae) {
 		return nil, false
 	}

@@ -25,6 +25,8 @@ const (
 	runtimePkg = "github.com/toolgen/toolgen/runtime"
 	// implPkg holds what only generated code calls.
 	implPkg = "github.com/toolgen/toolgen/runtime/toolimpl"
+	// invalidPkg holds the codes of argument violations.
+	invalidPkg = "github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // goSource returns toolgen.gen.go for pkg: tool metadata, one decoder per argument type,
@@ -53,6 +55,7 @@ func goSourceGen(pkg *model.Package, schemas *schemaSet, opts Options) ([]byte, 
 	}
 	f.ImportName(runtimePkg, "runtime")
 	f.ImportName(implPkg, "toolimpl")
+	f.ImportName(invalidPkg, "invalid")
 	g.importAliases(f)
 	f.Comment("This file is version " + strconv.Itoa(toolimpl.GenVersion) + " of toolgen's generated code: with a runtime that does not")
 	f.Comment("support that version, a constant below overflows and the build fails instead of")
@@ -246,7 +249,7 @@ func (g *goGen) toolSet(f *jen.File, set toolSetInfo) error {
 		f.Func().Id(ctor).Params(jen.Id("recv").Op("*").Id(set.recv)).Op("*").Qual(runtimePkg, "Toolset").Block(
 			jen.Return(jen.Qual(runtimePkg, "NewToolset").Call(
 				jen.Id(defs).Index(jen.Op(":")),
-				jen.Func().Params(jen.Id("i").Int(), jen.Id("d").Op("*").Qual(runtimePkg, "Decoder")).Qual(runtimePkg, "Invocation").Block(
+				jen.Func().Params(jen.Id("i").Int(), jen.Id("d").Op("*").Qual(runtimePkg, "Decoder")).Qual(implPkg, "Invocation").Block(
 					jen.Return(jen.Id(dispatch).Call(jen.Id("recv"), jen.Id("i"), jen.Id("d"))),
 				),
 			)),
@@ -284,7 +287,7 @@ func (g *goGen) toolSet(f *jen.File, set toolSetInfo) error {
 		}
 		cases = append(cases, jen.Case(jen.Lit(i)).Block(append([]jen.Code{jen.Comment(t.Name)}, body...)...))
 	}
-	f.Func().Id(dispatch).Params(params...).Qual(runtimePkg, "Invocation").Block(
+	f.Func().Id(dispatch).Params(params...).Qual(implPkg, "Invocation").Block(
 		jen.Switch(jen.Id("i")).Block(cases...),
 		jen.Return(jen.Nil()),
 	)
@@ -834,7 +837,7 @@ func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int, tag str
 	}
 	var stmts []jen.Code
 	if n := first + len(fields); n > 0 {
-		stmts = append(stmts, jen.Var().Id(seen).Index(jen.Lit(n)).Qual(runtimePkg, "Presence"))
+		stmts = append(stmts, jen.Var().Id(seen).Index(jen.Lit(n)).Qual(implPkg, "Presence"))
 	}
 	var cases []jen.Code
 	var names []jen.Code
@@ -842,7 +845,7 @@ func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int, tag str
 		names = append(names, jen.Lit(tag))
 		cases = append(cases, jen.Case(jen.Lit(tag)).Block(
 			jen.Comment("BeginUnion read it: this variant's value."),
-			jen.If(jen.Id("d").Dot("Property").Call(jen.Op("&").Id(seen).Index(jen.Lit(0)), jen.Lit(tag), jen.Qual(runtimePkg, "Required"))).Block(
+			jen.If(jen.Id("d").Dot("Property").Call(jen.Op("&").Id(seen).Index(jen.Lit(0)), jen.Lit(tag), jen.Qual(implPkg, "Required"))).Block(
 				jen.Id("d").Dot("Skip").Call(),
 				jen.Id("d").Dot("Leave").Call(),
 			),
@@ -864,30 +867,30 @@ func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int, tag str
 	for i, fld := range fields {
 		switch {
 		case fld.Required:
-			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(first+i)).Op("==").Qual(runtimePkg, "Absent")).Block(
+			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(first+i)).Op("==").Qual(implPkg, "Absent")).Block(
 				jen.Id("d").Dot("Missing").Call(jen.Lit(fld.Name)),
 			))
 		case fld.Constraints.Default != "":
 			target, prep := g.fieldTarget(dst, fld)
 			set := append(prep, g.defaultValue(fld, target))
-			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(first+i)).Op("!=").Qual(runtimePkg, "Present")).Block(set...))
+			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(first+i)).Op("!=").Qual(implPkg, "Present")).Block(set...))
 		}
 	}
 	return stmts
 }
 
-// propertyFlags returns the runtime.PropertyFlags expression for fld.
+// propertyFlags returns the toolimpl.PropertyFlags expression for fld.
 func propertyFlags(fld *model.Field) jen.Code {
 	var flags []jen.Code
 	if !fld.Required {
-		flags = append(flags, jen.Qual(runtimePkg, "Optional"))
+		flags = append(flags, jen.Qual(implPkg, "Optional"))
 	}
 	if fld.Constraints.Sensitive {
-		flags = append(flags, jen.Qual(runtimePkg, "Sensitive"))
+		flags = append(flags, jen.Qual(implPkg, "Sensitive"))
 	}
 	switch len(flags) {
 	case 0:
-		return jen.Qual(runtimePkg, "Required")
+		return jen.Qual(implPkg, "Required")
 	case 1:
 		return flags[0]
 	}
@@ -1057,7 +1060,7 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 				cond = jen.Op("!").Id("b" + sfx)
 			}
 			body = append(body, jen.If(cond).Block(
-				jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, "CodeConst"), jen.Lit(oneOfMessage([]string{c.Const}))),
+				jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, "Const"), jen.Lit(oneOfMessage([]string{c.Const}))),
 			))
 		}
 		body = append(body, dst.place().Op("=").Add(g.convert(r, jen.Id("b"+sfx), "bool")))
@@ -1201,16 +1204,16 @@ func (g *goGen) stringValue(r resolved, c *model.Constraints, dst lvalue, sfx st
 		return g.textValue(c, dst, s, vals)
 	}
 	if len(vals) > 0 {
-		code := "CodeEnum"
+		code := "Enum"
 		if c.Const != "" {
-			code = "CodeConst"
+			code = "Const"
 		}
 		var cases []jen.Code
 		for _, v := range vals {
 			cases = append(cases, jen.Case(g.valueLiteral(v)).Block(dst.place().Op("=").Add(g.enumLiteral(r, v))))
 		}
 		cases = append(cases, jen.Default().Block(
-			jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(oneOfMessage(vals))),
+			jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, code), jen.Lit(oneOfMessage(vals))),
 		))
 		return []jen.Code{jen.If(jen.List(jen.Id(s), jen.Id("ok")).Op(":=").Id("d").Dot("StringBytes").Call(), jen.Id("ok")).Block(
 			jen.Switch(jen.String().Parens(jen.Id(s))).Block(cases...),
@@ -1234,14 +1237,14 @@ func (g *goGen) stringChecks(c *model.Constraints, s string) []jen.Code {
 		if m, ok := g.matcher(c.Pattern); ok {
 			// The same violation as toolimpl.Match reports.
 			body = append(body, jen.If(jen.Op("!").Id(m).Call(jen.Id(s))).Block(
-				jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, "CodePattern"), jen.Lit(program.Pattern(c.Pattern))),
+				jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, "Pattern"), jen.Lit(program.Pattern(c.Pattern))),
 			))
 		} else {
 			body = append(body, jen.Qual(implPkg, "Match").Call(jen.Id("d"), jen.Id(s), jen.Id(g.pattern(c.Pattern))))
 		}
 	}
 	if c.Format != "" {
-		body = append(body, jen.Id("d").Dot("Format").Call(jen.Id(s), jen.Qual(runtimePkg, formatConst(c.Format))))
+		body = append(body, jen.Id("d").Dot("Format").Call(jen.Id(s), jen.Qual(implPkg, formatConst(c.Format))))
 	}
 	return body
 }
@@ -1262,13 +1265,13 @@ func (g *goGen) textValue(c *model.Constraints, dst lvalue, s string, vals []str
 // (list holds their Go expressions, vals their JSON text): assign runs for an allowed
 // value, and any other is reported as an enum (or const) violation.
 func oneOf(c *model.Constraints, subject jen.Code, list []jen.Code, vals []string, assign jen.Code) jen.Code {
-	code := "CodeEnum"
+	code := "Enum"
 	if c.Const != "" {
-		code = "CodeConst"
+		code = "Const"
 	}
 	return jen.Switch(subject).Block(
 		jen.Case(list...).Block(assign),
-		jen.Default().Block(jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(oneOfMessage(vals)))),
+		jen.Default().Block(jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, code), jen.Lit(oneOfMessage(vals)))),
 	)
 }
 
@@ -1429,10 +1432,10 @@ func (g *goGen) numberChecks(c *model.Constraints, n string) []jen.Code {
 		}
 		out = append(out, jen.If(jen.Id(n).Op(op).Op(bound)).Block(failBound(code, keyword, bound)))
 	}
-	check("<", c.Minimum, "CodeMinimum", "minimum")
-	check(">", c.Maximum, "CodeMaximum", "maximum")
-	check("<=", c.ExclusiveMinimum, "CodeExclusiveMinimum", "exclusiveMinimum")
-	check(">=", c.ExclusiveMaximum, "CodeExclusiveMaximum", "exclusiveMaximum")
+	check("<", c.Minimum, "Minimum", "minimum")
+	check(">", c.Maximum, "Maximum", "maximum")
+	check("<=", c.ExclusiveMinimum, "ExclusiveMinimum", "exclusiveMinimum")
+	check(">=", c.ExclusiveMaximum, "ExclusiveMaximum", "exclusiveMaximum")
 	if c.MultipleOf != "" {
 		out = append(out, jen.Id("d").Dot("MultipleOf").Call(jen.Lit(c.MultipleOf)))
 	}
@@ -1463,10 +1466,10 @@ func (g *goGen) integerChecks(c *model.Constraints, n string, signed bool) []jen
 			out = append(out, failBound(code, keyword, bound))
 		}
 	}
-	check("<=", c.ExclusiveMinimum, "CodeExclusiveMinimum", "exclusiveMinimum", true)
-	check(">=", c.ExclusiveMaximum, "CodeExclusiveMaximum", "exclusiveMaximum", false)
+	check("<=", c.ExclusiveMinimum, "ExclusiveMinimum", "exclusiveMinimum", true)
+	check(">=", c.ExclusiveMaximum, "ExclusiveMaximum", "exclusiveMaximum", false)
 	if m := c.MultipleOf; m != "" {
-		fail := failBound("CodeMultipleOf", "multipleOf", m)
+		fail := failBound("MultipleOf", "multipleOf", m)
 		if outside(m, signed) == 0 {
 			out = append(out, jen.If(jen.Id(n).Op("%").Op(m).Op("!=").Lit(0)).Block(fail))
 		} else {
@@ -1479,7 +1482,7 @@ func (g *goGen) integerChecks(c *model.Constraints, n string, signed bool) []jen
 // failBound is the violation of the bound of a keyword: the program's message, which
 // a dynamic tool reports too.
 func failBound(code, keyword, bound string) jen.Code {
-	return jen.Id("d").Dot("Fail").Call(jen.Qual(runtimePkg, code), jen.Lit(program.Bound(keyword, bound)))
+	return jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, code), jen.Lit(program.Bound(keyword, bound)))
 }
 
 // outside tells where the integer constant v (JSON text) lies against the range of

@@ -7,7 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/toolgen/toolgen/model"
-	tgruntime "github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // Decoders says how the generated code decodes the tools' arguments.
@@ -315,9 +315,9 @@ func (g *goGen) valueFields(t *model.Type, c *model.Constraints) []jen.Code {
 	case model.String:
 		out = append(out, kind("KString"))
 		vals := enumValues(r, c)
-		code := "CodeEnum"
+		code := "Enum"
 		if c.Const != "" {
-			vals, code = []string{c.Const}, "CodeConst"
+			vals, code = []string{c.Const}, "Const"
 		}
 		if len(vals) > 0 {
 			out = append(append(out, kv("Strings", jen.Index().String().Values(g.literals(vals)...))), g.enumFields(code, vals)...)
@@ -335,10 +335,10 @@ func (g *goGen) valueFields(t *model.Type, c *model.Constraints) []jen.Code {
 			} else {
 				out = append(out, kv("PatternSource", jen.Lit(c.Pattern)))
 			}
-			out = append(out, kv("PatternMessage", jen.Lit(tgruntime.PatternMessage(c.Pattern))))
+			out = append(out, kv("PatternMessage", jen.Lit(toolimpl.PatternMessage(c.Pattern))))
 		}
 		if c.Format != "" {
-			out = append(out, kv("Format", jen.Qual(runtimePkg, formatConst(c.Format))))
+			out = append(out, kv("Format", jen.Qual(implPkg, formatConst(c.Format))))
 		}
 	case model.Bool:
 		out = append(out, kind("KBool"))
@@ -362,9 +362,9 @@ func (g *goGen) valueFields(t *model.Type, c *model.Constraints) []jen.Code {
 			out = append(out, kv("MultipleOf", jen.Lit(c.MultipleOf)))
 		}
 		vals := enumValues(r, c)
-		code := "CodeEnum"
+		code := "Enum"
 		if c.Const != "" {
-			vals, code = []string{c.Const}, "CodeConst"
+			vals, code = []string{c.Const}, "Const"
 		}
 		if len(vals) > 0 {
 			out = append(append(out, kv("Floats", jen.Index().Float64().Values(g.literals(vals)...))), g.enumFields(code, vals)...)
@@ -380,9 +380,9 @@ func (g *goGen) valueFields(t *model.Type, c *model.Constraints) []jen.Code {
 	case model.Duration:
 		out = append(out, kind("KDuration"))
 		vals := c.Enum
-		code := "CodeEnum"
+		code := "Enum"
 		if c.Const != "" {
-			vals, code = []string{c.Const}, "CodeConst"
+			vals, code = []string{c.Const}, "Const"
 		}
 		if len(vals) > 0 {
 			var list []jen.Code
@@ -458,7 +458,7 @@ func (g *goGen) elemValue(t *model.Type, c *model.Constraints) jen.Code {
 func (g *goGen) enumFields(code string, vals []string) []jen.Code {
 	return []jen.Code{
 		kv("HasEnum", jen.True()),
-		kv("EnumCode", jen.Qual(runtimePkg, code)),
+		kv("EnumCode", jen.Qual(invalidPkg, code)),
 		kv("EnumMessage", jen.Lit(oneOfMessage(vals))),
 	}
 }
@@ -513,9 +513,9 @@ func (g *goGen) integerFields(r resolved, c *model.Constraints) []jen.Code {
 		out = append(out, kv("MultipleMessage", jen.Lit("must be a multiple of "+m)))
 	}
 	vals := enumValues(r, c)
-	code := "CodeEnum"
+	code := "Enum"
 	if c.Const != "" {
-		vals, code = []string{c.Const}, "CodeConst"
+		vals, code = []string{c.Const}, "Const"
 	}
 	if len(vals) > 0 {
 		out = append(out, kv(sfx+"s", list.Values(g.literals(vals)...)))

@@ -88,7 +88,7 @@ func (p *Package) SchemaURI() string {
 
 // GeneratedImports are the import paths of the packages generated code may import,
 // besides those of the packages that declare the tools' types.
-var GeneratedImports = []string{"context", "encoding/json", "github.com/toolgen/toolgen/runtime", "github.com/toolgen/toolgen/runtime/toolimpl", "math", "time"}
+var GeneratedImports = []string{"context", "encoding/json", "github.com/toolgen/toolgen/runtime", "github.com/toolgen/toolgen/runtime/invalid", "github.com/toolgen/toolgen/runtime/toolimpl", "math", "time"}
 
 // ImportName is the name generated code knows a package by, unless it is taken: the
 // last element of its import path, in lower case, without characters other than

@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgen/toolgen/model"
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // constraintKeys are the keys of a tool tag and of a //toolgen:param line (which also
@@ -335,7 +335,7 @@ func (b *pkgBuilder) constraints(j *fieldJob) {
 				b.errorf(it.Pos, "pattern applies to strings, not %s", describe(item))
 				continue
 			}
-			r, err := runtime.CompilePattern(it.Value)
+			r, err := toolimpl.CompilePattern(it.Value)
 			var syntaxErr *syntax.Error
 			if err != nil && !errors.As(err, &syntaxErr) {
 				b.errorf(it.Pos, "pattern %q: %v", it.Value, err) // too complex
@@ -551,7 +551,7 @@ func (b *pkgBuilder) checkDefault(v value, c model.Constraints, bounds map[strin
 		return fmt.Sprintf("is longer than maxLength %d", *c.MaxLength)
 	case re != nil && !re.MatchString(v.str):
 		return fmt.Sprintf("does not match pattern %s", c.Pattern)
-	case c.Format != "" && !runtime.Format(c.Format).Valid(v.str):
+	case c.Format != "" && !toolimpl.Format(c.Format).Valid(v.str):
 		return fmt.Sprintf("is not a valid %s", c.Format)
 	}
 	return ""

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/toolgen/toolgen/model"
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 func TestSnakeCase(t *testing.T) {
@@ -213,7 +213,7 @@ func TestValidFormat(t *testing.T) {
 		{"uuid", "123e4567-e89b-12d3-a456-426614174000", true},
 		{"uuid", "123e4567", false},
 	} {
-		if got := runtime.Format(tt.format).Valid(tt.s); got != tt.ok {
+		if got := toolimpl.Format(tt.format).Valid(tt.s); got != tt.ok {
 			t.Errorf("a default of format %q: %q valid = %v", tt.format, tt.s, got)
 		}
 	}

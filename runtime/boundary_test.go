@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"math/big"
 	"runtime"
 	"strconv"
@@ -122,7 +124,8 @@ func TestIntegralNumbers(t *testing.T) {
 	for _, tc := range []struct {
 		num  string
 		want int64
-		code Code // "" when accepted
+		code invalid. // "" when accepted
+			Code
 	}{
 		{"2.0", 2, ""},
 		{"1e1", 10, ""},
@@ -132,15 +135,15 @@ func TestIntegralNumbers(t *testing.T) {
 		{"0.0", 0, ""},
 		{"-0e-7", 0, ""},
 		{"9.223372036854775807e18", 9223372036854775807, ""},
-		{"2.5", 0, CodeType},
-		{"1e-1", 0, CodeType},
-		{"1.0000000000000000001", 0, CodeType},
-		{"1e19", 0, CodeRange},
-		{"1e999999999999", 0, CodeRange},
-		{"1e-999999999999", 0, CodeType},
+		{"2.5", 0, invalid.Type},
+		{"1e-1", 0, invalid.Type},
+		{"1.0000000000000000001", 0, invalid.Type},
+		{"1e19", 0, invalid.Range},
+		{"1e999999999999", 0, invalid.Range},
+		{"1e-999999999999", 0, invalid.Type},
 		{"1" + strings.Repeat("0", 100000) + "e-100000", 1, ""},
-		{"15e-1", 0, CodeType},
-		{"1.5e3", 0, CodeMaximum}, // 1500 > 1000
+		{"15e-1", 0, invalid.Type},
+		{"1.5e3", 0, invalid.Maximum}, // 1500 > 1000
 	} {
 		d := NewDecoder([]byte(tc.num), Limits{})
 		got, ok := d.Int(-1000000000000000000*9, 1000)
@@ -148,7 +151,7 @@ func TestIntegralNumbers(t *testing.T) {
 			d = NewDecoder([]byte(tc.num), Limits{})
 			got, ok = d.Int(-1<<63, 1<<63-1)
 		}
-		var code Code
+		var code invalid.Code
 		if vs := d.Violations(); len(vs) > 0 {
 			code = vs[0].Code
 		}
@@ -185,7 +188,7 @@ func TestDateTimeCase(t *testing.T) {
 		if !ok || got.Format("2006-01-02T15:04:05.999999999Z07:00") != want {
 			t.Errorf("Time(%s) = %v, %v; want %s", s, got, ok, want)
 		}
-		if !FormatDateTime.Valid(s) {
+		if !argcheck.FormatDateTime.Valid(s) {
 			t.Errorf("format date-time refuses %s", s)
 		}
 	}
@@ -250,7 +253,7 @@ func TestViolationBudget(t *testing.T) {
 			t.Errorf("byte budget %d (%d a violation): kept %d, omitted %d; want %d", tc.budget, one, len(d.Violations()), d.Omitted(), tc.kept)
 		}
 	}
-	err := &ArgumentError{Tool: "t", Violations: manyMistakes(unknownKeys(90000), Limits{}).Violations(), Omitted: 89980}
+	err := &invalid.ArgumentError{Tool: "t", Violations: manyMistakes(unknownKeys(90000), Limits{}).Violations(), Omitted: 89980}
 	msg := err.Error()
 	if len(msg) > DefaultMaxViolationBytes+512 || !strings.HasSuffix(msg, "; and 89980 more violations not listed") {
 		t.Errorf("message of %d bytes ends %q", len(msg), msg[max(0, len(msg)-80):])
@@ -411,7 +414,7 @@ func TestModelTextIsValidUTF8(t *testing.T) {
 // goexitTools: a tool that ends its goroutine, as a test helper's t.FailNow does.
 var goexitTools = [...]Tool{{Name: "goexit"}, {Name: "ok"}}
 
-func dispatchGoexit(i int, d *Decoder) Invocation {
+func dispatchGoexit(i int, d *Decoder) invocation {
 	d.EmptyObject()
 	if !d.Finish() {
 		return nil
@@ -476,7 +479,7 @@ func TestRedactWrongShapes(t *testing.T) {
 	}
 	var got []Event
 	tools := [...]Tool{{Name: "vault", Sensitive: []string{"/password"}}}
-	ts := NewToolset(tools[:], func(int, *Decoder) Invocation { return nil }).
+	ts := NewToolset(tools[:], func(int, *Decoder) invocation { return nil }).
 		WithArgumentLogging(true).
 		WithObserver(func(_ context.Context, e Event) { got = append(got, e) })
 	ts.Call(context.Background(), "vault", []byte(`{"pasword":"s3cr3t"}`))

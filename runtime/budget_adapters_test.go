@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/runtime/gemini"
 	"github.com/toolgen/toolgen/runtime/openai"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // budgetTools holds a tool of long text and a tool of a long structured value, under a
@@ -27,7 +28,7 @@ func budgetTools(t *testing.T) (ts *runtime.Toolset, text, structured string) {
 		{Name: "long_text", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		{Name: "long_json", InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`{"type":"object"}`)},
 	}
-	ts = runtime.NewToolset(tools, func(i int, d *runtime.Decoder) runtime.Invocation {
+	ts = runtime.NewToolset(tools, func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil

@@ -22,7 +22,7 @@ func budgetSet(results []*Result, budgets ...int) *Toolset {
 			tools[i].MaxResultBytes = budgets[i]
 		}
 	}
-	return NewToolset(tools, func(i int, d *Decoder) Invocation {
+	return NewToolset(tools, func(i int, d *Decoder) invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil
@@ -231,7 +231,7 @@ func TestResultBudgetErrors(t *testing.T) {
 	for i := range tools {
 		tools[i].Name = strings.Repeat("n", 40) + string(rune('A'+i%26)) + string(rune('A'+i/26))
 	}
-	ts := NewToolset(tools, func(int, *Decoder) Invocation { return nil }).WithResultBudget(MinResultBytes)
+	ts := NewToolset(tools, func(int, *Decoder) invocation { return nil }).WithResultBudget(MinResultBytes)
 	res = ts.Call(context.Background(), "missing", nil)
 	if len(res.Text()) > MinResultBytes || res.Outcome != OutcomeUnknownTool {
 		t.Errorf("unknown tool: %d bytes, outcome %s", len(res.Text()), res.Outcome)

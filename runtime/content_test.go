@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/runtime/gemini"
 	"github.com/toolgen/toolgen/runtime/openai"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // The shape (R, []runtime.Content, error): the generated code returns
@@ -65,7 +66,7 @@ func contentTools(budget int, value any) *runtime.Toolset {
 		{Name: "value_card", InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`{"type":"object"}`)},
 		{Name: "value_note", InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`{"type":"object"}`)},
 	}
-	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil

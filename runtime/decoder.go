@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	prog "github.com/toolgen/toolgen/internal/program"
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 	"github.com/toolgen/toolgen/runtime/safetext"
 )
@@ -88,7 +90,7 @@ type Decoder struct {
 	path   []segment   // the JSON Pointer path of the value being read
 	limits Limits
 
-	violations []Violation
+	violations []invalid.Violation
 	count      int // the items of the array NextItem last finished
 	// What Item kept of the items of the array NextItem last finished: the index of
 	// the last one kept (-1 for none), whether the last item of the array was invalid,
@@ -197,7 +199,7 @@ func (d *Decoder) Reset(args []byte, limits Limits) {
 	d.unions.reset()
 	if len(args) > limits.maxBytes() {
 		d.data = nil
-		d.stop(CodeTooLarge, "the arguments are "+strconv.Itoa(len(args))+" bytes long, over the limit of "+strconv.Itoa(limits.maxBytes()))
+		d.stop(invalid.TooLarge, "the arguments are "+strconv.Itoa(len(args))+" bytes long, over the limit of "+strconv.Itoa(limits.maxBytes()))
 		return
 	}
 	d.skipSpace()
@@ -222,7 +224,7 @@ func (d *Decoder) Finish() bool {
 
 // Violations returns what was found wrong so far, in the order found, within the
 // budget of Limits.MaxViolations and MaxViolationBytes.
-func (d *Decoder) Violations() []Violation { return d.violations }
+func (d *Decoder) Violations() []invalid.Violation { return d.violations }
 
 // Omitted returns how many violations were found past the budget and only counted.
 func (d *Decoder) Omitted() int { return d.omitted }
@@ -307,45 +309,19 @@ func (d *Decoder) hideItems() {
 	}
 }
 
-// PropertyFlags say how a property is read; combine them with |.
-type PropertyFlags uint8
-
-// The property flags.
-const (
-	// Required is the zero value: null is a value like any other.
-	Required PropertyFlags = 0
-	// Optional: null means the property is absent.
-	Optional PropertyFlags = 1 << iota
-	// Sensitive: the property's values are never echoed in violations.
-	Sensitive
-)
-
-// Presence records what an object held for one of its properties.
-type Presence uint8
-
-// The presences of a property.
-const (
-	// Absent: the object did not hold the property.
-	Absent Presence = iota
-	// Null: it held null for an optional property, which counts as absent.
-	Null
-	// Present: it held a value.
-	Present
-)
-
 // Property starts reading the value of the property NextField moved to, named name, and
 // reports whether to read it. It returns false, having consumed the value, when the
 // property was already in this object (a duplicate, reported, even if the first was
 // null) or when it is optional and null (recorded as Null). Otherwise it records the
 // property Present and enters its path: call Leave once the value is read.
-func (d *Decoder) Property(p *Presence, name string, flags PropertyFlags) bool {
+func (d *Decoder) Property(p *argcheck.Presence, name string, flags argcheck.PropertyFlags) bool {
 	// The usual case first: a property seen for the first time, required or not
 	// null (its value begins right after the colon, with a byte other than null's),
 	// its name as the text spells it, and room on the path.
-	if n := len(d.path); *p == Absent && !d.keyEscaped && d.keyEnd-d.keyStart == len(name) &&
-		n < cap(d.path) && (flags == Required || flags == Optional && d.pos < len(d.data) &&
+	if n := len(d.path); *p == argcheck.Absent && !d.keyEscaped && d.keyEnd-d.keyStart == len(name) &&
+		n < cap(d.path) && (flags == argcheck.Required || flags == argcheck.Optional && d.pos < len(d.data) &&
 		d.data[d.pos] > ' ' && d.data[d.pos] != 'n') {
-		*p = Present
+		*p = argcheck.Present
 		d.path = d.path[:n+1]
 		seg := &d.path[n]
 		seg.isIndex, seg.key, seg.sensitive, seg.inData = false, false, false, true
@@ -356,20 +332,20 @@ func (d *Decoder) Property(p *Presence, name string, flags PropertyFlags) bool {
 }
 
 // property is Property in full.
-func (d *Decoder) property(p *Presence, name string, flags PropertyFlags) bool {
-	if *p != Absent {
+func (d *Decoder) property(p *argcheck.Presence, name string, flags argcheck.PropertyFlags) bool {
+	if *p != argcheck.Absent {
 		d.Duplicate()
 		return false
 	}
-	if flags&Optional != 0 && d.Null() {
-		*p = Null
+	if flags&argcheck.Optional != 0 && d.Null() {
+		*p = argcheck.Null
 		return false
 	}
-	*p = Present
+	*p = argcheck.Present
 	// Enter the property's path, pointing at its key in the text rather than storing
 	// the name when it can.
 	seg := d.pushSegment()
-	seg.isIndex, seg.key, seg.sensitive = false, false, flags&Sensitive != 0
+	seg.isIndex, seg.key, seg.sensitive = false, false, flags&argcheck.Sensitive != 0
 	if !d.keyEscaped && d.keyEnd-d.keyStart == len(name) {
 		seg.inData, seg.start, seg.end = true, d.keyStart, d.keyEnd
 	} else {
@@ -411,11 +387,11 @@ func (d *Decoder) detachPath() {
 func (d *Decoder) Leave() { d.path = d.path[:len(d.path)-1] }
 
 // Fail records a violation of the value just read, at the current path.
-func (d *Decoder) Fail(code Code, message string) {
+func (d *Decoder) Fail(code invalid.Code, message string) {
 	if d.broken || d.full() {
 		return
 	}
-	d.add(Violation{Path: d.pointer(), Code: code, Message: message, Got: d.got()})
+	d.add(invalid.Violation{Path: d.pointer(), Code: code, Message: message, Got: d.got()})
 }
 
 // full reports whether the violation budget is spent, counting the violation about to
@@ -435,7 +411,7 @@ func (d *Decoder) failing() bool { return d.broken || d.full() }
 
 // add records v, whose text counts against the budget. The text the model reads must
 // be valid UTF-8, whatever bytes the arguments held.
-func (d *Decoder) add(v Violation) {
+func (d *Decoder) add(v invalid.Violation) {
 	v.Message = validText(v.Message)
 	d.textBytes += len(v.Path) + len(v.Message) + len(v.Got)
 	d.violations = append(d.violations, v)
@@ -443,7 +419,7 @@ func (d *Decoder) add(v Violation) {
 
 // failHere records a violation that has no value to show, at the path the current
 // one extended by the name child ("" for the current path itself).
-func (d *Decoder) failHere(child string, code Code, message string) {
+func (d *Decoder) failHere(child string, code invalid.Code, message string) {
 	if d.broken || d.full() {
 		return
 	}
@@ -451,26 +427,26 @@ func (d *Decoder) failHere(child string, code Code, message string) {
 	if child != "" {
 		path += "/" + child
 	}
-	d.add(Violation{Path: path, Code: code, Message: message})
+	d.add(invalid.Violation{Path: path, Code: code, Message: message})
 }
 
 // Missing records that a required property is absent from the object being read.
 func (d *Decoder) Missing(name string) {
-	d.failHere(jsonread.EscapeToken(name), CodeRequired, "missing required property")
+	d.failHere(jsonread.EscapeToken(name), invalid.Required, "missing required property")
 }
 
 // stop records a violation that ends decoding. It is kept even past the budget: it
 // says why the rest of the arguments was not read.
-func (d *Decoder) stop(code Code, message string) {
+func (d *Decoder) stop(code invalid.Code, message string) {
 	if d.broken {
 		return
 	}
-	d.add(Violation{Path: d.pointer(), Code: code, Message: message})
+	d.add(invalid.Violation{Path: d.pointer(), Code: code, Message: message})
 	d.broken = true
 }
 
 func (d *Decoder) syntaxError(what string) {
-	d.stop(CodeSyntax, "malformed JSON: "+what+" at offset "+strconv.Itoa(d.pos))
+	d.stop(invalid.Syntax, "malformed JSON: "+what+" at offset "+strconv.Itoa(d.pos))
 }
 
 // unexpected reports the byte at d.pos, or the end of the text, as out of place.
@@ -486,7 +462,7 @@ func (d *Decoder) malformed(p jsonread.Problem) {
 }
 
 func (d *Decoder) tooDeep() {
-	d.stop(CodeTooDeep, "nested deeper than the limit of "+strconv.Itoa(d.limits.maxDepth())+" levels")
+	d.stop(invalid.TooDeep, "nested deeper than the limit of "+strconv.Itoa(d.limits.maxDepth())+" levels")
 }
 
 // pointer renders the current path as a JSON Pointer ("" for the root). Names the
@@ -629,7 +605,7 @@ func (d *Decoder) mismatch(want string) {
 		return
 	}
 	if !d.failing() {
-		d.Fail(CodeType, "must be "+want)
+		d.Fail(invalid.Type, "must be "+want)
 	}
 }
 
@@ -923,7 +899,7 @@ func (d *Decoder) Unknown(known ...string) {
 	if !d.skipValue() {
 		return
 	}
-	d.add(Violation{Path: d.pointer() + "/" + child, Code: CodeUnknownProperty, Message: unknownMessage(name, known)})
+	d.add(invalid.Violation{Path: d.pointer() + "/" + child, Code: invalid.UnknownProperty, Message: unknownMessage(name, known)})
 }
 
 // Duplicate records that the current property appeared before in the same object, and
@@ -940,7 +916,7 @@ func (d *Decoder) Duplicate() {
 	if !d.skipValue() {
 		return
 	}
-	d.add(Violation{Path: d.pointer() + "/" + child, Code: CodeDuplicate, Message: "duplicate property"})
+	d.add(invalid.Violation{Path: d.pointer() + "/" + child, Code: invalid.Duplicate, Message: "duplicate property"})
 }
 
 // Skip skips the next value, checking only that it is well formed.

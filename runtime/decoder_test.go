@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"reflect"
 	"strings"
 	"testing"
@@ -215,20 +216,20 @@ func TestDescribeCutsLongValues(t *testing.T) {
 
 func TestFormats(t *testing.T) {
 	for _, tc := range []struct {
-		f    Format
+		f    argcheck.Format
 		good []string
 		bad  []string
 	}{
-		{FormatDateTime, []string{"2024-01-31T09:30:00Z", "2024-01-31t09:30:00.5+01:00", "2016-12-31T23:59:60Z"}, []string{"2024-01-31", "2024-01-31T25:00:00Z", "2024-02-30T09:30:00Z", "yesterday"}},
-		{FormatDate, []string{"2024-02-29"}, []string{"2023-02-29", "2024-1-1"}},
-		{FormatTime, []string{"09:30:00Z", "09:30:00.123-05:00"}, []string{"9:30", "09:30:00"}},
-		{FormatDuration, []string{"P1D", "PT1H30M", "P2W", "P1Y2M3DT4H5M6S"}, []string{"P", "PT", "1h", "P1H", "PT1D"}},
-		{FormatEmail, []string{"a@b.co", `"x y"@example.com`, "a@[127.0.0.1]"}, []string{"a", "a@", ".a@b.co", "a..b@c.de", "@b.co", "@"}},
-		{FormatHostname, []string{"example.com", "a-b.c"}, []string{"-a.com", "a_b.com", strings.Repeat("a", 64)}},
-		{FormatIPv4, []string{"127.0.0.1"}, []string{"256.0.0.1", "01.2.3.4", "1.2.3", "+1.2.3.4", "1.+2.3.4", "1.2.3.-0", "1.2.3.+0", "1..3.4", "1.2.3.0256"}},
-		{FormatIPv6, []string{"::1", "2001:db8::1"}, []string{"1.2.3.4", "fe80::1%eth0"}},
-		{FormatURI, []string{"https://example.com/a?b#c", "urn:isbn:123", "file:///a%20b", "mailto:a@b.co", "http://[::1]:80/"}, []string{"/relative", "http://[::1", "file:a b?q", "http://a.b/c d", "http://a.b/\"", "http://a.b/%zz", "http://a.b/%a", "http://a.b/\\", "http://a.b/é", "http://a.b/<x>"}},
-		{FormatUUID, []string{"123e4567-e89b-12d3-a456-426614174000"}, []string{"123e4567e89b12d3a456426614174000", "123e4567-e89b-12d3-a456-42661417400g"}},
+		{argcheck.FormatDateTime, []string{"2024-01-31T09:30:00Z", "2024-01-31t09:30:00.5+01:00", "2016-12-31T23:59:60Z"}, []string{"2024-01-31", "2024-01-31T25:00:00Z", "2024-02-30T09:30:00Z", "yesterday"}},
+		{argcheck.FormatDate, []string{"2024-02-29"}, []string{"2023-02-29", "2024-1-1"}},
+		{argcheck.FormatTime, []string{"09:30:00Z", "09:30:00.123-05:00"}, []string{"9:30", "09:30:00"}},
+		{argcheck.FormatDuration, []string{"P1D", "PT1H30M", "P2W", "P1Y2M3DT4H5M6S"}, []string{"P", "PT", "1h", "P1H", "PT1D"}},
+		{argcheck.FormatEmail, []string{"a@b.co", `"x y"@example.com`, "a@[127.0.0.1]"}, []string{"a", "a@", ".a@b.co", "a..b@c.de", "@b.co", "@"}},
+		{argcheck.FormatHostname, []string{"example.com", "a-b.c"}, []string{"-a.com", "a_b.com", strings.Repeat("a", 64)}},
+		{argcheck.FormatIPv4, []string{"127.0.0.1"}, []string{"256.0.0.1", "01.2.3.4", "1.2.3", "+1.2.3.4", "1.+2.3.4", "1.2.3.-0", "1.2.3.+0", "1..3.4", "1.2.3.0256"}},
+		{argcheck.FormatIPv6, []string{"::1", "2001:db8::1"}, []string{"1.2.3.4", "fe80::1%eth0"}},
+		{argcheck.FormatURI, []string{"https://example.com/a?b#c", "urn:isbn:123", "file:///a%20b", "mailto:a@b.co", "http://[::1]:80/"}, []string{"/relative", "http://[::1", "file:a b?q", "http://a.b/c d", "http://a.b/\"", "http://a.b/%zz", "http://a.b/%a", "http://a.b/\\", "http://a.b/é", "http://a.b/<x>"}},
+		{argcheck.FormatUUID, []string{"123e4567-e89b-12d3-a456-426614174000"}, []string{"123e4567e89b12d3a456426614174000", "123e4567-e89b-12d3-a456-42661417400g"}},
 	} {
 		for _, s := range tc.good {
 			if !tc.f.Valid(s) {

@@ -17,7 +17,9 @@ import (
 	"unsafe"
 
 	prog "github.com/toolgen/toolgen/internal/program"
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"github.com/toolgen/toolgen/runtime/internal/lists"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // NewTool returns a Toolset holding one tool built at run time: def describes it, and
@@ -114,7 +116,7 @@ func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Res
 	def.Groups = slices.Clone(def.Groups)
 	def.Examples = slices.Clone(def.Examples)
 	tools := []Tool{def}
-	ts := NewToolset(tools, func(_ int, d *Decoder) Invocation {
+	ts := NewToolset(tools, func(_ int, d *Decoder) invocation {
 		args, ok := prog.decode(d)
 		if !ok {
 			return nil
@@ -166,7 +168,7 @@ func (e *ExampleError) Error() string {
 // Message says what is wrong with the example: the violations of an *ArgumentError
 // without its "invalid arguments for" lead, or the error's text.
 func (x InvalidExample) Message() string {
-	var ae *ArgumentError
+	var ae *invalid.ArgumentError
 	if errors.As(x.Err, &ae) {
 		msg := ae.Error()
 		return strings.TrimPrefix(msg, "invalid arguments for "+ae.Tool+": ")
@@ -492,10 +494,10 @@ func (st *interp) stringValue(n *node) {
 	}
 	if n.simple != nil {
 		if !n.simple.MatchString(s) {
-			d.Fail(CodePattern, n.patternMessage)
+			d.Fail(invalid.Pattern, n.patternMessage)
 		}
 	} else if n.pattern != nil && !n.pattern.MatchString(s) {
-		d.Fail(CodePattern, n.patternMessage)
+		d.Fail(invalid.Pattern, n.patternMessage)
 	}
 	if n.format != "" {
 		d.Format(s, n.format)
@@ -524,7 +526,7 @@ func (st *interp) intValue(n *node) {
 		}
 	}
 	if n.multInt != 0 && v%n.multInt != 0 {
-		d.Fail(CodeMultipleOf, prog.Bound("multipleOf", n.multText))
+		d.Fail(invalid.MultipleOf, prog.Bound("multipleOf", n.multText))
 	}
 	if n.multiple != "" {
 		d.MultipleOf(n.multiple)
@@ -557,7 +559,7 @@ func (st *interp) uintValue(n *node) {
 		}
 	}
 	if n.multInt != 0 && v%uint64(n.multInt) != 0 {
-		d.Fail(CodeMultipleOf, prog.Bound("multipleOf", n.multText))
+		d.Fail(invalid.MultipleOf, prog.Bound("multipleOf", n.multText))
 	}
 	if n.multiple != "" {
 		d.MultipleOf(n.multiple)
@@ -652,12 +654,12 @@ func (st *interp) union(n *node) {
 // absence is not reported again.
 func (st *interp) members(n *node, tag, tagJSON string) {
 	d := st.d
-	var seenBuf [16]Presence
+	var seenBuf [16]argcheck.Presence
 	seen := seenBuf[:0]
 	if len(n.props) <= len(seenBuf) {
 		seen = seenBuf[:len(n.props)]
 	} else {
-		seen = make([]Presence, len(n.props))
+		seen = make([]argcheck.Presence, len(n.props))
 	}
 	var keys map[string]struct{} // the other properties read, for duplicates
 	count := 0
@@ -666,16 +668,16 @@ func (st *interp) members(n *node, tag, tagJSON string) {
 	for d.NextField() {
 		if i, ok := n.index[string(d.FieldName())]; ok {
 			p := n.props[i]
-			flags := Required
+			flags := argcheck.Required
 			if !p.required {
-				flags = Optional
+				flags = argcheck.Optional
 			}
 			if p.sensitive {
-				flags |= Sensitive
+				flags |= argcheck.Sensitive
 			}
 			if tag != "" && p.name == tag {
 				// BeginUnion read it: this variant's value.
-				if d.Property(&seen[i], p.name, Required) {
+				if d.Property(&seen[i], p.name, argcheck.Required) {
 					st.member(&first, p.name)
 					st.raw(tagJSON)
 					d.Skip()
@@ -685,8 +687,8 @@ func (st *interp) members(n *node, tag, tagJSON string) {
 			}
 			if p.badName {
 				// A name propertyNames refuses, unless null makes it absent.
-				if !p.required && seen[i] == Absent && d.Null() {
-					seen[i] = Null
+				if !p.required && seen[i] == argcheck.Absent && d.Null() {
+					seen[i] = argcheck.Null
 				} else {
 					d.Unknown(n.keyNames...)
 				}
@@ -729,18 +731,18 @@ func (st *interp) members(n *node, tag, tagJSON string) {
 	for i, p := range n.props {
 		switch {
 		case p.required:
-			if seen[i] == Absent && (tag == "" || p.name != tag) {
+			if seen[i] == argcheck.Absent && (tag == "" || p.name != tag) {
 				d.Missing(p.name)
 			}
 		case p.def != nil:
-			if seen[i] != Present {
+			if seen[i] != argcheck.Present {
 				st.declared(&first, p)
 				if st.w() {
 					st.out = append(st.out, p.def...)
 				}
 			}
 		}
-		if seen[i] == Present {
+		if seen[i] == argcheck.Present {
 			count++
 		}
 	}

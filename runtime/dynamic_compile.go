@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	prog "github.com/toolgen/toolgen/internal/program"
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
@@ -67,14 +69,14 @@ type node struct {
 	simple         *simpleMatcher // the pattern, when compileSimple reads it
 	patternSrc     string
 	patternMessage string
-	format         Format // "" when absent
+	format         argcheck.Format // "" when absent
 
 	// Enum and const, for strings, numbers and booleans: a value must be one of them,
 	// looked up in the set of its kind. nullFails says that null, which the type
 	// allows, is not one of them.
 	hasEnum   bool
 	nullFails bool
-	enumCode  Code
+	enumCode  invalid.Code
 	enumMsg   string
 	enumStr   map[string]string // each string to itself
 	enumInt   map[int64]struct{}
@@ -129,7 +131,7 @@ type prop struct {
 
 // numCheck is a bound a number is checked against after it is read.
 type numCheck struct {
-	code    Code
+	code    invalid.Code
 	msg     string
 	dec     decimal // the bound, compared exactly
 	f       float64 // the bound as a float64, for a number read as one
@@ -894,12 +896,12 @@ func (c *compiler) stringNode(n *node, s *jv) {
 			c.fail(s, "pattern", "pattern", "must be a string")
 			return
 		}
-		re, err := CompilePattern(v.str)
+		re, err := argcheck.CompilePattern(v.str)
 		if err != nil {
 			c.fail(s, "pattern", "pattern", err.Error())
 			return
 		}
-		n.pattern, n.patternSrc, n.patternMessage = re, v.str, PatternMessage(v.str)
+		n.pattern, n.patternSrc, n.patternMessage = re, v.str, argcheck.PatternMessage(v.str)
 		n.simple = compileSimple(v.str)
 	}
 	if v, ok := s.get("format"); ok {
@@ -907,9 +909,8 @@ func (c *compiler) stringNode(n *node, s *jv) {
 			c.fail(s, "format", "format", "must be a string")
 			return
 		}
-		switch f := Format(v.str); f {
-		case FormatDateTime, FormatDate, FormatTime, FormatDuration, FormatEmail, FormatHostname,
-			FormatIPv4, FormatIPv6, FormatURI, FormatUUID:
+		switch f := argcheck.Format(v.str); f {
+		case argcheck.FormatDateTime, argcheck.FormatDate, argcheck.FormatTime, argcheck.FormatDuration, argcheck.FormatEmail, argcheck.FormatHostname, argcheck.FormatIPv4, argcheck.FormatIPv6, argcheck.FormatURI, argcheck.FormatUUID:
 			n.format = f
 		default:
 			c.fail(s, "format", "format", strconv.Quote(v.str)+" is not a format toolgen checks")
@@ -928,7 +929,7 @@ func (c *compiler) stringNode(n *node, s *jv) {
 		n.kind = kindBytes
 	}
 	// What toolgen writes for a time.Time and a time.Duration reads as those do.
-	if n.kind == kindString && n.format == FormatDateTime && n.minLen < 0 && n.maxLen < 0 && n.pattern == nil {
+	if n.kind == kindString && n.format == argcheck.FormatDateTime && n.minLen < 0 && n.maxLen < 0 && n.pattern == nil {
 		n.kind = kindDateTime
 	}
 	if n.kind == kindString && n.patternSrc == durationPattern && n.minLen < 0 && n.maxLen < 0 && n.format == "" {
@@ -980,25 +981,25 @@ func (c *compiler) numberNode(n *node, s *jv, integer bool) {
 			}
 		} else {
 			if hasMin {
-				n.lo = c.intBound(n, s, minT, "minimum", CodeMinimum, prog.BoundWords("minimum"), '<', n.lo)
+				n.lo = c.intBound(n, s, minT, "minimum", invalid.Minimum, prog.BoundWords("minimum"), '<', n.lo)
 			}
 			if hasMax {
-				n.hi = c.intBound(n, s, maxT, "maximum", CodeMaximum, prog.BoundWords("maximum"), '>', n.hi)
+				n.hi = c.intBound(n, s, maxT, "maximum", invalid.Maximum, prog.BoundWords("maximum"), '>', n.hi)
 			}
 		}
 	} else {
 		if hasMin {
-			n.checks = append(n.checks, c.numCheck(s, minT, "minimum", CodeMinimum, prog.BoundWords("minimum"), '<', false))
+			n.checks = append(n.checks, c.numCheck(s, minT, "minimum", invalid.Minimum, prog.BoundWords("minimum"), '<', false))
 		}
 		if hasMax {
-			n.checks = append(n.checks, c.numCheck(s, maxT, "maximum", CodeMaximum, prog.BoundWords("maximum"), '>', false))
+			n.checks = append(n.checks, c.numCheck(s, maxT, "maximum", invalid.Maximum, prog.BoundWords("maximum"), '>', false))
 		}
 	}
 	if hasExMin {
-		n.checks = append(n.checks, c.numCheck(s, exMinT, "exclusiveMinimum", CodeExclusiveMinimum, prog.BoundWords("exclusiveMinimum"), '[', integer))
+		n.checks = append(n.checks, c.numCheck(s, exMinT, "exclusiveMinimum", invalid.ExclusiveMinimum, prog.BoundWords("exclusiveMinimum"), '[', integer))
 	}
 	if hasExMax {
-		n.checks = append(n.checks, c.numCheck(s, exMaxT, "exclusiveMaximum", CodeExclusiveMaximum, prog.BoundWords("exclusiveMaximum"), ']', integer))
+		n.checks = append(n.checks, c.numCheck(s, exMaxT, "exclusiveMaximum", invalid.ExclusiveMaximum, prog.BoundWords("exclusiveMaximum"), ']', integer))
 	}
 	if hasMult {
 		q, ok := parseDecimal([]byte(multT))
@@ -1018,7 +1019,7 @@ func (c *compiler) numberNode(n *node, s *jv, integer bool) {
 // checks (keep when the bound checks nothing an int64 could break). A bound past the
 // int64 range on the side that holds no int64 (a minimum of 1e30, a maximum of -1e30),
 // and one with a fraction, become a check of n, made as numbers are compared.
-func (c *compiler) intBound(n *node, s *jv, text, kw string, code Code, msg string, op byte, keep int64) int64 {
+func (c *compiler) intBound(n *node, s *jv, text, kw string, code invalid.Code, msg string, op byte, keep int64) int64 {
 	neg, mag, ok, overflow := integerDigits([]byte(text))
 	switch {
 	case ok && !overflow && !neg && mag <= math.MaxInt64:
@@ -1032,7 +1033,7 @@ func (c *compiler) intBound(n *node, s *jv, text, kw string, code Code, msg stri
 	return keep
 }
 
-func (c *compiler) numCheck(s *jv, text, kw string, code Code, msg string, op byte, integer bool) numCheck {
+func (c *compiler) numCheck(s *jv, text, kw string, code invalid.Code, msg string, op byte, integer bool) numCheck {
 	ch := numCheck{code: code, msg: msg + " " + text, op: op}
 	dec, ok := parseDecimal([]byte(text))
 	if !ok {
@@ -1190,14 +1191,14 @@ func (c *compiler) enumConst(n *node, s *jv, typ string) {
 	}
 	if v, ok := s.get("const"); ok {
 		kw, vals = "const", []*jv{v}
-		n.enumCode = CodeConst
+		n.enumCode = invalid.Const
 	} else if v, ok := s.get("enum"); ok {
 		if v.kind != 'a' || len(v.items) == 0 {
 			c.fail(s, "enum", "enum", "must be a non-empty list")
 			return
 		}
 		vals = v.items
-		n.enumCode = CodeEnum
+		n.enumCode = invalid.Enum
 	} else {
 		return
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // hostileSchema is a family of input schemas that cost the most to compile for their
@@ -156,10 +157,10 @@ func TestNewToolSchemaLimits(t *testing.T) {
 
 	// Patterns: the largest x{k} under MaxPatternSize, and the next.
 	at, past := patternsAroundLimit(t)
-	if _, err := runtime.CompilePattern(at); err != nil {
+	if _, err := toolimpl.CompilePattern(at); err != nil {
 		t.Errorf("%s at MaxPatternSize: %v", at, err)
 	}
-	if _, err := runtime.CompilePattern(past); err == nil || !strings.Contains(err.Error(), "MaxPatternSize") {
+	if _, err := toolimpl.CompilePattern(past); err == nil || !strings.Contains(err.Error(), "MaxPatternSize") {
 		t.Errorf("%s past MaxPatternSize: %v", past, err)
 	}
 	prop := func(p string) string {
@@ -193,11 +194,11 @@ func patternsAroundLimit(t *testing.T) (at, past string) {
 	for k := 1; ; k++ {
 		p := fmt.Sprintf("^[a-z]{%d}$", k)
 		switch n := size(p); {
-		case n == runtime.MaxPatternSize:
+		case n == toolimpl.MaxPatternSize:
 			at = p
-		case n > runtime.MaxPatternSize:
+		case n > toolimpl.MaxPatternSize:
 			if at == "" {
-				t.Fatalf("no ^[a-z]{k}$ has %d instructions", runtime.MaxPatternSize)
+				t.Fatalf("no ^[a-z]{k}$ has %d instructions", toolimpl.MaxPatternSize)
 			}
 			return at, p
 		}

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	prog "github.com/toolgen/toolgen/internal/program"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/safetext"
 
 	"github.com/toolgen/toolgen/runtime/jsonread"
@@ -247,7 +248,7 @@ func (a *arena) readMembers(d *Decoder, v *fval) {
 // passes does not).
 type fviolation struct {
 	path  string
-	code  Code
+	code  invalid.Code
 	msg   string
 	got   string
 	depth int // the path's segments: how far into the value the branch got
@@ -384,13 +385,13 @@ func (p *fprog) decode(d *Decoder, sensitive [][]string) ([]byte, bool) {
 	}
 	st.eval(p.root, root, false)
 	if st.stop {
-		d.stop(CodeTooLarge, "the arguments take more than the "+strconv.Itoa(MaxValidationSteps)+" steps of runtime.MaxValidationSteps to check against this schema")
+		d.stop(invalid.TooLarge, "the arguments take more than the "+strconv.Itoa(MaxValidationSteps)+" steps of runtime.MaxValidationSteps to check against this schema")
 	}
 	for _, v := range st.viols {
 		if d.broken || d.full() {
 			continue
 		}
-		d.add(Violation{Path: v.path, Code: v.code, Message: v.msg, Got: v.got})
+		d.add(invalid.Violation{Path: v.path, Code: v.code, Message: v.msg, Got: v.got})
 	}
 	if n := st.fails - len(st.viols); n > 0 && !d.broken {
 		d.omitted += n
@@ -534,7 +535,7 @@ func matchSensitive(pat []string, path []fseg) bool {
 }
 
 // fail records a violation of the value v being evaluated.
-func (st *feval) fail(v *fval, code Code, msg string) {
+func (st *feval) fail(v *fval, code invalid.Code, msg string) {
 	st.fails++
 	if len(st.viols) >= st.maxKept {
 		return
@@ -548,7 +549,7 @@ func (st *feval) fail(v *fval, code Code, msg string) {
 
 // failAt records a violation at the child name of the value being evaluated, with no
 // value to show.
-func (st *feval) failAt(child string, code Code, msg string) {
+func (st *feval) failAt(child string, code invalid.Code, msg string) {
 	st.path = append(st.path, fseg{name: child, index: -1})
 	st.fail(nil, code, msg)
 	st.path = st.path[:len(st.path)-1]
@@ -596,7 +597,7 @@ func (st *feval) eval(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 	case 1:
 		return true, nil // true evaluates no property or item
 	case -1:
-		st.fail(v, CodeNot, "no value is allowed here (the schema is false)")
+		st.fail(v, invalid.Not, "no value is allowed here (the schema is false)")
 		return false, nil
 	}
 	if n.shared {
@@ -648,7 +649,7 @@ func (st *feval) evalNode(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 		st.undouble(v, n.types)
 	}
 	if n.hasTypes && !typeOK(n.types, v) {
-		st.fail(v, CodeType, n.typeMsg)
+		st.fail(v, invalid.Type, n.typeMsg)
 		return false, nil
 	}
 	if n.ref != nil {
@@ -661,7 +662,7 @@ func (st *feval) evalNode(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 		st.fail(v, n.enumCode, n.enumMsg)
 	}
 	if n.constv != nil && !equalJV(v, n.constv) {
-		st.fail(v, CodeConst, n.constMsg)
+		st.fail(v, invalid.Const, n.constMsg)
 	}
 	switch {
 	case v.kind == 'n' && n.num != nil:
@@ -690,7 +691,7 @@ func (st *feval) evalNode(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 			}
 			st.path = append(st.path, fseg{index: i})
 			if n.arr.unevalItems.always == -1 {
-				st.fail(nil, CodeMaxItems, "no item is allowed here: the schema evaluates only "+strconv.Itoa(ev.items)+" "+plural(ev.items, "item", "items")+" (unevaluatedItems)")
+				st.fail(nil, invalid.MaxItems, "no item is allowed here: the schema evaluates only "+strconv.Itoa(ev.items)+" "+plural(ev.items, "item", "items")+" (unevaluatedItems)")
 			} else {
 				st.eval(n.arr.unevalItems, it, false)
 			}
@@ -704,7 +705,7 @@ func (st *feval) evalNode(n *fnode, v *fval, ann bool) (bool, *evaluated) {
 				continue
 			}
 			if n.obj.unevalProps.always == -1 {
-				st.failAt(k, CodeUnknownProperty, unknownMessage(k, st.knownNames(n)))
+				st.failAt(k, invalid.UnknownProperty, unknownMessage(k, st.knownNames(n)))
 				continue
 			}
 			st.path = append(st.path, fseg{name: k, index: -1})
@@ -746,7 +747,7 @@ func (st *feval) applicators(a *fapp, v *fval, sub bool, ev *evaluated) {
 		ok, _ := st.eval(a.not, v, false)
 		st.reset(m)
 		if ok {
-			st.fail(v, CodeNot, "must not match the schema of not")
+			st.fail(v, invalid.Not, "must not match the schema of not")
 		}
 	}
 	if a.ifs != nil {
@@ -914,7 +915,7 @@ func (st *feval) number(n *fnum, v *fval) {
 		}
 	}
 	if n.multiple != nil && !isMultiple(x, *n.multiple) {
-		st.fail(v, CodeMultipleOf, prog.Bound("multipleOf", n.multText))
+		st.fail(v, invalid.MultipleOf, prog.Bound("multipleOf", n.multText))
 	}
 }
 
@@ -945,34 +946,34 @@ func (st *feval) str(n *fstr, v *fval) {
 	if n.minLen >= 0 || n.maxLen >= 0 {
 		c := utf8.RuneCountInString(v.s)
 		if n.minLen >= 0 && c < n.minLen {
-			st.fail(v, CodeMinLength, prog.Length("minLength", n.minLen))
+			st.fail(v, invalid.MinLength, prog.Length("minLength", n.minLen))
 		}
 		if n.maxLen >= 0 && c > n.maxLen {
-			st.fail(v, CodeMaxLength, prog.Length("maxLength", n.maxLen))
+			st.fail(v, invalid.MaxLength, prog.Length("maxLength", n.maxLen))
 		}
 	}
 	if n.pattern != nil && !n.pattern.MatchString(v.s) {
-		st.fail(v, CodePattern, n.patternMsg)
+		st.fail(v, invalid.Pattern, n.patternMsg)
 	}
 	if n.format != "" && !n.format.Valid(v.s) {
-		st.fail(v, CodeFormat, "must be "+n.format.describe())
+		st.fail(v, invalid.Format, "must be "+n.format.Describe())
 	}
 }
 
 func (st *feval) array(n *farr, v *fval, ev *evaluated) {
 	count := len(v.vals)
 	if n.minItems >= 0 && count < n.minItems {
-		st.fail(nil, CodeMinItems, "must have at least "+strconv.Itoa(n.minItems)+" "+plural(n.minItems, "item", "items")+" (got "+strconv.Itoa(count)+")")
+		st.fail(nil, invalid.MinItems, "must have at least "+strconv.Itoa(n.minItems)+" "+plural(n.minItems, "item", "items")+" (got "+strconv.Itoa(count)+")")
 	}
 	if n.maxItems >= 0 && count > n.maxItems {
-		st.fail(nil, CodeMaxItems, "must have at most "+strconv.Itoa(n.maxItems)+" "+plural(n.maxItems, "item", "items")+" (got "+strconv.Itoa(count)+")")
+		st.fail(nil, invalid.MaxItems, "must have at most "+strconv.Itoa(n.maxItems)+" "+plural(n.maxItems, "item", "items")+" (got "+strconv.Itoa(count)+")")
 	}
 	if n.unique && count > 1 {
 		seen := make(map[string]int, count)
 		for i, it := range v.vals {
 			k := string(canonicalVal(nil, it))
 			if j, dup := seen[k]; dup {
-				st.fail(nil, CodeUniqueItems, "must not hold equal items (items "+strconv.Itoa(j)+" and "+strconv.Itoa(i)+" are equal)")
+				st.fail(nil, invalid.UniqueItems, "must not hold equal items (items "+strconv.Itoa(j)+" and "+strconv.Itoa(i)+" are equal)")
 				break
 			}
 			seen[k] = i
@@ -990,7 +991,7 @@ func (st *feval) array(n *farr, v *fval, ev *evaluated) {
 		}
 		st.path = append(st.path, fseg{index: i})
 		if m.always == -1 && i >= len(n.prefix) && len(n.prefix) > 0 {
-			st.fail(nil, CodeMaxItems, "no item is allowed past the "+strconv.Itoa(len(n.prefix))+" of the tuple (prefixItems)")
+			st.fail(nil, invalid.MaxItems, "no item is allowed past the "+strconv.Itoa(len(n.prefix))+" of the tuple (prefixItems)")
 		} else {
 			st.eval(m, it, false)
 		}
@@ -1026,10 +1027,10 @@ func (st *feval) array(n *farr, v *fval, ev *evaluated) {
 			if n.minContains != 1 {
 				msg = "must hold at least " + strconv.Itoa(n.minContains) + " " + plural(n.minContains, "item", "items") + " that match the schema of contains (got " + strconv.Itoa(matched) + ")"
 			}
-			st.fail(nil, CodeContains, msg)
+			st.fail(nil, invalid.Contains, msg)
 		}
 		if n.maxContains >= 0 && matched > n.maxContains {
-			st.fail(nil, CodeContains, "must hold at most "+strconv.Itoa(n.maxContains)+" "+plural(n.maxContains, "item", "items")+" that match the schema of contains (got "+strconv.Itoa(matched)+")")
+			st.fail(nil, invalid.Contains, "must hold at most "+strconv.Itoa(n.maxContains)+" "+plural(n.maxContains, "item", "items")+" that match the schema of contains (got "+strconv.Itoa(matched)+")")
 		}
 	}
 }
@@ -1093,7 +1094,7 @@ func (st *feval) object(n *fobj, v *fval, ev *evaluated) {
 						msg = "unknown property: the names are those matching " + cutList(srcs)
 					}
 				}
-				st.failAt(k, CodeUnknownProperty, msg)
+				st.failAt(k, invalid.UnknownProperty, msg)
 				continue
 			}
 			st.path = append(st.path, fseg{name: k, index: -1})
@@ -1105,13 +1106,13 @@ func (st *feval) object(n *fobj, v *fval, ev *evaluated) {
 			m := st.mark()
 			if ok, _ := st.eval(n.propNames, &name, false); !ok {
 				st.reset(m)
-				st.failAt(k, CodeUnknownProperty, "the property name "+describe(appendJSONString(nil, k))+" is not allowed (propertyNames)"+st.firstReason(n.propNames, &name))
+				st.failAt(k, invalid.UnknownProperty, "the property name "+describe(appendJSONString(nil, k))+" is not allowed (propertyNames)"+st.firstReason(n.propNames, &name))
 			}
 		}
 	}
 	for _, r := range n.required {
 		if m, ok := v.get(r); !ok || m.drop {
-			st.failAt(r, CodeRequired, "missing required property")
+			st.failAt(r, invalid.Required, "missing required property")
 		}
 	}
 	for _, dr := range n.depRequired {
@@ -1120,15 +1121,15 @@ func (st *feval) object(n *fobj, v *fval, ev *evaluated) {
 		}
 		for _, r := range dr.req {
 			if m, ok := v.get(r); !ok || m.drop {
-				st.failAt(r, CodeRequired, "missing property, required when "+strconv.Quote(dr.name)+" is present")
+				st.failAt(r, invalid.Required, "missing property, required when "+strconv.Quote(dr.name)+" is present")
 			}
 		}
 	}
 	if n.minProps >= 0 && count < n.minProps {
-		st.fail(nil, CodeMinProperties, "must have at least "+strconv.Itoa(n.minProps)+" "+plural(n.minProps, "property", "properties")+" (got "+strconv.Itoa(count)+")")
+		st.fail(nil, invalid.MinProperties, "must have at least "+strconv.Itoa(n.minProps)+" "+plural(n.minProps, "property", "properties")+" (got "+strconv.Itoa(count)+")")
 	}
 	if n.maxProps >= 0 && count > n.maxProps {
-		st.fail(nil, CodeMaxProperties, "must have at most "+strconv.Itoa(n.maxProps)+" "+plural(n.maxProps, "property", "properties")+" (got "+strconv.Itoa(count)+")")
+		st.fail(nil, invalid.MaxProperties, "must have at most "+strconv.Itoa(n.maxProps)+" "+plural(n.maxProps, "property", "properties")+" (got "+strconv.Itoa(count)+")")
 	}
 	for _, p := range n.props {
 		if p.def == nil || slices.Contains(n.required, p.name) {
@@ -1175,7 +1176,7 @@ func (st *feval) anyOf(branches []*fnode, v *fval, sub bool, ev *evaluated, one 
 		t := try{viols: slices.Clone(st.viols[m.viols:]), fails: st.fails - m.fails, typeOK: true, tagged: tagMatches(b, v), names: declaredNames(b, v)}
 		for _, x := range t.viols {
 			t.depth = max(t.depth, x.depth)
-			if x.code == CodeType && x.depth == here {
+			if x.code == invalid.Type && x.depth == here {
 				t.typeOK = false
 			}
 		}
@@ -1183,9 +1184,9 @@ func (st *feval) anyOf(branches []*fnode, v *fval, sub bool, ev *evaluated, one 
 		st.reset(m)
 	}
 	kw := "anyOf"
-	code := CodeAnyOf
+	code := invalid.AnyOf
 	if one {
-		kw, code = "oneOf", CodeOneOf
+		kw, code = "oneOf", invalid.OneOf
 	}
 	switch {
 	case one && len(passed) > 1:
@@ -1200,19 +1201,19 @@ func (st *feval) anyOf(branches []*fnode, v *fval, sub bool, ev *evaluated, one 
 	// None passed. When each fails for the value's type alone, the value must be of
 	// one of their types.
 	if words, ok := typeWords(tries); ok {
-		st.fail(v, CodeType, "must be "+words+" ("+kw+")")
+		st.fail(v, invalid.Type, "must be "+words+" ("+kw+")")
 		return
 	}
 	// A discriminator that is missing, or names no branch: the values it may take.
 	if name, vals := discriminator(branches); name != "" && v.kind == 'o' {
 		m, ok := v.get(name)
 		if !ok || m.drop {
-			st.failAt(name, CodeRequired, "missing required property: the discriminator of "+kw+", one of "+cutList(vals))
+			st.failAt(name, invalid.Required, "missing required property: the discriminator of "+kw+", one of "+cutList(vals))
 			return
 		}
 		if !slices.ContainsFunc(tries, func(t try) bool { return t.tagged }) {
 			st.path = append(st.path, fseg{name: name, index: -1})
-			st.fail(m, CodeEnum, oneOfMessage(vals)+" (the discriminator of "+kw+")")
+			st.fail(m, invalid.Enum, oneOfMessage(vals)+" (the discriminator of "+kw+")")
 			st.path = st.path[:len(st.path)-1]
 			return
 		}
@@ -1262,7 +1263,7 @@ func typeWords(tries []try) (string, bool) {
 
 // String renders a pending violation as the model reads one.
 func (v fviolation) String() string {
-	return Violation{Path: v.path, Message: v.msg, Got: v.got}.String()
+	return invalid.Violation{Path: v.path, Message: v.msg, Got: v.got}.String()
 }
 
 // try is what one branch of an anyOf or oneOf found wrong with the value.

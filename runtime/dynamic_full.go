@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	prog "github.com/toolgen/toolgen/internal/program"
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
@@ -53,7 +55,7 @@ type fnode struct {
 	// enumStrs are the strings of enum, a set: a string value is looked up in it
 	// (no other member of enum equals a string).
 	enumStrs map[string]struct{}
-	enumCode Code
+	enumCode invalid.Code
 	enumMsg  string
 	constv   *jv // const, checked beside enum; nil when absent
 	constMsg string
@@ -84,7 +86,7 @@ type fstr struct {
 	minLen, maxLen int // -1 when absent
 	pattern        *lpattern
 	patternMsg     string
-	format         Format
+	format         argcheck.Format
 }
 
 // farr holds the keywords of arrays.
@@ -217,7 +219,7 @@ type fbound struct {
 	i     int64
 	isInt bool
 	op    byte // '<' fails below, '>' above, '[' at or below, ']' at or above
-	code  Code
+	code  invalid.Code
 	msg   string
 }
 
@@ -660,7 +662,7 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 			c.fail(s, k, k, "must be a non-empty list")
 			return
 		}
-		n.enum, n.hasEnum, n.enumCode = v.items, true, CodeEnum
+		n.enum, n.hasEnum, n.enumCode = v.items, true, invalid.Enum
 		n.enumStrs = map[string]struct{}{}
 		for _, e := range v.items {
 			if e.kind == 's' {
@@ -684,13 +686,13 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 		}
 		switch k {
 		case "minimum":
-			b.op, b.code = '<', CodeMinimum
+			b.op, b.code = '<', invalid.Minimum
 		case "maximum":
-			b.op, b.code = '>', CodeMaximum
+			b.op, b.code = '>', invalid.Maximum
 		case "exclusiveMinimum":
-			b.op, b.code = '[', CodeExclusiveMinimum
+			b.op, b.code = '[', invalid.ExclusiveMinimum
 		default:
-			b.op, b.code = ']', CodeExclusiveMaximum
+			b.op, b.code = ']', invalid.ExclusiveMaximum
 		}
 		b.msg = prog.Bound(k, v.str)
 		n.nums().bounds = append(n.nums().bounds, b)
@@ -716,18 +718,20 @@ func (c *fcompiler) keyword(n *fnode, s *jv, k string, v *jv) {
 			c.fail(s, k, k, err.Error())
 			return
 		}
-		n.strs().pattern, n.str.patternMsg = re, PatternMessage(v.str)
+		n.strs().pattern, n.str.patternMsg = re, argcheck.PatternMessage(v.str)
 	case "format":
 		if v.kind != 's' {
 			c.fail(s, k, k, "must be a string")
 			return
 		}
-		switch f := Format(v.str); f {
-		case FormatDateTime, FormatDate, FormatTime, FormatDuration, FormatEmail, FormatHostname,
-			FormatIPv4, FormatIPv6, FormatURI, FormatUUID:
+		switch f := argcheck.Format(v.str); f {
+		case argcheck.FormatDateTime, argcheck.FormatDate, argcheck.FormatTime, argcheck.FormatDuration, argcheck.FormatEmail, argcheck.FormatHostname, argcheck.FormatIPv4, argcheck.FormatIPv6,
+
+			// Any other format is an annotation, as JSON Schema says.
+			argcheck.FormatURI, argcheck.FormatUUID:
 			n.strs().format = f
 		}
-		// Any other format is an annotation, as JSON Schema says.
+
 	case "minItems":
 		n.arrs().minItems = count()
 	case "maxItems":

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"regexp"
 	"strings"
 )
@@ -50,7 +51,7 @@ func (p *lpattern) MatchString(s string) bool {
 // expression with no alternation outside parentheses (there "^" would anchor only the
 // first alternative). Every part is held to MaxPatternSize.
 func compileLookahead(src string) (*lpattern, error) {
-	re, err := CompilePattern(src)
+	re, err := argcheck.CompilePattern(src)
 	if err == nil {
 		return &lpattern{re: re, simple: compileSimple(src)}, nil
 	}
@@ -65,7 +66,7 @@ func compileLookahead(src string) (*lpattern, error) {
 			return nil, err
 		}
 		body := rest[3:end]
-		r, lerr := CompilePattern(`^(?:` + body + `)`)
+		r, lerr := argcheck.CompilePattern(`^(?:` + body + `)`)
 		if lerr != nil {
 			return nil, errors.New("a lookahead at the start holds what RE2 cannot read: " + lerr.Error())
 		}
@@ -79,7 +80,7 @@ func compileLookahead(src string) (*lpattern, error) {
 	if topLevelBar(rest) {
 		return nil, err
 	}
-	if p.re, err = CompilePattern(`^` + rest); err != nil {
+	if p.re, err = argcheck.CompilePattern(`^` + rest); err != nil {
 		return nil, err
 	}
 	if len(p.pos)+len(p.neg) > MaxLookaheads {

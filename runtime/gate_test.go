@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"log/slog"
 	"strings"
 	"sync"
@@ -19,22 +20,22 @@ var gateTools = [...]Tool{
 	{Name: "touch", Timeout: 0},
 }
 
-func dispatchGate(i int, d *Decoder) Invocation {
+func dispatchGate(i int, d *Decoder) invocation {
 	var id int64
 	var secret string
 	if d.BeginObject() {
-		var seen [2]Presence
+		var seen [2]argcheck.Presence
 		for d.NextField() {
 			switch string(d.FieldName()) {
 			case "id":
-				if d.Property(&seen[0], "id", Required) {
+				if d.Property(&seen[0], "id", argcheck.Required) {
 					if n, ok := d.Int(1, 100); ok {
 						id = n
 					}
 					d.Leave()
 				}
 			case "secret":
-				if d.Property(&seen[1], "secret", Optional|Sensitive) {
+				if d.Property(&seen[1], "secret", argcheck.Optional|argcheck.Sensitive) {
 					if s, ok := d.String(); ok {
 						d.MinLength(s, 8)
 						secret = s
@@ -45,7 +46,7 @@ func dispatchGate(i int, d *Decoder) Invocation {
 				d.Unknown("id", "secret")
 			}
 		}
-		if seen[0] == Absent {
+		if seen[0] == argcheck.Absent {
 			d.Missing("id")
 		}
 	}

@@ -18,7 +18,7 @@ func TestInlineCalls(t *testing.T) {
 	defer close(block)
 	tools := [...]Tool{{Name: "goexit"}, {Name: "ok"}, {Name: "panics"}, {Name: "ignores_context"}, {Name: "caller"}}
 	var callerGoroutine []byte
-	dispatch := func(i int, d *Decoder) Invocation {
+	dispatch := func(i int, d *Decoder) invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil
@@ -265,7 +265,7 @@ func TestLookupAtTheLinearLimit(t *testing.T) {
 // internal error result, and the calls after it are answered as usual.
 func TestInlineDecoderPanic(t *testing.T) {
 	tools := []Tool{{Name: "buggy"}, {Name: "fine"}}
-	ts := NewToolset(tools, func(i int, d *Decoder) Invocation {
+	ts := NewToolset(tools, func(i int, d *Decoder) invocation {
 		if i == 0 {
 			var s []int
 			_ = s[3] // a decoder bug

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"math"
 	"sort"
 	"strconv"
@@ -359,7 +360,7 @@ func (l *Loop) countInvalid(results []CallResult, invalid map[string]int, maxInv
 // by the violations of res, within the tool's result budget.
 func (l *Loop) stopCalling(res *Result, name string, n int) *Result {
 	text := res.Text()
-	var ae *ArgumentError
+	var ae *invalid.ArgumentError
 	if _, cut := res.Truncated(); cut && errors.As(res.Err, &ae) {
 		text = ae.Error() // the whole of it: cut below, after the stop
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"math"
 	"strconv"
 	"strings"
@@ -315,7 +316,7 @@ func TestLoopInvalidCallsBudget(t *testing.T) {
 	if !strings.Contains(res.Text(), "[truncated: ") || strings.Count(res.Text(), "[truncated: ") != 1 {
 		t.Errorf("text = %q, want one truncation marker", res.Text())
 	}
-	var ae *ArgumentError
+	var ae *invalid.ArgumentError
 	if !errors.As(res.Err, &ae) || res.Outcome != OutcomeInvalidArguments {
 		t.Errorf("Err = %v, Outcome = %s; want the ArgumentError, invalid_arguments", res.Err, res.Outcome)
 	}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"log/slog"
 	"time"
 )
@@ -65,7 +66,7 @@ type Event struct {
 	// and here in full.
 	Err error
 	// Violations are the violations of invalid_arguments, without the values got.
-	Violations []Violation
+	Violations []invalid.Violation
 	// OmittedViolations counts the violations past the decoder's budget, which
 	// Violations does not list.
 	OmittedViolations int
@@ -143,8 +144,8 @@ func SlogObserver(logger *slog.Logger) Observer {
 }
 
 // withoutValues returns the violations with the values got removed, for observers.
-func withoutValues(vs []Violation) []Violation {
-	out := make([]Violation, len(vs))
+func withoutValues(vs []invalid.Violation) []invalid.Violation {
+	out := make([]invalid.Violation, len(vs))
 	for i, v := range vs {
 		v.Got = ""
 		out[i] = v

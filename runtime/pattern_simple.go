@@ -1,6 +1,9 @@
 package runtime
 
-import "regexp/syntax"
+import (
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"regexp/syntax"
+)
 
 // Most patterns in tool schemas are simple: anchored at both ends, a sequence of ASCII
 // characters and ASCII character classes, each repeated a fixed or bounded number of
@@ -28,7 +31,7 @@ type simpleMatcher struct {
 
 // maxSimpleSteps bounds the steps of a simpleMatcher: a pattern of more literal bytes
 // and classes is left to regexp, whose program MaxPatternSize bounds.
-const maxSimpleSteps = MaxPatternSize
+const maxSimpleSteps = argcheck.MaxPatternSize
 
 // compileSimple returns the matcher of a pattern that a greedy byte matcher decides
 // exactly as regexp does, or nil for any other pattern. The pattern must be one

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // progressTools returns a Toolset of one tool, "work", whose function is run, taking no
 // arguments.
 func progressTools(run func(ctx context.Context) (*runtime.Result, error)) *runtime.Toolset {
 	tools := []runtime.Tool{{Name: "work", InputSchema: []byte(`{"type":"object"}`)}}
-	return runtime.NewToolset(tools, func(int, *runtime.Decoder) runtime.Invocation { return run })
+	return runtime.NewToolset(tools, func(int, *runtime.Decoder) toolimpl.Invocation { return run })
 }
 
 // recorder collects progress events.

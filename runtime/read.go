@@ -15,6 +15,8 @@ import (
 	"unsafe"
 
 	prog "github.com/toolgen/toolgen/internal/program"
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
@@ -341,13 +343,13 @@ func (d *Decoder) Int(min, max int64) (int64, bool) {
 	}
 	neg, mag, isInt, overflow := integerDigits(num)
 	if !isInt {
-		d.Fail(CodeType, "must be an integer")
+		d.Fail(invalid.Type, "must be an integer")
 		return 0, false
 	}
 	var n int64
 	switch {
 	case overflow || !neg && mag > math.MaxInt64 || neg && mag > 1<<63:
-		d.Fail(CodeRange, "is out of range for a 64-bit integer")
+		d.Fail(invalid.Range, "is out of range for a 64-bit integer")
 		return 0, false
 	case neg:
 		n = -int64(mag)
@@ -361,13 +363,13 @@ func (d *Decoder) Int(min, max int64) (int64, bool) {
 func (d *Decoder) intInRange(n, min, max int64) (int64, bool) {
 	if n < min {
 		if !d.failing() {
-			d.Fail(CodeMinimum, prog.Bound("minimum", strconv.FormatInt(min, 10)))
+			d.Fail(invalid.Minimum, prog.Bound("minimum", strconv.FormatInt(min, 10)))
 		}
 		return 0, false
 	}
 	if n > max {
 		if !d.failing() {
-			d.Fail(CodeMaximum, prog.Bound("maximum", strconv.FormatInt(max, 10)))
+			d.Fail(invalid.Maximum, prog.Bound("maximum", strconv.FormatInt(max, 10)))
 		}
 		return 0, false
 	}
@@ -380,12 +382,12 @@ func (d *Decoder) Uint(min, max uint64) (uint64, bool) {
 		switch u := uint64(n); {
 		case n < 0 || u < min:
 			if !d.failing() {
-				d.Fail(CodeMinimum, prog.Bound("minimum", strconv.FormatUint(min, 10)))
+				d.Fail(invalid.Minimum, prog.Bound("minimum", strconv.FormatUint(min, 10)))
 			}
 			return 0, false
 		case u > max:
 			if !d.failing() {
-				d.Fail(CodeMaximum, prog.Bound("maximum", strconv.FormatUint(max, 10)))
+				d.Fail(invalid.Maximum, prog.Bound("maximum", strconv.FormatUint(max, 10)))
 			}
 			return 0, false
 		default:
@@ -399,24 +401,24 @@ func (d *Decoder) Uint(min, max uint64) (uint64, bool) {
 	neg, mag, isInt, overflow := integerDigits(num)
 	switch {
 	case !isInt:
-		d.Fail(CodeType, "must be an integer")
+		d.Fail(invalid.Type, "must be an integer")
 		return 0, false
 	case neg && mag != 0:
 		if !d.failing() {
-			d.Fail(CodeMinimum, prog.Bound("minimum", strconv.FormatUint(min, 10)))
+			d.Fail(invalid.Minimum, prog.Bound("minimum", strconv.FormatUint(min, 10)))
 		}
 		return 0, false
 	case overflow:
-		d.Fail(CodeRange, "is out of range for a 64-bit unsigned integer")
+		d.Fail(invalid.Range, "is out of range for a 64-bit unsigned integer")
 		return 0, false
 	case mag < min:
 		if !d.failing() {
-			d.Fail(CodeMinimum, prog.Bound("minimum", strconv.FormatUint(min, 10)))
+			d.Fail(invalid.Minimum, prog.Bound("minimum", strconv.FormatUint(min, 10)))
 		}
 		return 0, false
 	case mag > max:
 		if !d.failing() {
-			d.Fail(CodeMaximum, prog.Bound("maximum", strconv.FormatUint(max, 10)))
+			d.Fail(invalid.Maximum, prog.Bound("maximum", strconv.FormatUint(max, 10)))
 		}
 		return 0, false
 	}
@@ -439,7 +441,7 @@ func (d *Decoder) Float(bits int) (float64, bool) {
 	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(num), len(num)), bits)
 	if err != nil {
 		if !d.failing() {
-			d.Fail(CodeRange, "is out of range for a "+strconv.Itoa(bits)+"-bit float")
+			d.Fail(invalid.Range, "is out of range for a "+strconv.Itoa(bits)+"-bit float")
 		}
 		return 0, false
 	}
@@ -537,7 +539,7 @@ func (d *Decoder) MultipleOf(divisor string) {
 	}
 	if !isMultiple(x, q) {
 		if !d.failing() {
-			d.Fail(CodeMultipleOf, prog.Bound("multipleOf", divisor))
+			d.Fail(invalid.MultipleOf, prog.Bound("multipleOf", divisor))
 		}
 	}
 }
@@ -620,7 +622,7 @@ func (d *Decoder) MinLength(s string, n int) {
 func (d *Decoder) minLength(s string, n int) {
 	if len(s) < n || utf8.RuneCountInString(s) < n {
 		if !d.failing() {
-			d.Fail(CodeMinLength, prog.Length("minLength", n))
+			d.Fail(invalid.MinLength, prog.Length("minLength", n))
 		}
 	}
 }
@@ -635,7 +637,7 @@ func (d *Decoder) MaxLength(s string, n int) {
 func (d *Decoder) maxLength(s string, n int) {
 	if len(s)/4 > n || utf8.RuneCountInString(s) > n {
 		if !d.failing() {
-			d.Fail(CodeMaxLength, prog.Length("maxLength", n))
+			d.Fail(invalid.MaxLength, prog.Length("maxLength", n))
 		}
 	}
 }
@@ -644,7 +646,7 @@ func (d *Decoder) maxLength(s string, n int) {
 func (d *Decoder) MinItems(count, n int) {
 	if count < n {
 		if !d.failing() {
-			d.failList(CodeMinItems, "must have at least "+strconv.Itoa(n)+" "+plural(n, "item", "items")+" (got "+strconv.Itoa(count)+")")
+			d.failList(invalid.MinItems, "must have at least "+strconv.Itoa(n)+" "+plural(n, "item", "items")+" (got "+strconv.Itoa(count)+")")
 		}
 	}
 }
@@ -653,7 +655,7 @@ func (d *Decoder) MinItems(count, n int) {
 func (d *Decoder) MaxItems(count, n int) {
 	if count > n {
 		if !d.failing() {
-			d.failList(CodeMaxItems, "must have at most "+strconv.Itoa(n)+" "+plural(n, "item", "items")+" (got "+strconv.Itoa(count)+")")
+			d.failList(invalid.MaxItems, "must have at most "+strconv.Itoa(n)+" "+plural(n, "item", "items")+" (got "+strconv.Itoa(count)+")")
 		}
 	}
 }
@@ -662,7 +664,7 @@ func (d *Decoder) MaxItems(count, n int) {
 func (d *Decoder) MinProperties(count, n int) {
 	if count < n {
 		if !d.failing() {
-			d.failList(CodeMinProperties, "must have at least "+strconv.Itoa(n)+" "+plural(n, "property", "properties")+" (got "+strconv.Itoa(count)+")")
+			d.failList(invalid.MinProperties, "must have at least "+strconv.Itoa(n)+" "+plural(n, "property", "properties")+" (got "+strconv.Itoa(count)+")")
 		}
 	}
 }
@@ -671,19 +673,19 @@ func (d *Decoder) MinProperties(count, n int) {
 func (d *Decoder) MaxProperties(count, n int) {
 	if count > n {
 		if !d.failing() {
-			d.failList(CodeMaxProperties, "must have at most "+strconv.Itoa(n)+" "+plural(n, "property", "properties")+" (got "+strconv.Itoa(count)+")")
+			d.failList(invalid.MaxProperties, "must have at most "+strconv.Itoa(n)+" "+plural(n, "property", "properties")+" (got "+strconv.Itoa(count)+")")
 		}
 	}
 }
 
 // failList records a violation of a whole list, whose text is not worth echoing.
-func (d *Decoder) failList(code Code, message string) { d.failHere("", code, message) }
+func (d *Decoder) failList(code invalid.Code, message string) { d.failHere("", code, message) }
 
 // NotUnique records that items i and j of the list just read are equal, which its
 // uniqueItems keyword forbids.
 func (d *Decoder) NotUnique(i, j int) {
 	if !d.failing() {
-		d.failList(CodeUniqueItems, "must not hold equal items (items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal)")
+		d.failList(invalid.UniqueItems, "must not hold equal items (items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal)")
 	}
 }
 
@@ -691,7 +693,7 @@ func (d *Decoder) NotUnique(i, j int) {
 // values, which validate's unique forbids (JSON Schema has no keyword for it).
 func (d *Decoder) NotUniqueValues(a, b string) {
 	if !d.failing() {
-		d.failList(CodeUniqueItems, "must not hold equal values (properties "+strconv.Quote(a)+" and "+strconv.Quote(b)+" are equal)")
+		d.failList(invalid.UniqueItems, "must not hold equal values (properties "+strconv.Quote(a)+" and "+strconv.Quote(b)+" are equal)")
 	}
 }
 
@@ -703,10 +705,10 @@ func plural(n int, one, many string) string {
 }
 
 // Format checks that s has the given format.
-func (d *Decoder) Format(s string, f Format) {
+func (d *Decoder) Format(s string, f argcheck.Format) {
 	if !f.Valid(s) {
 		if !d.failing() {
-			d.Fail(CodeFormat, "must be "+f.describe())
+			d.Fail(invalid.Format, "must be "+f.Describe())
 		}
 	}
 }
@@ -720,9 +722,9 @@ func (d *Decoder) Time() (time.Time, bool) {
 	// time.Time alone accepts some text that is not RFC 3339 (a one-digit hour, an
 	// offset of +24:00): check the format first, as JSON Schema's date-time does.
 	var t time.Time
-	if !isDateTime(b) || t.UnmarshalText(upperDateTime(b)) != nil {
+	if !argcheck.IsDateTime(b) || t.UnmarshalText(upperDateTime(b)) != nil {
 		if !d.failing() {
-			d.Fail(CodeFormat, "must be "+FormatDateTime.describe())
+			d.Fail(invalid.Format, "must be "+argcheck.FormatDateTime.Describe())
 		}
 		return time.Time{}, false
 	}
@@ -746,7 +748,7 @@ func (d *Decoder) TimeLayout(layout string) (time.Time, bool) {
 	if d.peek() != '"' {
 		d.valStart = d.pos
 		if d.skipValue() && !d.failing() {
-			d.Fail(CodeType, "must be a string written like "+strconv.Quote(layoutExample.Format(layout)))
+			d.Fail(invalid.Type, "must be a string written like "+strconv.Quote(layoutExample.Format(layout)))
 		}
 		return time.Time{}, false
 	}
@@ -764,7 +766,7 @@ func (d *Decoder) TimeLayout(layout string) (time.Time, bool) {
 	var buf [64]byte
 	if err != nil || !bytes.Equal(t.AppendFormat(buf[:0], layout), b) {
 		if !d.failing() {
-			d.Fail(CodeFormat, layoutMessage(layout))
+			d.Fail(invalid.Format, layoutMessage(layout))
 		}
 		return time.Time{}, false
 	}
@@ -799,16 +801,16 @@ func (d *Decoder) Date() (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	if !isDate(b) {
+	if !argcheck.IsDate(b) {
 		if !d.failing() {
-			d.Fail(CodeFormat, "must be "+FormatDate.describe())
+			d.Fail(invalid.Format, "must be "+argcheck.FormatDate.Describe())
 		}
 		return time.Time{}, false
 	}
-	y1, _ := digits2(b, 0)
-	y2, _ := digits2(b, 2)
-	m, _ := digits2(b, 5)
-	day, _ := digits2(b, 8)
+	y1, _ := argcheck.Digits2(b, 0)
+	y2, _ := argcheck.Digits2(b, 2)
+	m, _ := argcheck.Digits2(b, 5)
+	day, _ := argcheck.Digits2(b, 8)
 	return time.Date(y1*100+y2, time.Month(m), day, 0, 0, 0, 0, time.UTC), true
 }
 
@@ -837,7 +839,7 @@ func (d *Decoder) Duration() (time.Duration, bool) {
 	}
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
-		d.Fail(CodeFormat, `must be a duration such as "1h30m", "90s" or "250ms"`)
+		d.Fail(invalid.Format, `must be a duration such as "1h30m", "90s" or "250ms"`)
 		return 0, false
 	}
 	return v, true
@@ -852,7 +854,7 @@ func (d *Decoder) Bytes() ([]byte, bool) {
 	out := make([]byte, base64.StdEncoding.DecodedLen(len(b)))
 	n, err := base64.StdEncoding.Decode(out, b)
 	if err != nil {
-		d.Fail(CodeFormat, "must be base64 text (standard encoding, padded)")
+		d.Fail(invalid.Format, "must be base64 text (standard encoding, padded)")
 		return nil, false
 	}
 	return out[:n], true
@@ -887,7 +889,7 @@ const maxTextErrorBytes = 200
 // and cut when long.
 func (d *Decoder) failText(err error) {
 	if d.broken || d.sensitive() {
-		d.Fail(CodeFormat, "is not valid")
+		d.Fail(invalid.Format, "is not valid")
 		return
 	}
 	if d.full() {
@@ -897,7 +899,7 @@ func (d *Decoder) failText(err error) {
 	if len(msg) > maxTextErrorBytes {
 		msg = cutText(msg, maxTextErrorBytes) + "…"
 	}
-	d.add(Violation{Path: d.pointer(), Code: CodeFormat, Message: "is not valid: " + msg, Got: d.got()})
+	d.add(invalid.Violation{Path: d.pointer(), Code: invalid.Format, Message: "is not valid: " + msg, Got: d.got()})
 }
 
 // Raw reads any JSON value and returns a copy of its text.

@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"encoding/json"
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"math"
 	"math/big"
 	"regexp"
@@ -89,12 +91,12 @@ var dateTimeRE = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})
 // TestDateTime checks isDateTime, on text and on bytes, against referenceDateTime.
 func TestDateTime(t *testing.T) {
 	for _, s := range dateTimeSeeds {
-		if got, want := isDateTime(s), referenceDateTime(s); got != want || isDateTime([]byte(s)) != want {
+		if got, want := argcheck.IsDateTime(s), referenceDateTime(s); got != want || argcheck.IsDateTime([]byte(s)) != want {
 			t.Errorf("isDateTime(%q) = %v, want %v", s, got, want)
 		}
 	}
 	for _, s := range dateTimeSeeds[:9] {
-		if want := s != "2023-02-29T12:00:00Z" && s != "2100-02-29T12:00:00Z"; isDateTime(s) != want {
+		if want := s != "2023-02-29T12:00:00Z" && s != "2100-02-29T12:00:00Z"; argcheck.IsDateTime(s) != want {
 			t.Errorf("isDateTime(%q) = %v, want %v", s, !want, want)
 		}
 	}
@@ -103,7 +105,7 @@ func TestDateTime(t *testing.T) {
 // TestDateTimeAllocs checks that a date-time check allocates nothing.
 func TestDateTimeAllocs(t *testing.T) {
 	s := "2026-12-01T10:30:00.123+01:00"
-	if n := testing.AllocsPerRun(100, func() { isDateTime(s) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { argcheck.IsDateTime(s) }); n != 0 {
 		t.Errorf("isDateTime allocates %v times", n)
 	}
 }
@@ -115,7 +117,7 @@ func FuzzTime(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := isDateTime(s), referenceDateTime(s); got != want || isDateTime([]byte(s)) != want {
+		if got, want := argcheck.IsDateTime(s), referenceDateTime(s); got != want || argcheck.IsDateTime([]byte(s)) != want {
 			t.Fatalf("isDateTime(%q) = %v, want %v", s, got, want)
 		}
 		// time.Time parses only an uppercase "T" and "Z"; RFC 3339 allows both cases.
@@ -127,7 +129,7 @@ func FuzzTime(f *testing.F) {
 		if n := len(upper); n > 0 && upper[n-1] == 'z' {
 			upper[n-1] = 'Z'
 		}
-		wantOK := isDateTime(s) && want.UnmarshalText(upper) == nil
+		wantOK := argcheck.IsDateTime(s) && want.UnmarshalText(upper) == nil
 		d := NewDecoder([]byte(strconv.Quote(s)), Limits{})
 		got, gotOK := d.Time()
 		if gotOK != wantOK {
@@ -172,18 +174,18 @@ func decodePair(d *Decoder, v *pair) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]Presence
+	var seen [2]argcheck.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "a/b":
-			if d.Property(&seen[0], "a/b", Required) {
+			if d.Property(&seen[0], "a/b", argcheck.Required) {
 				if n, ok := d.Int(0, 5); ok {
 					v.A = n
 				}
 				d.Leave()
 			}
 		case "next":
-			if d.Property(&seen[1], "next", Optional) {
+			if d.Property(&seen[1], "next", argcheck.Optional) {
 				v.Next = new(pair)
 				decodePair(d, v.Next)
 				d.Leave()
@@ -192,7 +194,7 @@ func decodePair(d *Decoder, v *pair) {
 			d.Unknown("a/b", "next")
 		}
 	}
-	if seen[0] == Absent {
+	if seen[0] == argcheck.Absent {
 		d.Missing("a/b")
 	}
 }
@@ -243,7 +245,7 @@ func FuzzInt(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, min, max int64) {
 		d := NewDecoder([]byte(s), Limits{})
 		got, ok := d.Int(min, max)
-		var viol Code
+		var viol invalid.Code
 		if vs := d.Violations(); len(vs) > 0 {
 			viol = vs[0].Code
 		}
@@ -266,7 +268,7 @@ func FuzzInt(f *testing.F) {
 			var r big.Rat
 			r.SetString(num)
 			if !r.IsInt() {
-				if ok || viol != CodeType {
+				if ok || viol != invalid.Type {
 					t.Fatalf("Int(%q) = %d, %v (%s), want a type violation", s, got, ok, viol)
 				}
 				return
@@ -276,15 +278,15 @@ func FuzzInt(f *testing.F) {
 		n, err := strconv.ParseInt(num, 10, 64)
 		switch {
 		case err != nil:
-			if ok || viol != CodeRange {
+			if ok || viol != invalid.Range {
 				t.Fatalf("Int(%q) = %d, %v (%s), want a range violation", s, got, ok, viol)
 			}
 		case n < min:
-			if ok || viol != CodeMinimum {
+			if ok || viol != invalid.Minimum {
 				t.Fatalf("Int(%q, %d, %d) = %d, %v (%s), want a minimum violation", s, min, max, got, ok, viol)
 			}
 		case n > max:
-			if ok || viol != CodeMaximum {
+			if ok || viol != invalid.Maximum {
 				t.Fatalf("Int(%q, %d, %d) = %d, %v (%s), want a maximum violation", s, min, max, got, ok, viol)
 			}
 		default:

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/safetext"
 )
 
@@ -22,7 +24,7 @@ func TestViolationPathsStayOnTheirLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []Violation
+	var got []invalid.Violation
 	ts = ts.WithObserver(func(_ context.Context, e Event) { got = e.Violations })
 	for _, tc := range []struct{ args, want string }{
 		{`{"a\nb":"x"}`, `/a\nb: must be at least 3 characters long`},
@@ -60,7 +62,7 @@ func TestPatternMessageStaysOnItsLine(t *testing.T) {
 	if want := `/a: must match the pattern ^a\nb\x1b\u2028$ (got "x")`; !strings.Contains(res.Text(), want) {
 		t.Errorf("%q, want %q in it", res.Text(), want)
 	}
-	if got := PatternMessage(`^\d+$`); got != `must match the pattern ^\d+$` {
+	if got := argcheck.PatternMessage(`^\d+$`); got != `must match the pattern ^\d+$` {
 		t.Errorf("PatternMessage of a printable pattern: %q", got)
 	}
 }

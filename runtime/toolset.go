@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -12,14 +13,14 @@ import (
 	"time"
 )
 
-// Invocation runs one call whose arguments were decoded and found valid. It returns
-// the tool's result, or the error the tool returned.
-type Invocation func(ctx context.Context) (*Result, error)
+// invocation runs one call whose arguments were decoded and found valid. It returns
+// the tool's result, or the error the tool returned (toolimpl.invocation).
+type invocation = func(ctx context.Context) (*Result, error)
 
-// Dispatch decodes the arguments of the tool at index (in the slice given to
+// dispatchFunc decodes the arguments of the tool at index (in the slice given to
 // NewToolset) with d, and returns the call to run, or nil when the arguments are
-// invalid (d then holds the violations). Generated code implements it with a switch.
-type Dispatch func(index int, d *Decoder) Invocation
+// invalid (d then holds the violations): toolimpl.Dispatch.
+type dispatchFunc = func(index int, d *Decoder) invocation
 
 // Toolset is a set of tools that can be listed and called. The generated Tools and
 // TTools functions return one; Group, Select and Join make others, and the With methods
@@ -48,7 +49,7 @@ type config struct {
 
 type entry struct {
 	tool     *Tool
-	dispatch Dispatch
+	dispatch dispatchFunc
 	index    int
 	// lowered caches what Lowered computes for the tools of one NewToolset, by tool
 	// and key; the Toolsets made from it share it. One map for all the tools, not one
@@ -58,7 +59,7 @@ type entry struct {
 
 // NewToolset returns the Toolset of tools, whose calls dispatch decodes and runs.
 // Generated code calls it; tools must have unique names.
-func NewToolset(tools []Tool, dispatch Dispatch) *Toolset {
+func NewToolset(tools []Tool, dispatch func(index int, d *Decoder) func(ctx context.Context) (*Result, error)) *Toolset {
 	entries := make([]entry, len(tools))
 	lowered := new(sync.Map)
 	for i := range tools {
@@ -438,7 +439,7 @@ func (ts *Toolset) callHere(ctx context.Context, e *entry, args []byte) (res *Re
 	d.Reset(args, ts.cfg.limits)
 	run := e.dispatch(e.index, d)
 	if run == nil || d.Failed() {
-		err := &ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
+		err := &invalid.ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
 		ts.pool.Put(st)
 		return errorResult(OutcomeInvalidArguments, err.Error(), err), false
 	}
@@ -496,7 +497,7 @@ func (ts *Toolset) callOther(ctx context.Context, e *entry, args []byte, timeout
 
 // invokeReporting is invoke with the progress of the call reported to the Toolset's
 // ProgressObserver and the context's listener, through a sink in the call's context.
-func (ts *Toolset) invokeReporting(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, inline bool, ok *okResult) (*Result, bool) {
+func (ts *Toolset) invokeReporting(ctx context.Context, tool *Tool, timeout time.Duration, run invocation, inline bool, ok *okResult) (*Result, bool) {
 	info, _ := CallFromContext(ctx)
 	s := newProgressSink(ctx, tool.Name, info, ts.cfg.progress)
 	if s == nil {
@@ -549,7 +550,7 @@ func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name 
 	if tool != nil {
 		ev.Groups = tool.Groups
 	}
-	var ae *ArgumentError
+	var ae *invalid.ArgumentError
 	switch {
 	case errors.As(res.Err, &ae):
 		// The violations' text holds values the model sent: keep only paths and rules.
@@ -574,14 +575,14 @@ func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name 
 
 // decode validates args and returns the call to run, or an *ArgumentError. A panic
 // while decoding (a bug, never the input's fault) is an internal error.
-func (ts *Toolset) decode(e entry, args []byte) (run Invocation, err error) {
+func (ts *Toolset) decode(e entry, args []byte) (run invocation, err error) {
 	run, _, err = ts.decodeCall(&e, args, false)
 	return run, err
 }
 
 // decodeCall is decode, and with wantOK the room for the result Call makes when the
 // tool returns nothing, taken from the batch of the call's state (see callState).
-func (ts *Toolset) decodeCall(e *entry, args []byte, wantOK bool) (run Invocation, ok *okResult, err error) {
+func (ts *Toolset) decodeCall(e *entry, args []byte, wantOK bool) (run invocation, ok *okResult, err error) {
 	st := ts.pool.Get().(*callState)
 	defer func() {
 		if p := recover(); p != nil {
@@ -594,7 +595,7 @@ func (ts *Toolset) decodeCall(e *entry, args []byte, wantOK bool) (run Invocatio
 	d.Reset(args, ts.cfg.limits)
 	run = e.dispatch(e.index, d)
 	if run == nil || d.Failed() {
-		return nil, nil, &ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
+		return nil, nil, &invalid.ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
 	}
 	if wantOK {
 		ok = st.takeOK()
@@ -661,7 +662,7 @@ func (ts *Toolset) unknownToolMessage(name string) string {
 // invoke runs a decoded call under the tool's timeout, turning every way it can end
 // into a result; fits reports Call's own "ok" (see Toolset.call). ok, when not nil, is
 // the room for that result inline.
-func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run Invocation, inline bool, ok *okResult) (res *Result, fits bool) {
+func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run invocation, inline bool, ok *okResult) (res *Result, fits bool) {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
@@ -708,7 +709,7 @@ type running struct {
 	ctx     context.Context
 	tool    *Tool
 	timeout time.Duration
-	run     Invocation
+	run     invocation
 
 	wg   sync.WaitGroup // done, without a deadline
 	done chan struct{}  // closed when done, with a deadline
@@ -752,7 +753,7 @@ func (c *running) finish() {
 // recovered into an internal error result; a runtime.Goexit goes on ending the
 // goroutine, as it would from any function. fits reports Call's own "ok", made in ok
 // when it is not nil.
-func runInline(ctx context.Context, tool *Tool, run Invocation, ok *okResult) (out *Result, fits bool) {
+func runInline(ctx context.Context, tool *Tool, run invocation, ok *okResult) (out *Result, fits bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			err := fmt.Errorf("%s panicked: %v\n%s", tool.Name, p, debug.Stack())

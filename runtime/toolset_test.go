@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +22,7 @@ var testTools = [...]Tool{
 	{Name: "panic"},
 }
 
-func dispatchTest(i int, d *Decoder) Invocation {
+func dispatchTest(i int, d *Decoder) invocation {
 	switch i {
 	case 0:
 		var text string
@@ -121,8 +122,8 @@ func TestCallKeepsInternalErrorsForLogs(t *testing.T) {
 		t.Errorf("Err = %v, want the panic value and its stack", r.Err)
 	}
 	r = ts.Call(context.Background(), "echo", []byte(`{}`))
-	var ae *ArgumentError
-	if !errors.As(r.Err, &ae) || len(ae.Violations) != 1 || ae.Violations[0].Code != CodeRequired {
+	var ae *invalid.ArgumentError
+	if !errors.As(r.Err, &ae) || len(ae.Violations) != 1 || ae.Violations[0].Code != invalid.Required {
 		t.Errorf("Err = %#v, want an *ArgumentError with one required violation", r.Err)
 	}
 }
@@ -212,7 +213,7 @@ func TestResultText(t *testing.T) {
 }
 
 func TestCallRecoversDecoderPanics(t *testing.T) {
-	ts := NewToolset([]Tool{{Name: "buggy"}}, func(int, *Decoder) Invocation {
+	ts := NewToolset([]Tool{{Name: "buggy"}}, func(int, *Decoder) invocation {
 		var s []int
 		_ = s[3] // a decoder bug
 		return nil
@@ -228,7 +229,7 @@ func TestRunCalls(t *testing.T) {
 	running, peak := 0, 0
 	var order []string
 	tools := []Tool{{Name: "par"}, {Name: "seq", Sequential: true}}
-	ts := NewToolset(tools, func(i int, d *Decoder) Invocation {
+	ts := NewToolset(tools, func(i int, d *Decoder) invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil

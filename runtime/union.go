@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
@@ -82,13 +83,13 @@ func (d *Decoder) beginUnion(tag string, values []string, w *unionWords) int {
 			d.skipObject()
 			if !d.broken {
 				// Not malformed after all, to the decoder: the tag was not found.
-				d.failTag(tag, CodeRequired, tagMissing, values, w, "")
+				d.failTag(tag, invalid.Required, tagMissing, values, w, "")
 			}
 			return -1
 		}
 	}
 	if val < 0 {
-		d.failTag(tag, CodeRequired, tagMissing, values, w, "")
+		d.failTag(tag, invalid.Required, tagMissing, values, w, "")
 		d.skipObject()
 		return -1
 	}
@@ -101,7 +102,7 @@ func (d *Decoder) beginUnion(tag string, values []string, w *unionWords) int {
 		}
 		raw := d.data[start:d.pos]
 		d.pos = back
-		d.failTag(tag, CodeType, tagNotString, values, w, describe(raw))
+		d.failTag(tag, invalid.Type, tagNotString, values, w, describe(raw))
 		d.skipObject()
 		return -1
 	}
@@ -123,7 +124,7 @@ func (d *Decoder) beginUnion(tag string, values []string, w *unionWords) int {
 			}
 		}
 	}
-	d.failTag(tag, CodeEnum, tagNone, values, w, describe(d.data[start:end]))
+	d.failTag(tag, invalid.Enum, tagNone, values, w, describe(d.data[start:end]))
 	d.skipObject()
 	return -1
 }
@@ -150,7 +151,7 @@ func quoteAll(values []string) []string {
 // failTag records a violation of the union's tag property in the object being read,
 // its message unionMessage's kind (w's, when not nil); got shows its value, unless
 // the object is sensitive. The message is made only when the violation is recorded.
-func (d *Decoder) failTag(tag string, code Code, kind int, values []string, w *unionWords, got string) {
+func (d *Decoder) failTag(tag string, code invalid.Code, kind int, values []string, w *unionWords, got string) {
 	if d.failing() {
 		return
 	}
@@ -163,7 +164,7 @@ func (d *Decoder) failTag(tag string, code Code, kind int, values []string, w *u
 	} else {
 		message = unionMessage(kind, values)
 	}
-	d.add(Violation{Path: d.pointer() + "/" + shownName(tag), Code: code, Message: message, Got: got})
+	d.add(invalid.Violation{Path: d.pointer() + "/" + shownName(tag), Code: code, Message: message, Got: got})
 }
 
 // skipObject skips the rest of the object being read, checking only that it is well

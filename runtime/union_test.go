@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"strings"
 	"testing"
 )
@@ -11,16 +13,16 @@ func decodeExpr(d *Decoder) int {
 	switch d.BeginUnion("op", "num", "add") {
 	case 0:
 		n := 0
-		var seen [2]Presence
+		var seen [2]argcheck.Presence
 		for d.NextField() {
 			switch string(d.FieldName()) {
 			case "op":
-				if d.Property(&seen[0], "op", Required) {
+				if d.Property(&seen[0], "op", argcheck.Required) {
 					d.Skip()
 					d.Leave()
 				}
 			case "value":
-				if d.Property(&seen[1], "value", Required) {
+				if d.Property(&seen[1], "value", argcheck.Required) {
 					if v, ok := d.Int(-1<<62, 1<<62); ok {
 						n = int(v)
 					}
@@ -33,11 +35,11 @@ func decodeExpr(d *Decoder) int {
 		return n
 	case 1:
 		n := 0
-		var seen [3]Presence
+		var seen [3]argcheck.Presence
 		for d.NextField() {
 			switch name := string(d.FieldName()); name {
 			case "op":
-				if d.Property(&seen[0], "op", Required) {
+				if d.Property(&seen[0], "op", argcheck.Required) {
 					d.Skip()
 					d.Leave()
 				}
@@ -46,7 +48,7 @@ func decodeExpr(d *Decoder) int {
 				if name == "right" {
 					i = 2
 				}
-				if d.Property(&seen[i], name, Required) {
+				if d.Property(&seen[i], name, argcheck.Required) {
 					n += decodeExpr(d)
 					d.Leave()
 				}
@@ -133,7 +135,7 @@ func TestUnionDepthLimit(t *testing.T) {
 		d.Finish()
 		tooDeep := false
 		for _, v := range d.Violations() {
-			tooDeep = tooDeep || v.Code == CodeTooDeep
+			tooDeep = tooDeep || v.Code == invalid.TooDeep
 		}
 		if tooDeep != (extra == 1) {
 			t.Errorf("%d levels with a limit of %d: violations %v", limit+extra, limit, d.Violations())

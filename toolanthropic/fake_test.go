@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"github.com/toolgen/toolgen/tooltest"
 )
 
@@ -43,7 +44,7 @@ func handTools(count *int) *runtime.Toolset {
 		Name:        "picture",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	}}
-	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		if i == 1 {
 			d.EmptyObject()
 			if !d.Finish() {

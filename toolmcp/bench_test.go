@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 
@@ -72,7 +73,7 @@ func BenchmarkCall(b *testing.B) {
 
 // thousandTools returns 1,000 tools sharing one schema and one dispatch, as a large
 // generated package would have them.
-func thousandTools() ([]runtime.Tool, runtime.Dispatch) {
+func thousandTools() ([]runtime.Tool, toolimpl.Dispatch) {
 	tools := make([]runtime.Tool, 1000)
 	for i := range tools {
 		tools[i] = runtime.Tool{
@@ -84,7 +85,7 @@ func thousandTools() ([]runtime.Tool, runtime.Dispatch) {
 				`"required":["city","days"]}`),
 		}
 	}
-	dispatch := func(i int, d *runtime.Decoder) runtime.Invocation {
+	dispatch := func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		var in benchIn
 		if d.BeginObject() {
 			var city bool

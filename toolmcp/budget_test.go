@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // TestResultBudget checks that an MCP client gets the text content cut to the result
@@ -33,7 +34,7 @@ func TestResultBudget(t *testing.T) {
 		MaxResultBytes: 2000,
 	}}
 	var events []runtime.Event
-	ts := runtime.NewToolset(tools, func(i int, d *runtime.Decoder) runtime.Invocation {
+	ts := runtime.NewToolset(tools, func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 
@@ -26,7 +27,7 @@ func hoursTools() *runtime.Toolset {
 		InputSchema:  json.RawMessage(emptyObject),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
 	}}
-	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil

@@ -12,13 +12,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 
 // progressTool is a Toolset of one tool, "work", that runs run.
 func progressTool(run func(ctx context.Context) (*runtime.Result, error)) *runtime.Toolset {
 	tools := []runtime.Tool{{Name: "work", InputSchema: []byte(emptyObject)}}
-	return runtime.NewToolset(tools, func(_ int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(tools, func(_ int, d *runtime.Decoder) toolimpl.Invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 
@@ -67,7 +68,7 @@ func newFixture() *fixture {
 		Name:        "whoami",
 		InputSchema: json.RawMessage(emptyObject),
 	}}
-	f.ts = runtime.NewToolset(tools, func(i int, d *runtime.Decoder) runtime.Invocation {
+	f.ts = runtime.NewToolset(tools, func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		if tools[i].Name == "echo" {
 			return decodeEcho(d)
 		}
@@ -118,7 +119,7 @@ func newFixture() *fixture {
 	return f
 }
 
-func decodeEcho(d *runtime.Decoder) runtime.Invocation {
+func decodeEcho(d *runtime.Decoder) toolimpl.Invocation {
 	var text string
 	if d.BeginObject() {
 		var seen bool

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"github.com/toolgen/toolgen/tooltest"
 )
 
@@ -64,7 +65,7 @@ func echoTools(count *int) *runtime.Toolset {
 		Description: "Says its input back.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"input":{"type":"string"}},"required":["input"],"additionalProperties":false}`),
 	}}
-	return runtime.NewToolset(tools, func(_ int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(tools, func(_ int, d *runtime.Decoder) toolimpl.Invocation {
 		var input string
 		var seen bool
 		if d.BeginObject() {

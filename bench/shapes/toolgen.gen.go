@@ -7,15 +7,16 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: import_contacts, search_logs and set_alarm.
@@ -58,7 +59,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// import_contacts
@@ -113,11 +114,11 @@ func toolgenDecodeContactList(d *runtime.Decoder, v *ContactList) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "contacts":
-			if d.Property(&seen[0], "contacts", runtime.Required) {
+			if d.Property(&seen[0], "contacts", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Contacts)
 					for d.NextItem() {
@@ -132,7 +133,7 @@ func toolgenDecodeContactList(d *runtime.Decoder, v *ContactList) {
 			d.Unknown("contacts")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("contacts")
 	}
 }
@@ -142,37 +143,37 @@ func toolgenDecodeLogQuery(d *runtime.Decoder, v *LogQuery) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [8]runtime.Presence
+	var seen [8]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "service":
-			if d.Property(&seen[0], "service", runtime.Required) {
+			if d.Property(&seen[0], "service", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[a-z][a-z0-9-]*[a-z0-9]$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[a-z][a-z0-9-]*[a-z0-9]$")
 					}
 					v.Service = s
 				}
 				d.Leave()
 			}
 		case "since":
-			if d.Property(&seen[1], "since", runtime.Required) {
+			if d.Property(&seen[1], "since", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatDateTime)
+					d.Format(s, toolimpl.FormatDateTime)
 					v.Since = s
 				}
 				d.Leave()
 			}
 		case "until":
-			if d.Property(&seen[2], "until", runtime.Optional) {
+			if d.Property(&seen[2], "until", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatDateTime)
+					d.Format(s, toolimpl.FormatDateTime)
 					v.Until = s
 				}
 				d.Leave()
 			}
 		case "level":
-			if d.Property(&seen[3], "level", runtime.Required) {
+			if d.Property(&seen[3], "level", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "debug":
@@ -186,13 +187,13 @@ func toolgenDecodeLogQuery(d *runtime.Decoder, v *LogQuery) {
 					case "fatal":
 						v.Level = Fatal
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"debug\", \"info\", \"warn\", \"error\", \"fatal\"")
+						d.Fail(invalid.Enum, "must be one of \"debug\", \"info\", \"warn\", \"error\", \"fatal\"")
 					}
 				}
 				d.Leave()
 			}
 		case "order":
-			if d.Property(&seen[4], "order", runtime.Optional) {
+			if d.Property(&seen[4], "order", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "asc":
@@ -200,19 +201,19 @@ func toolgenDecodeLogQuery(d *runtime.Decoder, v *LogQuery) {
 					case "desc":
 						v.Order = Desc
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"asc\", \"desc\"")
+						d.Fail(invalid.Enum, "must be one of \"asc\", \"desc\"")
 					}
 				}
 				d.Leave()
 			}
 		case "filter":
-			if d.Property(&seen[5], "filter", runtime.Optional) {
+			if d.Property(&seen[5], "filter", toolimpl.Optional) {
 				p := toolimpl.New(&v.Filter)
 				toolgenDecodeLogFilter(d, p)
 				d.Leave()
 			}
 		case "tags":
-			if d.Property(&seen[6], "tags", runtime.Optional) {
+			if d.Property(&seen[6], "tags", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Tags)
 					for d.NextItem() {
@@ -226,7 +227,7 @@ func toolgenDecodeLogQuery(d *runtime.Decoder, v *LogQuery) {
 				d.Leave()
 			}
 		case "limit":
-			if d.Property(&seen[7], "limit", runtime.Optional) {
+			if d.Property(&seen[7], "limit", toolimpl.Optional) {
 				if n, ok := d.Int(1, 1000); ok {
 					v.Limit = int(n)
 				}
@@ -236,19 +237,19 @@ func toolgenDecodeLogQuery(d *runtime.Decoder, v *LogQuery) {
 			d.Unknown("service", "since", "until", "level", "order", "filter", "tags", "limit")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("service")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("since")
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("level")
 	}
-	if seen[4] != runtime.Present {
+	if seen[4] != toolimpl.Present {
 		v.Order = Desc
 	}
-	if seen[7] != runtime.Present {
+	if seen[7] != toolimpl.Present {
 		v.Limit = 100
 	}
 }
@@ -258,32 +259,32 @@ func toolgenDecodeAlarmArgs(d *runtime.Decoder, v *AlarmArgs) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]runtime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "hour":
-			if d.Property(&seen[0], "hour", runtime.Required) {
+			if d.Property(&seen[0], "hour", toolimpl.Required) {
 				if n, ok := d.Int(0, 23); ok {
 					v.Hour = int(n)
 				}
 				d.Leave()
 			}
 		case "minute":
-			if d.Property(&seen[1], "minute", runtime.Required) {
+			if d.Property(&seen[1], "minute", toolimpl.Required) {
 				if n, ok := d.Int(0, 59); ok {
 					v.Minute = int32(n)
 				}
 				d.Leave()
 			}
 		case "volume":
-			if d.Property(&seen[2], "volume", runtime.Optional) {
+			if d.Property(&seen[2], "volume", toolimpl.Optional) {
 				if n, ok := d.Uint(1, 10); ok {
 					v.Volume = uint8(n)
 				}
 				d.Leave()
 			}
 		case "tone":
-			if d.Property(&seen[3], "tone", runtime.Required) {
+			if d.Property(&seen[3], "tone", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "chime":
@@ -295,7 +296,7 @@ func toolgenDecodeAlarmArgs(d *runtime.Decoder, v *AlarmArgs) {
 					case "buzzer":
 						v.Tone = Buzzer
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"chime\", \"birdsong\", \"radio\", \"buzzer\"")
+						d.Fail(invalid.Enum, "must be one of \"chime\", \"birdsong\", \"radio\", \"buzzer\"")
 					}
 				}
 				d.Leave()
@@ -304,16 +305,16 @@ func toolgenDecodeAlarmArgs(d *runtime.Decoder, v *AlarmArgs) {
 			d.Unknown("hour", "minute", "volume", "tone")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("hour")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("minute")
 	}
-	if seen[2] != runtime.Present {
+	if seen[2] != toolimpl.Present {
 		v.Volume = 5
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("tone")
 	}
 }
@@ -323,11 +324,11 @@ func toolgenDecodeContact(d *runtime.Decoder, v *Contact) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]runtime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 100)
@@ -336,7 +337,7 @@ func toolgenDecodeContact(d *runtime.Decoder, v *Contact) {
 				d.Leave()
 			}
 		case "city":
-			if d.Property(&seen[1], "city", runtime.Required) {
+			if d.Property(&seen[1], "city", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 60)
 					v.City = s
@@ -344,20 +345,20 @@ func toolgenDecodeContact(d *runtime.Decoder, v *Contact) {
 				d.Leave()
 			}
 		case "age":
-			if d.Property(&seen[2], "age", runtime.Required) {
+			if d.Property(&seen[2], "age", toolimpl.Required) {
 				if n, ok := d.Int(0, 150); ok {
 					v.Age = int(n)
 				}
 				d.Leave()
 			}
 		case "score":
-			if d.Property(&seen[3], "score", runtime.Required) {
+			if d.Property(&seen[3], "score", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0")
+						d.Fail(invalid.Minimum, "must be at least 0")
 					}
 					if f > 100 {
-						d.Fail(runtime.CodeMaximum, "must be at most 100")
+						d.Fail(invalid.Maximum, "must be at most 100")
 					}
 					v.Score = f
 				}
@@ -367,16 +368,16 @@ func toolgenDecodeContact(d *runtime.Decoder, v *Contact) {
 			d.Unknown("name", "city", "age", "score")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("city")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("age")
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("score")
 	}
 }
@@ -386,11 +387,11 @@ func toolgenDecodeLogFilter(d *runtime.Decoder, v *LogFilter) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "host":
-			if d.Property(&seen[0], "host", runtime.Required) {
+			if d.Property(&seen[0], "host", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 64)
@@ -399,14 +400,14 @@ func toolgenDecodeLogFilter(d *runtime.Decoder, v *LogFilter) {
 				d.Leave()
 			}
 		case "status":
-			if d.Property(&seen[1], "status", runtime.Optional) {
+			if d.Property(&seen[1], "status", toolimpl.Optional) {
 				if n, ok := d.Int(100, 599); ok {
 					v.Status = int(n)
 				}
 				d.Leave()
 			}
 		case "minLatencyMs":
-			if d.Property(&seen[2], "minLatencyMs", runtime.Optional) {
+			if d.Property(&seen[2], "minLatencyMs", toolimpl.Optional) {
 				if n, ok := d.Int(0, 60000); ok {
 					v.MinLatencyMs = int(n)
 				}
@@ -416,7 +417,7 @@ func toolgenDecodeLogFilter(d *runtime.Decoder, v *LogFilter) {
 			d.Unknown("host", "status", "minLatencyMs")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("host")
 	}
 }

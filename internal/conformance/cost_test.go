@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // The cost tests of the generated decoders: whatever a model sends, decoding it costs
@@ -29,7 +30,7 @@ func decodeTool(which int, args []byte) (text string, d *runtime.Decoder) {
 	if d.Finish() {
 		return "", d
 	}
-	err := &runtime.ArgumentError{Tool: "t", Violations: d.Violations(), Omitted: d.Omitted()}
+	err := &invalid.ArgumentError{Tool: "t", Violations: d.Violations(), Omitted: d.Omitted()}
 	return err.Error(), d
 }
 

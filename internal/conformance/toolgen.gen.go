@@ -10,15 +10,16 @@ import (
 
 	other "github.com/toolgen/toolgen/internal/conformance/other"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: counts, echo_constrained, echo_kinds, echo_schedule, fail, greet, list, no_args, number and rich.
@@ -122,7 +123,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// counts
@@ -257,7 +258,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 
 // StoreTools returns the tools of recv's methods: put and store_lookup.
 func StoreTools(recv *Store) *runtime.Toolset {
-	return runtime.NewToolset(toolgenStoreTools[:], func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(toolgenStoreTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		return toolgenDispatchStore(recv, i, d)
 	})
 }
@@ -285,7 +286,7 @@ var toolgenStoreTools = [...]runtime.Tool{{
 
 // toolgenDispatchStore decodes the arguments of the tool toolgenStoreTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchStore(recv *Store, i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatchStore(recv *Store, i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// put
@@ -340,11 +341,11 @@ func toolgenDecodeArgsFail(d *runtime.Decoder, v *toolgenArgsFail) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "how":
-			if d.Property(&seen[0], "how", runtime.Required) {
+			if d.Property(&seen[0], "how", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "safe":
@@ -356,7 +357,7 @@ func toolgenDecodeArgsFail(d *runtime.Decoder, v *toolgenArgsFail) {
 					case "slow":
 						v.how = "slow"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"safe\", \"internal\", \"panic\", \"slow\"")
+						d.Fail(invalid.Enum, "must be one of \"safe\", \"internal\", \"panic\", \"slow\"")
 					}
 				}
 				d.Leave()
@@ -365,7 +366,7 @@ func toolgenDecodeArgsFail(d *runtime.Decoder, v *toolgenArgsFail) {
 			d.Unknown("how")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("how")
 	}
 }
@@ -383,11 +384,11 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]runtime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 20)
@@ -396,14 +397,14 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 				d.Leave()
 			}
 		case "times":
-			if d.Property(&seen[1], "times", runtime.Optional) {
+			if d.Property(&seen[1], "times", toolimpl.Optional) {
 				if n, ok := d.Int(1, 3); ok {
 					v.times = int(n)
 				}
 				d.Leave()
 			}
 		case "loud":
-			if d.Property(&seen[2], "loud", runtime.Optional) {
+			if d.Property(&seen[2], "loud", toolimpl.Optional) {
 				p := toolimpl.New(&v.loud)
 				if b1, ok := d.Bool(); ok {
 					*p = b1
@@ -411,7 +412,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 				d.Leave()
 			}
 		case "color":
-			if d.Property(&seen[3], "color", runtime.Required) {
+			if d.Property(&seen[3], "color", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "red":
@@ -421,7 +422,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 					case "blue":
 						v.color = Blue
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"blue\"")
+						d.Fail(invalid.Enum, "must be one of \"red\", \"green\", \"blue\"")
 					}
 				}
 				d.Leave()
@@ -430,13 +431,13 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 			d.Unknown("name", "times", "loud", "color")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
-	if seen[1] != runtime.Present {
+	if seen[1] != toolimpl.Present {
 		v.times = 1
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("color")
 	}
 }
@@ -451,14 +452,14 @@ func toolgenDecodeArgsStoreLookup(d *runtime.Decoder, v *toolgenArgsStoreLookup)
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "key":
-			if d.Property(&seen[0], "key", runtime.Required) {
+			if d.Property(&seen[0], "key", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[a-z]+$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[a-z]+$")
 					}
 					v.key = s
 				}
@@ -468,7 +469,7 @@ func toolgenDecodeArgsStoreLookup(d *runtime.Decoder, v *toolgenArgsStoreLookup)
 			d.Unknown("key")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("key")
 	}
 }
@@ -478,11 +479,11 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [38]runtime.Presence
+	var seen [38]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "enum":
-			if d.Property(&seen[0], "enum", runtime.Optional) {
+			if d.Property(&seen[0], "enum", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "a":
@@ -492,51 +493,51 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 					case "c d":
 						v.Enum = "c d"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\", \"c d\"")
+						d.Fail(invalid.Enum, "must be one of \"a\", \"b\", \"c d\"")
 					}
 				}
 				d.Leave()
 			}
 		case "intEnum":
-			if d.Property(&seen[1], "intEnum", runtime.Optional) {
+			if d.Property(&seen[1], "intEnum", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					switch n {
 					case 1, 2, 3:
 						v.IntEnum = int(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 1, 2, 3")
+						d.Fail(invalid.Enum, "must be one of 1, 2, 3")
 					}
 				}
 				d.Leave()
 			}
 		case "const":
-			if d.Property(&seen[2], "const", runtime.Optional) {
+			if d.Property(&seen[2], "const", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "fixed":
 						v.Const = "fixed"
 					default:
-						d.Fail(runtime.CodeConst, "must be \"fixed\"")
+						d.Fail(invalid.Const, "must be \"fixed\"")
 					}
 				}
 				d.Leave()
 			}
 		case "default":
-			if d.Property(&seen[3], "default", runtime.Optional) {
+			if d.Property(&seen[3], "default", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					v.Default = s
 				}
 				d.Leave()
 			}
 		case "defaultInt":
-			if d.Property(&seen[4], "defaultInt", runtime.Optional) {
+			if d.Property(&seen[4], "defaultInt", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.DefaultInt = int(n)
 				}
 				d.Leave()
 			}
 		case "defaultPtr":
-			if d.Property(&seen[5], "defaultPtr", runtime.Optional) {
+			if d.Property(&seen[5], "defaultPtr", toolimpl.Optional) {
 				p := toolimpl.New(&v.DefaultPtr)
 				if b1, ok := d.Bool(); ok {
 					*p = b1
@@ -544,7 +545,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				d.Leave()
 			}
 		case "defaultEnum":
-			if d.Property(&seen[6], "defaultEnum", runtime.Optional) {
+			if d.Property(&seen[6], "defaultEnum", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "red":
@@ -554,57 +555,57 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 					case "blue":
 						v.DefaultEnum = Blue
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"blue\"")
+						d.Fail(invalid.Enum, "must be one of \"red\", \"green\", \"blue\"")
 					}
 				}
 				d.Leave()
 			}
 		case "min":
-			if d.Property(&seen[7], "min", runtime.Optional) {
+			if d.Property(&seen[7], "min", toolimpl.Optional) {
 				if n, ok := d.Int(-5, math.MaxInt64); ok {
 					v.Min = int(n)
 				}
 				d.Leave()
 			}
 		case "max":
-			if d.Property(&seen[8], "max", runtime.Optional) {
+			if d.Property(&seen[8], "max", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt64, 5); ok {
 					v.Max = int(n)
 				}
 				d.Leave()
 			}
 		case "exclMin":
-			if d.Property(&seen[9], "exclMin", runtime.Optional) {
+			if d.Property(&seen[9], "exclMin", toolimpl.Optional) {
 				if f, ok := d.Float(64); ok {
 					if f <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					v.ExclMin = f
 				}
 				d.Leave()
 			}
 		case "exclMax":
-			if d.Property(&seen[10], "exclMax", runtime.Optional) {
+			if d.Property(&seen[10], "exclMax", toolimpl.Optional) {
 				if f, ok := d.Float(64); ok {
 					if f >= 1 {
-						d.Fail(runtime.CodeExclusiveMaximum, "must be less than 1")
+						d.Fail(invalid.ExclusiveMaximum, "must be less than 1")
 					}
 					v.ExclMax = f
 				}
 				d.Leave()
 			}
 		case "multInt":
-			if d.Property(&seen[11], "multInt", runtime.Optional) {
+			if d.Property(&seen[11], "multInt", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					if n%5 != 0 {
-						d.Fail(runtime.CodeMultipleOf, "must be a multiple of 5")
+						d.Fail(invalid.MultipleOf, "must be a multiple of 5")
 					}
 					v.MultInt = int(n)
 				}
 				d.Leave()
 			}
 		case "multFloat":
-			if d.Property(&seen[12], "multFloat", runtime.Optional) {
+			if d.Property(&seen[12], "multFloat", toolimpl.Optional) {
 				if f, ok := d.Float(64); ok {
 					d.MultipleOf("0.1")
 					v.MultFloat = f
@@ -612,7 +613,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				d.Leave()
 			}
 		case "minLen":
-			if d.Property(&seen[13], "minLen", runtime.Optional) {
+			if d.Property(&seen[13], "minLen", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					v.MinLen = s
@@ -620,7 +621,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				d.Leave()
 			}
 		case "maxLen":
-			if d.Property(&seen[14], "maxLen", runtime.Optional) {
+			if d.Property(&seen[14], "maxLen", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 3)
 					v.MaxLen = s
@@ -628,107 +629,107 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				d.Leave()
 			}
 		case "pattern":
-			if d.Property(&seen[15], "pattern", runtime.Optional) {
+			if d.Property(&seen[15], "pattern", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch1(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{2}\\d$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{2}\\d$")
 					}
 					v.Pattern = s
 				}
 				d.Leave()
 			}
 		case "comma":
-			if d.Property(&seen[16], "comma", runtime.Optional) {
+			if d.Property(&seen[16], "comma", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch2(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^a,b$")
+						d.Fail(invalid.Pattern, "must match the pattern ^a,b$")
 					}
 					v.Comma = s
 				}
 				d.Leave()
 			}
 		case "dateTime":
-			if d.Property(&seen[17], "dateTime", runtime.Optional) {
+			if d.Property(&seen[17], "dateTime", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatDateTime)
+					d.Format(s, toolimpl.FormatDateTime)
 					v.DateTime = s
 				}
 				d.Leave()
 			}
 		case "date":
-			if d.Property(&seen[18], "date", runtime.Optional) {
+			if d.Property(&seen[18], "date", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatDate)
+					d.Format(s, toolimpl.FormatDate)
 					v.Date = s
 				}
 				d.Leave()
 			}
 		case "timeOfDay":
-			if d.Property(&seen[19], "timeOfDay", runtime.Optional) {
+			if d.Property(&seen[19], "timeOfDay", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatTime)
+					d.Format(s, toolimpl.FormatTime)
 					v.TimeOfDay = s
 				}
 				d.Leave()
 			}
 		case "isoDuration":
-			if d.Property(&seen[20], "isoDuration", runtime.Optional) {
+			if d.Property(&seen[20], "isoDuration", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatDuration)
+					d.Format(s, toolimpl.FormatDuration)
 					v.ISODuration = s
 				}
 				d.Leave()
 			}
 		case "email":
-			if d.Property(&seen[21], "email", runtime.Optional) {
+			if d.Property(&seen[21], "email", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatEmail)
+					d.Format(s, toolimpl.FormatEmail)
 					v.Email = s
 				}
 				d.Leave()
 			}
 		case "hostname":
-			if d.Property(&seen[22], "hostname", runtime.Optional) {
+			if d.Property(&seen[22], "hostname", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatHostname)
+					d.Format(s, toolimpl.FormatHostname)
 					v.Hostname = s
 				}
 				d.Leave()
 			}
 		case "ipv4":
-			if d.Property(&seen[23], "ipv4", runtime.Optional) {
+			if d.Property(&seen[23], "ipv4", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatIPv4)
+					d.Format(s, toolimpl.FormatIPv4)
 					v.IPv4 = s
 				}
 				d.Leave()
 			}
 		case "ipv6":
-			if d.Property(&seen[24], "ipv6", runtime.Optional) {
+			if d.Property(&seen[24], "ipv6", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatIPv6)
+					d.Format(s, toolimpl.FormatIPv6)
 					v.IPv6 = s
 				}
 				d.Leave()
 			}
 		case "uri":
-			if d.Property(&seen[25], "uri", runtime.Optional) {
+			if d.Property(&seen[25], "uri", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatURI)
+					d.Format(s, toolimpl.FormatURI)
 					v.URI = s
 				}
 				d.Leave()
 			}
 		case "uuid":
-			if d.Property(&seen[26], "uuid", runtime.Optional) {
+			if d.Property(&seen[26], "uuid", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatUUID)
+					d.Format(s, toolimpl.FormatUUID)
 					v.UUID = s
 				}
 				d.Leave()
 			}
 		case "minItems":
-			if d.Property(&seen[27], "minItems", runtime.Optional) {
+			if d.Property(&seen[27], "minItems", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.MinItems)
 					for d.NextItem() {
@@ -742,7 +743,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				d.Leave()
 			}
 		case "maxItems":
-			if d.Property(&seen[28], "maxItems", runtime.Optional) {
+			if d.Property(&seen[28], "maxItems", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.MaxItems)
 					for d.NextItem() {
@@ -756,7 +757,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				d.Leave()
 			}
 		case "unique":
-			if d.Property(&seen[29], "unique", runtime.Optional) {
+			if d.Property(&seen[29], "unique", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Unique)
 					for d.NextItem() {
@@ -770,7 +771,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				d.Leave()
 			}
 		case "itemBounds":
-			if d.Property(&seen[30], "itemBounds", runtime.Optional) {
+			if d.Property(&seen[30], "itemBounds", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.ItemBounds)
 					for d.NextItem() {
@@ -784,7 +785,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				d.Leave()
 			}
 		case "colorList":
-			if d.Property(&seen[31], "colorList", runtime.Optional) {
+			if d.Property(&seen[31], "colorList", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.ColorList)
 					for d.NextItem() {
@@ -796,7 +797,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 							case "blue":
 								*e = Blue
 							default:
-								d.Fail(runtime.CodeEnum, "must be one of \"red\", \"blue\"")
+								d.Fail(invalid.Enum, "must be one of \"red\", \"blue\"")
 							}
 						}
 					}
@@ -804,7 +805,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				d.Leave()
 			}
 		case "secret":
-			if d.Property(&seen[32], "secret", runtime.Optional|runtime.Sensitive) {
+			if d.Property(&seen[32], "secret", toolimpl.Optional|toolimpl.Sensitive) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 8)
 					v.Secret = s
@@ -812,14 +813,14 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				d.Leave()
 			}
 		case "titled":
-			if d.Property(&seen[33], "titled", runtime.Optional) {
+			if d.Property(&seen[33], "titled", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					v.Titled = s
 				}
 				d.Leave()
 			}
 		case "mustHave":
-			if d.Property(&seen[34], "mustHave", runtime.Required) {
+			if d.Property(&seen[34], "mustHave", toolimpl.Required) {
 				if !d.Null() {
 					p := toolimpl.New(&v.MustHave)
 					if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
@@ -829,21 +830,21 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 				d.Leave()
 			}
 		case "mayOmit":
-			if d.Property(&seen[35], "mayOmit", runtime.Optional) {
+			if d.Property(&seen[35], "mayOmit", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					v.MayOmit = s
 				}
 				d.Leave()
 			}
 		case "small":
-			if d.Property(&seen[36], "small", runtime.Optional) {
+			if d.Property(&seen[36], "small", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt8, 100); ok {
 					v.Small = int8(n)
 				}
 				d.Leave()
 			}
 		case "stamp":
-			if d.Property(&seen[37], "stamp", runtime.Optional) {
+			if d.Property(&seen[37], "stamp", toolimpl.Optional) {
 				if t, ok := d.Time(); ok {
 					v.Stamp = t
 				}
@@ -853,19 +854,19 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 			d.Unknown("enum", "intEnum", "const", "default", "defaultInt", "defaultPtr", "defaultEnum", "min", "max", "exclMin", "exclMax", "multInt", "multFloat", "minLen", "maxLen", "pattern", "comma", "dateTime", "date", "timeOfDay", "isoDuration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid", "minItems", "maxItems", "unique", "itemBounds", "colorList", "secret", "titled", "mustHave", "mayOmit", "small", "stamp")
 		}
 	}
-	if seen[3] != runtime.Present {
+	if seen[3] != toolimpl.Present {
 		v.Default = "dflt"
 	}
-	if seen[4] != runtime.Present {
+	if seen[4] != toolimpl.Present {
 		v.DefaultInt = 7
 	}
-	if seen[5] != runtime.Present {
+	if seen[5] != toolimpl.Present {
 		v.DefaultPtr = new(bool(true))
 	}
-	if seen[6] != runtime.Present {
+	if seen[6] != toolimpl.Present {
 		v.DefaultEnum = Green
 	}
-	if seen[34] == runtime.Absent {
+	if seen[34] == toolimpl.Absent {
 		d.Missing("mustHave")
 	}
 }
@@ -875,18 +876,18 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [35]runtime.Presence
+	var seen [35]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "id":
-			if d.Property(&seen[0], "id", runtime.Required) {
+			if d.Property(&seen[0], "id", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Base.ID = s
 				}
 				d.Leave()
 			}
 		case "note":
-			if d.Property(&seen[1], "note", runtime.Optional) {
+			if d.Property(&seen[1], "note", toolimpl.Optional) {
 				toolimpl.Ensure(&v.Extra)
 				if s, ok := d.String(); ok {
 					v.Extra.Note = s
@@ -894,133 +895,133 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				d.Leave()
 			}
 		case "shadowed":
-			if d.Property(&seen[2], "shadowed", runtime.Required) {
+			if d.Property(&seen[2], "shadowed", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.Shadowed = int(n)
 				}
 				d.Leave()
 			}
 		case "str":
-			if d.Property(&seen[3], "str", runtime.Required) {
+			if d.Property(&seen[3], "str", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Str = s
 				}
 				d.Leave()
 			}
 		case "bool":
-			if d.Property(&seen[4], "bool", runtime.Required) {
+			if d.Property(&seen[4], "bool", toolimpl.Required) {
 				if b, ok := d.Bool(); ok {
 					v.Bool = b
 				}
 				d.Leave()
 			}
 		case "int":
-			if d.Property(&seen[5], "int", runtime.Required) {
+			if d.Property(&seen[5], "int", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.Int = int(n)
 				}
 				d.Leave()
 			}
 		case "int8":
-			if d.Property(&seen[6], "int8", runtime.Required) {
+			if d.Property(&seen[6], "int8", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt8, math.MaxInt8); ok {
 					v.Int8 = int8(n)
 				}
 				d.Leave()
 			}
 		case "int16":
-			if d.Property(&seen[7], "int16", runtime.Optional) {
+			if d.Property(&seen[7], "int16", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt16, math.MaxInt16); ok {
 					v.Int16 = int16(n)
 				}
 				d.Leave()
 			}
 		case "int32":
-			if d.Property(&seen[8], "int32", runtime.Optional) {
+			if d.Property(&seen[8], "int32", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt32, math.MaxInt32); ok {
 					v.Int32 = int32(n)
 				}
 				d.Leave()
 			}
 		case "int64":
-			if d.Property(&seen[9], "int64", runtime.Optional) {
+			if d.Property(&seen[9], "int64", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.Int64 = n
 				}
 				d.Leave()
 			}
 		case "uint":
-			if d.Property(&seen[10], "uint", runtime.Optional) {
+			if d.Property(&seen[10], "uint", toolimpl.Optional) {
 				if n, ok := d.Uint(0, math.MaxUint64); ok {
 					v.Uint = uint(n)
 				}
 				d.Leave()
 			}
 		case "uint8":
-			if d.Property(&seen[11], "uint8", runtime.Optional) {
+			if d.Property(&seen[11], "uint8", toolimpl.Optional) {
 				if n, ok := d.Uint(0, math.MaxUint8); ok {
 					v.Uint8 = uint8(n)
 				}
 				d.Leave()
 			}
 		case "uint16":
-			if d.Property(&seen[12], "uint16", runtime.Optional) {
+			if d.Property(&seen[12], "uint16", toolimpl.Optional) {
 				if n, ok := d.Uint(0, math.MaxUint16); ok {
 					v.Uint16 = uint16(n)
 				}
 				d.Leave()
 			}
 		case "uint32":
-			if d.Property(&seen[13], "uint32", runtime.Optional) {
+			if d.Property(&seen[13], "uint32", toolimpl.Optional) {
 				if n, ok := d.Uint(0, math.MaxUint32); ok {
 					v.Uint32 = uint32(n)
 				}
 				d.Leave()
 			}
 		case "uint64":
-			if d.Property(&seen[14], "uint64", runtime.Optional) {
+			if d.Property(&seen[14], "uint64", toolimpl.Optional) {
 				if n, ok := d.Uint(0, math.MaxUint64); ok {
 					v.Uint64 = n
 				}
 				d.Leave()
 			}
 		case "float32":
-			if d.Property(&seen[15], "float32", runtime.Optional) {
+			if d.Property(&seen[15], "float32", toolimpl.Optional) {
 				if f, ok := d.Float(32); ok {
 					v.Float32 = float32(f)
 				}
 				d.Leave()
 			}
 		case "float64":
-			if d.Property(&seen[16], "float64", runtime.Optional) {
+			if d.Property(&seen[16], "float64", toolimpl.Optional) {
 				if f, ok := d.Float(64); ok {
 					v.Float64 = f
 				}
 				d.Leave()
 			}
 		case "time":
-			if d.Property(&seen[17], "time", runtime.Optional) {
+			if d.Property(&seen[17], "time", toolimpl.Optional) {
 				if t, ok := d.Time(); ok {
 					v.Time = t
 				}
 				d.Leave()
 			}
 		case "duration":
-			if d.Property(&seen[18], "duration", runtime.Optional) {
+			if d.Property(&seen[18], "duration", toolimpl.Optional) {
 				if x, ok := d.Duration(); ok {
 					v.Duration = x
 				}
 				d.Leave()
 			}
 		case "bytes":
-			if d.Property(&seen[19], "bytes", runtime.Optional) {
+			if d.Property(&seen[19], "bytes", toolimpl.Optional) {
 				if x, ok := d.Bytes(); ok {
 					v.Bytes = x
 				}
 				d.Leave()
 			}
 		case "list":
-			if d.Property(&seen[20], "list", runtime.Optional) {
+			if d.Property(&seen[20], "list", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.List)
 					for d.NextItem() {
@@ -1033,7 +1034,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				d.Leave()
 			}
 		case "pair":
-			if d.Property(&seen[21], "pair", runtime.Optional) {
+			if d.Property(&seen[21], "pair", toolimpl.Optional) {
 				if d.BeginArray() {
 					n := 0
 					for d.NextItem() {
@@ -1052,7 +1053,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				d.Leave()
 			}
 		case "counts":
-			if d.Property(&seen[22], "counts", runtime.Optional) {
+			if d.Property(&seen[22], "counts", toolimpl.Optional) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.Counts)
 					for d.NextField() {
@@ -1073,7 +1074,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				d.Leave()
 			}
 		case "byColor":
-			if d.Property(&seen[23], "byColor", runtime.Optional) {
+			if d.Property(&seen[23], "byColor", toolimpl.Optional) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.ByColor)
 					for d.NextField() {
@@ -1100,7 +1101,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				d.Leave()
 			}
 		case "ptr":
-			if d.Property(&seen[24], "ptr", runtime.Optional) {
+			if d.Property(&seen[24], "ptr", toolimpl.Optional) {
 				p := toolimpl.New(&v.Ptr)
 				if s1, ok := d.String(); ok {
 					*p = s1
@@ -1108,18 +1109,18 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				d.Leave()
 			}
 		case "nested":
-			if d.Property(&seen[25], "nested", runtime.Optional) {
+			if d.Property(&seen[25], "nested", toolimpl.Optional) {
 				p := toolimpl.New(&v.Nested)
 				toolgenDecodeNode(d, p)
 				d.Leave()
 			}
 		case "tree":
-			if d.Property(&seen[26], "tree", runtime.Optional) {
+			if d.Property(&seen[26], "tree", toolimpl.Optional) {
 				toolgenDecodeNode(d, &v.Tree)
 				d.Leave()
 			}
 		case "color":
-			if d.Property(&seen[27], "color", runtime.Optional) {
+			if d.Property(&seen[27], "color", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "red":
@@ -1129,25 +1130,25 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 					case "blue":
 						v.Color = Blue
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"blue\"")
+						d.Fail(invalid.Enum, "must be one of \"red\", \"green\", \"blue\"")
 					}
 				}
 				d.Leave()
 			}
 		case "level":
-			if d.Property(&seen[28], "level", runtime.Optional) {
+			if d.Property(&seen[28], "level", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					switch n {
 					case 1, 2:
 						v.Level = other.Level(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+						d.Fail(invalid.Enum, "must be one of 1, 2")
 					}
 				}
 				d.Leave()
 			}
 		case "tags":
-			if d.Property(&seen[29], "tags", runtime.Optional) {
+			if d.Property(&seen[29], "tags", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Tags)
 					for d.NextItem() {
@@ -1158,26 +1159,26 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				d.Leave()
 			}
 		case "addr":
-			if d.Property(&seen[30], "addr", runtime.Optional) {
+			if d.Property(&seen[30], "addr", toolimpl.Optional) {
 				d.Text(&v.Addr)
 				d.Leave()
 			}
 		case "any":
-			if d.Property(&seen[31], "any", runtime.Optional) {
+			if d.Property(&seen[31], "any", toolimpl.Optional) {
 				if x, ok := d.Any(); ok {
 					v.Any = x
 				}
 				d.Leave()
 			}
 		case "raw":
-			if d.Property(&seen[32], "raw", runtime.Optional) {
+			if d.Property(&seen[32], "raw", toolimpl.Optional) {
 				if x, ok := d.Raw(); ok {
 					v.Raw = x
 				}
 				d.Leave()
 			}
 		case "matrix":
-			if d.Property(&seen[33], "matrix", runtime.Optional) {
+			if d.Property(&seen[33], "matrix", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Matrix)
 					for d.NextItem() {
@@ -1196,13 +1197,13 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 				d.Leave()
 			}
 		case "inline":
-			if d.Property(&seen[34], "inline", runtime.Optional) {
+			if d.Property(&seen[34], "inline", toolimpl.Optional) {
 				if d.BeginObject() {
-					var seen1 [1]runtime.Presence
+					var seen1 [1]toolimpl.Presence
 					for d.NextField() {
 						switch string(d.FieldName()) {
 						case "x":
-							if d.Property(&seen1[0], "x", runtime.Required) {
+							if d.Property(&seen1[0], "x", toolimpl.Required) {
 								if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 									v.Inline.X = int(n1)
 								}
@@ -1212,7 +1213,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 							d.Unknown("x")
 						}
 					}
-					if seen1[0] == runtime.Absent {
+					if seen1[0] == toolimpl.Absent {
 						d.Missing("x")
 					}
 				}
@@ -1222,22 +1223,22 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 			d.Unknown("id", "note", "shadowed", "str", "bool", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "time", "duration", "bytes", "list", "pair", "counts", "byColor", "ptr", "nested", "tree", "color", "level", "tags", "addr", "any", "raw", "matrix", "inline")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("id")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("shadowed")
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("str")
 	}
-	if seen[4] == runtime.Absent {
+	if seen[4] == toolimpl.Absent {
 		d.Missing("bool")
 	}
-	if seen[5] == runtime.Absent {
+	if seen[5] == toolimpl.Absent {
 		d.Missing("int")
 	}
-	if seen[6] == runtime.Absent {
+	if seen[6] == toolimpl.Absent {
 		d.Missing("int8")
 	}
 }
@@ -1247,18 +1248,18 @@ func toolgenDecodeSchedule(d *runtime.Decoder, v *Schedule) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]runtime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "at":
-			if d.Property(&seen[0], "at", runtime.Required) {
+			if d.Property(&seen[0], "at", toolimpl.Required) {
 				if t, ok := d.TimeLayout("2006-01-02 15:04:05"); ok {
 					v.At = t
 				}
 				d.Leave()
 			}
 		case "until":
-			if d.Property(&seen[1], "until", runtime.Optional) {
+			if d.Property(&seen[1], "until", toolimpl.Optional) {
 				p := toolimpl.New(&v.Until)
 				if t1, ok := d.TimeLayout("02 Jan 06 15:04 -0700"); ok {
 					*p = t1
@@ -1266,14 +1267,14 @@ func toolgenDecodeSchedule(d *runtime.Decoder, v *Schedule) {
 				d.Leave()
 			}
 		case "day":
-			if d.Property(&seen[2], "day", runtime.Optional) {
+			if d.Property(&seen[2], "day", toolimpl.Optional) {
 				if t, ok := d.Date(); ok {
 					v.Day = t
 				}
 				d.Leave()
 			}
 		case "clocks":
-			if d.Property(&seen[3], "clocks", runtime.Optional) {
+			if d.Property(&seen[3], "clocks", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Clocks)
 					for d.NextItem() {
@@ -1290,7 +1291,7 @@ func toolgenDecodeSchedule(d *runtime.Decoder, v *Schedule) {
 			d.Unknown("at", "until", "day", "clocks")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("at")
 	}
 }
@@ -1300,11 +1301,11 @@ func toolgenDecodeTag(d *runtime.Decoder, v *other.Tag) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "key":
-			if d.Property(&seen[0], "key", runtime.Required) {
+			if d.Property(&seen[0], "key", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.Key = s
@@ -1312,7 +1313,7 @@ func toolgenDecodeTag(d *runtime.Decoder, v *other.Tag) {
 				d.Leave()
 			}
 		case "value":
-			if d.Property(&seen[1], "value", runtime.Optional) {
+			if d.Property(&seen[1], "value", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					v.Value = s
 				}
@@ -1322,7 +1323,7 @@ func toolgenDecodeTag(d *runtime.Decoder, v *other.Tag) {
 			d.Unknown("key", "value")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("key")
 	}
 }
@@ -1332,18 +1333,18 @@ func toolgenDecodeNode(d *runtime.Decoder, v *Node) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Name = s
 				}
 				d.Leave()
 			}
 		case "children":
-			if d.Property(&seen[1], "children", runtime.Optional) {
+			if d.Property(&seen[1], "children", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Children)
 					for d.NextItem() {
@@ -1357,7 +1358,7 @@ func toolgenDecodeNode(d *runtime.Decoder, v *Node) {
 			d.Unknown("name", "children")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // Subject is one tool whose generated decoder is checked against the oracle. T is a Go
@@ -21,7 +21,7 @@ type Subject[T any] struct {
 	// Decode runs the generated decoder on args as the dispatch does (a decoder with
 	// the default limits, the generated decode function, Finish) and returns the value
 	// it decoded (as a T), its violations and whether it accepted the arguments.
-	Decode func(args []byte) (v T, violations []runtime.Violation, ok bool)
+	Decode func(args []byte) (v T, violations []invalid.Violation, ok bool)
 	// Invariant, when set, must hold for every value Decode returns, accepted or not.
 	Invariant func(v T) error
 }
@@ -30,7 +30,7 @@ type Subject[T any] struct {
 type Outcome struct {
 	Verdict    Verdict             // the oracle's
 	Accept     bool                // the decoder's verdict
-	Violations []runtime.Violation // the decoder's
+	Violations []invalid.Violation // the decoder's
 }
 
 // Check decodes args with the generated decoder and with the oracle and reports, on
@@ -45,13 +45,13 @@ func Check[T any](t testing.TB, s Subject[T], args []byte) Outcome {
 		t.Fatal(err)
 	}
 	var got T
-	var viols []runtime.Violation
+	var viols []invalid.Violation
 	var ok bool
 	var panicked string
 	CheckCost(t, s.Tool, args, func() {
 		got, viols, ok, panicked = decode(s, args)
 		if !ok {
-			_ = (&runtime.ArgumentError{Tool: s.Tool, Violations: viols}).Error() // the model's text
+			_ = (&invalid.ArgumentError{Tool: s.Tool, Violations: viols}).Error() // the model's text
 		}
 	})
 	if panicked != "" {
@@ -90,7 +90,7 @@ func Check[T any](t testing.TB, s Subject[T], args []byte) Outcome {
 	return out
 }
 
-func decode[T any](s Subject[T], args []byte) (v T, viols []runtime.Violation, ok bool, panicked string) {
+func decode[T any](s Subject[T], args []byte) (v T, viols []invalid.Violation, ok bool, panicked string) {
 	defer func() {
 		if r := recover(); r != nil {
 			panicked = fmt.Sprintf("%v\n%s", r, debug.Stack())
@@ -105,7 +105,7 @@ func unmarshalInto[T any](b []byte) error {
 	return json.Unmarshal(b, &v)
 }
 
-func decoderVerdict(ok bool, viols []runtime.Violation) string {
+func decoderVerdict(ok bool, viols []invalid.Violation) string {
 	if ok {
 		return "accept"
 	}

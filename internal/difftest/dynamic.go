@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
@@ -192,8 +193,8 @@ func (p *Pair) Check(t testing.TB, args []byte) (accepted, excused bool) {
 	return true, false
 }
 
-func violations(r *runtime.Result) []runtime.Violation {
-	var ae *runtime.ArgumentError
+func violations(r *runtime.Result) []invalid.Violation {
+	var ae *invalid.ArgumentError
 	if errors.As(r.Err, &ae) {
 		return ae.Violations
 	}
@@ -201,8 +202,8 @@ func violations(r *runtime.Result) []runtime.Violation {
 }
 
 // keep returns the violations outside the Go-typed properties.
-func (p *Pair) keep(vs []runtime.Violation) []runtime.Violation {
-	var out []runtime.Violation
+func (p *Pair) keep(vs []invalid.Violation) []invalid.Violation {
+	var out []invalid.Violation
 	for _, v := range vs {
 		if !p.goTyped(v.Path) {
 			out = append(out, v)
@@ -211,8 +212,8 @@ func (p *Pair) keep(vs []runtime.Violation) []runtime.Violation {
 	return out
 }
 
-func sameViolations(a, b []runtime.Violation) bool {
-	return slices.EqualFunc(a, b, func(x, y runtime.Violation) bool { return x.String() == y.String() && x.Code == y.Code })
+func sameViolations(a, b []invalid.Violation) bool {
+	return slices.EqualFunc(a, b, func(x, y invalid.Violation) bool { return x.String() == y.String() && x.Code == y.Code })
 }
 
 // goTyped reports whether the pointer is, or is below, a Go-typed property.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // Modes is one tool's decoder in both of toolgen's modes: the specialised code of
@@ -41,7 +41,7 @@ func Same[T any](t testing.TB, m Modes[T], args []byte) bool {
 	return ok1
 }
 
-func violationsText(viols []runtime.Violation) string {
+func violationsText(viols []invalid.Violation) string {
 	s := ""
 	for _, v := range viols {
 		s += fmt.Sprintf("[%s] %s; ", v.Code, v.String())

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 
@@ -102,7 +103,7 @@ func (c *capture) surfaces(t testing.TB, toolName string, args []byte, res *runt
 	if res.Err != nil && !errOK {
 		out = append(out, surface{"Result.Err.Error()", res.Err.Error()})
 		out = append(out, surface{"Result.Err %+v", fmt.Sprintf("%+v", res.Err)})
-		var ae *runtime.ArgumentError
+		var ae *invalid.ArgumentError
 		if errors.As(res.Err, &ae) {
 			for _, v := range ae.Violations {
 				out = append(out, surface{"ArgumentError.Violation", v.Path + "\x00" + v.Message + "\x00" + v.Got + "\x00" + v.String()})

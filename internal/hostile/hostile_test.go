@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 
@@ -335,7 +336,7 @@ func TestViolationsBounded(t *testing.T) {
 			if !utf8.ValidString(text) {
 				t.Errorf("model text is not valid UTF-8")
 			}
-			var ae *runtime.ArgumentError
+			var ae *invalid.ArgumentError
 			if !errors.As(res.Err, &ae) {
 				t.Fatalf("Result.Err %T is not an *ArgumentError", res.Err)
 			}
@@ -395,7 +396,7 @@ func TestViolationsBounded(t *testing.T) {
 		tools := VaultTools(NewVault()).WithLimits(runtime.Limits{MaxViolations: 2, MaxViolationBytes: 64})
 		args := build(payHead+`"amount":1,`, `}`, 64<<10, func(i int) string { return `"` + key(i) + `":0` })
 		res := tools.Call(context.Background(), "pay", args)
-		var ae *runtime.ArgumentError
+		var ae *invalid.ArgumentError
 		if !errors.As(res.Err, &ae) {
 			t.Fatalf("%T", res.Err)
 		}

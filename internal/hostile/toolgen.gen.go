@@ -9,20 +9,21 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // VaultTools returns the tools of recv's methods: bail_out, connect_backend, explode, hang, list_secrets, pay, ping, put_secret and put_tree.
 func VaultTools(recv *Vault) *runtime.Toolset {
-	return runtime.NewToolset(toolgenVaultTools[:], func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(toolgenVaultTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		return toolgenDispatchVault(recv, i, d)
 	})
 }
@@ -139,7 +140,7 @@ var toolgenVaultTools = [...]runtime.Tool{{
 
 // toolgenDispatchVault decodes the arguments of the tool toolgenVaultTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchVault(recv *Vault, i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatchVault(recv *Vault, i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// bail_out
@@ -315,11 +316,11 @@ func toolgenDecodeArgsListSecrets(d *runtime.Decoder, v *toolgenArgsListSecrets)
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "prefix":
-			if d.Property(&seen[0], "prefix", runtime.Required) {
+			if d.Property(&seen[0], "prefix", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 64)
 					v.prefix = s
@@ -327,7 +328,7 @@ func toolgenDecodeArgsListSecrets(d *runtime.Decoder, v *toolgenArgsListSecrets)
 				d.Leave()
 			}
 		case "limit":
-			if d.Property(&seen[1], "limit", runtime.Required) {
+			if d.Property(&seen[1], "limit", toolimpl.Required) {
 				if n, ok := d.Int(1, 100); ok {
 					v.limit = int(n)
 				}
@@ -337,10 +338,10 @@ func toolgenDecodeArgsListSecrets(d *runtime.Decoder, v *toolgenArgsListSecrets)
 			d.Unknown("prefix", "limit")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("prefix")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("limit")
 	}
 }
@@ -356,11 +357,11 @@ func toolgenDecodeArgsPutTree(d *runtime.Decoder, v *toolgenArgsPutTree) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "label":
-			if d.Property(&seen[0], "label", runtime.Required) {
+			if d.Property(&seen[0], "label", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 64)
 					v.label = s
@@ -368,7 +369,7 @@ func toolgenDecodeArgsPutTree(d *runtime.Decoder, v *toolgenArgsPutTree) {
 				d.Leave()
 			}
 		case "root":
-			if d.Property(&seen[1], "root", runtime.Required) {
+			if d.Property(&seen[1], "root", toolimpl.Required) {
 				toolgenDecodeEntry(d, &v.root)
 				d.Leave()
 			}
@@ -376,10 +377,10 @@ func toolgenDecodeArgsPutTree(d *runtime.Decoder, v *toolgenArgsPutTree) {
 			d.Unknown("label", "root")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("label")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("root")
 	}
 }
@@ -389,11 +390,11 @@ func toolgenDecodeConnectRequest(d *runtime.Decoder, v *ConnectRequest) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "backend":
-			if d.Property(&seen[0], "backend", runtime.Required) {
+			if d.Property(&seen[0], "backend", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "primary":
@@ -401,13 +402,13 @@ func toolgenDecodeConnectRequest(d *runtime.Decoder, v *ConnectRequest) {
 					case "replica":
 						v.Backend = "replica"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"primary\", \"replica\"")
+						d.Fail(invalid.Enum, "must be one of \"primary\", \"replica\"")
 					}
 				}
 				d.Leave()
 			}
 		case "password":
-			if d.Property(&seen[1], "password", runtime.Sensitive) {
+			if d.Property(&seen[1], "password", toolimpl.Sensitive) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.Password = s
@@ -418,10 +419,10 @@ func toolgenDecodeConnectRequest(d *runtime.Decoder, v *ConnectRequest) {
 			d.Unknown("backend", "password")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("backend")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("password")
 	}
 }
@@ -431,11 +432,11 @@ func toolgenDecodeExplodeRequest(d *runtime.Decoder, v *ExplodeRequest) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "kind":
-			if d.Property(&seen[0], "kind", runtime.Required) {
+			if d.Property(&seen[0], "kind", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "string":
@@ -447,13 +448,13 @@ func toolgenDecodeExplodeRequest(d *runtime.Decoder, v *ExplodeRequest) {
 					case "index":
 						v.Kind = PanicIndex
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"string\", \"nil\", \"error\", \"index\"")
+						d.Fail(invalid.Enum, "must be one of \"string\", \"nil\", \"error\", \"index\"")
 					}
 				}
 				d.Leave()
 			}
 		case "token":
-			if d.Property(&seen[1], "token", runtime.Sensitive) {
+			if d.Property(&seen[1], "token", toolimpl.Sensitive) {
 				if s, ok := d.String(); ok {
 					v.Token = s
 				}
@@ -463,10 +464,10 @@ func toolgenDecodeExplodeRequest(d *runtime.Decoder, v *ExplodeRequest) {
 			d.Unknown("kind", "token")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("kind")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("token")
 	}
 }
@@ -476,17 +477,17 @@ func toolgenDecodePaymentRequest(d *runtime.Decoder, v *PaymentRequest) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [9]runtime.Presence
+	var seen [9]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "amount":
-			if d.Property(&seen[0], "amount", runtime.Required) {
+			if d.Property(&seen[0], "amount", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					if f > 1000000 {
-						d.Fail(runtime.CodeMaximum, "must be at most 1000000")
+						d.Fail(invalid.Maximum, "must be at most 1000000")
 					}
 					if f <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					d.MultipleOf("0.01")
 					v.Amount = f
@@ -494,13 +495,13 @@ func toolgenDecodePaymentRequest(d *runtime.Decoder, v *PaymentRequest) {
 				d.Leave()
 			}
 		case "rate":
-			if d.Property(&seen[1], "rate", runtime.Optional) {
+			if d.Property(&seen[1], "rate", toolimpl.Optional) {
 				if f, ok := d.Float(64); ok {
 					if f < 0 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0")
+						d.Fail(invalid.Minimum, "must be at least 0")
 					}
 					if f > 30 {
-						d.Fail(runtime.CodeMaximum, "must be at most 30")
+						d.Fail(invalid.Maximum, "must be at most 30")
 					}
 					d.MultipleOf("0.25")
 					v.Rate = f
@@ -508,28 +509,28 @@ func toolgenDecodePaymentRequest(d *runtime.Decoder, v *PaymentRequest) {
 				d.Leave()
 			}
 		case "installments":
-			if d.Property(&seen[2], "installments", runtime.Optional) {
+			if d.Property(&seen[2], "installments", toolimpl.Optional) {
 				if n, ok := d.Int(1, 48); ok {
 					v.Installments = int(n)
 				}
 				d.Leave()
 			}
 		case "priority":
-			if d.Property(&seen[3], "priority", runtime.Optional) {
+			if d.Property(&seen[3], "priority", toolimpl.Optional) {
 				if n, ok := d.Uint(0, math.MaxUint8); ok {
 					v.Priority = uint8(n)
 				}
 				d.Leave()
 			}
 		case "sequence":
-			if d.Property(&seen[4], "sequence", runtime.Optional) {
+			if d.Property(&seen[4], "sequence", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.Sequence = n
 				}
 				d.Leave()
 			}
 		case "splits":
-			if d.Property(&seen[5], "splits", runtime.Optional) {
+			if d.Property(&seen[5], "splits", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Splits)
 					for d.NextItem() {
@@ -544,19 +545,19 @@ func toolgenDecodePaymentRequest(d *runtime.Decoder, v *PaymentRequest) {
 				d.Leave()
 			}
 		case "at":
-			if d.Property(&seen[6], "at", runtime.Required) {
+			if d.Property(&seen[6], "at", toolimpl.Required) {
 				if t, ok := d.Time(); ok {
 					v.At = t
 				}
 				d.Leave()
 			}
 		case "card":
-			if d.Property(&seen[7], "card", runtime.Sensitive) {
+			if d.Property(&seen[7], "card", toolimpl.Sensitive) {
 				d.Text(&v.Card)
 				d.Leave()
 			}
 		case "memo":
-			if d.Property(&seen[8], "memo", runtime.Optional) {
+			if d.Property(&seen[8], "memo", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 140)
 					v.Memo = s
@@ -567,16 +568,16 @@ func toolgenDecodePaymentRequest(d *runtime.Decoder, v *PaymentRequest) {
 			d.Unknown("amount", "rate", "installments", "priority", "sequence", "splits", "at", "card", "memo")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("amount")
 	}
-	if seen[2] != runtime.Present {
+	if seen[2] != toolimpl.Present {
 		v.Installments = 1
 	}
-	if seen[6] == runtime.Absent {
+	if seen[6] == toolimpl.Absent {
 		d.Missing("at")
 	}
-	if seen[7] == runtime.Absent {
+	if seen[7] == toolimpl.Absent {
 		d.Missing("card")
 	}
 }
@@ -586,23 +587,23 @@ func toolgenDecodeStoreRequest(d *runtime.Decoder, v *StoreRequest) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [9]runtime.Presence
+	var seen [9]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 64)
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[a-z0-9_-]+$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[a-z0-9_-]+$")
 					}
 					v.Name = s
 				}
 				d.Leave()
 			}
 		case "secret":
-			if d.Property(&seen[1], "secret", runtime.Sensitive) {
+			if d.Property(&seen[1], "secret", toolimpl.Sensitive) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 4)
 					d.MaxLength(s, 256)
@@ -611,22 +612,22 @@ func toolgenDecodeStoreRequest(d *runtime.Decoder, v *StoreRequest) {
 				d.Leave()
 			}
 		case "clientIp":
-			if d.Property(&seen[2], "clientIp", runtime.Sensitive) {
+			if d.Property(&seen[2], "clientIp", toolimpl.Sensitive) {
 				d.Text(&v.ClientIP)
 				d.Leave()
 			}
 		case "card":
-			if d.Property(&seen[3], "card", runtime.Optional|runtime.Sensitive) {
+			if d.Property(&seen[3], "card", toolimpl.Optional|toolimpl.Sensitive) {
 				d.Text(&v.Card)
 				d.Leave()
 			}
 		case "login":
-			if d.Property(&seen[4], "login", runtime.Sensitive) {
+			if d.Property(&seen[4], "login", toolimpl.Sensitive) {
 				toolgenDecodeCredentials(d, &v.Login)
 				d.Leave()
 			}
 		case "recoveryCodes":
-			if d.Property(&seen[5], "recoveryCodes", runtime.Optional|runtime.Sensitive) {
+			if d.Property(&seen[5], "recoveryCodes", toolimpl.Optional|toolimpl.Sensitive) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.RecoveryCodes)
 					for d.NextItem() {
@@ -641,7 +642,7 @@ func toolgenDecodeStoreRequest(d *runtime.Decoder, v *StoreRequest) {
 				d.Leave()
 			}
 		case "headers":
-			if d.Property(&seen[6], "headers", runtime.Optional|runtime.Sensitive) {
+			if d.Property(&seen[6], "headers", toolimpl.Optional|toolimpl.Sensitive) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.Headers)
 					for d.NextField() {
@@ -663,14 +664,14 @@ func toolgenDecodeStoreRequest(d *runtime.Decoder, v *StoreRequest) {
 				d.Leave()
 			}
 		case "expiresAt":
-			if d.Property(&seen[7], "expiresAt", runtime.Required) {
+			if d.Property(&seen[7], "expiresAt", toolimpl.Required) {
 				if t, ok := d.Time(); ok {
 					v.ExpiresAt = t
 				}
 				d.Leave()
 			}
 		case "version":
-			if d.Property(&seen[8], "version", runtime.Optional) {
+			if d.Property(&seen[8], "version", toolimpl.Optional) {
 				if n, ok := d.Int(1, 1000); ok {
 					v.Version = int(n)
 				}
@@ -680,22 +681,22 @@ func toolgenDecodeStoreRequest(d *runtime.Decoder, v *StoreRequest) {
 			d.Unknown("name", "secret", "clientIp", "card", "login", "recoveryCodes", "headers", "expiresAt", "version")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("secret")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("clientIp")
 	}
-	if seen[4] == runtime.Absent {
+	if seen[4] == toolimpl.Absent {
 		d.Missing("login")
 	}
-	if seen[7] == runtime.Absent {
+	if seen[7] == toolimpl.Absent {
 		d.Missing("expiresAt")
 	}
-	if seen[8] != runtime.Present {
+	if seen[8] != toolimpl.Present {
 		v.Version = 1
 	}
 }
@@ -705,11 +706,11 @@ func toolgenDecodeEntry(d *runtime.Decoder, v *Entry) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [7]runtime.Presence
+	var seen [7]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 64)
 					v.Name = s
@@ -717,7 +718,7 @@ func toolgenDecodeEntry(d *runtime.Decoder, v *Entry) {
 				d.Leave()
 			}
 		case "pin":
-			if d.Property(&seen[1], "pin", runtime.Optional|runtime.Sensitive) {
+			if d.Property(&seen[1], "pin", toolimpl.Optional|toolimpl.Sensitive) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 4)
 					v.Pin = s
@@ -725,13 +726,13 @@ func toolgenDecodeEntry(d *runtime.Decoder, v *Entry) {
 				d.Leave()
 			}
 		case "child":
-			if d.Property(&seen[2], "child", runtime.Optional) {
+			if d.Property(&seen[2], "child", toolimpl.Optional) {
 				p := toolimpl.New(&v.Child)
 				toolgenDecodeEntry(d, p)
 				d.Leave()
 			}
 		case "kids":
-			if d.Property(&seen[3], "kids", runtime.Optional) {
+			if d.Property(&seen[3], "kids", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Kids)
 					for d.NextItem() {
@@ -742,7 +743,7 @@ func toolgenDecodeEntry(d *runtime.Decoder, v *Entry) {
 				d.Leave()
 			}
 		case "byName":
-			if d.Property(&seen[4], "byName", runtime.Optional) {
+			if d.Property(&seen[4], "byName", toolimpl.Optional) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.ByName)
 					for d.NextField() {
@@ -764,14 +765,14 @@ func toolgenDecodeEntry(d *runtime.Decoder, v *Entry) {
 				d.Leave()
 			}
 		case "code":
-			if d.Property(&seen[5], "code", runtime.Optional|runtime.Sensitive) {
+			if d.Property(&seen[5], "code", toolimpl.Optional|toolimpl.Sensitive) {
 				if s, ok := d.String(); ok {
 					v.Lock.Code = s
 				}
 				d.Leave()
 			}
 		case "behind":
-			if d.Property(&seen[6], "behind", runtime.Optional) {
+			if d.Property(&seen[6], "behind", toolimpl.Optional) {
 				p := toolimpl.New(&v.Lock.Behind)
 				toolgenDecodeLock(d, p)
 				d.Leave()
@@ -780,7 +781,7 @@ func toolgenDecodeEntry(d *runtime.Decoder, v *Entry) {
 			d.Unknown("name", "pin", "child", "kids", "byName", "code", "behind")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
 }
@@ -790,11 +791,11 @@ func toolgenDecodeCredentials(d *runtime.Decoder, v *Credentials) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]runtime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "username":
-			if d.Property(&seen[0], "username", runtime.Required) {
+			if d.Property(&seen[0], "username", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 64)
@@ -803,7 +804,7 @@ func toolgenDecodeCredentials(d *runtime.Decoder, v *Credentials) {
 				d.Leave()
 			}
 		case "password":
-			if d.Property(&seen[1], "password", runtime.Required) {
+			if d.Property(&seen[1], "password", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 8)
 					d.MaxLength(s, 128)
@@ -812,14 +813,14 @@ func toolgenDecodeCredentials(d *runtime.Decoder, v *Credentials) {
 				d.Leave()
 			}
 		case "otp":
-			if d.Property(&seen[2], "otp", runtime.Optional) {
+			if d.Property(&seen[2], "otp", toolimpl.Optional) {
 				if n, ok := d.Int(0, 999999); ok {
 					v.OTP = int(n)
 				}
 				d.Leave()
 			}
 		case "server":
-			if d.Property(&seen[3], "server", runtime.Optional) {
+			if d.Property(&seen[3], "server", toolimpl.Optional) {
 				d.Text(&v.Server)
 				d.Leave()
 			}
@@ -827,10 +828,10 @@ func toolgenDecodeCredentials(d *runtime.Decoder, v *Credentials) {
 			d.Unknown("username", "password", "otp", "server")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("username")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("password")
 	}
 }
@@ -840,18 +841,18 @@ func toolgenDecodeLock(d *runtime.Decoder, v *Lock) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "code":
-			if d.Property(&seen[0], "code", runtime.Optional|runtime.Sensitive) {
+			if d.Property(&seen[0], "code", toolimpl.Optional|toolimpl.Sensitive) {
 				if s, ok := d.String(); ok {
 					v.Code = s
 				}
 				d.Leave()
 			}
 		case "behind":
-			if d.Property(&seen[1], "behind", runtime.Optional) {
+			if d.Property(&seen[1], "behind", toolimpl.Optional) {
 				p := toolimpl.New(&v.Behind)
 				toolgenDecodeLock(d, p)
 				d.Leave()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -13,7 +14,7 @@ import (
 // specialised decoders of toolgen.gen.go and the tables of toolgen_table_test.go
 // (generator.TableTwin) must agree on every value, verdict, message and path.
 
-func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]runtime.Violation, bool) {
+func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]invalid.Violation, bool) {
 	i, ok := toolgenTwinIndex[tool]
 	if !ok {
 		t.Fatalf("toolgen_table_test.go has no table for %s", tool)
@@ -26,14 +27,14 @@ func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]ru
 
 func kindsModes(t testing.TB) difftest.Modes[Args] {
 	return difftest.Modes[Args]{
-		Specialised: difftest.Subject[Args]{Tool: "kinds", Decode: func(args []byte) (Args, []runtime.Violation, bool) {
+		Specialised: difftest.Subject[Args]{Tool: "kinds", Decode: func(args []byte) (Args, []invalid.Violation, bool) {
 			d := runtime.NewDecoder(args, runtime.Limits{})
 			var v Args
 			toolgenDecodeArgs(d, &v)
 			ok := d.Finish()
 			return v, d.Violations(), ok
 		}},
-		Table: difftest.Subject[Args]{Tool: "kinds", Decode: func(args []byte) (Args, []runtime.Violation, bool) {
+		Table: difftest.Subject[Args]{Tool: "kinds", Decode: func(args []byte) (Args, []invalid.Violation, bool) {
 			var v Args
 			viols, ok := tableDecode(t, "kinds", args, unsafe.Pointer(&v))
 			return v, viols, ok
@@ -50,14 +51,14 @@ type paramsArgs struct {
 
 func paramsModes(t testing.TB) difftest.Modes[paramsArgs] {
 	return difftest.Modes[paramsArgs]{
-		Specialised: difftest.Subject[paramsArgs]{Tool: "params", Decode: func(args []byte) (paramsArgs, []runtime.Violation, bool) {
+		Specialised: difftest.Subject[paramsArgs]{Tool: "params", Decode: func(args []byte) (paramsArgs, []invalid.Violation, bool) {
 			d := runtime.NewDecoder(args, runtime.Limits{})
 			var v toolgenArgsParams
 			toolgenDecodeArgsParams(d, &v)
 			ok := d.Finish()
 			return paramsArgs{v.name, v.times, v.unit}, d.Violations(), ok
 		}},
-		Table: difftest.Subject[paramsArgs]{Tool: "params", Decode: func(args []byte) (paramsArgs, []runtime.Violation, bool) {
+		Table: difftest.Subject[paramsArgs]{Tool: "params", Decode: func(args []byte) (paramsArgs, []invalid.Violation, bool) {
 			var v toolgenArgsParams
 			viols, ok := tableDecode(t, "params", args, unsafe.Pointer(&v))
 			return paramsArgs{v.name, v.times, v.unit}, viols, ok

@@ -9,15 +9,16 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: kinds and params.
@@ -47,7 +48,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// kinds
@@ -97,11 +98,11 @@ func toolgenDecodeArgsParams(d *runtime.Decoder, v *toolgenArgsParams) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.name = s
@@ -109,14 +110,14 @@ func toolgenDecodeArgsParams(d *runtime.Decoder, v *toolgenArgsParams) {
 				d.Leave()
 			}
 		case "times":
-			if d.Property(&seen[1], "times", runtime.Optional) {
+			if d.Property(&seen[1], "times", toolimpl.Optional) {
 				if n, ok := d.Int(1, 5); ok {
 					v.times = int(n)
 				}
 				d.Leave()
 			}
 		case "unit":
-			if d.Property(&seen[2], "unit", runtime.Optional) {
+			if d.Property(&seen[2], "unit", toolimpl.Optional) {
 				p := toolimpl.New(&v.unit)
 				if s1, ok := d.StringBytes(); ok {
 					switch string(s1) {
@@ -125,7 +126,7 @@ func toolgenDecodeArgsParams(d *runtime.Decoder, v *toolgenArgsParams) {
 					case "b":
 						*p = "b"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\"")
+						d.Fail(invalid.Enum, "must be one of \"a\", \"b\"")
 					}
 				}
 				d.Leave()
@@ -134,10 +135,10 @@ func toolgenDecodeArgsParams(d *runtime.Decoder, v *toolgenArgsParams) {
 			d.Unknown("name", "times", "unit")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
-	if seen[1] != runtime.Present {
+	if seen[1] != toolimpl.Present {
 		v.times = 2
 	}
 }
@@ -147,27 +148,27 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [31]runtime.Presence
+	var seen [31]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "id":
-			if d.Property(&seen[0], "id", runtime.Required) {
+			if d.Property(&seen[0], "id", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatUUID)
+					d.Format(s, toolimpl.FormatUUID)
 					v.Base.ID = s
 				}
 				d.Leave()
 			}
 		case "email":
-			if d.Property(&seen[1], "email", runtime.Required) {
+			if d.Property(&seen[1], "email", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatEmail)
+					d.Format(s, toolimpl.FormatEmail)
 					v.Email = s
 				}
 				d.Leave()
 			}
 		case "word":
-			if d.Property(&seen[2], "word", runtime.Optional) {
+			if d.Property(&seen[2], "word", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					toolimpl.Match(d, s, toolgenPattern0)
 					v.Word = s
@@ -175,7 +176,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "color":
-			if d.Property(&seen[3], "color", runtime.Optional) {
+			if d.Property(&seen[3], "color", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "red":
@@ -183,13 +184,13 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 					case "blue":
 						v.Color = Blue
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"blue\"")
+						d.Fail(invalid.Enum, "must be one of \"red\", \"blue\"")
 					}
 				}
 				d.Leave()
 			}
 		case "mode":
-			if d.Property(&seen[4], "mode", runtime.Optional) {
+			if d.Property(&seen[4], "mode", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "fast":
@@ -197,116 +198,116 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 					case "slow":
 						v.Mode = "slow"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"fast\", \"slow\"")
+						d.Fail(invalid.Enum, "must be one of \"fast\", \"slow\"")
 					}
 				}
 				d.Leave()
 			}
 		case "level":
-			if d.Property(&seen[5], "level", runtime.Optional) {
+			if d.Property(&seen[5], "level", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					switch n {
 					case 1, 3:
 						v.Level = Level(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 1, 3")
+						d.Fail(invalid.Enum, "must be one of 1, 3")
 					}
 				}
 				d.Leave()
 			}
 		case "small":
-			if d.Property(&seen[6], "small", runtime.Optional) {
+			if d.Property(&seen[6], "small", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt8, math.MaxInt8); ok {
 					if n >= 100 {
-						d.Fail(runtime.CodeExclusiveMaximum, "must be less than 100")
+						d.Fail(invalid.ExclusiveMaximum, "must be less than 100")
 					}
 					if n%5 != 0 {
-						d.Fail(runtime.CodeMultipleOf, "must be a multiple of 5")
+						d.Fail(invalid.MultipleOf, "must be a multiple of 5")
 					}
 					v.Small = int8(n)
 				}
 				d.Leave()
 			}
 		case "big":
-			if d.Property(&seen[7], "big", runtime.Optional) {
+			if d.Property(&seen[7], "big", toolimpl.Optional) {
 				if n, ok := d.Uint(0, math.MaxUint64); ok {
 					if n <= 10 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 10")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 10")
 					}
 					v.Big = n
 				}
 				d.Leave()
 			}
 		case "ratio":
-			if d.Property(&seen[8], "ratio", runtime.Optional) {
+			if d.Property(&seen[8], "ratio", toolimpl.Optional) {
 				if f, ok := d.Float(64); ok {
 					if f < -1.5 {
-						d.Fail(runtime.CodeMinimum, "must be at least -1.5")
+						d.Fail(invalid.Minimum, "must be at least -1.5")
 					}
 					if f > 1.5 {
-						d.Fail(runtime.CodeMaximum, "must be at most 1.5")
+						d.Fail(invalid.Maximum, "must be at most 1.5")
 					}
 					v.Ratio = f
 				}
 				d.Leave()
 			}
 		case "factor":
-			if d.Property(&seen[9], "factor", runtime.Optional) {
+			if d.Property(&seen[9], "factor", toolimpl.Optional) {
 				if f, ok := d.Float(32); ok {
 					v.Factor = float32(f)
 				}
 				d.Leave()
 			}
 		case "pick":
-			if d.Property(&seen[10], "pick", runtime.Optional) {
+			if d.Property(&seen[10], "pick", toolimpl.Optional) {
 				if f, ok := d.Float(64); ok {
 					switch f {
 					case 0.5, 1, 2.5:
 						v.Pick = f
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 0.5, 1, 2.5")
+						d.Fail(invalid.Enum, "must be one of 0.5, 1, 2.5")
 					}
 				}
 				d.Leave()
 			}
 		case "yes":
-			if d.Property(&seen[11], "yes", runtime.Required) {
+			if d.Property(&seen[11], "yes", toolimpl.Required) {
 				if b, ok := d.Bool(); ok {
 					if !b {
-						d.Fail(runtime.CodeConst, "must be true")
+						d.Fail(invalid.Const, "must be true")
 					}
 					v.Yes = b
 				}
 				d.Leave()
 			}
 		case "flag":
-			if d.Property(&seen[12], "flag", runtime.Optional) {
+			if d.Property(&seen[12], "flag", toolimpl.Optional) {
 				if b, ok := d.Bool(); ok {
 					v.Flag = b
 				}
 				d.Leave()
 			}
 		case "wait":
-			if d.Property(&seen[13], "wait", runtime.Optional) {
+			if d.Property(&seen[13], "wait", toolimpl.Optional) {
 				if x, ok := d.Duration(); ok {
 					v.Wait = x
 				}
 				d.Leave()
 			}
 		case "step":
-			if d.Property(&seen[14], "step", runtime.Optional) {
+			if d.Property(&seen[14], "step", toolimpl.Optional) {
 				if x, ok := d.Duration(); ok {
 					switch x {
 					case time.Second, time.Minute:
 						v.Step = x
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"1s\", \"1m\"")
+						d.Fail(invalid.Enum, "must be one of \"1s\", \"1m\"")
 					}
 				}
 				d.Leave()
 			}
 		case "at":
-			if d.Property(&seen[15], "at", runtime.Optional) {
+			if d.Property(&seen[15], "at", toolimpl.Optional) {
 				p := toolimpl.New(&v.At)
 				if t1, ok := d.Time(); ok {
 					*p = t1
@@ -314,21 +315,21 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "day":
-			if d.Property(&seen[16], "day", runtime.Optional) {
+			if d.Property(&seen[16], "day", toolimpl.Optional) {
 				if t, ok := d.Date(); ok {
 					v.Day = t
 				}
 				d.Leave()
 			}
 		case "clock":
-			if d.Property(&seen[17], "clock", runtime.Optional) {
+			if d.Property(&seen[17], "clock", toolimpl.Optional) {
 				if t, ok := d.TimeLayout("15:04"); ok {
 					v.Clock = t
 				}
 				d.Leave()
 			}
 		case "note":
-			if d.Property(&seen[18], "note", runtime.Optional) {
+			if d.Property(&seen[18], "note", toolimpl.Optional) {
 				p := toolimpl.New(&v.Note)
 				if s1, ok := d.String(); ok {
 					d.MaxLength(s1, 5)
@@ -337,7 +338,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "must":
-			if d.Property(&seen[19], "must", runtime.Required) {
+			if d.Property(&seen[19], "must", toolimpl.Required) {
 				if !d.Null() {
 					p := toolimpl.New(&v.Must)
 					if n1, ok := d.Int(0, math.MaxInt64); ok {
@@ -347,7 +348,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "tags":
-			if d.Property(&seen[20], "tags", runtime.Optional) {
+			if d.Property(&seen[20], "tags", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Tags)
 					for d.NextItem() {
@@ -364,7 +365,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "items":
-			if d.Property(&seen[21], "items", runtime.Optional) {
+			if d.Property(&seen[21], "items", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Items)
 					for d.NextItem() {
@@ -376,7 +377,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "counts":
-			if d.Property(&seen[22], "counts", runtime.Optional) {
+			if d.Property(&seen[22], "counts", toolimpl.Optional) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.Counts)
 					for d.NextField() {
@@ -398,7 +399,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "paint":
-			if d.Property(&seen[23], "paint", runtime.Optional) {
+			if d.Property(&seen[23], "paint", toolimpl.Optional) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.Paint)
 					for d.NextField() {
@@ -425,7 +426,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "grid":
-			if d.Property(&seen[24], "grid", runtime.Optional) {
+			if d.Property(&seen[24], "grid", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Grid)
 					for d.NextItem() {
@@ -445,39 +446,39 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "data":
-			if d.Property(&seen[25], "data", runtime.Optional) {
+			if d.Property(&seen[25], "data", toolimpl.Optional) {
 				if x, ok := d.Bytes(); ok {
 					v.Data = x
 				}
 				d.Leave()
 			}
 		case "free":
-			if d.Property(&seen[26], "free", runtime.Optional) {
+			if d.Property(&seen[26], "free", toolimpl.Optional) {
 				if x, ok := d.Any(); ok {
 					v.Free = x
 				}
 				d.Leave()
 			}
 		case "raw":
-			if d.Property(&seen[27], "raw", runtime.Optional) {
+			if d.Property(&seen[27], "raw", toolimpl.Optional) {
 				if x, ok := d.Raw(); ok {
 					v.Raw = x
 				}
 				d.Leave()
 			}
 		case "tree":
-			if d.Property(&seen[28], "tree", runtime.Optional) {
+			if d.Property(&seen[28], "tree", toolimpl.Optional) {
 				p := toolimpl.New(&v.Tree)
 				toolgenDecodeTree(d, p)
 				d.Leave()
 			}
 		case "shape":
-			if d.Property(&seen[29], "shape", runtime.Optional) {
+			if d.Property(&seen[29], "shape", toolimpl.Optional) {
 				toolgenDecodeShape(d, &v.Shape)
 				d.Leave()
 			}
 		case "secret":
-			if d.Property(&seen[30], "secret", runtime.Optional|runtime.Sensitive) {
+			if d.Property(&seen[30], "secret", toolimpl.Optional|toolimpl.Sensitive) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 4)
 					v.Secret = s
@@ -488,37 +489,37 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 			d.Unknown("id", "email", "word", "color", "mode", "level", "small", "big", "ratio", "factor", "pick", "yes", "flag", "wait", "step", "at", "day", "clock", "note", "must", "tags", "items", "counts", "paint", "grid", "data", "free", "raw", "tree", "shape", "secret")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("id")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("email")
 	}
-	if seen[3] != runtime.Present {
+	if seen[3] != toolimpl.Present {
 		v.Color = Blue
 	}
-	if seen[5] != runtime.Present {
+	if seen[5] != toolimpl.Present {
 		v.Level = Quiet
 	}
-	if seen[8] != runtime.Present {
+	if seen[8] != toolimpl.Present {
 		v.Ratio = 0.5
 	}
-	if seen[9] != runtime.Present {
+	if seen[9] != toolimpl.Present {
 		v.Factor = 0.1
 	}
-	if seen[11] == runtime.Absent {
+	if seen[11] == toolimpl.Absent {
 		d.Missing("yes")
 	}
-	if seen[12] != runtime.Present {
+	if seen[12] != toolimpl.Present {
 		v.Flag = true
 	}
-	if seen[13] != runtime.Present {
+	if seen[13] != toolimpl.Present {
 		v.Wait = 90 * time.Second
 	}
-	if seen[18] != runtime.Present {
+	if seen[18] != toolimpl.Present {
 		v.Note = new(string("hi"))
 	}
-	if seen[19] == runtime.Absent {
+	if seen[19] == toolimpl.Absent {
 		d.Missing("must")
 	}
 }
@@ -528,31 +529,31 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "sku":
-			if d.Property(&seen[0], "sku", runtime.Required) {
+			if d.Property(&seen[0], "sku", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{3}-[0-9]{4}$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{3}-[0-9]{4}$")
 					}
 					v.SKU = s
 				}
 				d.Leave()
 			}
 		case "qty":
-			if d.Property(&seen[1], "qty", runtime.Required) {
+			if d.Property(&seen[1], "qty", toolimpl.Required) {
 				if n, ok := d.Uint(1, 500); ok {
 					v.Qty = uint16(n)
 				}
 				d.Leave()
 			}
 		case "price":
-			if d.Property(&seen[2], "price", runtime.Optional) {
+			if d.Property(&seen[2], "price", toolimpl.Optional) {
 				if f, ok := d.Float(32); ok {
 					if f <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					d.MultipleOf("0.01")
 					v.Price = float32(f)
@@ -563,10 +564,10 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 			d.Unknown("sku", "qty", "price")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("sku")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("qty")
 	}
 }
@@ -576,11 +577,11 @@ func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 10)
 					v.Name = s
@@ -588,7 +589,7 @@ func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
 				d.Leave()
 			}
 		case "children":
-			if d.Property(&seen[1], "children", runtime.Optional) {
+			if d.Property(&seen[1], "children", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Children)
 					for d.NextItem() {
@@ -606,7 +607,7 @@ func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
 			d.Unknown("name", "children")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
 }
@@ -627,20 +628,20 @@ func toolgenDecodeShape(d *runtime.Decoder, v *Shape) {
 
 // toolgenDecodeCircleInShape reads the properties of a Circle, the object BeginUnion began as a Shape, into v.
 func toolgenDecodeCircleInShape(d *runtime.Decoder, v *Circle) {
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "kind":
 			// BeginUnion read it: this variant's value.
-			if d.Property(&seen[0], "kind", runtime.Required) {
+			if d.Property(&seen[0], "kind", toolimpl.Required) {
 				d.Skip()
 				d.Leave()
 			}
 		case "r":
-			if d.Property(&seen[1], "r", runtime.Required) {
+			if d.Property(&seen[1], "r", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0")
+						d.Fail(invalid.Minimum, "must be at least 0")
 					}
 					v.R = f
 				}
@@ -650,27 +651,27 @@ func toolgenDecodeCircleInShape(d *runtime.Decoder, v *Circle) {
 			d.Unknown("kind", "r")
 		}
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("r")
 	}
 }
 
 // toolgenDecodeSquareInShape reads the properties of a Square, the object BeginUnion began as a Shape, into v.
 func toolgenDecodeSquareInShape(d *runtime.Decoder, v *Square) {
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "kind":
 			// BeginUnion read it: this variant's value.
-			if d.Property(&seen[0], "kind", runtime.Required) {
+			if d.Property(&seen[0], "kind", toolimpl.Required) {
 				d.Skip()
 				d.Leave()
 			}
 		case "side":
-			if d.Property(&seen[1], "side", runtime.Required) {
+			if d.Property(&seen[1], "side", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					if n <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					v.Side = int(n)
 				}
@@ -680,7 +681,7 @@ func toolgenDecodeSquareInShape(d *runtime.Decoder, v *Square) {
 			d.Unknown("kind", "side")
 		}
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("side")
 	}
 }

@@ -8,15 +8,16 @@ import (
 	"math"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: echo_shape, eval, rect_area, shapes and unlock.
@@ -78,7 +79,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// echo_shape
@@ -169,11 +170,11 @@ func toolgenDecodeArgsEval(d *runtime.Decoder, v *toolgenArgsEval) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "e":
-			if d.Property(&seen[0], "e", runtime.Required) {
+			if d.Property(&seen[0], "e", toolimpl.Required) {
 				toolgenDecodeExpr(d, &v.e)
 				d.Leave()
 			}
@@ -181,7 +182,7 @@ func toolgenDecodeArgsEval(d *runtime.Decoder, v *toolgenArgsEval) {
 			d.Unknown("e")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("e")
 	}
 }
@@ -196,11 +197,11 @@ func toolgenDecodeArgsShapes(d *runtime.Decoder, v *toolgenArgsShapes) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "shapes":
-			if d.Property(&seen[0], "shapes", runtime.Required) {
+			if d.Property(&seen[0], "shapes", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.shapes)
 					for d.NextItem() {
@@ -214,7 +215,7 @@ func toolgenDecodeArgsShapes(d *runtime.Decoder, v *toolgenArgsShapes) {
 			d.Unknown("shapes")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("shapes")
 	}
 }
@@ -229,11 +230,11 @@ func toolgenDecodeArgsUnlock(d *runtime.Decoder, v *toolgenArgsUnlock) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "secret":
-			if d.Property(&seen[0], "secret", runtime.Required) {
+			if d.Property(&seen[0], "secret", toolimpl.Required) {
 				toolgenDecodeSecret(d, &v.secret)
 				d.Leave()
 			}
@@ -241,7 +242,7 @@ func toolgenDecodeArgsUnlock(d *runtime.Decoder, v *toolgenArgsUnlock) {
 			d.Unknown("secret")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("secret")
 	}
 }
@@ -251,21 +252,21 @@ func toolgenDecodeMeasure(d *runtime.Decoder, v *Measure) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]runtime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "shape":
-			if d.Property(&seen[0], "shape", runtime.Required) {
+			if d.Property(&seen[0], "shape", toolimpl.Required) {
 				toolgenDecodeShape(d, &v.Shape)
 				d.Leave()
 			}
 		case "spare":
-			if d.Property(&seen[1], "spare", runtime.Optional) {
+			if d.Property(&seen[1], "spare", toolimpl.Optional) {
 				toolgenDecodeShape(d, &v.Spare)
 				d.Leave()
 			}
 		case "named":
-			if d.Property(&seen[2], "named", runtime.Optional) {
+			if d.Property(&seen[2], "named", toolimpl.Optional) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.Named)
 					for d.NextField() {
@@ -284,7 +285,7 @@ func toolgenDecodeMeasure(d *runtime.Decoder, v *Measure) {
 				d.Leave()
 			}
 		case "hidden":
-			if d.Property(&seen[3], "hidden", runtime.Optional|runtime.Sensitive) {
+			if d.Property(&seen[3], "hidden", toolimpl.Optional|toolimpl.Sensitive) {
 				toolgenDecodeShape(d, &v.Hidden)
 				d.Leave()
 			}
@@ -292,7 +293,7 @@ func toolgenDecodeMeasure(d *runtime.Decoder, v *Measure) {
 			d.Unknown("shape", "spare", "named", "hidden")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("shape")
 	}
 }
@@ -302,31 +303,31 @@ func toolgenDecodeRect(d *runtime.Decoder, v *Rect) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]runtime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "width":
-			if d.Property(&seen[0], "width", runtime.Required) {
+			if d.Property(&seen[0], "width", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0")
+						d.Fail(invalid.Minimum, "must be at least 0")
 					}
 					v.Width = f
 				}
 				d.Leave()
 			}
 		case "height":
-			if d.Property(&seen[1], "height", runtime.Required) {
+			if d.Property(&seen[1], "height", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0")
+						d.Fail(invalid.Minimum, "must be at least 0")
 					}
 					v.Height = f
 				}
 				d.Leave()
 			}
 		case "label":
-			if d.Property(&seen[2], "label", runtime.Optional) {
+			if d.Property(&seen[2], "label", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 8)
 					v.Label = s
@@ -334,7 +335,7 @@ func toolgenDecodeRect(d *runtime.Decoder, v *Rect) {
 				d.Leave()
 			}
 		case "unit":
-			if d.Property(&seen[3], "unit", runtime.Optional) {
+			if d.Property(&seen[3], "unit", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "m":
@@ -342,7 +343,7 @@ func toolgenDecodeRect(d *runtime.Decoder, v *Rect) {
 					case "cm":
 						v.Unit = "cm"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"m\", \"cm\"")
+						d.Fail(invalid.Enum, "must be one of \"m\", \"cm\"")
 					}
 				}
 				d.Leave()
@@ -351,13 +352,13 @@ func toolgenDecodeRect(d *runtime.Decoder, v *Rect) {
 			d.Unknown("width", "height", "label", "unit")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("width")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("height")
 	}
-	if seen[3] != runtime.Present {
+	if seen[3] != toolimpl.Present {
 		v.Unit = "m"
 	}
 }
@@ -378,17 +379,17 @@ func toolgenDecodeExpr(d *runtime.Decoder, v *Expr) {
 
 // toolgenDecodeNumInExpr reads the properties of a Num, the object BeginUnion began as a Expr, into v.
 func toolgenDecodeNumInExpr(d *runtime.Decoder, v *Num) {
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "op":
 			// BeginUnion read it: this variant's value.
-			if d.Property(&seen[0], "op", runtime.Required) {
+			if d.Property(&seen[0], "op", toolimpl.Required) {
 				d.Skip()
 				d.Leave()
 			}
 		case "value":
-			if d.Property(&seen[1], "value", runtime.Required) {
+			if d.Property(&seen[1], "value", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.Value = int(n)
 				}
@@ -398,29 +399,29 @@ func toolgenDecodeNumInExpr(d *runtime.Decoder, v *Num) {
 			d.Unknown("op", "value")
 		}
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("value")
 	}
 }
 
 // toolgenDecodeAddInExpr reads the properties of a Add, the object BeginUnion began as a Expr, into v.
 func toolgenDecodeAddInExpr(d *runtime.Decoder, v *Add) {
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "op":
 			// BeginUnion read it: this variant's value.
-			if d.Property(&seen[0], "op", runtime.Required) {
+			if d.Property(&seen[0], "op", toolimpl.Required) {
 				d.Skip()
 				d.Leave()
 			}
 		case "left":
-			if d.Property(&seen[1], "left", runtime.Required) {
+			if d.Property(&seen[1], "left", toolimpl.Required) {
 				toolgenDecodeExpr(d, &v.Left)
 				d.Leave()
 			}
 		case "right":
-			if d.Property(&seen[2], "right", runtime.Required) {
+			if d.Property(&seen[2], "right", toolimpl.Required) {
 				toolgenDecodeExpr(d, &v.Right)
 				d.Leave()
 			}
@@ -428,10 +429,10 @@ func toolgenDecodeAddInExpr(d *runtime.Decoder, v *Add) {
 			d.Unknown("op", "left", "right")
 		}
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("left")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("right")
 	}
 }
@@ -456,20 +457,20 @@ func toolgenDecodeShape(d *runtime.Decoder, v *Shape) {
 
 // toolgenDecodeCircleInShape reads the properties of a Circle, the object BeginUnion began as a Shape, into v.
 func toolgenDecodeCircleInShape(d *runtime.Decoder, v *Circle) {
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "type":
 			// BeginUnion read it: this variant's value.
-			if d.Property(&seen[0], "type", runtime.Required) {
+			if d.Property(&seen[0], "type", toolimpl.Required) {
 				d.Skip()
 				d.Leave()
 			}
 		case "radius":
-			if d.Property(&seen[1], "radius", runtime.Required) {
+			if d.Property(&seen[1], "radius", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					if f <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					v.Radius = f
 				}
@@ -479,44 +480,44 @@ func toolgenDecodeCircleInShape(d *runtime.Decoder, v *Circle) {
 			d.Unknown("type", "radius")
 		}
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("radius")
 	}
 }
 
 // toolgenDecodeRectInShape reads the properties of a Rect, the object BeginUnion began as a Shape, into v.
 func toolgenDecodeRectInShape(d *runtime.Decoder, v *Rect) {
-	var seen [5]runtime.Presence
+	var seen [5]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "type":
 			// BeginUnion read it: this variant's value.
-			if d.Property(&seen[0], "type", runtime.Required) {
+			if d.Property(&seen[0], "type", toolimpl.Required) {
 				d.Skip()
 				d.Leave()
 			}
 		case "width":
-			if d.Property(&seen[1], "width", runtime.Required) {
+			if d.Property(&seen[1], "width", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0")
+						d.Fail(invalid.Minimum, "must be at least 0")
 					}
 					v.Width = f
 				}
 				d.Leave()
 			}
 		case "height":
-			if d.Property(&seen[2], "height", runtime.Required) {
+			if d.Property(&seen[2], "height", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0")
+						d.Fail(invalid.Minimum, "must be at least 0")
 					}
 					v.Height = f
 				}
 				d.Leave()
 			}
 		case "label":
-			if d.Property(&seen[3], "label", runtime.Optional) {
+			if d.Property(&seen[3], "label", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 8)
 					v.Label = s
@@ -524,7 +525,7 @@ func toolgenDecodeRectInShape(d *runtime.Decoder, v *Rect) {
 				d.Leave()
 			}
 		case "unit":
-			if d.Property(&seen[4], "unit", runtime.Optional) {
+			if d.Property(&seen[4], "unit", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "m":
@@ -532,7 +533,7 @@ func toolgenDecodeRectInShape(d *runtime.Decoder, v *Rect) {
 					case "cm":
 						v.Unit = "cm"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"m\", \"cm\"")
+						d.Fail(invalid.Enum, "must be one of \"m\", \"cm\"")
 					}
 				}
 				d.Leave()
@@ -541,37 +542,37 @@ func toolgenDecodeRectInShape(d *runtime.Decoder, v *Rect) {
 			d.Unknown("type", "width", "height", "label", "unit")
 		}
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("width")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("height")
 	}
-	if seen[4] != runtime.Present {
+	if seen[4] != toolimpl.Present {
 		v.Unit = "m"
 	}
 }
 
 // toolgenDecodeGroupInShape reads the properties of a Group, the object BeginUnion began as a Shape, into v.
 func toolgenDecodeGroupInShape(d *runtime.Decoder, v *Group) {
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "type":
 			// BeginUnion read it: this variant's value.
-			if d.Property(&seen[0], "type", runtime.Required) {
+			if d.Property(&seen[0], "type", toolimpl.Required) {
 				d.Skip()
 				d.Leave()
 			}
 		case "name":
-			if d.Property(&seen[1], "name", runtime.Required) {
+			if d.Property(&seen[1], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Name = s
 				}
 				d.Leave()
 			}
 		case "parts":
-			if d.Property(&seen[2], "parts", runtime.Required) {
+			if d.Property(&seen[2], "parts", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Parts)
 					for d.NextItem() {
@@ -585,10 +586,10 @@ func toolgenDecodeGroupInShape(d *runtime.Decoder, v *Group) {
 			d.Unknown("type", "name", "parts")
 		}
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("name")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("parts")
 	}
 }
@@ -605,20 +606,20 @@ func toolgenDecodeSecret(d *runtime.Decoder, v *Secret) {
 
 // toolgenDecodePINInSecret reads the properties of a PIN, the object BeginUnion began as a Secret, into v.
 func toolgenDecodePINInSecret(d *runtime.Decoder, v *PIN) {
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "kind":
 			// BeginUnion read it: this variant's value.
-			if d.Property(&seen[0], "kind", runtime.Required) {
+			if d.Property(&seen[0], "kind", toolimpl.Required) {
 				d.Skip()
 				d.Leave()
 			}
 		case "code":
-			if d.Property(&seen[1], "code", runtime.Sensitive) {
+			if d.Property(&seen[1], "code", toolimpl.Sensitive) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[0-9]{4}$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[0-9]{4}$")
 					}
 					v.Code = s
 				}
@@ -628,7 +629,7 @@ func toolgenDecodePINInSecret(d *runtime.Decoder, v *PIN) {
 			d.Unknown("kind", "code")
 		}
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("code")
 	}
 }

@@ -19,6 +19,8 @@ import (
 	"testing"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // Tools returns the tools of Toolset, in this order: boom, which panics; fail, which
@@ -48,7 +50,7 @@ func Tools() []runtime.Tool {
 // CustomTools returns a Toolset whose one tool, code_exec, serves a custom tool call:
 // one string parameter, input, run as "ran <input>".
 func CustomTools() *runtime.Toolset {
-	return runtime.NewToolset([]runtime.Tool{{Name: "code_exec"}}, func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset([]runtime.Tool{{Name: "code_exec"}}, func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		var input string
 		if d.BeginObject() {
 			for d.NextField() {
@@ -75,10 +77,10 @@ func CustomTools() *runtime.Toolset {
 // a generated decoder gives.
 func Toolset() *runtime.Toolset {
 	tools := Tools()
-	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		raw, ok := d.Raw()
 		if ok && raw[0] != '{' {
-			d.Fail(runtime.CodeType, "must be an object")
+			d.Fail(invalid.Type, "must be an object")
 		}
 		if !d.Finish() {
 			return nil

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // weatherSchema is get_weather's schema as the author wrote it; weatherStrict is the
@@ -29,7 +30,7 @@ func testTools() *runtime.Toolset {
 		{Name: "ping"},
 		{Name: "fail", Description: "Always fails."},
 	}
-	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		switch i {
 		case 0:
 			var city string

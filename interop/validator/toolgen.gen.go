@@ -8,20 +8,21 @@ import (
 	"math"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // RecorderTools returns the tools of recv's methods: bool_opt_required, bool_required, duration_omit, duration_required, float_gt_lt, float_min, float_opt_gt_neg, float_opt_max_neg, float_opt_min, float_required, int8_min, int_gt_lt, int_len, int_min_max, int_omit_gte, int_oneof, int_opt_gt_neg, int_opt_gt_zero, int_opt_gte, int_opt_len, int_opt_len_zero, int_opt_lt_zero, int_opt_lte, int_opt_max_neg, int_opt_oneof, int_opt_oneof_zero, int_range, int_required, int_required_min, ints_dive_gte, ints_dive_required, ints_unique, map_max_dive, map_opt_max, map_opt_min, map_required, map_str_unique, map_unique, ptr_int_gte, ptr_int_omit_gte, ptr_map_max, ptr_max, ptr_min, ptr_omit_min, ptr_omitnil_min, ptr_opt_min, ptr_required, ptr_slice_dive_min, ptr_time_required, slice_dive_email, slice_dive_min, slice_dive_oneof, slice_dive_required, slice_len, slice_min_max, slice_omit_dive_min, slice_omitnil_min, slice_opt_dive_min, slice_opt_gt, slice_opt_len, slice_opt_len_zero, slice_opt_max, slice_opt_min, slice_opt_unique, slice_opt_unique_dive, slice_required, slice_unique, str_clock, str_date, str_date_time, str_email, str_gt_lt, str_gte_lte, str_hostname, str_hostname_rfc1123, str_ip, str_ipv4, str_ipv6, str_late_omit, str_len, str_min_max, str_omit_email, str_omit_min, str_omitzero_min, str_oneof, str_opt_date, str_opt_email, str_opt_gt, str_opt_gte, str_opt_ipv4, str_opt_len, str_opt_len_zero, str_opt_lt, str_opt_max, str_opt_min, str_opt_oneof, str_opt_oneof_empty, str_opt_required, str_opt_uuid, str_required, str_required_min, str_uri, str_url, str_uuid, time_opt_required, time_required, times_dive_required, uint_opt_max, uint_opt_required and uint_required.
 func RecorderTools(recv *Recorder) *runtime.Toolset {
-	return runtime.NewToolset(toolgenRecorderTools[:], func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(toolgenRecorderTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		return toolgenDispatchRecorder(recv, i, d)
 	})
 }
@@ -1124,7 +1125,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 
 // toolgenDispatchRecorder decodes the arguments of the tool toolgenRecorderTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// bool_opt_required
@@ -2570,14 +2571,14 @@ func toolgenDecodeBoolOptRequired(d *runtime.Decoder, v *BoolOptRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if b, ok := d.Bool(); ok {
 					if !b {
-						d.Fail(runtime.CodeConst, "must be true")
+						d.Fail(invalid.Const, "must be true")
 					}
 					v.V = b
 				}
@@ -2587,7 +2588,7 @@ func toolgenDecodeBoolOptRequired(d *runtime.Decoder, v *BoolOptRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -2597,14 +2598,14 @@ func toolgenDecodeBoolRequired(d *runtime.Decoder, v *BoolRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if b, ok := d.Bool(); ok {
 					if !b {
-						d.Fail(runtime.CodeConst, "must be true")
+						d.Fail(invalid.Const, "must be true")
 					}
 					v.V = b
 				}
@@ -2614,7 +2615,7 @@ func toolgenDecodeBoolRequired(d *runtime.Decoder, v *BoolRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -2624,11 +2625,11 @@ func toolgenDecodeDurationOmit(d *runtime.Decoder, v *DurationOmit) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if x, ok := d.Duration(); ok {
 					v.V = x
 				}
@@ -2645,11 +2646,11 @@ func toolgenDecodeDurationRequired(d *runtime.Decoder, v *DurationRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if x, ok := d.Duration(); ok {
 					toolimpl.NotZero(d, x)
 					v.V = x
@@ -2660,7 +2661,7 @@ func toolgenDecodeDurationRequired(d *runtime.Decoder, v *DurationRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -2670,17 +2671,17 @@ func toolgenDecodeFloatGtLt(d *runtime.Decoder, v *FloatGtLt) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					if f <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					if f >= 1.5 {
-						d.Fail(runtime.CodeExclusiveMaximum, "must be less than 1.5")
+						d.Fail(invalid.ExclusiveMaximum, "must be less than 1.5")
 					}
 					v.V = f
 				}
@@ -2690,7 +2691,7 @@ func toolgenDecodeFloatGtLt(d *runtime.Decoder, v *FloatGtLt) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -2700,14 +2701,14 @@ func toolgenDecodeFloatMin(d *runtime.Decoder, v *FloatMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0.5 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0.5")
+						d.Fail(invalid.Minimum, "must be at least 0.5")
 					}
 					v.V = f
 				}
@@ -2717,7 +2718,7 @@ func toolgenDecodeFloatMin(d *runtime.Decoder, v *FloatMin) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -2727,14 +2728,14 @@ func toolgenDecodeFloatOptGtNeg(d *runtime.Decoder, v *FloatOptGtNeg) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if f, ok := d.Float(64); ok {
 					if f <= -0.5 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than -0.5")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than -0.5")
 					}
 					v.V = f
 				}
@@ -2751,14 +2752,14 @@ func toolgenDecodeFloatOptMaxNeg(d *runtime.Decoder, v *FloatOptMaxNeg) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					if f > -0.5 {
-						d.Fail(runtime.CodeMaximum, "must be at most -0.5")
+						d.Fail(invalid.Maximum, "must be at most -0.5")
 					}
 					v.V = f
 				}
@@ -2768,7 +2769,7 @@ func toolgenDecodeFloatOptMaxNeg(d *runtime.Decoder, v *FloatOptMaxNeg) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -2778,14 +2779,14 @@ func toolgenDecodeFloatOptMin(d *runtime.Decoder, v *FloatOptMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					if f < 0.5 {
-						d.Fail(runtime.CodeMinimum, "must be at least 0.5")
+						d.Fail(invalid.Minimum, "must be at least 0.5")
 					}
 					v.V = f
 				}
@@ -2795,7 +2796,7 @@ func toolgenDecodeFloatOptMin(d *runtime.Decoder, v *FloatOptMin) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -2805,11 +2806,11 @@ func toolgenDecodeFloatRequired(d *runtime.Decoder, v *FloatRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					toolimpl.NotZero(d, f)
 					v.V = f
@@ -2820,7 +2821,7 @@ func toolgenDecodeFloatRequired(d *runtime.Decoder, v *FloatRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -2830,11 +2831,11 @@ func toolgenDecodeInt8Min(d *runtime.Decoder, v *Int8Min) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(-5, math.MaxInt8); ok {
 					v.V = int8(n)
 				}
@@ -2844,7 +2845,7 @@ func toolgenDecodeInt8Min(d *runtime.Decoder, v *Int8Min) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -2854,17 +2855,17 @@ func toolgenDecodeIntGtLt(d *runtime.Decoder, v *IntGtLt) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					if n <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					if n >= 10 {
-						d.Fail(runtime.CodeExclusiveMaximum, "must be less than 10")
+						d.Fail(invalid.ExclusiveMaximum, "must be less than 10")
 					}
 					v.V = int(n)
 				}
@@ -2874,7 +2875,7 @@ func toolgenDecodeIntGtLt(d *runtime.Decoder, v *IntGtLt) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -2884,11 +2885,11 @@ func toolgenDecodeIntLen(d *runtime.Decoder, v *IntLen) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(3, 3); ok {
 					v.V = int(n)
 				}
@@ -2898,7 +2899,7 @@ func toolgenDecodeIntLen(d *runtime.Decoder, v *IntLen) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -2908,11 +2909,11 @@ func toolgenDecodeIntMinMax(d *runtime.Decoder, v *IntMinMax) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(1, 5); ok {
 					v.V = int(n)
 				}
@@ -2922,7 +2923,7 @@ func toolgenDecodeIntMinMax(d *runtime.Decoder, v *IntMinMax) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -2932,11 +2933,11 @@ func toolgenDecodeIntOmitGte(d *runtime.Decoder, v *IntOmitGte) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if n, ok := d.Int(2, math.MaxInt64); ok {
 					v.V = int(n)
 				}
@@ -2953,17 +2954,17 @@ func toolgenDecodeIntOneof(d *runtime.Decoder, v *IntOneof) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					switch n {
 					case 200, 404:
 						v.V = int(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 200, 404")
+						d.Fail(invalid.Enum, "must be one of 200, 404")
 					}
 				}
 				d.Leave()
@@ -2972,7 +2973,7 @@ func toolgenDecodeIntOneof(d *runtime.Decoder, v *IntOneof) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -2982,14 +2983,14 @@ func toolgenDecodeIntOptGtNeg(d *runtime.Decoder, v *IntOptGtNeg) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					if n <= -1 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than -1")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than -1")
 					}
 					v.V = int(n)
 				}
@@ -3006,14 +3007,14 @@ func toolgenDecodeIntOptGtZero(d *runtime.Decoder, v *IntOptGtZero) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					if n <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					v.V = int(n)
 				}
@@ -3023,7 +3024,7 @@ func toolgenDecodeIntOptGtZero(d *runtime.Decoder, v *IntOptGtZero) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3033,11 +3034,11 @@ func toolgenDecodeIntOptGte(d *runtime.Decoder, v *IntOptGte) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(2, math.MaxInt64); ok {
 					v.V = int(n)
 				}
@@ -3047,7 +3048,7 @@ func toolgenDecodeIntOptGte(d *runtime.Decoder, v *IntOptGte) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3057,11 +3058,11 @@ func toolgenDecodeIntOptLen(d *runtime.Decoder, v *IntOptLen) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(3, 3); ok {
 					v.V = int(n)
 				}
@@ -3071,7 +3072,7 @@ func toolgenDecodeIntOptLen(d *runtime.Decoder, v *IntOptLen) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3081,11 +3082,11 @@ func toolgenDecodeIntOptLenZero(d *runtime.Decoder, v *IntOptLenZero) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if n, ok := d.Int(0, 0); ok {
 					v.V = int(n)
 				}
@@ -3102,14 +3103,14 @@ func toolgenDecodeIntOptLtZero(d *runtime.Decoder, v *IntOptLtZero) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					if n >= 0 {
-						d.Fail(runtime.CodeExclusiveMaximum, "must be less than 0")
+						d.Fail(invalid.ExclusiveMaximum, "must be less than 0")
 					}
 					v.V = int(n)
 				}
@@ -3119,7 +3120,7 @@ func toolgenDecodeIntOptLtZero(d *runtime.Decoder, v *IntOptLtZero) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3129,11 +3130,11 @@ func toolgenDecodeIntOptLte(d *runtime.Decoder, v *IntOptLte) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt64, 5); ok {
 					v.V = int(n)
 				}
@@ -3150,11 +3151,11 @@ func toolgenDecodeIntOptMaxNeg(d *runtime.Decoder, v *IntOptMaxNeg) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, -1); ok {
 					v.V = int(n)
 				}
@@ -3164,7 +3165,7 @@ func toolgenDecodeIntOptMaxNeg(d *runtime.Decoder, v *IntOptMaxNeg) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3174,17 +3175,17 @@ func toolgenDecodeIntOptOneof(d *runtime.Decoder, v *IntOptOneof) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					switch n {
 					case 1, 2:
 						v.V = int(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+						d.Fail(invalid.Enum, "must be one of 1, 2")
 					}
 				}
 				d.Leave()
@@ -3193,7 +3194,7 @@ func toolgenDecodeIntOptOneof(d *runtime.Decoder, v *IntOptOneof) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3203,17 +3204,17 @@ func toolgenDecodeIntOptOneofZero(d *runtime.Decoder, v *IntOptOneofZero) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					switch n {
 					case 0, 1:
 						v.V = int(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 0, 1")
+						d.Fail(invalid.Enum, "must be one of 0, 1")
 					}
 				}
 				d.Leave()
@@ -3229,11 +3230,11 @@ func toolgenDecodeIntRange(d *runtime.Decoder, v *IntRange) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(0, 130); ok {
 					v.V = int(n)
 				}
@@ -3243,7 +3244,7 @@ func toolgenDecodeIntRange(d *runtime.Decoder, v *IntRange) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3253,11 +3254,11 @@ func toolgenDecodeIntRequired(d *runtime.Decoder, v *IntRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					toolimpl.NotZero(d, n)
 					v.V = int(n)
@@ -3268,7 +3269,7 @@ func toolgenDecodeIntRequired(d *runtime.Decoder, v *IntRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3278,11 +3279,11 @@ func toolgenDecodeIntRequiredMin(d *runtime.Decoder, v *IntRequiredMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Int(1, math.MaxInt64); ok {
 					v.V = int(n)
 				}
@@ -3292,7 +3293,7 @@ func toolgenDecodeIntRequiredMin(d *runtime.Decoder, v *IntRequiredMin) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3302,11 +3303,11 @@ func toolgenDecodeIntsDiveGte(d *runtime.Decoder, v *IntsDiveGte) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -3322,7 +3323,7 @@ func toolgenDecodeIntsDiveGte(d *runtime.Decoder, v *IntsDiveGte) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3332,11 +3333,11 @@ func toolgenDecodeIntsDiveRequired(d *runtime.Decoder, v *IntsDiveRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -3353,7 +3354,7 @@ func toolgenDecodeIntsDiveRequired(d *runtime.Decoder, v *IntsDiveRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3363,11 +3364,11 @@ func toolgenDecodeIntsUnique(d *runtime.Decoder, v *IntsUnique) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -3384,7 +3385,7 @@ func toolgenDecodeIntsUnique(d *runtime.Decoder, v *IntsUnique) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3394,11 +3395,11 @@ func toolgenDecodeMapMaxDive(d *runtime.Decoder, v *MapMaxDive) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.V)
 					for d.NextField() {
@@ -3423,7 +3424,7 @@ func toolgenDecodeMapMaxDive(d *runtime.Decoder, v *MapMaxDive) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3433,11 +3434,11 @@ func toolgenDecodeMapOptMax(d *runtime.Decoder, v *MapOptMax) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.V)
 					for d.NextField() {
@@ -3469,11 +3470,11 @@ func toolgenDecodeMapOptMin(d *runtime.Decoder, v *MapOptMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.V)
 					for d.NextField() {
@@ -3498,7 +3499,7 @@ func toolgenDecodeMapOptMin(d *runtime.Decoder, v *MapOptMin) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3508,11 +3509,11 @@ func toolgenDecodeMapRequired(d *runtime.Decoder, v *MapRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.V)
 					for d.NextField() {
@@ -3536,7 +3537,7 @@ func toolgenDecodeMapRequired(d *runtime.Decoder, v *MapRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3546,11 +3547,11 @@ func toolgenDecodeMapStrUnique(d *runtime.Decoder, v *MapStrUnique) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.V)
 					for d.NextField() {
@@ -3575,7 +3576,7 @@ func toolgenDecodeMapStrUnique(d *runtime.Decoder, v *MapStrUnique) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3585,11 +3586,11 @@ func toolgenDecodeMapUnique(d *runtime.Decoder, v *MapUnique) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.V)
 					for d.NextField() {
@@ -3614,7 +3615,7 @@ func toolgenDecodeMapUnique(d *runtime.Decoder, v *MapUnique) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3624,11 +3625,11 @@ func toolgenDecodePtrIntGte(d *runtime.Decoder, v *PtrIntGte) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				p := toolimpl.New(&v.V)
 				if n1, ok := d.Int(2, math.MaxInt64); ok {
 					*p = int(n1)
@@ -3639,7 +3640,7 @@ func toolgenDecodePtrIntGte(d *runtime.Decoder, v *PtrIntGte) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3649,11 +3650,11 @@ func toolgenDecodePtrIntOmitGte(d *runtime.Decoder, v *PtrIntOmitGte) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				p := toolimpl.New(&v.V)
 				if n1, ok := d.Int(2, math.MaxInt64); ok {
 					*p = int(n1)
@@ -3671,11 +3672,11 @@ func toolgenDecodePtrMapMax(d *runtime.Decoder, v *PtrMapMax) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				p := toolimpl.New(&v.V)
 				if d.BeginObject() {
 					toolimpl.MakeMap(p)
@@ -3701,7 +3702,7 @@ func toolgenDecodePtrMapMax(d *runtime.Decoder, v *PtrMapMax) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3711,11 +3712,11 @@ func toolgenDecodePtrMax(d *runtime.Decoder, v *PtrMax) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				p := toolimpl.New(&v.V)
 				if s1, ok := d.String(); ok {
 					d.MaxLength(s1, 3)
@@ -3727,7 +3728,7 @@ func toolgenDecodePtrMax(d *runtime.Decoder, v *PtrMax) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3737,11 +3738,11 @@ func toolgenDecodePtrMin(d *runtime.Decoder, v *PtrMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				p := toolimpl.New(&v.V)
 				if s1, ok := d.String(); ok {
 					d.MinLength(s1, 2)
@@ -3753,7 +3754,7 @@ func toolgenDecodePtrMin(d *runtime.Decoder, v *PtrMin) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3763,11 +3764,11 @@ func toolgenDecodePtrOmitMin(d *runtime.Decoder, v *PtrOmitMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				p := toolimpl.New(&v.V)
 				if s1, ok := d.String(); ok {
 					d.MinLength(s1, 2)
@@ -3786,11 +3787,11 @@ func toolgenDecodePtrOmitnilMin(d *runtime.Decoder, v *PtrOmitnilMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				p := toolimpl.New(&v.V)
 				if s1, ok := d.String(); ok {
 					d.MinLength(s1, 2)
@@ -3809,11 +3810,11 @@ func toolgenDecodePtrOptMin(d *runtime.Decoder, v *PtrOptMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				p := toolimpl.New(&v.V)
 				if s1, ok := d.String(); ok {
 					d.MinLength(s1, 2)
@@ -3825,7 +3826,7 @@ func toolgenDecodePtrOptMin(d *runtime.Decoder, v *PtrOptMin) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3835,11 +3836,11 @@ func toolgenDecodePtrRequired(d *runtime.Decoder, v *PtrRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				p := toolimpl.New(&v.V)
 				if s1, ok := d.String(); ok {
 					*p = s1
@@ -3850,7 +3851,7 @@ func toolgenDecodePtrRequired(d *runtime.Decoder, v *PtrRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3860,11 +3861,11 @@ func toolgenDecodePtrSliceDiveMin(d *runtime.Decoder, v *PtrSliceDiveMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				p := toolimpl.New(&v.V)
 				if d.BeginArray() {
 					toolimpl.MakeSlice(p)
@@ -3882,7 +3883,7 @@ func toolgenDecodePtrSliceDiveMin(d *runtime.Decoder, v *PtrSliceDiveMin) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3892,11 +3893,11 @@ func toolgenDecodePtrTimeRequired(d *runtime.Decoder, v *PtrTimeRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				p := toolimpl.New(&v.V)
 				if t1, ok := d.Time(); ok {
 					*p = t1
@@ -3907,7 +3908,7 @@ func toolgenDecodePtrTimeRequired(d *runtime.Decoder, v *PtrTimeRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3917,17 +3918,17 @@ func toolgenDecodeSliceDiveEmail(d *runtime.Decoder, v *SliceDiveEmail) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
 						e := toolimpl.Item(d, &v.V, 2)
 						if s1, ok := d.String(); ok {
-							d.Format(s1, runtime.FormatEmail)
+							d.Format(s1, toolimpl.FormatEmail)
 							*e = s1
 						}
 					}
@@ -3939,7 +3940,7 @@ func toolgenDecodeSliceDiveEmail(d *runtime.Decoder, v *SliceDiveEmail) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3949,11 +3950,11 @@ func toolgenDecodeSliceDiveMin(d *runtime.Decoder, v *SliceDiveMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -3970,7 +3971,7 @@ func toolgenDecodeSliceDiveMin(d *runtime.Decoder, v *SliceDiveMin) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -3980,11 +3981,11 @@ func toolgenDecodeSliceDiveOneof(d *runtime.Decoder, v *SliceDiveOneof) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -3996,7 +3997,7 @@ func toolgenDecodeSliceDiveOneof(d *runtime.Decoder, v *SliceDiveOneof) {
 							case "b":
 								*e = "b"
 							default:
-								d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\"")
+								d.Fail(invalid.Enum, "must be one of \"a\", \"b\"")
 							}
 						}
 					}
@@ -4007,7 +4008,7 @@ func toolgenDecodeSliceDiveOneof(d *runtime.Decoder, v *SliceDiveOneof) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4017,11 +4018,11 @@ func toolgenDecodeSliceDiveRequired(d *runtime.Decoder, v *SliceDiveRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4038,7 +4039,7 @@ func toolgenDecodeSliceDiveRequired(d *runtime.Decoder, v *SliceDiveRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4048,11 +4049,11 @@ func toolgenDecodeSliceLen(d *runtime.Decoder, v *SliceLen) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4070,7 +4071,7 @@ func toolgenDecodeSliceLen(d *runtime.Decoder, v *SliceLen) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4080,11 +4081,11 @@ func toolgenDecodeSliceMinMax(d *runtime.Decoder, v *SliceMinMax) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4102,7 +4103,7 @@ func toolgenDecodeSliceMinMax(d *runtime.Decoder, v *SliceMinMax) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4112,11 +4113,11 @@ func toolgenDecodeSliceOmitDiveMin(d *runtime.Decoder, v *SliceOmitDiveMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4140,11 +4141,11 @@ func toolgenDecodeSliceOmitnilMin(d *runtime.Decoder, v *SliceOmitnilMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4168,11 +4169,11 @@ func toolgenDecodeSliceOptDiveMin(d *runtime.Decoder, v *SliceOptDiveMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4196,11 +4197,11 @@ func toolgenDecodeSliceOptGt(d *runtime.Decoder, v *SliceOptGt) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4217,7 +4218,7 @@ func toolgenDecodeSliceOptGt(d *runtime.Decoder, v *SliceOptGt) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4227,11 +4228,11 @@ func toolgenDecodeSliceOptLen(d *runtime.Decoder, v *SliceOptLen) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4249,7 +4250,7 @@ func toolgenDecodeSliceOptLen(d *runtime.Decoder, v *SliceOptLen) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4259,11 +4260,11 @@ func toolgenDecodeSliceOptLenZero(d *runtime.Decoder, v *SliceOptLenZero) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4288,11 +4289,11 @@ func toolgenDecodeSliceOptMax(d *runtime.Decoder, v *SliceOptMax) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4316,11 +4317,11 @@ func toolgenDecodeSliceOptMin(d *runtime.Decoder, v *SliceOptMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4337,7 +4338,7 @@ func toolgenDecodeSliceOptMin(d *runtime.Decoder, v *SliceOptMin) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4347,11 +4348,11 @@ func toolgenDecodeSliceOptUnique(d *runtime.Decoder, v *SliceOptUnique) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4375,11 +4376,11 @@ func toolgenDecodeSliceOptUniqueDive(d *runtime.Decoder, v *SliceOptUniqueDive) 
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4406,11 +4407,11 @@ func toolgenDecodeSliceRequired(d *runtime.Decoder, v *SliceRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4426,7 +4427,7 @@ func toolgenDecodeSliceRequired(d *runtime.Decoder, v *SliceRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4436,11 +4437,11 @@ func toolgenDecodeSliceUnique(d *runtime.Decoder, v *SliceUnique) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -4457,7 +4458,7 @@ func toolgenDecodeSliceUnique(d *runtime.Decoder, v *SliceUnique) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4467,13 +4468,13 @@ func toolgenDecodeStrClock(d *runtime.Decoder, v *StrClock) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatTime)
+					d.Format(s, toolimpl.FormatTime)
 					v.V = s
 				}
 				d.Leave()
@@ -4482,7 +4483,7 @@ func toolgenDecodeStrClock(d *runtime.Decoder, v *StrClock) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4492,13 +4493,13 @@ func toolgenDecodeStrDate(d *runtime.Decoder, v *StrDate) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatDate)
+					d.Format(s, toolimpl.FormatDate)
 					v.V = s
 				}
 				d.Leave()
@@ -4507,7 +4508,7 @@ func toolgenDecodeStrDate(d *runtime.Decoder, v *StrDate) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4517,13 +4518,13 @@ func toolgenDecodeStrDateTime(d *runtime.Decoder, v *StrDateTime) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatDateTime)
+					d.Format(s, toolimpl.FormatDateTime)
 					v.V = s
 				}
 				d.Leave()
@@ -4532,7 +4533,7 @@ func toolgenDecodeStrDateTime(d *runtime.Decoder, v *StrDateTime) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4542,13 +4543,13 @@ func toolgenDecodeStrEmail(d *runtime.Decoder, v *StrEmail) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatEmail)
+					d.Format(s, toolimpl.FormatEmail)
 					v.V = s
 				}
 				d.Leave()
@@ -4557,7 +4558,7 @@ func toolgenDecodeStrEmail(d *runtime.Decoder, v *StrEmail) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4567,11 +4568,11 @@ func toolgenDecodeStrGtLt(d *runtime.Decoder, v *StrGtLt) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 3)
 					d.MaxLength(s, 4)
@@ -4583,7 +4584,7 @@ func toolgenDecodeStrGtLt(d *runtime.Decoder, v *StrGtLt) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4593,11 +4594,11 @@ func toolgenDecodeStrGteLte(d *runtime.Decoder, v *StrGteLte) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					d.MaxLength(s, 4)
@@ -4609,7 +4610,7 @@ func toolgenDecodeStrGteLte(d *runtime.Decoder, v *StrGteLte) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4619,13 +4620,13 @@ func toolgenDecodeStrHostname(d *runtime.Decoder, v *StrHostname) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatHostname)
+					d.Format(s, toolimpl.FormatHostname)
 					v.V = s
 				}
 				d.Leave()
@@ -4634,7 +4635,7 @@ func toolgenDecodeStrHostname(d *runtime.Decoder, v *StrHostname) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4644,13 +4645,13 @@ func toolgenDecodeStrHostnameRFC1123(d *runtime.Decoder, v *StrHostnameRFC1123) 
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatHostname)
+					d.Format(s, toolimpl.FormatHostname)
 					v.V = s
 				}
 				d.Leave()
@@ -4659,7 +4660,7 @@ func toolgenDecodeStrHostnameRFC1123(d *runtime.Decoder, v *StrHostnameRFC1123) 
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4669,11 +4670,11 @@ func toolgenDecodeStrIP(d *runtime.Decoder, v *StrIP) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.V = s
 				}
@@ -4683,7 +4684,7 @@ func toolgenDecodeStrIP(d *runtime.Decoder, v *StrIP) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4693,13 +4694,13 @@ func toolgenDecodeStrIPv4(d *runtime.Decoder, v *StrIPv4) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatIPv4)
+					d.Format(s, toolimpl.FormatIPv4)
 					v.V = s
 				}
 				d.Leave()
@@ -4708,7 +4709,7 @@ func toolgenDecodeStrIPv4(d *runtime.Decoder, v *StrIPv4) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4718,13 +4719,13 @@ func toolgenDecodeStrIPv6(d *runtime.Decoder, v *StrIPv6) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatIPv6)
+					d.Format(s, toolimpl.FormatIPv6)
 					v.V = s
 				}
 				d.Leave()
@@ -4733,7 +4734,7 @@ func toolgenDecodeStrIPv6(d *runtime.Decoder, v *StrIPv6) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4743,11 +4744,11 @@ func toolgenDecodeStrLateOmit(d *runtime.Decoder, v *StrLateOmit) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					v.V = s
@@ -4758,7 +4759,7 @@ func toolgenDecodeStrLateOmit(d *runtime.Decoder, v *StrLateOmit) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4768,11 +4769,11 @@ func toolgenDecodeStrLen(d *runtime.Decoder, v *StrLen) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 3)
 					d.MaxLength(s, 3)
@@ -4784,7 +4785,7 @@ func toolgenDecodeStrLen(d *runtime.Decoder, v *StrLen) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4794,11 +4795,11 @@ func toolgenDecodeStrMinMax(d *runtime.Decoder, v *StrMinMax) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					d.MaxLength(s, 4)
@@ -4810,7 +4811,7 @@ func toolgenDecodeStrMinMax(d *runtime.Decoder, v *StrMinMax) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4820,13 +4821,13 @@ func toolgenDecodeStrOmitEmail(d *runtime.Decoder, v *StrOmitEmail) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatEmail)
+					d.Format(s, toolimpl.FormatEmail)
 					v.V = s
 				}
 				d.Leave()
@@ -4842,11 +4843,11 @@ func toolgenDecodeStrOmitMin(d *runtime.Decoder, v *StrOmitMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					v.V = s
@@ -4864,11 +4865,11 @@ func toolgenDecodeStrOmitzeroMin(d *runtime.Decoder, v *StrOmitzeroMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					v.V = s
@@ -4886,11 +4887,11 @@ func toolgenDecodeStrOneof(d *runtime.Decoder, v *StrOneof) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "red":
@@ -4900,7 +4901,7 @@ func toolgenDecodeStrOneof(d *runtime.Decoder, v *StrOneof) {
 					case "sky blue":
 						v.V = "sky blue"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"sky blue\"")
+						d.Fail(invalid.Enum, "must be one of \"red\", \"green\", \"sky blue\"")
 					}
 				}
 				d.Leave()
@@ -4909,7 +4910,7 @@ func toolgenDecodeStrOneof(d *runtime.Decoder, v *StrOneof) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4919,13 +4920,13 @@ func toolgenDecodeStrOptDate(d *runtime.Decoder, v *StrOptDate) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatDate)
+					d.Format(s, toolimpl.FormatDate)
 					v.V = s
 				}
 				d.Leave()
@@ -4934,7 +4935,7 @@ func toolgenDecodeStrOptDate(d *runtime.Decoder, v *StrOptDate) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4944,13 +4945,13 @@ func toolgenDecodeStrOptEmail(d *runtime.Decoder, v *StrOptEmail) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatEmail)
+					d.Format(s, toolimpl.FormatEmail)
 					v.V = s
 				}
 				d.Leave()
@@ -4959,7 +4960,7 @@ func toolgenDecodeStrOptEmail(d *runtime.Decoder, v *StrOptEmail) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4969,11 +4970,11 @@ func toolgenDecodeStrOptGt(d *runtime.Decoder, v *StrOptGt) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.V = s
@@ -4984,7 +4985,7 @@ func toolgenDecodeStrOptGt(d *runtime.Decoder, v *StrOptGt) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -4994,11 +4995,11 @@ func toolgenDecodeStrOptGte(d *runtime.Decoder, v *StrOptGte) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					v.V = s
@@ -5009,7 +5010,7 @@ func toolgenDecodeStrOptGte(d *runtime.Decoder, v *StrOptGte) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5019,13 +5020,13 @@ func toolgenDecodeStrOptIPv4(d *runtime.Decoder, v *StrOptIPv4) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatIPv4)
+					d.Format(s, toolimpl.FormatIPv4)
 					v.V = s
 				}
 				d.Leave()
@@ -5034,7 +5035,7 @@ func toolgenDecodeStrOptIPv4(d *runtime.Decoder, v *StrOptIPv4) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5044,11 +5045,11 @@ func toolgenDecodeStrOptLen(d *runtime.Decoder, v *StrOptLen) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 3)
 					d.MaxLength(s, 3)
@@ -5060,7 +5061,7 @@ func toolgenDecodeStrOptLen(d *runtime.Decoder, v *StrOptLen) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5070,11 +5071,11 @@ func toolgenDecodeStrOptLenZero(d *runtime.Decoder, v *StrOptLenZero) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 0)
 					d.MaxLength(s, 0)
@@ -5093,11 +5094,11 @@ func toolgenDecodeStrOptLt(d *runtime.Decoder, v *StrOptLt) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 2)
 					v.V = s
@@ -5115,11 +5116,11 @@ func toolgenDecodeStrOptMax(d *runtime.Decoder, v *StrOptMax) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 3)
 					v.V = s
@@ -5137,11 +5138,11 @@ func toolgenDecodeStrOptMin(d *runtime.Decoder, v *StrOptMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					v.V = s
@@ -5152,7 +5153,7 @@ func toolgenDecodeStrOptMin(d *runtime.Decoder, v *StrOptMin) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5162,11 +5163,11 @@ func toolgenDecodeStrOptOneof(d *runtime.Decoder, v *StrOptOneof) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "a":
@@ -5174,7 +5175,7 @@ func toolgenDecodeStrOptOneof(d *runtime.Decoder, v *StrOptOneof) {
 					case "b":
 						v.V = "b"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\"")
+						d.Fail(invalid.Enum, "must be one of \"a\", \"b\"")
 					}
 				}
 				d.Leave()
@@ -5183,7 +5184,7 @@ func toolgenDecodeStrOptOneof(d *runtime.Decoder, v *StrOptOneof) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5193,11 +5194,11 @@ func toolgenDecodeStrOptOneofEmpty(d *runtime.Decoder, v *StrOptOneofEmpty) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "":
@@ -5205,7 +5206,7 @@ func toolgenDecodeStrOptOneofEmpty(d *runtime.Decoder, v *StrOptOneofEmpty) {
 					case "a":
 						v.V = "a"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"\", \"a\"")
+						d.Fail(invalid.Enum, "must be one of \"\", \"a\"")
 					}
 				}
 				d.Leave()
@@ -5221,11 +5222,11 @@ func toolgenDecodeStrOptRequired(d *runtime.Decoder, v *StrOptRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.V = s
@@ -5236,7 +5237,7 @@ func toolgenDecodeStrOptRequired(d *runtime.Decoder, v *StrOptRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5246,13 +5247,13 @@ func toolgenDecodeStrOptUUID(d *runtime.Decoder, v *StrOptUUID) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatUUID)
+					d.Format(s, toolimpl.FormatUUID)
 					v.V = s
 				}
 				d.Leave()
@@ -5261,7 +5262,7 @@ func toolgenDecodeStrOptUUID(d *runtime.Decoder, v *StrOptUUID) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5271,11 +5272,11 @@ func toolgenDecodeStrRequired(d *runtime.Decoder, v *StrRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.V = s
@@ -5286,7 +5287,7 @@ func toolgenDecodeStrRequired(d *runtime.Decoder, v *StrRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5296,11 +5297,11 @@ func toolgenDecodeStrRequiredMin(d *runtime.Decoder, v *StrRequiredMin) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 3)
 					v.V = s
@@ -5311,7 +5312,7 @@ func toolgenDecodeStrRequiredMin(d *runtime.Decoder, v *StrRequiredMin) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5321,11 +5322,11 @@ func toolgenDecodeStrURI(d *runtime.Decoder, v *StrURI) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.V = s
 				}
@@ -5335,7 +5336,7 @@ func toolgenDecodeStrURI(d *runtime.Decoder, v *StrURI) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5345,13 +5346,13 @@ func toolgenDecodeStrURL(d *runtime.Decoder, v *StrURL) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatURI)
+					d.Format(s, toolimpl.FormatURI)
 					v.V = s
 				}
 				d.Leave()
@@ -5360,7 +5361,7 @@ func toolgenDecodeStrURL(d *runtime.Decoder, v *StrURL) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5370,13 +5371,13 @@ func toolgenDecodeStrUUID(d *runtime.Decoder, v *StrUUID) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatUUID)
+					d.Format(s, toolimpl.FormatUUID)
 					v.V = s
 				}
 				d.Leave()
@@ -5385,7 +5386,7 @@ func toolgenDecodeStrUUID(d *runtime.Decoder, v *StrUUID) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5395,11 +5396,11 @@ func toolgenDecodeTimeOptRequired(d *runtime.Decoder, v *TimeOptRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if t, ok := d.Time(); ok {
 					toolimpl.NotZeroTime(d, t)
 					v.V = t
@@ -5410,7 +5411,7 @@ func toolgenDecodeTimeOptRequired(d *runtime.Decoder, v *TimeOptRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5420,11 +5421,11 @@ func toolgenDecodeTimeRequired(d *runtime.Decoder, v *TimeRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if t, ok := d.Time(); ok {
 					toolimpl.NotZeroTime(d, t)
 					v.V = t
@@ -5435,7 +5436,7 @@ func toolgenDecodeTimeRequired(d *runtime.Decoder, v *TimeRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5445,11 +5446,11 @@ func toolgenDecodeTimesDiveRequired(d *runtime.Decoder, v *TimesDiveRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.V)
 					for d.NextItem() {
@@ -5466,7 +5467,7 @@ func toolgenDecodeTimesDiveRequired(d *runtime.Decoder, v *TimesDiveRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5476,11 +5477,11 @@ func toolgenDecodeUintOptMax(d *runtime.Decoder, v *UintOptMax) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Optional) {
+			if d.Property(&seen[0], "v", toolimpl.Optional) {
 				if n, ok := d.Uint(0, 5); ok {
 					v.V = uint(n)
 				}
@@ -5497,11 +5498,11 @@ func toolgenDecodeUintOptRequired(d *runtime.Decoder, v *UintOptRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Uint(1, math.MaxUint64); ok {
 					v.V = uint(n)
 				}
@@ -5511,7 +5512,7 @@ func toolgenDecodeUintOptRequired(d *runtime.Decoder, v *UintOptRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }
@@ -5521,11 +5522,11 @@ func toolgenDecodeUintRequired(d *runtime.Decoder, v *UintRequired) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "v":
-			if d.Property(&seen[0], "v", runtime.Required) {
+			if d.Property(&seen[0], "v", toolimpl.Required) {
 				if n, ok := d.Uint(1, math.MaxUint64); ok {
 					v.V = uint(n)
 				}
@@ -5535,7 +5536,7 @@ func toolgenDecodeUintRequired(d *runtime.Decoder, v *UintRequired) {
 			d.Unknown("v")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("v")
 	}
 }

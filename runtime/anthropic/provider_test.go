@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
 	tga "github.com/toolgen/toolgen/runtime/anthropic"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // parallelCalls are the calls of one turn: a tool that works, an unknown tool, a tool
@@ -274,7 +275,7 @@ func TestLoopRecorded(t *testing.T) {
 		InputSchema: json.RawMessage(`{"properties":{"city":{"type":"string"},"units":{"enum":["celsius","fahrenheit"],"type":"string"}},"required":["city"],"type":"object"}`),
 	}}
 	calls := 0
-	ts := runtime.NewToolset(tools, func(_ int, d *runtime.Decoder) runtime.Invocation {
+	ts := runtime.NewToolset(tools, func(_ int, d *runtime.Decoder) toolimpl.Invocation {
 		d.Raw()
 		if !d.Finish() {
 			return nil

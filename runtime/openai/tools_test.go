@@ -13,6 +13,7 @@ import (
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
 	"github.com/toolgen/toolgen/runtime/openai"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 func TestChatToolsWire(t *testing.T) {
@@ -46,7 +47,7 @@ func TestToolsBuiltByHand(t *testing.T) {
 		{Name: "w", InputSchema: json.RawMessage(weatherSchema), Strict: true},
 		{Name: "m", InputSchema: json.RawMessage(`{"type":"object","additionalProperties":{"type":"string"}}`), Strict: true},
 		{Name: "n", InputSchema: json.RawMessage(weatherSchema)},
-	}, func(int, *runtime.Decoder) runtime.Invocation { return nil })
+	}, func(int, *runtime.Decoder) toolimpl.Invocation { return nil })
 	c := openai.ChatTools(ts)
 	r := openai.ResponsesTools(ts)
 	for i, want := range []struct {

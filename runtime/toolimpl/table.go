@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // Table-driven decoding: for a package of many tools, toolgen writes each argument
@@ -66,7 +67,7 @@ type Value struct {
 	PatternSource        string            // one it did not, compiled on first use
 	PatternMessage       string            // the violation of either
 	pattern              patternCache
-	Format               runtime.Format
+	Format               Format
 
 	// Enum or const values of a string (Strings), an integer (Ints, Uints), a float
 	// (Floats) or a duration (Ints); EnumCode and EnumMessage are their violation.
@@ -75,7 +76,7 @@ type Value struct {
 	Uints       []uint64
 	Floats      []float64
 	HasEnum     bool
-	EnumCode    runtime.Code
+	EnumCode    invalid.Code
 	EnumMessage string
 
 	// A bool's const (KBool), when HasConst.
@@ -126,7 +127,7 @@ type Value struct {
 type Field struct {
 	Name   string
 	Offset uintptr // of the Go field in the struct
-	Flags  runtime.PropertyFlags
+	Flags  PropertyFlags
 	Value  Value
 	// The property's default, stored when it is absent (HasDefault): in the field
 	// of the Value's kind (a duration's in DefInt), through a pointer when the Value
@@ -202,12 +203,12 @@ func Decode(d *runtime.Decoder, tables *Tables, i int, p unsafe.Pointer) {
 
 func objectBody(d *runtime.Decoder, tables *Tables, o *Object, p unsafe.Pointer) {
 	fields := tables.Fields[o.First : o.First+o.Len]
-	var stack [maxStackFields]runtime.Presence
-	var seen []runtime.Presence
+	var stack [maxStackFields]Presence
+	var seen []Presence
 	if len(fields) <= maxStackFields {
 		seen = stack[:len(fields)]
 	} else {
-		seen = make([]runtime.Presence, len(fields))
+		seen = make([]Presence, len(fields))
 	}
 	for d.NextField() {
 		name := d.FieldName()
@@ -224,19 +225,19 @@ func objectBody(d *runtime.Decoder, tables *Tables, o *Object, p unsafe.Pointer)
 		}
 		f := &fields[k]
 		if d.Property(&seen[k], f.Name, f.Flags) {
-			value(d, tables, &f.Value, unsafe.Add(p, f.Offset), f.Flags&runtime.Optional != 0)
+			value(d, tables, &f.Value, unsafe.Add(p, f.Offset), f.Flags&Optional != 0)
 			d.Leave()
 		}
 	}
 	for k := range fields {
 		f := &fields[k]
 		switch {
-		case f.Flags&runtime.Optional == 0:
-			if seen[k] == runtime.Absent {
+		case f.Flags&Optional == 0:
+			if seen[k] == Absent {
 				d.Missing(f.Name)
 			}
 		case f.HasDefault:
-			if seen[k] != runtime.Present {
+			if seen[k] != Present {
 				storeDefault(d, tables, f, unsafe.Add(p, f.Offset))
 			}
 		}
@@ -306,7 +307,7 @@ func value(d *runtime.Decoder, tables *Tables, v *Value, p unsafe.Pointer, nullH
 	case KBool:
 		if b, ok := d.Bool(); ok {
 			if v.HasConst && b != v.Const {
-				d.Fail(runtime.CodeConst, v.EnumMessage)
+				d.Fail(invalid.Const, v.EnumMessage)
 			}
 			*(*bool)(p) = b
 		}
@@ -428,11 +429,11 @@ func stringValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
 	}
 	if v.Matcher != nil {
 		if !v.Matcher(s) {
-			d.Fail(runtime.CodePattern, v.PatternMessage)
+			d.Fail(invalid.Pattern, v.PatternMessage)
 		}
 	} else if v.PatternSource != "" {
 		if re := v.pattern.get(v.PatternSource); re == nil || !re.MatchString(s) {
-			d.Fail(runtime.CodePattern, v.PatternMessage)
+			d.Fail(invalid.Pattern, v.PatternMessage)
 		}
 	}
 	if v.Format != "" {
@@ -450,13 +451,13 @@ func intValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
 		NotZero(d, n)
 	}
 	if v.ExMin == CheckAlways || v.ExMin == CheckCompare && n <= v.ExMinInt {
-		d.Fail(runtime.CodeExclusiveMinimum, v.ExMinMessage)
+		d.Fail(invalid.ExclusiveMinimum, v.ExMinMessage)
 	}
 	if v.ExMax == CheckAlways || v.ExMax == CheckCompare && n >= v.ExMaxInt {
-		d.Fail(runtime.CodeExclusiveMaximum, v.ExMaxMessage)
+		d.Fail(invalid.ExclusiveMaximum, v.ExMaxMessage)
 	}
 	if v.Multiple == CheckAlways && n != 0 || v.Multiple == CheckCompare && n%v.MultipleInt != 0 {
-		d.Fail(runtime.CodeMultipleOf, v.MultipleMessage)
+		d.Fail(invalid.MultipleOf, v.MultipleMessage)
 	}
 	if v.HasEnum {
 		found := false
@@ -483,13 +484,13 @@ func uintValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
 		NotZero(d, n)
 	}
 	if v.ExMin == CheckAlways || v.ExMin == CheckCompare && n <= v.ExMinUint {
-		d.Fail(runtime.CodeExclusiveMinimum, v.ExMinMessage)
+		d.Fail(invalid.ExclusiveMinimum, v.ExMinMessage)
 	}
 	if v.ExMax == CheckAlways || v.ExMax == CheckCompare && n >= v.ExMaxUint {
-		d.Fail(runtime.CodeExclusiveMaximum, v.ExMaxMessage)
+		d.Fail(invalid.ExclusiveMaximum, v.ExMaxMessage)
 	}
 	if v.Multiple == CheckAlways && n != 0 || v.Multiple == CheckCompare && n%v.MultipleUint != 0 {
-		d.Fail(runtime.CodeMultipleOf, v.MultipleMessage)
+		d.Fail(invalid.MultipleOf, v.MultipleMessage)
 	}
 	if v.HasEnum {
 		found := false
@@ -520,16 +521,16 @@ func floatValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
 		NotZero(d, f)
 	}
 	if v.HasFMin && f < v.FMin {
-		d.Fail(runtime.CodeMinimum, v.FMinMsg)
+		d.Fail(invalid.Minimum, v.FMinMsg)
 	}
 	if v.HasFMax && f > v.FMax {
-		d.Fail(runtime.CodeMaximum, v.FMaxMsg)
+		d.Fail(invalid.Maximum, v.FMaxMsg)
 	}
 	if v.HasFExMin && f <= v.FExMin {
-		d.Fail(runtime.CodeExclusiveMinimum, v.FExMinMsg)
+		d.Fail(invalid.ExclusiveMinimum, v.FExMinMsg)
 	}
 	if v.HasFExMax && f >= v.FExMax {
-		d.Fail(runtime.CodeExclusiveMaximum, v.FExMaxMsg)
+		d.Fail(invalid.ExclusiveMaximum, v.FExMaxMsg)
 	}
 	if v.MultipleOf != "" {
 		d.MultipleOf(v.MultipleOf)
@@ -638,13 +639,13 @@ func UniqueValuesOps[M ~map[K]V, K ~string, V comparable](d *runtime.Decoder, p 
 }
 
 // patternCache holds a Value's pattern once compiled: nil when it does not compile
-// (runtime.CompilePattern), which matches nothing, as Match says.
+// (toolimpl.CompilePattern), which matches nothing, as Match says.
 type patternCache struct {
 	once sync.Once
 	re   *regexp.Regexp
 }
 
 func (c *patternCache) get(src string) *regexp.Regexp {
-	c.once.Do(func() { c.re, _ = runtime.CompilePattern(src) })
+	c.once.Do(func() { c.re, _ = CompilePattern(src) })
 	return c.re
 }

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // stringsTables describes an object of n required string properties p0, p1, ...
@@ -51,7 +52,7 @@ func TestDecodeStackFields(t *testing.T) {
 		if d.Finish() {
 			t.Fatalf("%d properties: accepted", n)
 		}
-		text := (&runtime.ArgumentError{Tool: "t", Violations: d.Violations()}).Error()
+		text := (&invalid.ArgumentError{Tool: "t", Violations: d.Violations()}).Error()
 		for _, want := range []string{"/p0: ", "/zz: ", "/p1: ", "/" + last + ": "} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%d properties: %q does not report %q", n, text, want)

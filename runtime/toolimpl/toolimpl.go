@@ -21,6 +21,7 @@ import (
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/lists"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // The range of versions of generated code that this runtime supports. Generated code of
@@ -39,14 +40,19 @@ import (
 // may call Decoder.TimeLayout and Decoder.Date (layout= and format=date on a time.Time)
 // and pass content blocks to runtime.StructuredResult (the (R, []runtime.Content, error)
 // shape). Version 5: generated code may call Decoder.BeginUnion and MarshalVariant
-// (tagged unions); this runtime still builds code of versions 3 and 4.
+// (tagged unions). Version 6: the violation codes are package runtime/invalid's
+// (invalid.Enum, once runtime's CodeEnum), and the names only generated code uses (the
+// presences, property flags, formats, patterns, Dispatch and Invocation) are this
+// package's, no longer runtime's; code of versions 3 to 5 names them in runtime, so it
+// no longer builds, and MinVersion is 6. Version 6 code of a large package may also
+// describe its decoders as tables that Decode walks (table-driven decoding).
 const (
-	MinVersion = 3
-	MaxVersion = 5
+	MinVersion = 6
+	MaxVersion = 6
 )
 
 // GenVersion is the version of the code that the toolgen of this module generates.
-const GenVersion = 5
+const GenVersion = 6
 
 // EnforceVersion is the type generated code converts its version range checks to: a
 // negative constant does not convert, and the build fails.
@@ -140,7 +146,7 @@ func UniqueValues[K ~string, V comparable](d *runtime.Decoder, m map[K]V) {
 // on a signed number, a float or a time.Duration).
 func NotZero[T int64 | uint64 | float64 | time.Duration](d *runtime.Decoder, v T) {
 	if v == 0 {
-		d.Fail(runtime.CodeNotZero, "must not be 0")
+		d.Fail(invalid.NotZero, "must not be 0")
 	}
 }
 
@@ -148,7 +154,7 @@ func NotZero[T int64 | uint64 | float64 | time.Duration](d *runtime.Decoder, v T
 // on a time.Time).
 func NotZeroTime(d *runtime.Decoder, t time.Time) {
 	if t.IsZero() {
-		d.Fail(runtime.CodeNotZero, "must not be the zero time (0001-01-01T00:00:00Z)")
+		d.Fail(invalid.NotZero, "must not be the zero time (0001-01-01T00:00:00Z)")
 	}
 }
 
@@ -164,16 +170,16 @@ type Pattern struct {
 
 // NewPattern returns the pattern for the RE2 expression src.
 func NewPattern(src string) *Pattern {
-	return &Pattern{src: src, message: runtime.PatternMessage(src)}
+	return &Pattern{src: src, message: PatternMessage(src)}
 }
 
 // Match checks the string s, just read by d, against p. A pattern that does not
-// compile (runtime.CompilePattern: one larger than runtime.MaxPatternSize too, which
+// compile (toolimpl.CompilePattern: one larger than toolimpl.MaxPatternSize too, which
 // toolgen refuses) matches nothing.
 func Match(d *runtime.Decoder, s string, p *Pattern) {
-	p.once.Do(func() { p.re, _ = runtime.CompilePattern(p.src) })
+	p.once.Do(func() { p.re, _ = CompilePattern(p.src) })
 	if p.re == nil || !p.re.MatchString(s) {
-		d.Fail(runtime.CodePattern, p.message)
+		d.Fail(invalid.Pattern, p.message)
 	}
 }
 

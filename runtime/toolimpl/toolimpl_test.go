@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -66,7 +67,7 @@ func TestUnique(t *testing.T) {
 		var got string
 		if v := d.Violations(); len(v) > 0 {
 			got = v[0].Message
-			if len(v) > 1 || v[0].Code != runtime.CodeUniqueItems {
+			if len(v) > 1 || v[0].Code != invalid.UniqueItems {
 				t.Errorf("%q: violations %v", c.items, v)
 			}
 		}
@@ -94,7 +95,7 @@ func TestUniqueValues(t *testing.T) {
 			var got string
 			if v := d.Violations(); len(v) > 0 {
 				got = v[0].Message
-				if len(v) > 1 || v[0].Code != runtime.CodeUniqueItems {
+				if len(v) > 1 || v[0].Code != invalid.UniqueItems {
 					t.Errorf("%v: violations %v", c.m, v)
 				}
 			}
@@ -124,7 +125,7 @@ func TestNotZeroTime(t *testing.T) {
 		if ok := len(v) == 0; ok != c.want {
 			t.Errorf("%v: accepted %v, want %v (%v)", c.t, ok, c.want, v)
 		}
-		if len(v) > 0 && v[0].Code != runtime.CodeNotZero {
+		if len(v) > 0 && v[0].Code != invalid.NotZero {
 			t.Errorf("%v: code %s", c.t, v[0].Code)
 		}
 	}

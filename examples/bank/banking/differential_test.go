@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -66,7 +67,7 @@ func closeAccountSubject(t testing.TB) difftest.Subject[CloseRequest] {
 	return difftest.Subject[CloseRequest]{
 		Tool:        "close_account",
 		InputSchema: inputSchema(t, "close_account"),
-		Decode: func(args []byte) (CloseRequest, []runtime.Violation, bool) {
+		Decode: func(args []byte) (CloseRequest, []invalid.Violation, bool) {
 			d := runtime.NewDecoder(args, runtime.Limits{})
 			var v CloseRequest
 			toolgenDecodeCloseRequest(d, &v)
@@ -93,7 +94,7 @@ func getTransactionsSubject(t testing.TB) difftest.Subject[getTransactionsArgs] 
 	return difftest.Subject[getTransactionsArgs]{
 		Tool:        "get_transactions",
 		InputSchema: inputSchema(t, "get_transactions"),
-		Decode: func(args []byte) (getTransactionsArgs, []runtime.Violation, bool) {
+		Decode: func(args []byte) (getTransactionsArgs, []invalid.Violation, bool) {
 			d := runtime.NewDecoder(args, runtime.Limits{})
 			var v toolgenArgsGetTransactions
 			toolgenDecodeArgsGetTransactions(d, &v)
@@ -105,7 +106,7 @@ func getTransactionsSubject(t testing.TB) difftest.Subject[getTransactionsArgs] 
 
 // tableDecode decodes args into v with the tool's table of toolgen_table_test.go
 // (generator.TableTwin), as a package of many tools does.
-func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]runtime.Violation, bool) {
+func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]invalid.Violation, bool) {
 	i, ok := toolgenTwinIndex[tool]
 	if !ok {
 		t.Fatalf("toolgen_table_test.go has no table for %s", tool)
@@ -118,7 +119,7 @@ func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]ru
 
 func closeAccountModes(t testing.TB) difftest.Modes[CloseRequest] {
 	table := closeAccountSubject(t)
-	table.Decode = func(args []byte) (CloseRequest, []runtime.Violation, bool) {
+	table.Decode = func(args []byte) (CloseRequest, []invalid.Violation, bool) {
 		var v CloseRequest
 		viols, ok := tableDecode(t, "close_account", args, unsafe.Pointer(&v))
 		return v, viols, ok
@@ -128,7 +129,7 @@ func closeAccountModes(t testing.TB) difftest.Modes[CloseRequest] {
 
 func getTransactionsModes(t testing.TB) difftest.Modes[getTransactionsArgs] {
 	table := getTransactionsSubject(t)
-	table.Decode = func(args []byte) (getTransactionsArgs, []runtime.Violation, bool) {
+	table.Decode = func(args []byte) (getTransactionsArgs, []invalid.Violation, bool) {
 		var v toolgenArgsGetTransactions
 		viols, ok := tableDecode(t, "get_transactions", args, unsafe.Pointer(&v))
 		return getTransactionsArgs{StartDate: v.startDate, EndDate: v.endDate}, viols, ok
@@ -272,7 +273,7 @@ func TestClosedByNeverSet(t *testing.T) {
 		}
 		var unknown bool
 		for _, viol := range d.Violations() {
-			if viol.Code == runtime.CodeUnknownProperty {
+			if viol.Code == invalid.UnknownProperty {
 				unknown = true
 			}
 		}

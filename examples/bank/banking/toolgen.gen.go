@@ -8,20 +8,21 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // ServiceTools returns the tools of recv's methods: close_account and get_transactions.
 func ServiceTools(recv *Service) *runtime.Toolset {
-	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		return toolgenDispatchService(recv, i, d)
 	})
 }
@@ -55,7 +56,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 
 // toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// close_account
@@ -115,18 +116,18 @@ func toolgenDecodeArgsGetTransactions(d *runtime.Decoder, v *toolgenArgsGetTrans
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "startDate":
-			if d.Property(&seen[0], "startDate", runtime.Required) {
+			if d.Property(&seen[0], "startDate", toolimpl.Required) {
 				if t, ok := d.Time(); ok {
 					v.startDate = t
 				}
 				d.Leave()
 			}
 		case "endDate":
-			if d.Property(&seen[1], "endDate", runtime.Required) {
+			if d.Property(&seen[1], "endDate", toolimpl.Required) {
 				if t, ok := d.Time(); ok {
 					v.endDate = t
 				}
@@ -136,10 +137,10 @@ func toolgenDecodeArgsGetTransactions(d *runtime.Decoder, v *toolgenArgsGetTrans
 			d.Unknown("startDate", "endDate")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("startDate")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("endDate")
 	}
 }
@@ -149,11 +150,11 @@ func toolgenDecodeCloseRequest(d *runtime.Decoder, v *CloseRequest) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "reason":
-			if d.Property(&seen[0], "reason", runtime.Required) {
+			if d.Property(&seen[0], "reason", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 3)
 					d.MaxLength(s, 500)
@@ -162,10 +163,10 @@ func toolgenDecodeCloseRequest(d *runtime.Decoder, v *CloseRequest) {
 				d.Leave()
 			}
 		case "confirm":
-			if d.Property(&seen[1], "confirm", runtime.Required) {
+			if d.Property(&seen[1], "confirm", toolimpl.Required) {
 				if b, ok := d.Bool(); ok {
 					if !b {
-						d.Fail(runtime.CodeConst, "must be true")
+						d.Fail(invalid.Const, "must be true")
 					}
 					v.Confirm = b
 				}
@@ -175,10 +176,10 @@ func toolgenDecodeCloseRequest(d *runtime.Decoder, v *CloseRequest) {
 			d.Unknown("reason", "confirm")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("reason")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("confirm")
 	}
 }

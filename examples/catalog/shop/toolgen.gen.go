@@ -11,17 +11,17 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // StoreTools returns the tools of recv's methods: cancel_order, change_shipping_address, get_customer, get_order, list_orders, list_refunds, refund_order, search_products, track_shipment and update_stock.
 func StoreTools(recv *Store) *runtime.Toolset {
-	return runtime.NewToolset(toolgenStoreTools[:], func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(toolgenStoreTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		return toolgenDispatchStore(recv, i, d)
 	})
 }
@@ -149,7 +149,7 @@ var toolgenStoreTools = [...]runtime.Tool{{
 
 // toolgenDispatchStore decodes the arguments of the tool toolgenStoreTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchStore(recv *Store, i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatchStore(recv *Store, i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// cancel_order
@@ -343,11 +343,11 @@ func toolgenDecodeArgsCancelOrder(d *runtime.Decoder, v *toolgenArgsCancelOrder)
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "id":
-			if d.Property(&seen[0], "id", runtime.Required) {
+			if d.Property(&seen[0], "id", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.id = s
 				}
@@ -357,7 +357,7 @@ func toolgenDecodeArgsCancelOrder(d *runtime.Decoder, v *toolgenArgsCancelOrder)
 			d.Unknown("id")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("id")
 	}
 }
@@ -373,18 +373,18 @@ func toolgenDecodeArgsChangeShippingAddress(d *runtime.Decoder, v *toolgenArgsCh
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "orderId":
-			if d.Property(&seen[0], "orderId", runtime.Required) {
+			if d.Property(&seen[0], "orderId", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.orderId = s
 				}
 				d.Leave()
 			}
 		case "address":
-			if d.Property(&seen[1], "address", runtime.Required) {
+			if d.Property(&seen[1], "address", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 10)
 					v.address = s
@@ -395,10 +395,10 @@ func toolgenDecodeArgsChangeShippingAddress(d *runtime.Decoder, v *toolgenArgsCh
 			d.Unknown("orderId", "address")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("orderId")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("address")
 	}
 }
@@ -413,13 +413,13 @@ func toolgenDecodeArgsGetCustomer(d *runtime.Decoder, v *toolgenArgsGetCustomer)
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "email":
-			if d.Property(&seen[0], "email", runtime.Required) {
+			if d.Property(&seen[0], "email", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatEmail)
+					d.Format(s, toolimpl.FormatEmail)
 					v.email = s
 				}
 				d.Leave()
@@ -428,7 +428,7 @@ func toolgenDecodeArgsGetCustomer(d *runtime.Decoder, v *toolgenArgsGetCustomer)
 			d.Unknown("email")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("email")
 	}
 }
@@ -443,11 +443,11 @@ func toolgenDecodeArgsGetOrder(d *runtime.Decoder, v *toolgenArgsGetOrder) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "id":
-			if d.Property(&seen[0], "id", runtime.Required) {
+			if d.Property(&seen[0], "id", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.id = s
 				}
@@ -457,7 +457,7 @@ func toolgenDecodeArgsGetOrder(d *runtime.Decoder, v *toolgenArgsGetOrder) {
 			d.Unknown("id")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("id")
 	}
 }
@@ -472,13 +472,13 @@ func toolgenDecodeArgsListOrders(d *runtime.Decoder, v *toolgenArgsListOrders) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "customer":
-			if d.Property(&seen[0], "customer", runtime.Required) {
+			if d.Property(&seen[0], "customer", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatEmail)
+					d.Format(s, toolimpl.FormatEmail)
 					v.customer = s
 				}
 				d.Leave()
@@ -487,7 +487,7 @@ func toolgenDecodeArgsListOrders(d *runtime.Decoder, v *toolgenArgsListOrders) {
 			d.Unknown("customer")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("customer")
 	}
 }
@@ -502,11 +502,11 @@ func toolgenDecodeArgsListRefunds(d *runtime.Decoder, v *toolgenArgsListRefunds)
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "orderId":
-			if d.Property(&seen[0], "orderId", runtime.Required) {
+			if d.Property(&seen[0], "orderId", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.orderId = s
 				}
@@ -516,7 +516,7 @@ func toolgenDecodeArgsListRefunds(d *runtime.Decoder, v *toolgenArgsListRefunds)
 			d.Unknown("orderId")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("orderId")
 	}
 }
@@ -531,11 +531,11 @@ func toolgenDecodeArgsSearchProducts(d *runtime.Decoder, v *toolgenArgsSearchPro
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "query":
-			if d.Property(&seen[0], "query", runtime.Required) {
+			if d.Property(&seen[0], "query", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.query = s
@@ -546,7 +546,7 @@ func toolgenDecodeArgsSearchProducts(d *runtime.Decoder, v *toolgenArgsSearchPro
 			d.Unknown("query")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("query")
 	}
 }
@@ -561,11 +561,11 @@ func toolgenDecodeArgsTrackShipment(d *runtime.Decoder, v *toolgenArgsTrackShipm
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "orderId":
-			if d.Property(&seen[0], "orderId", runtime.Required) {
+			if d.Property(&seen[0], "orderId", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.orderId = s
 				}
@@ -575,7 +575,7 @@ func toolgenDecodeArgsTrackShipment(d *runtime.Decoder, v *toolgenArgsTrackShipm
 			d.Unknown("orderId")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("orderId")
 	}
 }
@@ -591,18 +591,18 @@ func toolgenDecodeArgsUpdateStock(d *runtime.Decoder, v *toolgenArgsUpdateStock)
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "sku":
-			if d.Property(&seen[0], "sku", runtime.Required) {
+			if d.Property(&seen[0], "sku", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.sku = s
 				}
 				d.Leave()
 			}
 		case "stock":
-			if d.Property(&seen[1], "stock", runtime.Required) {
+			if d.Property(&seen[1], "stock", toolimpl.Required) {
 				if n, ok := d.Int(0, math.MaxInt64); ok {
 					v.stock = int(n)
 				}
@@ -612,10 +612,10 @@ func toolgenDecodeArgsUpdateStock(d *runtime.Decoder, v *toolgenArgsUpdateStock)
 			d.Unknown("sku", "stock")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("sku")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("stock")
 	}
 }
@@ -625,11 +625,11 @@ func toolgenDecodeRefundRequest(d *runtime.Decoder, v *RefundRequest) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "orderId":
-			if d.Property(&seen[0], "orderId", runtime.Required) {
+			if d.Property(&seen[0], "orderId", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.OrderID = s
@@ -637,14 +637,14 @@ func toolgenDecodeRefundRequest(d *runtime.Decoder, v *RefundRequest) {
 				d.Leave()
 			}
 		case "amountCents":
-			if d.Property(&seen[1], "amountCents", runtime.Required) {
+			if d.Property(&seen[1], "amountCents", toolimpl.Required) {
 				if n, ok := d.Int(1, math.MaxInt64); ok {
 					v.AmountCents = int(n)
 				}
 				d.Leave()
 			}
 		case "reason":
-			if d.Property(&seen[2], "reason", runtime.Required) {
+			if d.Property(&seen[2], "reason", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 3)
 					d.MaxLength(s, 300)
@@ -656,13 +656,13 @@ func toolgenDecodeRefundRequest(d *runtime.Decoder, v *RefundRequest) {
 			d.Unknown("orderId", "amountCents", "reason")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("orderId")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("amountCents")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("reason")
 	}
 }

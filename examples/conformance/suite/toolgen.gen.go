@@ -10,12 +10,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: confirm_delete, failing_job, greet, multi_input, protocol_error_job, slow_compute, test_audio_content, test_custom_headers, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_input_required_result_capabilities, test_input_required_result_elicitation, test_input_required_result_list_roots, test_input_required_result_multi_round, test_input_required_result_multiple_inputs, test_input_required_result_request_state, test_input_required_result_sampling, test_input_required_result_tampered_state, test_logging_tool, test_missing_capability, test_multiple_content_types, test_sampling, test_simple_text, test_streaming_elicitation, test_tool_with_logging and test_tool_with_progress.
@@ -315,7 +315,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// confirm_delete
@@ -768,11 +768,11 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.name = s
 				}
@@ -782,7 +782,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 			d.Unknown("name")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
 }
@@ -792,11 +792,11 @@ func toolgenDecodeConfirmDeleteArgs(d *runtime.Decoder, v *ConfirmDeleteArgs) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "filename":
-			if d.Property(&seen[0], "filename", runtime.Required) {
+			if d.Property(&seen[0], "filename", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 200)
 					v.Filename = s
@@ -807,7 +807,7 @@ func toolgenDecodeConfirmDeleteArgs(d *runtime.Decoder, v *ConfirmDeleteArgs) {
 			d.Unknown("filename")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("filename")
 	}
 }
@@ -817,18 +817,18 @@ func toolgenDecodeSlowComputeArgs(d *runtime.Decoder, v *SlowComputeArgs) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "seconds":
-			if d.Property(&seen[0], "seconds", runtime.Required) {
+			if d.Property(&seen[0], "seconds", toolimpl.Required) {
 				if n, ok := d.Int(0, 3600); ok {
 					v.Seconds = int(n)
 				}
 				d.Leave()
 			}
 		case "label":
-			if d.Property(&seen[1], "label", runtime.Optional) {
+			if d.Property(&seen[1], "label", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 200)
 					v.Label = s
@@ -839,7 +839,7 @@ func toolgenDecodeSlowComputeArgs(d *runtime.Decoder, v *SlowComputeArgs) {
 			d.Unknown("seconds", "label")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("seconds")
 	}
 }
@@ -849,11 +849,11 @@ func toolgenDecodeHeaderArgs(d *runtime.Decoder, v *HeaderArgs) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "region":
-			if d.Property(&seen[0], "region", runtime.Required) {
+			if d.Property(&seen[0], "region", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 100)
 					v.Region = s
@@ -861,14 +861,14 @@ func toolgenDecodeHeaderArgs(d *runtime.Decoder, v *HeaderArgs) {
 				d.Leave()
 			}
 		case "priority":
-			if d.Property(&seen[1], "priority", runtime.Optional) {
+			if d.Property(&seen[1], "priority", toolimpl.Optional) {
 				if n, ok := d.Int(0, 10); ok {
 					v.Priority = int(n)
 				}
 				d.Leave()
 			}
 		case "query":
-			if d.Property(&seen[2], "query", runtime.Optional) {
+			if d.Property(&seen[2], "query", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 4000)
 					v.Query = s
@@ -879,7 +879,7 @@ func toolgenDecodeHeaderArgs(d *runtime.Decoder, v *HeaderArgs) {
 			d.Unknown("region", "priority", "query")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("region")
 	}
 }
@@ -889,11 +889,11 @@ func toolgenDecodeElicitationArgs(d *runtime.Decoder, v *ElicitationArgs) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "message":
-			if d.Property(&seen[0], "message", runtime.Required) {
+			if d.Property(&seen[0], "message", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 4000)
@@ -905,7 +905,7 @@ func toolgenDecodeElicitationArgs(d *runtime.Decoder, v *ElicitationArgs) {
 			d.Unknown("message")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("message")
 	}
 }
@@ -915,11 +915,11 @@ func toolgenDecodeSamplingArgs(d *runtime.Decoder, v *SamplingArgs) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "prompt":
-			if d.Property(&seen[0], "prompt", runtime.Required) {
+			if d.Property(&seen[0], "prompt", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 4000)
@@ -931,7 +931,7 @@ func toolgenDecodeSamplingArgs(d *runtime.Decoder, v *SamplingArgs) {
 			d.Unknown("prompt")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("prompt")
 	}
 }

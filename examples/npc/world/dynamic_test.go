@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // The differential test of dynamic tools: each tool of the package, through
@@ -26,7 +27,7 @@ func inputSchema(t testing.TB, tool string) []byte {
 
 // decoded returns the Value of a tool whose arguments are the struct T.
 func decoded[T any](decode func(d *runtime.Decoder, v *T)) func([]byte) (json.RawMessage, error) {
-	return difftest.FromSubject(difftest.Subject[T]{Decode: func(args []byte) (T, []runtime.Violation, bool) {
+	return difftest.FromSubject(difftest.Subject[T]{Decode: func(args []byte) (T, []invalid.Violation, bool) {
 		d := runtime.NewDecoder(args, runtime.Limits{})
 		var v T
 		decode(d, &v)

@@ -7,20 +7,21 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // WorldTools returns the tools of recv's methods: get_npc_health, give_quest and open_door.
 func WorldTools(recv *World) *runtime.Toolset {
-	return runtime.NewToolset(toolgenWorldTools[:], func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(toolgenWorldTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		return toolgenDispatchWorld(recv, i, d)
 	})
 }
@@ -66,7 +67,7 @@ var toolgenWorldTools = [...]runtime.Tool{{
 
 // toolgenDispatchWorld decodes the arguments of the tool toolgenWorldTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchWorld(recv *World, i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatchWorld(recv *World, i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// get_npc_health
@@ -133,11 +134,11 @@ func toolgenDecodeHealthQuery(d *runtime.Decoder, v *HealthQuery) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "npc":
-			if d.Property(&seen[0], "npc", runtime.Required) {
+			if d.Property(&seen[0], "npc", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "borin":
@@ -147,7 +148,7 @@ func toolgenDecodeHealthQuery(d *runtime.Decoder, v *HealthQuery) {
 					case "tomas":
 						v.NPC = Tomas
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"borin\", \"mira\", \"tomas\"")
+						d.Fail(invalid.Enum, "must be one of \"borin\", \"mira\", \"tomas\"")
 					}
 				}
 				d.Leave()
@@ -156,7 +157,7 @@ func toolgenDecodeHealthQuery(d *runtime.Decoder, v *HealthQuery) {
 			d.Unknown("npc")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("npc")
 	}
 }
@@ -166,11 +167,11 @@ func toolgenDecodeQuestOffer(d *runtime.Decoder, v *QuestOffer) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]runtime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "npc":
-			if d.Property(&seen[0], "npc", runtime.Required) {
+			if d.Property(&seen[0], "npc", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "borin":
@@ -180,13 +181,13 @@ func toolgenDecodeQuestOffer(d *runtime.Decoder, v *QuestOffer) {
 					case "tomas":
 						v.NPC = Tomas
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"borin\", \"mira\", \"tomas\"")
+						d.Fail(invalid.Enum, "must be one of \"borin\", \"mira\", \"tomas\"")
 					}
 				}
 				d.Leave()
 			}
 		case "quest":
-			if d.Property(&seen[1], "quest", runtime.Required) {
+			if d.Property(&seen[1], "quest", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "rat_hunt":
@@ -196,20 +197,20 @@ func toolgenDecodeQuestOffer(d *runtime.Decoder, v *QuestOffer) {
 					case "night_watch":
 						v.Quest = NightWatch
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"rat_hunt\", \"lost_ring\", \"night_watch\"")
+						d.Fail(invalid.Enum, "must be one of \"rat_hunt\", \"lost_ring\", \"night_watch\"")
 					}
 				}
 				d.Leave()
 			}
 		case "reward":
-			if d.Property(&seen[2], "reward", runtime.Required) {
+			if d.Property(&seen[2], "reward", toolimpl.Required) {
 				if n, ok := d.Int(0, 500); ok {
 					v.Reward = int(n)
 				}
 				d.Leave()
 			}
 		case "note":
-			if d.Property(&seen[3], "note", runtime.Optional) {
+			if d.Property(&seen[3], "note", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 200)
 					v.Note = s
@@ -220,13 +221,13 @@ func toolgenDecodeQuestOffer(d *runtime.Decoder, v *QuestOffer) {
 			d.Unknown("npc", "quest", "reward", "note")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("npc")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("quest")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("reward")
 	}
 }
@@ -236,11 +237,11 @@ func toolgenDecodeDoorRequest(d *runtime.Decoder, v *DoorRequest) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "door":
-			if d.Property(&seen[0], "door", runtime.Required) {
+			if d.Property(&seen[0], "door", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "gate":
@@ -250,7 +251,7 @@ func toolgenDecodeDoorRequest(d *runtime.Decoder, v *DoorRequest) {
 					case "tower":
 						v.Door = Tower
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"gate\", \"cellar\", \"tower\"")
+						d.Fail(invalid.Enum, "must be one of \"gate\", \"cellar\", \"tower\"")
 					}
 				}
 				d.Leave()
@@ -259,7 +260,7 @@ func toolgenDecodeDoorRequest(d *runtime.Decoder, v *DoorRequest) {
 			d.Unknown("door")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("door")
 	}
 }

@@ -7,20 +7,21 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // ShopTools returns the tools of recv's methods: list_invoices and pay_invoice.
 func ShopTools(recv *Shop) *runtime.Toolset {
-	return runtime.NewToolset(toolgenShopTools[:], func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(toolgenShopTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		return toolgenDispatchShop(recv, i, d)
 	})
 }
@@ -50,7 +51,7 @@ var toolgenShopTools = [...]runtime.Tool{{
 
 // toolgenDispatchShop decodes the arguments of the tool toolgenShopTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchShop(recv *Shop, i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatchShop(recv *Shop, i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// list_invoices
@@ -102,21 +103,21 @@ func toolgenDecodeArgsPayInvoice(d *runtime.Decoder, v *toolgenArgsPayInvoice) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "invoice":
-			if d.Property(&seen[0], "invoice", runtime.Required) {
+			if d.Property(&seen[0], "invoice", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^inv-[0-9]+$")
+						d.Fail(invalid.Pattern, "must match the pattern ^inv-[0-9]+$")
 					}
 					v.invoice = s
 				}
 				d.Leave()
 			}
 		case "method":
-			if d.Property(&seen[1], "method", runtime.Required) {
+			if d.Property(&seen[1], "method", toolimpl.Required) {
 				toolgenDecodePaymentMethod(d, &v.method)
 				d.Leave()
 			}
@@ -124,10 +125,10 @@ func toolgenDecodeArgsPayInvoice(d *runtime.Decoder, v *toolgenArgsPayInvoice) {
 			d.Unknown("invoice", "method")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("invoice")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("method")
 	}
 }
@@ -148,27 +149,27 @@ func toolgenDecodePaymentMethod(d *runtime.Decoder, v *PaymentMethod) {
 
 // toolgenDecodeCardInPaymentMethod reads the properties of a Card, the object BeginUnion began as a PaymentMethod, into v.
 func toolgenDecodeCardInPaymentMethod(d *runtime.Decoder, v *Card) {
-	var seen [4]runtime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "type":
 			// BeginUnion read it: this variant's value.
-			if d.Property(&seen[0], "type", runtime.Required) {
+			if d.Property(&seen[0], "type", toolimpl.Required) {
 				d.Skip()
 				d.Leave()
 			}
 		case "number":
-			if d.Property(&seen[1], "number", runtime.Sensitive) {
+			if d.Property(&seen[1], "number", toolimpl.Sensitive) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch1(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[0-9]{12,19}$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[0-9]{12,19}$")
 					}
 					v.Number = s
 				}
 				d.Leave()
 			}
 		case "expiry":
-			if d.Property(&seen[2], "expiry", runtime.Required) {
+			if d.Property(&seen[2], "expiry", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					toolimpl.Match(d, s, toolgenPattern0)
 					v.Expiry = s
@@ -176,7 +177,7 @@ func toolgenDecodeCardInPaymentMethod(d *runtime.Decoder, v *Card) {
 				d.Leave()
 			}
 		case "holder":
-			if d.Property(&seen[3], "holder", runtime.Optional) {
+			if d.Property(&seen[3], "holder", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 80)
 					v.Holder = s
@@ -187,37 +188,37 @@ func toolgenDecodeCardInPaymentMethod(d *runtime.Decoder, v *Card) {
 			d.Unknown("type", "number", "expiry", "holder")
 		}
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("number")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("expiry")
 	}
 }
 
 // toolgenDecodeBankTransferInPaymentMethod reads the properties of a BankTransfer, the object BeginUnion began as a PaymentMethod, into v.
 func toolgenDecodeBankTransferInPaymentMethod(d *runtime.Decoder, v *BankTransfer) {
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "type":
 			// BeginUnion read it: this variant's value.
-			if d.Property(&seen[0], "type", runtime.Required) {
+			if d.Property(&seen[0], "type", toolimpl.Required) {
 				d.Skip()
 				d.Leave()
 			}
 		case "iban":
-			if d.Property(&seen[1], "iban", runtime.Required) {
+			if d.Property(&seen[1], "iban", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch2(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$")
 					}
 					v.IBAN = s
 				}
 				d.Leave()
 			}
 		case "reference":
-			if d.Property(&seen[2], "reference", runtime.Optional) {
+			if d.Property(&seen[2], "reference", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 35)
 					v.Reference = s
@@ -228,7 +229,7 @@ func toolgenDecodeBankTransferInPaymentMethod(d *runtime.Decoder, v *BankTransfe
 			d.Unknown("type", "iban", "reference")
 		}
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("iban")
 	}
 }

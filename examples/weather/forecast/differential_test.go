@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -62,7 +63,7 @@ func getWeatherSubject(t testing.TB) difftest.Subject[Query] {
 	return difftest.Subject[Query]{
 		Tool:        "get_weather",
 		InputSchema: inputSchema(t, "get_weather"),
-		Decode: func(args []byte) (Query, []runtime.Violation, bool) {
+		Decode: func(args []byte) (Query, []invalid.Violation, bool) {
 			d := runtime.NewDecoder(args, runtime.Limits{})
 			var v Query
 			toolgenDecodeQuery(d, &v)
@@ -82,7 +83,7 @@ func helloWorldSubject(t testing.TB) difftest.Subject[helloWorldArgs] {
 	return difftest.Subject[helloWorldArgs]{
 		Tool:        "hello_world",
 		InputSchema: inputSchema(t, "hello_world"),
-		Decode: func(args []byte) (helloWorldArgs, []runtime.Violation, bool) {
+		Decode: func(args []byte) (helloWorldArgs, []invalid.Violation, bool) {
 			d := runtime.NewDecoder(args, runtime.Limits{})
 			var v toolgenArgsHelloWorld
 			toolgenDecodeArgsHelloWorld(d, &v)
@@ -94,7 +95,7 @@ func helloWorldSubject(t testing.TB) difftest.Subject[helloWorldArgs] {
 
 // tableDecode decodes args into v with the tool's table of toolgen_table_test.go
 // (generator.TableTwin), as a package of many tools does.
-func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]runtime.Violation, bool) {
+func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]invalid.Violation, bool) {
 	i, ok := toolgenTwinIndex[tool]
 	if !ok {
 		t.Fatalf("toolgen_table_test.go has no table for %s", tool)
@@ -107,7 +108,7 @@ func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]ru
 
 func getWeatherModes(t testing.TB) difftest.Modes[Query] {
 	table := getWeatherSubject(t)
-	table.Decode = func(args []byte) (Query, []runtime.Violation, bool) {
+	table.Decode = func(args []byte) (Query, []invalid.Violation, bool) {
 		var v Query
 		viols, ok := tableDecode(t, "get_weather", args, unsafe.Pointer(&v))
 		return v, viols, ok
@@ -117,7 +118,7 @@ func getWeatherModes(t testing.TB) difftest.Modes[Query] {
 
 func helloWorldModes(t testing.TB) difftest.Modes[helloWorldArgs] {
 	table := helloWorldSubject(t)
-	table.Decode = func(args []byte) (helloWorldArgs, []runtime.Violation, bool) {
+	table.Decode = func(args []byte) (helloWorldArgs, []invalid.Violation, bool) {
 		var v toolgenArgsHelloWorld
 		viols, ok := tableDecode(t, "hello_world", args, unsafe.Pointer(&v))
 		return helloWorldArgs{Name: v.name, Times: v.times}, viols, ok

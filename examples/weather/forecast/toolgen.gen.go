@@ -7,15 +7,16 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: get_weather and hello_world.
@@ -55,7 +56,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// get_weather
@@ -108,11 +109,11 @@ func toolgenDecodeArgsHelloWorld(d *runtime.Decoder, v *toolgenArgsHelloWorld) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.name = s
@@ -120,7 +121,7 @@ func toolgenDecodeArgsHelloWorld(d *runtime.Decoder, v *toolgenArgsHelloWorld) {
 				d.Leave()
 			}
 		case "times":
-			if d.Property(&seen[1], "times", runtime.Optional) {
+			if d.Property(&seen[1], "times", toolimpl.Optional) {
 				if n, ok := d.Int(1, 5); ok {
 					v.times = int(n)
 				}
@@ -130,10 +131,10 @@ func toolgenDecodeArgsHelloWorld(d *runtime.Decoder, v *toolgenArgsHelloWorld) {
 			d.Unknown("name", "times")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
-	if seen[1] != runtime.Present {
+	if seen[1] != toolimpl.Present {
 		v.times = 1
 	}
 }
@@ -143,11 +144,11 @@ func toolgenDecodeQuery(d *runtime.Decoder, v *Query) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "city":
-			if d.Property(&seen[0], "city", runtime.Required) {
+			if d.Property(&seen[0], "city", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 80)
@@ -156,14 +157,14 @@ func toolgenDecodeQuery(d *runtime.Decoder, v *Query) {
 				d.Leave()
 			}
 		case "days":
-			if d.Property(&seen[1], "days", runtime.Optional) {
+			if d.Property(&seen[1], "days", toolimpl.Optional) {
 				if n, ok := d.Int(1, 14); ok {
 					v.Days = int(n)
 				}
 				d.Leave()
 			}
 		case "unit":
-			if d.Property(&seen[2], "unit", runtime.Optional) {
+			if d.Property(&seen[2], "unit", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "celsius":
@@ -171,7 +172,7 @@ func toolgenDecodeQuery(d *runtime.Decoder, v *Query) {
 					case "fahrenheit":
 						v.Unit = Fahrenheit
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"celsius\", \"fahrenheit\"")
+						d.Fail(invalid.Enum, "must be one of \"celsius\", \"fahrenheit\"")
 					}
 				}
 				d.Leave()
@@ -180,13 +181,13 @@ func toolgenDecodeQuery(d *runtime.Decoder, v *Query) {
 			d.Unknown("city", "days", "unit")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("city")
 	}
-	if seen[1] != runtime.Present {
+	if seen[1] != toolimpl.Present {
 		v.Days = 1
 	}
-	if seen[2] != runtime.Present {
+	if seen[2] != toolimpl.Present {
 		v.Unit = Celsius
 	}
 }

@@ -5,7 +5,7 @@ package forecast
 import (
 	"unsafe"
 
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -18,10 +18,10 @@ var toolgenTwinTableObjects = [...]toolimpl.Object{
 
 var toolgenTwinTableFields = [...]toolimpl.Field{
 	{Name: "city", Offset: unsafe.Offsetof(Query{}.City), Value: toolimpl.Value{Kind: toolimpl.KString, MinLength: 1, HasMinLength: true, MaxLength: 80, HasMaxLength: true}},
-	{Name: "days", Offset: unsafe.Offsetof(Query{}.Days), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 14}, HasDefault: true, DefInt: 1},
-	{Name: "unit", Offset: unsafe.Offsetof(Query{}.Unit), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KString, Strings: []string{"celsius", "fahrenheit"}, HasEnum: true, EnumCode: runtime.CodeEnum, EnumMessage: "must be one of \"celsius\", \"fahrenheit\""}, HasDefault: true, DefString: "celsius"},
+	{Name: "days", Offset: unsafe.Offsetof(Query{}.Days), Flags: toolimpl.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 14}, HasDefault: true, DefInt: 1},
+	{Name: "unit", Offset: unsafe.Offsetof(Query{}.Unit), Flags: toolimpl.Optional, Value: toolimpl.Value{Kind: toolimpl.KString, Strings: []string{"celsius", "fahrenheit"}, HasEnum: true, EnumCode: invalid.Enum, EnumMessage: "must be one of \"celsius\", \"fahrenheit\""}, HasDefault: true, DefString: "celsius"},
 	{Name: "name", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.name), Value: toolimpl.Value{Kind: toolimpl.KString, MinLength: 1, HasMinLength: true}},
-	{Name: "times", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.times), Flags: runtime.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 5}, HasDefault: true, DefInt: 1},
+	{Name: "times", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.times), Flags: toolimpl.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 5}, HasDefault: true, DefInt: 1},
 }
 
 var toolgenTwinTableValues = [...]toolimpl.Value{}

@@ -7,20 +7,21 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // ServiceTools returns the tools of recv's methods: balance, freeze_card, get_transactions, ping and statement.
 func ServiceTools(recv *Service) *runtime.Toolset {
-	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		return toolgenDispatchService(recv, i, d)
 	})
 }
@@ -73,7 +74,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 
 // toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// balance
@@ -159,13 +160,13 @@ func toolgenDecodeFreezeArgs(d *runtime.Decoder, v *FreezeArgs) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "card_id":
-			if d.Property(&seen[0], "card_id", runtime.Required) {
+			if d.Property(&seen[0], "card_id", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatUUID)
+					d.Format(s, toolimpl.FormatUUID)
 					v.CardID = s
 				}
 				d.Leave()
@@ -174,7 +175,7 @@ func toolgenDecodeFreezeArgs(d *runtime.Decoder, v *FreezeArgs) {
 			d.Unknown("card_id")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("card_id")
 	}
 }
@@ -184,18 +185,18 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]runtime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "from":
-			if d.Property(&seen[0], "from", runtime.Required) {
+			if d.Property(&seen[0], "from", toolimpl.Required) {
 				if t, ok := d.Time(); ok {
 					v.From = t
 				}
 				d.Leave()
 			}
 		case "to":
-			if d.Property(&seen[1], "to", runtime.Optional) {
+			if d.Property(&seen[1], "to", toolimpl.Optional) {
 				p := toolimpl.New(&v.To)
 				if t1, ok := d.Time(); ok {
 					*p = t1
@@ -203,17 +204,17 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 				d.Leave()
 			}
 		case "limit":
-			if d.Property(&seen[2], "limit", runtime.Optional) {
+			if d.Property(&seen[2], "limit", toolimpl.Optional) {
 				if n, ok := d.Int(1, 500); ok {
 					v.Limit = int32(n)
 				}
 				d.Leave()
 			}
 		case "account":
-			if d.Property(&seen[3], "account", runtime.Sensitive) {
+			if d.Property(&seen[3], "account", toolimpl.Sensitive) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{2}[0-9]+$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{2}[0-9]+$")
 					}
 					v.Account = s
 				}
@@ -223,13 +224,13 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 			d.Unknown("from", "to", "limit", "account")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("from")
 	}
-	if seen[2] != runtime.Present {
+	if seen[2] != toolimpl.Present {
 		v.Limit = 50
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("account")
 	}
 }

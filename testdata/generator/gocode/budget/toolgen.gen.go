@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: peek, read_file, stat, tail and touch.
@@ -78,7 +78,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// peek
@@ -173,11 +173,11 @@ func toolgenDecodeArgsPeek(d *runtime.Decoder, v *toolgenArgsPeek) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "path":
-			if d.Property(&seen[0], "path", runtime.Required) {
+			if d.Property(&seen[0], "path", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.path = s
 				}
@@ -187,7 +187,7 @@ func toolgenDecodeArgsPeek(d *runtime.Decoder, v *toolgenArgsPeek) {
 			d.Unknown("path")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("path")
 	}
 }
@@ -202,11 +202,11 @@ func toolgenDecodeArgsReadFile(d *runtime.Decoder, v *toolgenArgsReadFile) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "path":
-			if d.Property(&seen[0], "path", runtime.Required) {
+			if d.Property(&seen[0], "path", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.path = s
 				}
@@ -216,7 +216,7 @@ func toolgenDecodeArgsReadFile(d *runtime.Decoder, v *toolgenArgsReadFile) {
 			d.Unknown("path")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("path")
 	}
 }
@@ -231,11 +231,11 @@ func toolgenDecodeArgsStat(d *runtime.Decoder, v *toolgenArgsStat) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "path":
-			if d.Property(&seen[0], "path", runtime.Required) {
+			if d.Property(&seen[0], "path", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.path = s
 				}
@@ -245,7 +245,7 @@ func toolgenDecodeArgsStat(d *runtime.Decoder, v *toolgenArgsStat) {
 			d.Unknown("path")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("path")
 	}
 }
@@ -260,11 +260,11 @@ func toolgenDecodeArgsTouch(d *runtime.Decoder, v *toolgenArgsTouch) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "path":
-			if d.Property(&seen[0], "path", runtime.Required) {
+			if d.Property(&seen[0], "path", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.path = s
 				}
@@ -274,7 +274,7 @@ func toolgenDecodeArgsTouch(d *runtime.Decoder, v *toolgenArgsTouch) {
 			d.Unknown("path")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("path")
 	}
 }

@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: greet, put and take.
@@ -53,7 +53,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// greet
@@ -111,18 +111,18 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.name = s
 				}
 				d.Leave()
 			}
 		case "n":
-			if d.Property(&seen[1], "n", runtime.Required) {
+			if d.Property(&seen[1], "n", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.n = int(n)
 				}
@@ -132,10 +132,10 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 			d.Unknown("name", "n")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("n")
 	}
 }
@@ -145,18 +145,18 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "b":
-			if d.Property(&seen[0], "b", runtime.Required) {
+			if d.Property(&seen[0], "b", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.B = int(n)
 				}
 				d.Leave()
 			}
 		case "low":
-			if d.Property(&seen[1], "low", runtime.Required) {
+			if d.Property(&seen[1], "low", toolimpl.Required) {
 				toolgenDecodeItem2(d, &v.Low)
 				d.Leave()
 			}
@@ -164,10 +164,10 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 			d.Unknown("b", "low")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("b")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("low")
 	}
 }
@@ -177,11 +177,11 @@ func toolgenDecodeArgsGreet2(d *runtime.Decoder, v *ArgsGreet) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Name = s
 				}
@@ -191,7 +191,7 @@ func toolgenDecodeArgsGreet2(d *runtime.Decoder, v *ArgsGreet) {
 			d.Unknown("name")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
 }
@@ -201,11 +201,11 @@ func toolgenDecodeItem2(d *runtime.Decoder, v *item) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "a":
-			if d.Property(&seen[0], "a", runtime.Required) {
+			if d.Property(&seen[0], "a", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.A = int(n)
 				}
@@ -215,7 +215,7 @@ func toolgenDecodeItem2(d *runtime.Decoder, v *item) {
 			d.Unknown("a")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("a")
 	}
 }

@@ -13,12 +13,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: run.
@@ -40,7 +40,7 @@ var toolgenTools = [...]toolgenImportRuntime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolgenImportRuntime.Decoder) toolgenImportRuntime.Invocation {
+func toolgenDispatch(i int, d *toolgenImportRuntime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// run
@@ -67,32 +67,32 @@ func toolgenDecodeArgs(d *toolgenImportRuntime.Decoder, v *Args) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]toolgenImportRuntime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "when":
-			if d.Property(&seen[0], "when", toolgenImportRuntime.Required) {
+			if d.Property(&seen[0], "when", toolimpl.Required) {
 				if t, ok := d.Time(); ok {
 					v.When = t
 				}
 				d.Leave()
 			}
 		case "wait":
-			if d.Property(&seen[1], "wait", toolgenImportRuntime.Required) {
+			if d.Property(&seen[1], "wait", toolimpl.Required) {
 				if x, ok := d.Duration(); ok {
 					v.Wait = x
 				}
 				d.Leave()
 			}
 		case "count":
-			if d.Property(&seen[2], "count", toolgenImportRuntime.Required) {
+			if d.Property(&seen[2], "count", toolimpl.Required) {
 				if n, ok := d.Int(toolgenImportMath.MinInt8, 10); ok {
 					v.Count = int8(n)
 				}
 				d.Leave()
 			}
 		case "item":
-			if d.Property(&seen[3], "item", toolgenImportRuntime.Required) {
+			if d.Property(&seen[3], "item", toolimpl.Required) {
 				toolgenDecodeItem(d, &v.Item)
 				d.Leave()
 			}
@@ -100,16 +100,16 @@ func toolgenDecodeArgs(d *toolgenImportRuntime.Decoder, v *Args) {
 			d.Unknown("when", "wait", "count", "item")
 		}
 	}
-	if seen[0] == toolgenImportRuntime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("when")
 	}
-	if seen[1] == toolgenImportRuntime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("wait")
 	}
-	if seen[2] == toolgenImportRuntime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("count")
 	}
-	if seen[3] == toolgenImportRuntime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("item")
 	}
 }
@@ -119,11 +119,11 @@ func toolgenDecodeItem(d *toolgenImportRuntime.Decoder, v *toolgenImportOther.It
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]toolgenImportRuntime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", toolgenImportRuntime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Name = s
 				}
@@ -133,7 +133,7 @@ func toolgenDecodeItem(d *toolgenImportRuntime.Decoder, v *toolgenImportOther.It
 			d.Unknown("name")
 		}
 	}
-	if seen[0] == toolgenImportRuntime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
 }

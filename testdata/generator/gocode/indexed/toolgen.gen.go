@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: do.
@@ -36,7 +36,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// do
@@ -63,11 +63,11 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]runtime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "objs":
-			if d.Property(&seen[0], "objs", runtime.Required) {
+			if d.Property(&seen[0], "objs", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Objs)
 					for d.NextItem() {
@@ -94,7 +94,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "pairs":
-			if d.Property(&seen[1], "pairs", runtime.Required) {
+			if d.Property(&seen[1], "pairs", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Pairs)
 					for d.NextItem() {
@@ -119,7 +119,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "pp":
-			if d.Property(&seen[2], "pp", runtime.Optional) {
+			if d.Property(&seen[2], "pp", toolimpl.Optional) {
 				p := toolimpl.New(&v.PP)
 				if d.BeginObject() {
 					toolimpl.MakeMap(p)
@@ -141,7 +141,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "pa":
-			if d.Property(&seen[3], "pa", runtime.Optional) {
+			if d.Property(&seen[3], "pa", toolimpl.Optional) {
 				p := toolimpl.New(&v.PA)
 				if d.BeginArray() {
 					n1 := 0
@@ -165,10 +165,10 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 			d.Unknown("objs", "pairs", "pp", "pa")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("objs")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("pairs")
 	}
 }

@@ -7,15 +7,16 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: pick.
@@ -33,7 +34,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// pick
@@ -55,11 +56,11 @@ func toolgenDecodePickArgs(d *runtime.Decoder, v *PickArgs) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "color":
-			if d.Property(&seen[0], "color", runtime.Required) {
+			if d.Property(&seen[0], "color", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "color-00-with-a-rather-long-descriptive-name":
@@ -103,13 +104,13 @@ func toolgenDecodePickArgs(d *runtime.Decoder, v *PickArgs) {
 					case "color-19-with-a-rather-long-descriptive-name":
 						v.Color = "color-19-with-a-rather-long-descriptive-name"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"color-00-with-a-rather-long-descriptive-name\", \"color-01-with-a-rather-long-descriptive-name\", \"color-02-with-a-rather-long-descriptive-name\", \"color-03-with-a-rather-long-descriptive-name\", \"color-04-with-a-rather-long-descriptive-name\", \"color-05-with-a-rather-long-descriptive-name\", \"color-06-with-a-rather-long-descriptive-name\", \"color-07-with-a-rather-long-descriptive-name\", … (12 more)")
+						d.Fail(invalid.Enum, "must be one of \"color-00-with-a-rather-long-descriptive-name\", \"color-01-with-a-rather-long-descriptive-name\", \"color-02-with-a-rather-long-descriptive-name\", \"color-03-with-a-rather-long-descriptive-name\", \"color-04-with-a-rather-long-descriptive-name\", \"color-05-with-a-rather-long-descriptive-name\", \"color-06-with-a-rather-long-descriptive-name\", \"color-07-with-a-rather-long-descriptive-name\", … (12 more)")
 					}
 				}
 				d.Leave()
 			}
 		case "colors":
-			if d.Property(&seen[1], "colors", runtime.Optional) {
+			if d.Property(&seen[1], "colors", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Colors)
 					for d.NextItem() {
@@ -157,7 +158,7 @@ func toolgenDecodePickArgs(d *runtime.Decoder, v *PickArgs) {
 							case "color-19-with-a-rather-long-descriptive-name":
 								*e = "color-19-with-a-rather-long-descriptive-name"
 							default:
-								d.Fail(runtime.CodeEnum, "must be one of \"color-00-with-a-rather-long-descriptive-name\", \"color-01-with-a-rather-long-descriptive-name\", \"color-02-with-a-rather-long-descriptive-name\", \"color-03-with-a-rather-long-descriptive-name\", \"color-04-with-a-rather-long-descriptive-name\", \"color-05-with-a-rather-long-descriptive-name\", \"color-06-with-a-rather-long-descriptive-name\", \"color-07-with-a-rather-long-descriptive-name\", … (12 more)")
+								d.Fail(invalid.Enum, "must be one of \"color-00-with-a-rather-long-descriptive-name\", \"color-01-with-a-rather-long-descriptive-name\", \"color-02-with-a-rather-long-descriptive-name\", \"color-03-with-a-rather-long-descriptive-name\", \"color-04-with-a-rather-long-descriptive-name\", \"color-05-with-a-rather-long-descriptive-name\", \"color-06-with-a-rather-long-descriptive-name\", \"color-07-with-a-rather-long-descriptive-name\", … (12 more)")
 							}
 						}
 					}
@@ -168,7 +169,7 @@ func toolgenDecodePickArgs(d *runtime.Decoder, v *PickArgs) {
 			d.Unknown("color", "colors")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("color")
 	}
 }

@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: extra, full, full_ptr, just_error, list_with_card, map, named, nothing, text, text_err and with_card.
@@ -92,7 +92,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// extra
@@ -241,11 +241,11 @@ func toolgenDecodeArgsWithCard(d *runtime.Decoder, v *toolgenArgsWithCard) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "n":
-			if d.Property(&seen[0], "n", runtime.Required) {
+			if d.Property(&seen[0], "n", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.n = int(n)
 				}
@@ -255,7 +255,7 @@ func toolgenDecodeArgsWithCard(d *runtime.Decoder, v *toolgenArgsWithCard) {
 			d.Unknown("n")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("n")
 	}
 }

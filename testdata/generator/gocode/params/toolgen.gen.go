@@ -8,15 +8,16 @@ import (
 	"math"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: add, greet, pick and single.
@@ -57,7 +58,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// add
@@ -130,24 +131,24 @@ func toolgenDecodeArgsAdd(d *runtime.Decoder, v *toolgenArgsAdd) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "a":
-			if d.Property(&seen[0], "a", runtime.Required) {
+			if d.Property(&seen[0], "a", toolimpl.Required) {
 				if n, ok := d.Int(-128, 127); ok {
 					v.a = int8(n)
 				}
 				d.Leave()
 			}
 		case "b":
-			if d.Property(&seen[1], "b", runtime.Optional) {
+			if d.Property(&seen[1], "b", toolimpl.Optional) {
 				if n, ok := d.Uint(0, math.MaxUint16); ok {
 					switch n {
 					case 100:
 						v.b = uint16(n)
 					default:
-						d.Fail(runtime.CodeConst, "must be 100")
+						d.Fail(invalid.Const, "must be 100")
 					}
 				}
 				d.Leave()
@@ -156,10 +157,10 @@ func toolgenDecodeArgsAdd(d *runtime.Decoder, v *toolgenArgsAdd) {
 			d.Unknown("a", "b")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("a")
 	}
-	if seen[1] != runtime.Present {
+	if seen[1] != toolimpl.Present {
 		v.b = 100
 	}
 }
@@ -179,11 +180,11 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [6]runtime.Presence
+	var seen [6]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.name = s
@@ -191,21 +192,21 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 				d.Leave()
 			}
 		case "times":
-			if d.Property(&seen[1], "times", runtime.Optional) {
+			if d.Property(&seen[1], "times", toolimpl.Optional) {
 				if n, ok := d.Int(1, 5); ok {
 					v.times = int(n)
 				}
 				d.Leave()
 			}
 		case "loud":
-			if d.Property(&seen[2], "loud", runtime.Optional) {
+			if d.Property(&seen[2], "loud", toolimpl.Optional) {
 				if b, ok := d.Bool(); ok {
 					v.loud = b
 				}
 				d.Leave()
 			}
 		case "tags":
-			if d.Property(&seen[3], "tags", runtime.Required) {
+			if d.Property(&seen[3], "tags", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.tags)
 					for d.NextItem() {
@@ -219,7 +220,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 							case "c d":
 								*e = "c d"
 							default:
-								d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\", \"c d\"")
+								d.Fail(invalid.Enum, "must be one of \"a\", \"b\", \"c d\"")
 							}
 						}
 					}
@@ -229,13 +230,13 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 				d.Leave()
 			}
 		case "ratio":
-			if d.Property(&seen[4], "ratio", runtime.Required) {
+			if d.Property(&seen[4], "ratio", toolimpl.Required) {
 				if f, ok := d.Float(32); ok {
 					if f > 1.5 {
-						d.Fail(runtime.CodeMaximum, "must be at most 1.5")
+						d.Fail(invalid.Maximum, "must be at most 1.5")
 					}
 					if f <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					d.MultipleOf("0.25")
 					v.ratio = float32(f)
@@ -243,14 +244,14 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 				d.Leave()
 			}
 		case "level":
-			if d.Property(&seen[5], "level", runtime.Optional) {
+			if d.Property(&seen[5], "level", toolimpl.Optional) {
 				p := toolimpl.New(&v.level)
 				if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					switch n1 {
 					case 1, 2:
 						*p = Level(n1)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+						d.Fail(invalid.Enum, "must be one of 1, 2")
 					}
 				}
 				d.Leave()
@@ -259,16 +260,16 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 			d.Unknown("name", "times", "loud", "tags", "ratio", "level")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
-	if seen[1] != runtime.Present {
+	if seen[1] != toolimpl.Present {
 		v.times = 1
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("tags")
 	}
-	if seen[4] == runtime.Absent {
+	if seen[4] == toolimpl.Absent {
 		d.Missing("ratio")
 	}
 }
@@ -284,23 +285,23 @@ func toolgenDecodeArgsPick(d *runtime.Decoder, v *toolgenArgsPick) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "l":
-			if d.Property(&seen[0], "l", runtime.Required) {
+			if d.Property(&seen[0], "l", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					switch n {
 					case 1, 2:
 						v.l = Level(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 1, 2")
+						d.Fail(invalid.Enum, "must be one of 1, 2")
 					}
 				}
 				d.Leave()
 			}
 		case "note":
-			if d.Property(&seen[1], "note", runtime.Required) {
+			if d.Property(&seen[1], "note", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.note = s
 				}
@@ -310,10 +311,10 @@ func toolgenDecodeArgsPick(d *runtime.Decoder, v *toolgenArgsPick) {
 			d.Unknown("l", "note")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("l")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("note")
 	}
 }
@@ -328,11 +329,11 @@ func toolgenDecodeArgsSingle(d *runtime.Decoder, v *toolgenArgsSingle) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "ids":
-			if d.Property(&seen[0], "ids", runtime.Required) {
+			if d.Property(&seen[0], "ids", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.ids)
 					for d.NextItem() {
@@ -348,7 +349,7 @@ func toolgenDecodeArgsSingle(d *runtime.Decoder, v *toolgenArgsSingle) {
 			d.Unknown("ids")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("ids")
 	}
 }

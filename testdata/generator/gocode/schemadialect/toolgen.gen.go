@@ -8,15 +8,16 @@ import (
 	"math"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // CatalogTools returns the package's tools: count, find, get and ping.
@@ -68,7 +69,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// count
@@ -146,11 +147,11 @@ func toolgenDecodeArgsGet(d *runtime.Decoder, v *toolgenArgsGet) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "id":
-			if d.Property(&seen[0], "id", runtime.Required) {
+			if d.Property(&seen[0], "id", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.id = s
@@ -161,7 +162,7 @@ func toolgenDecodeArgsGet(d *runtime.Decoder, v *toolgenArgsGet) {
 			d.Unknown("id")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("id")
 	}
 }
@@ -171,11 +172,11 @@ func toolgenDecodeQuery(d *runtime.Decoder, v *Query) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]runtime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.Name = s
@@ -183,19 +184,19 @@ func toolgenDecodeQuery(d *runtime.Decoder, v *Query) {
 				d.Leave()
 			}
 		case "min":
-			if d.Property(&seen[1], "min", runtime.Optional) {
+			if d.Property(&seen[1], "min", toolimpl.Optional) {
 				p := toolimpl.New(&v.Min)
 				toolgenDecodeMoney(d, p)
 				d.Leave()
 			}
 		case "max":
-			if d.Property(&seen[2], "max", runtime.Optional) {
+			if d.Property(&seen[2], "max", toolimpl.Optional) {
 				p := toolimpl.New(&v.Max)
 				toolgenDecodeMoney(d, p)
 				d.Leave()
 			}
 		case "page":
-			if d.Property(&seen[3], "page", runtime.Optional) {
+			if d.Property(&seen[3], "page", toolimpl.Optional) {
 				if n, ok := d.Int(1, math.MaxInt64); ok {
 					v.Page = int(n)
 				}
@@ -205,10 +206,10 @@ func toolgenDecodeQuery(d *runtime.Decoder, v *Query) {
 			d.Unknown("name", "min", "max", "page")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
-	if seen[3] != runtime.Present {
+	if seen[3] != toolimpl.Present {
 		v.Page = 1
 	}
 }
@@ -218,21 +219,21 @@ func toolgenDecodeMoney(d *runtime.Decoder, v *Money) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "amount":
-			if d.Property(&seen[0], "amount", runtime.Required) {
+			if d.Property(&seen[0], "amount", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.Amount = n
 				}
 				d.Leave()
 			}
 		case "currency":
-			if d.Property(&seen[1], "currency", runtime.Required) {
+			if d.Property(&seen[1], "currency", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z]{3}$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z]{3}$")
 					}
 					v.Currency = s
 				}
@@ -242,10 +243,10 @@ func toolgenDecodeMoney(d *runtime.Decoder, v *Money) {
 			d.Unknown("amount", "currency")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("amount")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("currency")
 	}
 }

@@ -8,15 +8,16 @@ import (
 	"math"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: move.
@@ -35,7 +36,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// move
@@ -67,16 +68,16 @@ func toolgenDecodeArgsMove(d *runtime.Decoder, v *toolgenArgsMove) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "p":
-			if d.Property(&seen[0], "p", runtime.Required) {
+			if d.Property(&seen[0], "p", toolimpl.Required) {
 				toolgenDecodePoint(d, &v.p)
 				d.Leave()
 			}
 		case "by":
-			if d.Property(&seen[1], "by", runtime.Required) {
+			if d.Property(&seen[1], "by", toolimpl.Required) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.by)
 					for d.NextField() {
@@ -92,7 +93,7 @@ func toolgenDecodeArgsMove(d *runtime.Decoder, v *toolgenArgsMove) {
 							case 0, 1:
 								e = Mode(n1)
 							default:
-								d.Fail(runtime.CodeEnum, "must be one of 0, 1")
+								d.Fail(invalid.Enum, "must be one of 0, 1")
 							}
 						}
 						v.by[k] = e
@@ -102,13 +103,13 @@ func toolgenDecodeArgsMove(d *runtime.Decoder, v *toolgenArgsMove) {
 				d.Leave()
 			}
 		case "mode":
-			if d.Property(&seen[2], "mode", runtime.Required) {
+			if d.Property(&seen[2], "mode", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					switch n {
 					case 0, 1:
 						v.mode = Mode(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 0, 1")
+						d.Fail(invalid.Enum, "must be one of 0, 1")
 					}
 				}
 				d.Leave()
@@ -117,13 +118,13 @@ func toolgenDecodeArgsMove(d *runtime.Decoder, v *toolgenArgsMove) {
 			d.Unknown("p", "by", "mode")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("p")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("by")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("mode")
 	}
 }
@@ -133,18 +134,18 @@ func toolgenDecodePoint(d *runtime.Decoder, v *Point) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "x":
-			if d.Property(&seen[0], "x", runtime.Required) {
+			if d.Property(&seen[0], "x", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.X = int(n)
 				}
 				d.Leave()
 			}
 		case "y":
-			if d.Property(&seen[1], "y", runtime.Required) {
+			if d.Property(&seen[1], "y", toolimpl.Required) {
 				if n, ok := d.Int(0, math.MaxInt64); ok {
 					v.Y = int(n)
 				}
@@ -154,10 +155,10 @@ func toolgenDecodePoint(d *runtime.Decoder, v *Point) {
 			d.Unknown("x", "y")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("x")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("y")
 	}
 }

@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: lookup.
@@ -38,7 +38,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// lookup
@@ -69,11 +69,11 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "city":
-			if d.Property(&seen[0], "city", runtime.Required) {
+			if d.Property(&seen[0], "city", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.City = s
@@ -81,14 +81,14 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "days":
-			if d.Property(&seen[1], "days", runtime.Required) {
+			if d.Property(&seen[1], "days", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.Days = int(n)
 				}
 				d.Leave()
 			}
 		case "note":
-			if d.Property(&seen[2], "note", runtime.Required) {
+			if d.Property(&seen[2], "note", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 10)
 					v.Note = s
@@ -99,13 +99,13 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 			d.Unknown("city", "days", "note")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("city")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("days")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("note")
 	}
 }

@@ -10,12 +10,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: migrate, ping, plain and report.
@@ -62,7 +62,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// migrate
@@ -136,11 +136,11 @@ func toolgenDecodeArgsReport(d *runtime.Decoder, v *toolgenArgsReport) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "period":
-			if d.Property(&seen[0], "period", runtime.Required) {
+			if d.Property(&seen[0], "period", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.period = s
 				}
@@ -150,7 +150,7 @@ func toolgenDecodeArgsReport(d *runtime.Decoder, v *toolgenArgsReport) {
 			d.Unknown("period")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("period")
 	}
 }

@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: book and cancel.
@@ -46,7 +46,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// book
@@ -94,18 +94,18 @@ func toolgenDecodeArgsCancel(d *runtime.Decoder, v *toolgenArgsCancel) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "day":
-			if d.Property(&seen[0], "day", runtime.Required) {
+			if d.Property(&seen[0], "day", toolimpl.Required) {
 				if t, ok := d.Date(); ok {
 					v.day = t
 				}
 				d.Leave()
 			}
 		case "after":
-			if d.Property(&seen[1], "after", runtime.Required) {
+			if d.Property(&seen[1], "after", toolimpl.Required) {
 				if t, ok := d.TimeLayout("2006-01-02 15:04"); ok {
 					v.after = t
 				}
@@ -115,10 +115,10 @@ func toolgenDecodeArgsCancel(d *runtime.Decoder, v *toolgenArgsCancel) {
 			d.Unknown("day", "after")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("day")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("after")
 	}
 }
@@ -128,18 +128,18 @@ func toolgenDecodeBooking(d *runtime.Decoder, v *Booking) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [8]runtime.Presence
+	var seen [8]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "from":
-			if d.Property(&seen[0], "from", runtime.Required) {
+			if d.Property(&seen[0], "from", toolimpl.Required) {
 				if t, ok := d.TimeLayout("2006-01-02 15:04:05"); ok {
 					v.From = t
 				}
 				d.Leave()
 			}
 		case "until":
-			if d.Property(&seen[1], "until", runtime.Optional) {
+			if d.Property(&seen[1], "until", toolimpl.Optional) {
 				p := toolimpl.New(&v.Until)
 				if t1, ok := d.TimeLayout("2006-01-02 15:04:05"); ok {
 					*p = t1
@@ -147,21 +147,21 @@ func toolgenDecodeBooking(d *runtime.Decoder, v *Booking) {
 				d.Leave()
 			}
 		case "day":
-			if d.Property(&seen[2], "day", runtime.Required) {
+			if d.Property(&seen[2], "day", toolimpl.Required) {
 				if t, ok := d.Date(); ok {
 					v.Day = t
 				}
 				d.Leave()
 			}
 		case "stamp":
-			if d.Property(&seen[3], "stamp", runtime.Optional) {
+			if d.Property(&seen[3], "stamp", toolimpl.Optional) {
 				if t, ok := d.Time(); ok {
 					v.Stamp = t
 				}
 				d.Leave()
 			}
 		case "slots":
-			if d.Property(&seen[4], "slots", runtime.Optional) {
+			if d.Property(&seen[4], "slots", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Slots)
 					for d.NextItem() {
@@ -175,21 +175,21 @@ func toolgenDecodeBooking(d *runtime.Decoder, v *Booking) {
 				d.Leave()
 			}
 		case "stamped":
-			if d.Property(&seen[5], "stamped", runtime.Optional) {
+			if d.Property(&seen[5], "stamped", toolimpl.Optional) {
 				if t, ok := d.TimeLayout("Mon, 02 Jan 2006 15:04:05 -0700"); ok {
 					v.Stamped = t
 				}
 				d.Leave()
 			}
 		case "ordinal":
-			if d.Property(&seen[6], "ordinal", runtime.Optional) {
+			if d.Property(&seen[6], "ordinal", toolimpl.Optional) {
 				if t, ok := d.TimeLayout("2006 __2"); ok {
 					v.Ordinal = t
 				}
 				d.Leave()
 			}
 		case "born":
-			if d.Property(&seen[7], "born", runtime.Optional) {
+			if d.Property(&seen[7], "born", toolimpl.Optional) {
 				if t, ok := d.Time(); ok {
 					v.Born = t
 				}
@@ -199,10 +199,10 @@ func toolgenDecodeBooking(d *runtime.Decoder, v *Booking) {
 			d.Unknown("from", "until", "day", "stamp", "slots", "stamped", "ordinal", "born")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("from")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("day")
 	}
 }

@@ -9,15 +9,16 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: mixed.
@@ -35,7 +36,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// mixed
@@ -56,25 +57,25 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [23]runtime.Presence
+	var seen [23]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "id":
-			if d.Property(&seen[0], "id", runtime.Required) {
+			if d.Property(&seen[0], "id", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Base.ID = s
 				}
 				d.Leave()
 			}
 		case "Tagged":
-			if d.Property(&seen[1], "Tagged", runtime.Required) {
+			if d.Property(&seen[1], "Tagged", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Base.Tagged = s
 				}
 				d.Leave()
 			}
 		case "level":
-			if d.Property(&seen[2], "level", runtime.Optional) {
+			if d.Property(&seen[2], "level", toolimpl.Optional) {
 				toolimpl.Ensure(&v.Extra)
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.Extra.Level = int(n)
@@ -82,33 +83,33 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "visible":
-			if d.Property(&seen[3], "visible", runtime.Required) {
+			if d.Property(&seen[3], "visible", toolimpl.Required) {
 				if b, ok := d.Bool(); ok {
 					v.hidden.Visible = b
 				}
 				d.Leave()
 			}
 		case "named":
-			if d.Property(&seen[4], "named", runtime.Required) {
+			if d.Property(&seen[4], "named", toolimpl.Required) {
 				toolgenDecodeNamed(d, &v.Named)
 				d.Leave()
 			}
 		case "note":
-			if d.Property(&seen[5], "note", runtime.Optional) {
+			if d.Property(&seen[5], "note", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					v.Note = s
 				}
 				d.Leave()
 			}
 		case "-":
-			if d.Property(&seen[6], "-", runtime.Required) {
+			if d.Property(&seen[6], "-", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Dash = s
 				}
 				d.Leave()
 			}
 		case "opt":
-			if d.Property(&seen[7], "opt", runtime.Optional) {
+			if d.Property(&seen[7], "opt", toolimpl.Optional) {
 				p := toolimpl.New(&v.Opt)
 				if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					*p = int(n1)
@@ -116,7 +117,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "must":
-			if d.Property(&seen[8], "must", runtime.Required) {
+			if d.Property(&seen[8], "must", toolimpl.Required) {
 				if !d.Null() {
 					p := toolimpl.New(&v.Must)
 					if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
@@ -126,7 +127,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "map":
-			if d.Property(&seen[9], "map", runtime.Required) {
+			if d.Property(&seen[9], "map", toolimpl.Required) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.Map)
 					for d.NextField() {
@@ -154,7 +155,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "labels":
-			if d.Property(&seen[10], "labels", runtime.Optional) {
+			if d.Property(&seen[10], "labels", toolimpl.Optional) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.Labels)
 					for d.NextField() {
@@ -175,7 +176,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "grid":
-			if d.Property(&seen[11], "grid", runtime.Required) {
+			if d.Property(&seen[11], "grid", toolimpl.Required) {
 				if d.BeginArray() {
 					n := 0
 					for d.NextItem() {
@@ -206,61 +207,61 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "data":
-			if d.Property(&seen[12], "data", runtime.Required) {
+			if d.Property(&seen[12], "data", toolimpl.Required) {
 				if x, ok := d.Bytes(); ok {
 					v.Data = x
 				}
 				d.Leave()
 			}
 		case "wait":
-			if d.Property(&seen[13], "wait", runtime.Optional) {
+			if d.Property(&seen[13], "wait", toolimpl.Optional) {
 				if x, ok := d.Duration(); ok {
 					v.Wait = x
 				}
 				d.Leave()
 			}
 		case "color":
-			if d.Property(&seen[14], "color", runtime.Required) {
+			if d.Property(&seen[14], "color", toolimpl.Required) {
 				d.Text(&v.Color)
 				d.Leave()
 			}
 		case "addr":
-			if d.Property(&seen[15], "addr", runtime.Required) {
+			if d.Property(&seen[15], "addr", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatIPv4)
+					d.Format(s, toolimpl.FormatIPv4)
 					d.SetText(&v.Addr, s)
 				}
 				d.Leave()
 			}
 		case "free":
-			if d.Property(&seen[16], "free", runtime.Required) {
+			if d.Property(&seen[16], "free", toolimpl.Required) {
 				if x, ok := d.Any(); ok {
 					v.Free = x
 				}
 				d.Leave()
 			}
 		case "raw":
-			if d.Property(&seen[17], "raw", runtime.Required) {
+			if d.Property(&seen[17], "raw", toolimpl.Required) {
 				if x, ok := d.Raw(); ok {
 					v.Raw = x
 				}
 				d.Leave()
 			}
 		case "point":
-			if d.Property(&seen[18], "point", runtime.Required) {
+			if d.Property(&seen[18], "point", toolimpl.Required) {
 				if d.BeginObject() {
-					var seen1 [2]runtime.Presence
+					var seen1 [2]toolimpl.Presence
 					for d.NextField() {
 						switch string(d.FieldName()) {
 						case "X":
-							if d.Property(&seen1[0], "X", runtime.Required) {
+							if d.Property(&seen1[0], "X", toolimpl.Required) {
 								if n1, ok := d.Int(0, math.MaxInt64); ok {
 									v.Point.X = int(n1)
 								}
 								d.Leave()
 							}
 						case "Y":
-							if d.Property(&seen1[1], "Y", runtime.Required) {
+							if d.Property(&seen1[1], "Y", toolimpl.Required) {
 								if n1, ok := d.Int(0, math.MaxInt64); ok {
 									v.Point.Y = int(n1)
 								}
@@ -270,37 +271,37 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 							d.Unknown("X", "Y")
 						}
 					}
-					if seen1[0] == runtime.Absent {
+					if seen1[0] == toolimpl.Absent {
 						d.Missing("X")
 					}
-					if seen1[1] == runtime.Absent {
+					if seen1[1] == toolimpl.Absent {
 						d.Missing("Y")
 					}
 				}
 				d.Leave()
 			}
 		case "tree":
-			if d.Property(&seen[19], "tree", runtime.Required) {
+			if d.Property(&seen[19], "tree", toolimpl.Required) {
 				toolgenDecodeTree(d, &v.Tree)
 				d.Leave()
 			}
 		case "a":
-			if d.Property(&seen[20], "a", runtime.Required) {
+			if d.Property(&seen[20], "a", toolimpl.Required) {
 				toolgenDecodeA(d, &v.A)
 				d.Leave()
 			}
 		case "NoTag":
-			if d.Property(&seen[21], "NoTag", runtime.Required) {
+			if d.Property(&seen[21], "NoTag", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.NoTag = s
 				}
 				d.Leave()
 			}
 		case "escaped":
-			if d.Property(&seen[22], "escaped", runtime.Required) {
+			if d.Property(&seen[22], "escaped", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^\\d+$")
+						d.Fail(invalid.Pattern, "must match the pattern ^\\d+$")
 					}
 					v.Escaped = s
 				}
@@ -310,61 +311,61 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 			d.Unknown("id", "Tagged", "level", "visible", "named", "note", "-", "opt", "must", "map", "labels", "grid", "data", "wait", "color", "addr", "free", "raw", "point", "tree", "a", "NoTag", "escaped")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("id")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("Tagged")
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("visible")
 	}
-	if seen[4] == runtime.Absent {
+	if seen[4] == toolimpl.Absent {
 		d.Missing("named")
 	}
-	if seen[6] == runtime.Absent {
+	if seen[6] == toolimpl.Absent {
 		d.Missing("-")
 	}
-	if seen[8] == runtime.Absent {
+	if seen[8] == toolimpl.Absent {
 		d.Missing("must")
 	}
-	if seen[9] == runtime.Absent {
+	if seen[9] == toolimpl.Absent {
 		d.Missing("map")
 	}
-	if seen[11] == runtime.Absent {
+	if seen[11] == toolimpl.Absent {
 		d.Missing("grid")
 	}
-	if seen[12] == runtime.Absent {
+	if seen[12] == toolimpl.Absent {
 		d.Missing("data")
 	}
-	if seen[13] != runtime.Present {
+	if seen[13] != toolimpl.Present {
 		v.Wait = 90 * time.Second
 	}
-	if seen[14] == runtime.Absent {
+	if seen[14] == toolimpl.Absent {
 		d.Missing("color")
 	}
-	if seen[15] == runtime.Absent {
+	if seen[15] == toolimpl.Absent {
 		d.Missing("addr")
 	}
-	if seen[16] == runtime.Absent {
+	if seen[16] == toolimpl.Absent {
 		d.Missing("free")
 	}
-	if seen[17] == runtime.Absent {
+	if seen[17] == toolimpl.Absent {
 		d.Missing("raw")
 	}
-	if seen[18] == runtime.Absent {
+	if seen[18] == toolimpl.Absent {
 		d.Missing("point")
 	}
-	if seen[19] == runtime.Absent {
+	if seen[19] == toolimpl.Absent {
 		d.Missing("tree")
 	}
-	if seen[20] == runtime.Absent {
+	if seen[20] == toolimpl.Absent {
 		d.Missing("a")
 	}
-	if seen[21] == runtime.Absent {
+	if seen[21] == toolimpl.Absent {
 		d.Missing("NoTag")
 	}
-	if seen[22] == runtime.Absent {
+	if seen[22] == toolimpl.Absent {
 		d.Missing("escaped")
 	}
 }
@@ -374,11 +375,11 @@ func toolgenDecodeNamed(d *runtime.Decoder, v *Named) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "x":
-			if d.Property(&seen[0], "x", runtime.Required) {
+			if d.Property(&seen[0], "x", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.X = int(n)
 				}
@@ -388,7 +389,7 @@ func toolgenDecodeNamed(d *runtime.Decoder, v *Named) {
 			d.Unknown("x")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("x")
 	}
 }
@@ -398,18 +399,18 @@ func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "value":
-			if d.Property(&seen[0], "value", runtime.Required) {
+			if d.Property(&seen[0], "value", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Value = s
 				}
 				d.Leave()
 			}
 		case "children":
-			if d.Property(&seen[1], "children", runtime.Optional) {
+			if d.Property(&seen[1], "children", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Children)
 					for d.NextItem() {
@@ -426,7 +427,7 @@ func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
 			d.Unknown("value", "children")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("value")
 	}
 }
@@ -436,11 +437,11 @@ func toolgenDecodeA(d *runtime.Decoder, v *A) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "b":
-			if d.Property(&seen[0], "b", runtime.Optional) {
+			if d.Property(&seen[0], "b", toolimpl.Optional) {
 				p := toolimpl.New(&v.B)
 				toolgenDecodeB(d, p)
 				d.Leave()
@@ -456,11 +457,11 @@ func toolgenDecodeB(d *runtime.Decoder, v *B) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "a":
-			if d.Property(&seen[0], "a", runtime.Required) {
+			if d.Property(&seen[0], "a", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.A)
 					for d.NextItem() {
@@ -471,7 +472,7 @@ func toolgenDecodeB(d *runtime.Decoder, v *B) {
 				d.Leave()
 			}
 		case "leaf":
-			if d.Property(&seen[1], "leaf", runtime.Required) {
+			if d.Property(&seen[1], "leaf", toolimpl.Required) {
 				toolgenDecodeLeaf(d, &v.Leaf)
 				d.Leave()
 			}
@@ -479,10 +480,10 @@ func toolgenDecodeB(d *runtime.Decoder, v *B) {
 			d.Unknown("a", "leaf")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("a")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("leaf")
 	}
 }
@@ -492,11 +493,11 @@ func toolgenDecodeLeaf(d *runtime.Decoder, v *Leaf) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "n":
-			if d.Property(&seen[0], "n", runtime.Required) {
+			if d.Property(&seen[0], "n", toolimpl.Required) {
 				if n, ok := d.Uint(0, math.MaxUint64); ok {
 					v.N = uint(n)
 				}
@@ -506,7 +507,7 @@ func toolgenDecodeLeaf(d *runtime.Decoder, v *Leaf) {
 			d.Unknown("n")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("n")
 	}
 }

@@ -8,15 +8,16 @@ import (
 	"math"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: check, count, get, measure, mix, present and put.
@@ -86,7 +87,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// check
@@ -186,11 +187,11 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [17]runtime.Presence
+	var seen [17]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "name":
-			if d.Property(&seen[0], "name", runtime.Required) {
+			if d.Property(&seen[0], "name", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					d.MaxLength(s, 40)
@@ -199,7 +200,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "nick":
-			if d.Property(&seen[1], "nick", runtime.Optional) {
+			if d.Property(&seen[1], "nick", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 3)
 					d.MaxLength(s, 3)
@@ -208,92 +209,92 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "email":
-			if d.Property(&seen[2], "email", runtime.Required) {
+			if d.Property(&seen[2], "email", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatEmail)
+					d.Format(s, toolimpl.FormatEmail)
 					v.Email = s
 				}
 				d.Leave()
 			}
 		case "site":
-			if d.Property(&seen[3], "site", runtime.Required) {
+			if d.Property(&seen[3], "site", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatURI)
+					d.Format(s, toolimpl.FormatURI)
 					v.Site = s
 				}
 				d.Leave()
 			}
 		case "link":
-			if d.Property(&seen[4], "link", runtime.Required) {
+			if d.Property(&seen[4], "link", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Link = s
 				}
 				d.Leave()
 			}
 		case "id":
-			if d.Property(&seen[5], "id", runtime.Required) {
+			if d.Property(&seen[5], "id", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatUUID)
+					d.Format(s, toolimpl.FormatUUID)
 					v.ID = s
 				}
 				d.Leave()
 			}
 		case "addr":
-			if d.Property(&seen[6], "addr", runtime.Required) {
+			if d.Property(&seen[6], "addr", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Addr = s
 				}
 				d.Leave()
 			}
 		case "v4":
-			if d.Property(&seen[7], "v4", runtime.Required) {
+			if d.Property(&seen[7], "v4", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatIPv4)
+					d.Format(s, toolimpl.FormatIPv4)
 					v.V4 = s
 				}
 				d.Leave()
 			}
 		case "v6":
-			if d.Property(&seen[8], "v6", runtime.Required) {
+			if d.Property(&seen[8], "v6", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatIPv6)
+					d.Format(s, toolimpl.FormatIPv6)
 					v.V6 = s
 				}
 				d.Leave()
 			}
 		case "host":
-			if d.Property(&seen[9], "host", runtime.Required) {
+			if d.Property(&seen[9], "host", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatHostname)
+					d.Format(s, toolimpl.FormatHostname)
 					v.Host = s
 				}
 				d.Leave()
 			}
 		case "when":
-			if d.Property(&seen[10], "when", runtime.Required) {
+			if d.Property(&seen[10], "when", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatDateTime)
+					d.Format(s, toolimpl.FormatDateTime)
 					v.When = s
 				}
 				d.Leave()
 			}
 		case "day":
-			if d.Property(&seen[11], "day", runtime.Required) {
+			if d.Property(&seen[11], "day", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatDate)
+					d.Format(s, toolimpl.FormatDate)
 					v.Day = s
 				}
 				d.Leave()
 			}
 		case "clock":
-			if d.Property(&seen[12], "clock", runtime.Required) {
+			if d.Property(&seen[12], "clock", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Clock = s
 				}
 				d.Leave()
 			}
 		case "color":
-			if d.Property(&seen[13], "color", runtime.Required) {
+			if d.Property(&seen[13], "color", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "red":
@@ -303,13 +304,13 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 					case "sky blue":
 						v.Color = "sky blue"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"red\", \"green\", \"sky blue\"")
+						d.Fail(invalid.Enum, "must be one of \"red\", \"green\", \"sky blue\"")
 					}
 				}
 				d.Leave()
 			}
 		case "esc":
-			if d.Property(&seen[14], "esc", runtime.Required) {
+			if d.Property(&seen[14], "esc", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "a,b":
@@ -317,13 +318,13 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 					case "c|d":
 						v.Esc = "c|d"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"a,b\", \"c|d\"")
+						d.Fail(invalid.Enum, "must be one of \"a,b\", \"c|d\"")
 					}
 				}
 				d.Leave()
 			}
 		case "both":
-			if d.Property(&seen[15], "both", runtime.Required) {
+			if d.Property(&seen[15], "both", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 3)
 					v.Both = s
@@ -331,9 +332,9 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 				d.Leave()
 			}
 		case "twice":
-			if d.Property(&seen[16], "twice", runtime.Optional) {
+			if d.Property(&seen[16], "twice", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatEmail)
+					d.Format(s, toolimpl.FormatEmail)
 					v.Twice = s
 				}
 				d.Leave()
@@ -342,49 +343,49 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 			d.Unknown("name", "nick", "email", "site", "link", "id", "addr", "v4", "v6", "host", "when", "day", "clock", "color", "esc", "both", "twice")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("name")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("email")
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("site")
 	}
-	if seen[4] == runtime.Absent {
+	if seen[4] == toolimpl.Absent {
 		d.Missing("link")
 	}
-	if seen[5] == runtime.Absent {
+	if seen[5] == toolimpl.Absent {
 		d.Missing("id")
 	}
-	if seen[6] == runtime.Absent {
+	if seen[6] == toolimpl.Absent {
 		d.Missing("addr")
 	}
-	if seen[7] == runtime.Absent {
+	if seen[7] == toolimpl.Absent {
 		d.Missing("v4")
 	}
-	if seen[8] == runtime.Absent {
+	if seen[8] == toolimpl.Absent {
 		d.Missing("v6")
 	}
-	if seen[9] == runtime.Absent {
+	if seen[9] == toolimpl.Absent {
 		d.Missing("host")
 	}
-	if seen[10] == runtime.Absent {
+	if seen[10] == toolimpl.Absent {
 		d.Missing("when")
 	}
-	if seen[11] == runtime.Absent {
+	if seen[11] == toolimpl.Absent {
 		d.Missing("day")
 	}
-	if seen[12] == runtime.Absent {
+	if seen[12] == toolimpl.Absent {
 		d.Missing("clock")
 	}
-	if seen[13] == runtime.Absent {
+	if seen[13] == toolimpl.Absent {
 		d.Missing("color")
 	}
-	if seen[14] == runtime.Absent {
+	if seen[14] == toolimpl.Absent {
 		d.Missing("esc")
 	}
-	if seen[15] == runtime.Absent {
+	if seen[15] == toolimpl.Absent {
 		d.Missing("both")
 	}
 }
@@ -394,11 +395,11 @@ func toolgenDecodeLists(d *runtime.Decoder, v *Lists) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [7]runtime.Presence
+	var seen [7]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "tags":
-			if d.Property(&seen[0], "tags", runtime.Required) {
+			if d.Property(&seen[0], "tags", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Tags)
 					for d.NextItem() {
@@ -416,13 +417,13 @@ func toolgenDecodeLists(d *runtime.Decoder, v *Lists) {
 				d.Leave()
 			}
 		case "emails":
-			if d.Property(&seen[1], "emails", runtime.Required) {
+			if d.Property(&seen[1], "emails", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Emails)
 					for d.NextItem() {
 						e := toolimpl.Item(d, &v.Emails, 0)
 						if s1, ok := d.String(); ok {
-							d.Format(s1, runtime.FormatEmail)
+							d.Format(s1, toolimpl.FormatEmail)
 							*e = s1
 						}
 					}
@@ -430,7 +431,7 @@ func toolgenDecodeLists(d *runtime.Decoder, v *Lists) {
 				d.Leave()
 			}
 		case "scores":
-			if d.Property(&seen[2], "scores", runtime.Required) {
+			if d.Property(&seen[2], "scores", toolimpl.Required) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.Scores)
 					for d.NextField() {
@@ -452,7 +453,7 @@ func toolgenDecodeLists(d *runtime.Decoder, v *Lists) {
 				d.Leave()
 			}
 		case "list":
-			if d.Property(&seen[3], "list", runtime.Required) {
+			if d.Property(&seen[3], "list", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.List)
 					for d.NextItem() {
@@ -465,7 +466,7 @@ func toolgenDecodeLists(d *runtime.Decoder, v *Lists) {
 				d.Leave()
 			}
 		case "nested":
-			if d.Property(&seen[4], "nested", runtime.Required) {
+			if d.Property(&seen[4], "nested", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Nested)
 					for d.NextItem() {
@@ -485,7 +486,7 @@ func toolgenDecodeLists(d *runtime.Decoder, v *Lists) {
 				d.Leave()
 			}
 		case "keys":
-			if d.Property(&seen[5], "keys", runtime.Required) {
+			if d.Property(&seen[5], "keys", toolimpl.Required) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.Keys)
 					for d.NextField() {
@@ -507,7 +508,7 @@ func toolgenDecodeLists(d *runtime.Decoder, v *Lists) {
 				d.Leave()
 			}
 		case "refs":
-			if d.Property(&seen[6], "refs", runtime.Required) {
+			if d.Property(&seen[6], "refs", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Refs)
 					for d.NextItem() {
@@ -526,25 +527,25 @@ func toolgenDecodeLists(d *runtime.Decoder, v *Lists) {
 			d.Unknown("tags", "emails", "scores", "list", "nested", "keys", "refs")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("tags")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("emails")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("scores")
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("list")
 	}
-	if seen[4] == runtime.Absent {
+	if seen[4] == toolimpl.Absent {
 		d.Missing("nested")
 	}
-	if seen[5] == runtime.Absent {
+	if seen[5] == toolimpl.Absent {
 		d.Missing("keys")
 	}
-	if seen[6] == runtime.Absent {
+	if seen[6] == toolimpl.Absent {
 		d.Missing("refs")
 	}
 }
@@ -554,38 +555,38 @@ func toolgenDecodeNumbers(d *runtime.Decoder, v *Numbers) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [9]runtime.Presence
+	var seen [9]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "age":
-			if d.Property(&seen[0], "age", runtime.Required) {
+			if d.Property(&seen[0], "age", toolimpl.Required) {
 				if n, ok := d.Int(0, 130); ok {
 					v.Age = int(n)
 				}
 				d.Leave()
 			}
 		case "score":
-			if d.Property(&seen[1], "score", runtime.Required) {
+			if d.Property(&seen[1], "score", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					if f <= 0 {
-						d.Fail(runtime.CodeExclusiveMinimum, "must be greater than 0")
+						d.Fail(invalid.ExclusiveMinimum, "must be greater than 0")
 					}
 					if f >= 1.5 {
-						d.Fail(runtime.CodeExclusiveMaximum, "must be less than 1.5")
+						d.Fail(invalid.ExclusiveMaximum, "must be less than 1.5")
 					}
 					v.Score = f
 				}
 				d.Leave()
 			}
 		case "count":
-			if d.Property(&seen[2], "count", runtime.Required) {
+			if d.Property(&seen[2], "count", toolimpl.Required) {
 				if n, ok := d.Uint(1, math.MaxUint64); ok {
 					v.Count = uint(n)
 				}
 				d.Leave()
 			}
 		case "level":
-			if d.Property(&seen[3], "level", runtime.Required) {
+			if d.Property(&seen[3], "level", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					toolimpl.NotZero(d, n)
 					v.Level = int(n)
@@ -593,36 +594,36 @@ func toolgenDecodeNumbers(d *runtime.Decoder, v *Numbers) {
 				d.Leave()
 			}
 		case "page":
-			if d.Property(&seen[4], "page", runtime.Required) {
+			if d.Property(&seen[4], "page", toolimpl.Required) {
 				if n, ok := d.Int(1, math.MaxInt64); ok {
 					v.Page = int(n)
 				}
 				d.Leave()
 			}
 		case "accept":
-			if d.Property(&seen[5], "accept", runtime.Required) {
+			if d.Property(&seen[5], "accept", toolimpl.Required) {
 				if b, ok := d.Bool(); ok {
 					if !b {
-						d.Fail(runtime.CodeConst, "must be true")
+						d.Fail(invalid.Const, "must be true")
 					}
 					v.Accept = b
 				}
 				d.Leave()
 			}
 		case "code":
-			if d.Property(&seen[6], "code", runtime.Required) {
+			if d.Property(&seen[6], "code", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					switch n {
 					case 200, 404:
 						v.Code = int(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of 200, 404")
+						d.Fail(invalid.Enum, "must be one of 200, 404")
 					}
 				}
 				d.Leave()
 			}
 		case "span":
-			if d.Property(&seen[7], "span", runtime.Required) {
+			if d.Property(&seen[7], "span", toolimpl.Required) {
 				if x, ok := d.Duration(); ok {
 					toolimpl.NotZero(d, x)
 					v.Span = x
@@ -630,7 +631,7 @@ func toolgenDecodeNumbers(d *runtime.Decoder, v *Numbers) {
 				d.Leave()
 			}
 		case "wrong":
-			if d.Property(&seen[8], "wrong", runtime.Required) {
+			if d.Property(&seen[8], "wrong", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.Wrong = int(n)
 				}
@@ -640,31 +641,31 @@ func toolgenDecodeNumbers(d *runtime.Decoder, v *Numbers) {
 			d.Unknown("age", "score", "count", "level", "page", "accept", "code", "span", "wrong")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("age")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("score")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("count")
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("level")
 	}
-	if seen[4] == runtime.Absent {
+	if seen[4] == toolimpl.Absent {
 		d.Missing("page")
 	}
-	if seen[5] == runtime.Absent {
+	if seen[5] == toolimpl.Absent {
 		d.Missing("accept")
 	}
-	if seen[6] == runtime.Absent {
+	if seen[6] == toolimpl.Absent {
 		d.Missing("code")
 	}
-	if seen[7] == runtime.Absent {
+	if seen[7] == toolimpl.Absent {
 		d.Missing("span")
 	}
-	if seen[8] == runtime.Absent {
+	if seen[8] == toolimpl.Absent {
 		d.Missing("wrong")
 	}
 }
@@ -674,18 +675,18 @@ func toolgenDecodeMixed(d *runtime.Decoder, v *Mixed) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [7]runtime.Presence
+	var seen [7]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "limit":
-			if d.Property(&seen[0], "limit", runtime.Required) {
+			if d.Property(&seen[0], "limit", toolimpl.Required) {
 				if n, ok := d.Int(1, 50); ok {
 					v.Limit = int(n)
 				}
 				d.Leave()
 			}
 		case "mode":
-			if d.Property(&seen[1], "mode", runtime.Optional) {
+			if d.Property(&seen[1], "mode", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "a":
@@ -693,27 +694,27 @@ func toolgenDecodeMixed(d *runtime.Decoder, v *Mixed) {
 					case "b":
 						v.Mode = "b"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\"")
+						d.Fail(invalid.Enum, "must be one of \"a\", \"b\"")
 					}
 				}
 				d.Leave()
 			}
 		case "other":
-			if d.Property(&seen[2], "other", runtime.Required) {
+			if d.Property(&seen[2], "other", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Other = s
 				}
 				d.Leave()
 			}
 		case "either":
-			if d.Property(&seen[3], "either", runtime.Required) {
+			if d.Property(&seen[3], "either", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Either = s
 				}
 				d.Leave()
 			}
 		case "ptr":
-			if d.Property(&seen[4], "ptr", runtime.Required) {
+			if d.Property(&seen[4], "ptr", toolimpl.Required) {
 				p := toolimpl.New(&v.Ptr)
 				if s1, ok := d.String(); ok {
 					*p = s1
@@ -721,14 +722,14 @@ func toolgenDecodeMixed(d *runtime.Decoder, v *Mixed) {
 				d.Leave()
 			}
 		case "skip":
-			if d.Property(&seen[5], "skip", runtime.Required) {
+			if d.Property(&seen[5], "skip", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Skip = s
 				}
 				d.Leave()
 			}
 		case "opt":
-			if d.Property(&seen[6], "opt", runtime.Required) {
+			if d.Property(&seen[6], "opt", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					v.Opt = s
@@ -739,22 +740,22 @@ func toolgenDecodeMixed(d *runtime.Decoder, v *Mixed) {
 			d.Unknown("limit", "mode", "other", "either", "ptr", "skip", "opt")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("limit")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("other")
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("either")
 	}
-	if seen[4] == runtime.Absent {
+	if seen[4] == toolimpl.Absent {
 		d.Missing("ptr")
 	}
-	if seen[5] == runtime.Absent {
+	if seen[5] == toolimpl.Absent {
 		d.Missing("skip")
 	}
-	if seen[6] == runtime.Absent {
+	if seen[6] == toolimpl.Absent {
 		d.Missing("opt")
 	}
 }
@@ -764,11 +765,11 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [17]runtime.Presence
+	var seen [17]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "short":
-			if d.Property(&seen[0], "short", runtime.Required) {
+			if d.Property(&seen[0], "short", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					v.Short = s
@@ -776,7 +777,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 				d.Leave()
 			}
 		case "long":
-			if d.Property(&seen[1], "long", runtime.Optional) {
+			if d.Property(&seen[1], "long", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MaxLength(s, 3)
 					v.Long = s
@@ -784,14 +785,14 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 				d.Leave()
 			}
 		case "low":
-			if d.Property(&seen[2], "low", runtime.Required) {
+			if d.Property(&seen[2], "low", toolimpl.Required) {
 				if n, ok := d.Int(2, math.MaxInt64); ok {
 					v.Low = int(n)
 				}
 				d.Leave()
 			}
 		case "pick":
-			if d.Property(&seen[3], "pick", runtime.Required) {
+			if d.Property(&seen[3], "pick", toolimpl.Required) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "a":
@@ -799,13 +800,13 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 					case "b":
 						v.Pick = "b"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"a\", \"b\"")
+						d.Fail(invalid.Enum, "must be one of \"a\", \"b\"")
 					}
 				}
 				d.Leave()
 			}
 		case "blank":
-			if d.Property(&seen[4], "blank", runtime.Optional) {
+			if d.Property(&seen[4], "blank", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "":
@@ -813,21 +814,21 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 					case "a":
 						v.Blank = "a"
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"\", \"a\"")
+						d.Fail(invalid.Enum, "must be one of \"\", \"a\"")
 					}
 				}
 				d.Leave()
 			}
 		case "mail":
-			if d.Property(&seen[5], "mail", runtime.Required) {
+			if d.Property(&seen[5], "mail", toolimpl.Required) {
 				if s, ok := d.String(); ok {
-					d.Format(s, runtime.FormatEmail)
+					d.Format(s, toolimpl.FormatEmail)
 					v.Mail = s
 				}
 				d.Leave()
 			}
 		case "items":
-			if d.Property(&seen[6], "items", runtime.Optional) {
+			if d.Property(&seen[6], "items", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Items)
 					for d.NextItem() {
@@ -841,7 +842,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 				d.Leave()
 			}
 		case "some":
-			if d.Property(&seen[7], "some", runtime.Required) {
+			if d.Property(&seen[7], "some", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Some)
 					for d.NextItem() {
@@ -855,7 +856,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 				d.Leave()
 			}
 		case "ptr":
-			if d.Property(&seen[8], "ptr", runtime.Required) {
+			if d.Property(&seen[8], "ptr", toolimpl.Required) {
 				p := toolimpl.New(&v.Ptr)
 				if s1, ok := d.String(); ok {
 					d.MaxLength(s1, 3)
@@ -864,7 +865,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 				d.Leave()
 			}
 		case "ptrReq":
-			if d.Property(&seen[9], "ptrReq", runtime.Required) {
+			if d.Property(&seen[9], "ptrReq", toolimpl.Required) {
 				p := toolimpl.New(&v.PtrReq)
 				if s1, ok := d.String(); ok {
 					*p = s1
@@ -872,7 +873,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 				d.Leave()
 			}
 		case "ptrOmit":
-			if d.Property(&seen[10], "ptrOmit", runtime.Optional) {
+			if d.Property(&seen[10], "ptrOmit", toolimpl.Optional) {
 				p := toolimpl.New(&v.PtrOmit)
 				if s1, ok := d.String(); ok {
 					d.MinLength(s1, 2)
@@ -881,7 +882,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 				d.Leave()
 			}
 		case "late":
-			if d.Property(&seen[11], "late", runtime.Required) {
+			if d.Property(&seen[11], "late", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					v.Late = s
@@ -889,7 +890,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 				d.Leave()
 			}
 		case "zero":
-			if d.Property(&seen[12], "zero", runtime.Optional) {
+			if d.Property(&seen[12], "zero", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					v.Zero = s
@@ -897,7 +898,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 				d.Leave()
 			}
 		case "said":
-			if d.Property(&seen[13], "said", runtime.Optional) {
+			if d.Property(&seen[13], "said", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 2)
 					v.Said = s
@@ -905,7 +906,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 				d.Leave()
 			}
 		case "when":
-			if d.Property(&seen[14], "when", runtime.Required) {
+			if d.Property(&seen[14], "when", toolimpl.Required) {
 				if t, ok := d.Time(); ok {
 					toolimpl.NotZeroTime(d, t)
 					v.When = t
@@ -913,7 +914,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 				d.Leave()
 			}
 		case "counts":
-			if d.Property(&seen[15], "counts", runtime.Required) {
+			if d.Property(&seen[15], "counts", toolimpl.Required) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.Counts)
 					for d.NextField() {
@@ -935,7 +936,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 				d.Leave()
 			}
 		case "names":
-			if d.Property(&seen[16], "names", runtime.Required) {
+			if d.Property(&seen[16], "names", toolimpl.Required) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.Names)
 					for d.NextField() {
@@ -960,37 +961,37 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 			d.Unknown("short", "long", "low", "pick", "blank", "mail", "items", "some", "ptr", "ptrReq", "ptrOmit", "late", "zero", "said", "when", "counts", "names")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("short")
 	}
-	if seen[2] == runtime.Absent {
+	if seen[2] == toolimpl.Absent {
 		d.Missing("low")
 	}
-	if seen[3] == runtime.Absent {
+	if seen[3] == toolimpl.Absent {
 		d.Missing("pick")
 	}
-	if seen[5] == runtime.Absent {
+	if seen[5] == toolimpl.Absent {
 		d.Missing("mail")
 	}
-	if seen[7] == runtime.Absent {
+	if seen[7] == toolimpl.Absent {
 		d.Missing("some")
 	}
-	if seen[8] == runtime.Absent {
+	if seen[8] == toolimpl.Absent {
 		d.Missing("ptr")
 	}
-	if seen[9] == runtime.Absent {
+	if seen[9] == toolimpl.Absent {
 		d.Missing("ptrReq")
 	}
-	if seen[11] == runtime.Absent {
+	if seen[11] == toolimpl.Absent {
 		d.Missing("late")
 	}
-	if seen[14] == runtime.Absent {
+	if seen[14] == toolimpl.Absent {
 		d.Missing("when")
 	}
-	if seen[15] == runtime.Absent {
+	if seen[15] == toolimpl.Absent {
 		d.Missing("counts")
 	}
-	if seen[16] == runtime.Absent {
+	if seen[16] == toolimpl.Absent {
 		d.Missing("names")
 	}
 }
@@ -1000,11 +1001,11 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "label":
-			if d.Property(&seen[0], "label", runtime.Required) {
+			if d.Property(&seen[0], "label", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 8)
@@ -1016,7 +1017,7 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 			d.Unknown("label")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("label")
 	}
 }

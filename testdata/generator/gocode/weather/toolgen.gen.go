@@ -8,15 +8,16 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: get_weather.
@@ -42,7 +43,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// get_weather
@@ -74,11 +75,11 @@ func toolgenDecodeWeatherArgs(d *runtime.Decoder, v *WeatherArgs) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "city":
-			if d.Property(&seen[0], "city", runtime.Required) {
+			if d.Property(&seen[0], "city", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					d.MinLength(s, 1)
 					d.MaxLength(s, 100)
@@ -87,7 +88,7 @@ func toolgenDecodeWeatherArgs(d *runtime.Decoder, v *WeatherArgs) {
 				d.Leave()
 			}
 		case "unit":
-			if d.Property(&seen[1], "unit", runtime.Optional) {
+			if d.Property(&seen[1], "unit", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "celsius":
@@ -95,13 +96,13 @@ func toolgenDecodeWeatherArgs(d *runtime.Decoder, v *WeatherArgs) {
 					case "fahrenheit":
 						v.Unit = Fahrenheit
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"celsius\", \"fahrenheit\"")
+						d.Fail(invalid.Enum, "must be one of \"celsius\", \"fahrenheit\"")
 					}
 				}
 				d.Leave()
 			}
 		case "days":
-			if d.Property(&seen[2], "days", runtime.Optional) {
+			if d.Property(&seen[2], "days", toolimpl.Optional) {
 				if n, ok := d.Int(1, 14); ok {
 					v.Days = int(n)
 				}
@@ -111,13 +112,13 @@ func toolgenDecodeWeatherArgs(d *runtime.Decoder, v *WeatherArgs) {
 			d.Unknown("city", "unit", "days")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("city")
 	}
-	if seen[1] != runtime.Present {
+	if seen[1] != toolimpl.Present {
 		v.Unit = Celsius
 	}
-	if seen[2] != runtime.Present {
+	if seen[2] != toolimpl.Present {
 		v.Days = 3
 	}
 }

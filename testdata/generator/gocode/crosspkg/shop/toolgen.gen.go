@@ -10,15 +10,16 @@ import (
 	catalog "example.com/x/catalog"
 	inventory "example.com/x/inventory"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: place-order and stamp.
@@ -45,7 +46,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// place-order
@@ -83,11 +84,11 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [4]runtime.Presence
+	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "items":
-			if d.Property(&seen[0], "items", runtime.Required) {
+			if d.Property(&seen[0], "items", toolimpl.Required) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Items)
 					for d.NextItem() {
@@ -99,12 +100,12 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 				d.Leave()
 			}
 		case "stock":
-			if d.Property(&seen[1], "stock", runtime.Required) {
+			if d.Property(&seen[1], "stock", toolimpl.Required) {
 				toolgenDecodeInventoryItem(d, &v.Stock)
 				d.Leave()
 			}
 		case "size":
-			if d.Property(&seen[2], "size", runtime.Optional) {
+			if d.Property(&seen[2], "size", toolimpl.Optional) {
 				if s, ok := d.StringBytes(); ok {
 					switch string(s) {
 					case "s":
@@ -112,19 +113,19 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 					case "m":
 						v.Size = catalog.Medium
 					default:
-						d.Fail(runtime.CodeEnum, "must be one of \"s\", \"m\"")
+						d.Fail(invalid.Enum, "must be one of \"s\", \"m\"")
 					}
 				}
 				d.Leave()
 			}
 		case "tier":
-			if d.Property(&seen[3], "tier", runtime.Optional) {
+			if d.Property(&seen[3], "tier", toolimpl.Optional) {
 				if n, ok := d.Uint(0, math.MaxUint8); ok {
 					switch n {
 					case 2:
 						v.Tier = catalog.Tier(n)
 					default:
-						d.Fail(runtime.CodeEnum, "must be 2")
+						d.Fail(invalid.Enum, "must be 2")
 					}
 				}
 				d.Leave()
@@ -133,16 +134,16 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 			d.Unknown("items", "stock", "size", "tier")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("items")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("stock")
 	}
-	if seen[2] != runtime.Present {
+	if seen[2] != toolimpl.Present {
 		v.Size = catalog.Medium
 	}
-	if seen[3] != runtime.Present {
+	if seen[3] != toolimpl.Present {
 		v.Tier = catalog.Gold
 	}
 }
@@ -152,21 +153,21 @@ func toolgenDecodeCatalogItem(d *runtime.Decoder, v *catalog.Item) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "sku":
-			if d.Property(&seen[0], "sku", runtime.Required) {
+			if d.Property(&seen[0], "sku", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					if !toolgenMatch0(s) {
-						d.Fail(runtime.CodePattern, "must match the pattern ^[A-Z0-9]+$")
+						d.Fail(invalid.Pattern, "must match the pattern ^[A-Z0-9]+$")
 					}
 					v.SKU = s
 				}
 				d.Leave()
 			}
 		case "qty":
-			if d.Property(&seen[1], "qty", runtime.Required) {
+			if d.Property(&seen[1], "qty", toolimpl.Required) {
 				if n, ok := d.Uint(1, math.MaxUint8); ok {
 					v.Qty = uint8(n)
 				}
@@ -176,10 +177,10 @@ func toolgenDecodeCatalogItem(d *runtime.Decoder, v *catalog.Item) {
 			d.Unknown("sku", "qty")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("sku")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("qty")
 	}
 }
@@ -189,11 +190,11 @@ func toolgenDecodeInventoryItem(d *runtime.Decoder, v *inventory.Item) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "count":
-			if d.Property(&seen[0], "count", runtime.Required) {
+			if d.Property(&seen[0], "count", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.Count = int(n)
 				}
@@ -203,7 +204,7 @@ func toolgenDecodeInventoryItem(d *runtime.Decoder, v *inventory.Item) {
 			d.Unknown("count")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("count")
 	}
 }

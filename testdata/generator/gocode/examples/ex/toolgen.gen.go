@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: forecast, last and plain.
@@ -55,7 +55,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// forecast
@@ -109,18 +109,18 @@ func toolgenDecodeArgsForecast(d *runtime.Decoder, v *toolgenArgsForecast) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "city":
-			if d.Property(&seen[0], "city", runtime.Required) {
+			if d.Property(&seen[0], "city", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.city = s
 				}
 				d.Leave()
 			}
 		case "days":
-			if d.Property(&seen[1], "days", runtime.Optional) {
+			if d.Property(&seen[1], "days", toolimpl.Optional) {
 				p := toolimpl.New(&v.days)
 				if n1, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					*p = int(n1)
@@ -131,7 +131,7 @@ func toolgenDecodeArgsForecast(d *runtime.Decoder, v *toolgenArgsForecast) {
 			d.Unknown("city", "days")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("city")
 	}
 }

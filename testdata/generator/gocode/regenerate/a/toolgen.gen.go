@@ -10,12 +10,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: ping.
@@ -36,7 +36,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// ping
@@ -57,7 +57,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
 
 // ServiceTools returns the tools of recv's methods: echo.
 func ServiceTools(recv *Service) *runtime.Toolset {
-	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *runtime.Decoder) runtime.Invocation {
+	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
 		return toolgenDispatchService(recv, i, d)
 	})
 }
@@ -75,7 +75,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 
 // toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// echo
@@ -109,11 +109,11 @@ func toolgenDecodeArgsEcho(d *runtime.Decoder, v *toolgenArgsEcho) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [1]runtime.Presence
+	var seen [1]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "msg":
-			if d.Property(&seen[0], "msg", runtime.Required) {
+			if d.Property(&seen[0], "msg", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.msg = s
 				}
@@ -123,7 +123,7 @@ func toolgenDecodeArgsEcho(d *runtime.Decoder, v *toolgenArgsEcho) {
 			d.Unknown("msg")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("msg")
 	}
 }

@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 5 of toolgen's generated code: with a runtime that does not
+// This file is version 6 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(5 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 5)
+	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
 )
 
 // Tools returns the package's tools: draw and pay.
@@ -41,7 +41,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) runtime.Invocation {
+func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// draw
@@ -83,16 +83,16 @@ func toolgenDecodeArgsDraw(d *runtime.Decoder, v *toolgenArgsDraw) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "s":
-			if d.Property(&seen[0], "s", runtime.Required) {
+			if d.Property(&seen[0], "s", toolimpl.Required) {
 				toolgenDecodeShape(d, &v.s)
 				d.Leave()
 			}
 		case "n":
-			if d.Property(&seen[1], "n", runtime.Required) {
+			if d.Property(&seen[1], "n", toolimpl.Required) {
 				if n, ok := d.Int(math.MinInt64, math.MaxInt64); ok {
 					v.n = int(n)
 				}
@@ -102,10 +102,10 @@ func toolgenDecodeArgsDraw(d *runtime.Decoder, v *toolgenArgsDraw) {
 			d.Unknown("s", "n")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("s")
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("n")
 	}
 }
@@ -115,16 +115,16 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 	if !d.BeginObject() {
 		return
 	}
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "method":
-			if d.Property(&seen[0], "method", runtime.Required) {
+			if d.Property(&seen[0], "method", toolimpl.Required) {
 				toolgenDecodeMethod(d, &v.Method)
 				d.Leave()
 			}
 		case "backups":
-			if d.Property(&seen[1], "backups", runtime.Optional) {
+			if d.Property(&seen[1], "backups", toolimpl.Optional) {
 				if d.BeginArray() {
 					toolimpl.MakeSlice(&v.Backups)
 					for d.NextItem() {
@@ -135,7 +135,7 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 				d.Leave()
 			}
 		case "by_name":
-			if d.Property(&seen[2], "by_name", runtime.Optional) {
+			if d.Property(&seen[2], "by_name", toolimpl.Optional) {
 				if d.BeginObject() {
 					toolimpl.MakeMap(&v.ByName)
 					for d.NextField() {
@@ -157,7 +157,7 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 			d.Unknown("method", "backups", "by_name")
 		}
 	}
-	if seen[0] == runtime.Absent {
+	if seen[0] == toolimpl.Absent {
 		d.Missing("method")
 	}
 }
@@ -174,17 +174,17 @@ func toolgenDecodeShape(d *runtime.Decoder, v *Shape) {
 
 // toolgenDecodeCircleInShape reads the properties of a Circle, the object BeginUnion began as a Shape, into v.
 func toolgenDecodeCircleInShape(d *runtime.Decoder, v *Circle) {
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "type":
 			// BeginUnion read it: this variant's value.
-			if d.Property(&seen[0], "type", runtime.Required) {
+			if d.Property(&seen[0], "type", toolimpl.Required) {
 				d.Skip()
 				d.Leave()
 			}
 		case "radius":
-			if d.Property(&seen[1], "radius", runtime.Required) {
+			if d.Property(&seen[1], "radius", toolimpl.Required) {
 				if f, ok := d.Float(64); ok {
 					v.Radius = f
 				}
@@ -194,7 +194,7 @@ func toolgenDecodeCircleInShape(d *runtime.Decoder, v *Circle) {
 			d.Unknown("type", "radius")
 		}
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("radius")
 	}
 }
@@ -215,17 +215,17 @@ func toolgenDecodeMethod(d *runtime.Decoder, v *Method) {
 
 // toolgenDecodeCardInMethod reads the properties of a Card, the object BeginUnion began as a Method, into v.
 func toolgenDecodeCardInMethod(d *runtime.Decoder, v *Card) {
-	var seen [2]runtime.Presence
+	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "kind":
 			// BeginUnion read it: this variant's value.
-			if d.Property(&seen[0], "kind", runtime.Required) {
+			if d.Property(&seen[0], "kind", toolimpl.Required) {
 				d.Skip()
 				d.Leave()
 			}
 		case "number":
-			if d.Property(&seen[1], "number", runtime.Required) {
+			if d.Property(&seen[1], "number", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.Number = s
 				}
@@ -235,31 +235,31 @@ func toolgenDecodeCardInMethod(d *runtime.Decoder, v *Card) {
 			d.Unknown("kind", "number")
 		}
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("number")
 	}
 }
 
 // toolgenDecodeBankTransferInMethod reads the properties of a BankTransfer, the object BeginUnion began as a Method, into v.
 func toolgenDecodeBankTransferInMethod(d *runtime.Decoder, v *BankTransfer) {
-	var seen [3]runtime.Presence
+	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
 		case "kind":
 			// BeginUnion read it: this variant's value.
-			if d.Property(&seen[0], "kind", runtime.Required) {
+			if d.Property(&seen[0], "kind", toolimpl.Required) {
 				d.Skip()
 				d.Leave()
 			}
 		case "iban":
-			if d.Property(&seen[1], "iban", runtime.Required) {
+			if d.Property(&seen[1], "iban", toolimpl.Required) {
 				if s, ok := d.String(); ok {
 					v.IBAN = s
 				}
 				d.Leave()
 			}
 		case "ref":
-			if d.Property(&seen[2], "ref", runtime.Optional) {
+			if d.Property(&seen[2], "ref", toolimpl.Optional) {
 				if s, ok := d.String(); ok {
 					v.Ref = s
 				}
@@ -269,7 +269,7 @@ func toolgenDecodeBankTransferInMethod(d *runtime.Decoder, v *BankTransfer) {
 			d.Unknown("kind", "iban", "ref")
 		}
 	}
-	if seen[1] == runtime.Absent {
+	if seen[1] == toolimpl.Absent {
 		d.Missing("iban")
 	}
 }

@@ -1,4 +1,4 @@
-package runtime
+package argcheck
 
 import (
 	"net/netip"

@@ -1,4 +1,4 @@
-package runtime
+package argcheck
 
 import (
 	"fmt"
@@ -37,14 +37,14 @@ func CompilePattern(src string) (*regexp.Regexp, error) {
 		return nil, err
 	}
 	if n := patternSize(re, 4*MaxPatternSize); n > 4*MaxPatternSize {
-		return nil, fmt.Errorf("the pattern is too complex: its program would have more than the %d instructions of runtime.MaxPatternSize", MaxPatternSize)
+		return nil, fmt.Errorf("the pattern is too complex: its program would have more than the %d instructions of toolimpl.MaxPatternSize", MaxPatternSize)
 	}
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
 		return nil, err
 	}
 	if len(prog.Inst) > MaxPatternSize {
-		return nil, fmt.Errorf("the pattern is too complex: its program has %d instructions, more than the %d of runtime.MaxPatternSize", len(prog.Inst), MaxPatternSize)
+		return nil, fmt.Errorf("the pattern is too complex: its program has %d instructions, more than the %d of toolimpl.MaxPatternSize", len(prog.Inst), MaxPatternSize)
 	}
 	return regexp.Compile(src)
 }

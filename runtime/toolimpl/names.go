@@ -1,0 +1,73 @@
+package toolimpl
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+)
+
+// Invocation runs one call whose arguments were decoded and found valid. It returns
+// the tool's result, or the error the tool returned.
+type Invocation = func(ctx context.Context) (*runtime.Result, error)
+
+// Dispatch decodes the arguments of the tool at index (in the slice given to
+// runtime.NewToolset) with d, and returns the call to run, or nil when the arguments are
+// invalid (d then holds the violations). Generated code implements it with a switch.
+type Dispatch = func(index int, d *runtime.Decoder) Invocation
+
+// PropertyFlags say how a property is read (Decoder.Property); combine them with |.
+type PropertyFlags = argcheck.PropertyFlags
+
+// The property flags.
+const (
+	// Required is the zero value: null is a value like any other.
+	Required = argcheck.Required
+	// Optional: null means the property is absent.
+	Optional = argcheck.Optional
+	// Sensitive: the property's values are never echoed in violations.
+	Sensitive = argcheck.Sensitive
+)
+
+// Presence records what an object held for one of its properties.
+type Presence = argcheck.Presence
+
+// The presences of a property.
+const (
+	// Absent: the object did not hold the property.
+	Absent = argcheck.Absent
+	// Null: it held null for an optional property, which counts as absent.
+	Null = argcheck.Null
+	// Present: it held a value.
+	Present = argcheck.Present
+)
+
+// Format is a string format the decoder checks (Decoder.Format), named as JSON Schema
+// names it; its Valid method reports whether a string has it.
+type Format = argcheck.Format
+
+// The formats toolgen checks.
+const (
+	FormatDateTime = argcheck.FormatDateTime
+	FormatDate     = argcheck.FormatDate
+	FormatTime     = argcheck.FormatTime
+	FormatDuration = argcheck.FormatDuration
+	FormatEmail    = argcheck.FormatEmail
+	FormatHostname = argcheck.FormatHostname
+	FormatIPv4     = argcheck.FormatIPv4
+	FormatIPv6     = argcheck.FormatIPv6
+	FormatURI      = argcheck.FormatURI
+	FormatUUID     = argcheck.FormatUUID
+)
+
+// MaxPatternSize is the largest program a pattern may compile to (see CompilePattern).
+const MaxPatternSize = argcheck.MaxPatternSize
+
+// CompilePattern compiles a JSON Schema pattern as toolgen enforces it everywhere
+// (generated code, dynamic tools, the parser's pattern=), refusing one whose program
+// exceeds MaxPatternSize.
+func CompilePattern(src string) (*regexp.Regexp, error) { return argcheck.CompilePattern(src) }
+
+// PatternMessage is the message of a value that does not match the pattern src.
+func PatternMessage(src string) string { return argcheck.PatternMessage(src) }

@@ -355,6 +355,9 @@ func (g *goGen) toolDef(t *model.Tool) (jen.Code, error) {
 	case "required":
 		field("Task", jen.Qual(runtimePkg, "TaskRequired"))
 	}
+	if t.TaskPrelude {
+		field("TaskPrelude", jen.True())
+	}
 	if paths := sensitivePaths(g.pkg, t); len(paths) > 0 {
 		field("Sensitive", jen.Index().String().ValuesFunc(func(grp *jen.Group) {
 			for _, p := range paths {

@@ -184,6 +184,9 @@ type Tool struct {
 	// Task is the tool's task support (the task= option): "optional", "required", or
 	// "" for none (task=forbidden).
 	Task string `json:"task,omitempty"`
+	// TaskPrelude reports the taskprelude option: a call that would run as a task
+	// runs in its request until the tool calls runtime.StartTask.
+	TaskPrelude bool `json:"taskPrelude,omitempty"`
 	// MaxResultBytes is the tool's result budget in bytes (the budget= option), 0 for
 	// the Toolset's.
 	MaxResultBytes int `json:"maxResultBytes,omitempty"`

@@ -107,7 +107,7 @@ const runtimePath = "github.com/toolgen/toolgen/runtime"
 // toolOptions are the options of //toolgen:tool.
 var toolOptions = []string{
 	"name", "title", "group", "readonly", "destructive", "idempotent", "openworld",
-	"strict", "timeout", "sequential", "budget", "task",
+	"strict", "timeout", "sequential", "budget", "task", "taskprelude",
 }
 
 // toolSite is one annotated function and where to report its name.
@@ -308,6 +308,10 @@ func (b *pkgBuilder) toolOptions(c *ast.Comment, t *model.Tool, site *toolSite) 
 			if v, ok := b.boolOption(at, o); ok {
 				t.Sequential = v
 			}
+		case "taskprelude":
+			if v, ok := b.boolOption(at, o); ok {
+				t.TaskPrelude = v
+			}
 		case "budget":
 			v, ok := b.needValue(at, o)
 			if !ok {
@@ -351,6 +355,9 @@ func (b *pkgBuilder) toolOptions(c *ast.Comment, t *model.Tool, site *toolSite) 
 	if readonlyAt != nil && destructiveAt != nil {
 		later := max(readonlyAt.Off, destructiveAt.Off)
 		b.errorf(b.commentPos(c, later), "readonly and destructive contradict each other: a read-only tool does not modify anything")
+	}
+	if t.TaskPrelude && t.Task == "" {
+		b.errorf(b.commentPos(c, seen["taskprelude"].Off), "taskprelude needs task=optional or task=required: a prelude is what a task's call runs before the task starts")
 	}
 	if t.Name == "" && seen["name"].Key == "" {
 		t.Name = snakeCase(t.GoName)

@@ -3,9 +3,15 @@ package toolmcp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/toolmcp"
@@ -212,4 +218,67 @@ func firstKey(m map[string]json.RawMessage) string {
 		return k
 	}
 	return ""
+}
+
+// In its prelude a call is its request's: the request going away (over an HTTP
+// handler that propagates it, PropagateRequestCancellation) cancels the tool's
+// context, and no task is stored.
+func TestTaskPreludeRequestGone(t *testing.T) {
+	entered, stopped, release := make(chan struct{}), make(chan error, 1), make(chan struct{})
+	ts, err := runtime.NewTool(runtime.Tool{
+		Name: "wait", Description: "Waits in its prelude.", Annotations: runtime.Annotations{ReadOnly: new(true)},
+		InputSchema: json.RawMessage(`{"type":"object"}`), Task: runtime.TaskRequired, TaskPrelude: true,
+	}, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+		close(entered)
+		select {
+		case <-ctx.Done():
+		case <-release: // the test gave up: the server may close
+		}
+		stopped <- ctx.Err()
+		if runtime.StartTask(ctx) {
+			t.Error("StartTask reported true once the request was gone")
+		}
+		return nil, ctx.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := toolmcp.NewMemoryStore()
+	s := mcp.NewServer(&mcp.Implementation{Name: "tasks", Version: "v0"}, nil)
+	toolmcp.Register(s, ts, toolmcp.WithStore(store), toolmcp.WithMaxTasksPerIdentity(1),
+		toolmcp.WithTaskIdentity(func(_ context.Context, extra *mcp.RequestExtra) string { return extra.Header.Get("X-User") }))
+	srv := httptest.NewServer(&toolmcp.HTTPScreen{Next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, PropagateRequestCancellation: true})})
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) })
+	url := srv.URL
+	ctx := testContext(t)
+	call, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := clientAs(url, "ann").CallTool(call, "wait", nil)
+		done <- err
+	}()
+	select {
+	case <-entered:
+	case <-ctx.Done():
+		t.Fatal("the tool did not start")
+	}
+	cancel()
+	select {
+	case err := <-stopped:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the tool's context ended with %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("the request's end did not reach the tool in its prelude")
+	}
+	<-done
+	// No task was stored: the identity's one task is still free.
+	if _, err := store.DeleteExpired(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.CreateTask(ctx, &toolmcp.TaskRecord{ID: "x", Owner: "ann", ExpiresAt: time.Now().Add(time.Hour)}, 1); err != nil {
+		t.Errorf("a task was stored for the call whose request went away: %v", err)
+	}
 }

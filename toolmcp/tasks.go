@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -74,7 +75,9 @@ const (
 // error; a tool's error is a completed task whose result has isError set). A
 // TaskRequired tool called by a client without the extension is refused with the
 // JSON-RPC error -32021; a TaskOptional one runs as any call. Tools that are not tasks
-// are served as ever.
+// are served as ever. A task tool with a prelude (runtime.Tool.TaskPrelude) runs in its
+// request first, as any call, its requests to the client answered in the call's
+// rounds, until it calls runtime.StartTask: that round is answered with the task.
 //
 // While a task runs, its tool's runtime.Elicit and runtime.Sample (and ElicitApprover's
 // approval) put their request in the task's inputRequests, and the task's status is
@@ -447,24 +450,15 @@ type preludeRun struct {
 	reqCtx context.Context // the request's context
 	runCtx context.Context // the run's, which stop cancels
 	stop   context.CancelFunc
-	unlink func() bool              // stops the request's end from cancelling the run
-	answer chan preludeAnswer       // what answers the request, sent once
-	client atomicPtr[sessionClient] // the call's client, once the handler runs
+	unlink func() bool                   // stops the request's end from cancelling the run
+	answer chan preludeAnswer            // what answers the request, sent once
+	client atomic.Pointer[sessionClient] // the call's client, once the handler runs
 
 	mu    sync.Mutex
 	run   *taskRun // the task, once started
 	ended bool     // the tool returned: there is no task to start
 	sent  bool     // the answer was sent
 }
-
-// atomicPtr is a pointer set once and read under a lock.
-type atomicPtr[T any] struct {
-	mu sync.Mutex
-	p  *T
-}
-
-func (a *atomicPtr[T]) Store(p *T) { a.mu.Lock(); a.p = p; a.mu.Unlock() }
-func (a *atomicPtr[T]) Load() *T   { a.mu.Lock(); defer a.mu.Unlock(); return a.p }
 
 // preludeAnswer answers the request of a call with a prelude.
 type preludeAnswer struct {

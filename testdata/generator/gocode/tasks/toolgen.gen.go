@@ -33,6 +33,7 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	Strict:      true,
 	Task:        runtime.TaskRequired,
+	TaskPrelude: true,
 }, {
 	Name:        "ping",
 	Description: "Answers at once.",

@@ -12,13 +12,13 @@ import (
 var goldenInputSchema = regexp.MustCompile("(?m)^\tName:\\s+\"([^\"]+)\",(?:\n\t[^\n]*)*?\n\tInputSchema:\\s+json.RawMessage\\(`([^`]*)`\\)")
 
 // TestGeneratedSchemasOneEngine: every input schema toolgen writes (the golden
-// generated files' and <tool>.json's, tagged unions included) is read by the toolgen
+// generated files' and the examples' and internal packages' toolgen.gen.go and
+// <tool>.json, tagged unions included) is read by the toolgen
 // engine, the interpreter of the calls a generated decoder makes, never handed to the
 // general engine: so a generated tool and its dynamic twin read one program.
 func TestGeneratedSchemasOneEngine(t *testing.T) {
-	root := filepath.Join("..", "testdata", "generator")
 	n, unions := 0, 0
-	err := filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+	walk := func(path string, info os.FileInfo, err error) error {
 		if err != nil || info.IsDir() {
 			return err
 		}
@@ -56,12 +56,14 @@ func TestGeneratedSchemasOneEngine(t *testing.T) {
 			}
 		}
 		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	}
+	for _, root := range []string{filepath.Join("..", "testdata", "generator"), filepath.Join("..", "examples"), filepath.Join("..", "internal")} {
+		if err := filepath.Walk(root, walk); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if n < 30 || unions == 0 {
-		t.Fatalf("found %d golden input schemas, %d with unions", n, unions)
+		t.Fatalf("found %d generated input schemas, %d with unions", n, unions)
 	}
-	t.Logf("%d golden input schemas (%d with unions), all read by the toolgen engine", n, unions)
+	t.Logf("%d generated input schemas (%d with unions), all read by the toolgen engine", n, unions)
 }

@@ -5,8 +5,9 @@
 # lands on both. BenchmarkCall runs each payload of bench and bench/shapes three ways:
 # path=decode, the bare generated decode; path=call, Toolset.Call (the tool on a
 # goroutine of its own); path=call_inline, Toolset.Call with WithInlineCalls(true).
-# Binaries built from this round's bench also report cpu-ns/op, the process's CPU time
-# per call, which the time other work on the machine takes counts far less than ns/op.
+# Both binaries are built with the after side's bench/*_test.go (OWN_BENCH=1: each
+# side's own), whose BenchmarkCall also reports cpu-ns/op, the process's CPU time per
+# call, which the time other work on the machine takes counts far less than ns/op.
 #
 #   bench/results/2026-12-02/call/run.sh                 # 12 rounds of 1s
 #   COUNT=12 BENCHTIME=1s BASE=9f512a7 HEAD=HEAD OUT=/tmp/call run.sh
@@ -32,11 +33,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
-for side in before after; do
+for side in after before; do
 	rev=$BASE
 	[ "$side" = after ] && rev=$HEAD
 	mkdir -p "$tmp/$side"
 	git -C "$root" archive "$rev" | tar -x -C "$tmp/$side"
+	if [ "$side" = before ] && [ -z "${OWN_BENCH:-}" ]; then
+		# The measurement is the after side's (its BenchmarkCall reports cpu-ns/op);
+		# what it measures, runtime/, is each side's own. OWN_BENCH=1 keeps BASE's.
+		cp "$tmp/after/bench/"*_test.go "$tmp/before/bench/"
+	fi
 	# bench/thousand is generated, not committed: BenchmarkCall does not use it, but
 	# the package's tests import it.
 	(cd "$tmp/$side/bench" && go generate ./thousand >/dev/null && go test -c -o "$tmp/$side.test" .)
@@ -100,9 +106,11 @@ echo "load average (1, 5, 15 min) after: $(load)" >> "$OUT/machine.txt"
 		echo "## $side: each path against the bare decode (ns/op)"
 		go run ./internal/ratios -col path -base decode "$OUT/$side.txt"
 	done
-	echo
-	echo "## after: each path against the bare decode (cpu-ns/op)"
-	go run ./internal/ratios -col path -base decode -unit cpu-ns/op "$OUT/after.txt"
+	for side in before after; do
+		echo
+		echo "## $side: each path against the bare decode (cpu-ns/op)"
+		go run ./internal/ratios -col path -base decode -unit cpu-ns/op "$OUT/$side.txt"
+	done
 	if [ -s "$OUT/instructions.txt" ]; then
 		echo
 		cat "$OUT/instructions.txt"

@@ -762,7 +762,7 @@ func (d *Decoder) NextField() bool {
 		} else {
 			end = jsonread.PlainEnd(b, start)
 		}
-		if end+1 < len(b) && b[end] == '"' && b[end+1] == ':' {
+		if end+2 <= len(b) && binary.LittleEndian.Uint16(b[end:]) == '"'|':'<<8 {
 			top.first = false
 			d.keyStart, d.keyEnd, d.keyEscaped = start, end, false
 			d.pos = end + 2

@@ -246,6 +246,10 @@ func (d *Decoder) failures() int { return len(d.violations) + d.omitted }
 func (d *Decoder) ItemSlot(n, max int) (keep int, spare bool) {
 	c := &d.open[len(d.open)-1]
 	i := d.Index()
+	if !c.prevFailed && c.kept == nil && (max <= 0 || n < max) {
+		c.stored = i // the usual case: the item before was valid, this one is kept
+		return n, false
+	}
 	if n > 0 && c.prevFailed && c.stored == i-1 {
 		if c.kept == nil { // the items kept so far are the first n
 			c.kept = make([]int, n, n+4)
@@ -623,6 +627,22 @@ func (d *Decoder) begin(array bool) bool {
 	if d.broken {
 		return false
 	}
+	// The usual case first: the container right here, not inside a string.
+	if i := d.pos; i < len(d.data) && (d.data[i] == '{' && !array || d.data[i] == '[' && array) &&
+		len(d.open) < d.limits.maxDepth() && d.pendingOuter == nil {
+		d.pos = i + 1
+		d.push(array, nil, 0)
+		if array {
+			s := d.pushSegment()
+			s.isIndex, s.index, s.inData, s.sensitive = true, -1, false, false
+		}
+		return true
+	}
+	return d.beginAny(array)
+}
+
+// beginAny is begin in full.
+func (d *Decoder) beginAny(array bool) bool {
 	open, want := byte('{'), "an object"
 	if array {
 		open, want = '[', "an array"
@@ -711,7 +731,7 @@ func (d *Decoder) NextField() bool {
 		} else {
 			end = jsonread.PlainEnd(b, start)
 		}
-		if end+1 < len(b) && b[end] == '"' && b[end+1] == ':' {
+		if end+2 <= len(b) && binary.LittleEndian.Uint16(b[end:]) == '"'|':'<<8 {
 			top.first = false
 			d.keyStart, d.keyEnd, d.keyEscaped = start, end, false
 			d.pos = end + 2

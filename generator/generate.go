@@ -49,18 +49,26 @@ func GenerateWith(pkg *model.Package, opts Options) ([]File, []Warning, error) {
 	if err := checkText(pkg); err != nil {
 		return nil, nil, fmt.Errorf("generate %s: %w", pkg.Path, err)
 	}
-	schemas, err := buildSchemas(pkg)
+	schemas, err := canonicalSchemas(pkg)
 	if err != nil {
+		return nil, nil, fmt.Errorf("generate schemas for %s: %w", pkg.Path, err)
+	}
+	// Lowering to the dialects and writing toolgen.gen.go read only the canonical
+	// schemas: they run at the same time. Their errors come in the order they did
+	// when one ran after the other.
+	lowered := make(chan error, 1)
+	go func() { lowered <- schemas.lowerAll() }()
+	src, srcErr := goSource(pkg, schemas, opts)
+	if err := <-lowered; err != nil {
 		return nil, nil, fmt.Errorf("generate schemas for %s: %w", pkg.Path, err)
 	}
 	if len(schemas.errors) > 0 {
 		return nil, nil, schemas.errors
 	}
-	files := schemas.files()
-	src, err := goSource(pkg, schemas, opts)
-	if err != nil {
-		return nil, nil, fmt.Errorf("generate Go code for %s: %w", pkg.Path, err)
+	if srcErr != nil {
+		return nil, nil, fmt.Errorf("generate Go code for %s: %w", pkg.Path, srcErr)
 	}
+	files := schemas.files()
 	files = append(files, File{Path: GoFile, Data: src})
 	sortFiles(files)
 	warnings := slices.Concat(pkg.Warnings, schemas.warnings, Lint(pkg))

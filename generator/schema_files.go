@@ -86,7 +86,9 @@ func reservedName(name string) bool {
 
 // buildSchemas builds the canonical input and output schemas of every tool in pkg and
 // renders the files under toolschema/.
-func buildSchemas(pkg *model.Package) (*schemaSet, error) {
+// canonicalSchemas builds and checks the canonical input and output schemas of pkg's
+// tools, and their input examples (set.errors).
+func canonicalSchemas(pkg *model.Package) (*schemaSet, error) {
 	if pkg.SchemaDialect != "" && pkg.SchemaURI() == "" {
 		return nil, fmt.Errorf("unknown schema dialect %q (want %q)", pkg.SchemaDialect, model.SchemaDialect202012)
 	}
@@ -131,6 +133,26 @@ func buildSchemas(pkg *model.Package) (*schemaSet, error) {
 	}
 	slices.SortFunc(set.tools, func(a, b *toolSchema) int { return strings.Compare(a.tool.Name, b.tool.Name) })
 	set.errors.sort()
+	return set, nil
+}
+
+// buildSchemas builds the canonical schemas of pkg's tools (canonicalSchemas), then
+// lowers them to each dialect and renders the schema files (lowerAll).
+func buildSchemas(pkg *model.Package) (*schemaSet, error) {
+	set, err := canonicalSchemas(pkg)
+	if err != nil {
+		return nil, err
+	}
+	if err := set.lowerAll(); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// lowerAll lowers the canonical schemas to each dialect, collecting the warnings, and
+// renders the schema files. It writes only what inputJSON and outputJSON do not read,
+// so that goSource may run at the same time.
+func (set *schemaSet) lowerAll() error {
 	// A tool's warnings are its own (warningSink merges a tool's issues only), so each
 	// tool gets a sink, and the sinks are joined in the tools' order.
 	sinks := make([]warningSink, len(set.tools))
@@ -147,7 +169,7 @@ func buildSchemas(pkg *model.Package) (*schemaSet, error) {
 		files[i] = File{Path: SchemaDir + "/" + ts.tool.Name + ".json", Data: data}
 		return nil
 	}); err != nil {
-		return nil, err
+		return err
 	}
 	var sink warningSink
 	for i := range sinks {
@@ -158,16 +180,16 @@ func buildSchemas(pkg *model.Package) (*schemaSet, error) {
 	for _, d := range dialects() {
 		doc, err := d.render(set)
 		if err != nil {
-			return nil, fmt.Errorf("%s schemas: %w", d.name, err)
+			return fmt.Errorf("%s schemas: %w", d.name, err)
 		}
 		data, err := schematree.EncodeJSON(doc, true)
 		if err != nil {
-			return nil, fmt.Errorf("%s schemas: %w", d.name, err)
+			return fmt.Errorf("%s schemas: %w", d.name, err)
 		}
 		set.rendered = append(set.rendered, File{Path: SchemaDir + "/" + d.name + ".json", Data: data})
 	}
 	sortFiles(set.rendered)
-	return set, nil
+	return nil
 }
 
 // buildTool builds one tool's schemas.

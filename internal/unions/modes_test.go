@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -16,14 +17,14 @@ import (
 
 func measureModes(t testing.TB) difftest.Modes[Measure] {
 	return difftest.Modes[Measure]{
-		Specialised: difftest.Subject[Measure]{Tool: "echo_shape", Decode: func(args []byte) (Measure, []runtime.Violation, bool) {
+		Specialised: difftest.Subject[Measure]{Tool: "echo_shape", Decode: func(args []byte) (Measure, []invalid.Violation, bool) {
 			d := runtime.NewDecoder(args, runtime.Limits{})
 			var v Measure
 			toolgenDecodeMeasure(d, &v)
 			ok := d.Finish()
 			return v, d.Violations(), ok
 		}},
-		Table: difftest.Subject[Measure]{Tool: "echo_shape", Decode: func(args []byte) (Measure, []runtime.Violation, bool) {
+		Table: difftest.Subject[Measure]{Tool: "echo_shape", Decode: func(args []byte) (Measure, []invalid.Violation, bool) {
 			i, ok := toolgenTwinIndex["echo_shape"]
 			if !ok {
 				t.Fatal("toolgen_table_test.go has no table for echo_shape")

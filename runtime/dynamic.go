@@ -406,6 +406,12 @@ func (st *interp) value(n *node) {
 	case kindDuration:
 		st.key = "d0"
 		if x, ok := d.Duration(); ok {
+			if n.hasEnum {
+				if _, in := n.enumDur[x]; !in {
+					d.Fail(n.enumCode, n.enumMsg)
+					return
+				}
+			}
 			if st.wantKey {
 				st.key = "d" + strconv.FormatInt(int64(x), 10)
 			}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	prog "github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/runtime/internal/argcheck"
@@ -83,6 +84,9 @@ type node struct {
 	enumUint  map[uint64]struct{}
 	enumNum   map[string]struct{} // the numbers' appendDecimalKey
 	enumBool  [2]bool             // false, true allowed
+	// enumDur: the durations of a Go duration's enum, compared as durations, as a
+	// generated decoder compares a time.Duration with its constants.
+	enumDur map[time.Duration]struct{}
 
 	// Integers: the inclusive range the Decoder checks, then the other keywords.
 	lo, hi   int64
@@ -1202,7 +1206,7 @@ func (c *compiler) enumConst(n *node, s *jv, typ string) {
 	} else {
 		return
 	}
-	if n.kind == kindBytes || n.kind == kindDateTime || n.kind == kindDuration || n.kind == kindObject || n.kind == kindArray {
+	if n.kind == kindBytes || n.kind == kindDateTime || n.kind == kindObject || n.kind == kindArray {
 		c.fail(s, kw, kw, "is read only for strings, numbers and booleans")
 		return
 	}
@@ -1216,6 +1220,8 @@ func (c *compiler) enumConst(n *node, s *jv, typ string) {
 		n.enumUint = make(map[uint64]struct{}, len(vals))
 	case kindNumber:
 		n.enumNum = make(map[string]struct{}, len(vals))
+	case kindDuration:
+		n.enumDur = make(map[time.Duration]struct{}, len(vals))
 	}
 	texts := make([]string, len(vals))
 	for i, v := range vals {
@@ -1232,6 +1238,13 @@ func (c *compiler) enumConst(n *node, s *jv, typ string) {
 				return
 			}
 			n.enumStr[v.str] = v.str
+		case kindDuration:
+			x, err := time.ParseDuration(v.str)
+			if v.kind != 's' || err != nil {
+				bad()
+				return
+			}
+			n.enumDur[x] = struct{}{}
 		case kindInteger, kindUnsigned:
 			// Any integral number, as the value read is (2.0 is 2); one past the Go
 			// range is never read, and is left out.

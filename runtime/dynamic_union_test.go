@@ -68,3 +68,21 @@ func TestNewToolGeneralOneOf(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneralOneOfSameConst: a property every branch holds to one same const tells
+// the branches not apart, so the message does not call it the discriminator (listing
+// "same" twice); the property whose consts differ is the one named.
+func TestGeneralOneOfSameConst(t *testing.T) {
+	branch := func(tag string) string {
+		return `{"type":"object","properties":{"v":{"type":"string","const":"same"},"kind":{"type":"string","const":"` + tag + `"},"n":{"type":"integer"}},"required":["v","kind"]}`
+	}
+	ts := mustTool(t, "t", `{"type":"object","properties":{"u":{"oneOf":[`+branch("a")+`,`+branch("b")+`]}}}`)
+	for _, tc := range []struct{ args, want string }{
+		{`{"u":{"v":"same"}}`, `invalid arguments for t: /u/kind: missing required property: the discriminator of oneOf, one of "a", "b"`},
+		{`{"u":{"v":"same","kind":"c"}}`, `invalid arguments for t: /u/kind: must be one of "a", "b" (the discriminator of oneOf) (got "c")`},
+	} {
+		if r := ts.Call(context.Background(), "t", []byte(tc.args)); r.Text() != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.args, r.Text(), tc.want)
+		}
+	}
+}

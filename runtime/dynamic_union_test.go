@@ -2,8 +2,12 @@ package runtime_test
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/toolgen/toolgen/runtime"
 )
 
 // unionSchema is the canonical schema of a tagged union, as toolgen writes it for a
@@ -83,6 +87,38 @@ func TestGeneralOneOfSameConst(t *testing.T) {
 	} {
 		if r := ts.Call(context.Background(), "t", []byte(tc.args)); r.Text() != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.args, r.Text(), tc.want)
+		}
+	}
+}
+
+// TestNewToolSensitiveTag: a union whose discriminator a variant marks sensitive (in
+// its schema or through Tool.Sensitive) does not echo the value that names no variant,
+// as no sensitive value is echoed.
+func TestNewToolSensitiveTag(t *testing.T) {
+	branch := func(tag, mark string) string {
+		return `{"type":"object","properties":{"kind":{"type":"string","const":"` + tag + `"` + mark + `}},"required":["kind"],"additionalProperties":false}`
+	}
+	marked := `{"type":"object","properties":{"u":{"oneOf":[` + branch("a", `,"x-toolgen-sensitive":true`) + `,` + branch("b", "") + `]}}}`
+	plain := `{"type":"object","properties":{"u":{"oneOf":[` + branch("a", "") + `,` + branch("b", "") + `]}}}`
+	for _, tc := range []struct {
+		name, schema string
+		sensitive    []string
+		want         string
+	}{
+		{"schema", marked, nil, `invalid arguments for t: /u/kind: must be one of "a", "b"`},
+		{"Tool.Sensitive", plain, []string{"/u/kind"}, `invalid arguments for t: /u/kind: must be one of "a", "b"`},
+		{"not sensitive", plain, nil, `invalid arguments for t: /u/kind: must be one of "a", "b" (got "secret")`},
+	} {
+		ts, err := runtime.NewTool(runtime.Tool{Name: "t", InputSchema: json.RawMessage(tc.schema), Sensitive: tc.sensitive}, echo)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		r := ts.Call(context.Background(), "t", []byte(`{"u":{"kind":"secret"}}`))
+		if r.Text() != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, r.Text(), tc.want)
+		}
+		if strings.Contains(tc.want, "secret") != strings.Contains(r.Err.Error(), "secret") {
+			t.Errorf("%s: the error: %v", tc.name, r.Err)
 		}
 	}
 }

@@ -41,6 +41,9 @@ const (
 type unionWords struct {
 	index    map[string]int // each value's index
 	messages [tagMessages]string
+	// hidden says the tag is sensitive in a variant (a dynamic tool's schema may mark
+	// it): a violation does not show its value.
+	hidden bool
 }
 
 // newUnionWords returns the words of the union of values.
@@ -155,7 +158,7 @@ func (d *Decoder) failTag(tag string, code invalid.Code, kind int, values []stri
 	if d.failing() {
 		return
 	}
-	if d.sensitive() {
+	if d.sensitive() || w != nil && w.hidden {
 		got = ""
 	}
 	message := ""

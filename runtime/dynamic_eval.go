@@ -737,10 +737,10 @@ func (st *feval) applicators(a *fapp, v *fval, sub bool, ev *evaluated) {
 		st.apply(m, v, sub, ev)
 	}
 	if len(a.anyOf) > 0 {
-		st.anyOf(a.anyOf, v, sub, ev, false)
+		st.anyOf(a.anyOf, &a.anyDisc, v, sub, ev, false)
 	}
 	if len(a.oneOf) > 0 {
-		st.anyOf(a.oneOf, v, sub, ev, true)
+		st.anyOf(a.oneOf, &a.oneDisc, v, sub, ev, true)
 	}
 	if a.not != nil {
 		m := st.mark()
@@ -1155,7 +1155,7 @@ func (st *feval) firstReason(n *fnode, v *fval) string {
 
 // anyOf applies the branches of an anyOf (or, with one, a oneOf) to v. When none
 // passes, it reports the branch that came closest and that branch's violations.
-func (st *feval) anyOf(branches []*fnode, v *fval, sub bool, ev *evaluated, one bool) {
+func (st *feval) anyOf(branches []*fnode, disc *fdisc, v *fval, sub bool, ev *evaluated, one bool) {
 	start := st.mark()
 	var passed []int
 	tries := make([]try, len(branches))
@@ -1205,7 +1205,7 @@ func (st *feval) anyOf(branches []*fnode, v *fval, sub bool, ev *evaluated, one 
 		return
 	}
 	// A discriminator that is missing, or names no branch: the values it may take.
-	if name, vals, consts := discriminator(branches); name != "" && v.kind == 'o' {
+	if name, vals, consts := disc.get(branches); name != "" && v.kind == 'o' {
 		m, ok := v.get(name)
 		if !ok || m.drop {
 			st.failAt(name, invalid.Required, "missing required property: the discriminator of "+kw+", one of "+cutList(vals))

@@ -320,6 +320,19 @@ func compileTool(def *Tool) (*program, error) {
 		}
 	}
 	def.Sensitive = sens
+	// A discriminator marked sensitive in a variant: BeginUnion does not show its
+	// value when it names no variant.
+	for _, n := range c.all {
+		if n.kind != kindUnion {
+			continue
+		}
+		for _, v := range n.variants {
+			v = resolve(v)
+			if i, ok := v.index[n.tag]; ok && (v.props[i].sensitive || v.props[i].node.sensitive) {
+				n.words.hidden = true
+			}
+		}
+	}
 	return &program{root: root, seed: maphash.MakeSeed()}, nil
 }
 

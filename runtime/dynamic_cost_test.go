@@ -230,6 +230,10 @@ var hostileCalls = []hostileCall{
 		func(n int) []byte { return difftest.Fill(`{"u":[`, `{"x":%d}`, `]}`, n) }},
 	{"union of 5,000, tag a number", `{"type":"object","properties":{"u":{"type":"array","items":{"oneOf":[` + bigUnion + `]}}}}`,
 		func(n int) []byte { return difftest.Fill(`{"u":[`, `{"k":%d}`, `]}`, n) }},
+	// Items that each hold an object before their tag, so that each look-ahead is
+	// remembered: a lookup asks only the latest (7.9 s for 680 KB when it asked all).
+	{"union items holding objects", `{"type":"object","properties":{"u":{"type":"array","items":{"oneOf":[` + bigUnion + `]}}}}`,
+		func(n int) []byte { return difftest.Fill(`{"u":[`, `{"x":{"%d":{}},"k":"value-4999"}`, `]}`, n) }},
 	{"enum of 10,000", `{"type":"object","properties":{"e":{"type":"array","items":{"type":"string","enum":[` + bigEnum + `]}}}}`,
 		func(n int) []byte { return difftest.Fill(`{"e":[`, `"value-9999"`, `]}`, n) }},
 	{"enum of 10,000 missed", `{"type":"object","properties":{"e":{"type":"array","items":{"type":"string","enum":[` + bigEnum + `]}}}}`,

@@ -737,10 +737,10 @@ func (st *feval) applicators(a *fapp, v *fval, sub bool, ev *evaluated) {
 		st.apply(m, v, sub, ev)
 	}
 	if len(a.anyOf) > 0 {
-		st.anyOf(a.anyOf, v, sub, ev, false)
+		st.anyOf(a.anyOf, &a.anyDisc, v, sub, ev, false)
 	}
 	if len(a.oneOf) > 0 {
-		st.anyOf(a.oneOf, v, sub, ev, true)
+		st.anyOf(a.oneOf, &a.oneDisc, v, sub, ev, true)
 	}
 	if a.not != nil {
 		m := st.mark()
@@ -1155,7 +1155,7 @@ func (st *feval) firstReason(n *fnode, v *fval) string {
 
 // anyOf applies the branches of an anyOf (or, with one, a oneOf) to v. When none
 // passes, it reports the branch that came closest and that branch's violations.
-func (st *feval) anyOf(branches []*fnode, v *fval, sub bool, ev *evaluated, one bool) {
+func (st *feval) anyOf(branches []*fnode, disc *fdisc, v *fval, sub bool, ev *evaluated, one bool) {
 	start := st.mark()
 	var passed []int
 	tries := make([]try, len(branches))
@@ -1205,13 +1205,13 @@ func (st *feval) anyOf(branches []*fnode, v *fval, sub bool, ev *evaluated, one 
 		return
 	}
 	// A discriminator that is missing, or names no branch: the values it may take.
-	if name, vals := discriminator(branches); name != "" && v.kind == 'o' {
+	if name, vals, consts := disc.get(branches); name != "" && v.kind == 'o' {
 		m, ok := v.get(name)
 		if !ok || m.drop {
 			st.failAt(name, invalid.Required, "missing required property: the discriminator of "+kw+", one of "+cutList(vals))
 			return
 		}
-		if !slices.ContainsFunc(tries, func(t try) bool { return t.tagged }) {
+		if m.kind != 's' || !consts[m.s] {
 			st.path = append(st.path, fseg{name: name, index: -1})
 			st.fail(m, invalid.Enum, oneOfMessage(vals)+" (the discriminator of "+kw+")")
 			st.path = st.path[:len(st.path)-1]
@@ -1291,20 +1291,22 @@ func closer(a, b try) bool {
 	return a.depth > b.depth
 }
 
-// discriminator returns the property that every branch holds to a string const, as
-// pydantic, zod and toolgen's unions write a discriminator, and the JSON texts of
-// those consts; "" when there is none.
-func discriminator(branches []*fnode) (string, []string) {
+// discriminator returns the property that every branch holds to a const, each
+// branch's its own (as pydantic, zod and toolgen's unions write a discriminator), and
+// the JSON texts of those consts; "" when there is none. A property two branches hold
+// to the same const tells them not apart: it is not one.
+func discriminator(branches []*fnode) (string, []string, map[string]bool) {
 	first := objectOf(branches[0])
 	if first == nil {
-		return "", nil
+		return "", nil, nil
 	}
 	for _, p := range first.props {
 		vals := make([]string, 0, len(branches))
+		var seen map[string]bool
 		for _, b := range branches {
 			o := objectOf(b)
 			if o == nil {
-				return "", nil
+				return "", nil, nil
 			}
 			i := o.prop(p.name)
 			if i < 0 {
@@ -1317,13 +1319,21 @@ func discriminator(branches []*fnode) (string, []string) {
 				vals = nil
 				break
 			}
+			if seen == nil {
+				seen = make(map[string]bool, len(branches))
+			}
+			if seen[one.str] {
+				vals = nil
+				break
+			}
+			seen[one.str] = true
 			vals = append(vals, string(one.compact()))
 		}
 		if vals != nil {
-			return p.name, vals
+			return p.name, vals, seen
 		}
 	}
-	return "", nil
+	return "", nil, nil
 }
 
 // objectOf returns the object keywords of a branch, through its references.

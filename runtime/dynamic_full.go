@@ -146,6 +146,23 @@ type fapp struct {
 	allOf, anyOf, oneOf []*fnode
 	not                 *fnode
 	ifs, then, els      *fnode
+	// The discriminators of anyOf and oneOf, found once, when a value first matches
+	// none of the branches (see discriminator).
+	anyDisc, oneDisc fdisc
+}
+
+// fdisc is the discriminator of a list of branches, found once.
+type fdisc struct {
+	once   sync.Once
+	name   string
+	vals   []string        // the JSON texts of the consts, in the branches' order
+	consts map[string]bool // the consts
+}
+
+// get returns the discriminator of branches (see discriminator), found on first use.
+func (d *fdisc) get(branches []*fnode) (string, []string, map[string]bool) {
+	d.once.Do(func() { d.name, d.vals, d.consts = discriminator(branches) })
+	return d.name, d.vals, d.consts
 }
 
 // single returns the one string value n allows by const or a one-value enum (a

@@ -41,6 +41,9 @@ const (
 type unionWords struct {
 	index    map[string]int // each value's index
 	messages [tagMessages]string
+	// hidden says the tag is sensitive in a variant (a dynamic tool's schema may mark
+	// it): a violation does not show its value.
+	hidden bool
 }
 
 // newUnionWords returns the words of the union of values.
@@ -155,7 +158,7 @@ func (d *Decoder) failTag(tag string, code invalid.Code, kind int, values []stri
 	if d.failing() {
 		return
 	}
-	if d.sensitive() {
+	if d.sensitive() || w != nil && w.hidden {
 		got = ""
 	}
 	message := ""
@@ -354,16 +357,38 @@ type tagScan struct {
 
 // unionCache holds the look-aheads of one call's arguments, so that a union nested in a
 // part of the text already looked ahead at is not read again.
+//
+// A decoder reads each text forward, so the objects it begins unions at come in the
+// order they start in: of the look-aheads for one tag in one text, which do not overlap
+// (an object one covers is not looked ahead at again), only the latest can cover the
+// next object. lookup asks only that one, found through latest, so that a call with
+// thousands of look-aheads (a list of unions whose items hold objects) costs no more a
+// union than one with a few. Were an object met out of order, it would be looked ahead
+// at again: slower, never wrong.
 type unionCache struct {
 	scans []tagScan
-	stack []scanFrame
-	// looked counts the bytes looked ahead at, which the tests bound.
-	looked int
+	// latest indexes the latest look-ahead of each text and tag in scans, once there
+	// are two or more.
+	latest map[scanKey]int
+	stack  []scanFrame
+	// looked counts the bytes looked ahead at, and probed the look-aheads lookup
+	// asked, which the tests bound.
+	looked, probed int
 }
+
+// scanKey names the look-aheads of one tag in one text.
+type scanKey struct {
+	base *byte
+	tag  string
+}
+
+// maxKeptLatest is the most entries a reset keeps unionCache.latest's memory for: a
+// larger map is dropped, so that the calls after a large one do not clear it whole.
+const maxKeptLatest = 64
 
 // reset forgets the look-aheads, keeping the memory.
 func (c *unionCache) reset() {
-	c.looked = 0
+	c.looked, c.probed = 0, 0
 	if c.scans == nil {
 		return
 	}
@@ -371,6 +396,13 @@ func (c *unionCache) reset() {
 		c.scans[i].base = nil // the text of a call that ended
 	}
 	c.scans = c.scans[:0]
+	if c.latest != nil {
+		if len(c.latest) > maxKeptLatest {
+			c.latest = nil
+		} else {
+			clear(c.latest)
+		}
+	}
 }
 
 // spare returns an empty list of marks, reusing one a reset left behind.
@@ -387,22 +419,48 @@ func (c *unionCache) spare() []tagMark {
 func (c *unionCache) add(data []byte, s tagScan) {
 	s.base = unsafe.SliceData(data)
 	slices.SortFunc(s.marks, func(a, b tagMark) int { return a.obj - b.obj })
+	if n := len(c.scans); n > 0 {
+		if c.latest == nil {
+			c.latest = make(map[scanKey]int)
+		}
+		if len(c.latest) == 0 {
+			// The first look-ahead, which lookup found without the map.
+			first := &c.scans[0]
+			c.latest[scanKey{first.base, first.tag}] = 0
+		}
+		c.latest[scanKey{s.base, s.tag}] = n
+	}
 	c.scans = append(c.scans, s)
 }
 
 // lookup returns where the value of tag starts in the object of data whose first
 // member may start at obj, -1 when it has none, and ok false when no look-ahead saw it.
+// Only the latest look-ahead of tag in data is asked (see unionCache).
 func (c *unionCache) lookup(data []byte, obj int, tag string) (val int, ok bool) {
-	base := unsafe.SliceData(data)
-	for i := range c.scans {
-		s := &c.scans[i]
-		if s.base != base || s.tag != tag || obj < s.from || obj >= s.to {
-			continue
-		}
-		if k, found := slices.BinarySearchFunc(s.marks, obj, func(m tagMark, obj int) int { return m.obj - obj }); found {
-			return s.marks[k].val, true
-		}
-		return -1, true
+	n := len(c.scans)
+	if n == 0 {
+		return 0, false
 	}
-	return 0, false
+	base := unsafe.SliceData(data)
+	i := n - 1
+	if s := &c.scans[i]; s.base != base || s.tag != tag {
+		// Not the latest look-ahead of all: the latest of this text and tag.
+		if n == 1 {
+			return 0, false
+		}
+		j, has := c.latest[scanKey{base, tag}]
+		if !has {
+			return 0, false
+		}
+		i = j
+	}
+	s := &c.scans[i]
+	c.probed++
+	if obj < s.from || obj >= s.to {
+		return 0, false
+	}
+	if k, found := slices.BinarySearchFunc(s.marks, obj, func(m tagMark, obj int) int { return m.obj - obj }); found {
+		return s.marks[k].val, true
+	}
+	return -1, true
 }

@@ -825,8 +825,8 @@ func (n *normalizer) rounded(s *Schema, v any) string {
 // UsesGeneral reports whether NewTool reads the schema with its general engine: some
 // schema of it is one the toolgen engine does not read (a keyword beside no type, as
 // {"minLength": 0, "maxLength": 0}; null in the enum of a type without null; list
-// keywords beside a reference to a schema they do not apply to), so that the general
-// engine reads it all, numbers compared exactly, with no Go range.
+// keywords beside a reference to a schema they do not apply to), referenced or not,
+// so that the general engine reads it all, numbers compared exactly, with no Go range.
 func UsesGeneral(root *Schema, defs []*Schema) bool {
 	seen := map[*Schema]bool{}
 	var walk func(s *Schema) bool
@@ -843,7 +843,7 @@ func UsesGeneral(root *Schema, defs []*Schema) bool {
 			if items && t.Type != "array" || props && t.Type != "object" {
 				return true
 			}
-			return walk(t) // a definition no reference names is not read
+			return walk(t)
 		}
 		if s.Type == "" && (s.MinLength >= 0 || s.MaxLength >= 0 || s.Pattern != "" || s.Format != "" || len(s.Bounds) > 0 || s.Enum != nil || s.Const != "") {
 			return true
@@ -863,5 +863,16 @@ func UsesGeneral(root *Schema, defs []*Schema) bool {
 		}
 		return walk(s.Additional) || walk(s.Items)
 	}
-	return walk(root)
+	if walk(root) {
+		return true
+	}
+	// A definition no reference names is still a schema of the document, which
+	// NewTool reads whole with one engine (found by FuzzDifferential: an unreferenced
+	// {"minLength":0,"maxLength":0} took an integer past the Go range).
+	for _, d := range defs {
+		if walk(d) {
+			return true
+		}
+	}
+	return false
 }

@@ -15,8 +15,8 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/model"
+	"github.com/toolgen/toolgen/runtime/invalid/message"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
@@ -1190,7 +1190,7 @@ func (g *goGen) enumLiteral(r resolved, v string) jen.Code {
 
 // oneOfMessage is the message of a value that is none of vals (JSON texts): the
 // program's, which a dynamic tool reports too.
-func oneOfMessage(vals []string) string { return program.OneOf(vals) }
+func oneOfMessage(vals []string) string { return message.OneOf(vals) }
 
 // hasStringKeywords reports keywords that a text value is checked against as a string.
 func hasStringKeywords(c *model.Constraints) bool {
@@ -1240,7 +1240,7 @@ func (g *goGen) stringChecks(c *model.Constraints, s string) []jen.Code {
 		if m, ok := g.matcher(c.Pattern); ok {
 			// The same violation as toolimpl.Match reports.
 			body = append(body, jen.If(jen.Op("!").Id(m).Call(jen.Id(s))).Block(
-				jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, "Pattern"), jen.Lit(program.Pattern(c.Pattern))),
+				jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, "Pattern"), jen.Lit(message.Pattern(c.Pattern))),
 			))
 		} else {
 			body = append(body, jen.Qual(implPkg, "Match").Call(jen.Id("d"), jen.Id(s), jen.Id(g.pattern(c.Pattern))))
@@ -1485,7 +1485,7 @@ func (g *goGen) integerChecks(c *model.Constraints, n string, signed bool) []jen
 // failBound is the violation of the bound of a keyword: the program's message, which
 // a dynamic tool reports too.
 func failBound(code, keyword, bound string) jen.Code {
-	return jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, code), jen.Lit(program.Bound(keyword, bound)))
+	return jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, code), jen.Lit(message.Bound(keyword, bound)))
 }
 
 // outside tells where the integer constant v (JSON text) lies against the range of

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	prog "github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"github.com/toolgen/toolgen/runtime/invalid"
+	prog "github.com/toolgen/toolgen/runtime/invalid/message"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 	"github.com/toolgen/toolgen/runtime/safetext"
 )

@@ -16,10 +16,10 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	prog "github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"github.com/toolgen/toolgen/runtime/internal/lists"
 	"github.com/toolgen/toolgen/runtime/invalid"
+	prog "github.com/toolgen/toolgen/runtime/invalid/message"
 )
 
 // NewTool returns a Toolset holding one tool built at run time: def describes it, and

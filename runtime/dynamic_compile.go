@@ -15,9 +15,9 @@ import (
 	"strings"
 	"time"
 
-	prog "github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"github.com/toolgen/toolgen/runtime/invalid"
+	prog "github.com/toolgen/toolgen/runtime/invalid/message"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 

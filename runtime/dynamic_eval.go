@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	prog "github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/runtime/invalid"
+	prog "github.com/toolgen/toolgen/runtime/invalid/message"
 	"github.com/toolgen/toolgen/runtime/safetext"
 
 	"github.com/toolgen/toolgen/runtime/jsonread"

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	prog "github.com/toolgen/toolgen/internal/program"
 	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"github.com/toolgen/toolgen/runtime/invalid"
+	prog "github.com/toolgen/toolgen/runtime/invalid/message"
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 

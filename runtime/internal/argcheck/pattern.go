@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 
-	prog "github.com/toolgen/toolgen/internal/program"
+	prog "github.com/toolgen/toolgen/runtime/invalid/message"
 )
 
 // MaxPatternSize is the largest program a schema's pattern may compile to, in
@@ -20,7 +20,7 @@ import (
 const MaxPatternSize = 256
 
 // PatternMessage returns the violation message of a value that does not match the
-// pattern src, for generated and dynamic tools alike (internal/program's, which the
+// pattern src, for generated and dynamic tools alike (runtime/invalid/message's, which the
 // generator writes into generated code): the pattern written whole, on
 // one line, its characters that are not printable (a newline, a terminal escape) as
 // their Go escapes, so that a schema's pattern cannot put a line of its own, or a

@@ -1,4 +1,4 @@
-// Package program is what the generator and the runtime share of a tool's schema
+// Package message is what the generator and the runtime share of a tool's schema
 // program: the words of the violations that generated decoders and dynamic tools
 // (runtime.NewTool's interpreter) both report, written once, so that the two say the
 // same thing in the same words for the same schema.
@@ -8,7 +8,7 @@
 // Decoder build them when a value fails. The package imports only the standard
 // library and runtime/safetext: the runtime, which every program using generated tools
 // links, imports it.
-package program
+package message
 
 import (
 	"strconv"

@@ -17,8 +17,8 @@ func FuzzRead(f *testing.F) {
 		f.Add(uint8(i), []byte(body))
 	}
 	f.Fuzz(func(t *testing.T, which uint8, body []byte) {
-		for k := range Formats {
-			format := Formats[(int(which)+k)%len(Formats)]
+		for k := range Formats() {
+			format := Formats()[(int(which)+k)%len(Formats())]
 			req, err := Read(format, body)
 			if err != nil {
 				if !errors.Is(err, ErrRejected) && !errors.Is(err, ErrUnsupported) {

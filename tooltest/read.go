@@ -30,8 +30,9 @@ const (
 	GenerateContent Format = "gemini"
 )
 
-// Formats lists the wire formats.
-var Formats = []Format{Chat, Responses, Messages, GenerateContent}
+// Formats returns the wire formats, in the order of their constants: a new slice each
+// time, so that no caller's change is seen by another.
+func Formats() []Format { return []Format{Chat, Responses, Messages, GenerateContent} }
 
 // Choice is a request's tool choice, as runtime.Choice names it.
 type Choice string

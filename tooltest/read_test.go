@@ -44,7 +44,7 @@ var valid = map[Format]string{
 }
 
 func TestReadValid(t *testing.T) {
-	for _, f := range Formats {
+	for _, f := range Formats() {
 		req, err := Read(f, []byte(valid[f]))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)

@@ -16,6 +16,11 @@ import (
 // insist on it.
 const APIKey = "test-key"
 
+// MaxRequestBytes is the largest request body NewServer and NewRoundServer read, as
+// the real APIs bound theirs (Anthropic's Messages API refuses more than 32 MB): a
+// longer body is rejected, not read into memory whole.
+const MaxRequestBytes = 32 << 20
+
 // Round is one request a fake API served by NewRoundServer expects, in order, and its
 // answer.
 type Round struct {
@@ -150,9 +155,12 @@ func NewRoundServer(t testing.TB, rounds ...Round) *httptest.Server {
 // body Read finds valid. For Gemini it sets the request's Model and Stream from the
 // path.
 func readHTTP(r *http.Request, path string) (*Request, error) {
-	body, err := io.ReadAll(r.Body)
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading the body: %w", err)
+	}
+	if len(body) > MaxRequestBytes {
+		return nil, rejectf("the request body is more than %d bytes (MaxRequestBytes)", MaxRequestBytes)
 	}
 	if path == "" {
 		path = r.URL.RequestURI()

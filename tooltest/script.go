@@ -106,8 +106,8 @@ func Send(f Format, s *Script) (runtime.SendFunc, error) {
 func (f Format) wire() (format, error) {
 	w, ok := formats[f]
 	if !ok {
-		names := make([]string, len(Formats))
-		for i, f := range Formats {
+		names := make([]string, len(Formats()))
+		for i, f := range Formats() {
 			names[i] = string(f)
 		}
 		return format{}, fmt.Errorf("tooltest: unknown wire format %q (want one of %s)", f, strings.Join(names, ", "))

@@ -53,7 +53,7 @@ func loop(t *testing.T, provider Format, s *Script) (*runtime.Loop, []byte) {
 }
 
 func TestConversation(t *testing.T) {
-	for _, provider := range Formats {
+	for _, provider := range Formats() {
 		t.Run(string(provider), func(t *testing.T) {
 			l, req := loop(t, provider, script())
 			var rounds []runtime.Round
@@ -86,7 +86,7 @@ func TestConversation(t *testing.T) {
 // TestChoiceNone: after MaxRounds the Loop asks for an answer with tool choice none,
 // and the model answers although its script has another turn.
 func TestChoiceNone(t *testing.T) {
-	for _, provider := range Formats {
+	for _, provider := range Formats() {
 		t.Run(string(provider), func(t *testing.T) {
 			l, req := loop(t, provider, script())
 			l.MaxRounds = 1
@@ -263,7 +263,7 @@ func TestRejects(t *testing.T) {
 
 // TestResponseShapes: the bodies read as the providers' own, by the adapters.
 func TestResponseShapes(t *testing.T) {
-	for _, provider := range Formats {
+	for _, provider := range Formats() {
 		t.Run(string(provider), func(t *testing.T) {
 			l, req := loop(t, provider, script())
 			req, err := l.Provider.Prepare(req, l.Tools, runtime.ChoiceAuto)

@@ -54,7 +54,7 @@ func post(ctx context.Context, srv *httptest.Server, f Format, stream bool, body
 // format, whole and streamed: the Loop posts each request to NewServer's API as the
 // format's clients do, and gets the answer Send gives.
 func TestNewServer(t *testing.T) {
-	for _, f := range Formats {
+	for _, f := range Formats() {
 		for _, stream := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/stream=%v", f, stream), func(t *testing.T) {
 				srv := NewServer(t, script())

@@ -15,7 +15,7 @@ import (
 // by part), the calls run once each stream is complete, and the final answer is the
 // one Send gives.
 func TestStreamConversation(t *testing.T) {
-	for _, provider := range Formats {
+	for _, provider := range Formats() {
 		t.Run(string(provider), func(t *testing.T) {
 			p, err := provider.Provider()
 			if err != nil {

@@ -28,7 +28,7 @@ func TestCheckTools(t *testing.T) {
 		GenerateContent: `{"contents":[{"parts":[{"text":"hi"}]}],"tools":` + gemini + `}`,
 	}
 	tools := map[Format]string{Chat: chat, Responses: responses, Messages: messages, GenerateContent: gemini}
-	for _, f := range Formats {
+	for _, f := range Formats() {
 		req, err := Read(f, []byte(bodies[f]))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)

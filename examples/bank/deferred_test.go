@@ -22,7 +22,7 @@ func TestDeferredApproval(t *testing.T) {
 	no := func(context.Context, runtime.ApprovalRequest) runtime.Decision {
 		return runtime.Deny("the user declined")
 	}
-	for _, provider := range tooltest.Formats {
+	for _, provider := range tooltest.Formats() {
 		for _, tc := range []struct {
 			name    string
 			approve runtime.Approver

@@ -18,7 +18,7 @@ import (
 // the denial (the scripted model rejects any request that leaves a call id unanswered,
 // as the APIs do), the read-only call runs, and the account stays open.
 func TestDeniedThroughEveryProvider(t *testing.T) {
-	for _, provider := range tooltest.Formats {
+	for _, provider := range tooltest.Formats() {
 		t.Run(string(provider), func(t *testing.T) {
 			svc := banking.NewService(map[string][]banking.Transaction{"ada": {{ID: "t1", Time: time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC), Description: "Bakery", AmountCents: -450}}})
 			var mu sync.Mutex

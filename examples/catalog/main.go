@@ -206,8 +206,8 @@ func Script(provider string) *tooltest.Script {
 
 // formatNames lists the wire formats -provider takes.
 func formatNames() string {
-	names := make([]string, len(tooltest.Formats))
-	for i, f := range tooltest.Formats {
+	names := make([]string, len(tooltest.Formats()))
+	for i, f := range tooltest.Formats() {
 		names[i] = string(f)
 	}
 	return strings.Join(names, ", ")

@@ -21,7 +21,7 @@ func TestConverse(t *testing.T) {
 		"anthropic":        "request offers: tool_search_tool_bm25 cancel_order* change_shipping_address* get_customer* get_order list_orders* list_refunds* refund_order* search_products track_shipment* update_stock*\n",
 		"openai-responses": "request offers: tool_search get_order search_products customers.get_customer* orders.cancel_order* orders.list_orders* products.update_stock* refunds.list_refunds* refunds.refund_order* shipping.change_shipping_address* shipping.track_shipment*\n",
 	}
-	for _, f := range tooltest.Formats {
+	for _, f := range tooltest.Formats() {
 		provider := string(f)
 		t.Run(provider, func(t *testing.T) {
 			send, err := tooltest.Send(tooltest.Format(provider), Script(provider))

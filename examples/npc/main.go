@@ -59,7 +59,7 @@ func run(ctx context.Context, w io.Writer, stream bool) error {
 		fmt.Fprintf(w, "  %-15s %s\n", t.Name, kind)
 	}
 	fmt.Fprintf(w, "\nThe world: %s\n", describe(keep.State()))
-	for _, provider := range tooltest.Formats {
+	for _, provider := range tooltest.Formats() {
 		fmt.Fprintf(w, "\n=== %s ===\n\n", provider)
 		before := keep.State()
 		if stream {

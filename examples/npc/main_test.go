@@ -35,7 +35,7 @@ func recording(s *seen) *tooltest.Script {
 }
 
 func TestConverse(t *testing.T) {
-	for _, provider := range tooltest.Formats {
+	for _, provider := range tooltest.Formats() {
 		t.Run(string(provider), func(t *testing.T) {
 			var s seen
 			send, err := tooltest.Send(provider, recording(&s))
@@ -125,7 +125,7 @@ func TestRun(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	text := out.String()
-	for _, provider := range tooltest.Formats {
+	for _, provider := range tooltest.Formats() {
 		if !strings.Contains(text, "=== "+string(provider)+" ===") {
 			t.Errorf("no conversation with %s", provider)
 		}
@@ -175,8 +175,8 @@ func TestRunStream(t *testing.T) {
 		t.Fatalf("%v\n%s", err, streamed.String())
 	}
 	text := streamed.String()
-	if n := strings.Count(text, "assistant (streamed): Let me look at them first.\nround 1: 2 call(s) in one turn"); n != len(tooltest.Formats) {
-		t.Errorf("%d conversations streamed their first turn, want %d:\n%s", n, len(tooltest.Formats), text)
+	if n := strings.Count(text, "assistant (streamed): Let me look at them first.\nround 1: 2 call(s) in one turn"); n != len(tooltest.Formats()) {
+		t.Errorf("%d conversations streamed their first turn, want %d:\n%s", n, len(tooltest.Formats()), text)
 	}
 	worlds := func(s string) []string {
 		var out []string
@@ -187,7 +187,7 @@ func TestRunStream(t *testing.T) {
 		}
 		return out
 	}
-	if w, s := worlds(whole.String()), worlds(text); !slices.Equal(w, s) || len(w) != len(tooltest.Formats)+1 {
+	if w, s := worlds(whole.String()), worlds(text); !slices.Equal(w, s) || len(w) != len(tooltest.Formats())+1 {
 		t.Errorf("the world streamed:\n%q\nwhole:\n%q", s, w)
 	}
 }
@@ -195,7 +195,7 @@ func TestRunStream(t *testing.T) {
 // TestConverseStream: the streamed conversation answers as the whole one does, for
 // every provider.
 func TestConverseStream(t *testing.T) {
-	for _, provider := range tooltest.Formats {
+	for _, provider := range tooltest.Formats() {
 		t.Run(string(provider), func(t *testing.T) {
 			stream, err := tooltest.Stream(provider, Script())
 			if err != nil {

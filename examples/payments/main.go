@@ -39,7 +39,7 @@ func main() {
 // run plays the conversation with every provider, one after the other, each with a
 // shop of its own.
 func run(ctx context.Context, w io.Writer) error {
-	for _, f := range tooltest.Formats {
+	for _, f := range tooltest.Formats() {
 		provider := string(f)
 		fmt.Fprintf(w, "=== %s ===\n\n", provider)
 		send, err := tooltest.Send(tooltest.Format(provider), Script())

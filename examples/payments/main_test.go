@@ -19,7 +19,7 @@ import (
 // names the variants, and paid once the model adds it; the function got the concrete
 // variants, and the receipts the model read carry their "type".
 func TestConverse(t *testing.T) {
-	for _, f := range tooltest.Formats {
+	for _, f := range tooltest.Formats() {
 		provider := string(f)
 		t.Run(provider, func(t *testing.T) {
 			send, err := tooltest.Send(tooltest.Format(provider), Script())
@@ -70,8 +70,8 @@ func TestRun(t *testing.T) {
 	if err := run(context.Background(), &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	if n := strings.Count(out.String(), "inv-2 is paid"); n != len(tooltest.Formats) {
-		t.Errorf("%d conversations paid inv-2, want %d:\n%s", n, len(tooltest.Formats), out.String())
+	if n := strings.Count(out.String(), "inv-2 is paid"); n != len(tooltest.Formats()) {
+		t.Errorf("%d conversations paid inv-2, want %d:\n%s", n, len(tooltest.Formats()), out.String())
 	}
 }
 

@@ -107,7 +107,7 @@ func keyVars() []string {
 // defaultModels lists each provider's default model, for the usage message.
 func defaultModels() string {
 	var out []string
-	for _, p := range tooltest.Formats {
+	for _, p := range tooltest.Formats() {
 		out = append(out, string(p)+" "+apis[p].model)
 	}
 	return strings.Join(out, ", ")
@@ -115,8 +115,8 @@ func defaultModels() string {
 
 // providerNames lists the wire formats, for messages.
 func providerNames() string {
-	names := make([]string, len(tooltest.Formats))
-	for i, f := range tooltest.Formats {
+	names := make([]string, len(tooltest.Formats()))
+	for i, f := range tooltest.Formats() {
 		names[i] = string(f)
 	}
 	return strings.Join(names, ", ")

@@ -15,7 +15,7 @@ import (
 // TestConverse runs the conversation with every provider's replayed API: the model's
 // answer, composed from the results it read in the request, names both cities.
 func TestConverse(t *testing.T) {
-	for _, provider := range tooltest.Formats {
+	for _, provider := range tooltest.Formats() {
 		t.Run(string(provider), func(t *testing.T) {
 			send, err := tooltest.Send(provider, Script())
 			if err != nil {
@@ -52,7 +52,7 @@ func TestConverse(t *testing.T) {
 // streaming: the model's text is printed as it comes, before each round and at the end,
 // and the answer is the one Converse gets.
 func TestConverseStream(t *testing.T) {
-	for _, provider := range tooltest.Formats {
+	for _, provider := range tooltest.Formats() {
 		t.Run(string(provider), func(t *testing.T) {
 			stream, err := tooltest.Stream(provider, Script())
 			if err != nil {

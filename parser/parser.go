@@ -378,6 +378,7 @@ func (b *pkgBuilder) build() *model.Package {
 	b.checkHeaders(mp)
 	b.checkDuplicateNames()
 	b.checkGeneratedNames(files, mp)
+	b.checkHiddenText(mp)
 	slices.SortFunc(mp.Tools, func(x, y *model.Tool) int {
 		return cmp.Or(cmp.Compare(x.Name, y.Name), comparePos(x.Pos, y.Pos))
 	})

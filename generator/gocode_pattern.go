@@ -1,10 +1,11 @@
 package generator
 
 import (
-	"regexp/syntax"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // Most patterns in tool schemas are simple: anchored at both ends, a sequence of ASCII
@@ -16,156 +17,49 @@ import (
 // its time in regexp's one-pass matcher). Any other pattern is left to regexp, through
 // toolimpl.Pattern.
 
-// patternStep matches from min to max (max < 0: any number of) bytes of an ASCII class.
+// patternStep matches from min to max (max < 0: any number of) bytes of an ASCII
+// class; tail, when positive, is the length of the steps of fixed length after it,
+// the last step of variable length, which ends where they begin.
 type patternStep struct {
 	class    []byteRange
 	min, max int
+	tail     int
 }
 
 // byteRange is an inclusive range of ASCII bytes.
 type byteRange struct{ lo, hi byte }
 
 // simplePattern returns the steps of a pattern that a greedy byte matcher decides
-// exactly as regexp does, and false for any other pattern. The pattern must be one
-// sequence anchored by ^ and $, of ASCII literals and ASCII character classes, each
-// possibly repeated (*, +, ?, {n}, {n,m}, {n,}); a repeat of variable length must not
-// share a byte with what can follow it up to the next step that must match something,
-// so that taking as many bytes as possible is always right, unless it is the last
-// one: the steps of fixed length after it then say where it ends
-// ("^[a-z][a-z0-9-]*[a-z0-9]$"). Strings are valid UTF-8
-// (the decoder makes them so) and the classes hold ASCII only, so a non-ASCII byte
-// matches no step, as its rune matches no class.
+// exactly as regexp does, and false for any other pattern: the steps of
+// toolimpl.CompileSimple, the parser dynamic tools match with too, each class as its
+// ranges in ascending order.
 func simplePattern(src string) ([]patternStep, bool) {
-	re, err := syntax.Parse(src, syntax.Perl) // regexp.Compile's flags
-	if err != nil || re.Op != syntax.OpConcat || len(re.Sub) < 2 {
+	m := toolimpl.CompileSimple(src)
+	if m == nil {
 		return nil, false
 	}
-	subs := re.Sub
-	if subs[0].Op != syntax.OpBeginText || subs[len(subs)-1].Op != syntax.OpEndText {
-		return nil, false
-	}
-	var steps []patternStep
-	for _, sub := range subs[1 : len(subs)-1] {
-		atom, min, max := sub, 1, 1
-		switch sub.Op {
-		case syntax.OpStar:
-			atom, min, max = sub.Sub[0], 0, -1
-		case syntax.OpPlus:
-			atom, min, max = sub.Sub[0], 1, -1
-		case syntax.OpQuest:
-			atom, min, max = sub.Sub[0], 0, 1
-		case syntax.OpRepeat:
-			atom, min, max = sub.Sub[0], sub.Min, sub.Max
-		}
-		switch atom.Op {
-		case syntax.OpLiteral:
-			if atom.Flags&syntax.FoldCase != 0 || atom != sub && len(atom.Rune) != 1 {
-				return nil, false
-			}
-			for _, r := range atom.Rune {
-				if r >= 0x80 {
-					return nil, false
-				}
-				steps = append(steps, patternStep{class: []byteRange{{byte(r), byte(r)}}, min: min, max: max})
-			}
-		case syntax.OpCharClass:
-			var class []byteRange
-			for i := 0; i+1 < len(atom.Rune); i += 2 {
-				lo, hi := atom.Rune[i], atom.Rune[i+1]
-				if lo < 0 || hi >= 0x80 || lo > hi {
-					return nil, false
-				}
-				class = append(class, byteRange{byte(lo), byte(hi)})
-			}
-			if len(class) == 0 {
-				return nil, false
-			}
-			steps = append(steps, patternStep{class: class, min: min, max: max})
-		default:
-			return nil, false
-		}
-	}
-	for i, s := range steps {
-		if s.min == s.max {
-			continue
-		}
-		if _, ok := fixedTail(steps[i+1:]); ok {
-			// The last repeat of variable length: the fixed steps after it decide
-			// where it ends, so it may share bytes with them.
-			break
-		}
-		for _, next := range steps[i+1:] {
-			if overlap(s.class, next.class) {
-				return nil, false
-			}
-			if next.min > 0 {
-				break
-			}
-		}
+	steps := make([]patternStep, len(m.Steps))
+	for i, st := range m.Steps {
+		steps[i] = patternStep{class: byteRanges(st.Class), min: st.Min, max: st.Max, tail: st.Tail}
 	}
 	return steps, true
 }
 
-// fixedTail returns the length of steps when each has a fixed length, and false
-// otherwise.
-func fixedTail(steps []patternStep) (int, bool) {
-	n := 0
-	for _, st := range steps {
-		if st.min != st.max {
-			return 0, false
-		}
-		n += st.min
-	}
-	return n, true
-}
-
-func overlap(a, b []byteRange) bool {
-	for _, x := range a {
-		for _, y := range b {
-			if x.lo <= y.hi && y.lo <= x.hi {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// matchSteps is what a generated matcher does, for tests: it reports whether s matches
-// the steps.
-func matchSteps(steps []patternStep, s string) bool {
-	i := 0
-	for k, st := range steps {
-		start := i
-		if tail, ok := fixedTail(steps[k+1:]); ok && tail > 0 && st.min != st.max {
-			// The last repeat of variable length ends where the fixed tail begins.
-			end := len(s) - tail
-			if end-i < st.min || st.max >= 0 && end-i > st.max {
-				return false
-			}
-			for ; i < end; i++ {
-				if !inClass(st.class, s[i]) {
-					return false
-				}
-			}
+// byteRanges returns the ranges of the ASCII bytes of a class held a bit each, in
+// ascending order, each as long as it can be.
+func byteRanges(class [2]uint64) []byteRange {
+	var rs []byteRange
+	for c := 0; c < 0x80; c++ {
+		if class[c>>6]&(1<<(c&63)) == 0 {
 			continue
 		}
-		for i < len(s) && (st.max < 0 || i-start < st.max) && inClass(st.class, s[i]) {
-			i++
-		}
-		if i-start < st.min {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
-func inClass(class []byteRange, c byte) bool {
-	for _, r := range class {
-		if r.lo <= c && c <= r.hi {
-			return true
+		if n := len(rs); n > 0 && int(rs[n-1].hi) == c-1 {
+			rs[n-1].hi = byte(c)
+		} else {
+			rs = append(rs, byteRange{byte(c), byte(c)})
 		}
 	}
-	return false
+	return rs
 }
 
 // matcher returns the function that checks the pattern src, declaring it on first
@@ -198,7 +92,7 @@ func (g *goGen) emitMatchers(f *jen.File) {
 	}
 }
 
-// matcherBody is the code of matchSteps unrolled for steps.
+// matcherBody is the code of toolimpl.SimplePattern's MatchString unrolled for steps.
 func matcherBody(steps []patternStep) []jen.Code {
 	minLen, maxLen := 0, 0
 	for _, st := range steps {
@@ -279,7 +173,7 @@ func matcherBody(steps []patternStep) []jen.Code {
 				jen.Id("i").Op("+=").Lit(st.min),
 			)
 		default:
-			if tail, ok := fixedTail(steps); ok && tail > 0 {
+			if tail := st.tail; tail > 0 {
 				// The last repeat of variable length, before steps of fixed length:
 				// it ends where they begin.
 				check := jen.Id("n").Op("<").Lit(st.min)

@@ -71,3 +71,19 @@ func CompilePattern(src string) (*regexp.Regexp, error) { return argcheck.Compil
 
 // PatternMessage is the message of a value that does not match the pattern src.
 func PatternMessage(src string) string { return argcheck.PatternMessage(src) }
+
+// SimplePattern is a pattern that a greedy byte matcher decides exactly as regexp
+// does: anchored at both ends, a sequence of ASCII literals and classes, each repeated
+// (see CompileSimple). The generator writes a function for its Steps; dynamic tools
+// match with its MatchString. One parser serves both, so a generated tool and a
+// dynamic one take the fast path for the same patterns.
+type SimplePattern = argcheck.SimplePattern
+
+// SimpleStep is one step of a SimplePattern: from Min to Max (Max < 0: any number of)
+// bytes of an ASCII class, a bit each; Tail, when positive, is the length of the
+// steps of fixed length after the last step of variable length, which ends where
+// they begin.
+type SimpleStep = argcheck.SimpleStep
+
+// CompileSimple returns the SimplePattern of src, or nil when regexp must decide it.
+func CompileSimple(src string) *SimplePattern { return argcheck.CompileSimple(src) }

@@ -1,4 +1,4 @@
-package runtime
+package argcheck
 
 import (
 	"math/rand/v2"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// simplePatterns are patterns compileSimple reads (the generator's list, which its
+// simplePatterns are patterns CompileSimple reads (the generator's list, which its
 // generated functions check): each must decide exactly as regexp does.
 var simplePatterns = []string{
 	`^[A-Z]{3}-[0-9]{4}$`,
@@ -67,34 +67,34 @@ var notSimplePatterns = []string{
 
 func TestCompileSimple(t *testing.T) {
 	for _, p := range simplePatterns {
-		if compileSimple(p) == nil {
-			t.Errorf("compileSimple(%q) = nil, want a matcher", p)
+		if CompileSimple(p) == nil {
+			t.Errorf("CompileSimple(%q) = nil, want a matcher", p)
 		}
 	}
 	for _, p := range notSimplePatterns {
-		if compileSimple(p) != nil {
-			t.Errorf("compileSimple(%q) = a matcher, want nil", p)
+		if CompileSimple(p) != nil {
+			t.Errorf("CompileSimple(%q) = a matcher, want nil", p)
 		}
 	}
 }
 
-// TestCompileSimpleSteps holds a pattern of maxSimpleSteps literal bytes and classes
+// TestCompileSimpleSteps holds a pattern of MaxSimpleSteps literal bytes and classes
 // to a matcher, and one of a step more to regexp.
 func TestCompileSimpleSteps(t *testing.T) {
-	at := "^" + strings.Repeat("a", maxSimpleSteps-1) + "[0-9]$"
-	if m := compileSimple(at); m == nil || len(m.steps) != maxSimpleSteps {
-		t.Fatalf("a pattern of %d steps: no matcher", maxSimpleSteps)
+	at := "^" + strings.Repeat("a", MaxSimpleSteps-1) + "[0-9]$"
+	if m := CompileSimple(at); m == nil || len(m.Steps) != MaxSimpleSteps {
+		t.Fatalf("a pattern of %d steps: no matcher", MaxSimpleSteps)
 	}
-	if !compileSimple(at).MatchString(strings.Repeat("a", maxSimpleSteps-1) + "7") {
-		t.Error("the pattern of maxSimpleSteps steps does not match its string")
+	if !CompileSimple(at).MatchString(strings.Repeat("a", MaxSimpleSteps-1) + "7") {
+		t.Error("the pattern of MaxSimpleSteps steps does not match its string")
 	}
-	past := "^" + strings.Repeat("a", maxSimpleSteps) + "[0-9]$"
-	if compileSimple(past) != nil {
-		t.Errorf("a pattern of %d steps: a matcher, want nil", maxSimpleSteps+1)
+	past := "^" + strings.Repeat("a", MaxSimpleSteps) + "[0-9]$"
+	if CompileSimple(past) != nil {
+		t.Errorf("a pattern of %d steps: a matcher, want nil", MaxSimpleSteps+1)
 	}
-	pastClass := "^" + strings.Repeat("a", maxSimpleSteps) + "[0-9]{2}$"
-	if compileSimple(pastClass) != nil {
-		t.Errorf("a pattern of %d steps ending in a class: a matcher, want nil", maxSimpleSteps+1)
+	pastClass := "^" + strings.Repeat("a", MaxSimpleSteps) + "[0-9]{2}$"
+	if CompileSimple(pastClass) != nil {
+		t.Errorf("a pattern of %d steps ending in a class: a matcher, want nil", MaxSimpleSteps+1)
 	}
 }
 
@@ -120,23 +120,23 @@ func patternInputs(pattern string, n int) []string {
 }
 
 // matchingInputs returns strings built from the matcher's steps, and near misses.
-func matchingInputs(m *simpleMatcher, n int) []string {
-	r := rand.New(rand.NewPCG(2, uint64(len(m.steps))))
+func matchingInputs(m *SimplePattern, n int) []string {
+	r := rand.New(rand.NewPCG(2, uint64(len(m.Steps))))
 	var out []string
 	for range n {
 		var b []byte
-		for _, st := range m.steps {
-			count := st.min
-			if st.max != st.min {
-				hi := st.max
+		for _, st := range m.Steps {
+			count := st.Min
+			if st.Max != st.Min {
+				hi := st.Max
 				if hi < 0 {
-					hi = st.min + 5
+					hi = st.Min + 5
 				}
-				count += r.IntN(hi - st.min + 1)
+				count += r.IntN(hi - st.Min + 1)
 			}
 			var members []byte
 			for c := range 0x80 {
-				if st.in(byte(c)) {
+				if st.In(byte(c)) {
 					members = append(members, byte(c))
 				}
 			}
@@ -156,7 +156,7 @@ func matchingInputs(m *simpleMatcher, n int) []string {
 // TestSimpleMatchesAsRegexp checks the matchers against regexp.
 func TestSimpleMatchesAsRegexp(t *testing.T) {
 	for _, p := range simplePatterns {
-		m := compileSimple(p)
+		m := CompileSimple(p)
 		if m == nil {
 			continue
 		}
@@ -169,7 +169,7 @@ func TestSimpleMatchesAsRegexp(t *testing.T) {
 	}
 }
 
-// FuzzSimplePattern holds every matcher compileSimple makes to regexp's verdict, on
+// FuzzSimplePattern holds every matcher CompileSimple makes to regexp's verdict, on
 // valid UTF-8 (what the decoder gives a pattern).
 func FuzzSimplePattern(f *testing.F) {
 	for i, p := range simplePatterns {
@@ -179,13 +179,13 @@ func FuzzSimplePattern(f *testing.F) {
 		f.Add(p, "abc")
 	}
 	f.Fuzz(func(t *testing.T, pattern, s string) {
-		m := compileSimple(pattern)
+		m := CompileSimple(pattern)
 		if m == nil {
 			return
 		}
 		re, err := regexp.Compile(pattern)
 		if err != nil {
-			t.Fatalf("compileSimple read %q, which regexp refuses: %v", pattern, err)
+			t.Fatalf("CompileSimple read %q, which regexp refuses: %v", pattern, err)
 		}
 		s = strings.ToValidUTF8(s, "\uFFFD")
 		if got, want := m.MatchString(s), re.MatchString(s); got != want {

@@ -68,7 +68,7 @@ func needsApproval(t *Tool) bool { return t.Annotations.Effective().Destructive 
 
 // approve runs the gate for a call whose arguments are valid. It returns the call to
 // run, or the result that answers the call instead: denied, or, when the call's Client
-// says the round ends asking it for input (InputAwaiter), waiting for that input.
+// says the round ends asking it for input (client.InputAwaiter), waiting for that input.
 func (ts *Toolset) approve(ctx context.Context, e entry, info CallInfo, args []byte, run invocation) (invocation, *Result) {
 	if !needsApproval(e.tool) {
 		return run, nil

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/internal/clientctx"
 )
 
 // TestInlineCalls checks what WithInlineCalls keeps and what it gives up: a panic is
@@ -129,7 +131,7 @@ func TestInlineCallsAnswerAsCall(t *testing.T) {
 		{"cancellable", live},
 		{"canceled", canceled},
 		{"with a progress listener", ContextWithProgress(context.Background(), func(context.Context, ProgressEvent) {})},
-		{"with a client awaiting input", ContextWithClient(context.Background(), awaitingInput{})},
+		{"with a client awaiting input", clientctx.With(context.Background(), awaitingInput{})},
 	}
 	sets := []struct {
 		name string
@@ -183,8 +185,8 @@ func TestInlineCallsAnswerAsCall(t *testing.T) {
 	}
 }
 
-// awaitingInput is a Client whose call's round ends asking it for input.
-type awaitingInput struct{ Client }
+// awaitingInput is a client whose call's round ends asking it for input.
+type awaitingInput struct{}
 
 func (awaitingInput) AwaitsInput() bool { return true }
 
@@ -315,10 +317,10 @@ func TestInlineGoexitObserved(t *testing.T) {
 }
 
 // TestAwaitingInputOnlyAfterTheToolRan checks, inline and not, that a call whose round
-// ends asking the client for input (InputAwaiter) waits for it only when its tool ran:
+// ends asking the client for input (client.InputAwaiter) waits for it only when its tool ran:
 // an unknown tool and invalid arguments are answered as such.
 func TestAwaitingInputOnlyAfterTheToolRan(t *testing.T) {
-	ctx := ContextWithClient(context.Background(), awaitingInput{})
+	ctx := clientctx.With(context.Background(), awaitingInput{})
 	for _, inline := range []bool{false, true} {
 		ts := newTestSet().WithInlineCalls(inline)
 		for _, c := range []struct {

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolgen/toolgen/runtime/invalid"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/internal/clientctx"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // invocation runs one call whose arguments were decoded and found valid. It returns
@@ -407,7 +409,7 @@ func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool)
 // the client's input replaces Call's own "ok", which then no longer answers the call.
 func ran(ctx context.Context, tool *Tool, res *Result, fits bool) (*Result, bool) {
 	if res.Outcome != OutcomeInputRequired {
-		if _, has := ClientFrom(ctx); has {
+		if clientctx.From(ctx) != nil {
 			if out := awaited(ctx, tool, res); out != res {
 				return out, false
 			}
@@ -509,7 +511,7 @@ func (ts *Toolset) invokeReporting(ctx context.Context, tool *Tool, timeout time
 }
 
 // awaited returns res, or, when the call's Client says the call's round ended asking it
-// for input (InputAwaiter), the result of a call that waits for it: whatever the tool
+// for input (client.InputAwaiter), the result of a call that waits for it: whatever the tool
 // or its approver returned (the tool may have gone on past the error; the approver
 // denies the call until the answer comes), the client gets the request instead. The
 // reason of a denial stays, for observers: what the call waits for.
@@ -517,12 +519,8 @@ func awaited(ctx context.Context, tool *Tool, res *Result) *Result {
 	if res.Outcome == OutcomeInputRequired {
 		return res
 	}
-	c, ok := ClientFrom(ctx)
-	if !ok {
-		return res
-	}
-	if a, ok := c.(InputAwaiter); ok && a.AwaitsInput() {
-		r := errorResult(OutcomeInputRequired, tool.Name+" waits for the client's input", fmt.Errorf("%s: %w", tool.Name, ErrInputRequired))
+	if clientctx.AwaitsInput(ctx) {
+		r := errorResult(OutcomeInputRequired, tool.Name+" waits for the client's input", fmt.Errorf("%s: %w", tool.Name, clientctx.ErrInputRequired))
 		r.reason = res.reason
 		return r
 	}
@@ -791,7 +789,7 @@ func outcome(ctx context.Context, tool *Tool, timeout time.Duration, r *Result, 
 	switch {
 	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return stopped(tool, ctx, timeout)
-	case errors.Is(err, ErrInputRequired):
+	case errors.Is(err, clientctx.ErrInputRequired):
 		return errorResult(OutcomeInputRequired, tool.Name+" waits for the client's input", err)
 	case err != nil:
 		if msg, ok := SafeMessage(err); ok {

@@ -77,9 +77,9 @@ const (
 // JSON-RPC error -32021; a TaskOptional one runs as any call. Tools that are not tasks
 // are served as ever. A task tool with a prelude (runtime.Tool.TaskPrelude) runs in its
 // request first, as any call, its requests to the client answered in the call's
-// rounds, until it calls runtime.StartTask: that round is answered with the task.
+// rounds, until it calls client.StartTask: that round is answered with the task.
 //
-// While a task runs, its tool's runtime.Elicit and runtime.Sample (and ElicitApprover's
+// While a task runs, its tool's client.Elicit and client.Sample (and ElicitApprover's
 // approval) put their request in the task's inputRequests, and the task's status is
 // input_required until the client answers with tasks/update; the answer reaches the
 // waiting request, once. tasks/cancel cancels the tool's context and the task ends
@@ -440,7 +440,7 @@ func (t *taskServer) newTask(ctx context.Context, owner string, tool *runtime.To
 // preludeRun is a call to a tool with a prelude (runtime.Tool.TaskPrelude) from a
 // client that negotiated the extension: it runs in its request, as any call does (the
 // SDK's tools/call and toolmcp's handler), its requests to the client answered in the
-// call's rounds, until the tool calls runtime.StartTask, which creates the task,
+// call's rounds, until the tool calls client.StartTask, which creates the task,
 // answers the request with it, and leaves the run to go on as the task's.
 type preludeRun struct {
 	t      *taskServer
@@ -476,7 +476,7 @@ func preludeOf(ctx context.Context) *preludeRun {
 
 // prelude serves the call req to tool, which has a prelude, with next (the SDK's
 // tools/call, and toolmcp's handler) in its request, until the tool starts the task
-// (runtime.StartTask) or returns.
+// (client.StartTask) or returns.
 func (t *taskServer) prelude(ctx context.Context, method string, req *mcp.CallToolRequest, tool *runtime.Tool, next mcp.MethodHandler) (mcp.Result, error) {
 	owner, err := t.identityOf(ctx, req)
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/internal/taskclient"
@@ -191,7 +193,7 @@ func dataOf(e *taskclient.Error) string {
 	return string(e.Data)
 }
 
-// A task's runtime.Elicit asks in its inputRequests; tasks/update's answer reaches
+// A task's client.Elicit asks in its inputRequests; tasks/update's answer reaches
 // it, once: the same answer sent again, or an answer to a key never asked, is
 // ignored. Two requests at once are answered one at a time.
 func TestTaskInput(t *testing.T) {
@@ -200,7 +202,7 @@ func TestTaskInput(t *testing.T) {
 		answers := make(chan string, 2)
 		for range 2 {
 			go func() {
-				res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "n?", Schema: form})
+				res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "n?", Schema: form})
 				if err != nil {
 					answers <- err.Error()
 					return
@@ -209,7 +211,7 @@ func TestTaskInput(t *testing.T) {
 			}()
 		}
 		a, b := <-answers, <-answers
-		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "third?", Schema: form})
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "third?", Schema: form})
 		if err != nil {
 			return nil, err
 		}
@@ -356,7 +358,7 @@ func TestTaskCancel(t *testing.T) {
 // cancellation change nothing.
 func TestTaskOwner(t *testing.T) {
 	ts := taskTool(t, "ask", runtime.TaskOptional, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
-		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "ok?", Schema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)})
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "ok?", Schema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)})
 		if err != nil {
 			return nil, err
 		}

@@ -53,6 +53,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
 )
 
 // An Option configures Register.
@@ -90,9 +91,9 @@ func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.C
 // failed call, which the client never sees. A call with a progress token sends the
 // tool's runtime.ReportProgress reports as notifications/progress (see
 // WithProgressInterval). The call's context carries the session as the tool's
-// runtime.Client: runtime.Sample asks the client's model (sampling/createMessage),
-// runtime.Elicit its user (elicitation/create), each when the client declares the
-// capability and within WithClientTimeout, and runtime.Logger's records go to the
+// client.Client: client.Sample asks the client's model (sampling/createMessage),
+// client.Elicit its user (elicitation/create), each when the client declares the
+// capability and within WithClientTimeout, and client.Logger's records go to the
 // client as notifications/message, at the level it asked for (logging/setLevel, or
 // the call's _meta under MCP 2026-07-28; a stateless server sends info and above).
 // All of it ends with the call: nothing a goroutine the tool left behind logs, asks or
@@ -101,7 +102,7 @@ func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.C
 // Under MCP 2026-07-28 a server sends no request while it serves a call: a round of
 // the call that asks ends with an input-required result holding the requests, the
 // client sends the call again with the answers, and the tool runs again from the
-// start, each request finding its answer (runtime.ErrInputRequired says how a tool
+// start, each request finding its answer (client.ErrInputRequired says how a tool
 // takes part). Under older versions a stateless server has no session to ask on:
 // there Sample and Elicit fail with an error for which errors.Is(err,
 // errors.ErrUnsupported) holds.
@@ -252,19 +253,19 @@ func callContext(ctx context.Context, req *mcp.CallToolRequest, c *config, task 
 	// ElicitApprover (elicit.go) and the call's Client read the request from the
 	// context, and may end the round asking the client for input instead (rounds.go).
 	ctx, mc := withMCPCall(ctx, req)
-	// The tool reaches the client's model, user and log (runtime.Sample,
-	// runtime.Elicit, runtime.Logger) through the session (client.go), or its task.
-	client := newSessionClient(mc, c.clientTimeout)
-	client.task = task
+	// The tool reaches the client's model, user and log (client.Sample,
+	// client.Elicit, client.Logger) through the session (client.go), or its task.
+	sc := newSessionClient(mc, c.clientTimeout)
+	sc.task = task
 	if task != nil {
 		ctx = context.WithValue(ctx, taskRunKey{}, task)
 		ctx = runtime.ContextWithProgress(ctx, task.observeProgress)
 	}
-	ctx = runtime.ContextWithClient(ctx, client)
+	ctx = client.NewContext(ctx, sc)
 	if c.context != nil {
 		ctx = c.context(ctx, req)
 	}
-	return ctx, mc, client
+	return ctx, mc, sc
 }
 
 // handler is the SDK handler of the tool named name: the raw arguments go to ts.Call,

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"github.com/toolgen/toolgen/runtime"
 )
 
@@ -87,7 +89,7 @@ func MultiInput(ctx context.Context) (string, error) {
 	const form = `{"type":"object","properties":{"name":{"type":"string","description":"A name"},` +
 		`"confirm":{"type":"boolean","description":"Go on"}}}`
 	type answer struct {
-		res *runtime.ElicitResult
+		res *client.ElicitResult
 		err error
 	}
 	first, second := make(chan answer, 1), make(chan answer, 1)

@@ -3,8 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"github.com/toolgen/toolgen/runtime/internal/argcheck"
-	"github.com/toolgen/toolgen/runtime/invalid"
 	"math/big"
 	"runtime"
 	"strconv"
@@ -12,6 +10,9 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // The tests of this file attack the boundary as a model would: arguments built to cost

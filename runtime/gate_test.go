@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 )
 
 // gateTools: "delete" is destructive, "peek" read-only, "touch" unannotated (so

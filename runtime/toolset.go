@@ -571,6 +571,20 @@ func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name 
 	ts.cfg.observer(ctx, ev)
 }
 
+// Check reports whether args are valid arguments for the named tool of ts, decoded as
+// Call decodes them, without running the tool or asking an approver: nil when they are,
+// an *invalid.ArgumentError listing the violations when they are not, and an error naming
+// the tool when ts has none of that name. A loop that stops at calls needing approval
+// (loop.Loop.DeferApprovals) checks them so, before anyone is asked.
+func (ts *Toolset) Check(name string, args []byte) error {
+	e, ok := ts.find(name)
+	if !ok {
+		return fmt.Errorf("runtime: no tool named %q", cutName(name))
+	}
+	_, err := ts.decode(e, args)
+	return err
+}
+
 // decode validates args and returns the call to run, or an *ArgumentError. A panic
 // while decoding (a bug, never the input's fault) is an internal error.
 func (ts *Toolset) decode(e entry, args []byte) (run invocation, err error) {

@@ -90,7 +90,7 @@ func TestRunCallsGoexitInline(t *testing.T) {
 	ts := NewToolset(goexitTools[:], dispatchGoexit).WithObserver(func(_ context.Context, e Event) { events = append(events, e) }).WithMaxParallel(1)
 	calls := []ToolCall{{ID: "a", Name: "goexit"}, {ID: "b", Name: "ok"}, {ID: "c", Name: "goexit"}}
 	results := ts.RunCalls(context.Background(), calls, 0)
-	if err := CheckResults(calls, results); err != nil {
+	if err := checkResults(calls, results); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []bool{true, false, true} {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime/internal/clientctx"
+	"github.com/toolgen/toolgen/runtime/progress"
 )
 
 // TestInlineCalls checks what WithInlineCalls keeps and what it gives up: a panic is
@@ -130,7 +131,7 @@ func TestInlineCallsAnswerAsCall(t *testing.T) {
 		{"with a call's info", ContextWithCall(context.Background(), CallInfo{ID: "c1", Provider: "test"})},
 		{"cancellable", live},
 		{"canceled", canceled},
-		{"with a progress listener", ContextWithProgress(context.Background(), func(context.Context, ProgressEvent) {})},
+		{"with a progress listener", progress.NewContext(context.Background(), func(context.Context, progress.Event) {})},
 		{"with a client awaiting input", clientctx.With(context.Background(), awaitingInput{})},
 	}
 	sets := []struct {
@@ -140,7 +141,7 @@ func TestInlineCallsAnswerAsCall(t *testing.T) {
 		{"default", newTestSet()},
 		{"deny destructive", newTestSet().WithPolicy(DenyDestructive)},
 		{"approver", newTestSet().WithApprover(func(context.Context, ApprovalRequest) Decision { return Allow() })},
-		{"progress observer", newTestSet().WithProgress(func(context.Context, ProgressEvent) {})},
+		{"progress observer", newTestSet().WithProgress(func(context.Context, progress.Event) {})},
 		{"small budget", newTestSet().WithResultBudget(MinResultBytes)},
 	}
 	calls := []struct{ name, args string }{

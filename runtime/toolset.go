@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime/internal/clientctx"
+	"github.com/toolgen/toolgen/runtime/internal/progressctx"
 	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
@@ -42,7 +43,7 @@ type config struct {
 	approver     Approver
 	policy       Policy
 	observer     Observer
-	progress     ProgressObserver
+	progress     progressctx.Observer
 	logArguments bool
 	resultBudget int    // bytes; 0 is DefaultMaxResultBytes, negative none
 	deferral     *Defer // nil: no tool is deferred
@@ -395,7 +396,7 @@ func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool)
 	}
 	inline = inline && timeout <= 0 // a timeout needs a goroutine of its own
 	if inline && ts.cfg.approver == nil && ts.cfg.policy == RunAll && ts.cfg.progress == nil &&
-		ctx.Done() == nil && ctx.Value(progressListenerKey{}) == nil {
+		ctx.Done() == nil && !progressctx.HasListener(ctx) {
 		// Nothing to ask, no one to report progress to, and nothing can cancel the
 		// call or give it a deadline (a context whose Done is nil has neither).
 		res, fits = ts.callHere(ctx, e, args)
@@ -483,7 +484,7 @@ func (ts *Toolset) callOther(ctx context.Context, e *entry, args []byte, timeout
 		}
 	}
 	switch {
-	case ts.cfg.progress != nil || ctx.Value(progressListenerKey{}) != nil:
+	case ts.cfg.progress != nil || progressctx.HasListener(ctx):
 		// Progress reports reach listeners through the call's context, which holds a
 		// sink only when someone listens (progress.go).
 		res, fits = ts.invokeReporting(ctx, e.tool, timeout, run, inline, ok)
@@ -498,15 +499,15 @@ func (ts *Toolset) callOther(ctx context.Context, e *entry, args []byte, timeout
 }
 
 // invokeReporting is invoke with the progress of the call reported to the Toolset's
-// ProgressObserver and the context's listener, through a sink in the call's context.
+// progress observer and the context's listener, through a sink in the call's context.
 func (ts *Toolset) invokeReporting(ctx context.Context, tool *Tool, timeout time.Duration, run invocation, inline bool, ok *okResult) (*Result, bool) {
 	info, _ := CallFromContext(ctx)
-	s := newProgressSink(ctx, tool.Name, info, ts.cfg.progress)
+	s := progressctx.NewSink(ctx, tool.Name, info.ID, info.Provider, ts.cfg.progress)
 	if s == nil {
 		return invoke(ctx, tool, timeout, run, inline, ok)
 	}
 	// Deferred: a tool run inline may end the goroutine (runtime.Goexit).
-	defer s.end()
+	defer s.End()
 	return invoke(s, tool, timeout, run, inline, ok)
 }
 

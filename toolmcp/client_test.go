@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/progress"
+
 	"github.com/toolgen/toolgen/runtime/client"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -962,7 +964,7 @@ func testNothingFollowsTheResult(t *testing.T, version string) {
 	ts := askTool(t, func(ctx context.Context) (string, error) {
 		n := calls.Add(1)
 		client.Logger(ctx).Info("during", "call", n)
-		runtime.ReportProgress(ctx, float64(n), 0, "during")
+		progress.Report(ctx, float64(n), 0, "during")
 		if n == 1 {
 			log := client.Logger(ctx)
 			detached := context.WithoutCancel(ctx)
@@ -972,7 +974,7 @@ func testNothingFollowsTheResult(t *testing.T, version string) {
 				log.Info("after")
 				kept.Info("after")
 				client.Logger(detached).Warn("after")
-				runtime.ReportProgress(detached, 10, 0, "after")
+				progress.Report(detached, 10, 0, "after")
 				_, err := client.Elicit(detached, &client.ElicitRequest{Message: "after"})
 				done <- err
 			}()

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/progress"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -83,7 +85,7 @@ const (
 // approval) put their request in the task's inputRequests, and the task's status is
 // input_required until the client answers with tasks/update; the answer reaches the
 // waiting request, once. tasks/cancel cancels the tool's context and the task ends
-// cancelled. runtime.ReportProgress sets the task's statusMessage. The task's log
+// cancelled. progress.Report sets the task's statusMessage. The task's log
 // records are dropped: the extension sends none.
 //
 // Calls of Register on one server serve one set of tasks methods, the last's: give them
@@ -740,7 +742,7 @@ func taskRunOf(ctx context.Context) *taskRun {
 
 // observeProgress keeps the tool's last progress report, which the next heartbeat
 // writes in the task's statusMessage.
-func (r *taskRun) observeProgress(_ context.Context, p runtime.ProgressEvent) {
+func (r *taskRun) observeProgress(_ context.Context, p progress.Event) {
 	msg := strconv.FormatFloat(p.Done, 'f', -1, 64)
 	if p.Total > 0 {
 		msg += "/" + strconv.FormatFloat(p.Total, 'f', -1, 64)

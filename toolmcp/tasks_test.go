@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/progress"
+
 	"github.com/toolgen/toolgen/runtime/client"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -80,7 +82,7 @@ func rpcCode(err error) int64 {
 func TestTaskLifecycle(t *testing.T) {
 	release := make(chan struct{})
 	ts := taskTool(t, "report", runtime.TaskOptional, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
-		runtime.ReportProgress(ctx, 1, 2, "halfway")
+		progress.Report(ctx, 1, 2, "halfway")
 		<-release
 		return runtime.TextResult("the report"), nil
 	})

@@ -50,6 +50,8 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/progress"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -89,7 +91,7 @@ func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.C
 // expose the JSON-RPC id), for the Toolset's approver and observers: give ts an
 // observer (Toolset.WithObserver, runtime.SlogObserver) to log the whole error of a
 // failed call, which the client never sees. A call with a progress token sends the
-// tool's runtime.ReportProgress reports as notifications/progress (see
+// tool's progress.Report reports as notifications/progress (see
 // WithProgressInterval). The call's context carries the session as the tool's
 // client.Client: client.Sample asks the client's model (sampling/createMessage),
 // client.Elicit its user (elicitation/create), each when the client declares the
@@ -259,7 +261,7 @@ func callContext(ctx context.Context, req *mcp.CallToolRequest, c *config, task 
 	sc.task = task
 	if task != nil {
 		ctx = context.WithValue(ctx, taskRunKey{}, task)
-		ctx = runtime.ContextWithProgress(ctx, task.observeProgress)
+		ctx = progress.NewContext(ctx, task.observeProgress)
 	}
 	ctx = client.NewContext(ctx, sc)
 	if c.context != nil {
@@ -285,10 +287,10 @@ func handler(ts *runtime.Toolset, t *runtime.Tool, c *config) mcp.ToolHandler {
 		}()
 		// A client that sent a progress token gets the tool's progress reports
 		// (progress.go), sent with the request's context, up to the result.
-		var progress *progressSender
+		var sender *progressSender
 		if token := progressToken(req); token != nil {
-			progress = newProgressSender(ctx, req.Session, token, c.progressInterval)
-			defer progress.close()
+			sender = newProgressSender(ctx, req.Session, token, c.progressInterval)
+			defer sender.close()
 		}
 		ctx, mc, client := callContext(ctx, req, c, nil)
 		if mc.badState {
@@ -302,15 +304,15 @@ func handler(ts *runtime.Toolset, t *runtime.Tool, c *config) mcp.ToolHandler {
 		if pre != nil {
 			client.pre = pre
 			pre.client.Store(client)
-			ctx = runtime.ContextWithProgress(ctx, func(ctx context.Context, e runtime.ProgressEvent) {
+			ctx = progress.NewContext(ctx, func(ctx context.Context, e progress.Event) {
 				if run := client.taskRun(); run != nil {
 					run.observeProgress(ctx, e)
-				} else if progress != nil {
-					progress.observe(ctx, e)
+				} else if sender != nil {
+					sender.observe(ctx, e)
 				}
 			})
-		} else if progress != nil {
-			ctx = runtime.ContextWithProgress(ctx, progress.observe)
+		} else if sender != nil {
+			ctx = progress.NewContext(ctx, sender.observe)
 		}
 		var args []byte
 		if req.Params != nil {

@@ -10,7 +10,7 @@
 // and every object toolgen writes is closed ("additionalProperties": false).
 //
 // What a tool asks of the client goes through its context (client.Sample,
-// client.Elicit, client.Logger, runtime.ReportProgress): toolmcp serves it over the
+// client.Elicit, client.Logger, progress.Report): toolmcp serves it over the
 // MCP session, and anywhere else it degrades to an error a tool can report
 // (errors.ErrUnsupported) or to nothing (logs and progress nobody listens to). The
 // tools that ask return the error of a request as it is, wrapped: under MCP
@@ -32,6 +32,8 @@ import (
 	"image/png"
 	"strings"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/progress"
 
 	"github.com/toolgen/toolgen/runtime/client"
 
@@ -120,7 +122,7 @@ func WithProgress(ctx context.Context) (string, error) {
 				return "", err
 			}
 		}
-		runtime.ReportProgress(ctx, done, 100, fmt.Sprintf("step %d of 3", i+1))
+		progress.Report(ctx, done, 100, fmt.Sprintf("step %d of 3", i+1))
 	}
 	return "Tool with progress executed successfully", nil
 }

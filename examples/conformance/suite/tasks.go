@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/progress"
+
 	"github.com/toolgen/toolgen/runtime/client"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -37,7 +39,7 @@ type SlowComputeArgs struct {
 //toolgen:tool name=slow_compute readonly idempotent openworld=false task=optional
 func SlowCompute(ctx context.Context, a SlowComputeArgs) (string, error) {
 	for i := range a.Seconds {
-		runtime.ReportProgress(ctx, float64(i), float64(a.Seconds), "computing")
+		progress.Report(ctx, float64(i), float64(a.Seconds), "computing")
 		if err := pause(ctx, time.Second); err != nil {
 			return "", err
 		}

@@ -318,7 +318,7 @@ func TestAnthropicSDKStream(t *testing.T) {
 	}
 }
 
-// TestAnthropicLoop runs the banking scenario in a runtime.Loop whose SendFunc posts the
+// TestAnthropicLoop runs the banking scenario in a loop.Loop whose SendFunc posts the
 // raw body through the SDK client (Client.Post with a []byte body and result).
 func TestAnthropicLoop(t *testing.T) {
 	ts, s := bankTools(), banking

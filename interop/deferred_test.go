@@ -11,6 +11,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+	"github.com/toolgen/toolgen/runtime/searchtool"
+
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
@@ -107,8 +110,8 @@ func TestAnthropicDeferredLoop(t *testing.T) {
 		err := client.Post(ctx, "v1/messages", body, &out)
 		return out, err
 	}
-	loop := runtime.Loop{Provider: rtanthropic.Messages{}, Tools: ts, Send: send}
-	if _, _, err := loop.Run(t.Context(), []byte(mustJSON(map[string]any{
+	lp := loop.Loop{Provider: rtanthropic.Messages{}, Tools: ts, Send: send}
+	if _, _, err := lp.Run(t.Context(), []byte(mustJSON(map[string]any{
 		"model": anthropicModel, "max_tokens": 1024, "messages": []any{map[string]any{"role": "user", "content": "merge PR 7 of octo/hello"}}}))); err != nil {
 		t.Fatal(err)
 	}
@@ -184,8 +187,8 @@ func TestResponsesDeferredLoop(t *testing.T) {
 		err := client.Post(ctx, "responses", body, &out)
 		return out, err
 	}
-	loop := runtime.Loop{Provider: rtopenai.Responses{Namespaces: true}, Tools: ts, Send: send}
-	if _, _, err := loop.Run(t.Context(), []byte(`{"model":"gpt-5.4","store":false,"input":"merge PR 7 of octo/hello"}`)); err != nil {
+	lp := loop.Loop{Provider: rtopenai.Responses{Namespaces: true}, Tools: ts, Send: send}
+	if _, _, err := lp.Run(t.Context(), []byte(`{"model":"gpt-5.4","store":false,"input":"merge PR 7 of octo/hello"}`)); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(c.called, []string{"merge_pull_request"}) {
@@ -241,16 +244,16 @@ func TestChatClientSearchLoop(t *testing.T) {
 		}
 	}
 	srv := tooltest.NewRoundServer(t,
-		tooltest.Round{Path: chatPath, Reply: chatCallReply("call_1", runtime.SearchToolName, `{"query":"merge a pull request"}`),
+		tooltest.Round{Path: chatPath, Reply: chatCallReply("call_1", searchtool.Name, `{"query":"merge a pull request"}`),
 			Check: offers(func(names []string) error {
-				if !slices.Equal(names, []string{"get_me", runtime.SearchToolName}) {
+				if !slices.Equal(names, []string{"get_me", searchtool.Name}) {
 					return fmt.Errorf("the first request offers %v", names)
 				}
 				return nil
 			})},
 		tooltest.Round{Path: chatPath, Reply: chatCallReply("call_2", "merge_pull_request", `{"owner":"octo","repo":"hello","pullNumber":7}`),
 			Check: offers(func(names []string) error {
-				if !slices.Contains(names, "merge_pull_request") || len(names) > 2+runtime.DefaultSearchToolResults {
+				if !slices.Contains(names, "merge_pull_request") || len(names) > 2+searchtool.DefaultResults {
 					return fmt.Errorf("the request after the search offers %v", names)
 				}
 				return nil
@@ -264,8 +267,8 @@ func TestChatClientSearchLoop(t *testing.T) {
 		err := client.Post(ctx, "chat/completions", body, &out)
 		return out, err
 	}
-	loop := runtime.Loop{Provider: rtopenai.Chat{}, Tools: ts, Send: send}
-	if _, _, err := loop.Run(t.Context(), []byte(`{"model":"gpt-5.4","messages":[{"role":"user","content":"merge PR 7 of octo/hello"}]}`)); err != nil {
+	lp := loop.Loop{Provider: rtopenai.Chat{}, Tools: ts, Send: send}
+	if _, _, err := lp.Run(t.Context(), []byte(`{"model":"gpt-5.4","messages":[{"role":"user","content":"merge PR 7 of octo/hello"}]}`)); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(c.called, []string{"merge_pull_request"}) {

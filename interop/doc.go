@@ -24,7 +24,7 @@
 //     signature echoed), and that the invalid call's answer carries its JSON Pointer
 //     message, before it answers with a final text.
 //
-// Each provider also runs a whole runtime.Loop whose SendFunc goes through the SDK's
+// Each provider also runs a whole loop.Loop whose SendFunc goes through the SDK's
 // raw request facility (plain net/http for Gemini, whose SDK has no supported one), and
 // the streaming variants feed the events the SDK's streaming API yields to the
 // adapter's stream accumulators and compare the calls with those the SDK produced: its

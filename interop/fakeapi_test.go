@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	bank "github.com/toolgen/toolgen/examples/bank/banking"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/tooltest"
@@ -194,19 +196,19 @@ func bankTools() *runtime.Toolset {
 	}))
 }
 
-// runLoop runs a runtime.Loop over the bank's tools for the signed-in user alice, whose
+// runLoop runs a loop.Loop over the bank's tools for the signed-in user alice, whose
 // calls must be the banking scenario's, in one round, and returns the final response.
-func runLoop(t *testing.T, p runtime.Provider, send runtime.SendFunc, request string) []byte {
+func runLoop(t *testing.T, p loop.Provider, send loop.SendFunc, request string) []byte {
 	t.Helper()
-	var rounds []runtime.Round
-	loop := runtime.Loop{Provider: p, Tools: bankTools(), Send: send,
-		OnRound: func(r runtime.Round) { rounds = append(rounds, r) }}
-	final, _, err := loop.Run(bank.WithUser(t.Context(), "alice"), []byte(request))
+	var rounds []loop.Round
+	lp := loop.Loop{Provider: p, Tools: bankTools(), Send: send,
+		OnRound: func(r loop.Round) { rounds = append(rounds, r) }}
+	final, _, err := lp.Run(bank.WithUser(t.Context(), "alice"), []byte(request))
 	if err != nil {
 		t.Fatalf("Loop.Run: %v", err)
 	}
 	if len(rounds) != 1 || len(rounds[0].Calls) != len(banking.calls) {
-		t.Fatalf("the loop ran %d rounds (%+v), want one of %d calls", len(rounds), rounds, len(banking.calls))
+		t.Fatalf("the lp ran %d rounds (%+v), want one of %d calls", len(rounds), rounds, len(banking.calls))
 	}
 	return final
 }

@@ -11,6 +11,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"google.golang.org/genai"
 
 	"github.com/toolgen/toolgen/examples/payments/checkout"
@@ -210,7 +212,7 @@ func sdkGeminiCalls(t *testing.T, resps ...*genai.GenerateContentResponse) []run
 func geminiConfig(t *testing.T, ts *runtime.Toolset) *genai.GenerateContentConfig {
 	var tools []*genai.Tool
 	roundTrip(t, rtgemini.Tools(ts), &tools)
-	auto, err := rtgemini.ToolConfigFor(runtime.ChoiceAuto)
+	auto, err := rtgemini.ToolConfigFor(loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +334,7 @@ func TestGeminiSDKStream(t *testing.T) {
 	}
 }
 
-// TestGeminiLoop runs the banking scenario in a runtime.Loop. The SDK has no supported
+// TestGeminiLoop runs the banking scenario in a loop.Loop. The SDK has no supported
 // raw request facility (its SendRequest takes an internal client and a map, which
 // would reorder the model turn's keys), so the SendFunc posts the body with net/http,
 // and the fake API checks that the model turn comes back byte for byte.

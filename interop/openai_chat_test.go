@@ -300,7 +300,7 @@ func TestOpenAIChatSDKStream(t *testing.T) {
 	}
 }
 
-// TestOpenAIChatLoop runs the banking scenario in a runtime.Loop whose SendFunc posts
+// TestOpenAIChatLoop runs the banking scenario in a loop.Loop whose SendFunc posts
 // the raw body through the SDK client (Client.Post with a []byte body and result): the
 // SDK's base URL, auth and transport with toolgen's request bodies.
 func TestOpenAIChatLoop(t *testing.T) {

@@ -341,7 +341,7 @@ func TestOpenAIResponsesSDKStream(t *testing.T) {
 	}
 }
 
-// TestOpenAIResponsesLoop runs the banking scenario in a runtime.Loop whose SendFunc
+// TestOpenAIResponsesLoop runs the banking scenario in a loop.Loop whose SendFunc
 // posts the raw body through the SDK client, as TestOpenAIChatLoop does.
 func TestOpenAIResponsesLoop(t *testing.T) {
 	ts, s := bankTools(), banking

@@ -185,7 +185,7 @@ type Tool struct {
 	// "" for none (task=forbidden).
 	Task string `json:"task,omitempty"`
 	// TaskPrelude reports the taskprelude option: a call that would run as a task
-	// runs in its request until the tool calls runtime.StartTask.
+	// runs in its request until the tool calls client.StartTask.
 	TaskPrelude bool `json:"taskPrelude,omitempty"`
 	// MaxResultBytes is the tool's result budget in bytes (the budget= option), 0 for
 	// the Toolset's.

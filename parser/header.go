@@ -4,8 +4,9 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/toolgen/toolgen/runtime/mcpheader"
+
 	"github.com/toolgen/toolgen/model"
-	"github.com/toolgen/toolgen/runtime"
 )
 
 // maxSafeInteger is the largest integer JavaScript represents exactly, 2^53-1: MCP
@@ -13,13 +14,13 @@ import (
 const maxSafeInteger = "9007199254740991"
 
 // header checks the header= of the field of job j, of type t, by MCP SEP-2243's rules
-// (runtime.CheckHeaderName): the name is an HTTP token, and the argument a string, an
+// (mcpheader.CheckName): the name is an HTTP token, and the argument a string, an
 // integer or a boolean, not a pointer (whose schema also allows null, which a header
 // cannot say: an optional argument is written omitempty). It reports whether the
 // header holds; where it is, and whether it is a tool's own argument, is checked once
 // every tool is built (checkHeaders).
 func (b *pkgBuilder) header(j *fieldJob, it kv, t *model.Type) bool {
-	if err := runtime.CheckHeaderName(it.Value); err != nil {
+	if err := mcpheader.CheckName(it.Value); err != nil {
 		b.errorf(it.Pos, "header %q: %v (MCP SEP-2243)", it.Value, err)
 		return false
 	}

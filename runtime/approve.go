@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 )
@@ -35,8 +37,8 @@ type Decision struct {
 	// Arguments, when set on an allowing decision, replace the call's arguments; they
 	// are validated again, and an invalid edit fails the call.
 	Arguments json.RawMessage
-	// Digest, on a decision given to Loop.Resume, is the digest of the arguments it
-	// allows (see Approved and Digest); Resume denies the call when they differ.
+	// Digest, on a decision given to loop.Loop.Resume, is the digest of the arguments
+	// it allows (see loop.Approved and Digest); Resume denies the call when they differ.
 	Digest string
 }
 
@@ -68,7 +70,7 @@ func needsApproval(t *Tool) bool { return t.Annotations.Effective().Destructive 
 
 // approve runs the gate for a call whose arguments are valid. It returns the call to
 // run, or the result that answers the call instead: denied, or, when the call's Client
-// says the round ends asking it for input (InputAwaiter), waiting for that input.
+// says the round ends asking it for input (client.InputAwaiter), waiting for that input.
 func (ts *Toolset) approve(ctx context.Context, e entry, info CallInfo, args []byte, run invocation) (invocation, *Result) {
 	if !needsApproval(e.tool) {
 		return run, nil
@@ -140,4 +142,23 @@ func denied(t *Tool, reason string) *Result {
 	r := errorResult(OutcomeDenied, msg, nil)
 	r.reason = reason
 	return r
+}
+
+// Digest returns the digest of a call of the named tool with args: the hex SHA-256 of
+// the name, a zero byte and the arguments' canonical form (canonicalJSON). Two calls
+// share a digest only when their arguments are the same JSON value: the canonical form
+// drops white space, sorts object members by name and writes each number as its exact
+// value in one spelling (1, 1.0 and 10e-1 are one; 9007199254740993 and
+// 9007199254740992 are two: no number is rounded through a float64), and keeps
+// everything else a reader may tell apart: duplicate members in their order, invalid
+// UTF-8 and lone surrogates apart from a U+FFFD. Empty arguments and null are {}, as
+// the decoder reads them; text that is not JSON is hashed as it is. A json.RawMessage
+// argument may differ between calls of one digest in its white space, escapes, number
+// spellings and order of members, never in the value it holds.
+func Digest(tool string, args []byte) string {
+	h := sha256.New()
+	h.Write([]byte(tool))
+	h.Write([]byte{0})
+	h.Write(canonicalArgs(args))
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }

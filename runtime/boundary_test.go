@@ -3,8 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"github.com/toolgen/toolgen/runtime/internal/argcheck"
-	"github.com/toolgen/toolgen/runtime/invalid"
 	"math/big"
 	"runtime"
 	"strconv"
@@ -12,6 +10,9 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // The tests of this file attack the boundary as a model would: arguments built to cost
@@ -441,7 +442,7 @@ func TestCallAlwaysAnswers(t *testing.T) {
 	}
 	calls := []ToolCall{{ID: "a", Name: "goexit"}, {ID: "b", Name: "ok"}, {ID: "c", Name: "goexit"}}
 	results := ts.RunCalls(context.Background(), calls, 0)
-	if err := CheckResults(calls, results); err != nil {
+	if err := checkResults(calls, results); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []bool{true, false, true} {
@@ -534,7 +535,7 @@ func TestNilToolset(t *testing.T) {
 	}
 	calls := []ToolCall{{ID: "a", Name: "x"}, {ID: "b", Name: "y"}}
 	results := ts.RunCalls(context.Background(), calls, 0)
-	if err := CheckResults(calls, results); err != nil || results[0].Result.Outcome != OutcomeUnknownTool {
+	if err := checkResults(calls, results); err != nil || results[0].Result.Outcome != OutcomeUnknownTool {
 		t.Errorf("RunCalls on a nil Toolset: %v", err)
 	}
 	if ts.Group("g").Len() != 0 || ts.Select("x").Len() != 0 || ts.WithTimeout(time.Second).Len() != 0 {

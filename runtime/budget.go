@@ -30,10 +30,24 @@ func (ts *Toolset) WithResultBudget(n int) *Toolset {
 	return ts.with(func(c *config) { c.resultBudget = n })
 }
 
+// Fit returns r as Call returns the results of the named tool: cut to the tool's result
+// budget (see WithResultBudget), or r itself when it fits. It is for a result an
+// application makes itself to answer a call of the tool instead of running it, as a
+// loop answers a tool the model keeps calling with invalid arguments; a name ts does not
+// hold gets the budget of ts.
+func (ts *Toolset) Fit(name string, r *Result) *Result {
+	tool, _ := ts.Lookup(name)
+	out, _ := applyBudget(r, ts.resultBudget(tool))
+	return out
+}
+
 // resultBudget returns the budget of the tool's results, 0 for none. tool is nil for
 // an unknown tool.
 func (ts *Toolset) resultBudget(tool *Tool) int {
-	n := ts.cfg.resultBudget
+	n := 0
+	if ts != nil {
+		n = ts.cfg.resultBudget
+	}
 	if tool != nil && tool.MaxResultBytes > 0 {
 		n = tool.MaxResultBytes
 	}

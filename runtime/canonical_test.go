@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -89,52 +87,6 @@ func TestDigestOfOneValue(t *testing.T) {
 		if got := string(canonicalArgs([]byte(in))); got != want {
 			t.Errorf("canonical %s = %s, want %s", in, got, want)
 		}
-	}
-}
-
-// TestResumeRefusesAChangedNumber: a call approved with the arguments
-// {"id":9007199254740992} does not run, on Resume, with {"id":9007199254740993}, which
-// a float64 cannot tell from it but the tool gets as another number.
-func TestResumeRefusesAChangedNumber(t *testing.T) {
-	var mu sync.Mutex
-	var ran []string
-	ts, err := NewTool(Tool{Name: "wipe", Description: "Wipes an account.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"],"additionalProperties":false}`)},
-		func(_ context.Context, args json.RawMessage) (*Result, error) {
-			mu.Lock()
-			ran = append(ran, string(args))
-			mu.Unlock()
-			return TextResult("wiped"), nil
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const turn = `{"calls":[{"id":"a","name":"wipe","args":{"id":9007199254740992}}]}`
-	var sent []string
-	l := Loop{Provider: jsonProvider{}, Tools: ts, Send: scriptedSend(&sent, turn, "Done."), DeferApprovals: true}
-	_, _, err = l.Run(context.Background(), []byte("ask"))
-	var p *Pending
-	if !errors.As(err, &p) || len(p.Calls) != 1 || !p.Calls[0].NeedsApproval {
-		t.Fatalf("Run: %v", err)
-	}
-	approved := Approved(p.Calls[0].Digest)
-	changed := Pending{Provider: p.Provider, Round: p.Round, Request: p.Request, Calls: p.Calls,
-		Response: []byte(strings.Replace(turn, "9007199254740992", "9007199254740993", 1))}
-	sent = nil
-	l.Send = scriptedSend(&sent, "Done.")
-	if _, _, err := l.Resume(context.Background(), &changed, map[string]Decision{"a": approved}); err != nil {
-		t.Fatal(err)
-	}
-	if len(ran) != 0 || len(sent) != 1 || !strings.Contains(sent[0], "the arguments changed since they were approved") {
-		t.Fatalf("the changed call ran with %q; the model was told %q", ran, sent)
-	}
-	// The arguments approved run.
-	again := Pending{Provider: p.Provider, Round: p.Round, Request: p.Request, Response: p.Response, Calls: p.Calls}
-	if _, _, err := l.Resume(context.Background(), &again, map[string]Decision{"a": approved}); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(ran, []string{`{"id":9007199254740992}`}) {
-		t.Errorf("the approved call ran with %q", ran)
 	}
 }
 

@@ -1,10 +1,11 @@
 package runtime
 
 import (
-	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 )
 
 // point is decoded by decodePoint, written as the generator writes decoders.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/searchtool"
+
 	"github.com/toolgen/toolgen/internal/toolsize"
 	"github.com/toolgen/toolgen/runtime"
 )
@@ -47,7 +49,7 @@ func BenchmarkSearchToolCall(b *testing.B) {
 	ts := loadCatalog(b)
 	var queries []labelledQuery
 	readJSON(b, filepath.Join("testdata", "search", "queries.json"), &queries)
-	search, err := runtime.NewSearchTool(func(_ context.Context, q string, n int) []*runtime.Tool { return ts.Search(q, n) })
+	search, err := searchtool.New(func(_ context.Context, q string, n int) []*runtime.Tool { return ts.Search(q, n) })
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -60,7 +62,7 @@ func BenchmarkSearchToolCall(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		search.Call(ctx, runtime.SearchToolName, args[i%len(args)])
+		search.Call(ctx, searchtool.Name, args[i%len(args)])
 		i++
 	}
 }

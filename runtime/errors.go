@@ -173,3 +173,9 @@ func lowerRunes(s string, out *[maxNameBytes]rune) int {
 	}
 	return n
 }
+
+// ErrMaxRounds is wrapped by the error loop.Loop's Run returns, together with the last
+// response, when its rounds of calls have run and the model still calls tools in its
+// answer to the request with tools switched off. Those calls are left unanswered: the
+// conversation has no final answer. loop.ErrMaxRounds is the same value.
+var ErrMaxRounds = errors.New("runtime: the model still calls tools after the round limit")

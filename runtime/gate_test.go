@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 )
 
 // gateTools: "delete" is destructive, "peek" read-only, "touch" unannotated (so
@@ -144,7 +145,7 @@ func TestDeniedCallsAreAnsweredOnce(t *testing.T) {
 	ts := gateSet().WithApprover(func(context.Context, ApprovalRequest) Decision { return Deny("no") })
 	calls := []ToolCall{{ID: "a", Name: "delete", Arguments: []byte(`{"id":1}`)}, {ID: "b", Name: "peek", Arguments: []byte(`{"id":1}`)}, {ID: "c", Name: "touch", Arguments: []byte(`{"id":1}`)}}
 	got := ts.RunCalls(context.Background(), calls, 0)
-	if err := CheckResults(calls, got); err != nil {
+	if err := checkResults(calls, got); err != nil {
 		t.Fatal(err)
 	}
 	if got[0].Result.Outcome != OutcomeDenied || got[1].Result.Outcome != OutcomeOK || got[2].Result.Outcome != OutcomeDenied {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/mcpheader"
+
 	"github.com/toolgen/toolgen/runtime"
 )
 
@@ -26,7 +28,7 @@ func TestHeaderParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []runtime.HeaderParam{{Path: []string{"dry"}, Name: "Method", Type: "boolean"}, {Path: []string{"opts", "priority"}, Name: "Priority", Type: "integer"}, {Path: []string{"region"}, Name: "Region", Type: "string"}}
+	want := []mcpheader.Param{{Path: []string{"dry"}, Name: "Method", Type: "boolean"}, {Path: []string{"opts", "priority"}, Name: "Priority", Type: "integer"}, {Path: []string{"region"}, Name: "Region", Type: "string"}}
 	if b, w := jsonOf(t, got), jsonOf(t, want); b != w {
 		t.Errorf("HeaderParams: %s, want %s", b, w)
 	}
@@ -40,7 +42,7 @@ func TestHeaderParams(t *testing.T) {
 		{`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Région"}}}`, `'é' is not`},
 		{`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Region\t1"}}}`, `'\t' is not`},
 		{`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Region\r\nX-Evil: 1"}}}`, `'\r' is not`},
-		{`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"` + strings.Repeat("a", runtime.MaxHeaderNameBytes+1) + `"}}}`, "at most 64 bytes, not 65"},
+		{`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"` + strings.Repeat("a", mcpheader.MaxNameBytes+1) + `"}}}`, "at most 64 bytes, not 65"},
 		{`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":7}}}`, "must be a string"},
 		{`{"type":"object","properties":{"a":{"type":"number","x-mcp-header":"A"}}}`, `not "number"`},
 		{`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"},"x-mcp-header":"A"}}}`, `not "array"`},
@@ -63,7 +65,7 @@ func TestHeaderParams(t *testing.T) {
 		}
 	}
 	// At the limit.
-	name := strings.Repeat("a", runtime.MaxHeaderNameBytes)
+	name := strings.Repeat("a", mcpheader.MaxNameBytes)
 	if _, err := runtime.NewTool(runtime.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"` + name + `"}}}`)}, okRun); err != nil {
 		t.Errorf("a %d-byte name: %v", len(name), err)
 	}
@@ -79,9 +81,9 @@ func jsonOf(t *testing.T, v any) string {
 }
 
 // FuzzHeaderParams: whatever the schema, HeaderParams never panics, and what it
-// returns holds SEP-2243's rules: names that CheckHeaderName takes (HTTP tokens only),
+// returns holds SEP-2243's rules: names that mcpheader.CheckName takes (HTTP tokens only),
 // unique in any case, on properties of one primitive type; a name put in a schema of
-// one string property is taken exactly when CheckHeaderName takes it.
+// one string property is taken exactly when mcpheader.CheckName takes it.
 func FuzzHeaderParams(f *testing.F) {
 	f.Add(`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Region"}}}`, "Region")
 	f.Add(`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"integer","x-mcp-header":"B"}}}}}`, "B\r\n")
@@ -95,7 +97,7 @@ func FuzzHeaderParams(f *testing.F) {
 			if err != nil {
 				t.Fatalf("params %v with the error %v", params, err)
 			}
-			if runtime.CheckHeaderName(p.Name) != nil || seen[strings.ToLower(p.Name)] || len(p.Path) == 0 {
+			if mcpheader.CheckName(p.Name) != nil || seen[strings.ToLower(p.Name)] || len(p.Path) == 0 {
 				t.Fatalf("%q: a parameter SEP-2243 refuses: %+v", schema, p)
 			}
 			if p.Type != "string" && p.Type != "integer" && p.Type != "boolean" {
@@ -106,9 +108,9 @@ func FuzzHeaderParams(f *testing.F) {
 		quoted, _ := json.Marshal(name)
 		one := runtime.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":` + string(quoted) + `}}}`)}
 		got, err := one.HeaderParams()
-		nameErr := runtime.CheckHeaderName(name)
+		nameErr := mcpheader.CheckName(name)
 		if (err == nil) != (nameErr == nil) || err == nil && (len(got) != 1 || got[0].Name != name) {
-			t.Fatalf("name %q: %v, %v (CheckHeaderName: %v)", name, got, err, nameErr)
+			t.Fatalf("name %q: %v, %v (mcpheader.CheckName: %v)", name, got, err, nameErr)
 		}
 		if nameErr == nil {
 			for i := 0; i < len(name); i++ {

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/internal/clientctx"
+	"github.com/toolgen/toolgen/runtime/progress"
 )
 
 // TestInlineCalls checks what WithInlineCalls keeps and what it gives up: a panic is
@@ -88,7 +91,7 @@ func TestRunCallsGoexitInline(t *testing.T) {
 	ts := NewToolset(goexitTools[:], dispatchGoexit).WithObserver(func(_ context.Context, e Event) { events = append(events, e) }).WithMaxParallel(1)
 	calls := []ToolCall{{ID: "a", Name: "goexit"}, {ID: "b", Name: "ok"}, {ID: "c", Name: "goexit"}}
 	results := ts.RunCalls(context.Background(), calls, 0)
-	if err := CheckResults(calls, results); err != nil {
+	if err := checkResults(calls, results); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []bool{true, false, true} {
@@ -128,8 +131,8 @@ func TestInlineCallsAnswerAsCall(t *testing.T) {
 		{"with a call's info", ContextWithCall(context.Background(), CallInfo{ID: "c1", Provider: "test"})},
 		{"cancellable", live},
 		{"canceled", canceled},
-		{"with a progress listener", ContextWithProgress(context.Background(), func(context.Context, ProgressEvent) {})},
-		{"with a client awaiting input", ContextWithClient(context.Background(), awaitingInput{})},
+		{"with a progress listener", progress.NewContext(context.Background(), func(context.Context, progress.Event) {})},
+		{"with a client awaiting input", clientctx.With(context.Background(), awaitingInput{})},
 	}
 	sets := []struct {
 		name string
@@ -138,7 +141,7 @@ func TestInlineCallsAnswerAsCall(t *testing.T) {
 		{"default", newTestSet()},
 		{"deny destructive", newTestSet().WithPolicy(DenyDestructive)},
 		{"approver", newTestSet().WithApprover(func(context.Context, ApprovalRequest) Decision { return Allow() })},
-		{"progress observer", newTestSet().WithProgress(func(context.Context, ProgressEvent) {})},
+		{"progress observer", newTestSet().WithProgress(func(context.Context, progress.Event) {})},
 		{"small budget", newTestSet().WithResultBudget(MinResultBytes)},
 	}
 	calls := []struct{ name, args string }{
@@ -183,8 +186,8 @@ func TestInlineCallsAnswerAsCall(t *testing.T) {
 	}
 }
 
-// awaitingInput is a Client whose call's round ends asking it for input.
-type awaitingInput struct{ Client }
+// awaitingInput is a client whose call's round ends asking it for input.
+type awaitingInput struct{}
 
 func (awaitingInput) AwaitsInput() bool { return true }
 
@@ -315,10 +318,10 @@ func TestInlineGoexitObserved(t *testing.T) {
 }
 
 // TestAwaitingInputOnlyAfterTheToolRan checks, inline and not, that a call whose round
-// ends asking the client for input (InputAwaiter) waits for it only when its tool ran:
+// ends asking the client for input (client.InputAwaiter) waits for it only when its tool ran:
 // an unknown tool and invalid arguments are answered as such.
 func TestAwaitingInputOnlyAfterTheToolRan(t *testing.T) {
-	ctx := ContextWithClient(context.Background(), awaitingInput{})
+	ctx := clientctx.With(context.Background(), awaitingInput{})
 	for _, inline := range []bool{false, true} {
 		ts := newTestSet().WithInlineCalls(inline)
 		for _, c := range []struct {

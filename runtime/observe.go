@@ -3,9 +3,10 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"github.com/toolgen/toolgen/runtime/invalid"
 	"log/slog"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // Outcome classifies how a call ended.
@@ -22,8 +23,8 @@ const (
 	OutcomeCanceled         Outcome = "canceled"
 	OutcomeUnknownTool      Outcome = "unknown_tool"
 	// OutcomeInputRequired is a call that ended to wait for its client's input: a
-	// request of the tool's to the client (Elicit, Sample) is answered with the call
-	// sent again (MCP 2026-07-28), and the tool runs again then (ErrInputRequired).
+	// request of the tool's to the client (client.Elicit, client.Sample) is answered with the call
+	// sent again (MCP 2026-07-28), and the tool runs again then (client.ErrInputRequired).
 	OutcomeInputRequired Outcome = "input_required"
 )
 

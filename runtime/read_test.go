@@ -2,8 +2,6 @@ package runtime
 
 import (
 	"encoding/json"
-	"github.com/toolgen/toolgen/runtime/internal/argcheck"
-	"github.com/toolgen/toolgen/runtime/invalid"
 	"math"
 	"math/big"
 	"regexp"
@@ -11,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 var dateTimeSeeds = []string{

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/openai"
 )
 
 // catalogTool is a tool of testdata/search/catalog.json, a GitHub-like MCP server.
@@ -191,5 +192,38 @@ func BenchmarkSearchLongQuery(b *testing.B) {
 				ts.Search(q.query, 5)
 			}
 		})
+	}
+}
+
+// TestDeferredViews: Deferred follows the deferral through Group, Select and Join,
+// Offered drops the deferred tools, and the chat and Gemini definitions leave them out.
+func TestDeferredViews(t *testing.T) {
+	all := loadCatalog(t)
+	d := all.WithDefer(runtime.Defer{Keep: []string{"get_me"}, KeepGroups: []string{"labels"}})
+	offered := d.Offered()
+	if offered.HasDeferred() || !d.HasDeferred() || all.HasDeferred() {
+		t.Errorf("HasDeferred: with deferral %v, offered %v, without %v", d.HasDeferred(), offered.HasDeferred(), all.HasDeferred())
+	}
+	want := []string{"get_me"}
+	for _, tool := range all.Group("labels").Tools() {
+		want = append(want, tool.Name)
+	}
+	slices.Sort(want)
+	if got := names(offered.Tools()); !slices.Equal(got, want) {
+		t.Errorf("offered %v, want %v", got, want)
+	}
+	if got := len(openai.ChatTools(d)); got != len(want) {
+		t.Errorf("ChatTools: %d tools, want %d", got, len(want))
+	}
+	pulls := d.Group("pulls")
+	merge, _ := pulls.Lookup("merge_pull_request")
+	if !pulls.Deferred(merge) || !runtime.Join(pulls).Deferred(merge) || d.Select("get_me").HasDeferred() {
+		t.Errorf("a view lost the deferral")
+	}
+	if _, ok := offered.Lookup("merge_pull_request"); ok {
+		t.Errorf("Offered holds a deferred tool")
+	}
+	if r := offered.Call(context.Background(), "merge_pull_request", []byte(`{}`)); !r.IsError {
+		t.Errorf("Offered ran a deferred tool")
 	}
 }

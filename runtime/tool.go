@@ -63,9 +63,9 @@ type Tool struct {
 	Task TaskSupport
 	// TaskPrelude, for a task tool, has a call that would run as a task run in its
 	// request first, as a call that is not a task does, until the tool calls
-	// StartTask: its requests to the client before then (runtime.Elicit, Sample,
-	// Roots) are answered in the call's own rounds (MCP 2026-07-28's input-required
-	// results), and the client gets the task once StartTask is called. A call that
+	// client.StartTask: its requests to the client before then (client.Elicit,
+	// Sample, Roots) are answered in the call's own rounds (MCP 2026-07-28's
+	// input-required results), and the client gets the task once StartTask is called. A call that
 	// ends before it is answered with its result, and is no task.
 	TaskPrelude bool
 }

@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolgen/toolgen/runtime/invalid"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/internal/clientctx"
+	"github.com/toolgen/toolgen/runtime/internal/progressctx"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // invocation runs one call whose arguments were decoded and found valid. It returns
@@ -40,7 +43,7 @@ type config struct {
 	approver     Approver
 	policy       Policy
 	observer     Observer
-	progress     ProgressObserver
+	progress     progressctx.Observer
 	logArguments bool
 	resultBudget int    // bytes; 0 is DefaultMaxResultBytes, negative none
 	deferral     *Defer // nil: no tool is deferred
@@ -393,7 +396,7 @@ func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool)
 	}
 	inline = inline && timeout <= 0 // a timeout needs a goroutine of its own
 	if inline && ts.cfg.approver == nil && ts.cfg.policy == RunAll && ts.cfg.progress == nil &&
-		ctx.Done() == nil && ctx.Value(progressListenerKey{}) == nil {
+		ctx.Done() == nil && !progressctx.HasListener(ctx) {
 		// Nothing to ask, no one to report progress to, and nothing can cancel the
 		// call or give it a deadline (a context whose Done is nil has neither).
 		res, fits = ts.callHere(ctx, e, args)
@@ -407,7 +410,7 @@ func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool)
 // the client's input replaces Call's own "ok", which then no longer answers the call.
 func ran(ctx context.Context, tool *Tool, res *Result, fits bool) (*Result, bool) {
 	if res.Outcome != OutcomeInputRequired {
-		if _, has := ClientFrom(ctx); has {
+		if clientctx.From(ctx) != nil {
 			if out := awaited(ctx, tool, res); out != res {
 				return out, false
 			}
@@ -481,7 +484,7 @@ func (ts *Toolset) callOther(ctx context.Context, e *entry, args []byte, timeout
 		}
 	}
 	switch {
-	case ts.cfg.progress != nil || ctx.Value(progressListenerKey{}) != nil:
+	case ts.cfg.progress != nil || progressctx.HasListener(ctx):
 		// Progress reports reach listeners through the call's context, which holds a
 		// sink only when someone listens (progress.go).
 		res, fits = ts.invokeReporting(ctx, e.tool, timeout, run, inline, ok)
@@ -496,20 +499,20 @@ func (ts *Toolset) callOther(ctx context.Context, e *entry, args []byte, timeout
 }
 
 // invokeReporting is invoke with the progress of the call reported to the Toolset's
-// ProgressObserver and the context's listener, through a sink in the call's context.
+// progress observer and the context's listener, through a sink in the call's context.
 func (ts *Toolset) invokeReporting(ctx context.Context, tool *Tool, timeout time.Duration, run invocation, inline bool, ok *okResult) (*Result, bool) {
 	info, _ := CallFromContext(ctx)
-	s := newProgressSink(ctx, tool.Name, info, ts.cfg.progress)
+	s := progressctx.NewSink(ctx, tool.Name, info.ID, info.Provider, ts.cfg.progress)
 	if s == nil {
 		return invoke(ctx, tool, timeout, run, inline, ok)
 	}
 	// Deferred: a tool run inline may end the goroutine (runtime.Goexit).
-	defer s.end()
+	defer s.End()
 	return invoke(s, tool, timeout, run, inline, ok)
 }
 
 // awaited returns res, or, when the call's Client says the call's round ended asking it
-// for input (InputAwaiter), the result of a call that waits for it: whatever the tool
+// for input (client.InputAwaiter), the result of a call that waits for it: whatever the tool
 // or its approver returned (the tool may have gone on past the error; the approver
 // denies the call until the answer comes), the client gets the request instead. The
 // reason of a denial stays, for observers: what the call waits for.
@@ -517,12 +520,8 @@ func awaited(ctx context.Context, tool *Tool, res *Result) *Result {
 	if res.Outcome == OutcomeInputRequired {
 		return res
 	}
-	c, ok := ClientFrom(ctx)
-	if !ok {
-		return res
-	}
-	if a, ok := c.(InputAwaiter); ok && a.AwaitsInput() {
-		r := errorResult(OutcomeInputRequired, tool.Name+" waits for the client's input", fmt.Errorf("%s: %w", tool.Name, ErrInputRequired))
+	if clientctx.AwaitsInput(ctx) {
+		r := errorResult(OutcomeInputRequired, tool.Name+" waits for the client's input", fmt.Errorf("%s: %w", tool.Name, clientctx.ErrInputRequired))
 		r.reason = res.reason
 		return r
 	}
@@ -571,6 +570,20 @@ func (ts *Toolset) observe(ctx context.Context, info CallInfo, tool *Tool, name 
 	// An observer that panics loses its event, never the call's result.
 	defer func() { _ = recover() }()
 	ts.cfg.observer(ctx, ev)
+}
+
+// Check reports whether args are valid arguments for the named tool of ts, decoded as
+// Call decodes them, without running the tool or asking an approver: nil when they are,
+// an *invalid.ArgumentError listing the violations when they are not, and an error naming
+// the tool when ts has none of that name. A loop that stops at calls needing approval
+// (loop.Loop.DeferApprovals) checks them so, before anyone is asked.
+func (ts *Toolset) Check(name string, args []byte) error {
+	e, ok := ts.find(name)
+	if !ok {
+		return fmt.Errorf("runtime: no tool named %q", cutName(name))
+	}
+	_, err := ts.decode(e, args)
+	return err
 }
 
 // decode validates args and returns the call to run, or an *ArgumentError. A panic
@@ -791,7 +804,7 @@ func outcome(ctx context.Context, tool *Tool, timeout time.Duration, r *Result, 
 	switch {
 	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return stopped(tool, ctx, timeout)
-	case errors.Is(err, ErrInputRequired):
+	case errors.Is(err, clientctx.ErrInputRequired):
 		return errorResult(OutcomeInputRequired, tool.Name+" waits for the client's input", err)
 	case err != nil:
 		if msg, ok := SafeMessage(err); ok {

@@ -3,11 +3,12 @@ package runtime
 import (
 	"context"
 	"errors"
-	"github.com/toolgen/toolgen/runtime/invalid"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // testTools is a hand-written stand-in for a generated package: tools that succeed,
@@ -281,5 +282,46 @@ func TestSelectView(t *testing.T) {
 	res := ts.RunCalls(context.Background(), []ToolCall{{ID: "1", Name: "echo", Arguments: []byte(`{"text":"a"}`)}, {ID: "2", Name: "panic"}}, 0)
 	if res[0].Result.IsError || res[1].Result.Outcome != OutcomeUnknownTool {
 		t.Errorf("a selection ran a tool outside it: %q %q", res[0].Result.Text(), res[1].Result.Text())
+	}
+}
+
+// TestCheck: Check decodes arguments as Call does without running the tool: nil for
+// valid ones, the violations for invalid ones, an error for an unknown tool.
+func TestCheck(t *testing.T) {
+	ts := newTestSet()
+	if err := ts.Check("panic", nil); err != nil {
+		t.Errorf("valid arguments of panic: %v (and the tool must not run)", err)
+	}
+	var ae *invalid.ArgumentError
+	if err := ts.Check("echo", []byte(`{"txt":"hi"}`)); !errors.As(err, &ae) || len(ae.Violations) != 2 {
+		t.Errorf("invalid arguments of echo: %v", err)
+	}
+	if err := ts.Check("ech", []byte(`{}`)); err == nil || errors.As(err, &ae) || !strings.Contains(err.Error(), `"ech"`) {
+		t.Errorf("an unknown tool: %v", err)
+	}
+	if err := (*Toolset)(nil).Check("echo", nil); err == nil {
+		t.Error("a nil Toolset has a tool")
+	}
+}
+
+// TestFit: Fit cuts a result an application makes to the named tool's budget, as Call
+// cuts the tool's own, at the budget and one byte past it; a name the set does not
+// hold gets the set's budget.
+func TestFit(t *testing.T) {
+	ts := newTestSet().WithResultBudget(MinResultBytes)
+	at := TextResult(strings.Repeat("a", MinResultBytes))
+	if got := ts.Fit("echo", at); got != at {
+		t.Errorf("a result at the budget was changed: %q", got.Text())
+	}
+	past := TextResult(strings.Repeat("a", MinResultBytes+1))
+	got := ts.Fit("echo", past)
+	if n, cut := got.Truncated(); !cut || n != MinResultBytes+1 || len(got.Text()) > MinResultBytes {
+		t.Errorf("a result past the budget: truncated %d %v, %d bytes", n, cut, len(got.Text()))
+	}
+	if _, cut := ts.Fit("no_such_tool", past).Truncated(); !cut {
+		t.Error("an unknown tool's result was not cut to the set's budget")
+	}
+	if got := (*Toolset)(nil).Fit("echo", at); got.Text() != at.Text() {
+		t.Errorf("a nil Toolset: %q", got.Text())
 	}
 }

@@ -1,10 +1,11 @@
 package runtime
 
 import (
-	"github.com/toolgen/toolgen/runtime/internal/argcheck"
-	"github.com/toolgen/toolgen/runtime/invalid"
 	"strings"
 	"testing"
+
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // decodeExpr reads an expression as generated code would: a union told by "op", of

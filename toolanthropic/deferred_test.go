@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime"
 	rtanthropic "github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/toolanthropic"
@@ -31,7 +33,7 @@ func deferredTools(t *testing.T) *runtime.Toolset {
 // deferred ones with defer_loading.
 func TestToolsDeferred(t *testing.T) {
 	ts := deferredTools(t)
-	req, err := rtanthropic.Messages{}.Prepare([]byte(`{"model":"m","max_tokens":8,"messages":[]}`), ts, runtime.ChoiceAuto)
+	req, err := rtanthropic.Messages{}.Prepare([]byte(`{"model":"m","max_tokens":8,"messages":[]}`), ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 // schema lowered to Gemini's dialect as Parameters, or, for a schema the lowering
 // cannot read, its JSON Schema as ParametersJsonSchema), or none for an empty or nil
 // set. Gemini has no deferred loading: the tools ts defers (runtime.Toolset.WithDefer)
-// are left out, as runtime/gemini.Tools leaves them, for a runtime.Loop's search tool.
+// are left out, as runtime/gemini.Tools leaves them, for a loop.Loop's search tool.
 //
 // genai.Schema holds the keywords of Gemini's schema subset, which is what
 // runtime/dialect lowers to; a Gemini schema it cannot hold as it is (a keyword it has no field for, a

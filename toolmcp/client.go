@@ -13,18 +13,20 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
 )
 
-// DefaultClientTimeout is how long a tool's request to the client (runtime.Sample,
-// runtime.Elicit) waits for the answer, unless WithClientTimeout says otherwise.
+// DefaultClientTimeout is how long a tool's request to the client (client.Sample,
+// client.Elicit) waits for the answer, unless WithClientTimeout says otherwise.
 const DefaultClientTimeout = 2 * time.Minute
 
 // WithClientTimeout bounds the wait for the client's answer to a tool's request:
-// runtime.Sample (the client's model) and runtime.Elicit (its user). Zero or less means
+// client.Sample (the client's model) and client.Elicit (its user). Zero or less means
 // DefaultClientTimeout. The call's own context (its tool's timeout, the client's
 // cancellation) bounds it too. A request not answered in time fails with an error for
 // which errors.Is(err, context.DeadlineExceeded) holds.
@@ -32,7 +34,7 @@ func WithClientTimeout(d time.Duration) Option {
 	return func(c *config) { c.clientTimeout = d }
 }
 
-// sessionClient is the runtime.Client of one tools/call: the MCP session of the client
+// sessionClient is the client.Client of one tools/call: the MCP session of the client
 // that sent it. Nothing of the call follows its result: every send to the client (a
 // log record, a request) is made between begin and done, and end, which the handler
 // calls before it returns the result, waits for the sends under way and refuses the
@@ -73,14 +75,14 @@ func (c *sessionClient) begin() bool {
 }
 
 // taskRun returns the task the call runs as, or nil: a call with a prelude becomes
-// one when its tool calls runtime.StartTask.
+// one when its tool calls client.StartTask.
 func (c *sessionClient) taskRun() *taskRun {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.task
 }
 
-// StartTask ends the call's prelude (runtime.StartTask, tasks.go).
+// StartTask ends the call's prelude (client.StartTask, tasks.go).
 func (c *sessionClient) StartTask(context.Context) bool {
 	if c.pre == nil {
 		return false
@@ -96,7 +98,7 @@ func (c *sessionClient) live() bool {
 }
 
 // AwaitsInput reports whether the call's round ends asking the client (MCP
-// 2026-07-28), for runtime.Toolset.Call (runtime.InputAwaiter).
+// 2026-07-28), for runtime.Toolset.Call (client.InputAwaiter).
 func (c *sessionClient) AwaitsInput() bool { return c.call.asking() }
 
 // end ends the call, before its result goes: a request the tool makes after it
@@ -143,30 +145,30 @@ var (
 	}
 )
 
-// checkInputKey reports why key cannot name a tool's request (runtime.InputKeyRules);
+// checkInputKey reports why key cannot name a tool's request (client.InputKeyRules);
 // "" is toolmcp's to name.
 func checkInputKey(key string) error {
 	if key == "" {
 		return nil
 	}
-	ok := len(key) <= runtime.MaxInputKeyBytes && !strings.HasPrefix(key, "toolgen_")
+	ok := len(key) <= client.MaxInputKeyBytes && !strings.HasPrefix(key, "toolgen_")
 	for i := 0; ok && i < len(key); i++ {
 		c := key[i]
 		ok = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.'
 	}
 	if !ok {
-		if len(key) > runtime.MaxInputKeyBytes {
-			key = key[:runtime.MaxInputKeyBytes] + "..."
+		if len(key) > client.MaxInputKeyBytes {
+			key = key[:client.MaxInputKeyBytes] + "..."
 		}
-		return fmt.Errorf("the request's key %s is not %s", strconv.QuoteToASCII(key), runtime.InputKeyRules)
+		return fmt.Errorf("the request's key %s is not %s", strconv.QuoteToASCII(key), client.InputKeyRules)
 	}
 	return nil
 }
 
 // Roots sends roots/list.
-func (c *sessionClient) Roots(ctx context.Context, req *runtime.RootsRequest) ([]runtime.Root, error) {
+func (c *sessionClient) Roots(ctx context.Context, req *client.RootsRequest) ([]client.Root, error) {
 	if req == nil {
-		req = &runtime.RootsRequest{}
+		req = &client.RootsRequest{}
 	}
 	params := &mcp.ListRootsParams{}
 	answer, err := c.exchange(ctx, "roots", req.Key, rootsCapability, params,
@@ -180,12 +182,12 @@ func (c *sessionClient) Roots(ctx context.Context, req *runtime.RootsRequest) ([
 	if !ok || res == nil {
 		return nil, fmt.Errorf("roots: the client answered with %T, not a list of roots", answer)
 	}
-	out := make([]runtime.Root, 0, len(res.Roots))
+	out := make([]client.Root, 0, len(res.Roots))
 	for _, r := range res.Roots {
 		if r == nil {
 			return nil, errors.New("roots: the client's list holds null")
 		}
-		out = append(out, runtime.Root{URI: r.URI, Name: r.Name})
+		out = append(out, client.Root{URI: r.URI, Name: r.Name})
 	}
 	return out, nil
 }
@@ -224,7 +226,7 @@ func (c *sessionClient) session(what string, cp capability) (*mcp.ServerSession,
 // 2026-07-28 the answer is the round's (rounds.go): the n-th request of a run is
 // answered by the client's answer to the n-th request of the round that asked it, if
 // that was the same request, and a request not answered yet ends the round: the error
-// wraps runtime.ErrInputRequired.
+// wraps client.ErrInputRequired.
 func (c *sessionClient) exchange(ctx context.Context, what, key string, cp capability,
 	params mcp.InputRequest, send func(context.Context, *mcp.ServerSession) (mcp.InputResponse, error)) (mcp.InputResponse, error) {
 	if !c.begin() {
@@ -263,7 +265,7 @@ func (c *sessionClient) exchange(ctx context.Context, what, key string, cp capab
 			return r, nil
 		}
 		c.call.ask(key, params)
-		return nil, fmt.Errorf("%s: %w", what, runtime.ErrInputRequired)
+		return nil, fmt.Errorf("%s: %w", what, client.ErrInputRequired)
 	}
 	wait, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -278,8 +280,8 @@ func (c *sessionClient) exchange(ctx context.Context, what, key string, cp capab
 
 // Sample sends sampling/createMessage. The SDK sends no temperature of 0 (it omits a
 // zero): a Temperature of 0 reaches the client as the client's choice.
-func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) (*runtime.SampleResult, error) {
-	// A tool may call its Client itself (runtime.ClientFrom), past runtime.Sample's
+func (c *sessionClient) Sample(ctx context.Context, req *client.SampleRequest) (*client.SampleResult, error) {
+	// A tool may call its Client itself (client.FromContext), past client.Sample's
 	// checks.
 	if req == nil || len(req.Messages) == 0 {
 		return nil, errors.New("sampling: the request has no message")
@@ -291,7 +293,7 @@ func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) 
 		StopSequences: req.StopSequences,
 	}
 	if params.MaxTokens <= 0 {
-		params.MaxTokens = runtime.DefaultSampleMaxTokens
+		params.MaxTokens = client.DefaultSampleMaxTokens
 	}
 	if req.Temperature != nil {
 		params.Temperature = *req.Temperature
@@ -325,7 +327,7 @@ func (c *sessionClient) Sample(ctx context.Context, req *runtime.SampleRequest) 
 	if err != nil {
 		return nil, fmt.Errorf("sampling: %w", err)
 	}
-	out := &runtime.SampleResult{Role: runtime.Role(res.Role), Model: res.Model, StopReason: res.StopReason}
+	out := &client.SampleResult{Role: runtime.Role(res.Role), Model: res.Model, StopReason: res.StopReason}
 	if out.Role != runtime.RoleAssistant && out.Role != runtime.RoleUser {
 		return nil, fmt.Errorf("sampling: the client answered with the role %q, not the assistant's or the user's", res.Role)
 	}
@@ -367,8 +369,8 @@ const noForm = `{"type":"object","properties":{}}`
 // and keys of the content that are not the form's properties are dropped. Before
 // the user is asked, under both versions, the schema is checked against MCP's
 // restrictions (flat, primitive properties: checkFormSchema).
-func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
-	// A tool may call its Client itself (runtime.ClientFrom), past runtime.Elicit's
+func (c *sessionClient) Elicit(ctx context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
+	// A tool may call its Client itself (client.FromContext), past client.Elicit's
 	// checks.
 	if req == nil {
 		return nil, errors.New("elicitation: the request is nil")
@@ -392,9 +394,9 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 	if !ok || res == nil {
 		return nil, fmt.Errorf("elicitation: the client answered with %T, not a form's answer", answer)
 	}
-	out := &runtime.ElicitResult{Action: runtime.ElicitAction(res.Action)}
+	out := &client.ElicitResult{Action: client.ElicitAction(res.Action)}
 	switch out.Action {
-	case runtime.ElicitAccept:
+	case client.ElicitAccept:
 		switch {
 		case len(req.Schema) == 0:
 			// No form: whatever content the client sent was checked against
@@ -422,7 +424,7 @@ func (c *sessionClient) Elicit(ctx context.Context, req *runtime.ElicitRequest) 
 				return nil, fmt.Errorf("elicitation: the user's answer: %w", err)
 			}
 		}
-	case runtime.ElicitDecline, runtime.ElicitCancel:
+	case client.ElicitDecline, client.ElicitCancel:
 	default:
 		return nil, fmt.Errorf("elicitation: the client answered with the action %q, not accept, decline or cancel", res.Action)
 	}

@@ -16,6 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/progress"
+
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -64,8 +68,8 @@ func testSample(t *testing.T, version string) {
 	var got *mcp.CreateMessageParams
 	ts := askTool(t, func(ctx context.Context) (string, error) {
 		temp := 0.5
-		res, err := runtime.Sample(ctx, &runtime.SampleRequest{
-			Messages:      []runtime.SampleMessage{runtime.UserMessage("Name a colour.")},
+		res, err := client.Sample(ctx, &client.SampleRequest{
+			Messages:      []client.SampleMessage{client.UserMessage("Name a colour.")},
 			SystemPrompt:  "Answer in one word.",
 			MaxTokens:     100,
 			Temperature:   &temp,
@@ -98,7 +102,7 @@ func testSample(t *testing.T, version string) {
 func TestSampleDefaultMaxTokensAndImages(t *testing.T) {
 	var got *mcp.CreateMessageParams
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		res, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{
+		res, err := client.Sample(ctx, &client.SampleRequest{Messages: []client.SampleMessage{
 			{Role: runtime.RoleUser, Content: runtime.ImageContent([]byte{1, 2, 3}, "image/png")},
 		}})
 		if err != nil {
@@ -115,7 +119,7 @@ func TestSampleDefaultMaxTokensAndImages(t *testing.T) {
 	if res := call(t, cs, "ask", map[string]any{}); res.IsError || text(res) != "audio audio/wav [9]" {
 		t.Fatalf("result: %s", text(res))
 	}
-	if got.MaxTokens != runtime.DefaultSampleMaxTokens {
+	if got.MaxTokens != client.DefaultSampleMaxTokens {
 		t.Errorf("maxTokens %d, want DefaultSampleMaxTokens", got.MaxTokens)
 	}
 	if ic, ok := got.Messages[0].Content.(*mcp.ImageContent); !ok || ic.MIMEType != "image/png" || len(ic.Data) != 3 {
@@ -132,7 +136,7 @@ func TestSampleUnsupported(t *testing.T) {
 		t.Run(version, func(t *testing.T) {
 			var unsupported bool
 			ts := askTool(t, func(ctx context.Context) (string, error) {
-				_, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+				_, err := client.Sample(ctx, &client.SampleRequest{Messages: []client.SampleMessage{client.UserMessage("hi")}})
 				unsupported = errors.Is(err, errors.ErrUnsupported)
 				return "", err
 			})
@@ -158,7 +162,7 @@ func testElicit(t *testing.T, version string) {
 	var got *mcp.ElicitParams
 	answer := &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Who are you?", Schema: json.RawMessage(formSchema)})
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Who are you?", Schema: json.RawMessage(formSchema)})
 		if err != nil {
 			return "", err
 		}
@@ -196,7 +200,7 @@ func testElicit(t *testing.T, version string) {
 func TestElicitUnsupported(t *testing.T) {
 	var unsupported bool
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		_, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "?"})
+		_, err := client.Elicit(ctx, &client.ElicitRequest{Message: "?"})
 		unsupported = errors.Is(err, errors.ErrUnsupported)
 		return "", err
 	})
@@ -213,7 +217,7 @@ func TestClientTimeout(t *testing.T) {
 	var late bool
 	ts := askTool(t, func(ctx context.Context) (string, error) {
 		start := time.Now()
-		_, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "?"})
+		_, err := client.Elicit(ctx, &client.ElicitRequest{Message: "?"})
 		late = errors.Is(err, context.DeadlineExceeded) && time.Since(start) >= limit
 		return "", err
 	})
@@ -240,7 +244,7 @@ func TestLogger(t *testing.T) {
 	var mu sync.Mutex
 	var got []*mcp.LoggingMessageParams
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		log := runtime.Logger(ctx).With("order", "A-1")
+		log := client.Logger(ctx).With("order", "A-1")
 		log.Debug("looking")
 		log.Info("found", "items", 2)
 		log.WarnContext(context.Background(), "slow") // bound to the call all the same
@@ -321,8 +325,8 @@ func httpClientOf(t *testing.T, ts *runtime.Toolset, stateless bool, version str
 // whether each is errors.ErrUnsupported.
 func askBoth(t *testing.T) *runtime.Toolset {
 	return askTool(t, func(ctx context.Context) (string, error) {
-		_, serr := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
-		_, eerr := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "?"})
+		_, serr := client.Sample(ctx, &client.SampleRequest{Messages: []client.SampleMessage{client.UserMessage("hi")}})
+		_, eerr := client.Elicit(ctx, &client.ElicitRequest{Message: "?"})
 		return fmt.Sprintf("%v %v\n%v %v", errors.Is(serr, errors.ErrUnsupported), serr, errors.Is(eerr, errors.ErrUnsupported), eerr), nil
 	})
 }
@@ -377,7 +381,7 @@ func TestClientOverHTTP(t *testing.T) {
 // properties, its defaults).
 func TestElicitAcceptedWithoutContent(t *testing.T) {
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Who are you?", Schema: json.RawMessage(formSchema)})
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Who are you?", Schema: json.RawMessage(formSchema)})
 		if err != nil {
 			return "", err
 		}
@@ -399,7 +403,7 @@ func TestElicitAcceptedWithoutContent(t *testing.T) {
 func TestElicitWithoutSchema(t *testing.T) {
 	var got *mcp.ElicitParams
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Go on?"})
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Go on?"})
 		if err != nil {
 			return "", err
 		}
@@ -424,8 +428,8 @@ func TestElicitWithoutSchema(t *testing.T) {
 func TestSampleRoles(t *testing.T) {
 	var asked bool
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		_, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{
-			runtime.UserMessage("hi"), {Role: "system", Content: runtime.TextContent("be brief")},
+		_, err := client.Sample(ctx, &client.SampleRequest{Messages: []client.SampleMessage{
+			client.UserMessage("hi"), {Role: "system", Content: runtime.TextContent("be brief")},
 		}})
 		return "", err
 	})
@@ -445,7 +449,7 @@ func TestSampleRoles(t *testing.T) {
 func TestClientDisconnects(t *testing.T) {
 	got := make(chan error, 1)
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		_, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+		_, err := client.Sample(ctx, &client.SampleRequest{Messages: []client.SampleMessage{client.UserMessage("hi")}})
 		got <- err
 		return "", err
 	})
@@ -484,7 +488,7 @@ func TestLoggerAfterTheCall(t *testing.T) {
 	logged := make(chan bool, 1)
 	var calls atomic.Int32
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		log := runtime.Logger(ctx)
+		log := client.Logger(ctx)
 		log.Info("during")
 		if calls.Add(1) == 1 {
 			go func() {
@@ -531,7 +535,7 @@ func TestLoggerAfterTheCall(t *testing.T) {
 // form), which JSON Schema lets through, does not reach it.
 func TestElicitKeepsTheFormsProperties(t *testing.T) {
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Who are you?", Schema: json.RawMessage(formSchema)})
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Who are you?", Schema: json.RawMessage(formSchema)})
 		if err != nil {
 			return "", err
 		}
@@ -549,13 +553,13 @@ func TestElicitKeepsTheFormsProperties(t *testing.T) {
 	}
 }
 
-// TestClientMethodsDirectly: a tool may call its runtime.Client itself, past
-// runtime.Sample and runtime.Elicit and their checks: a nil request or a schema that
+// TestClientMethodsDirectly: a tool may call its client.Client itself, past
+// client.Sample and client.Elicit and their checks: a nil request or a schema that
 // is no object is an error, never a panic; an answer of another role than the
 // assistant's or the user's is refused.
 func TestClientMethodsDirectly(t *testing.T) {
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		c, ok := runtime.ClientFrom(ctx)
+		c, ok := client.FromContext(ctx)
 		if !ok {
 			return "", errors.New("no client")
 		}
@@ -564,9 +568,9 @@ func TestClientMethodsDirectly(t *testing.T) {
 		errs = append(errs, fmt.Sprint(err))
 		_, err = c.Elicit(ctx, nil)
 		errs = append(errs, fmt.Sprint(err))
-		_, err = c.Elicit(ctx, &runtime.ElicitRequest{Message: "?", Schema: json.RawMessage(`null`)})
+		_, err = c.Elicit(ctx, &client.ElicitRequest{Message: "?", Schema: json.RawMessage(`null`)})
 		errs = append(errs, fmt.Sprint(err))
-		_, err = c.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+		_, err = c.Sample(ctx, &client.SampleRequest{Messages: []client.SampleMessage{client.UserMessage("hi")}})
 		errs = append(errs, fmt.Sprint(err))
 		return strings.Join(errs, "\n"), nil
 	})
@@ -596,7 +600,7 @@ func TestClientMethodsDirectly(t *testing.T) {
 func TestElicitURLOnlyClient(t *testing.T) {
 	var unsupported bool
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		_, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "?"})
+		_, err := client.Elicit(ctx, &client.ElicitRequest{Message: "?"})
 		unsupported = errors.Is(err, errors.ErrUnsupported)
 		return "", err
 	})
@@ -617,7 +621,7 @@ func TestElicitURLOnlyClient(t *testing.T) {
 // not one set with logging/setLevel: a call that asks for none gets no records.
 func TestLoggerUnder2026(t *testing.T) {
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		runtime.Logger(ctx).Info("hello")
+		client.Logger(ctx).Info("hello")
 		return "ok", nil
 	})
 	var mu sync.Mutex
@@ -652,8 +656,8 @@ func TestLoggerUnder2026(t *testing.T) {
 // 2025-11-25 the SDK sends info and above, whatever the client set, and never debug.
 func TestLoggerStateless(t *testing.T) {
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		runtime.Logger(ctx).Debug("looking")
-		runtime.Logger(ctx).Info("found")
+		client.Logger(ctx).Debug("looking")
+		client.Logger(ctx).Info("found")
 		return "ok", nil
 	})
 	var mu sync.Mutex
@@ -687,7 +691,7 @@ func TestLoggerStateless(t *testing.T) {
 // results: the tool's request goes in one.
 func TestClientInitializedAs2026(t *testing.T) {
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		_, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+		_, err := client.Sample(ctx, &client.SampleRequest{Messages: []client.SampleMessage{client.UserMessage("hi")}})
 		return fmt.Sprintf("unsupported=%v %v", errors.Is(err, errors.ErrUnsupported), err), nil
 	})
 	s := newServer()
@@ -746,7 +750,7 @@ func TestClientAfterTheCall(t *testing.T) {
 		},
 	})
 	call(t, cs, "ask", map[string]any{})
-	_, err := runtime.Elicit(<-later, &runtime.ElicitRequest{Message: "still there?"})
+	_, err := client.Elicit(<-later, &client.ElicitRequest{Message: "still there?"})
 	if err == nil || !strings.Contains(err.Error(), "has returned") || asked {
 		t.Errorf("asked=%v, err %v", asked, err)
 	}
@@ -760,11 +764,11 @@ func TestAnswersComeBackChecked(t *testing.T) {
 	var runs atomic.Int32
 	ts := askTool(t, func(ctx context.Context) (string, error) {
 		runs.Add(1)
-		first, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Who are you?", Schema: json.RawMessage(formSchema)})
+		first, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Who are you?", Schema: json.RawMessage(formSchema)})
 		if err != nil {
 			return "", err
 		}
-		second, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Sure?"})
+		second, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Sure?"})
 		if err != nil {
 			return "", err
 		}
@@ -816,12 +820,12 @@ func TestAnswersComeBackChecked(t *testing.T) {
 // TestRoundsEndTheCall: under 2026-07-28 a tool that goes on after a request it could
 // not have answered yet (it ignores the error) does not get its result sent: the round
 // ends with the request, and its observers see the outcome input_required, as the
-// client gets it (runtime.InputAwaiter).
+// client gets it (client.InputAwaiter).
 func TestRoundsEndTheCall(t *testing.T) {
 	var outcomes []runtime.Outcome
 	var mu sync.Mutex
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		_, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Sure?"})
+		_, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Sure?"})
 		_ = err // ignored: the tool goes on, and the round still ends asking
 		return "asked", nil
 	}).WithObserver(func(_ context.Context, e runtime.Event) {
@@ -858,7 +862,7 @@ func TestApprovalThenTheToolAsks(t *testing.T) {
 				InputSchema: json.RawMessage(`{"type":"object","properties":{"disk":{"type":"string"}},"required":["disk"]}`),
 			}, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
 				runs.Add(1)
-				res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Why?", Schema: json.RawMessage(`{"type":"object","properties":{"why":{"type":"string"}},"required":["why"]}`)})
+				res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Why?", Schema: json.RawMessage(`{"type":"object","properties":{"why":{"type":"string"}},"required":["why"]}`)})
 				if err != nil {
 					return nil, err
 				}
@@ -915,7 +919,7 @@ func TestFormSchemaRestrictions(t *testing.T) {
 			t.Run(version+"/"+name, func(t *testing.T) {
 				asked := false
 				ts := askTool(t, func(ctx context.Context) (string, error) {
-					_, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "?", Schema: json.RawMessage(form)})
+					_, err := client.Elicit(ctx, &client.ElicitRequest{Message: "?", Schema: json.RawMessage(form)})
 					return "", err
 				})
 				cs := clientOf(t, ts, version, &mcp.ClientOptions{
@@ -959,19 +963,19 @@ func testNothingFollowsTheResult(t *testing.T, version string) {
 	var calls atomic.Int32
 	ts := askTool(t, func(ctx context.Context) (string, error) {
 		n := calls.Add(1)
-		runtime.Logger(ctx).Info("during", "call", n)
-		runtime.ReportProgress(ctx, float64(n), 0, "during")
+		client.Logger(ctx).Info("during", "call", n)
+		progress.Report(ctx, float64(n), 0, "during")
 		if n == 1 {
-			log := runtime.Logger(ctx)
+			log := client.Logger(ctx)
 			detached := context.WithoutCancel(ctx)
-			kept := runtime.Logger(detached)
+			kept := client.Logger(detached)
 			go func() {
 				<-release
 				log.Info("after")
 				kept.Info("after")
-				runtime.Logger(detached).Warn("after")
-				runtime.ReportProgress(detached, 10, 0, "after")
-				_, err := runtime.Elicit(detached, &runtime.ElicitRequest{Message: "after"})
+				client.Logger(detached).Warn("after")
+				progress.Report(detached, 10, 0, "after")
+				_, err := client.Elicit(detached, &client.ElicitRequest{Message: "after"})
 				done <- err
 			}()
 		}
@@ -1045,7 +1049,7 @@ func TestRequestEndsWithTheCall(t *testing.T) {
 	got := make(chan error, 1)
 	ts := askTool(t, func(ctx context.Context) (string, error) {
 		go func() {
-			_, err := runtime.Sample(context.WithoutCancel(ctx), &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+			_, err := client.Sample(context.WithoutCancel(ctx), &client.SampleRequest{Messages: []client.SampleMessage{client.UserMessage("hi")}})
 			got <- err
 		}()
 		<-asked

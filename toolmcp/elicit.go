@@ -104,8 +104,8 @@ func ElicitSpend(spend func(ctx context.Context, id string, expires time.Time) (
 // line breaks or padding, other unused bits, the JSON inside respaced or reordered) is
 // refused. The first round is, for the Toolset's observers, a call waiting for the
 // client's input (runtime.OutcomeInputRequired), with the reason "waiting for the
-// user's approval". When the approved tool asks its client in turn (runtime.Elicit,
-// runtime.Sample), the approval holds into the round that brings the tool its answers,
+// user's approval". When the approved tool asks its client in turn (client.Elicit,
+// client.Sample), the approval holds into the round that brings the tool its answers,
 // in a new state that expires with the timeout in turn, and into no other: the call
 // must come again with exactly the answers that round asked for and the state's
 // earlier answers unchanged.

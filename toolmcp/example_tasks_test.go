@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/progress"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -24,7 +26,7 @@ func ExampleWithStore() {
 		Task:        runtime.TaskOptional, // //toolgen:tool task=optional in generated code
 	}, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
 		for i := range 60 {
-			runtime.ReportProgress(ctx, float64(i), 60, "reading the ledger")
+			progress.Report(ctx, float64(i), 60, "reading the ledger")
 			select {
 			case <-time.After(time.Second):
 			case <-ctx.Done(): // tasks/cancel

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/toolgen/toolgen/runtime/searchtool"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,8 +29,8 @@ func WithToolFilter(f ToolFilter) Option {
 	return func(c *config) { c.filter = f }
 }
 
-// WithSearchTool adds a search tool (runtime.NewSearchTool, named
-// runtime.SearchToolName) for clients with large catalogs: a call with a query
+// WithSearchTool adds a search tool (searchtool.New, named
+// searchtool.Name) for clients with large catalogs: a call with a query
 // answers with the definitions of the tools that best match it (runtime.Toolset.Search),
 // among those the request's client may see (WithToolFilter). A Toolset that defers
 // tools (runtime.Toolset.WithDefer) gets one without the option, and tools/list lists
@@ -58,16 +60,16 @@ func (c *config) visible(ctx context.Context, req mcp.Request, t *runtime.Tool) 
 func registerCatalog(s *mcp.Server, ts *runtime.Toolset, c *config) {
 	deferred := ts.HasDeferred()
 	if c.searchTool || deferred {
-		if _, clash := ts.Lookup(runtime.SearchToolName); clash {
-			panic(fmt.Sprintf("toolmcp.Register: the Toolset has a tool named %q, the name of the search tool", runtime.SearchToolName))
+		if _, clash := ts.Lookup(searchtool.Name); clash {
+			panic(fmt.Sprintf("toolmcp.Register: the Toolset has a tool named %q, the name of the search tool", searchtool.Name))
 		}
-		st, err := runtime.NewSearchTool(func(ctx context.Context, query string, limit int) []*runtime.Tool {
+		st, err := searchtool.New(func(ctx context.Context, query string, limit int) []*runtime.Tool {
 			return c.find(ctx, ts, query, limit)
 		})
 		if err != nil {
 			panic(fmt.Sprintf("toolmcp.Register: %v", err))
 		}
-		tool, _ := st.Lookup(runtime.SearchToolName)
+		tool, _ := st.Lookup(searchtool.Name)
 		s.AddTool(Tool(tool), handler(st, tool, c))
 	}
 	if c.filter == nil && !deferred {
@@ -111,7 +113,7 @@ func (c *config) listed(ctx context.Context, req mcp.Request, ts *runtime.Toolse
 // limit of them, among those the client of the call may see.
 func (c *config) find(ctx context.Context, ts *runtime.Toolset, query string, limit int) []*runtime.Tool {
 	if limit <= 0 {
-		limit = runtime.DefaultSearchToolResults
+		limit = searchtool.DefaultResults
 	}
 	var req mcp.Request
 	if mc := callOf(ctx); mc != nil && mc.req != nil {

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/searchtool"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -124,14 +126,14 @@ func TestToolFilter(t *testing.T) {
 	ctx := context.Background()
 
 	all, few := listNames(t, admin), listNames(t, reader)
-	if len(all) != ts.Len()+1 || !slices.Contains(all, runtime.SearchToolName) {
+	if len(all) != ts.Len()+1 || !slices.Contains(all, searchtool.Name) {
 		t.Errorf("admin lists %d tools, want all %d and the search tool", len(all), ts.Len())
 	}
 	if len(few) == 0 || len(few) >= len(all) {
 		t.Fatalf("reader lists %d tools of %d", len(few), len(all))
 	}
 	for _, name := range few {
-		if name != runtime.SearchToolName && !strings.HasPrefix(name, "get_") && !strings.HasPrefix(name, "list_") {
+		if name != searchtool.Name && !strings.HasPrefix(name, "get_") && !strings.HasPrefix(name, "list_") {
 			t.Errorf("reader lists %s, which the filter hides", name)
 		}
 	}
@@ -155,13 +157,13 @@ func TestToolFilter(t *testing.T) {
 
 	found := func(cs *mcp.ClientSession, query string) []string {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: runtime.SearchToolName, Arguments: map[string]any{"query": query, "limit": 20}})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: searchtool.Name, Arguments: map[string]any{"query": query, "limit": 20}})
 		if err != nil || res.IsError {
 			t.Fatalf("search: %v %v", res, err)
 		}
 		text := res.Content[0].(*mcp.TextContent).Text
 		_, list, _ := strings.Cut(text, "\n")
-		var tools []runtime.FoundTool
+		var tools []searchtool.Found
 		_ = json.Unmarshal([]byte(list), &tools)
 		var names []string
 		for _, f := range tools {
@@ -210,10 +212,10 @@ func TestDeferredOverMCP(t *testing.T) {
 	toolmcp.Register(s, c.tools(t).WithDefer(runtime.Defer{Keep: []string{"get_me"}}))
 	cs := connectAs(t, s, "x")
 	ctx := context.Background()
-	if got := listNames(t, cs); !slices.Equal(got, []string{"get_me", runtime.SearchToolName}) {
+	if got := listNames(t, cs); !slices.Equal(got, []string{"get_me", searchtool.Name}) {
 		t.Errorf("lists %v, want get_me and the search tool", got)
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: runtime.SearchToolName, Arguments: map[string]any{"query": "merge a pull request"}})
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: searchtool.Name, Arguments: map[string]any{"query": "merge a pull request"}})
 	if err != nil || res.IsError {
 		t.Fatalf("search: %v %v", res, err)
 	}

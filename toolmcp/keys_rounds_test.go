@@ -8,20 +8,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 
-// TestRoots: runtime.Roots lists the go-sdk client's roots under MCP 2025-11-25 (a
+// TestRoots: client.Roots lists the go-sdk client's roots under MCP 2025-11-25 (a
 // request while the call waits) and 2026-07-28 (an input-required round); a client
 // that declares no roots gets errors.ErrUnsupported, and under 2026-07-28 the call
 // that fails of it -32021.
 func TestRoots(t *testing.T) {
 	ts := askTool(t, func(ctx context.Context) (string, error) {
-		roots, err := runtime.Roots(ctx, &runtime.RootsRequest{Key: "client_roots"})
+		roots, err := client.Roots(ctx, &client.RootsRequest{Key: "client_roots"})
 		if err != nil {
 			return "", err
 		}
@@ -71,12 +72,12 @@ func TestRoots(t *testing.T) {
 // key in the input-required result; the client's answer under it is taken even
 // before it is asked (no state), and extra answers are ignored; an answer under an
 // auto-named key (toolgen_ask_1) is not, without the round that asked it. A key
-// against runtime.InputKeyRules, or one key for two requests of a run, is the tool's
+// against client.InputKeyRules, or one key for two requests of a run, is the tool's
 // error.
 func TestNamedKeys(t *testing.T) {
 	form := `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`
 	named := askTool(t, func(ctx context.Context) (string, error) {
-		r, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Key: "user_name", Message: "Name?", Schema: json.RawMessage(form)})
+		r, err := client.Elicit(ctx, &client.ElicitRequest{Key: "user_name", Message: "Name?", Schema: json.RawMessage(form)})
 		if err != nil {
 			return "", err
 		}
@@ -96,7 +97,7 @@ func TestNamedKeys(t *testing.T) {
 	}
 	// An answer to an auto-named request needs the round that asked it.
 	auto := askTool(t, func(ctx context.Context) (string, error) {
-		r, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Name?", Schema: json.RawMessage(form)})
+		r, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Name?", Schema: json.RawMessage(form)})
 		if err != nil {
 			return "", err
 		}
@@ -110,10 +111,10 @@ func TestNamedKeys(t *testing.T) {
 		{"toolgen_ask_1", `the request's key "toolgen_ask_1" is not`},
 		{"a b", `the request's key "a b" is not`},
 		{"a\nb", `the request's key "a\nb" is not`},
-		{strings.Repeat("k", runtime.MaxInputKeyBytes+1), "is not 1 to 64"},
+		{strings.Repeat("k", client.MaxInputKeyBytes+1), "is not 1 to 64"},
 	} {
 		bad := askTool(t, func(ctx context.Context) (string, error) {
-			_, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Key: c.key, Message: "?"})
+			_, err := client.Elicit(ctx, &client.ElicitRequest{Key: c.key, Message: "?"})
 			return "", err
 		})
 		for _, version := range versions {
@@ -123,15 +124,15 @@ func TestNamedKeys(t *testing.T) {
 		}
 	}
 	ok := askTool(t, func(ctx context.Context) (string, error) {
-		_, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Key: strings.Repeat("k", runtime.MaxInputKeyBytes), Message: "?"})
+		_, err := client.Elicit(ctx, &client.ElicitRequest{Key: strings.Repeat("k", client.MaxInputKeyBytes), Message: "?"})
 		return "", err
 	})
 	if res := roundOf(t, clientOf(t, ok, "2026-07-28", hostile), "ask", map[string]any{}, nil, ""); len(res.InputRequests) != 1 {
-		t.Errorf("a key of %d bytes: %s", runtime.MaxInputKeyBytes, jsonOf(t, res))
+		t.Errorf("a key of %d bytes: %s", client.MaxInputKeyBytes, jsonOf(t, res))
 	}
 	twice := askTool(t, func(ctx context.Context) (string, error) {
-		_, err1 := runtime.Elicit(ctx, &runtime.ElicitRequest{Key: "k", Message: "first?"})
-		_, err2 := runtime.Elicit(ctx, &runtime.ElicitRequest{Key: "k", Message: "second?"})
+		_, err1 := client.Elicit(ctx, &client.ElicitRequest{Key: "k", Message: "first?"})
+		_, err2 := client.Elicit(ctx, &client.ElicitRequest{Key: "k", Message: "second?"})
 		return "", errors.Join(err1, err2)
 	})
 	cs = clientOf(t, twice, "2026-07-28", hostile)
@@ -148,7 +149,7 @@ func TestTamperedState(t *testing.T) {
 	runs := 0
 	ts := askTool(t, func(ctx context.Context) (string, error) {
 		runs++
-		r, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Key: "confirm", Message: "Sure?"})
+		r, err := client.Elicit(ctx, &client.ElicitRequest{Key: "confirm", Message: "Sure?"})
 		if err != nil {
 			return "", err
 		}

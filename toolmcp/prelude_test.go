@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -32,20 +34,20 @@ func preludeTool(t *testing.T, task runtime.TaskSupport, runs *atomic.Int32, sta
 		TaskPrelude: true,
 	}, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
 		runs.Add(1)
-		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Your name?",
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Your name?",
 			Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)})
 		if err != nil {
 			return nil, err
 		}
-		if res.Action != runtime.ElicitAccept {
+		if res.Action != client.ElicitAccept {
 			return runtime.TextResult("no name"), nil
 		}
-		ok := runtime.StartTask(ctx)
+		ok := client.StartTask(ctx)
 		started <- ok
 		if !ok {
 			return runtime.TextResult("no task for " + string(res.Content)), ctx.Err()
 		}
-		colour, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Your colour?",
+		colour, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Your colour?",
 			Schema: json.RawMessage(`{"type":"object","properties":{"colour":{"type":"string"}}}`)})
 		if err != nil {
 			return nil, err
@@ -59,7 +61,7 @@ func preludeTool(t *testing.T, task runtime.TaskSupport, runs *atomic.Int32, sta
 }
 
 // A call to a tool with a prelude asks in its own rounds (input-required results,
-// no task), and becomes a task when the tool calls runtime.StartTask: that round is
+// no task), and becomes a task when the tool calls client.StartTask: that round is
 // answered with the task, which carries no requestState, and whose result holds
 // what the rounds gathered; the task's own requests go to its inputRequests. The tool
 // runs once a round.
@@ -235,7 +237,7 @@ func TestTaskPreludeRequestGone(t *testing.T) {
 		case <-release: // the test gave up: the server may close
 		}
 		stopped <- ctx.Err()
-		if runtime.StartTask(ctx) {
+		if client.StartTask(ctx) {
 			t.Error("StartTask reported true once the request was gone")
 		}
 		return nil, ctx.Err()

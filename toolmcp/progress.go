@@ -5,9 +5,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgen/toolgen/runtime/progress"
 
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // DefaultProgressInterval is the least time between two notifications/progress of one
@@ -17,7 +17,7 @@ const DefaultProgressInterval = 100 * time.Millisecond
 // WithProgressInterval sets the least time between two notifications/progress that a
 // call sends, DefaultProgressInterval when d is 0; a negative d sends every report.
 //
-// A tool reports progress with runtime.ReportProgress. When a tools/call carries a
+// A tool reports progress with progress.Report. When a tools/call carries a
 // progress token (_meta.progressToken), its reports go to the client as
 // notifications/progress with that token: the first at once, then at most one per
 // interval, the newest report of an interval standing for those before it; the newest
@@ -84,8 +84,8 @@ func newProgressSender(ctx context.Context, session *mcp.ServerSession, token an
 	}
 }
 
-// observe is the call's runtime.ProgressObserver.
-func (s *progressSender) observe(_ context.Context, p runtime.ProgressEvent) {
+// observe is the call's progress.Observer.
+func (s *progressSender) observe(_ context.Context, p progress.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || (s.any && p.Done <= s.last) {

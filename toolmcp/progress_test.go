@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/progress"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
@@ -110,9 +112,9 @@ func progresses(ns []mcp.ProgressNotificationParams) []float64 {
 func TestProgressNotifications(t *testing.T) {
 	pc := serveProgress(t, progressTool(func(ctx context.Context) (*runtime.Result, error) {
 		for i := 1; i <= 5; i++ {
-			runtime.ReportProgress(ctx, float64(i), 5, "step")
+			progress.Report(ctx, float64(i), 5, "step")
 		}
-		runtime.ReportProgress(ctx, 6, 0, "total unknown")
+		progress.Report(ctx, 6, 0, "total unknown")
 		return runtime.TextResult("done"), nil
 	}), toolmcp.WithProgressInterval(-1))
 	for _, token := range []any{"tok-1", 42} {
@@ -140,10 +142,10 @@ func TestProgressWithoutTokenSendsNothing(t *testing.T) {
 	var observed int
 	var mu sync.Mutex
 	ts := progressTool(func(ctx context.Context) (*runtime.Result, error) {
-		runtime.ReportProgress(ctx, 1, 2, "")
-		runtime.ReportProgress(ctx, 2, 2, "")
+		progress.Report(ctx, 1, 2, "")
+		progress.Report(ctx, 2, 2, "")
 		return nil, nil
-	}).WithProgress(func(context.Context, runtime.ProgressEvent) { mu.Lock(); observed++; mu.Unlock() })
+	}).WithProgress(func(context.Context, progress.Event) { mu.Lock(); observed++; mu.Unlock() })
 	pc := serveProgress(t, ts, toolmcp.WithProgressInterval(-1))
 	pc.call(t, nil, -1)
 	time.Sleep(50 * time.Millisecond) // a notification would have come by now
@@ -160,7 +162,7 @@ func TestProgressWithoutTokenSendsNothing(t *testing.T) {
 func TestProgressDropsWhatDoesNotIncrease(t *testing.T) {
 	pc := serveProgress(t, progressTool(func(ctx context.Context) (*runtime.Result, error) {
 		for _, p := range []float64{1, 1, 0.5, 2, 2, 3} {
-			runtime.ReportProgress(ctx, p, 0, "")
+			progress.Report(ctx, p, 0, "")
 		}
 		return nil, nil
 	}), toolmcp.WithProgressInterval(-1))
@@ -175,7 +177,7 @@ func TestProgressIsRateLimited(t *testing.T) {
 	// and all between them within one interval are dropped for the newest.
 	pc := serveProgress(t, progressTool(func(ctx context.Context) (*runtime.Result, error) {
 		for i := 1; i <= 1000; i++ {
-			runtime.ReportProgress(ctx, float64(i), 1000, "")
+			progress.Report(ctx, float64(i), 1000, "")
 		}
 		return nil, nil
 	}))
@@ -188,7 +190,7 @@ func TestProgressIsRateLimited(t *testing.T) {
 	// the last sent when the tool returns.
 	pc = serveProgress(t, progressTool(func(ctx context.Context) (*runtime.Result, error) {
 		for i := 1; i <= 60; i++ {
-			runtime.ReportProgress(ctx, float64(i), 60, "")
+			progress.Report(ctx, float64(i), 60, "")
 			time.Sleep(5 * time.Millisecond)
 		}
 		return nil, nil
@@ -217,13 +219,13 @@ func TestProgressEndsWithTheCall(t *testing.T) {
 	var calls atomic.Int32
 	pc := serveProgress(t, progressTool(func(ctx context.Context) (*runtime.Result, error) {
 		if calls.Add(1) > 1 {
-			runtime.ReportProgress(ctx, 3, 0, "second call")
+			progress.Report(ctx, 3, 0, "second call")
 			return nil, nil
 		}
-		runtime.ReportProgress(ctx, 1, 0, "")
+		progress.Report(ctx, 1, 0, "")
 		go func() {
 			<-release
-			runtime.ReportProgress(ctx, 2, 0, "too late")
+			progress.Report(ctx, 2, 0, "too late")
 			close(reported)
 		}()
 		return nil, nil
@@ -241,7 +243,7 @@ func TestProgressOverHTTP(t *testing.T) {
 	s := newServer()
 	toolmcp.Register(s, progressTool(func(ctx context.Context) (*runtime.Result, error) {
 		for i := 1; i <= 3; i++ {
-			runtime.ReportProgress(ctx, float64(i), 3, "")
+			progress.Report(ctx, float64(i), 3, "")
 		}
 		return nil, nil
 	}), toolmcp.WithProgressInterval(-1))

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -71,15 +73,15 @@ func TestHTTPScreenWithoutStatelessRefuses2026(t *testing.T) {
 // 2025-11-25 the tool's error result is unchanged.
 func TestMissingCapability(t *testing.T) {
 	sample := askTool(t, func(ctx context.Context) (string, error) {
-		_, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+		_, err := client.Sample(ctx, &client.SampleRequest{Messages: []client.SampleMessage{client.UserMessage("hi")}})
 		return "", err
 	})
 	elicit := askTool(t, func(ctx context.Context) (string, error) {
-		_, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "?"})
+		_, err := client.Elicit(ctx, &client.ElicitRequest{Message: "?"})
 		return "", err
 	})
 	fallback := askTool(t, func(ctx context.Context) (string, error) {
-		if _, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}}); errors.Is(err, errors.ErrUnsupported) {
+		if _, err := client.Sample(ctx, &client.SampleRequest{Messages: []client.SampleMessage{client.UserMessage("hi")}}); errors.Is(err, errors.ErrUnsupported) {
 			return "answered without the model", nil
 		}
 		return "", errors.New("sampling did not fail")

@@ -18,8 +18,8 @@ import (
 )
 
 // Under MCP 2026-07-28 a server sends no request while it serves a call. A call that
-// needs the client's input (an approval of ElicitApprover's, a tool's runtime.Elicit
-// or runtime.Sample) ends its round with an input-required result: the requests, by
+// needs the client's input (an approval of ElicitApprover's, a tool's client.Elicit
+// or client.Sample) ends its round with an input-required result: the requests, by
 // key, and a requestState. The client answers each request and sends the call again
 // with the answers (inputResponses) and the state, and the call runs again, from the
 // start, each request answered by the answer to the same request of the round that
@@ -196,7 +196,7 @@ func (c *mcpCall) nextAskKey() string {
 // answer returns the client's answer to the request req under key: from this round's
 // inputResponses, or from a round before, provided the round before asked req under
 // key (the state's digest); an answer to another request is none. A key the tool
-// named (runtime.SampleRequest.Key) names its request whatever round asked it: its
+// named (client.SampleRequest.Key) names its request whatever round asked it: its
 // answer needs no digest (the client may answer before it is asked), but one of a
 // round that asked another request under the key is none.
 func (c *mcpCall) answer(key string, req mcp.InputRequest, named bool) (mcp.InputResponse, bool) {

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -72,14 +74,14 @@ func roundOf(t *testing.T, cs *mcp.ClientSession, name string, args any, answers
 // are no answer at all; never a panic, and never a value the tool takes.
 func TestAnswersOfTheWrongShape(t *testing.T) {
 	sample := askTool(t, func(ctx context.Context) (string, error) {
-		r, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+		r, err := client.Sample(ctx, &client.SampleRequest{Messages: []client.SampleMessage{client.UserMessage("hi")}})
 		if err != nil {
 			return "", err
 		}
 		return "sampled " + r.Content.Text, nil
 	})
 	elicit := askTool(t, func(ctx context.Context) (string, error) {
-		r, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "?", Schema: json.RawMessage(formSchema)})
+		r, err := client.Elicit(ctx, &client.ElicitRequest{Message: "?", Schema: json.RawMessage(formSchema)})
 		if err != nil {
 			return "", err
 		}
@@ -140,7 +142,7 @@ func wipeTool(t *testing.T, runs *atomic.Int32) *runtime.Toolset {
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
 		runs.Add(1)
-		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Why?"})
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Why?"})
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +240,7 @@ func TestAnswersAreTheirRequests(t *testing.T) {
 	ts := askTool(t, func(ctx context.Context) (string, error) {
 		n := min(runs.Add(1), 2) // one file the first run, two after
 		q := fmt.Sprintf("Delete %d files?", n)
-		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: q})
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: q})
 		if err != nil {
 			return "", err
 		}
@@ -270,7 +272,7 @@ func TestAnswerKeysAreExact(t *testing.T) {
 	var runs atomic.Int32
 	ts := askTool(t, func(ctx context.Context) (string, error) {
 		runs.Add(1)
-		r, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Why?"})
+		r, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Why?"})
 		if err != nil {
 			return "", err
 		}

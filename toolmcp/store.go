@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // A Store keeps what the servers of one deployment share: the tasks of the MCP tasks
@@ -238,7 +238,7 @@ func (m *MemoryStore) Spend(_ context.Context, id string, expires time.Time) (bo
 }
 
 // A PendingStore is a Store that also keeps deferred approvals: the turns a
-// runtime.Loop with DeferApprovals stopped at (*runtime.Pending), while people decide,
+// loop.Loop with DeferApprovals stopped at (*loop.Pending), while people decide,
 // so that a turn stopped on one replica is resumed on any other. It is optional: a
 // Store may implement it, as NewMemoryStore's and toolpostgres's do.
 //
@@ -251,16 +251,16 @@ type PendingStore interface {
 	// people reach it by its id), until expires. It fails when id is taken by a
 	// turn that has not expired, and with ErrPendingTooLarge when p's JSON is longer
 	// than MaxPendingBytes.
-	SavePending(ctx context.Context, id string, p *runtime.Pending, expires time.Time) error
+	SavePending(ctx context.Context, id string, p *loop.Pending, expires time.Time) error
 	// Pending returns a copy of the turn id, as stored: an error wrapping
 	// ErrPendingNotFound when there is none (never saved, taken, or expired).
-	Pending(ctx context.Context, id string) (*runtime.Pending, error)
+	Pending(ctx context.Context, id string) (*loop.Pending, error)
 	// TakePending deletes the turn id and returns it, or fails as Pending does.
-	TakePending(ctx context.Context, id string) (*runtime.Pending, error)
+	TakePending(ctx context.Context, id string) (*loop.Pending, error)
 }
 
 // MaxPendingBytes is the longest deferred approval, as JSON, a PendingStore keeps: a
-// runtime.Pending holds the conversation so far (its request and response).
+// loop.Pending holds the conversation so far (its request and response).
 const MaxPendingBytes = 8 << 20
 
 // ErrPendingNotFound is the error of a PendingStore asked for a turn it does not hold.
@@ -272,7 +272,7 @@ var ErrPendingTooLarge = errors.New("toolmcp: the pending turn is longer than Ma
 
 // EncodePending returns p as a PendingStore keeps it, its JSON, or an error wrapping
 // ErrPendingTooLarge when that is longer than MaxPendingBytes.
-func EncodePending(p *runtime.Pending) ([]byte, error) {
+func EncodePending(p *loop.Pending) ([]byte, error) {
 	if p == nil {
 		return nil, errors.New("toolmcp: no pending turn to store")
 	}
@@ -287,8 +287,8 @@ func EncodePending(p *runtime.Pending) ([]byte, error) {
 }
 
 // DecodePending reads a turn EncodePending wrote: a new value, never resumed.
-func DecodePending(b []byte) (*runtime.Pending, error) {
-	var p runtime.Pending
+func DecodePending(b []byte) (*loop.Pending, error) {
+	var p loop.Pending
 	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, fmt.Errorf("toolmcp: decoding the pending turn: %w", err)
 	}
@@ -302,7 +302,7 @@ type pendingEntry struct {
 }
 
 // SavePending implements PendingStore.
-func (m *MemoryStore) SavePending(_ context.Context, id string, p *runtime.Pending, expires time.Time) error {
+func (m *MemoryStore) SavePending(_ context.Context, id string, p *loop.Pending, expires time.Time) error {
 	b, err := EncodePending(p)
 	if err != nil {
 		return err
@@ -321,7 +321,7 @@ func (m *MemoryStore) SavePending(_ context.Context, id string, p *runtime.Pendi
 }
 
 // Pending implements PendingStore.
-func (m *MemoryStore) Pending(_ context.Context, id string) (*runtime.Pending, error) {
+func (m *MemoryStore) Pending(_ context.Context, id string) (*loop.Pending, error) {
 	m.mu.Lock()
 	e, ok := m.pending[id]
 	m.mu.Unlock()
@@ -332,7 +332,7 @@ func (m *MemoryStore) Pending(_ context.Context, id string) (*runtime.Pending, e
 }
 
 // TakePending implements PendingStore.
-func (m *MemoryStore) TakePending(_ context.Context, id string) (*runtime.Pending, error) {
+func (m *MemoryStore) TakePending(_ context.Context, id string) (*loop.Pending, error) {
 	m.mu.Lock()
 	e, ok := m.pending[id]
 	delete(m.pending, id)

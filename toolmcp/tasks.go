@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/progress"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -77,13 +79,13 @@ const (
 // JSON-RPC error -32021; a TaskOptional one runs as any call. Tools that are not tasks
 // are served as ever. A task tool with a prelude (runtime.Tool.TaskPrelude) runs in its
 // request first, as any call, its requests to the client answered in the call's
-// rounds, until it calls runtime.StartTask: that round is answered with the task.
+// rounds, until it calls client.StartTask: that round is answered with the task.
 //
-// While a task runs, its tool's runtime.Elicit and runtime.Sample (and ElicitApprover's
+// While a task runs, its tool's client.Elicit and client.Sample (and ElicitApprover's
 // approval) put their request in the task's inputRequests, and the task's status is
 // input_required until the client answers with tasks/update; the answer reaches the
 // waiting request, once. tasks/cancel cancels the tool's context and the task ends
-// cancelled. runtime.ReportProgress sets the task's statusMessage. The task's log
+// cancelled. progress.Report sets the task's statusMessage. The task's log
 // records are dropped: the extension sends none.
 //
 // Calls of Register on one server serve one set of tasks methods, the last's: give them
@@ -440,7 +442,7 @@ func (t *taskServer) newTask(ctx context.Context, owner string, tool *runtime.To
 // preludeRun is a call to a tool with a prelude (runtime.Tool.TaskPrelude) from a
 // client that negotiated the extension: it runs in its request, as any call does (the
 // SDK's tools/call and toolmcp's handler), its requests to the client answered in the
-// call's rounds, until the tool calls runtime.StartTask, which creates the task,
+// call's rounds, until the tool calls client.StartTask, which creates the task,
 // answers the request with it, and leaves the run to go on as the task's.
 type preludeRun struct {
 	t      *taskServer
@@ -476,7 +478,7 @@ func preludeOf(ctx context.Context) *preludeRun {
 
 // prelude serves the call req to tool, which has a prelude, with next (the SDK's
 // tools/call, and toolmcp's handler) in its request, until the tool starts the task
-// (runtime.StartTask) or returns.
+// (client.StartTask) or returns.
 func (t *taskServer) prelude(ctx context.Context, method string, req *mcp.CallToolRequest, tool *runtime.Tool, next mcp.MethodHandler) (mcp.Result, error) {
 	owner, err := t.identityOf(ctx, req)
 	if err != nil {
@@ -740,7 +742,7 @@ func taskRunOf(ctx context.Context) *taskRun {
 
 // observeProgress keeps the tool's last progress report, which the next heartbeat
 // writes in the task's statusMessage.
-func (r *taskRun) observeProgress(_ context.Context, p runtime.ProgressEvent) {
+func (r *taskRun) observeProgress(_ context.Context, p progress.Event) {
 	msg := strconv.FormatFloat(p.Done, 'f', -1, 64)
 	if p.Total > 0 {
 		msg += "/" + strconv.FormatFloat(p.Total, 'f', -1, 64)

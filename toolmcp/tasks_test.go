@@ -12,6 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/progress"
+
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/internal/taskclient"
@@ -78,7 +82,7 @@ func rpcCode(err error) int64 {
 func TestTaskLifecycle(t *testing.T) {
 	release := make(chan struct{})
 	ts := taskTool(t, "report", runtime.TaskOptional, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
-		runtime.ReportProgress(ctx, 1, 2, "halfway")
+		progress.Report(ctx, 1, 2, "halfway")
 		<-release
 		return runtime.TextResult("the report"), nil
 	})
@@ -191,7 +195,7 @@ func dataOf(e *taskclient.Error) string {
 	return string(e.Data)
 }
 
-// A task's runtime.Elicit asks in its inputRequests; tasks/update's answer reaches
+// A task's client.Elicit asks in its inputRequests; tasks/update's answer reaches
 // it, once: the same answer sent again, or an answer to a key never asked, is
 // ignored. Two requests at once are answered one at a time.
 func TestTaskInput(t *testing.T) {
@@ -200,7 +204,7 @@ func TestTaskInput(t *testing.T) {
 		answers := make(chan string, 2)
 		for range 2 {
 			go func() {
-				res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "n?", Schema: form})
+				res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "n?", Schema: form})
 				if err != nil {
 					answers <- err.Error()
 					return
@@ -209,7 +213,7 @@ func TestTaskInput(t *testing.T) {
 			}()
 		}
 		a, b := <-answers, <-answers
-		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "third?", Schema: form})
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "third?", Schema: form})
 		if err != nil {
 			return nil, err
 		}
@@ -356,7 +360,7 @@ func TestTaskCancel(t *testing.T) {
 // cancellation change nothing.
 func TestTaskOwner(t *testing.T) {
 	ts := taskTool(t, "ask", runtime.TaskOptional, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
-		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "ok?", Schema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)})
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "ok?", Schema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)})
 		if err != nil {
 			return nil, err
 		}

@@ -50,9 +50,12 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/progress"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
 )
 
 // An Option configures Register.
@@ -88,11 +91,11 @@ func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.C
 // expose the JSON-RPC id), for the Toolset's approver and observers: give ts an
 // observer (Toolset.WithObserver, runtime.SlogObserver) to log the whole error of a
 // failed call, which the client never sees. A call with a progress token sends the
-// tool's runtime.ReportProgress reports as notifications/progress (see
+// tool's progress.Report reports as notifications/progress (see
 // WithProgressInterval). The call's context carries the session as the tool's
-// runtime.Client: runtime.Sample asks the client's model (sampling/createMessage),
-// runtime.Elicit its user (elicitation/create), each when the client declares the
-// capability and within WithClientTimeout, and runtime.Logger's records go to the
+// client.Client: client.Sample asks the client's model (sampling/createMessage),
+// client.Elicit its user (elicitation/create), each when the client declares the
+// capability and within WithClientTimeout, and client.Logger's records go to the
 // client as notifications/message, at the level it asked for (logging/setLevel, or
 // the call's _meta under MCP 2026-07-28; a stateless server sends info and above).
 // All of it ends with the call: nothing a goroutine the tool left behind logs, asks or
@@ -101,7 +104,7 @@ func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.C
 // Under MCP 2026-07-28 a server sends no request while it serves a call: a round of
 // the call that asks ends with an input-required result holding the requests, the
 // client sends the call again with the answers, and the tool runs again from the
-// start, each request finding its answer (runtime.ErrInputRequired says how a tool
+// start, each request finding its answer (client.ErrInputRequired says how a tool
 // takes part). Under older versions a stateless server has no session to ask on:
 // there Sample and Elicit fail with an error for which errors.Is(err,
 // errors.ErrUnsupported) holds.
@@ -252,19 +255,19 @@ func callContext(ctx context.Context, req *mcp.CallToolRequest, c *config, task 
 	// ElicitApprover (elicit.go) and the call's Client read the request from the
 	// context, and may end the round asking the client for input instead (rounds.go).
 	ctx, mc := withMCPCall(ctx, req)
-	// The tool reaches the client's model, user and log (runtime.Sample,
-	// runtime.Elicit, runtime.Logger) through the session (client.go), or its task.
-	client := newSessionClient(mc, c.clientTimeout)
-	client.task = task
+	// The tool reaches the client's model, user and log (client.Sample,
+	// client.Elicit, client.Logger) through the session (client.go), or its task.
+	sc := newSessionClient(mc, c.clientTimeout)
+	sc.task = task
 	if task != nil {
 		ctx = context.WithValue(ctx, taskRunKey{}, task)
-		ctx = runtime.ContextWithProgress(ctx, task.observeProgress)
+		ctx = progress.NewContext(ctx, task.observeProgress)
 	}
-	ctx = runtime.ContextWithClient(ctx, client)
+	ctx = client.NewContext(ctx, sc)
 	if c.context != nil {
 		ctx = c.context(ctx, req)
 	}
-	return ctx, mc, client
+	return ctx, mc, sc
 }
 
 // handler is the SDK handler of the tool named name: the raw arguments go to ts.Call,
@@ -284,10 +287,10 @@ func handler(ts *runtime.Toolset, t *runtime.Tool, c *config) mcp.ToolHandler {
 		}()
 		// A client that sent a progress token gets the tool's progress reports
 		// (progress.go), sent with the request's context, up to the result.
-		var progress *progressSender
+		var sender *progressSender
 		if token := progressToken(req); token != nil {
-			progress = newProgressSender(ctx, req.Session, token, c.progressInterval)
-			defer progress.close()
+			sender = newProgressSender(ctx, req.Session, token, c.progressInterval)
+			defer sender.close()
 		}
 		ctx, mc, client := callContext(ctx, req, c, nil)
 		if mc.badState {
@@ -301,15 +304,15 @@ func handler(ts *runtime.Toolset, t *runtime.Tool, c *config) mcp.ToolHandler {
 		if pre != nil {
 			client.pre = pre
 			pre.client.Store(client)
-			ctx = runtime.ContextWithProgress(ctx, func(ctx context.Context, e runtime.ProgressEvent) {
+			ctx = progress.NewContext(ctx, func(ctx context.Context, e progress.Event) {
 				if run := client.taskRun(); run != nil {
 					run.observeProgress(ctx, e)
-				} else if progress != nil {
-					progress.observe(ctx, e)
+				} else if sender != nil {
+					sender.observe(ctx, e)
 				}
 			})
-		} else if progress != nil {
-			ctx = runtime.ContextWithProgress(ctx, progress.observe)
+		} else if sender != nil {
+			ctx = progress.NewContext(ctx, sender.observe)
 		}
 		var args []byte
 		if req.Params != nil {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
 	"github.com/toolgen/toolgen/toolopenai"
@@ -31,7 +33,7 @@ func deferredTools(t *testing.T) *runtime.Toolset {
 // the deferred ones with defer_loading. Chat Completions leaves the deferred ones out.
 func TestResponsesToolsDeferred(t *testing.T) {
 	ts := deferredTools(t)
-	req, err := rtopenai.Responses{}.Prepare([]byte(`{"model":"m","input":"hi"}`), ts, runtime.ChoiceAuto)
+	req, err := rtopenai.Responses{}.Prepare([]byte(`{"model":"m","input":"hi"}`), ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -58,7 +60,7 @@ func tools(t *testing.T) *runtime.Toolset {
 			}),
 		mk(runtime.Tool{Name: "ask", Annotations: readonly},
 			func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-				return nil, fmt.Errorf("elicitation: %w", runtime.ErrInputRequired)
+				return nil, fmt.Errorf("elicitation: %w", client.ErrInputRequired)
 			}),
 		mk(runtime.Tool{Name: "delete"}, // unannotated: destructive, so denied below
 			func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {

@@ -12,7 +12,7 @@
 // New creates its tables when they are missing: toolmcp_tasks, one row per task (its
 // id, owner and expiry as columns, the rest as the JSON of toolmcp.TaskRecord),
 // toolmcp_spent, one row per spent approval state, and toolmcp_pending, one row per
-// deferred approval (a runtime.Pending, as JSON), which a replica takes by deleting
+// deferred approval (a loop.Pending, as JSON), which a replica takes by deleting
 // it, so that a turn is resumed once. A change to a task is a
 // transaction that locks its row, and the limit on an owner's tasks is counted under a
 // transaction-scoped advisory lock on the owner, so replicas that act on one task, or
@@ -27,10 +27,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 
@@ -198,7 +199,7 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time) (int, error) {
 
 // SavePending implements toolmcp.PendingStore: an insert that only an expired turn
 // gives way to.
-func (s *Store) SavePending(ctx context.Context, id string, p *runtime.Pending, expires time.Time) error {
+func (s *Store) SavePending(ctx context.Context, id string, p *loop.Pending, expires time.Time) error {
 	b, err := toolmcp.EncodePending(p)
 	if err != nil {
 		return err
@@ -216,7 +217,7 @@ func (s *Store) SavePending(ctx context.Context, id string, p *runtime.Pending, 
 }
 
 // Pending implements toolmcp.PendingStore.
-func (s *Store) Pending(ctx context.Context, id string) (*runtime.Pending, error) {
+func (s *Store) Pending(ctx context.Context, id string) (*loop.Pending, error) {
 	var record string
 	err := s.pool.QueryRow(ctx, `SELECT record FROM toolmcp_pending WHERE id = $1 AND expires_at > $2`, id, time.Now()).Scan(&record)
 	return decodePending(id, record, err)
@@ -224,7 +225,7 @@ func (s *Store) Pending(ctx context.Context, id string) (*runtime.Pending, error
 
 // TakePending implements toolmcp.PendingStore: one DELETE of the row, which of
 // replicas taking it at once one alone returns.
-func (s *Store) TakePending(ctx context.Context, id string) (*runtime.Pending, error) {
+func (s *Store) TakePending(ctx context.Context, id string) (*loop.Pending, error) {
 	var record string
 	var expires time.Time
 	err := s.pool.QueryRow(ctx, `DELETE FROM toolmcp_pending WHERE id = $1 RETURNING record, expires_at`, id).Scan(&record, &expires)
@@ -235,7 +236,7 @@ func (s *Store) TakePending(ctx context.Context, id string) (*runtime.Pending, e
 }
 
 // decodePending reads the pending turn id that a query returned, with its error.
-func decodePending(id, record string, err error) (*runtime.Pending, error) {
+func decodePending(id, record string, err error) (*loop.Pending, error) {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, toolmcp.ErrPendingNotFound
 	}

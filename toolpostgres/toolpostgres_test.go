@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -131,7 +133,7 @@ func askTool(t *testing.T, release <-chan struct{}, runs *atomic.Int32) *runtime
 		Annotations: runtime.Annotations{ReadOnly: new(true)}, Task: runtime.TaskRequired,
 	}, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
 		runs.Add(1)
-		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "A word?",
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "A word?",
 			Schema: json.RawMessage(`{"type":"object","properties":{"word":{"type":"string"}}}`)})
 		if err != nil {
 			return nil, err

@@ -1,5 +1,5 @@
 // Package tooltest gives a team's own tests a model and the providers' APIs without a
-// key or a network: a scripted model for runtime.Loop, and httptest servers that
+// key or a network: a scripted model for loop.Loop, and httptest servers that
 // speak OpenAI Chat Completions and Responses, Anthropic Messages and Gemini
 // generateContent (streamed too) as strictly as the real APIs, so tests run through
 // the official SDK clients and toolgen's bridges (toolopenai, toolanthropic,
@@ -9,7 +9,7 @@
 // turn after turn (several in one turn are parallel calls; a turn may be planned from
 // the results of the one before, as a model corrects a call it got wrong), and the
 // final answer it composes from the tool results it finds in the request. Send and
-// Stream give the scripted model to runtime.Loop in a wire format; NewServer serves it
+// Stream give the scripted model to loop.Loop in a wire format; NewServer serves it
 // over HTTP at every format's path, for an SDK client. NewRoundServer serves answers
 // written by hand instead (a turn cut short, a refusal), round after round.
 //

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/openai"
 	"github.com/toolgen/toolgen/tooltest"
 )
 
-// A scripted model for runtime.Loop: it calls get_weather once, then answers with
+// A scripted model for loop.Loop: it calls get_weather once, then answers with
 // what the tool said. The Loop runs the call; the model reads the result from the
 // request, as a real one would.
 func ExampleSend() {
@@ -25,12 +26,12 @@ func ExampleSend() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	loop := runtime.Loop{Provider: openai.Chat{}, Tools: forecast.Tools(), Send: send}
+	lp := loop.Loop{Provider: openai.Chat{}, Tools: forecast.Tools(), Send: send}
 	request, err := tooltest.Chat.NewRequest("gpt-5", script.Question)
 	if err != nil {
 		log.Fatal(err)
 	}
-	final, _, err := loop.Run(context.Background(), request)
+	final, _, err := lp.Run(context.Background(), request)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -66,8 +67,8 @@ func ExampleTurn_plan() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	loop := runtime.Loop{Provider: must(tooltest.Messages.Provider()), Tools: forecast.Tools(), Send: send}
-	final, _, err := loop.Run(context.Background(), must(tooltest.Messages.NewRequest("claude-sonnet-4-5", "Paris for a month?")))
+	lp := loop.Loop{Provider: must(tooltest.Messages.Provider()), Tools: forecast.Tools(), Send: send}
+	final, _, err := lp.Run(context.Background(), must(tooltest.Messages.NewRequest("claude-sonnet-4-5", "Paris for a month?")))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -14,7 +14,7 @@ var ErrRejected = errors.New("the API would reject this request")
 // although the API may take them (a tool choice of a type it does not know).
 var ErrUnsupported = errors.New("the fake API does not read this request")
 
-// Format is a wire format, named as its runtime.Provider's Name.
+// Format is a wire format, named as its loop.Provider's Name.
 type Format string
 
 // The wire formats.
@@ -34,7 +34,7 @@ const (
 // time, so that no caller's change is seen by another.
 func Formats() []Format { return []Format{Chat, Responses, Messages, GenerateContent} }
 
-// Choice is a request's tool choice, as runtime.Choice names it.
+// Choice is a request's tool choice, as loop.Choice names it.
 type Choice string
 
 // The tool choices.

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // ErrScript is wrapped by the errors for conversations the script cannot play: a
@@ -85,11 +85,11 @@ type reply struct {
 	seed  string
 }
 
-// Send returns the scripted model speaking a wire format, for runtime.Loop's Send: it
+// Send returns the scripted model speaking a wire format, for loop.Loop's Send: it
 // reads each request as Read does and answers with the response body the API would
 // send. A request the API would reject is an error wrapping ErrRejected; one the
 // script cannot answer, an error wrapping ErrScript. An unknown format is an error.
-func Send(f Format, s *Script) (runtime.SendFunc, error) {
+func Send(f Format, s *Script) (loop.SendFunc, error) {
 	w, err := f.wire()
 	if err != nil {
 		return nil, err

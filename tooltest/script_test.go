@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 const question = "What's the weather in Paris and Tokyo?"
@@ -35,7 +35,7 @@ func script() *Script {
 	}
 }
 
-func loop(t *testing.T, provider Format, s *Script) (*runtime.Loop, []byte) {
+func newLoop(t *testing.T, provider Format, s *Script) (*loop.Loop, []byte) {
 	t.Helper()
 	p, err := provider.Provider()
 	if err != nil {
@@ -49,15 +49,15 @@ func loop(t *testing.T, provider Format, s *Script) (*runtime.Loop, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &runtime.Loop{Provider: p, Tools: forecast.Tools(), Send: send}, req
+	return &loop.Loop{Provider: p, Tools: forecast.Tools(), Send: send}, req
 }
 
 func TestConversation(t *testing.T) {
 	for _, provider := range Formats() {
 		t.Run(string(provider), func(t *testing.T) {
-			l, req := loop(t, provider, script())
-			var rounds []runtime.Round
-			l.OnRound = func(r runtime.Round) { rounds = append(rounds, r) }
+			l, req := newLoop(t, provider, script())
+			var rounds []loop.Round
+			l.OnRound = func(r loop.Round) { rounds = append(rounds, r) }
 			final, _, err := l.Run(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
@@ -88,10 +88,10 @@ func TestConversation(t *testing.T) {
 func TestChoiceNone(t *testing.T) {
 	for _, provider := range Formats() {
 		t.Run(string(provider), func(t *testing.T) {
-			l, req := loop(t, provider, script())
+			l, req := newLoop(t, provider, script())
 			l.MaxRounds = 1
 			rounds := 0
-			l.OnRound = func(runtime.Round) { rounds++ }
+			l.OnRound = func(loop.Round) { rounds++ }
 			final, _, err := l.Run(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
@@ -108,9 +108,9 @@ func TestChoiceNone(t *testing.T) {
 // mutations of TestRejects.
 func secondRequest(t *testing.T, provider Format) map[string]any {
 	t.Helper()
-	l, req := loop(t, provider, script())
+	l, req := newLoop(t, provider, script())
 	ctx := context.Background()
-	req, err := l.Provider.Prepare(req, l.Tools, runtime.ChoiceAuto)
+	req, err := l.Provider.Prepare(req, l.Tools, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,8 +265,8 @@ func TestRejects(t *testing.T) {
 func TestResponseShapes(t *testing.T) {
 	for _, provider := range Formats() {
 		t.Run(string(provider), func(t *testing.T) {
-			l, req := loop(t, provider, script())
-			req, err := l.Provider.Prepare(req, l.Tools, runtime.ChoiceAuto)
+			l, req := newLoop(t, provider, script())
+			req, err := l.Provider.Prepare(req, l.Tools, loop.ChoiceAuto)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -62,7 +63,7 @@ func TestNewServer(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				l := runtime.Loop{Provider: p, Tools: forecast.Tools()}
+				l := loop.Loop{Provider: p, Tools: forecast.Tools()}
 				if stream {
 					l.Stream = func(ctx context.Context, request []byte, events func(event, data []byte) error) error {
 						resp, err := post(ctx, srv, f, true, request)
@@ -89,8 +90,8 @@ func TestNewServer(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var rounds []runtime.Round
-				l.OnRound = func(r runtime.Round) { rounds = append(rounds, r) }
+				var rounds []loop.Round
+				l.OnRound = func(r loop.Round) { rounds = append(rounds, r) }
 				final, _, err := l.Run(t.Context(), req)
 				if err != nil {
 					t.Fatal(err)

@@ -7,17 +7,18 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
-// Stream returns the scripted model of Send, streaming: a runtime.StreamFunc that
+// Stream returns the scripted model of Send, streaming: a loop.StreamFunc that
 // answers each request as Send does, but as the server-sent events the real API
 // streams, text word by word and call arguments in pieces, written as an event stream
 // and read back with ReadSSE. A request that does not ask for a stream ("stream": true;
 // Gemini asks in the URL, which a StreamFunc owns) is rejected, as is any request Send
 // rejects.
-func Stream(f Format, s *Script) (runtime.StreamFunc, error) {
+func Stream(f Format, s *Script) (loop.StreamFunc, error) {
 	send, err := Send(f, s)
 	if err != nil {
 		return nil, err

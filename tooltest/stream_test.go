@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/examples/weather/forecast"
-	"github.com/toolgen/toolgen/runtime"
 )
 
 // TestStreamConversation runs the conversation of TestConversation streamed, for every
@@ -30,10 +31,10 @@ func TestStreamConversation(t *testing.T) {
 				t.Fatal(err)
 			}
 			var deltas []string
-			var rounds []runtime.Round
-			l := runtime.Loop{Provider: p, Tools: forecast.Tools(), Stream: stream,
+			var rounds []loop.Round
+			l := loop.Loop{Provider: p, Tools: forecast.Tools(), Stream: stream,
 				OnText:  func(d string) { deltas = append(deltas, d) },
-				OnRound: func(r runtime.Round) { rounds = append(rounds, r) }}
+				OnRound: func(r loop.Round) { rounds = append(rounds, r) }}
 			final, _, err := l.Run(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
@@ -55,7 +56,7 @@ func TestStreamConversation(t *testing.T) {
 			}
 
 			// The same model, whole, gives the same answer.
-			wl, wreq := loop(t, provider, script())
+			wl, wreq := newLoop(t, provider, script())
 			whole, _, err := wl.Run(context.Background(), wreq)
 			if err != nil {
 				t.Fatal(err)

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/runtime/gemini"
 	"github.com/toolgen/toolgen/runtime/openai"
@@ -19,10 +20,10 @@ var formats = map[Format]format{
 	GenerateContent: generateContentFormat,
 }
 
-// Provider returns the runtime.Provider that speaks the wire format, for
-// runtime.Loop's Provider: openai.Chat, openai.Responses, anthropic.Messages or
+// Provider returns the loop.Provider that speaks the wire format, for
+// loop.Loop's Provider: openai.Chat, openai.Responses, anthropic.Messages or
 // gemini.GenerateContent.
-func (f Format) Provider() (runtime.Provider, error) {
+func (f Format) Provider() (loop.Provider, error) {
 	switch f {
 	case Chat:
 		return openai.Chat{}, nil

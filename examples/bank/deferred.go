@@ -9,6 +9,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/examples/bank/banking"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/tooltest"
@@ -20,7 +22,7 @@ const deferQuestion = "Show my transactions, then close my account."
 // deferredLoop returns a Loop over a scripted model (tooltest) of the
 // provider, which stops at calls that need approval, and the text of the model's
 // final answer once it has one.
-func deferredLoop(provider tooltest.Format) (*runtime.Loop, *string, error) {
+func deferredLoop(provider tooltest.Format) (*loop.Loop, *string, error) {
 	svc := banking.NewService(map[string][]banking.Transaction{
 		"ada": {{ID: "t1", Time: time.Date(2026, time.November, 3, 12, 0, 0, 0, time.UTC), Description: "Bakery", AmountCents: -450}},
 	})
@@ -40,13 +42,13 @@ func deferredLoop(provider tooltest.Format) (*runtime.Loop, *string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &runtime.Loop{Provider: p, Tools: banking.ServiceTools(svc), Send: send, DeferApprovals: true}, answer, nil
+	return &loop.Loop{Provider: p, Tools: banking.ServiceTools(svc), Send: send, DeferApprovals: true}, answer, nil
 }
 
 // deferRun starts the conversation and writes the turn that waits for approval to file.
 func deferRun(ctx context.Context, out io.Writer, name, file string) error {
 	provider := tooltest.Format(name)
-	loop, _, err := deferredLoop(provider)
+	chat, _, err := deferredLoop(provider)
 	if err != nil {
 		return err
 	}
@@ -54,8 +56,8 @@ func deferRun(ctx context.Context, out io.Writer, name, file string) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = loop.Run(banking.WithUser(ctx, "ada"), req)
-	var p *runtime.Pending
+	_, _, err = chat.Run(banking.WithUser(ctx, "ada"), req)
+	var p *loop.Pending
 	if !errors.As(err, &p) {
 		return fmt.Errorf("the conversation did not stop for an approval: %v", err)
 	}
@@ -82,14 +84,14 @@ func resumeRun(ctx context.Context, out io.Writer, file string, approve runtime.
 	if err != nil {
 		return err
 	}
-	var p runtime.Pending
+	var p loop.Pending
 	if err := json.Unmarshal(b, &p); err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
 	if err := os.Remove(file); err != nil {
 		return err // another run may have claimed it
 	}
-	loop, answer, err := deferredLoop(tooltest.Format(p.Provider))
+	chat, answer, err := deferredLoop(tooltest.Format(p.Provider))
 	if err != nil {
 		return err
 	}
@@ -98,17 +100,17 @@ func resumeRun(ctx context.Context, out io.Writer, file string, approve runtime.
 		if !c.NeedsApproval {
 			continue
 		}
-		tool, ok := loop.Tools.Lookup(c.Tool)
+		tool, ok := chat.Tools.Lookup(c.Tool)
 		if !ok {
 			continue // no decision: denied
 		}
 		d := approve(ctx, runtime.ApprovalRequest{Tool: tool, Call: runtime.CallInfo{ID: c.ID, Provider: p.Provider}, Arguments: c.Arguments})
 		if d.Allow {
-			d = runtime.Approved(c.Digest) // exactly these arguments
+			d = loop.Approved(c.Digest) // exactly these arguments
 		}
 		decisions[c.Key] = d
 	}
-	if _, _, err := loop.Resume(banking.WithUser(ctx, "ada"), &p, decisions); err != nil {
+	if _, _, err := chat.Resume(banking.WithUser(ctx, "ada"), &p, decisions); err != nil {
 		return err
 	}
 	fmt.Fprintln(out, *answer)

@@ -7,13 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/examples/bank/banking"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/tooltest"
 )
 
 // TestDeniedThroughEveryProvider runs a conversation through each provider adapter and
-// runtime.Loop in which the model closes the account and reads transactions in one
+// loop.Loop in which the model closes the account and reads transactions in one
 // turn. The approver denies the destructive call: it is still answered, in place, with
 // the denial (the scripted model rejects any request that leaves a call id unanswered,
 // as the APIs do), the read-only call runs, and the account stays open.
@@ -47,8 +49,8 @@ func TestDeniedThroughEveryProvider(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			loop := runtime.Loop{Provider: p, Tools: tools, Send: send}
-			if _, _, err := loop.Run(banking.WithUser(context.Background(), "ada"), req); err != nil {
+			chat := loop.Loop{Provider: p, Tools: tools, Send: send}
+			if _, _, err := chat.Run(banking.WithUser(context.Background(), "ada"), req); err != nil {
 				t.Fatal(err)
 			}
 			if len(seen) != 2 || seen[0].Text != "close_account was denied: the user must confirm in the app" || !strings.Contains(seen[1].Text, "Bakery") {

@@ -28,6 +28,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+	"github.com/toolgen/toolgen/runtime/searchtool"
+
 	"github.com/toolgen/toolgen/examples/catalog/shop"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/anthropic"
@@ -44,7 +47,7 @@ var Kept = runtime.Defer{Keep: []string{"search_products", "get_order"}}
 
 // providers are the adapters, by name, and the request that starts the conversation.
 var providers = map[string]struct {
-	provider runtime.Provider
+	provider loop.Provider
 	request  map[string]any
 }{
 	"openai": {openai.Chat{}, map[string]any{"model": "gpt-5.4", "messages": []any{map[string]any{"role": "user", "content": Question}}}},
@@ -84,7 +87,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // Converse runs the conversation over the named provider's format with send, printing
 // the tools each request offers and each round's calls, and returns the model's answer.
-func Converse(ctx context.Context, out io.Writer, provider string, send runtime.SendFunc) (string, error) {
+func Converse(ctx context.Context, out io.Writer, provider string, send loop.SendFunc) (string, error) {
 	p := providers[provider]
 	request, err := json.Marshal(p.request)
 	if err != nil {
@@ -92,19 +95,19 @@ func Converse(ctx context.Context, out io.Writer, provider string, send runtime.
 	}
 	tools := shop.StoreTools(shop.NewStore()).WithDefer(Kept)
 	fmt.Fprintf(out, "%d tools, kept up front: %s\n", tools.Len(), strings.Join(Kept.Keep, ", "))
-	loop := runtime.Loop{
+	chat := loop.Loop{
 		Provider: p.provider, Tools: tools,
 		Send: func(ctx context.Context, req []byte) ([]byte, error) {
 			fmt.Fprintf(out, "request offers: %s\n", offered(req))
 			return send(ctx, req)
 		},
-		OnRound: func(r runtime.Round) {
+		OnRound: func(r loop.Round) {
 			for _, c := range r.Calls {
 				fmt.Fprintf(out, "  %s %s -> %s\n", c.Call.Name, c.Call.Arguments, firstLine(c.Result.Text()))
 			}
 		},
 	}
-	resp, _, err := loop.Run(ctx, request)
+	resp, _, err := chat.Run(ctx, request)
 	if err != nil {
 		return "", err
 	}
@@ -193,7 +196,7 @@ func Script(provider string) *tooltest.Script {
 		return s
 	}
 	s.Turns = append(s.Turns,
-		tooltest.Turn{Calls: []tooltest.Call{{Name: runtime.SearchToolName, Args: `{"query":"refund an order"}`}}},
+		tooltest.Turn{Calls: []tooltest.Call{{Name: searchtool.Name, Args: `{"query":"refund an order"}`}}},
 		tooltest.Turn{Plan: func(last []tooltest.Result) []tooltest.Call {
 			if len(last) == 1 && strings.Contains(last[0].Text, `"name":"refund_order"`) {
 				return []tooltest.Call{refund}

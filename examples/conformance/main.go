@@ -34,6 +34,8 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/examples/conformance/suite"
@@ -81,7 +83,7 @@ func jsonSchemaTool() *runtime.Toolset {
 // toolWithTask returns test_tool_with_task, of the tasks-mrtr-composition scenario: a
 // task tool with a prelude (runtime.Tool.TaskPrelude) that asks the user's name in
 // the call's own rounds, before the task exists, then starts its task
-// (runtime.StartTask), which greets the user by that name.
+// (client.StartTask), which greets the user by that name.
 func toolWithTask() *runtime.Toolset {
 	ts, err := runtime.NewTool(runtime.Tool{
 		Name:        "test_tool_with_task",
@@ -91,12 +93,12 @@ func toolWithTask() *runtime.Toolset {
 		Task:        runtime.TaskRequired,
 		TaskPrelude: true,
 	}, func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
-		res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "What is your name?",
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "What is your name?",
 			Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Your name"}},"required":["name"]}`)})
 		if err != nil {
 			return nil, err
 		}
-		if res.Action != runtime.ElicitAccept {
+		if res.Action != client.ElicitAccept {
 			return runtime.TextResult("No name given: action=" + string(res.Action)), nil
 		}
 		var answer struct {
@@ -105,7 +107,7 @@ func toolWithTask() *runtime.Toolset {
 		if err := json.Unmarshal(res.Content, &answer); err != nil {
 			return nil, err
 		}
-		runtime.StartTask(ctx)
+		client.StartTask(ctx)
 		return runtime.TextResult("Hello, " + answer.Name + "!"), nil
 	})
 	if err != nil {

@@ -257,7 +257,7 @@ var required2026 = []string{
 	// tasks-status-notifications, whose one check the suite itself skips (SKIPPED:
 	// its harness does not read the subscriptions/listen stream yet), so that no check
 	// of it can pass. tasks-mrtr-composition's test_tool_with_task is a tool with a
-	// prelude (runtime.Tool.TaskPrelude, runtime.StartTask).
+	// prelude (runtime.Tool.TaskPrelude, client.StartTask).
 	"tasks-lifecycle", "tasks-capability-negotiation", "tasks-wire-fields",
 	"tasks-request-state-removal", "tasks-mrtr-input", "tasks-request-headers",
 	"tasks-dispatch-and-envelope", "tasks-required-task-error", "tasks-mrtr-composition",

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/progress"
+
 	"github.com/toolgen/toolgen/examples/bank/banking"
 	"github.com/toolgen/toolgen/runtime"
 )
@@ -15,7 +17,7 @@ const reportDayDelay = 10 * time.Millisecond
 
 // novemberReport returns the tool november_report, defined at run time: it sums the
 // demo user's transactions of November 2026 one day at a time, through the bank's
-// GetTransactions, and reports its progress after each day (runtime.ReportProgress),
+// GetTransactions, and reports its progress after each day (progress.Report),
 // which an MCP client that sent a progress token gets as notifications/progress.
 func novemberReport(bank *banking.Service) *runtime.Toolset {
 	ts, err := runtime.NewTool(runtime.Tool{
@@ -47,7 +49,7 @@ func novemberReport(bank *banking.Service) *runtime.Toolset {
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
-			runtime.ReportProgress(ctx, float64(d+1), days, start.Format("Jan 2"))
+			progress.Report(ctx, float64(d+1), days, start.Format("Jan 2"))
 		}
 		return runtime.TextResult(fmt.Sprintf("November 2026: spent %d.%02d, received %d.%02d",
 			spent/100, spent%100, received/100, received%100)), nil

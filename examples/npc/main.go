@@ -25,8 +25,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/examples/npc/world"
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/tooltest"
 )
 
@@ -87,19 +88,19 @@ func run(ctx context.Context, w io.Writer, stream bool) error {
 // Converse runs the conversation that Question starts, with a provider's API (send)
 // and the tools of keep, printing each round and the final answer. It returns the
 // answer and the rounds.
-func Converse(ctx context.Context, w io.Writer, provider tooltest.Format, send runtime.SendFunc, keep *world.World) (string, []runtime.Round, error) {
+func Converse(ctx context.Context, w io.Writer, provider tooltest.Format, send loop.SendFunc, keep *world.World) (string, []loop.Round, error) {
 	return converse(ctx, w, provider, send, nil, keep)
 }
 
 // ConverseStream runs the conversation as Converse does, with a provider's API
 // streaming (stream): the model's text is printed as it comes, each round once its
 // stream is complete.
-func ConverseStream(ctx context.Context, w io.Writer, provider tooltest.Format, stream runtime.StreamFunc, keep *world.World) (string, []runtime.Round, error) {
+func ConverseStream(ctx context.Context, w io.Writer, provider tooltest.Format, stream loop.StreamFunc, keep *world.World) (string, []loop.Round, error) {
 	return converse(ctx, w, provider, nil, stream, keep)
 }
 
 // converse runs the conversation with send, or streaming with stream when it is set.
-func converse(ctx context.Context, w io.Writer, provider tooltest.Format, send runtime.SendFunc, stream runtime.StreamFunc, keep *world.World) (string, []runtime.Round, error) {
+func converse(ctx context.Context, w io.Writer, provider tooltest.Format, send loop.SendFunc, stream loop.StreamFunc, keep *world.World) (string, []loop.Round, error) {
 	p, err := provider.Provider()
 	if err != nil {
 		return "", nil, err
@@ -108,7 +109,7 @@ func converse(ctx context.Context, w io.Writer, provider tooltest.Format, send r
 	if err != nil {
 		return "", nil, err
 	}
-	var rounds []runtime.Round
+	var rounds []loop.Round
 	writing := false // a line of streamed text is open
 	endText := func() {
 		if writing {
@@ -116,7 +117,7 @@ func converse(ctx context.Context, w io.Writer, provider tooltest.Format, send r
 			writing = false
 		}
 	}
-	loop := runtime.Loop{
+	chat := loop.Loop{
 		Provider: p,
 		Tools:    world.WorldTools(keep),
 		Send:     send,
@@ -128,7 +129,7 @@ func converse(ctx context.Context, w io.Writer, provider tooltest.Format, send r
 			}
 			fmt.Fprint(w, delta)
 		},
-		OnRound: func(r runtime.Round) {
+		OnRound: func(r loop.Round) {
 			endText()
 			rounds = append(rounds, r)
 			fmt.Fprintf(w, "round %d: %d call(s) in one turn, ran in %s\n", r.Number, len(r.Calls), r.Duration.Round(time.Microsecond))
@@ -142,7 +143,7 @@ func converse(ctx context.Context, w io.Writer, provider tooltest.Format, send r
 		},
 	}
 	fmt.Fprintf(w, "player: %s\n\n", Question)
-	final, _, err := loop.Run(ctx, req)
+	final, _, err := chat.Run(ctx, req)
 	endText()
 	if err != nil {
 		return "", rounds, err

@@ -21,8 +21,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/examples/payments/checkout"
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/tooltest"
 )
 
@@ -57,7 +58,7 @@ func run(ctx context.Context, w io.Writer) error {
 // Converse runs the conversation that Question starts with a provider's API (send) and
 // the tools of shop, printing each round and the final answer. It returns the answer
 // and the rounds.
-func Converse(ctx context.Context, w io.Writer, provider string, send runtime.SendFunc, shop *checkout.Shop) (string, []runtime.Round, error) {
+func Converse(ctx context.Context, w io.Writer, provider string, send loop.SendFunc, shop *checkout.Shop) (string, []loop.Round, error) {
 	p, err := tooltest.Format(provider).Provider()
 	if err != nil {
 		return "", nil, err
@@ -66,12 +67,12 @@ func Converse(ctx context.Context, w io.Writer, provider string, send runtime.Se
 	if err != nil {
 		return "", nil, err
 	}
-	var rounds []runtime.Round
-	loop := runtime.Loop{
+	var rounds []loop.Round
+	chat := loop.Loop{
 		Provider: p,
 		Tools:    checkout.ShopTools(shop),
 		Send:     send,
-		OnRound: func(r runtime.Round) {
+		OnRound: func(r loop.Round) {
 			rounds = append(rounds, r)
 			fmt.Fprintf(w, "round %d: %d call(s)\n", r.Number, len(r.Calls))
 			for _, c := range r.Calls {
@@ -84,7 +85,7 @@ func Converse(ctx context.Context, w io.Writer, provider string, send runtime.Se
 		},
 	}
 	fmt.Fprintf(w, "owner: %s\n\n", Question)
-	final, _, err := loop.Run(ctx, req)
+	final, _, err := chat.Run(ctx, req)
 	if err != nil {
 		return "", rounds, err
 	}

@@ -11,7 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/tooltest"
 )
 
@@ -64,10 +65,10 @@ func NewRequest(ctx context.Context, provider tooltest.Format, model, key, baseU
 	return req, nil
 }
 
-// Live returns a runtime.SendFunc that posts each request body to a provider's API
+// Live returns a loop.SendFunc that posts each request body to a provider's API
 // and returns the response body; any status but 2xx is an error quoting the body.
 // A nil client means one with a two-minute timeout.
-func Live(provider tooltest.Format, model, key, baseURL string, client *http.Client) runtime.SendFunc {
+func Live(provider tooltest.Format, model, key, baseURL string, client *http.Client) loop.SendFunc {
 	if client == nil {
 		client = &http.Client{Timeout: 2 * time.Minute}
 	}

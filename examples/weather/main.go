@@ -1,6 +1,6 @@
 // Command weather shows toolgen's generated tools at work. It prints the tool catalog,
 // dispatches a valid and an invalid call the way a model would send them, then runs a
-// whole conversation with runtime.Loop: a question, the model's tool calls (two in one
+// whole conversation with loop.Loop: a question, the model's tool calls (two in one
 // turn), their results and the model's final answer.
 //
 // By default the model is a scripted replay of the provider's API (no network, no API
@@ -22,6 +22,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/loop"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
@@ -64,7 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(stderr, "weather: -stream works with the replayed API only, not with -live\n")
 		return 2
 	}
-	var send runtime.SendFunc
+	var send loop.SendFunc
 	if *live {
 		key := getenv(api.keyVar)
 		if key == "" {
@@ -82,7 +84,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if *wire {
 		send = printWire(stdout, send)
 	}
-	var streamFn runtime.StreamFunc
+	var streamFn loop.StreamFunc
 	if *stream {
 		var err error
 		if streamFn, err = tooltest.Stream(tooltest.Format(*provider), Script()); err != nil {
@@ -156,19 +158,19 @@ func directCalls(ctx context.Context, w io.Writer, tools *runtime.Toolset) {
 // Converse runs the conversation that Question starts with a provider's API (send),
 // printing the question, each round of tool calls and the final answer, which it
 // returns.
-func Converse(ctx context.Context, w io.Writer, provider tooltest.Format, model string, send runtime.SendFunc) (string, error) {
+func Converse(ctx context.Context, w io.Writer, provider tooltest.Format, model string, send loop.SendFunc) (string, error) {
 	return converse(ctx, w, provider, model, send, nil)
 }
 
 // ConverseStream runs the conversation as Converse does, with a provider's API
 // streaming (stream): the model's text is printed as it comes, then each round of
 // calls once its stream is complete.
-func ConverseStream(ctx context.Context, w io.Writer, provider tooltest.Format, model string, stream runtime.StreamFunc) (string, error) {
+func ConverseStream(ctx context.Context, w io.Writer, provider tooltest.Format, model string, stream loop.StreamFunc) (string, error) {
 	return converse(ctx, w, provider, model, nil, stream)
 }
 
 // converse runs the conversation with send, or streaming with stream when it is set.
-func converse(ctx context.Context, w io.Writer, provider tooltest.Format, model string, send runtime.SendFunc, stream runtime.StreamFunc) (string, error) {
+func converse(ctx context.Context, w io.Writer, provider tooltest.Format, model string, send loop.SendFunc, stream loop.StreamFunc) (string, error) {
 	p, err := provider.Provider()
 	if err != nil {
 		return "", err
@@ -184,7 +186,7 @@ func converse(ctx context.Context, w io.Writer, provider tooltest.Format, model 
 			writing = false
 		}
 	}
-	loop := runtime.Loop{
+	chat := loop.Loop{
 		Provider: p,
 		Tools:    forecast.Tools(),
 		Send:     send,
@@ -196,10 +198,10 @@ func converse(ctx context.Context, w io.Writer, provider tooltest.Format, model 
 			}
 			fmt.Fprint(w, delta)
 		},
-		OnRound: func(r runtime.Round) { endText(); printRound(w, r) },
+		OnRound: func(r loop.Round) { endText(); printRound(w, r) },
 	}
 	fmt.Fprintf(w, "user: %s\n\n", Question)
-	final, _, err := loop.Run(ctx, req)
+	final, _, err := chat.Run(ctx, req)
 	endText()
 	if err != nil {
 		return "", err
@@ -217,7 +219,7 @@ func converse(ctx context.Context, w io.Writer, provider tooltest.Format, model 
 // printRound prints one round of tool calls: each call's tool, id, duration, status,
 // arguments, result (what the model reads) and the blocks for the user alone (the
 // weather card), which an application shows the user and the model never gets.
-func printRound(w io.Writer, r runtime.Round) {
+func printRound(w io.Writer, r loop.Round) {
 	fmt.Fprintf(w, "round %d: the model made %d call(s) in one turn; they ran in %s\n", r.Number, len(r.Calls), r.Duration.Round(time.Microsecond))
 	for _, c := range r.Calls {
 		fmt.Fprintf(w, "  %s  id=%s  %s  %s\n", c.Call.Name, c.Call.ID, c.Duration.Round(time.Microsecond), status(c.Result))
@@ -279,7 +281,7 @@ func answer(results []tooltest.Result) string {
 }
 
 // printWire wraps send to print every request and response body.
-func printWire(w io.Writer, send runtime.SendFunc) runtime.SendFunc {
+func printWire(w io.Writer, send loop.SendFunc) loop.SendFunc {
 	return func(ctx context.Context, request []byte) ([]byte, error) {
 		fmt.Fprintf(w, "--> %s\n", request)
 		resp, err := send(ctx, request)
@@ -293,7 +295,7 @@ func printWire(w io.Writer, send runtime.SendFunc) runtime.SendFunc {
 }
 
 // printWireStream wraps stream to print every request body and every event.
-func printWireStream(w io.Writer, stream runtime.StreamFunc) runtime.StreamFunc {
+func printWireStream(w io.Writer, stream loop.StreamFunc) loop.StreamFunc {
 	return func(ctx context.Context, request []byte, events func(event, data []byte) error) error {
 		fmt.Fprintf(w, "--> %s\n", request)
 		err := stream(ctx, request, func(event, data []byte) error {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/toolmcp"
@@ -158,9 +160,9 @@ func TestSensitiveInvalidAtDepth(t *testing.T) {
 func pendingRedacted(t *testing.T, args string) json.RawMessage {
 	t.Helper()
 	send, _ := script(wires[0].calls([3]string{"c1", "put_tree", args}), wires[0].answer)
-	loop := runtime.Loop{Provider: wires[0].provider, Tools: VaultTools(NewVault()), Send: send, DeferApprovals: true}
-	_, _, err := loop.Run(context.Background(), []byte(wires[0].request))
-	var p *runtime.Pending
+	lp := loop.Loop{Provider: wires[0].provider, Tools: VaultTools(NewVault()), Send: send, DeferApprovals: true}
+	_, _, err := lp.Run(context.Background(), []byte(wires[0].request))
+	var p *loop.Pending
 	if !errors.As(err, &p) || len(p.Calls) != 1 || !p.Calls[0].NeedsApproval {
 		t.Fatalf("Run: %v", err)
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/runtime/gemini"
@@ -21,7 +23,7 @@ import (
 // request, and response bodies calling tools.
 type wire struct {
 	name     string
-	provider runtime.Provider
+	provider loop.Provider
 	request  string
 	// calls returns a response body making the given calls (id, name, arguments JSON).
 	calls func(calls ...[3]string) string
@@ -86,7 +88,7 @@ var wires = []wire{
 
 // script returns a SendFunc that answers with the given bodies in turn (the last one
 // again once they run out), and keeps every request.
-func script(bodies ...string) (runtime.SendFunc, *[][]byte) {
+func script(bodies ...string) (loop.SendFunc, *[][]byte) {
 	var mu sync.Mutex
 	var requests [][]byte
 	return func(_ context.Context, req []byte) ([]byte, error) {
@@ -114,7 +116,7 @@ func TestHalfCallsRefused(t *testing.T) {
 	anthropicCut := `{"id":"m","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"pay","input":` + payArgs + `}],"stop_reason":"max_tokens","usage":{"input_tokens":1,"output_tokens":1}}`
 	cases := []struct {
 		name     string
-		provider runtime.Provider
+		provider loop.Provider
 		request  string
 		body     string
 		calls    func([]byte) ([]runtime.ToolCall, error)
@@ -137,8 +139,8 @@ func TestHalfCallsRefused(t *testing.T) {
 			}
 			v := NewVault()
 			send, requests := script(tc.body, wires[0].answer)
-			loop := runtime.Loop{Provider: tc.provider, Tools: VaultTools(v), Send: send}
-			_, _, err := loop.Run(context.Background(), []byte(tc.request))
+			lp := loop.Loop{Provider: tc.provider, Tools: VaultTools(v), Send: send}
+			_, _, err := lp.Run(context.Background(), []byte(tc.request))
 			if err == nil {
 				t.Errorf("Loop.Run: no error")
 			}
@@ -180,8 +182,8 @@ func TestDuplicateCallIDs(t *testing.T) {
 			}
 			v := NewVault()
 			send, requests := script(body, w.answer)
-			loop := runtime.Loop{Provider: w.provider, Tools: VaultTools(v), Send: send}
-			if _, _, err := loop.Run(context.Background(), []byte(w.request)); err == nil {
+			lp := loop.Loop{Provider: w.provider, Tools: VaultTools(v), Send: send}
+			if _, _, err := lp.Run(context.Background(), []byte(w.request)); err == nil {
 				t.Errorf("Loop.Run: no error; %d requests", len(*requests))
 			}
 			if len(*requests) > 1 {
@@ -222,8 +224,8 @@ func TestMalformedCallOwnError(t *testing.T) {
 			}
 			// Through the Loop: the turn is answered, call by call.
 			send, requests := script(body, wires[0].answer)
-			loop := runtime.Loop{Provider: openai.Chat{}, Tools: VaultTools(NewVault()), Send: send}
-			if _, _, err := loop.Run(context.Background(), []byte(wires[0].request)); err != nil {
+			lp := loop.Loop{Provider: openai.Chat{}, Tools: VaultTools(NewVault()), Send: send}
+			if _, _, err := lp.Run(context.Background(), []byte(wires[0].request)); err != nil {
 				t.Fatalf("Loop.Run: %v", err)
 			}
 			if len(*requests) != 2 || !bytes.Contains((*requests)[1], []byte(`"tool_call_id":"c2"`)) {
@@ -255,8 +257,8 @@ func TestChatCustomToolCallAnswered(t *testing.T) {
 		`{"id":"c1","type":"function","function":{"name":"ping","arguments":"{}"}},` +
 		`{"id":"c2","type":"custom","custom":{"name":"grammar","input":"select 1"}}]},"finish_reason":"tool_calls"}]}`
 	send, requests := script(body, wires[0].answer)
-	loop := runtime.Loop{Provider: openai.Chat{}, Tools: VaultTools(NewVault()), Send: send}
-	_, _, err := loop.Run(context.Background(), []byte(wires[0].request))
+	lp := loop.Loop{Provider: openai.Chat{}, Tools: VaultTools(NewVault()), Send: send}
+	_, _, err := lp.Run(context.Background(), []byte(wires[0].request))
 	if err != nil {
 		t.Logf("Loop.Run refused the turn: %v", err)
 		if len(*requests) > 1 {
@@ -301,10 +303,8 @@ func TestGeminiSwappedAnswers(t *testing.T) {
 		t.Fatalf("Continue in order: %v", err)
 	}
 	swapped := []runtime.CallResult{results[1], results[0]}
-	if err := runtime.CheckResults(calls, swapped); err == nil {
-		// CheckResults promises id and name only: both are the same here.
-		t.Logf("CheckResults takes the answers swapped (it checks ids and names, which are equal)")
-	}
+	// By id and name alone the swapped answers pass (both are the same here); the
+	// provider must tell them apart by their arguments.
 	if req, err := (gemini.GenerateContent{}).Continue([]byte(wires[3].request), []byte(body), swapped); err == nil {
 		t.Errorf("gemini Continue takes the answers of two id-less calls of one tool swapped: %s", clip(string(req), 700))
 	}
@@ -529,8 +529,8 @@ func TestLoopMaxRounds(t *testing.T) {
 				last = []byte(w.calls([3]string{fmt.Sprintf("call_%d", n), "ping", "{}"}))
 				return last, nil
 			}
-			loop := runtime.Loop{Provider: w.provider, Tools: VaultTools(NewVault()), Send: send, MaxRounds: 2}
-			resp, _, err := loop.Run(context.Background(), []byte(w.request))
+			lp := loop.Loop{Provider: w.provider, Tools: VaultTools(NewVault()), Send: send, MaxRounds: 2}
+			resp, _, err := lp.Run(context.Background(), []byte(w.request))
 			if !errors.Is(err, runtime.ErrMaxRounds) {
 				t.Errorf("err %v, want ErrMaxRounds", err)
 			}

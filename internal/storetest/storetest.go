@@ -1,5 +1,5 @@
 // Package storetest checks a toolmcp.PendingStore, for the tests of toolmcp's
-// MemoryStore and toolpostgres: a turn a runtime.Loop deferred on one replica is
+// MemoryStore and toolpostgres: a turn a loop.Loop deferred on one replica is
 // resumed on another, once, whichever replicas take it at once.
 package storetest
 
@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/loop"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/openai"
@@ -54,11 +56,11 @@ func model(_ context.Context, req []byte) ([]byte, error) {
 func Pending(t *testing.T, a, b toolmcp.PendingStore) {
 	ctx := context.Background()
 	var runs atomic.Int32
-	loop := func() *runtime.Loop {
-		return &runtime.Loop{Provider: openai.Chat{}, Tools: deleteTool(t, &runs), Send: model, DeferApprovals: true}
+	lp := func() *loop.Loop {
+		return &loop.Loop{Provider: openai.Chat{}, Tools: deleteTool(t, &runs), Send: model, DeferApprovals: true}
 	}
-	_, _, err := loop().Run(ctx, []byte(`{"model":"m","messages":[{"role":"user","content":"delete /tmp/a"}]}`))
-	var p *runtime.Pending
+	_, _, err := lp().Run(ctx, []byte(`{"model":"m","messages":[{"role":"user","content":"delete /tmp/a"}]}`))
+	var p *loop.Pending
 	if !errors.As(err, &p) {
 		t.Fatalf("Run: %v, want a pending turn", err)
 	}
@@ -77,13 +79,13 @@ func Pending(t *testing.T, a, b toolmcp.PendingStore) {
 
 	// Both replicas take it at once: one gets it.
 	var wg sync.WaitGroup
-	got := make([]*runtime.Pending, 2)
+	got := make([]*loop.Pending, 2)
 	errs := make([]error, 2)
 	for i, s := range []toolmcp.PendingStore{a, b} {
 		wg.Go(func() { got[i], errs[i] = s.TakePending(ctx, id) })
 	}
 	wg.Wait()
-	var taken *runtime.Pending
+	var taken *loop.Pending
 	for i := range got {
 		switch {
 		case errs[i] == nil:
@@ -98,8 +100,8 @@ func Pending(t *testing.T, a, b toolmcp.PendingStore) {
 	if taken == nil {
 		t.Fatal("neither replica took the turn")
 	}
-	resp, _, err := loop().Resume(ctx, taken, map[string]runtime.Decision{
-		taken.Calls[0].Key: runtime.Approved(taken.Calls[0].Digest),
+	resp, _, err := lp().Resume(ctx, taken, map[string]runtime.Decision{
+		taken.Calls[0].Key: loop.Approved(taken.Calls[0].Digest),
 	})
 	if err != nil || !strings.Contains(string(resp), `"done"`) {
 		t.Fatalf("Resume: %s, %v", resp, err)
@@ -138,8 +140,8 @@ func Pending(t *testing.T, a, b toolmcp.PendingStore) {
 	}
 
 	// The limit: a turn of MaxPendingBytes is kept, one a byte longer is not.
-	sized := func(n int) *runtime.Pending {
-		q := &runtime.Pending{Provider: p.Provider, Round: 1, Calls: []runtime.PendingCall{{Key: "k", Tool: "delete_file", Arguments: json.RawMessage(`""`)}}}
+	sized := func(n int) *loop.Pending {
+		q := &loop.Pending{Provider: p.Provider, Round: 1, Calls: []loop.PendingCall{{Key: "k", Tool: "delete_file", Arguments: json.RawMessage(`""`)}}}
 		base, _ := json.Marshal(q)
 		q.Calls[0].Arguments = json.RawMessage(`"` + strings.Repeat("x", n-len(base)) + `"`)
 		return q

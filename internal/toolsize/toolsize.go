@@ -11,6 +11,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+	"github.com/toolgen/toolgen/runtime/searchtool"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/runtime/gemini"
@@ -55,7 +58,7 @@ func Measure(ts *runtime.Toolset, keep runtime.Defer, query string, n int) ([]Ro
 
 	type prep struct {
 		name    string
-		p       runtime.Provider
+		p       loop.Provider
 		request string
 	}
 	plain := []prep{
@@ -123,7 +126,7 @@ func Measure(ts *runtime.Toolset, keep runtime.Defer, query string, n int) ([]Ro
 
 	// Chat Completions and Gemini: the kept tools and the Loop's search tool, then, once
 	// a search found tools, those too.
-	search, err := runtime.NewSearchTool(func(context.Context, string, int) []*runtime.Tool { return nil })
+	search, err := searchtool.New(func(context.Context, string, int) []*runtime.Tool { return nil })
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +155,7 @@ func Measure(ts *runtime.Toolset, keep runtime.Defer, query string, n int) ([]Ro
 // each finding at most limit tools: what a client-side search adds to the
 // conversation, once.
 func AnswerBytes(ts *runtime.Toolset, queries []string, limit int) (int, error) {
-	search, err := runtime.NewSearchTool(func(_ context.Context, q string, n int) []*runtime.Tool { return ts.Search(q, n) })
+	search, err := searchtool.New(func(_ context.Context, q string, n int) []*runtime.Tool { return ts.Search(q, n) })
 	if err != nil {
 		return 0, err
 	}
@@ -162,7 +165,7 @@ func AnswerBytes(ts *runtime.Toolset, queries []string, limit int) (int, error) 
 	total := 0
 	for _, q := range queries {
 		args, _ := json.Marshal(map[string]any{"query": q, "limit": limit})
-		r := search.Call(context.Background(), runtime.SearchToolName, args)
+		r := search.Call(context.Background(), searchtool.Name, args)
 		if r.IsError {
 			return 0, fmt.Errorf("search %q: %s", q, r.Text())
 		}
@@ -173,8 +176,8 @@ func AnswerBytes(ts *runtime.Toolset, queries []string, limit int) (int, error) 
 
 // toolsOf prepares request for p with ts and returns the bytes of its "tools" array
 // and its entries.
-func toolsOf(p runtime.Provider, request string, ts *runtime.Toolset) (int, []json.RawMessage, error) {
-	req, err := p.Prepare([]byte(request), ts, runtime.ChoiceAuto)
+func toolsOf(p loop.Provider, request string, ts *runtime.Toolset) (int, []json.RawMessage, error) {
+	req, err := p.Prepare([]byte(request), ts, loop.ChoiceAuto)
 	if err != nil {
 		return 0, nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}

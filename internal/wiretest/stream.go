@@ -10,16 +10,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime"
 )
 
 // ReadFunc is a provider package's ReadSSE.
 type ReadFunc func(io.Reader, func(event, data []byte) error) error
 
-// Streamed returns a runtime.StreamFunc that answers the requests of a Loop with the
+// Streamed returns a loop.StreamFunc that answers the requests of a Loop with the
 // SSE bodies, in order, each read with read as a StreamFunc over HTTP reads a response
 // body, and records the requests in sent. A request beyond the bodies is an error.
-func Streamed(read ReadFunc, sent *[][]byte, bodies ...[]byte) runtime.StreamFunc {
+func Streamed(read ReadFunc, sent *[][]byte, bodies ...[]byte) loop.StreamFunc {
 	return func(ctx context.Context, req []byte, events func(event, data []byte) error) error {
 		*sent = append(*sent, req)
 		if len(*sent) > len(bodies) {
@@ -32,7 +34,7 @@ func Streamed(read ReadFunc, sent *[][]byte, bodies ...[]byte) runtime.StreamFun
 // StreamCase is one provider's recorded streams, for CheckLoopStreams.
 type StreamCase struct {
 	// Provider is the wire format.
-	Provider runtime.StreamProvider
+	Provider loop.StreamProvider
 	// Read is the provider package's ReadSSE.
 	Read ReadFunc
 	// Request starts the conversation.
@@ -48,7 +50,7 @@ type StreamCase struct {
 	BodyStream bool
 }
 
-// CheckLoopStreams checks a provider's Stream and a runtime.Loop that streams with it
+// CheckLoopStreams checks a provider's Stream and a loop.Loop that streams with it
 // over recorded streams: the Stream's text only grows and its calls are those recorded;
 // the Loop passes every piece of text on to OnText, in order, runs the calls once the
 // stream is complete, answers every call once, in order, and asks for the stream in
@@ -107,15 +109,15 @@ func CheckLoopStreams(t *testing.T, c StreamCase) {
 	// The Loop, streaming.
 	var sent [][]byte
 	var deltas []string
-	var rounds []runtime.Round
-	l := runtime.Loop{Provider: c.Provider, Tools: ts, Stream: Streamed(c.Read, &sent, c.Calls, c.Answer),
+	var rounds []loop.Round
+	l := loop.Loop{Provider: c.Provider, Tools: ts, Stream: Streamed(c.Read, &sent, c.Calls, c.Answer),
 		OnText: func(d string) {
 			if d == "" {
 				t.Errorf("%s: OnText told an empty delta", name)
 			}
 			deltas = append(deltas, d)
 		},
-		OnRound: func(r runtime.Round) { rounds = append(rounds, r) }}
+		OnRound: func(r loop.Round) { rounds = append(rounds, r) }}
 	final, conv, err := l.Run(context.Background(), c.Request)
 	if err != nil {
 		t.Fatalf("%s: Run: %v", name, err)
@@ -165,8 +167,8 @@ func CheckLoopStreams(t *testing.T, c StreamCase) {
 	for i, cut := range cuts {
 		ran := false
 		sent = nil
-		l := runtime.Loop{Provider: c.Provider, Tools: ts, Stream: Streamed(c.Read, &sent, cut, c.Answer),
-			OnRound: func(runtime.Round) { ran = true }}
+		l := loop.Loop{Provider: c.Provider, Tools: ts, Stream: Streamed(c.Read, &sent, cut, c.Answer),
+			OnRound: func(loop.Round) { ran = true }}
 		if _, _, err := l.Run(context.Background(), c.Request); err == nil || !strings.Contains(err.Error(), name+": read the stream of round 1: ") {
 			t.Errorf("%s: cut %d of %d: err = %v, want an error reading the stream", name, i, len(cuts), err)
 		}
@@ -177,7 +179,7 @@ func CheckLoopStreams(t *testing.T, c StreamCase) {
 
 	// MaxRounds holds.
 	sent = nil
-	l = runtime.Loop{Provider: c.Provider, Tools: ts, MaxRounds: 1, Stream: Streamed(c.Read, &sent, c.Calls, c.Calls)}
+	l = loop.Loop{Provider: c.Provider, Tools: ts, MaxRounds: 1, Stream: Streamed(c.Read, &sent, c.Calls, c.Calls)}
 	if _, _, err := l.Run(context.Background(), c.Request); !errors.Is(err, runtime.ErrMaxRounds) || len(sent) != 2 {
 		t.Errorf("%s: MaxRounds 1 with a model that keeps calling: err = %v after %d requests, want ErrMaxRounds after 2", name, err, len(sent))
 	}

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
@@ -125,10 +127,10 @@ func ParallelCalls(ids ...string) []runtime.ToolCall {
 	return calls
 }
 
-// Scripted returns a runtime.SendFunc that answers the requests of a runtime.Loop with
+// Scripted returns a loop.SendFunc that answers the requests of a loop.Loop with
 // bodies, in order, and records the requests in sent. A request beyond the script
 // fails the test.
-func Scripted(t testing.TB, sent *[][]byte, bodies ...[]byte) runtime.SendFunc {
+func Scripted(t testing.TB, sent *[][]byte, bodies ...[]byte) loop.SendFunc {
 	return func(_ context.Context, req []byte) ([]byte, error) {
 		*sent = append(*sent, req)
 		if len(*sent) > len(bodies) {
@@ -207,7 +209,7 @@ func Kept(t testing.TB, before, after []byte, changed ...string) {
 // test on an error, and checks what every Prepare does: the fields of request but those
 // named in changed stay as they were, and preparing the result again, as the Loop does
 // each round, changes nothing.
-func Prepare(t testing.TB, p runtime.Provider, ts *runtime.Toolset, request []byte, choice runtime.Choice, changed ...string) []byte {
+func Prepare(t testing.TB, p loop.Provider, ts *runtime.Toolset, request []byte, choice loop.Choice, changed ...string) []byte {
 	t.Helper()
 	out, err := p.Prepare(request, ts, choice)
 	if err != nil {
@@ -222,11 +224,11 @@ func Prepare(t testing.TB, p runtime.Provider, ts *runtime.Toolset, request []by
 	return out
 }
 
-// Round runs one round of runtime.Loop by hand: it reads the calls of response with p,
+// Round runs one round of loop.Loop by hand: it reads the calls of response with p,
 // runs them with ts and continues request with their results, failing the test on an
 // error. It checks that the continued request keeps the fields of request but those
 // named in changed, and that Continue refuses results that leave a call unanswered.
-func Round(t testing.TB, p runtime.Provider, ts *runtime.Toolset, request, response []byte, changed ...string) (next []byte, results []runtime.CallResult) {
+func Round(t testing.TB, p loop.Provider, ts *runtime.Toolset, request, response []byte, changed ...string) (next []byte, results []runtime.CallResult) {
 	t.Helper()
 	calls, err := p.Calls(response)
 	if err != nil {

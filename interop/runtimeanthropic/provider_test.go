@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/toolgen/toolgen/internal/wiretest"
@@ -99,7 +101,7 @@ const request = `{"model":"claude-sonnet-4-5","max_tokens":1024,"metadata":{"use
 
 func TestPrepare(t *testing.T) {
 	ts := wiretest.Toolset()
-	out := wiretest.Prepare(t, tga.Messages{}, ts, []byte(request), runtime.ChoiceAuto, "tools", "tool_choice")
+	out := wiretest.Prepare(t, tga.Messages{}, ts, []byte(request), loop.ChoiceAuto, "tools", "tool_choice")
 	// runtime/anthropic's TestPrepare checks the request's fields, the choices and the
 	// refusals; here the SDK reads the tools.
 	var params anthropic.MessageNewParams
@@ -140,7 +142,7 @@ func TestContinue(t *testing.T) {
 }
 
 // TestLoopParallel runs a Loop whose model calls five tools at once, an unknown and a
-// panicking one among them: every call is answered once, in order, and the loop ends
+// panicking one among them: every call is answered once, in order, and the lp ends
 // with the model's answer.
 func TestLoopParallel(t *testing.T) {
 	var blocks []map[string]any
@@ -150,14 +152,14 @@ func TestLoopParallel(t *testing.T) {
 	turn := wiretest.MustMarshal(t, map[string]any{"type": "message", "role": "assistant", "content": blocks, "stop_reason": "tool_use"})
 	final := []byte(`{"type":"message","role":"assistant","content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn"}`)
 	var requests [][]byte
-	var rounds []runtime.Round
-	loop := runtime.Loop{
+	var rounds []loop.Round
+	lp := loop.Loop{
 		Provider: tga.Messages{},
 		Tools:    wiretest.Toolset(),
 		Send:     wiretest.Scripted(t, &requests, turn, final),
-		OnRound:  func(r runtime.Round) { rounds = append(rounds, r) },
+		OnRound:  func(r loop.Round) { rounds = append(rounds, r) },
 	}
-	resp, conv, err := loop.Run(context.Background(), []byte(`{"model":"m","max_tokens":100,"messages":[{"role":"user","content":"Go."}]}`))
+	resp, conv, err := lp.Run(context.Background(), []byte(`{"model":"m","max_tokens":100,"messages":[{"role":"user","content":"Go."}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +217,7 @@ func TestLoopRecorded(t *testing.T) {
 		}
 	})
 	round := 0
-	loop := runtime.Loop{Provider: tga.Messages{}, Tools: ts, Send: func(_ context.Context, req []byte) ([]byte, error) {
+	lp := loop.Loop{Provider: tga.Messages{}, Tools: ts, Send: func(_ context.Context, req []byte) ([]byte, error) {
 		want := recorded[round].Request
 		// The SDK's request types give both the same form: content strings become
 		// text blocks, fields take their order.
@@ -238,12 +240,12 @@ func TestLoopRecorded(t *testing.T) {
 	}}
 	first := wiretest.Fields(t, recorded[0].Request)
 	delete(first, "tool_choice")
-	resp, _, err := loop.Run(context.Background(), wiretest.MustMarshal(t, first))
+	resp, _, err := lp.Run(context.Background(), wiretest.MustMarshal(t, first))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if round != len(recorded) || !wiretest.JSONEqual(t, resp, recorded[len(recorded)-1].Response) {
-		t.Errorf("the loop ended after %d of %d rounds with %s", round, len(recorded), resp)
+		t.Errorf("the lp ended after %d of %d rounds with %s", round, len(recorded), resp)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
@@ -39,10 +41,10 @@ func TestToolsMatchSDK(t *testing.T) {
 }
 
 func TestToolChoiceMatchSDK(t *testing.T) {
-	auto, _ := tga.ToolChoiceFor(runtime.ChoiceAuto)
+	auto, _ := tga.ToolChoiceFor(loop.ChoiceAuto)
 	auto.DisableParallelToolUse = true
-	anyChoice, _ := tga.ToolChoiceFor(runtime.ChoiceRequired)
-	none, _ := tga.ToolChoiceFor(runtime.ChoiceNone)
+	anyChoice, _ := tga.ToolChoiceFor(loop.ChoiceRequired)
+	none, _ := tga.ToolChoiceFor(loop.ChoiceNone)
 	forced := tga.ForceTool("get_weather")
 	for _, tc := range []struct {
 		choice tga.ToolChoice

@@ -8,10 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"google.golang.org/genai"
 
 	"github.com/toolgen/toolgen/internal/wiretest"
-	"github.com/toolgen/toolgen/runtime"
 	tgg "github.com/toolgen/toolgen/runtime/gemini"
 )
 
@@ -72,7 +73,7 @@ const request = `{"contents":[{"role":"user","parts":[{"text":"Weather in Paris 
 func TestPrepare(t *testing.T) {
 	p := tgg.GenerateContent{}
 	ts := wiretest.Toolset()
-	out := wiretest.Prepare(t, p, ts, []byte(request), runtime.ChoiceAuto, "tools", "tool_config")
+	out := wiretest.Prepare(t, p, ts, []byte(request), loop.ChoiceAuto, "tools", "tool_config")
 	got := wiretest.Fields(t, out)
 	if _, ok := got["tool_config"]; ok {
 		t.Errorf("Prepare kept tool_config beside toolConfig")
@@ -148,7 +149,7 @@ func TestModelContent(t *testing.T) {
 }
 
 // TestLoopParallel runs a Loop whose model calls five tools at once, an unknown and a
-// panicking one among them: every call is answered once, in order, and the loop ends
+// panicking one among them: every call is answered once, in order, and the lp ends
 // with the model's answer.
 func TestLoopParallel(t *testing.T) {
 	var parts []map[string]any
@@ -167,12 +168,12 @@ func TestLoopParallel(t *testing.T) {
 		"content": map[string]any{"role": "model", "parts": parts}, "finishReason": "STOP"}}})
 	final := []byte(`{"candidates":[{"content":{"role":"model","parts":[{"text":"Done."}]},"finishReason":"STOP"}]}`)
 	var requests [][]byte
-	loop := runtime.Loop{
+	lp := loop.Loop{
 		Provider: tgg.GenerateContent{},
 		Tools:    wiretest.Toolset(),
 		Send:     wiretest.Scripted(t, &requests, turn, final),
 	}
-	resp, conv, err := loop.Run(context.Background(), []byte(`{"contents":[{"role":"user","parts":[{"text":"Go."}]}]}`))
+	resp, conv, err := lp.Run(context.Background(), []byte(`{"contents":[{"role":"user","parts":[{"text":"Go."}]}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

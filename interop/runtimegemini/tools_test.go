@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"google.golang.org/genai"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
@@ -48,9 +50,9 @@ func TestToolsMatchSDK(t *testing.T) {
 }
 
 func TestToolConfigMatchSDK(t *testing.T) {
-	auto, _ := tgg.ToolConfigFor(runtime.ChoiceAuto)
-	anyMode, _ := tgg.ToolConfigFor(runtime.ChoiceRequired)
-	none, _ := tgg.ToolConfigFor(runtime.ChoiceNone)
+	auto, _ := tgg.ToolConfigFor(loop.ChoiceAuto)
+	anyMode, _ := tgg.ToolConfigFor(loop.ChoiceRequired)
+	none, _ := tgg.ToolConfigFor(loop.ChoiceNone)
 	for _, tc := range []struct {
 		config tgg.ToolConfig
 		mode   genai.FunctionCallingConfigMode

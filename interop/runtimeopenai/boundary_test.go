@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 
@@ -34,7 +36,7 @@ func TestChatEveryCallAnswered(t *testing.T) {
 	// the conversation Continue writes: every call the assistant message echoes,
 	// custom one included, answered by the tool message after it.
 	ts := testTools()
-	req, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, runtime.ChoiceAuto)
+	req, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, loop.ChoiceAuto)
 	next, _ := wiretest.Round(t, openai.Chat{}, ts, req, []byte(mixedCalls), "tools", "tool_choice", "messages")
 	var params []sdk.ChatCompletionMessageParamUnion
 	if err := json.Unmarshal(wiretest.Fields(t, next)["messages"], &params); err != nil {

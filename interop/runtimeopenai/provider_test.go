@@ -8,11 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/toolgen/toolgen/internal/wiretest"
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -44,7 +45,7 @@ func toolNames(t *testing.T, tools json.RawMessage, chat bool) []string {
 
 func TestChatPrepare(t *testing.T) {
 	ts := testTools()
-	req := wiretest.Prepare(t, openai.Chat{}, ts, []byte(chatRequest), runtime.ChoiceAuto, "tools", "tool_choice")
+	req := wiretest.Prepare(t, openai.Chat{}, ts, []byte(chatRequest), loop.ChoiceAuto, "tools", "tool_choice")
 	// runtime/openai's TestChatPrepare checks the request's fields; here the SDK reads it,
 	// its tools function tools.
 	var p sdk.ChatCompletionNewParams
@@ -59,7 +60,7 @@ func TestChatPrepare(t *testing.T) {
 
 func TestChatContinue(t *testing.T) {
 	ts := testTools()
-	req, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, runtime.ChoiceAuto)
+	req, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, loop.ChoiceAuto)
 	p := openai.Chat{}
 	next, _ := wiretest.Round(t, p, ts, req, []byte(threeCalls), "tools", "tool_choice", "messages")
 	// runtime/openai's TestChatContinue checks the messages' JSON, the order of answers and
@@ -95,7 +96,7 @@ const responsesRequest = `{"model":"gpt-4.1","instructions":"Be brief.","input":
 
 func TestResponsesPrepare(t *testing.T) {
 	ts := testTools()
-	req := wiretest.Prepare(t, openai.Responses{}, ts, []byte(responsesRequest), runtime.ChoiceRequired, "tools", "tool_choice")
+	req := wiretest.Prepare(t, openai.Responses{}, ts, []byte(responsesRequest), loop.ChoiceRequired, "tools", "tool_choice")
 	// The hosted tool stays; the stale get_weather is replaced by ts's.
 	tools := wiretest.Fields(t, req)["tools"]
 	if got := strings.Join(toolNames(t, tools, false), ","); got != ",add,fail,get_weather,ping" {
@@ -116,7 +117,7 @@ func TestResponsesPrepare(t *testing.T) {
 func TestResponsesContinue(t *testing.T) {
 	ts := testTools()
 	p := openai.Responses{}
-	req, _ := p.Prepare([]byte(responsesRequest), ts, runtime.ChoiceAuto)
+	req, _ := p.Prepare([]byte(responsesRequest), ts, loop.ChoiceAuto)
 	resp := sdkResponse(t)
 	next, res := wiretest.Round(t, p, ts, req, resp, "tools", "tool_choice", "input")
 

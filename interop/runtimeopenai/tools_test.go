@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
@@ -13,7 +15,6 @@ import (
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/internal/wiretest"
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
@@ -65,17 +66,17 @@ func TestChatToolChoicesMatchSDK(t *testing.T) {
 		ours   json.RawMessage
 		theirs sdk.ChatCompletionToolChoiceOptionUnionParam
 	}{
-		{"auto", openai.ToolChoice(runtime.ChoiceAuto), sdk.ChatCompletionToolChoiceOptionUnionParam{OfAuto: param.NewOpt("auto")}},
-		{"none", openai.ToolChoice(runtime.ChoiceNone), sdk.ChatCompletionToolChoiceOptionUnionParam{OfAuto: param.NewOpt("none")}},
-		{"required", openai.ToolChoice(runtime.ChoiceRequired), sdk.ChatCompletionToolChoiceOptionUnionParam{OfAuto: param.NewOpt("required")}},
+		{"auto", openai.ToolChoice(loop.ChoiceAuto), sdk.ChatCompletionToolChoiceOptionUnionParam{OfAuto: param.NewOpt("auto")}},
+		{"none", openai.ToolChoice(loop.ChoiceNone), sdk.ChatCompletionToolChoiceOptionUnionParam{OfAuto: param.NewOpt("none")}},
+		{"required", openai.ToolChoice(loop.ChoiceRequired), sdk.ChatCompletionToolChoiceOptionUnionParam{OfAuto: param.NewOpt("required")}},
 		{"function", openai.ChatToolChoiceFunction("get_weather"),
 			sdk.ToolChoiceOptionFunctionToolChoice(sdk.ChatCompletionNamedToolChoiceFunctionParam{Name: "get_weather"})},
-		{"allowed", openai.ChatToolChoiceAllowed(runtime.ChoiceRequired, "add", "ping"),
+		{"allowed", openai.ChatToolChoiceAllowed(loop.ChoiceRequired, "add", "ping"),
 			sdk.ToolChoiceOptionAllowedTools(sdk.ChatCompletionAllowedToolsParam{Mode: sdk.ChatCompletionAllowedToolsModeRequired, Tools: []map[string]any{
 				{"type": "function", "function": map[string]any{"name": "add"}},
 				{"type": "function", "function": map[string]any{"name": "ping"}},
 			}})},
-		{"allowed auto", openai.ChatToolChoiceAllowed(runtime.ChoiceAuto, "add"),
+		{"allowed auto", openai.ChatToolChoiceAllowed(loop.ChoiceAuto, "add"),
 			sdk.ToolChoiceOptionAllowedTools(sdk.ChatCompletionAllowedToolsParam{Mode: sdk.ChatCompletionAllowedToolsModeAuto, Tools: []map[string]any{
 				{"type": "function", "function": map[string]any{"name": "add"}},
 			}})},
@@ -90,12 +91,12 @@ func TestResponsesToolChoicesMatchSDK(t *testing.T) {
 		ours   json.RawMessage
 		theirs responses.ResponseNewParamsToolChoiceUnion
 	}{
-		{"auto", openai.ToolChoice(runtime.ChoiceAuto), responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(responses.ToolChoiceOptionsAuto)}},
-		{"none", openai.ToolChoice(runtime.ChoiceNone), responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(responses.ToolChoiceOptionsNone)}},
-		{"required", openai.ToolChoice(runtime.ChoiceRequired), responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(responses.ToolChoiceOptionsRequired)}},
+		{"auto", openai.ToolChoice(loop.ChoiceAuto), responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(responses.ToolChoiceOptionsAuto)}},
+		{"none", openai.ToolChoice(loop.ChoiceNone), responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(responses.ToolChoiceOptionsNone)}},
+		{"required", openai.ToolChoice(loop.ChoiceRequired), responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(responses.ToolChoiceOptionsRequired)}},
 		{"function", openai.ResponsesToolChoiceFunction("get_weather"),
 			responses.ResponseNewParamsToolChoiceUnion{OfFunctionTool: &responses.ToolChoiceFunctionParam{Name: "get_weather"}}},
-		{"allowed", openai.ResponsesToolChoiceAllowed(runtime.ChoiceRequired, "add", "ping"),
+		{"allowed", openai.ResponsesToolChoiceAllowed(loop.ChoiceRequired, "add", "ping"),
 			responses.ResponseNewParamsToolChoiceUnion{OfAllowedTools: &responses.ToolChoiceAllowedParam{Mode: responses.ToolChoiceAllowedModeRequired, Tools: []map[string]any{
 				{"type": "function", "name": "add"}, {"type": "function", "name": "ping"},
 			}}}},

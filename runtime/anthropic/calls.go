@@ -105,16 +105,15 @@ func HasToolCalls(body []byte) bool {
 }
 
 // ArgumentsMap returns the top-level arguments of call, strings as their value and
-// other values as their JSON text, as runtime.ArgumentsMap renders them. Blank or null
-// arguments give an empty map, as the Toolset reads them as no arguments; arguments
+// other values as their JSON text. Blank or null arguments give an empty map, as the Toolset reads them as no arguments; arguments
 // that are not a JSON object are an error. The other provider packages' ArgumentsMap
 // behave the same.
 func ArgumentsMap(call runtime.ToolCall) (map[string]string, error) {
-	return runtime.ArgumentsMap(call.Arguments)
+	return wire.ArgumentsMap(call.Arguments)
 }
 
 // Argument returns one top-level argument of call as ArgumentsMap renders it, and
 // whether the call has it.
 func Argument(call runtime.ToolCall, name string) (string, bool) {
-	return runtime.Argument(call.Arguments, name)
+	return wire.Argument(call.Arguments, name)
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/tooltest"
@@ -69,7 +71,7 @@ func TestPrepareDeferred(t *testing.T) {
 		{Name: "list_pull_requests", DeferLoading: true},
 		{Name: "merge_pull_request", DeferLoading: true},
 	}
-	first, err := anthropic.Messages{}.Prepare(req, ts, runtime.ChoiceAuto)
+	first, err := anthropic.Messages{}.Prepare(req, ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +85,7 @@ func TestPrepareDeferred(t *testing.T) {
 	if _, err := tooltest.Read(tooltest.Messages, []byte(noSearch)); !errors.Is(err, tooltest.ErrRejected) {
 		t.Errorf("the fake API took deferred tools without a tool search tool: %v", err)
 	}
-	again, err := anthropic.Messages{}.Prepare(first, ts, runtime.ChoiceAuto)
+	again, err := anthropic.Messages{}.Prepare(first, ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +94,7 @@ func TestPrepareDeferred(t *testing.T) {
 	}
 
 	own := []byte(`{"model":"m","max_tokens":64,"messages":[],"tools":[{"type":"tool_search_tool_regex_20251119","name":"tool_search_tool_regex"}]}`)
-	got, err := anthropic.Messages{}.Prepare(own, ts, runtime.ChoiceAuto)
+	got, err := anthropic.Messages{}.Prepare(own, ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +102,7 @@ func TestPrepareDeferred(t *testing.T) {
 		t.Errorf("with the request's own search tool: %+v", tools)
 	}
 
-	regex, err := anthropic.Messages{ToolSearch: anthropic.ToolSearchRegex}.Prepare(req, ts, runtime.ChoiceAuto)
+	regex, err := anthropic.Messages{ToolSearch: anthropic.ToolSearchRegex}.Prepare(req, ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +110,7 @@ func TestPrepareDeferred(t *testing.T) {
 		t.Errorf("ToolSearchRegex: %+v", tools[0])
 	}
 
-	client, err := anthropic.Messages{ToolSearch: anthropic.ToolSearchClient}.Prepare(req, ts, runtime.ChoiceAuto)
+	client, err := anthropic.Messages{ToolSearch: anthropic.ToolSearchClient}.Prepare(req, ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,11 +121,11 @@ func TestPrepareDeferred(t *testing.T) {
 		t.Errorf("DefersTools")
 	}
 
-	if _, err := (anthropic.Messages{ToolSearch: "tool_search_tool_embeddings"}).Prepare(req, ts, runtime.ChoiceAuto); err == nil {
+	if _, err := (anthropic.Messages{ToolSearch: "tool_search_tool_embeddings"}).Prepare(req, ts, loop.ChoiceAuto); err == nil {
 		t.Errorf("an unknown tool search variant was sent")
 	}
 	// Without deferral, no search tool.
-	plain, err := anthropic.Messages{}.Prepare(req, pullTools(t), runtime.ChoiceAuto)
+	plain, err := anthropic.Messages{}.Prepare(req, pullTools(t), loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +152,7 @@ func TestToolSearchRoundTrip(t *testing.T) {
 		t.Fatalf("calls %+v, want the tool_use alone", calls)
 	}
 	ts := pullTools(t).WithDefer(runtime.Defer{Keep: []string{"get_me"}})
-	req, err := anthropic.Messages{}.Prepare([]byte(`{"model":"m","max_tokens":64,"messages":[{"role":"user","content":[{"type":"text","text":"merge PR 7"}]}]}`), ts, runtime.ChoiceAuto)
+	req, err := anthropic.Messages{}.Prepare([]byte(`{"model":"m","max_tokens":64,"messages":[{"role":"user","content":[{"type":"text","text":"merge PR 7"}]}]}`), ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +303,7 @@ func TestLoopPauseTurn(t *testing.T) {
 	call := `{"id":"msg_c","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"merge_pull_request","input":{"owner":"o","repo":"r","pullNumber":7}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}}`
 	final := `{"id":"msg_f","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Merged."}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`
 	var requests [][]byte
-	script := func(replies ...string) runtime.SendFunc {
+	script := func(replies ...string) loop.SendFunc {
 		return func(_ context.Context, body []byte) ([]byte, error) {
 			requests = append(requests, body)
 			if _, err := tooltest.Read(tooltest.Messages, body); err != nil {
@@ -310,7 +312,7 @@ func TestLoopPauseTurn(t *testing.T) {
 			return []byte(replies[min(len(requests), len(replies))-1]), nil
 		}
 	}
-	l := runtime.Loop{Provider: anthropic.Messages{}, Tools: ts, Send: script(paused, call, final)}
+	l := loop.Loop{Provider: anthropic.Messages{}, Tools: ts, Send: script(paused, call, final)}
 	resp, _, err := l.Run(context.Background(), []byte(`{"model":"m","max_tokens":64,"messages":[{"role":"user","content":"merge PR 7"}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -330,7 +332,7 @@ func TestLoopPauseTurn(t *testing.T) {
 	}
 
 	requests = nil
-	l = runtime.Loop{Provider: anthropic.Messages{}, Tools: ts, Send: script(paused), MaxRounds: 2}
+	l = loop.Loop{Provider: anthropic.Messages{}, Tools: ts, Send: script(paused), MaxRounds: 2}
 	_, _, err = l.Run(context.Background(), []byte(`{"model":"m","max_tokens":64,"messages":[{"role":"user","content":"merge PR 7"}]}`))
 	if !errors.Is(err, runtime.ErrMaxRounds) || len(requests) != 3 {
 		t.Errorf("an API that keeps pausing: %v after %d requests, want ErrMaxRounds after 3", err, len(requests))

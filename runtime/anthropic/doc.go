@@ -5,7 +5,7 @@
 // model writes from a whole response body (Calls) or a stream (Stream, fed by
 // ReadSSE), and builds the user message that answers them (ToolResults). Running the
 // calls is runtime.Toolset.RunCalls, which answers every call exactly once, in order.
-// Messages implements runtime.Provider over raw JSON bodies for runtime.Loop.
+// Messages implements loop.Provider over raw JSON bodies for loop.Loop.
 //
 // The package works on JSON bodies and depends on the standard library only: it fits
 // any HTTP client, and the official SDK's param and response types marshal to and from
@@ -32,5 +32,5 @@
 //	turn, err := anthropic.AssistantMessage(body) // {"role":"assistant","content": ...}
 //	msgs = append(msgs, turn, anthropic.ToolResults(tools.RunCalls(ctx, calls, 0)))
 //
-// runtime.Loop with Messages{} does all of that, round after round.
+// loop.Loop with Messages{} does all of that, round after round.
 package anthropic

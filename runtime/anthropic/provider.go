@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
-// Messages is the Messages API as a runtime.Provider, for runtime.Loop. It works on
+// Messages is the Messages API as a loop.Provider, for loop.Loop. It works on
 // raw request and response bodies and keeps every field it does not own. It is a
-// runtime.StreamProvider too, for a Loop that streams.
+// loop.StreamProvider too, for a Loop that streams.
 type Messages struct {
 	// Limits bound the streams of Stream: their MaxArgumentBytes (see Limits). The
 	// line and event limits are the StreamFunc's, which reads the events (with
@@ -19,20 +21,20 @@ type Messages struct {
 	Limits Limits
 	// ToolSearch is the tool search tool Prepare adds for a Toolset that defers tools
 	// (runtime.Toolset.WithDefer): ToolSearchBM25 when empty, ToolSearchRegex, or
-	// ToolSearchClient for a runtime.Loop's own search tool instead of the API's.
+	// ToolSearchClient for a loop.Loop's own search tool instead of the API's.
 	ToolSearch ToolSearch
 }
 
 var (
-	_ runtime.Provider          = Messages{}
-	_ runtime.StreamProvider    = Messages{}
-	_ runtime.DeferringProvider = Messages{}
-	_ runtime.Pauser            = Messages{}
+	_ loop.Provider          = Messages{}
+	_ loop.StreamProvider    = Messages{}
+	_ loop.DeferringProvider = Messages{}
+	_ loop.Pauser            = Messages{}
 )
 
 // Paused reports whether a response is a turn the API paused (stop_reason
 // "pause_turn": a long turn of its server tools, such as its tool search), which a
-// runtime.Loop sends back as it is for the API to go on with.
+// loop.Loop sends back as it is for the API to go on with.
 func (Messages) Paused(response []byte) bool {
 	var r struct {
 		StopReason string `json:"stop_reason"`
@@ -45,7 +47,7 @@ func (Messages) Paused(response []byte) bool {
 func (m Messages) DefersTools() bool { return m.ToolSearch != ToolSearchClient }
 
 // PrepareStream returns request prepared as Prepare does, with "stream": true.
-func (m Messages) PrepareStream(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+func (m Messages) PrepareStream(request []byte, ts *runtime.Toolset, choice loop.Choice) ([]byte, error) {
 	req, err := m.Prepare(request, ts, choice)
 	if err != nil {
 		return nil, err
@@ -54,13 +56,13 @@ func (m Messages) PrepareStream(request []byte, ts *runtime.Toolset, choice runt
 }
 
 // Stream returns an empty Stream, with the Messages' Limits.
-func (m Messages) Stream() runtime.Stream { return &Stream{Limits: m.Limits} }
+func (m Messages) Stream() loop.Stream { return &Stream{Limits: m.Limits} }
 
 // Name returns "anthropic".
 func (Messages) Name() string { return "anthropic" }
 
 // Prepare returns request with the tools of ts in its "tools" array and its
-// "tool_choice" set to choice (auto, any for runtime.ChoiceRequired, none). Tools of
+// "tool_choice" set to choice (auto, any for loop.ChoiceRequired, none). Tools of
 // the request named like none of ts, such as server tools, stay before them; a
 // disable_parallel_tool_use the request's tool choice had is kept. Without any tool,
 // "tools" and "tool_choice" are removed.
@@ -70,8 +72,8 @@ func (Messages) Name() string { return "anthropic" }
 // API searches them and loads what it finds, and its search is in the response as
 // server_tool_use and tool_search_tool_result blocks, which Calls leaves out and
 // Continue sends back as they came. With ToolSearchClient the deferred tools are left
-// out (a runtime.Loop offers its own search tool for them).
-func (m Messages) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+// out (a loop.Loop offers its own search tool for them).
+func (m Messages) Prepare(request []byte, ts *runtime.Toolset, choice loop.Choice) ([]byte, error) {
 	tc, err := ToolChoiceFor(choice)
 	if err != nil {
 		return nil, err

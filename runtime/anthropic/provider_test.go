@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
 	tga "github.com/toolgen/toolgen/runtime/anthropic"
@@ -99,7 +101,7 @@ const request = `{"model":"claude-sonnet-4-5","max_tokens":1024,"metadata":{"use
 func TestPrepare(t *testing.T) {
 	p := tga.Messages{}
 	ts := wiretest.Toolset()
-	out := wiretest.Prepare(t, p, ts, []byte(request), runtime.ChoiceAuto, "tools", "tool_choice")
+	out := wiretest.Prepare(t, p, ts, []byte(request), loop.ChoiceAuto, "tools", "tool_choice")
 	got := wiretest.Fields(t, out)
 	if !strings.Contains(string(out), "<and>") {
 		t.Errorf("Prepare escaped HTML characters: %s", got["system"])
@@ -121,26 +123,26 @@ func TestPrepare(t *testing.T) {
 	if len(tools) != 5 || tools[0]["type"] != "web_search_20250305" || tools[0]["max_uses"] != float64(3) || tools[3]["strict"] != true {
 		t.Errorf("tools = %s", got["tools"])
 	}
-	none, err := p.Prepare(out, ts, runtime.ChoiceNone)
+	none, err := p.Prepare(out, ts, loop.ChoiceNone)
 	if err != nil || !wiretest.JSONEqual(t, wiretest.Fields(t, none)["tool_choice"], []byte(`{"type":"none"}`)) {
 		t.Errorf("ChoiceNone: %s, %v", none, err)
 	}
-	req, err := p.Prepare(out, ts, runtime.ChoiceRequired)
+	req, err := p.Prepare(out, ts, loop.ChoiceRequired)
 	if err != nil || !wiretest.JSONEqual(t, wiretest.Fields(t, req)["tool_choice"], []byte(`{"type":"any","disable_parallel_tool_use":true}`)) {
 		t.Errorf("ChoiceRequired: %s, %v", req, err)
 	}
 	// An empty set keeps the request's own tools; without any tool, neither tools nor
 	// tool_choice remain.
 	empty := runtime.NewToolset(nil, nil)
-	foreign, err := p.Prepare([]byte(`{"tools":[{"name":"lookup"}],"tool_choice":{"type":"any"},"messages":[]}`), empty, runtime.ChoiceAuto)
+	foreign, err := p.Prepare([]byte(`{"tools":[{"name":"lookup"}],"tool_choice":{"type":"any"},"messages":[]}`), empty, loop.ChoiceAuto)
 	if err != nil || !wiretest.JSONEqual(t, foreign, []byte(`{"tools":[{"name":"lookup"}],"tool_choice":{"type":"auto"},"messages":[]}`)) {
 		t.Errorf("Prepare with an empty set = %s, %v", foreign, err)
 	}
-	if out, err := p.Prepare([]byte(`{"tool_choice":{"type":"any"},"messages":[]}`), empty, runtime.ChoiceAuto); err != nil || string(out) != `{"messages":[]}` {
+	if out, err := p.Prepare([]byte(`{"tool_choice":{"type":"any"},"messages":[]}`), empty, loop.ChoiceAuto); err != nil || string(out) != `{"messages":[]}` {
 		t.Errorf("Prepare without tools = %s, %v", out, err)
 	}
 	for _, bad := range []string{`[]`, `{"tools":{}}`} {
-		if _, err := p.Prepare([]byte(bad), ts, runtime.ChoiceAuto); err == nil {
+		if _, err := p.Prepare([]byte(bad), ts, loop.ChoiceAuto); err == nil {
 			t.Errorf("Prepare(%s) succeeded", bad)
 		}
 	}
@@ -200,7 +202,7 @@ func TestContinue(t *testing.T) {
 }
 
 // TestLoopParallel runs a Loop whose model calls five tools at once, an unknown and a
-// panicking one among them: every call is answered once, in order, and the loop ends
+// panicking one among them: every call is answered once, in order, and the lp ends
 // with the model's answer.
 func TestLoopParallel(t *testing.T) {
 	var blocks []map[string]any
@@ -210,14 +212,14 @@ func TestLoopParallel(t *testing.T) {
 	turn := wiretest.MustMarshal(t, map[string]any{"type": "message", "role": "assistant", "content": blocks, "stop_reason": "tool_use"})
 	final := []byte(`{"type":"message","role":"assistant","content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn"}`)
 	var requests [][]byte
-	var rounds []runtime.Round
-	loop := runtime.Loop{
+	var rounds []loop.Round
+	lp := loop.Loop{
 		Provider: tga.Messages{},
 		Tools:    wiretest.Toolset(),
 		Send:     wiretest.Scripted(t, &requests, turn, final),
-		OnRound:  func(r runtime.Round) { rounds = append(rounds, r) },
+		OnRound:  func(r loop.Round) { rounds = append(rounds, r) },
 	}
-	resp, conv, err := loop.Run(context.Background(), []byte(`{"model":"m","max_tokens":100,"messages":[{"role":"user","content":"Go."}]}`))
+	resp, conv, err := lp.Run(context.Background(), []byte(`{"model":"m","max_tokens":100,"messages":[{"role":"user","content":"Go."}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +290,7 @@ func TestLoopRecorded(t *testing.T) {
 		}
 	})
 	round := 0
-	loop := runtime.Loop{Provider: tga.Messages{}, Tools: ts, Send: func(_ context.Context, req []byte) ([]byte, error) {
+	lp := loop.Loop{Provider: tga.Messages{}, Tools: ts, Send: func(_ context.Context, req []byte) ([]byte, error) {
 		if got, want := lastMessage(t, req), lastMessage(t, recorded[round].Request); got != want {
 			t.Errorf("round %d: the request ends with\n%s\nrecorded\n%s", round, got, want)
 		}
@@ -298,12 +300,12 @@ func TestLoopRecorded(t *testing.T) {
 	}}
 	first := wiretest.Fields(t, recorded[0].Request)
 	delete(first, "tool_choice")
-	resp, _, err := loop.Run(context.Background(), wiretest.MustMarshal(t, first))
+	resp, _, err := lp.Run(context.Background(), wiretest.MustMarshal(t, first))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if round != len(recorded) || !wiretest.JSONEqual(t, resp, recorded[len(recorded)-1].Response) {
-		t.Errorf("the loop ended after %d of %d rounds with %s", round, len(recorded), resp)
+		t.Errorf("the lp ended after %d of %d rounds with %s", round, len(recorded), resp)
 	}
 }
 

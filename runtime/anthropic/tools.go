@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
 )
@@ -62,7 +64,7 @@ func Tools(ts *runtime.Toolset) []Tool {
 
 // ToolSearch is a variant of the API's tool search tool, which finds deferred tools
 // (those with DeferLoading) on the API's side and loads them, or ToolSearchClient for
-// a runtime.Loop's own search tool instead.
+// a loop.Loop's own search tool instead.
 type ToolSearch string
 
 // The tool search variants. Their names, as the model calls them, are their types
@@ -74,8 +76,8 @@ const (
 	// ToolSearchRegex searches with regular expressions (Python's re) the model writes.
 	ToolSearchRegex ToolSearch = "tool_search_tool_regex_20251119"
 	// ToolSearchClient sends only the tools a Toolset keeps, as for a provider without
-	// deferred loading, and lets a runtime.Loop offer its search tool
-	// (runtime.NewSearchTool) for the others.
+	// deferred loading, and lets a loop.Loop offer its search tool
+	// (searchtool.New) for the others.
 	ToolSearchClient ToolSearch = "client"
 )
 
@@ -129,14 +131,14 @@ type ToolChoice struct {
 }
 
 // ToolChoiceFor returns the tool choice for a provider-neutral choice: auto, any for
-// runtime.ChoiceRequired, or none.
-func ToolChoiceFor(c runtime.Choice) (ToolChoice, error) {
+// loop.ChoiceRequired, or none.
+func ToolChoiceFor(c loop.Choice) (ToolChoice, error) {
 	switch c {
-	case runtime.ChoiceAuto:
+	case loop.ChoiceAuto:
 		return ToolChoice{Type: ChoiceAuto}, nil
-	case runtime.ChoiceRequired:
+	case loop.ChoiceRequired:
 		return ToolChoice{Type: ChoiceAny}, nil
-	case runtime.ChoiceNone:
+	case loop.ChoiceNone:
 		return ToolChoice{Type: ChoiceNone}, nil
 	}
 	return ToolChoice{}, fmt.Errorf("unknown tool choice %q", c)

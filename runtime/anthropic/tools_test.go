@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
@@ -54,10 +56,10 @@ func TestToolsSchemaChoice(t *testing.T) {
 // TestToolChoiceWire checks the tool choices on the wire (interop/runtimeanthropic
 // checks that the SDK's ToolChoiceUnionParam reads them and writes them back alike).
 func TestToolChoiceWire(t *testing.T) {
-	auto, _ := tga.ToolChoiceFor(runtime.ChoiceAuto)
+	auto, _ := tga.ToolChoiceFor(loop.ChoiceAuto)
 	auto.DisableParallelToolUse = true
-	anyChoice, _ := tga.ToolChoiceFor(runtime.ChoiceRequired)
-	none, _ := tga.ToolChoiceFor(runtime.ChoiceNone)
+	anyChoice, _ := tga.ToolChoiceFor(loop.ChoiceRequired)
+	none, _ := tga.ToolChoiceFor(loop.ChoiceNone)
 	forced := tga.ForceTool("get_weather")
 	for _, tc := range []struct {
 		choice tga.ToolChoice

@@ -6,7 +6,7 @@
 // ReadSSE from streamGenerateContent?alt=sse), and builds the user content that
 // answers them (FunctionResponses). Running the calls is runtime.Toolset.RunCalls,
 // which answers every call exactly once, in order. GenerateContent implements
-// runtime.Provider over raw JSON bodies for runtime.Loop.
+// loop.Provider over raw JSON bodies for loop.Loop.
 //
 // The package works on JSON bodies and depends on the standard library only: it fits
 // any HTTP client, and the official SDK's types (google.golang.org/genai) marshal to and
@@ -33,5 +33,5 @@
 //	turn, err := gemini.ModelContent(body) // candidates[0].content, thought signatures and all
 //	contents = append(contents, turn, gemini.FunctionResponses(tools.RunCalls(ctx, calls, 0)))
 //
-// runtime.Loop with GenerateContent{} does all of that, round after round.
+// loop.Loop with GenerateContent{} does all of that, round after round.
 package gemini

@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
-// GenerateContent is the generateContent method as a runtime.Provider, for
-// runtime.Loop. It works on raw request and response bodies and keeps every field it
-// does not own. It is a runtime.StreamProvider too, for a Loop that streams: the
+// GenerateContent is the generateContent method as a loop.Provider, for
+// loop.Loop. It works on raw request and response bodies and keeps every field it
+// does not own. It is a loop.StreamProvider too, for a Loop that streams: the
 // StreamFunc then sends the request to streamGenerateContent?alt=sse instead of
 // generateContent, since Gemini asks for a stream in the URL, not in the body.
 type GenerateContent struct {
@@ -22,31 +24,31 @@ type GenerateContent struct {
 }
 
 var (
-	_ runtime.Provider       = GenerateContent{}
-	_ runtime.StreamProvider = GenerateContent{}
+	_ loop.Provider       = GenerateContent{}
+	_ loop.StreamProvider = GenerateContent{}
 )
 
 // PrepareStream returns request prepared as Prepare does: the body of a streamed
 // request is that of a whole one, and the StreamFunc sends it to
 // models/<model>:streamGenerateContent?alt=sse.
-func (g GenerateContent) PrepareStream(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+func (g GenerateContent) PrepareStream(request []byte, ts *runtime.Toolset, choice loop.Choice) ([]byte, error) {
 	return g.Prepare(request, ts, choice)
 }
 
 // Stream returns an empty Stream, with the GenerateContent's Limits.
-func (g GenerateContent) Stream() runtime.Stream { return &Stream{Limits: g.Limits} }
+func (g GenerateContent) Stream() loop.Stream { return &Stream{Limits: g.Limits} }
 
 // Name returns "gemini".
 func (GenerateContent) Name() string { return "gemini" }
 
 // Prepare returns request with the tools of ts declared in its "tools" array and the
 // mode of "toolConfig.functionCallingConfig" set to choice (AUTO, ANY for
-// runtime.ChoiceRequired, NONE). Other entries of "tools" (Google Search, code
+// loop.ChoiceRequired, NONE). Other entries of "tools" (Google Search, code
 // execution, functions named like none of ts) stay before the declarations of ts, and
 // the other fields of "toolConfig" stay too. Without any tool, "tools" and the
 // function calling config are removed. Fields spelled in snake_case, which the API
 // also accepts, are rewritten in camelCase.
-func (GenerateContent) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+func (GenerateContent) Prepare(request []byte, ts *runtime.Toolset, choice loop.Choice) ([]byte, error) {
 	cfg, err := ToolConfigFor(choice)
 	if err != nil {
 		return nil, err

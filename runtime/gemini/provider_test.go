@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
 	tgg "github.com/toolgen/toolgen/runtime/gemini"
@@ -74,7 +76,7 @@ const request = `{"contents":[{"role":"user","parts":[{"text":"Weather in Paris 
 func TestPrepare(t *testing.T) {
 	p := tgg.GenerateContent{}
 	ts := wiretest.Toolset()
-	out := wiretest.Prepare(t, p, ts, []byte(request), runtime.ChoiceAuto, "tools", "tool_config")
+	out := wiretest.Prepare(t, p, ts, []byte(request), loop.ChoiceAuto, "tools", "tool_config")
 	got := wiretest.Fields(t, out)
 	if _, ok := got["tool_config"]; ok {
 		t.Errorf("Prepare kept tool_config beside toolConfig")
@@ -99,26 +101,26 @@ func TestPrepare(t *testing.T) {
 	if !wiretest.JSONEqual(t, got["toolConfig"], []byte(`{"functionCallingConfig":{"mode":"AUTO"},"retrievalConfig":{"languageCode":"fr"}}`)) {
 		t.Errorf("toolConfig = %s", got["toolConfig"])
 	}
-	none, err := p.Prepare(out, ts, runtime.ChoiceNone)
+	none, err := p.Prepare(out, ts, loop.ChoiceNone)
 	if err != nil || !wiretest.JSONEqual(t, wiretest.Fields(t, none)["toolConfig"], []byte(`{"functionCallingConfig":{"mode":"NONE"},"retrievalConfig":{"languageCode":"fr"}}`)) {
 		t.Errorf("ChoiceNone: %s, %v", none, err)
 	}
-	req, err := p.Prepare(out, ts, runtime.ChoiceRequired)
+	req, err := p.Prepare(out, ts, loop.ChoiceRequired)
 	if err != nil || !wiretest.JSONEqual(t, wiretest.Fields(t, req)["toolConfig"], []byte(`{"functionCallingConfig":{"mode":"ANY"},"retrievalConfig":{"languageCode":"fr"}}`)) {
 		t.Errorf("ChoiceRequired: %s, %v", req, err)
 	}
 	// An empty set keeps the request's own declarations; without any tool, neither
 	// tools nor a function calling config remain.
 	empty := runtime.NewToolset(nil, nil)
-	foreign, err := p.Prepare([]byte(`{"contents":[],"tools":[{"functionDeclarations":[{"name":"lookup"}]}],"toolConfig":{"functionCallingConfig":{"mode":"ANY"}}}`), empty, runtime.ChoiceAuto)
+	foreign, err := p.Prepare([]byte(`{"contents":[],"tools":[{"functionDeclarations":[{"name":"lookup"}]}],"toolConfig":{"functionCallingConfig":{"mode":"ANY"}}}`), empty, loop.ChoiceAuto)
 	if err != nil || string(foreign) != `{"contents":[],"toolConfig":{"functionCallingConfig":{"mode":"AUTO"}},"tools":[{"functionDeclarations":[{"name":"lookup"}]}]}` {
 		t.Errorf("Prepare with an empty set = %s, %v", foreign, err)
 	}
-	if out, err := p.Prepare([]byte(`{"contents":[],"toolConfig":{"functionCallingConfig":{"mode":"ANY"}}}`), empty, runtime.ChoiceAuto); err != nil || string(out) != `{"contents":[]}` {
+	if out, err := p.Prepare([]byte(`{"contents":[],"toolConfig":{"functionCallingConfig":{"mode":"ANY"}}}`), empty, loop.ChoiceAuto); err != nil || string(out) != `{"contents":[]}` {
 		t.Errorf("Prepare without tools = %s, %v", out, err)
 	}
 	for _, bad := range []string{`[]`, `{"tools":{}}`, `{"tools":[1]}`, `{"tools":[{"functionDeclarations":{}}]}`, `{"toolConfig":[]}`} {
-		if _, err := p.Prepare([]byte(bad), ts, runtime.ChoiceAuto); err == nil {
+		if _, err := p.Prepare([]byte(bad), ts, loop.ChoiceAuto); err == nil {
 			t.Errorf("Prepare(%s) succeeded", bad)
 		}
 	}
@@ -208,7 +210,7 @@ func TestModelContent(t *testing.T) {
 }
 
 // TestLoopParallel runs a Loop whose model calls five tools at once, an unknown and a
-// panicking one among them: every call is answered once, in order, and the loop ends
+// panicking one among them: every call is answered once, in order, and the lp ends
 // with the model's answer.
 func TestLoopParallel(t *testing.T) {
 	var parts []map[string]any
@@ -227,12 +229,12 @@ func TestLoopParallel(t *testing.T) {
 		"content": map[string]any{"role": "model", "parts": parts}, "finishReason": "STOP"}}})
 	final := []byte(`{"candidates":[{"content":{"role":"model","parts":[{"text":"Done."}]},"finishReason":"STOP"}]}`)
 	var requests [][]byte
-	loop := runtime.Loop{
+	lp := loop.Loop{
 		Provider: tgg.GenerateContent{},
 		Tools:    wiretest.Toolset(),
 		Send:     wiretest.Scripted(t, &requests, turn, final),
 	}
-	resp, conv, err := loop.Run(context.Background(), []byte(`{"contents":[{"role":"user","parts":[{"text":"Go."}]}]}`))
+	resp, conv, err := lp.Run(context.Background(), []byte(`{"contents":[{"role":"user","parts":[{"text":"Go."}]}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

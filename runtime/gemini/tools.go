@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
 )
@@ -48,7 +50,7 @@ func Declaration(t *runtime.Tool) FunctionDeclaration {
 
 // Tools returns the tools of ts, sorted by name, as the entries of a request's "tools"
 // array: one entry declaring them all, or none for an empty set. Gemini has no deferred
-// loading: the tools ts defers (Toolset.WithDefer) are left out, and a runtime.Loop
+// loading: the tools ts defers (Toolset.WithDefer) are left out, and a loop.Loop
 // offers its search tool for them.
 func Tools(ts *runtime.Toolset) []ToolDeclarations {
 	ts = ts.Offered()
@@ -88,15 +90,15 @@ type FunctionCallingConfig struct {
 }
 
 // ToolConfigFor returns the tool config for a provider-neutral choice: AUTO, ANY for
-// runtime.ChoiceRequired (any declared function), or NONE.
-func ToolConfigFor(c runtime.Choice) (ToolConfig, error) {
+// loop.ChoiceRequired (any declared function), or NONE.
+func ToolConfigFor(c loop.Choice) (ToolConfig, error) {
 	var m Mode
 	switch c {
-	case runtime.ChoiceAuto:
+	case loop.ChoiceAuto:
 		m = ModeAuto
-	case runtime.ChoiceRequired:
+	case loop.ChoiceRequired:
 		m = ModeAny
-	case runtime.ChoiceNone:
+	case loop.ChoiceNone:
 		m = ModeNone
 	default:
 		return ToolConfig{}, fmt.Errorf("unknown tool choice %q", c)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
@@ -70,9 +72,9 @@ func TestToolsSchemaChoice(t *testing.T) {
 // that the SDK's ToolConfig reads them as the same mode and names, and writes them back
 // alike).
 func TestToolConfigWire(t *testing.T) {
-	auto, _ := tgg.ToolConfigFor(runtime.ChoiceAuto)
-	anyMode, _ := tgg.ToolConfigFor(runtime.ChoiceRequired)
-	none, _ := tgg.ToolConfigFor(runtime.ChoiceNone)
+	auto, _ := tgg.ToolConfigFor(loop.ChoiceAuto)
+	anyMode, _ := tgg.ToolConfigFor(loop.ChoiceRequired)
+	none, _ := tgg.ToolConfigFor(loop.ChoiceNone)
 	for _, tc := range []struct {
 		config tgg.ToolConfig
 		want   string

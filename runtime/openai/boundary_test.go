@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/openai"
@@ -51,7 +53,7 @@ func TestChatEveryCallAnswered(t *testing.T) {
 	// Continue answers every call the assistant message echoes, custom one included
 	// (interop/runtimeopenai reads the conversation with the SDK's types).
 	ts := testTools()
-	req, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, runtime.ChoiceAuto)
+	req, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, loop.ChoiceAuto)
 	next, _ := wiretest.Round(t, openai.Chat{}, ts, req, []byte(mixedCalls), "tools", "tool_choice", "messages")
 	var conv []struct {
 		Role       string `json:"role"`

@@ -261,7 +261,7 @@ func TestArguments(t *testing.T) {
 		t.Error("Argument(missing) is present")
 	}
 	for _, none := range []string{"", "null", " null "} {
-		// As runtime.ArgumentsMap, and the Toolset, read them: no arguments.
+		// As ArgumentsMap, and the Toolset, read them: no arguments.
 		if m, err := openai.ArgumentsMap(call("c", "f", none)); err != nil || len(m) != 0 {
 			t.Errorf("ArgumentsMap(%q) = %v, %v; want an empty map", none, m, err)
 		}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/openai"
 	"github.com/toolgen/toolgen/tooltest"
@@ -63,7 +65,7 @@ const pullsQuestion = `{"model":"gpt-5.4","input":[{"role":"user","content":"mer
 // request's own tool_search is kept; ToolSearchClient sends the kept tools alone.
 func TestResponsesPrepareDeferred(t *testing.T) {
 	ts := pullTools(t).WithDefer(runtime.Defer{Keep: []string{"get_me"}})
-	flat, err := openai.Responses{}.Prepare([]byte(pullsQuestion), ts, runtime.ChoiceAuto)
+	flat, err := openai.Responses{}.Prepare([]byte(pullsQuestion), ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +75,7 @@ func TestResponsesPrepareDeferred(t *testing.T) {
 		t.Errorf("flat: %+v, want %+v", got, wantFlat)
 	}
 	spaced := openai.Responses{Namespaces: true, NamespaceDescriptions: map[string]string{"pulls": "Pull requests: list, merge."}}
-	ns, err := spaced.Prepare([]byte(pullsQuestion), ts, runtime.ChoiceAuto)
+	ns, err := spaced.Prepare([]byte(pullsQuestion), ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,14 +92,14 @@ func TestResponsesPrepareDeferred(t *testing.T) {
 			t.Errorf("the fake API rejects %s: %v", req, err)
 		}
 	}
-	again, err := spaced.Prepare(ns, ts, runtime.ChoiceAuto)
+	again, err := spaced.Prepare(ns, ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(again, ns) {
 		t.Errorf("a second Prepare changed the request:\n%s\n%s", ns, again)
 	}
-	client, err := openai.Responses{ToolSearch: openai.ToolSearchClient}.Prepare([]byte(pullsQuestion), ts, runtime.ChoiceAuto)
+	client, err := openai.Responses{ToolSearch: openai.ToolSearchClient}.Prepare([]byte(pullsQuestion), ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +139,7 @@ func TestResponsesToolSearchRoundTrip(t *testing.T) {
 	}
 	ts := pullTools(t).WithDefer(runtime.Defer{Keep: []string{"get_me"}})
 	p := openai.Responses{Namespaces: true}
-	req, err := p.Prepare([]byte(pullsQuestion), ts, runtime.ChoiceAuto)
+	req, err := p.Prepare([]byte(pullsQuestion), ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +241,7 @@ func TestResponsesNamespaceNames(t *testing.T) {
 		sets = append(sets, ts)
 	}
 	ts := runtime.Join(sets...).WithDefer(runtime.Defer{Keep: []string{"get_me"}})
-	req, err := openai.Responses{Namespaces: true}.Prepare([]byte(pullsQuestion), ts, runtime.ChoiceAuto)
+	req, err := openai.Responses{Namespaces: true}.Prepare([]byte(pullsQuestion), ts, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@
 // stream (ChatStream, ResponsesStream, fed by ReadSSE), and builds the items that answer
 // them (ChatToolMessages, ResponsesOutputs, ResponsesOutputsFor). Running the calls is
 // runtime.Toolset.RunCalls, which answers every call exactly once, in order. Chat and
-// Responses implement runtime.Provider over raw JSON bodies, for runtime.Loop.
+// Responses implement loop.Provider over raw JSON bodies, for loop.Loop.
 //
 // The package reads and writes JSON bodies and depends on the standard library only, so
 // it fits any HTTP client; the official SDK's types marshal to and from its bodies.
@@ -24,7 +24,7 @@
 // A whole conversation, with the tools of a generated package weather and a send
 // function that posts a body to /v1/chat/completions and returns the response body:
 //
-//	loop := runtime.Loop{Provider: openai.Chat{}, Tools: weather.Tools(), Send: send}
+//	loop := loop.Loop{Provider: openai.Chat{}, Tools: weather.Tools(), Send: send}
 //	final, _, err := loop.Run(ctx, []byte(`{"model":"gpt-5","messages":[{"role":"user","content":"Rain in Paris?"}]}`))
 //
 // The same conversation streamed, the model's text printed as it comes: stream posts
@@ -38,7 +38,7 @@
 //		defer resp.Body.Close()
 //		return openai.ReadSSE(resp.Body, events)
 //	}
-//	loop := runtime.Loop{Provider: openai.Chat{}, Tools: weather.Tools(), Stream: stream,
+//	loop := loop.Loop{Provider: openai.Chat{}, Tools: weather.Tools(), Stream: stream,
 //		OnText: func(delta string) { fmt.Print(delta) }}
 //
 // One round by hand:

@@ -7,13 +7,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
 )
 
-// Chat is the Chat Completions format as a runtime.Provider, for runtime.Loop. It works
+// Chat is the Chat Completions format as a loop.Provider, for loop.Loop. It works
 // on raw request and response bodies and keeps every field it does not own. It is a
-// runtime.StreamProvider too, for a Loop that streams.
+// loop.StreamProvider too, for a Loop that streams.
 type Chat struct {
 	// Limits bound the streams of Stream: their MaxArgumentBytes (see Limits). The
 	// line and event limits are the StreamFunc's, which reads the events (with
@@ -21,16 +23,16 @@ type Chat struct {
 	Limits Limits
 }
 
-// Responses is the Responses API format as a runtime.Provider, for runtime.Loop. It
+// Responses is the Responses API format as a loop.Provider, for loop.Loop. It
 // works on raw request and response bodies and keeps every field it does not own. It
-// is a runtime.StreamProvider too, for a Loop that streams.
+// is a loop.StreamProvider too, for a Loop that streams.
 type Responses struct {
 	// Limits bound the streams of Stream, as Chat's do.
 	Limits Limits
 	// ToolSearch says how Prepare sends a Toolset that defers tools
 	// (runtime.Toolset.WithDefer): with the API's tool_search, run by the API
 	// (ToolSearchServer, the default), or without the deferred tools, for a
-	// runtime.Loop's own search tool (ToolSearchClient).
+	// loop.Loop's own search tool (ToolSearchClient).
 	ToolSearch ToolSearch
 	// Namespaces, with the API's tool_search, sends the deferred tools that belong to
 	// a group in namespaces, one per group (a tool's first, when it is a valid name:
@@ -52,14 +54,14 @@ const (
 	// and the tool_search tool, which the API runs; the default.
 	ToolSearchServer ToolSearch = ""
 	// ToolSearchClient sends only the tools a Toolset keeps, as Chat does, and lets a
-	// runtime.Loop offer its search tool (runtime.NewSearchTool) for the others.
+	// loop.Loop offer its search tool (searchtool.New) for the others.
 	ToolSearchClient ToolSearch = "client"
 )
 
 var (
-	_ runtime.Provider          = Chat{}
-	_ runtime.Provider          = Responses{}
-	_ runtime.DeferringProvider = Responses{}
+	_ loop.Provider          = Chat{}
+	_ loop.Provider          = Responses{}
+	_ loop.DeferringProvider = Responses{}
 )
 
 // DefersTools reports whether the API loads the deferred tools of a Toolset itself,
@@ -75,9 +77,9 @@ func (Responses) Name() string { return "openai-responses" }
 // Prepare returns request with the tools of ts in "tools" and "tool_choice" set to
 // choice. Tools already in the request stay, before those of ts, unless they are
 // functions named like one of ts (an earlier Prepare's), which are replaced; with
-// runtime.ChoiceNone the tools stay listed and tool_choice is "none". When there is no
+// loop.ChoiceNone the tools stay listed and tool_choice is "none". When there is no
 // tool at all, "tools" and "tool_choice" are removed, since the API rejects them empty.
-func (Chat) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+func (Chat) Prepare(request []byte, ts *runtime.Toolset, choice loop.Choice) ([]byte, error) {
 	return prepare(request, ts, choice, ChatTools(ts), func(item json.RawMessage) string {
 		var t struct {
 			Type     string `json:"type"`
@@ -100,8 +102,8 @@ func (Chat) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) 
 // request has one: the API searches them and loads what it finds. Its search is in the
 // response as tool_search_call and tool_search_output items, which Calls leaves out
 // and Continue sends back as they came. With ToolSearchClient the deferred tools are
-// left out instead (a runtime.Loop offers its own search tool for them).
-func (r Responses) Prepare(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+// left out instead (a loop.Loop offers its own search tool for them).
+func (r Responses) Prepare(request []byte, ts *runtime.Toolset, choice loop.Choice) ([]byte, error) {
 	var defs []any
 	if !r.DefersTools() {
 		for _, t := range ResponsesTools(ts.Offered()) {
@@ -188,9 +190,9 @@ func (r Responses) deferredTools(request []byte, ts *runtime.Toolset) ([]any, er
 
 // prepare merges tools, the definitions of ts, into the request's tools and sets the
 // tool choice; functionName names the function an existing tool defines, or "".
-func prepare[T any](request []byte, ts *runtime.Toolset, choice runtime.Choice, tools []T, functionName func(json.RawMessage) string) ([]byte, error) {
+func prepare[T any](request []byte, ts *runtime.Toolset, choice loop.Choice, tools []T, functionName func(json.RawMessage) string) ([]byte, error) {
 	switch choice {
-	case runtime.ChoiceAuto, runtime.ChoiceRequired, runtime.ChoiceNone:
+	case loop.ChoiceAuto, loop.ChoiceRequired, loop.ChoiceNone:
 	default:
 		return nil, fmt.Errorf("unknown tool choice %q", choice)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/openai"
@@ -40,7 +42,7 @@ func toolNames(t *testing.T, tools json.RawMessage, chat bool) []string {
 
 func TestChatPrepare(t *testing.T) {
 	ts := testTools()
-	req := wiretest.Prepare(t, openai.Chat{}, ts, []byte(chatRequest), runtime.ChoiceAuto, "tools", "tool_choice")
+	req := wiretest.Prepare(t, openai.Chat{}, ts, []byte(chatRequest), loop.ChoiceAuto, "tools", "tool_choice")
 	if got := strings.Join(toolNames(t, wiretest.Fields(t, req)["tools"], true), ","); got != "user_tool,add,fail,get_weather,ping" {
 		t.Errorf("tools = %s", got)
 	}
@@ -50,7 +52,7 @@ func TestChatPrepare(t *testing.T) {
 	// interop/runtimeopenai checks that the SDK reads the request, its tools function tools.
 
 	// None keeps the tools listed and says "none".
-	none, err := openai.Chat{}.Prepare(req, ts, runtime.ChoiceNone)
+	none, err := openai.Chat{}.Prepare(req, ts, loop.ChoiceNone)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,14 +60,14 @@ func TestChatPrepare(t *testing.T) {
 	if c := string(wiretest.Fields(t, none)["tool_choice"]); c != `"none"` {
 		t.Errorf("tool_choice = %s", c)
 	}
-	req2, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, runtime.ChoiceRequired)
+	req2, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, loop.ChoiceRequired)
 	if c := string(wiretest.Fields(t, req2)["tool_choice"]); c != `"required"` {
 		t.Errorf("tool_choice = %s", c)
 	}
 
 	// No tools at all: neither tools nor tool_choice is sent.
 	empty := runtime.NewToolset(nil, nil)
-	bare, err := openai.Chat{}.Prepare([]byte(`{"model":"m","messages":[],"tools":[],"tool_choice":"auto"}`), empty, runtime.ChoiceAuto)
+	bare, err := openai.Chat{}.Prepare([]byte(`{"model":"m","messages":[],"tools":[],"tool_choice":"auto"}`), empty, loop.ChoiceAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,12 +75,12 @@ func TestChatPrepare(t *testing.T) {
 
 	for _, bad := range []struct {
 		req    string
-		choice runtime.Choice
+		choice loop.Choice
 		want   string
 	}{
 		{chatRequest, "sometimes", `unknown tool choice "sometimes"`},
-		{`[]`, runtime.ChoiceAuto, "not a JSON object"},
-		{`{"tools":{}}`, runtime.ChoiceAuto, `"tools" is not an array`},
+		{`[]`, loop.ChoiceAuto, "not a JSON object"},
+		{`{"tools":{}}`, loop.ChoiceAuto, `"tools" is not an array`},
 	} {
 		if _, err := (openai.Chat{}).Prepare([]byte(bad.req), ts, bad.choice); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("Prepare(%s, %s) = %v, want %q", bad.req, bad.choice, err, bad.want)
@@ -88,7 +90,7 @@ func TestChatPrepare(t *testing.T) {
 
 func TestChatContinue(t *testing.T) {
 	ts := testTools()
-	req, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, runtime.ChoiceAuto)
+	req, _ := openai.Chat{}.Prepare([]byte(chatRequest), ts, loop.ChoiceAuto)
 	p := openai.Chat{}
 	next, res := wiretest.Round(t, p, ts, req, []byte(threeCalls), "tools", "tool_choice", "messages")
 	wiretest.SameJSON(t, "tools", wiretest.Fields(t, next)["tools"], wiretest.Fields(t, req)["tools"])
@@ -156,7 +158,7 @@ const responsesRequest = `{"model":"gpt-4.1","instructions":"Be brief.","input":
 
 func TestResponsesPrepare(t *testing.T) {
 	ts := testTools()
-	req := wiretest.Prepare(t, openai.Responses{}, ts, []byte(responsesRequest), runtime.ChoiceRequired, "tools", "tool_choice")
+	req := wiretest.Prepare(t, openai.Responses{}, ts, []byte(responsesRequest), loop.ChoiceRequired, "tools", "tool_choice")
 	// The hosted tool stays; the stale get_weather is replaced by ts's.
 	tools := wiretest.Fields(t, req)["tools"]
 	if got := strings.Join(toolNames(t, tools, false), ","); got != ",add,fail,get_weather,ping" {
@@ -180,7 +182,7 @@ func TestResponsesPrepare(t *testing.T) {
 func TestResponsesContinue(t *testing.T) {
 	ts := testTools()
 	p := openai.Responses{}
-	req, _ := p.Prepare([]byte(responsesRequest), ts, runtime.ChoiceAuto)
+	req, _ := p.Prepare([]byte(responsesRequest), ts, loop.ChoiceAuto)
 	resp := sdkResponse(t)
 	next, res := wiretest.Round(t, p, ts, req, resp, "tools", "tool_choice", "input")
 
@@ -250,10 +252,10 @@ func TestResponsesContinueStored(t *testing.T) {
 func TestLoopChat(t *testing.T) {
 	final := `{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Sunny, and 3."}}]}`
 	var sent [][]byte
-	var rounds []runtime.Round
-	loop := runtime.Loop{Provider: openai.Chat{}, Tools: testTools(), Send: wiretest.Scripted(t, &sent, []byte(threeCalls), []byte(final)),
-		OnRound: func(r runtime.Round) { rounds = append(rounds, r) }}
-	resp, conv, err := loop.Run(context.Background(), []byte(chatRequest))
+	var rounds []loop.Round
+	lp := loop.Loop{Provider: openai.Chat{}, Tools: testTools(), Send: wiretest.Scripted(t, &sent, []byte(threeCalls), []byte(final)),
+		OnRound: func(r loop.Round) { rounds = append(rounds, r) }}
+	resp, conv, err := lp.Run(context.Background(), []byte(chatRequest))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,8 +280,8 @@ func TestLoopResponsesMaxRounds(t *testing.T) {
 	resp := string(sdkResponse(t))
 	final := `{"id":"resp_9","output":[{"type":"message","id":"m","role":"assistant","content":[{"type":"output_text","text":"Done."}]}]}`
 	var sent [][]byte
-	loop := runtime.Loop{Provider: openai.Responses{}, Tools: testTools(), Send: wiretest.Scripted(t, &sent, []byte(resp), []byte(final)), MaxRounds: 1}
-	got, _, err := loop.Run(context.Background(), []byte(responsesRequest))
+	lp := loop.Loop{Provider: openai.Responses{}, Tools: testTools(), Send: wiretest.Scripted(t, &sent, []byte(resp), []byte(final)), MaxRounds: 1}
+	got, _, err := lp.Run(context.Background(), []byte(responsesRequest))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,15 +3,16 @@ package openai
 import (
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 var (
-	_ runtime.StreamProvider = Chat{}
-	_ runtime.StreamProvider = Responses{}
+	_ loop.StreamProvider = Chat{}
+	_ loop.StreamProvider = Responses{}
 )
 
 // PrepareStream returns request prepared as Prepare does, with "stream": true.
-func (c Chat) PrepareStream(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+func (c Chat) PrepareStream(request []byte, ts *runtime.Toolset, choice loop.Choice) ([]byte, error) {
 	req, err := c.Prepare(request, ts, choice)
 	if err != nil {
 		return nil, err
@@ -19,13 +20,13 @@ func (c Chat) PrepareStream(request []byte, ts *runtime.Toolset, choice runtime.
 	return wire.WithStream(req)
 }
 
-// Stream returns an empty ChatStream, with the Chat's Limits, as a runtime.Stream: its
+// Stream returns an empty ChatStream, with the Chat's Limits, as a loop.Stream: its
 // Add takes the data of each event (the event name is ignored), Response is the
 // ChatStream's Completion and Done reports a finish_reason without an error.
-func (c Chat) Stream() runtime.Stream { return &chatStream{ChatStream{Limits: c.Limits}} }
+func (c Chat) Stream() loop.Stream { return &chatStream{ChatStream{Limits: c.Limits}} }
 
 // PrepareStream returns request prepared as Prepare does, with "stream": true.
-func (r Responses) PrepareStream(request []byte, ts *runtime.Toolset, choice runtime.Choice) ([]byte, error) {
+func (r Responses) PrepareStream(request []byte, ts *runtime.Toolset, choice loop.Choice) ([]byte, error) {
 	req, err := r.Prepare(request, ts, choice)
 	if err != nil {
 		return nil, err
@@ -34,13 +35,13 @@ func (r Responses) PrepareStream(request []byte, ts *runtime.Toolset, choice run
 }
 
 // Stream returns an empty ResponsesStream, with the Responses' Limits, as a
-// runtime.Stream: its Add takes the data of each event (the type in the data names
+// loop.Stream: its Add takes the data of each event (the type in the data names
 // the event), and Done reports response.completed without an error.
-func (r Responses) Stream() runtime.Stream {
+func (r Responses) Stream() loop.Stream {
 	return &responsesStream{ResponsesStream{Limits: r.Limits}}
 }
 
-// chatStream is a ChatStream as a runtime.Stream.
+// chatStream is a ChatStream as a loop.Stream.
 type chatStream struct{ s ChatStream }
 
 // Add adds the data of one event; a Chat Completions stream names no events.
@@ -58,7 +59,7 @@ func (c *chatStream) Response() ([]byte, error) { return c.s.Completion() }
 // Done reports whether a finish_reason came, and no error.
 func (c *chatStream) Done() bool { return c.s.err == nil && c.s.finish != "" }
 
-// responsesStream is a ResponsesStream as a runtime.Stream.
+// responsesStream is a ResponsesStream as a loop.Stream.
 type responsesStream struct{ s ResponsesStream }
 
 // Add adds the data of one event, whose "type" names it.

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/internal/wiretest"
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 
@@ -80,8 +81,8 @@ func TestLoopStreamLimits(t *testing.T) {
 	} {
 		var sent [][]byte
 		ran := false
-		l := runtime.Loop{Provider: tc.provider, Tools: wiretest.Toolset(), Stream: wiretest.Streamed(tc.read, &sent, body),
-			OnRound: func(runtime.Round) { ran = true }}
+		l := loop.Loop{Provider: tc.provider, Tools: wiretest.Toolset(), Stream: wiretest.Streamed(tc.read, &sent, body),
+			OnRound: func(loop.Round) { ran = true }}
 		_, _, err := l.Run(context.Background(), req)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "the limit") || ran {
 			t.Errorf("%s: err = %v (calls ran: %v), want %q naming the limit", tc.name, err, ran, tc.want)

@@ -3,6 +3,8 @@ package openai
 import (
 	"encoding/json"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
@@ -100,7 +102,7 @@ func parameters(ts *runtime.Toolset, t *runtime.Tool) (json.RawMessage, bool) {
 // Each tool's input schema is lowered by dialect.OpenAI, strict when the tool asks for
 // it and its schema allows it, once per tool. A nil ts has no tools. Chat Completions
 // has no deferred loading: the tools ts defers (Toolset.WithDefer) are left out, and a
-// runtime.Loop offers its search tool for them.
+// loop.Loop offers its search tool for them.
 func ChatTools(ts *runtime.Toolset) []ChatTool {
 	if ts == nil {
 		return nil
@@ -144,7 +146,7 @@ func responsesTool(ts *runtime.Toolset, t *runtime.Tool) ResponsesTool {
 
 // ToolChoice returns the tool_choice value of c, for either API: "auto", "none" or
 // "required". Any other Choice is sent as written.
-func ToolChoice(c runtime.Choice) json.RawMessage {
+func ToolChoice(c loop.Choice) json.RawMessage {
 	b, _ := wire.Marshal(string(c))
 	return b
 }
@@ -166,9 +168,9 @@ func ResponsesToolChoiceFunction(name string) json.RawMessage {
 // ChatToolChoiceAllowed returns the Chat Completions tool_choice that limits the model
 // to the named functions while every tool stays listed (which keeps prompt caching):
 // {"type":"allowed_tools","allowed_tools":{"mode":..,"tools":[{"type":"function","function":{"name":..}},..]}}.
-// With runtime.ChoiceRequired the model must call one of them; with any other choice it
+// With loop.ChoiceRequired the model must call one of them; with any other choice it
 // may (mode "auto").
-func ChatToolChoiceAllowed(c runtime.Choice, names ...string) json.RawMessage {
+func ChatToolChoiceAllowed(c loop.Choice, names ...string) json.RawMessage {
 	tools := make([]any, len(names))
 	for i, n := range names {
 		tools[i] = map[string]any{"type": "function", "function": map[string]string{"name": n}}
@@ -182,9 +184,9 @@ func ChatToolChoiceAllowed(c runtime.Choice, names ...string) json.RawMessage {
 
 // ResponsesToolChoiceAllowed returns the Responses tool_choice that limits the model to
 // the named functions: {"type":"allowed_tools","mode":..,"tools":[{"type":"function","name":..},..]}.
-// With runtime.ChoiceRequired the model must call one of them; with any other choice it
+// With loop.ChoiceRequired the model must call one of them; with any other choice it
 // may (mode "auto").
-func ResponsesToolChoiceAllowed(c runtime.Choice, names ...string) json.RawMessage {
+func ResponsesToolChoiceAllowed(c loop.Choice, names ...string) json.RawMessage {
 	tools := make([]any, len(names))
 	for i, n := range names {
 		tools[i] = map[string]string{"type": "function", "name": n}
@@ -193,8 +195,8 @@ func ResponsesToolChoiceAllowed(c runtime.Choice, names ...string) json.RawMessa
 	return b
 }
 
-func allowedMode(c runtime.Choice) string {
-	if c == runtime.ChoiceRequired {
+func allowedMode(c loop.Choice) string {
+	if c == loop.ChoiceRequired {
 		return "required"
 	}
 	return "auto"

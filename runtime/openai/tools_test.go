@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/loop"
+
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
@@ -75,16 +77,16 @@ func TestToolChoicesWire(t *testing.T) {
 		ours json.RawMessage
 		want string
 	}{
-		{"auto", openai.ToolChoice(runtime.ChoiceAuto), `"auto"`},
-		{"none", openai.ToolChoice(runtime.ChoiceNone), `"none"`},
-		{"required", openai.ToolChoice(runtime.ChoiceRequired), `"required"`},
+		{"auto", openai.ToolChoice(loop.ChoiceAuto), `"auto"`},
+		{"none", openai.ToolChoice(loop.ChoiceNone), `"none"`},
+		{"required", openai.ToolChoice(loop.ChoiceRequired), `"required"`},
 		{"chat function", openai.ChatToolChoiceFunction("get_weather"), `{"type":"function","function":{"name":"get_weather"}}`},
-		{"chat allowed", openai.ChatToolChoiceAllowed(runtime.ChoiceRequired, "add", "ping"),
+		{"chat allowed", openai.ChatToolChoiceAllowed(loop.ChoiceRequired, "add", "ping"),
 			`{"type":"allowed_tools","allowed_tools":{"mode":"required","tools":[{"type":"function","function":{"name":"add"}},{"type":"function","function":{"name":"ping"}}]}}`},
-		{"chat allowed auto", openai.ChatToolChoiceAllowed(runtime.ChoiceAuto, "add"),
+		{"chat allowed auto", openai.ChatToolChoiceAllowed(loop.ChoiceAuto, "add"),
 			`{"type":"allowed_tools","allowed_tools":{"mode":"auto","tools":[{"type":"function","function":{"name":"add"}}]}}`},
 		{"responses function", openai.ResponsesToolChoiceFunction("get_weather"), `{"type":"function","name":"get_weather"}`},
-		{"responses allowed", openai.ResponsesToolChoiceAllowed(runtime.ChoiceRequired, "add", "ping"),
+		{"responses allowed", openai.ResponsesToolChoiceAllowed(loop.ChoiceRequired, "add", "ping"),
 			`{"type":"allowed_tools","mode":"required","tools":[{"type":"function","name":"add"},{"type":"function","name":"ping"}]}`},
 	} {
 		wiretest.SameJSON(t, tc.name, tc.ours, []byte(tc.want))

@@ -9,12 +9,12 @@
 // option writes "$schema", a named type used twice (address) goes in "$defs" once,
 // and every object toolgen writes is closed ("additionalProperties": false).
 //
-// What a tool asks of the client goes through its context (runtime.Sample,
-// runtime.Elicit, runtime.Logger, runtime.ReportProgress): toolmcp serves it over the
+// What a tool asks of the client goes through its context (client.Sample,
+// client.Elicit, client.Logger, progress.Report): toolmcp serves it over the
 // MCP session, and anywhere else it degrades to an error a tool can report
 // (errors.ErrUnsupported) or to nothing (logs and progress nobody listens to). The
 // tools that ask return the error of a request as it is, wrapped: under MCP
-// 2026-07-28 it ends the round of the call (runtime.ErrInputRequired), which runs
+// 2026-07-28 it ends the round of the call (client.ErrInputRequired), which runs
 // again with the answer.
 //
 //toolgen:package schema=2020-12
@@ -32,6 +32,10 @@ import (
 	"image/png"
 	"strings"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/progress"
+
+	"github.com/toolgen/toolgen/runtime/client"
 
 	"github.com/toolgen/toolgen/runtime"
 )
@@ -88,7 +92,7 @@ const step = 100 * time.Millisecond
 //
 //toolgen:tool name=test_tool_with_logging readonly idempotent openworld=false
 func WithLogging(ctx context.Context) (string, error) {
-	log := runtime.Logger(ctx)
+	log := client.Logger(ctx)
 	log.Info("Tool execution started")
 	if err := pause(ctx, step/2); err != nil {
 		return "", err
@@ -118,7 +122,7 @@ func WithProgress(ctx context.Context) (string, error) {
 				return "", err
 			}
 		}
-		runtime.ReportProgress(ctx, done, 100, fmt.Sprintf("step %d of 3", i+1))
+		progress.Report(ctx, done, 100, fmt.Sprintf("step %d of 3", i+1))
 	}
 	return "Tool with progress executed successfully", nil
 }
@@ -133,8 +137,8 @@ type SamplingArgs struct {
 //
 //toolgen:tool name=test_sampling readonly openworld
 func Sampling(ctx context.Context, a SamplingArgs) (string, error) {
-	res, err := runtime.Sample(ctx, &runtime.SampleRequest{
-		Messages:  []runtime.SampleMessage{runtime.UserMessage(a.Prompt)},
+	res, err := client.Sample(ctx, &client.SampleRequest{
+		Messages:  []client.SampleMessage{client.UserMessage(a.Prompt)},
 		MaxTokens: 100,
 	})
 	if err != nil {
@@ -249,7 +253,7 @@ func CustomHeaders(a HeaderArgs) string {
 //
 //toolgen:tool name=test_logging_tool readonly idempotent openworld=false
 func LoggingTool(ctx context.Context) string {
-	runtime.Logger(ctx).Info("test_logging_tool ran")
+	client.Logger(ctx).Info("test_logging_tool ran")
 	return "logged"
 }
 
@@ -271,7 +275,7 @@ func StreamingElicitation(ctx context.Context) (string, error) {
 //
 //toolgen:tool name=test_missing_capability readonly openworld
 func MissingCapability(ctx context.Context) (string, error) {
-	res, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("Say hello.")}, MaxTokens: 50})
+	res, err := client.Sample(ctx, &client.SampleRequest{Messages: []client.SampleMessage{client.UserMessage("Say hello.")}, MaxTokens: 50})
 	if err != nil {
 		return "", runtime.ToolErrorf("sampling failed: %w", err)
 	}
@@ -279,7 +283,7 @@ func MissingCapability(ctx context.Context) (string, error) {
 }
 
 // The tools of the input-required-result scenarios (MCP 2026-07-28, SEP-2322) name
-// their requests (the Key of runtime.ElicitRequest, SampleRequest and RootsRequest)
+// their requests (the Key of client.ElicitRequest, SampleRequest and RootsRequest)
 // as the scenarios do: the client answers each by its key, even before it is asked.
 
 // nameForm asks for a name.
@@ -300,7 +304,7 @@ func InputRequiredElicitation(ctx context.Context) (string, error) {
 //
 //toolgen:tool name=test_input_required_result_sampling readonly openworld
 func InputRequiredSampling(ctx context.Context) (string, error) {
-	res, err := runtime.Sample(ctx, &runtime.SampleRequest{Key: "capital_question", Messages: []runtime.SampleMessage{runtime.UserMessage("What is the capital of France?")}, MaxTokens: 100})
+	res, err := client.Sample(ctx, &client.SampleRequest{Key: "capital_question", Messages: []client.SampleMessage{client.UserMessage("What is the capital of France?")}, MaxTokens: 100})
 	if err != nil {
 		return "", runtime.ToolErrorf("sampling failed: %w", err)
 	}
@@ -311,7 +315,7 @@ func InputRequiredSampling(ctx context.Context) (string, error) {
 //
 //toolgen:tool name=test_input_required_result_list_roots readonly openworld
 func InputRequiredListRoots(ctx context.Context) (string, error) {
-	roots, err := runtime.Roots(ctx, &runtime.RootsRequest{Key: "client_roots"})
+	roots, err := client.Roots(ctx, &client.RootsRequest{Key: "client_roots"})
 	if err != nil {
 		return "", runtime.ToolErrorf("roots failed: %w", err)
 	}
@@ -337,8 +341,8 @@ func InputRequiredRequestState(ctx context.Context) (string, error) {
 //toolgen:tool name=test_input_required_result_multiple_inputs readonly openworld
 func InputRequiredMultipleInputs(ctx context.Context) (string, error) {
 	name, nerr := askKeyed(ctx, "user_name", "What is your name?", nameForm)
-	greeting, gerr := runtime.Sample(ctx, &runtime.SampleRequest{Key: "greeting", Messages: []runtime.SampleMessage{runtime.UserMessage("Generate a greeting")}, MaxTokens: 50})
-	roots, rerr := runtime.Roots(ctx, &runtime.RootsRequest{Key: "client_roots"})
+	greeting, gerr := client.Sample(ctx, &client.SampleRequest{Key: "greeting", Messages: []client.SampleMessage{client.UserMessage("Generate a greeting")}, MaxTokens: 50})
+	roots, rerr := client.Roots(ctx, &client.RootsRequest{Key: "client_roots"})
 	if err := errors.Join(nerr, gerr, rerr); err != nil {
 		return "", runtime.ToolErrorf("asking the client failed: %w", err)
 	}
@@ -379,8 +383,8 @@ func InputRequiredTamperedState(ctx context.Context) (string, error) {
 //
 //toolgen:tool name=test_input_required_result_capabilities readonly openworld
 func InputRequiredCapabilities(ctx context.Context) (string, error) {
-	name, nerr := runtime.Elicit(ctx, &runtime.ElicitRequest{Key: "user_name", Message: "What is your name?", Schema: json.RawMessage(nameForm)})
-	answer, serr := runtime.Sample(ctx, &runtime.SampleRequest{Key: "capital_question", Messages: []runtime.SampleMessage{runtime.UserMessage("What is the capital of France?")}, MaxTokens: 100})
+	name, nerr := client.Elicit(ctx, &client.ElicitRequest{Key: "user_name", Message: "What is your name?", Schema: json.RawMessage(nameForm)})
+	answer, serr := client.Sample(ctx, &client.SampleRequest{Key: "capital_question", Messages: []client.SampleMessage{client.UserMessage("What is the capital of France?")}, MaxTokens: 100})
 	var parts []string
 	for _, err := range []error{nerr, serr} {
 		switch {
@@ -402,8 +406,8 @@ func InputRequiredCapabilities(ctx context.Context) (string, error) {
 }
 
 // askKeyed puts a form to the user under key.
-func askKeyed(ctx context.Context, key, message, form string) (*runtime.ElicitResult, error) {
-	res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Key: key, Message: message, Schema: json.RawMessage(form)})
+func askKeyed(ctx context.Context, key, message, form string) (*client.ElicitResult, error) {
+	res, err := client.Elicit(ctx, &client.ElicitRequest{Key: key, Message: message, Schema: json.RawMessage(form)})
 	if err != nil {
 		return nil, runtime.ToolErrorf("elicitation failed: %w", err)
 	}
@@ -412,7 +416,7 @@ func askKeyed(ctx context.Context, key, message, form string) (*runtime.ElicitRe
 
 // field returns the string property name of the user's answer, or "" when the user
 // did not accept.
-func field(res *runtime.ElicitResult, name string) string {
+func field(res *client.ElicitResult, name string) string {
 	var m map[string]any
 	if res == nil || json.Unmarshal(res.Content, &m) != nil {
 		return ""
@@ -421,7 +425,7 @@ func field(res *runtime.ElicitResult, name string) string {
 	return v
 }
 
-func rootsText(roots []runtime.Root) string {
+func rootsText(roots []client.Root) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d roots", len(roots))
 	for _, r := range roots {
@@ -432,19 +436,19 @@ func rootsText(roots []runtime.Root) string {
 
 // ask puts a form to the user; a client that cannot ask fails the call with a message
 // saying why.
-func ask(ctx context.Context, message, form string) (*runtime.ElicitResult, error) {
-	res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: message, Schema: json.RawMessage(form)})
+func ask(ctx context.Context, message, form string) (*client.ElicitResult, error) {
+	res, err := client.Elicit(ctx, &client.ElicitRequest{Message: message, Schema: json.RawMessage(form)})
 	if err != nil {
 		return nil, runtime.ToolErrorf("elicitation failed: %w", err)
 	}
 	return res, nil
 }
 
-func completed(res *runtime.ElicitResult) string {
+func completed(res *client.ElicitResult) string {
 	return fmt.Sprintf("Elicitation completed: action=%s, content=%s", res.Action, contentOf(res))
 }
 
-func contentOf(res *runtime.ElicitResult) string {
+func contentOf(res *client.ElicitResult) string {
 	if res.Content == nil {
 		return "{}"
 	}

@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/progress"
+
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"github.com/toolgen/toolgen/runtime"
 )
 
@@ -35,7 +39,7 @@ type SlowComputeArgs struct {
 //toolgen:tool name=slow_compute readonly idempotent openworld=false task=optional
 func SlowCompute(ctx context.Context, a SlowComputeArgs) (string, error) {
 	for i := range a.Seconds {
-		runtime.ReportProgress(ctx, float64(i), float64(a.Seconds), "computing")
+		progress.Report(ctx, float64(i), float64(a.Seconds), "computing")
 		if err := pause(ctx, time.Second); err != nil {
 			return "", err
 		}
@@ -87,7 +91,7 @@ func MultiInput(ctx context.Context) (string, error) {
 	const form = `{"type":"object","properties":{"name":{"type":"string","description":"A name"},` +
 		`"confirm":{"type":"boolean","description":"Go on"}}}`
 	type answer struct {
-		res *runtime.ElicitResult
+		res *client.ElicitResult
 		err error
 	}
 	first, second := make(chan answer, 1), make(chan answer, 1)

@@ -34,13 +34,20 @@ func UniqueIDs(calls []runtime.ToolCall) error {
 	return nil
 }
 
-// CheckAnswers is runtime.CheckResults, one result per call in the calls' order, each
+// CheckAnswers reports whether results answer calls, the calls of one model turn, as
+// runtime.Toolset.RunCalls returns them: one result per call, in the calls' order, each
 // for the call of the same id and name, and more for a call without an id: its result
 // must be for the same arguments too, since by id and name alone two calls of one tool
-// answered in swapped order would pass.
+// answered in swapped order would pass. Provider adapters check it before building a
+// follow-up, since providers reject a turn whose calls are not all answered.
 func CheckAnswers(calls []runtime.ToolCall, results []runtime.CallResult) error {
-	if err := runtime.CheckResults(calls, results); err != nil {
-		return err
+	if len(results) != len(calls) {
+		return fmt.Errorf("%d results for %d tool calls: every call needs exactly one answer", len(results), len(calls))
+	}
+	for i, c := range calls {
+		if r := results[i].Call; r.ID != c.ID || r.Name != c.Name {
+			return fmt.Errorf("result %d answers call %s (%s), but call %d is %s (%s): answers must follow the calls' order", i, r.ID, r.Name, i, c.ID, c.Name)
+		}
 	}
 	for i, c := range calls {
 		if r := results[i].Call; c.ID == "" && !SameJSON(r.Arguments, c.Arguments) {

@@ -1,4 +1,4 @@
-package runtime
+package wire
 
 import (
 	"bytes"
@@ -70,20 +70,4 @@ func argumentText(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return buf.String()
-}
-
-// CheckResults reports whether results answer calls, the calls of one model turn:
-// one result per call, in the calls' order, each for the call of the same id and name,
-// as RunCalls returns them. Provider adapters check it before building a follow-up,
-// since providers reject a turn whose calls are not all answered.
-func CheckResults(calls []ToolCall, results []CallResult) error {
-	if len(results) != len(calls) {
-		return fmt.Errorf("%d results for %d tool calls: every call needs exactly one answer", len(results), len(calls))
-	}
-	for i, c := range calls {
-		if r := results[i].Call; r.ID != c.ID || r.Name != c.Name {
-			return fmt.Errorf("result %d answers call %s (%s), but call %d is %s (%s): answers must follow the calls' order", i, r.ID, r.Name, i, c.ID, c.Name)
-		}
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package runtime
+package loop
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/toolgen/toolgen/runtime"
 )
 
 // jsonProvider is a wire format for the tests of deferred approvals: a response
@@ -21,11 +23,11 @@ type jsonProvider struct{}
 
 func (jsonProvider) Name() string { return "json" }
 
-func (jsonProvider) Prepare(request []byte, ts *Toolset, choice Choice) ([]byte, error) {
+func (jsonProvider) Prepare(request []byte, ts *runtime.Toolset, choice Choice) ([]byte, error) {
 	return bytes.Clone(request), nil
 }
 
-func (jsonProvider) Calls(response []byte) ([]ToolCall, error) {
+func (jsonProvider) Calls(response []byte) ([]runtime.ToolCall, error) {
 	var body struct {
 		Calls []struct {
 			ID   string          `json:"id"`
@@ -36,14 +38,14 @@ func (jsonProvider) Calls(response []byte) ([]ToolCall, error) {
 	if json.Unmarshal(response, &body) != nil {
 		return nil, nil
 	}
-	var calls []ToolCall
+	var calls []runtime.ToolCall
 	for _, c := range body.Calls {
-		calls = append(calls, ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Args})
+		calls = append(calls, runtime.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Args})
 	}
 	return calls, nil
 }
 
-func (jsonProvider) Continue(request, response []byte, results []CallResult) ([]byte, error) {
+func (jsonProvider) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
 	out := bytes.Clone(request)
 	for _, r := range results {
 		out = fmt.Appendf(out, "\n%s: %s", r.Call.ID, r.Result.Text())
@@ -63,7 +65,7 @@ func deferRun(t *testing.T) (*Pending, int) {
 	t.Helper()
 	var mu sync.Mutex
 	ran := 0
-	tools := gateSet().WithObserver(func(context.Context, Event) { mu.Lock(); ran++; mu.Unlock() })
+	tools := gateSet().WithObserver(func(context.Context, runtime.Event) { mu.Lock(); ran++; mu.Unlock() })
 	var sent []string
 	l := Loop{Provider: jsonProvider{}, Tools: tools, Send: scriptedSend(&sent, pendingTurn), DeferApprovals: true}
 	_, _, err := l.Run(context.Background(), []byte("ask"))
@@ -83,7 +85,7 @@ func deferRun(t *testing.T) (*Pending, int) {
 }
 
 // resume resumes p in a fresh Loop and returns the final conversation.
-func resume(t *testing.T, p *Pending, decisions map[string]Decision) string {
+func resume(t *testing.T, p *Pending, decisions map[string]runtime.Decision) string {
 	t.Helper()
 	var sent []string
 	l := Loop{Provider: jsonProvider{}, Tools: gateSet(), Send: scriptedSend(&sent, "Done."), DeferApprovals: true}
@@ -108,12 +110,12 @@ func TestDeferApprovals(t *testing.T) {
 			t.Errorf("call %d: %+v", i, c)
 		}
 	}
-	if p.Calls[0].Digest != Digest("delete", []byte(`{ "id" : 1 }`)) || p.Calls[0].Digest == p.Calls[2].Digest {
+	if p.Calls[0].Digest != runtime.Digest("delete", []byte(`{ "id" : 1 }`)) || p.Calls[0].Digest == p.Calls[2].Digest {
 		t.Errorf("digests: %s %s", p.Calls[0].Digest, p.Calls[2].Digest)
 	}
-	conv := resume(t, p, map[string]Decision{
+	conv := resume(t, p, map[string]runtime.Decision{
 		"a": Approved(p.Calls[0].Digest),
-		"c": Allow(), // no digest: it approves no arguments
+		"c": runtime.Allow(), // no digest: it approves no arguments
 	})
 	want := "ask" +
 		"\na: delete # a" +
@@ -130,7 +132,7 @@ func TestDeferApprovalsDenied(t *testing.T) {
 	digest := p.Calls[0].Digest
 	// The stored turn was changed: the approval was given for other arguments.
 	p.Response = bytes.Replace(p.Response, []byte(`{"id":1}`), []byte(`{"id":7}`), 1)
-	conv := resume(t, p, map[string]Decision{"a": Approved(digest), "b": Deny("not asked")})
+	conv := resume(t, p, map[string]runtime.Decision{"a": Approved(digest), "b": runtime.Deny("not asked")})
 	for _, want := range []string{
 		"\na: delete was denied: the arguments changed since they were approved\n",
 		"\nb: peek ## b\n", // needs no approval: a decision does not change it
@@ -149,7 +151,7 @@ func TestDeferApprovalsDenied(t *testing.T) {
 
 func TestResumeTwice(t *testing.T) {
 	p, _ := deferRun(t)
-	resume(t, p, map[string]Decision{"a": Approved(p.Calls[0].Digest)})
+	resume(t, p, map[string]runtime.Decision{"a": Approved(p.Calls[0].Digest)})
 	l := Loop{Provider: jsonProvider{}, Tools: gateSet(), Send: scriptedSend(new([]string), "Done.")}
 	if _, _, err := l.Resume(context.Background(), p, nil); !errors.Is(err, ErrResumed) {
 		t.Errorf("second Resume: %v", err)
@@ -174,7 +176,7 @@ func TestDeferKeys(t *testing.T) {
 	if p.Calls[0].Key != "#1" || p.Calls[1].Key != "#2" || p.Calls[2].Key != "#3" {
 		t.Fatalf("keys: %+v", p.Calls)
 	}
-	if _, _, err := l.Resume(context.Background(), p, map[string]Decision{"#1": Approved(p.Calls[0].Digest), "#2": Deny("no")}); err != nil {
+	if _, _, err := l.Resume(context.Background(), p, map[string]runtime.Decision{"#1": Approved(p.Calls[0].Digest), "#2": runtime.Deny("no")}); err != nil {
 		t.Fatal(err)
 	}
 	want := "ask\n: delete # #1\nx: delete was denied: no\nx: peek ### #3"
@@ -207,19 +209,19 @@ func TestResumeRound(t *testing.T) {
 		p.Round = c.round
 		var sent []string
 		l := loop(&sent)
-		_, _, err := l.Resume(context.Background(), p, map[string]Decision{"a": Approved(p.Calls[0].Digest)})
+		_, _, err := l.Resume(context.Background(), p, map[string]runtime.Decision{"a": Approved(p.Calls[0].Digest)})
 		if c.sends < 0 {
-			if err == nil || errors.Is(err, ErrMaxRounds) || len(sent) != 0 || !strings.Contains(err.Error(), "round") {
+			if err == nil || errors.Is(err, runtime.ErrMaxRounds) || len(sent) != 0 || !strings.Contains(err.Error(), "round") {
 				t.Errorf("round %d: %v after %d requests", c.round, err, len(sent))
 			}
 			// Nothing was lost: the Pending, its round fixed, resumes.
 			p.Round = 1
-			if _, _, err := l.Resume(context.Background(), p, nil); !errors.Is(err, ErrMaxRounds) {
+			if _, _, err := l.Resume(context.Background(), p, nil); !errors.Is(err, runtime.ErrMaxRounds) {
 				t.Errorf("round %d, fixed: %v", c.round, err)
 			}
 			continue
 		}
-		if !errors.Is(err, ErrMaxRounds) || len(sent) != c.sends {
+		if !errors.Is(err, runtime.ErrMaxRounds) || len(sent) != c.sends {
 			t.Errorf("round %d: %v after %d requests, want %d", c.round, err, len(sent), c.sends)
 		}
 	}
@@ -289,7 +291,7 @@ func TestResumeRecords(t *testing.T) {
 		{"other redacted arguments shown", func(pc *PendingCall) { pc.Redacted = json.RawMessage(`{"id":2}`) }, false},
 		{"no redacted arguments", func(pc *PendingCall) { pc.Redacted = nil }, false},
 		{"another tool shown", func(pc *PendingCall) { pc.Tool = "peek" }, false},
-		{"another digest", func(pc *PendingCall) { pc.Digest = Digest("delete", []byte(`{"id":2}`)) }, false},
+		{"another digest", func(pc *PendingCall) { pc.Digest = runtime.Digest("delete", []byte(`{"id":2}`)) }, false},
 		{"needs no approval", func(pc *PendingCall) { pc.NeedsApproval = false }, false},
 		{"another key", func(pc *PendingCall) { pc.Key = "z" }, false},
 	} {
@@ -299,7 +301,7 @@ func TestResumeRecords(t *testing.T) {
 		}
 		approved := p.Calls[0].Digest
 		c.change(&p.Calls[0])
-		conv := resume(t, p, map[string]Decision{"a": Approved(approved)})
+		conv := resume(t, p, map[string]runtime.Decision{"a": Approved(approved)})
 		if ran := strings.Contains(conv, "\na: delete # a"); ran != c.runs {
 			t.Errorf("%s: ran %v:\n%s", c.name, ran, conv)
 		}
@@ -334,7 +336,7 @@ func TestResumeRoundAtTheLimitOfInt(t *testing.T) {
 		switch {
 		case !c.ok && (err == nil || len(sent) != 0):
 			t.Errorf("round %d: %v after %d requests", c.round, err, len(sent))
-		case c.ok && (!errors.Is(err, ErrMaxRounds) || len(sent) != math.MaxInt-c.round):
+		case c.ok && (!errors.Is(err, runtime.ErrMaxRounds) || len(sent) != math.MaxInt-c.round):
 			t.Errorf("round %d: %v after %d requests", c.round, err, len(sent))
 		}
 	}
@@ -344,7 +346,7 @@ func TestResumeRoundAtTheLimitOfInt(t *testing.T) {
 // provider refuses a request that is not a JSON object or whose messages are no list.
 type pickyProvider struct{ jsonProvider }
 
-func (p pickyProvider) Continue(request, response []byte, results []CallResult) ([]byte, error) {
+func (p pickyProvider) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
 	if !bytes.HasPrefix(request, []byte("ask")) {
 		return nil, errors.New("the request is not a conversation")
 	}
@@ -361,16 +363,16 @@ func TestResumeRefusesARequestItCannotContinue(t *testing.T) {
 	request := p.Request
 	var mu sync.Mutex
 	var ran []string
-	tools := gateSet().WithObserver(func(_ context.Context, e Event) {
+	tools := gateSet().WithObserver(func(_ context.Context, e runtime.Event) {
 		mu.Lock()
 		defer mu.Unlock()
-		if e.Outcome == OutcomeOK {
+		if e.Outcome == runtime.OutcomeOK {
 			ran = append(ran, e.CallID)
 		}
 	})
 	var sent []string
 	l := Loop{Provider: pickyProvider{}, Tools: tools, Send: scriptedSend(&sent, "Done.")}
-	decisions := map[string]Decision{"a": Approved(p.Calls[0].Digest)}
+	decisions := map[string]runtime.Decision{"a": Approved(p.Calls[0].Digest)}
 	for _, bad := range [][]byte{nil, []byte("{}"), []byte(`"ask"`)} {
 		p.Request = bad
 		if _, _, err := l.Resume(context.Background(), p, decisions); err == nil || !strings.Contains(err.Error(), "cannot take the turn's answers") {
@@ -386,5 +388,113 @@ func TestResumeRefusesARequestItCannotContinue(t *testing.T) {
 	}
 	if !slices.Contains(ran, "a") {
 		t.Errorf("the request fixed: %v ran", ran)
+	}
+}
+
+// gateSet is runtime's approval gate fixture as dynamic tools: "delete" is destructive,
+// "peek" read-only, "touch" unannotated (so presumed destructive); each takes a
+// required "id" from 1 to 100 and an optional sensitive "secret" of at least 8
+// characters, and answers with its name, id hashes and the call's id. An id of 99
+// panics; one of 98 waits for the call's context to end.
+func gateSet() *runtime.Toolset {
+	const schema = `{"type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":100},` +
+		`"secret":{"type":"string","minLength":8,"x-toolgen-sensitive":true}},"required":["id"],"additionalProperties":false}`
+	tools := []runtime.Tool{
+		{Name: "delete", Annotations: runtime.Annotations{Destructive: new(true)}},
+		{Name: "peek", Annotations: runtime.Annotations{ReadOnly: new(true)}, Sensitive: []string{"/secret"}},
+		{Name: "touch"},
+	}
+	var sets []*runtime.Toolset
+	for _, tool := range tools {
+		name := tool.Name
+		tool.InputSchema = json.RawMessage(schema)
+		ts, err := runtime.NewTool(tool, func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+			var in struct {
+				ID     int
+				Secret string
+			}
+			if err := json.Unmarshal(args, &in); err != nil {
+				return nil, err
+			}
+			info, _ := runtime.CallFromContext(ctx)
+			switch in.ID {
+			case 99:
+				panic("boom: " + in.Secret)
+			case 98:
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
+			return runtime.TextResult(name + " " + strings.Repeat("#", in.ID) + " " + info.ID), nil
+		})
+		if err != nil {
+			panic(err) // the schema above is fixed
+		}
+		sets = append(sets, ts)
+	}
+	return runtime.Join(sets...)
+}
+
+// TestResumeRefusesAChangedNumber: a call approved with the arguments
+// {"id":9007199254740992} does not run, on Resume, with {"id":9007199254740993}, which
+// a float64 cannot tell from it but the tool gets as another number.
+func TestResumeRefusesAChangedNumber(t *testing.T) {
+	var mu sync.Mutex
+	var ran []string
+	ts, err := runtime.NewTool(runtime.Tool{Name: "wipe", Description: "Wipes an account.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"],"additionalProperties":false}`)},
+		func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+			mu.Lock()
+			ran = append(ran, string(args))
+			mu.Unlock()
+			return runtime.TextResult("wiped"), nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const turn = `{"calls":[{"id":"a","name":"wipe","args":{"id":9007199254740992}}]}`
+	var sent []string
+	l := Loop{Provider: jsonProvider{}, Tools: ts, Send: scriptedSend(&sent, turn, "Done."), DeferApprovals: true}
+	_, _, err = l.Run(context.Background(), []byte("ask"))
+	var p *Pending
+	if !errors.As(err, &p) || len(p.Calls) != 1 || !p.Calls[0].NeedsApproval {
+		t.Fatalf("Run: %v", err)
+	}
+	approved := Approved(p.Calls[0].Digest)
+	changed := Pending{Provider: p.Provider, Round: p.Round, Request: p.Request, Calls: p.Calls,
+		Response: []byte(strings.Replace(turn, "9007199254740992", "9007199254740993", 1))}
+	sent = nil
+	l.Send = scriptedSend(&sent, "Done.")
+	if _, _, err := l.Resume(context.Background(), &changed, map[string]runtime.Decision{"a": approved}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ran) != 0 || len(sent) != 1 || !strings.Contains(sent[0], "the arguments changed since they were approved") {
+		t.Fatalf("the changed call ran with %q; the model was told %q", ran, sent)
+	}
+	// The arguments approved run.
+	again := Pending{Provider: p.Provider, Round: p.Round, Request: p.Request, Response: p.Response, Calls: p.Calls}
+	if _, _, err := l.Resume(context.Background(), &again, map[string]runtime.Decision{"a": approved}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ran, []string{`{"id":9007199254740992}`}) {
+		t.Errorf("the approved call ran with %q", ran)
+	}
+}
+
+// TestPendingRedacted: a call waiting for approval shows its arguments with the values
+// of sensitive properties replaced, as runtime.Redact replaces them.
+func TestPendingRedacted(t *testing.T) {
+	ts := gateSet()
+	tool, _ := ts.Lookup("delete")
+	args := `{"id":3,"secret":"hunter2hunter2"}`
+	turn := `{"calls":[{"id":"a","name":"delete","args":` + args + `}]}`
+	l := Loop{Provider: jsonProvider{}, Tools: ts, Send: scriptedSend(new([]string), turn), DeferApprovals: true}
+	_, _, err := l.Run(context.Background(), []byte("ask"))
+	var p *Pending
+	if !errors.As(err, &p) || len(p.Calls) != 1 {
+		t.Fatalf("Run: %v", err)
+	}
+	got, want := string(p.Calls[0].Redacted), string(runtime.Redact(tool, []byte(args)))
+	if got != want || strings.Contains(got, "hunter2") {
+		t.Errorf("Pending.Redacted = %s, want %s", got, want)
 	}
 }

@@ -1,4 +1,4 @@
-package runtime
+package loop
 
 import (
 	"context"
@@ -7,27 +7,30 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/searchtool"
 )
 
-// fuzzCatalog is a Toolset of 40 tools in four groups, whose names and descriptions
+// fuzzCatalog is a runtime.Toolset of 40 tools in four groups, whose names and descriptions
 // share words, for FuzzClientSearch.
-func fuzzCatalog(tb testing.TB) *Toolset {
+func fuzzCatalog(tb testing.TB) *runtime.Toolset {
 	tb.Helper()
 	verbs := []string{"get", "list", "create", "delete", "update"}
 	nouns := []string{"issue", "branch", "release", "label", "review", "comment", "gist", "team"}
-	var sets []*Toolset
+	var sets []*runtime.Toolset
 	for i, v := range verbs {
 		for j, n := range nouns {
-			ts, err := NewTool(Tool{Name: v + "_" + n, Description: fmt.Sprintf("%s a %s of a repository.", v, n), Groups: []string{nouns[(i+j)%4]},
+			ts, err := runtime.NewTool(runtime.Tool{Name: v + "_" + n, Description: fmt.Sprintf("%s a %s of a repository.", v, n), Groups: []string{nouns[(i+j)%4]},
 				InputSchema: json.RawMessage(`{"type":"object","properties":{"owner":{"type":"string"}}}`)},
-				func(context.Context, json.RawMessage) (*Result, error) { return TextResult("ok"), nil })
+				func(context.Context, json.RawMessage) (*runtime.Result, error) { return runtime.TextResult("ok"), nil })
 			if err != nil {
 				tb.Fatal(err)
 			}
 			sets = append(sets, ts)
 		}
 	}
-	return Join(sets...)
+	return runtime.Join(sets...)
 }
 
 // FuzzClientSearch: whatever the query, limit and kept tools, a Loop's search tool
@@ -47,7 +50,7 @@ func FuzzClientSearch(f *testing.F) {
 	all := fuzzCatalog(f)
 	tools := all.Tools()
 	f.Fuzz(func(t *testing.T, query string, limit int, keep uint64) {
-		var d Defer
+		var d runtime.Defer
 		for i, tool := range tools {
 			if keep&(1<<(i%64)) != 0 && i < 64 {
 				d.Keep = append(d.Keep, tool.Name)
@@ -61,18 +64,18 @@ func FuzzClientSearch(f *testing.F) {
 		}
 		if cs == nil {
 			if ts.HasDeferred() {
-				t.Fatal("no client search for a Toolset that defers tools")
+				t.Fatal("no client search for a runtime.Toolset that defers tools")
 			}
 			return
 		}
 		args, _ := json.Marshal(map[string]any{"query": query, "limit": limit})
-		r := cs.tool.Call(context.Background(), SearchToolName, args)
+		r := cs.tool.Call(context.Background(), searchtool.Name, args)
 		var sent struct{ Query string } // as JSON carries it: invalid UTF-8 is U+FFFD
 		_ = json.Unmarshal(args, &sent)
-		valid := sent.Query != "" && utf8.RuneCountInString(sent.Query) <= MaxSearchToolQueryChars && limit >= 1 && limit <= MaxSearchToolResults
+		valid := sent.Query != "" && utf8.RuneCountInString(sent.Query) <= searchtool.MaxQueryChars && limit >= 1 && limit <= searchtool.MaxResults
 		switch {
 		case !valid:
-			if r.Outcome != OutcomeInvalidArguments {
+			if r.Outcome != runtime.OutcomeInvalidArguments {
 				t.Fatalf("query %q limit %d: %s, want an argument error", query, limit, r.Text())
 			}
 			return
@@ -90,7 +93,7 @@ func FuzzClientSearch(f *testing.F) {
 			}
 		} else {
 			_, list, ok := strings.Cut(text, "\n")
-			var defs []FoundTool
+			var defs []searchtool.Found
 			if !ok || json.Unmarshal([]byte(list), &defs) != nil || len(defs) != len(found) {
 				t.Fatalf("the answer's list does not read: %q", text)
 			}
@@ -112,7 +115,7 @@ func FuzzClientSearch(f *testing.F) {
 			t.Fatalf("the next round offers %d tools, want %d", offered.Len(), want)
 		}
 		for _, tool := range offered.Tools() {
-			if tool.Name != SearchToolName && ts.Deferred(tool) && !cs.found.has(tool.Name) {
+			if tool.Name != searchtool.Name && ts.Deferred(tool) && !cs.found.has(tool.Name) {
 				t.Fatalf("the next round offers %s, deferred and not found", tool.Name)
 			}
 		}

@@ -1,4 +1,4 @@
-package runtime_test
+package client_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/toolgen/toolgen/runtime/client"
+
 	"github.com/toolgen/toolgen/runtime"
 )
 
@@ -16,37 +18,37 @@ import (
 // so with errors.ErrUnsupported; its log records go nowhere.
 func TestClientOutsideMCP(t *testing.T) {
 	ctx := context.Background()
-	_, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("hi")}})
+	_, err := client.Sample(ctx, &client.SampleRequest{Messages: []client.SampleMessage{client.UserMessage("hi")}})
 	if !errors.Is(err, errors.ErrUnsupported) || !strings.Contains(err.Error(), "no client serves this call") {
 		t.Errorf("Sample: %v", err)
 	}
-	_, err = runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "?"})
+	_, err = client.Elicit(ctx, &client.ElicitRequest{Message: "?"})
 	if !errors.Is(err, errors.ErrUnsupported) {
 		t.Errorf("Elicit: %v", err)
 	}
-	if runtime.Logger(ctx).Handler().Enabled(ctx, slog.LevelError) {
+	if client.Logger(ctx).Handler().Enabled(ctx, slog.LevelError) {
 		t.Error("the logger of a call no client serves is enabled")
 	}
-	if _, ok := runtime.ClientFrom(nil); ok { //nolint:staticcheck // a nil context has no client
+	if _, ok := client.FromContext(nil); ok { //nolint:staticcheck // a nil context has no client
 		t.Error("a nil context has a client")
 	}
 }
 
 // fakeClient records what a tool asks and answers with fixed values.
 type fakeClient struct {
-	sampled *runtime.SampleRequest
-	asked   *runtime.ElicitRequest
+	sampled *client.SampleRequest
+	asked   *client.ElicitRequest
 	logs    []string
 }
 
-func (c *fakeClient) Sample(_ context.Context, req *runtime.SampleRequest) (*runtime.SampleResult, error) {
+func (c *fakeClient) Sample(_ context.Context, req *client.SampleRequest) (*client.SampleResult, error) {
 	c.sampled = req
-	return &runtime.SampleResult{Role: runtime.RoleAssistant, Content: runtime.TextContent("blue")}, nil
+	return &client.SampleResult{Role: runtime.RoleAssistant, Content: runtime.TextContent("blue")}, nil
 }
 
-func (c *fakeClient) Elicit(_ context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+func (c *fakeClient) Elicit(_ context.Context, req *client.ElicitRequest) (*client.ElicitResult, error) {
 	c.asked = req
-	return &runtime.ElicitResult{Action: runtime.ElicitAccept, Content: json.RawMessage(`{"ok":true}`)}, nil
+	return &client.ElicitResult{Action: client.ElicitAccept, Content: json.RawMessage(`{"ok":true}`)}, nil
 }
 
 func (c *fakeClient) LogHandler(context.Context) slog.Handler { return (*recordHandler)(c) }
@@ -61,37 +63,37 @@ func (h *recordHandler) Handle(_ context.Context, r slog.Record) error {
 func (h *recordHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
 func (h *recordHandler) WithGroup(string) slog.Handler      { return h }
 
-// TestContextWithClient: an application serves a tool's requests with a Client of its
+// TestNewContext: an application serves a tool's requests with a Client of its
 // own, through Toolset.Call; requests that cannot be sent fail before reaching it.
-func TestContextWithClient(t *testing.T) {
+func TestNewContext(t *testing.T) {
 	ts, err := runtime.NewTool(runtime.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			s, err := runtime.Sample(ctx, &runtime.SampleRequest{Messages: []runtime.SampleMessage{runtime.UserMessage("colour?")}})
+			s, err := client.Sample(ctx, &client.SampleRequest{Messages: []client.SampleMessage{client.UserMessage("colour?")}})
 			if err != nil {
 				return nil, err
 			}
-			e, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "sure?"})
+			e, err := client.Elicit(ctx, &client.ElicitRequest{Message: "sure?"})
 			if err != nil {
 				return nil, err
 			}
-			runtime.Logger(ctx).Info("asked")
+			client.Logger(ctx).Info("asked")
 			return runtime.TextResult(s.Text() + " " + string(e.Action) + " " + string(e.Content)), nil
 		})
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := &fakeClient{}
-	res := ts.Call(runtime.ContextWithClient(context.Background(), c), "ask", []byte(`{}`))
+	res := ts.Call(client.NewContext(context.Background(), c), "ask", []byte(`{}`))
 	if res.IsError || res.Text() != `blue accept {"ok":true}` {
 		t.Fatalf("result %q (%v)", res.Text(), res.Err)
 	}
 	if c.sampled == nil || c.asked == nil || c.asked.Message != "sure?" || len(c.logs) != 1 || c.logs[0] != "asked" {
 		t.Errorf("the client saw %+v", c)
 	}
-	if _, err := runtime.Sample(runtime.ContextWithClient(context.Background(), c), &runtime.SampleRequest{}); err == nil {
+	if _, err := client.Sample(client.NewContext(context.Background(), c), &client.SampleRequest{}); err == nil {
 		t.Error("a sampling request with no message was sent")
 	}
-	if _, err := runtime.Elicit(runtime.ContextWithClient(context.Background(), c), &runtime.ElicitRequest{Schema: json.RawMessage(`{`)}); err == nil {
+	if _, err := client.Elicit(client.NewContext(context.Background(), c), &client.ElicitRequest{Schema: json.RawMessage(`{`)}); err == nil {
 		t.Error("a form with a broken schema was sent")
 	}
 }
@@ -102,13 +104,13 @@ func TestContextWithClient(t *testing.T) {
 func TestElicitSchemaIsAnObject(t *testing.T) {
 	for _, schema := range []string{`null`, `[]`, `"form"`, `1`} {
 		c := &fakeClient{}
-		_, err := runtime.Elicit(runtime.ContextWithClient(context.Background(), c), &runtime.ElicitRequest{Message: "?", Schema: json.RawMessage(schema)})
+		_, err := client.Elicit(client.NewContext(context.Background(), c), &client.ElicitRequest{Message: "?", Schema: json.RawMessage(schema)})
 		if err == nil || !strings.Contains(err.Error(), "not a JSON object") || c.asked != nil {
 			t.Errorf("schema %s: err %v, asked %v", schema, err, c.asked != nil)
 		}
 	}
 	c := &fakeClient{}
-	if _, err := runtime.Elicit(runtime.ContextWithClient(context.Background(), c), &runtime.ElicitRequest{Schema: json.RawMessage(` {"type":"object"} `)}); err != nil || c.asked == nil {
+	if _, err := client.Elicit(client.NewContext(context.Background(), c), &client.ElicitRequest{Schema: json.RawMessage(` {"type":"object"} `)}); err != nil || c.asked == nil {
 		t.Errorf("an object schema: %v", err)
 	}
 }
@@ -118,9 +120,9 @@ func TestElicitSchemaIsAnObject(t *testing.T) {
 // ends with OutcomeInputRequired, which is no failure for the slog observer.
 func TestInputRequiredOutcome(t *testing.T) {
 	for name, err := range map[string]error{
-		"plain":      runtime.ErrInputRequired,
-		"wrapped":    errors.Join(errors.New("elicitation"), runtime.ErrInputRequired),
-		"tool error": runtime.ToolErrorf("could not ask: %w", runtime.ErrInputRequired),
+		"plain":      client.ErrInputRequired,
+		"wrapped":    errors.Join(errors.New("elicitation"), client.ErrInputRequired),
+		"tool error": runtime.ToolErrorf("could not ask: %w", client.ErrInputRequired),
 	} {
 		var logged strings.Builder
 		ts, terr := runtime.NewTool(runtime.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)},
@@ -154,11 +156,11 @@ func TestInputAwaiter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := ts.Call(runtime.ContextWithClient(context.Background(), &awaitingClient{}), "ask", []byte(`{}`))
-	if res.Outcome != runtime.OutcomeInputRequired || !errors.Is(res.Err, runtime.ErrInputRequired) {
+	res := ts.Call(client.NewContext(context.Background(), &awaitingClient{}), "ask", []byte(`{}`))
+	if res.Outcome != runtime.OutcomeInputRequired || !errors.Is(res.Err, client.ErrInputRequired) {
 		t.Errorf("outcome %s, err %v", res.Outcome, res.Err)
 	}
-	if res := ts.Call(runtime.ContextWithClient(context.Background(), &fakeClient{}), "ask", []byte(`{}`)); res.Outcome != runtime.OutcomeOK {
+	if res := ts.Call(client.NewContext(context.Background(), &fakeClient{}), "ask", []byte(`{}`)); res.Outcome != runtime.OutcomeOK {
 		t.Errorf("a Client that is no InputAwaiter: outcome %s", res.Outcome)
 	}
 }
@@ -183,18 +185,18 @@ func TestApproverAwaitingInput(t *testing.T) {
 		return runtime.Deny("waiting for the user's approval")
 	}).WithObserver(func(_ context.Context, e runtime.Event) { events = append(events, e) })
 	for _, c := range []struct {
-		client runtime.Client
+		client client.Client
 		want   runtime.Outcome
 	}{
 		{&awaitingClient{}, runtime.OutcomeInputRequired},
 		{&fakeClient{}, runtime.OutcomeDenied},
 	} {
 		events = nil
-		res := ts.Call(runtime.ContextWithClient(context.Background(), c.client), "wipe", []byte(`{}`))
+		res := ts.Call(client.NewContext(context.Background(), c.client), "wipe", []byte(`{}`))
 		if res.Outcome != c.want || len(events) != 1 || events[0].Outcome != c.want || events[0].Reason != "waiting for the user's approval" {
 			t.Errorf("%T: outcome %s, events %+v", c.client, res.Outcome, events)
 		}
-		if c.want == runtime.OutcomeInputRequired && !errors.Is(res.Err, runtime.ErrInputRequired) {
+		if c.want == runtime.OutcomeInputRequired && !errors.Is(res.Err, client.ErrInputRequired) {
 			t.Errorf("%T: err %v", c.client, res.Err)
 		}
 	}

@@ -1,16 +1,19 @@
-package runtime_test
+package loop_test
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/toolgen/toolgen/runtime/loop"
+	"github.com/toolgen/toolgen/runtime/searchtool"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/gemini"
@@ -27,7 +30,7 @@ type recordingCatalog struct {
 func (rc *recordingCatalog) load(tb testing.TB) *runtime.Toolset {
 	tb.Helper()
 	var tools []catalogTool
-	readJSON(tb, filepath.Join("testdata", "search", "catalog.json"), &tools)
+	readJSON(tb, filepath.Join("..", "testdata", "search", "catalog.json"), &tools)
 	sets := make([]*runtime.Toolset, len(tools))
 	for i, t := range tools {
 		name := t.Name
@@ -87,13 +90,13 @@ func chatAnswer(text string) []byte {
 }
 
 // foundTools reads the definitions a search tool's answer holds.
-func foundTools(t *testing.T, text string) []runtime.FoundTool {
+func foundTools(t *testing.T, text string) []searchtool.Found {
 	t.Helper()
 	_, list, ok := strings.Cut(text, "\n")
 	if !ok {
 		t.Fatalf("the search answer %q holds no list", text)
 	}
-	var found []runtime.FoundTool
+	var found []searchtool.Found
 	if err := json.Unmarshal([]byte(list), &found); err != nil {
 		t.Fatalf("the search answer's list: %v\n%s", err, list)
 	}
@@ -117,10 +120,10 @@ func TestLoopClientSearch(t *testing.T) {
 		offered := req.toolNames()
 		switch round {
 		case 1:
-			if want := []string{"get_me", runtime.SearchToolName}; !slices.Equal(offered, want) {
+			if want := []string{"get_me", searchtool.Name}; !slices.Equal(offered, want) {
 				t.Errorf("round 1 offers %v, want %v", offered, want)
 			}
-			return chatCall("call_1", runtime.SearchToolName, `{"query":"merge a pull request","limit":3}`), nil
+			return chatCall("call_1", searchtool.Name, `{"query":"merge a pull request","limit":3}`), nil
 		case 2:
 			last := req.Messages[len(req.Messages)-1]
 			found := foundTools(t, last.Content)
@@ -144,7 +147,7 @@ func TestLoopClientSearch(t *testing.T) {
 			return chatAnswer("Merged: " + last.Content), nil
 		}
 	}
-	l := runtime.Loop{Provider: openai.Chat{}, Tools: tools, Send: send}
+	l := loop.Loop{Provider: openai.Chat{}, Tools: tools, Send: send}
 	resp, _, err := l.Run(context.Background(), []byte(`{"model":"m","messages":[{"role":"user","content":"merge PR 7 of o/r"}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -182,11 +185,11 @@ func TestLoopClientSearchRefusesUnfound(t *testing.T) {
 		}
 		return chatAnswer("done"), nil
 	}
-	l := runtime.Loop{Provider: openai.Chat{}, Tools: tools, Send: send}
+	l := loop.Loop{Provider: openai.Chat{}, Tools: tools, Send: send}
 	if _, _, err := l.Run(context.Background(), []byte(`{"model":"m","messages":[]}`)); err != nil {
 		t.Fatal(err)
 	}
-	if len(answers) != 2 || !strings.Contains(answers[0], "unknown tool") || !strings.Contains(answers[0], runtime.SearchToolName) {
+	if len(answers) != 2 || !strings.Contains(answers[0], "unknown tool") || !strings.Contains(answers[0], searchtool.Name) {
 		t.Errorf("the answer to a deferred tool's call: %q, want an unknown tool naming the offered ones", answers)
 	}
 	if !slices.Equal(rc.called, []string{"get_me"}) {
@@ -194,101 +197,25 @@ func TestLoopClientSearchRefusesUnfound(t *testing.T) {
 	}
 }
 
-// TestSearchToolLimit: the search tool's limit is at most MaxSearchToolResults (at it,
-// that many tools; past it, an argument error), DefaultSearchToolResults when absent;
-// its query at most MaxSearchToolQueryChars characters.
-func TestSearchToolLimit(t *testing.T) {
-	catalog := loadCatalog(t)
-	st, err := runtime.NewSearchTool(func(_ context.Context, q string, limit int) []*runtime.Tool {
-		return catalog.Search(q, limit)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	count := func(r *runtime.Result) int {
-		t.Helper()
-		if r.IsError {
-			t.Fatalf("search failed: %s", r.Text())
-		}
-		return len(foundTools(t, r.Text()))
-	}
-	// "repository" matches more than MaxSearchToolResults tools of the catalog.
-	if n := count(st.Call(ctx, runtime.SearchToolName, []byte(`{"query":"repository"}`))); n != runtime.DefaultSearchToolResults {
-		t.Errorf("no limit: %d tools, want %d", n, runtime.DefaultSearchToolResults)
-	}
-	at := fmt.Sprintf(`{"query":"repository","limit":%d}`, runtime.MaxSearchToolResults)
-	if n := count(st.Call(ctx, runtime.SearchToolName, []byte(at))); n != runtime.MaxSearchToolResults {
-		t.Errorf("limit at the maximum: %d tools, want %d", n, runtime.MaxSearchToolResults)
-	}
-	past := fmt.Sprintf(`{"query":"repository","limit":%d}`, runtime.MaxSearchToolResults+1)
-	if r := st.Call(ctx, runtime.SearchToolName, []byte(past)); !r.IsError || r.Outcome != runtime.OutcomeInvalidArguments {
-		t.Errorf("limit past the maximum: %s, want an argument error", r.Text())
-	}
-	long := strings.Repeat("é", runtime.MaxSearchToolQueryChars)
-	if r := st.Call(ctx, runtime.SearchToolName, []byte(`{"query":"`+long+`"}`)); r.IsError {
-		t.Errorf("a query at the limit: %s", r.Text())
-	}
-	if r := st.Call(ctx, runtime.SearchToolName, []byte(`{"query":"`+long+`é"}`)); r.Outcome != runtime.OutcomeInvalidArguments {
-		t.Errorf("a query past the limit: %s, want an argument error", r.Text())
-	}
-	if r := st.Call(ctx, runtime.SearchToolName, []byte(`{"query":"zzzz qqqq"}`)); r.IsError || !strings.HasPrefix(r.Text(), "No tool matches") {
-		t.Errorf("no match: %s", r.Text())
-	}
-}
-
 // TestLoopClientSearchNameClash: a Loop whose Tools defer tools and hold a tool named
 // like the search tool fails to run, before sending anything.
 func TestLoopClientSearchNameClash(t *testing.T) {
-	clash, err := runtime.NewTool(runtime.Tool{Name: runtime.SearchToolName, InputSchema: json.RawMessage(`{"type":"object"}`)},
+	clash, err := runtime.NewTool(runtime.Tool{Name: searchtool.Name, InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, json.RawMessage) (*runtime.Result, error) {
 			return runtime.TextResult("mine"), nil
 		})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := runtime.Join(clash, loadCatalog(t)).WithDefer(runtime.Defer{})
+	tools := runtime.Join(clash, (&recordingCatalog{}).load(t)).WithDefer(runtime.Defer{})
 	sent := 0
-	l := runtime.Loop{Provider: openai.Chat{}, Tools: tools, Send: func(context.Context, []byte) ([]byte, error) {
+	l := loop.Loop{Provider: openai.Chat{}, Tools: tools, Send: func(context.Context, []byte) ([]byte, error) {
 		sent++
 		return chatAnswer("x"), nil
 	}}
 	_, _, err = l.Run(context.Background(), []byte(`{"messages":[]}`))
-	if err == nil || !strings.Contains(err.Error(), strconv.Quote(runtime.SearchToolName)) || sent != 0 {
+	if err == nil || !strings.Contains(err.Error(), strconv.Quote(searchtool.Name)) || sent != 0 {
 		t.Errorf("err = %v after %d requests, want the clash before any", err, sent)
-	}
-}
-
-// TestDeferredViews: Deferred follows the deferral through Group, Select and Join,
-// Offered drops the deferred tools, and the chat and Gemini definitions leave them out.
-func TestDeferredViews(t *testing.T) {
-	all := loadCatalog(t)
-	d := all.WithDefer(runtime.Defer{Keep: []string{"get_me"}, KeepGroups: []string{"labels"}})
-	offered := d.Offered()
-	if offered.HasDeferred() || !d.HasDeferred() || all.HasDeferred() {
-		t.Errorf("HasDeferred: with deferral %v, offered %v, without %v", d.HasDeferred(), offered.HasDeferred(), all.HasDeferred())
-	}
-	want := []string{"get_me"}
-	for _, tool := range all.Group("labels").Tools() {
-		want = append(want, tool.Name)
-	}
-	slices.Sort(want)
-	if got := names(offered.Tools()); !slices.Equal(got, want) {
-		t.Errorf("offered %v, want %v", got, want)
-	}
-	if got := len(openai.ChatTools(d)); got != len(want) {
-		t.Errorf("ChatTools: %d tools, want %d", got, len(want))
-	}
-	pulls := d.Group("pulls")
-	merge, _ := pulls.Lookup("merge_pull_request")
-	if !pulls.Deferred(merge) || !runtime.Join(pulls).Deferred(merge) || d.Select("get_me").HasDeferred() {
-		t.Errorf("a view lost the deferral")
-	}
-	if _, ok := offered.Lookup("merge_pull_request"); ok {
-		t.Errorf("Offered holds a deferred tool")
-	}
-	if r := offered.Call(context.Background(), "merge_pull_request", []byte(`{}`)); !r.IsError {
-		t.Errorf("Offered ran a deferred tool")
 	}
 }
 
@@ -329,10 +256,10 @@ func TestLoopClientSearchGemini(t *testing.T) {
 		}
 		switch round {
 		case 1:
-			if slices.Contains(declared, "create_release") || !slices.Contains(declared, runtime.SearchToolName) || !slices.Contains(declared, "get_me") {
+			if slices.Contains(declared, "create_release") || !slices.Contains(declared, searchtool.Name) || !slices.Contains(declared, "get_me") {
 				t.Errorf("round 1 declares %v", declared)
 			}
-			return call(runtime.SearchToolName, `{"query":"publish a new release"}`), nil
+			return call(searchtool.Name, `{"query":"publish a new release"}`), nil
 		case 2:
 			last := req.Contents[len(req.Contents)-1].Parts[0].FunctionResponse
 			var text string
@@ -347,7 +274,7 @@ func TestLoopClientSearchGemini(t *testing.T) {
 		}
 		return []byte(`{"candidates":[{"content":{"role":"model","parts":[{"text":"Released."}]},"finishReason":"STOP"}]}`), nil
 	}
-	l := runtime.Loop{Provider: gemini.GenerateContent{}, Tools: tools, Send: send}
+	l := loop.Loop{Provider: gemini.GenerateContent{}, Tools: tools, Send: send}
 	if _, _, err := l.Run(context.Background(), []byte(`{"contents":[{"role":"user","parts":[{"text":"release v1.0.0 of o/r"}]}]}`)); err != nil {
 		t.Fatal(err)
 	}
@@ -375,15 +302,15 @@ func TestLoopClientSearchResume(t *testing.T) {
 		offered = append(offered, req.toolNames())
 		switch round {
 		case 1:
-			return chatCall("c1", runtime.SearchToolName, `{"query":"merge a pull request","limit":1}`), nil
+			return chatCall("c1", searchtool.Name, `{"query":"merge a pull request","limit":1}`), nil
 		case 2:
 			return chatCall("c2", "merge_pull_request", `{"owner":"o","repo":"r","pullNumber":7}`), nil
 		}
 		return chatAnswer("merged"), nil
 	}
-	l := runtime.Loop{Provider: openai.Chat{}, Tools: tools, Send: send, DeferApprovals: true}
+	l := loop.Loop{Provider: openai.Chat{}, Tools: tools, Send: send, DeferApprovals: true}
 	_, _, err := l.Run(context.Background(), []byte(`{"model":"m","messages":[{"role":"user","content":"merge PR 7"}]}`))
-	var p *runtime.Pending
+	var p *loop.Pending
 	if !errors.As(err, &p) {
 		t.Fatalf("err = %v, want a Pending", err)
 	}
@@ -395,13 +322,13 @@ func TestLoopClientSearchResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back runtime.Pending
+	var back loop.Pending
 	if err := json.Unmarshal(stored, &back); err != nil {
 		t.Fatal(err)
 	}
 	decisions := map[string]runtime.Decision{}
 	for _, c := range back.Calls {
-		decisions[c.Key] = runtime.Approved(c.Digest)
+		decisions[c.Key] = loop.Approved(c.Digest)
 	}
 	if _, _, err := l.Resume(context.Background(), &back, decisions); err != nil {
 		t.Fatal(err)
@@ -409,8 +336,38 @@ func TestLoopClientSearchResume(t *testing.T) {
 	if !slices.Equal(rc.called, []string{"merge_pull_request"}) {
 		t.Errorf("called %v, want [merge_pull_request]", rc.called)
 	}
-	want := []string{"get_me", "merge_pull_request", runtime.SearchToolName}
+	want := []string{"get_me", "merge_pull_request", searchtool.Name}
 	if last := offered[len(offered)-1]; !slices.Equal(last, want) {
 		t.Errorf("the round after Resume offers %v, want %v", last, want)
 	}
+}
+
+// catalogTool is a tool of runtime's testdata/search/catalog.json, a GitHub-like MCP
+// server.
+type catalogTool struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	Groups      []string        `json:"groups"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+func readJSON(tb testing.TB, path string, v any) {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+}
+
+// names returns the names of tools, in order.
+func names(tools []*runtime.Tool) []string {
+	out := make([]string, len(tools))
+	for i, t := range tools {
+		out[i] = t.Name
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package runtime
+package loop
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toolgen/toolgen/runtime"
 )
 
 // fakeStreamProvider is fakeProvider streaming: PrepareStream appends " stream" to the
@@ -15,7 +17,7 @@ import (
 // number of calls the turn makes) and "end" (the turn is complete).
 type fakeStreamProvider struct{ fakeProvider }
 
-func (p fakeStreamProvider) PrepareStream(request []byte, ts *Toolset, choice Choice) ([]byte, error) {
+func (p fakeStreamProvider) PrepareStream(request []byte, ts *runtime.Toolset, choice Choice) ([]byte, error) {
 	req, err := p.Prepare(request, ts, choice)
 	return append(req, " stream"...), err
 }
@@ -63,7 +65,7 @@ func (s *fakeStream) Response() ([]byte, error) {
 	return []byte("answer:" + s.text.String()), nil
 }
 
-func (s *fakeStream) Calls() ([]ToolCall, error) {
+func (s *fakeStream) Calls() ([]runtime.ToolCall, error) {
 	body, err := s.Response()
 	if err != nil {
 		return nil, err
@@ -171,7 +173,7 @@ func TestLoopStreamMaxRounds(t *testing.T) {
 		Stream:  scriptedStream(&sent, []event{{"calls", "1"}, {"end", ""}}),
 		OnRound: func(Round) { rounds++ }}
 	resp, conv, err := l.Run(context.Background(), []byte("ask"))
-	if !errors.Is(err, ErrMaxRounds) || !strings.Contains(err.Error(), "1 call left unanswered") {
+	if !errors.Is(err, runtime.ErrMaxRounds) || !strings.Contains(err.Error(), "1 call left unanswered") {
 		t.Fatalf("err = %v, want ErrMaxRounds", err)
 	}
 	if rounds != 2 || len(sent) != 3 || string(resp) != "calls:1" || !strings.HasSuffix(string(conv), "choice=none stream") {

@@ -1,14 +1,15 @@
-package runtime
+package loop
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"sync"
+
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid/message"
 )
 
 // ErrPending is wrapped by the error Run returns when a turn stopped at calls that need
@@ -36,8 +37,8 @@ type Pending struct {
 	// InvalidCalls carries the Loop's count of invalid calls in a row, by tool.
 	InvalidCalls map[string]int `json:"invalid_calls,omitempty"`
 	// Loaded names the deferred tools the Loop's search tool had found, in order, for a
-	// Loop whose Tools defer tools (Toolset.WithDefer) and whose provider does not load
-	// them itself: Resume offers them again. Names that are not deferred tools of the
+	// Loop whose Tools defer tools (runtime.Toolset.WithDefer) and whose provider does
+	// not load them itself: Resume offers them again. Names that are not deferred tools of the
 	// resuming Loop's Tools are ignored.
 	Loaded []string `json:"loaded,omitempty"`
 
@@ -60,8 +61,8 @@ type PendingCall struct {
 	Redacted json.RawMessage `json:"redacted,omitempty"`
 	// NeedsApproval reports a call that runs only with a decision that allows it.
 	NeedsApproval bool `json:"needs_approval,omitempty"`
-	// Digest is the SHA-256 of the tool's name and the canonical JSON of the arguments,
-	// for calls that need approval: pass it to Approved.
+	// Digest is the SHA-256 of the tool's name and the canonical JSON of the arguments
+	// (runtime.Digest), for calls that need approval: pass it to Approved.
 	Digest string `json:"digest,omitempty"`
 }
 
@@ -82,29 +83,10 @@ func (p *Pending) Is(target error) bool { return target == ErrPending }
 // Approved returns a decision that lets a deferred call run, but only with the
 // arguments whose digest (PendingCall.Digest) it is given: Resume denies the call when
 // they differ.
-func Approved(digest string) Decision { return Decision{Allow: true, Digest: digest} }
-
-// Digest returns the digest of a call of the named tool with args: the hex SHA-256 of
-// the name, a zero byte and the arguments' canonical form (canonicalJSON). Two calls
-// share a digest only when their arguments are the same JSON value: the canonical form
-// drops white space, sorts object members by name and writes each number as its exact
-// value in one spelling (1, 1.0 and 10e-1 are one; 9007199254740993 and
-// 9007199254740992 are two: no number is rounded through a float64), and keeps
-// everything else a reader may tell apart: duplicate members in their order, invalid
-// UTF-8 and lone surrogates apart from a U+FFFD. Empty arguments and null are {}, as
-// the decoder reads them; text that is not JSON is hashed as it is. A json.RawMessage
-// argument may differ between calls of one digest in its white space, escapes, number
-// spellings and order of members, never in the value it holds.
-func Digest(tool string, args []byte) string {
-	h := sha256.New()
-	h.Write([]byte(tool))
-	h.Write([]byte{0})
-	h.Write(canonicalArgs(args))
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
-}
+func Approved(digest string) runtime.Decision { return runtime.Decision{Allow: true, Digest: digest} }
 
 // callKeys returns the key of each call: its id when that names it alone, else "#n".
-func callKeys(calls []ToolCall) []string {
+func callKeys(calls []runtime.ToolCall) []string {
 	seen := map[string]int{}
 	for _, c := range calls {
 		seen[c.ID]++
@@ -121,7 +103,7 @@ func callKeys(calls []ToolCall) []string {
 
 // deferred returns the pending turn of calls when any of them needs approval: a call of
 // a known destructive tool whose arguments are valid; nil when none does.
-func (l *Loop) deferred(round int, req, resp []byte, calls []ToolCall, invalid map[string]int) *Pending {
+func (l *Loop) deferred(round int, req, resp []byte, calls []runtime.ToolCall, invalid map[string]int) *Pending {
 	keys := callKeys(calls)
 	p := &Pending{Provider: l.Provider.Name(), Round: round, Request: req, Response: resp}
 	waiting := false
@@ -130,11 +112,11 @@ func (l *Loop) deferred(round int, req, resp []byte, calls []ToolCall, invalid m
 		if !json.Valid(c.Arguments) {
 			pc.Arguments, _ = json.Marshal(string(c.Arguments)) // kept as a string
 		}
-		if e, ok := l.Tools.find(c.Name); ok && needsApproval(e.tool) {
-			if _, err := l.Tools.decode(e, c.Arguments); err == nil {
+		if t, ok := l.Tools.Lookup(c.Name); ok && t.Annotations.Effective().Destructive {
+			if err := l.Tools.Check(c.Name, c.Arguments); err == nil {
 				pc.NeedsApproval, waiting = true, true
-				pc.Digest = Digest(c.Name, c.Arguments)
-				pc.Redacted = Redact(e.tool, c.Arguments)
+				pc.Digest = runtime.Digest(c.Name, c.Arguments)
+				pc.Redacted = runtime.Redact(t, c.Arguments)
 			}
 		}
 		p.Calls = append(p.Calls, pc)
@@ -166,7 +148,7 @@ func (l *Loop) deferred(round int, req, resp []byte, calls []ToolCall, invalid m
 // a count below 1, whose Calls list a key twice, or whose Request the provider cannot
 // continue with the turn's answers; and it denies a call whose record in Calls (what people were shown: the tool,
 // the arguments, redacted, and the digest) is not the call of the Response that runs.
-func (l *Loop) Resume(ctx context.Context, p *Pending, decisions map[string]Decision) (response, conversation []byte, err error) {
+func (l *Loop) Resume(ctx context.Context, p *Pending, decisions map[string]runtime.Decision) (response, conversation []byte, err error) {
 	if err := l.check(); err != nil {
 		return nil, nil, err
 	}
@@ -191,9 +173,9 @@ func (l *Loop) Resume(ctx context.Context, p *Pending, decisions map[string]Deci
 	// that cannot be continued (not an object, its messages not a list) made Resume run
 	// the approved calls, then fail with their results lost, and an application that
 	// resumes again on an error ran them twice.
-	probe := make([]CallResult, len(calls))
+	probe := make([]runtime.CallResult, len(calls))
 	for i, c := range calls {
-		probe[i] = CallResult{Call: c, Result: TextResult("")}
+		probe[i] = runtime.CallResult{Call: c, Result: runtime.TextResult("")}
 	}
 	if _, err := l.Provider.Continue(p.Request, p.Response, probe); err != nil {
 		return p.Response, p.Request, fmt.Errorf("%s: the pending request cannot take the turn's answers: %w", p.Provider, err)
@@ -207,25 +189,25 @@ func (l *Loop) Resume(ctx context.Context, p *Pending, decisions map[string]Deci
 	}
 	keys := callKeys(calls)
 	ids := make([]string, len(calls))
-	keyed := make([]ToolCall, len(calls))
+	keyed := make([]runtime.ToolCall, len(calls))
 	for i, c := range calls {
 		ids[i] = c.ID
 		keyed[i] = c
 		keyed[i].ID = keys[i] // the approver below finds the decision by it
 	}
-	tools := l.Tools.WithApprover(func(_ context.Context, req ApprovalRequest) Decision {
+	tools := l.Tools.WithApprover(func(_ context.Context, req runtime.ApprovalRequest) runtime.Decision {
 		d, ok := decisions[req.Call.ID]
 		switch {
 		case !ok:
-			return Deny("no decision was given")
+			return runtime.Deny("no decision was given")
 		case !d.Allow:
 			return d
-		case d.Digest != Digest(req.Tool.Name, req.Arguments):
-			return Deny("the arguments changed since they were approved")
+		case d.Digest != runtime.Digest(req.Tool.Name, req.Arguments):
+			return runtime.Deny("the arguments changed since they were approved")
 		case !records[req.Call.ID].shows(req.Tool, req.Arguments):
 			// What people were shown of the call (its record's arguments,
 			// redacted, and its digest) is not this call.
-			return Deny("the pending turn's record of the call does not match the call")
+			return runtime.Deny("the pending turn's record of the call does not match the call")
 		}
 		return d
 	})
@@ -263,17 +245,29 @@ func (p *Pending) check(maxRounds int) (map[string]PendingCall, error) {
 // shows reports whether c, a pending call's record, describes the call of tool with
 // args: its tool, its arguments, their redacted form and their digest all those of
 // the call, equal as JSON values.
-func (c PendingCall) shows(tool *Tool, args []byte) bool {
-	d := Digest(tool.Name, args)
-	return c.Tool == tool.Name && c.NeedsApproval && c.Digest == d && Digest(c.Tool, c.Arguments) == d &&
-		Digest("", c.Redacted) == Digest("", Redact(tool, args))
+func (c PendingCall) shows(tool *runtime.Tool, args []byte) bool {
+	d := runtime.Digest(tool.Name, args)
+	return c.Tool == tool.Name && c.NeedsApproval && c.Digest == d && runtime.Digest(c.Tool, c.Arguments) == d &&
+		runtime.Digest("", c.Redacted) == runtime.Digest("", runtime.Redact(tool, args))
 }
 
 // resumed is the turn Resume runs first.
 type resumed struct {
 	req, resp []byte
-	calls     []ToolCall
+	calls     []runtime.ToolCall
 	ids       []string // the calls' own ids
-	tools     *Toolset
+	tools     *runtime.Toolset
 	loaded    []string // Pending.Loaded
+}
+
+// maxNameBytes is the longest name an error of Resume shows whole; a longer one, which
+// only the stored Pending can hold, is cut.
+const maxNameBytes = 64
+
+// cutName cuts a name for an error, keeping it valid UTF-8.
+func cutName(s string) string {
+	if len(s) <= maxNameBytes {
+		return s
+	}
+	return message.CutText(s, maxNameBytes) + "…"
 }

@@ -1,4 +1,4 @@
-package runtime_test
+package progress_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/progress"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
@@ -22,28 +24,28 @@ func progressTools(run func(ctx context.Context) (*runtime.Result, error)) *runt
 // recorder collects progress events.
 type recorder struct {
 	mu     sync.Mutex
-	events []runtime.ProgressEvent
+	events []progress.Event
 }
 
-func (r *recorder) observe(_ context.Context, p runtime.ProgressEvent) {
+func (r *recorder) observe(_ context.Context, p progress.Event) {
 	r.mu.Lock()
 	r.events = append(r.events, p)
 	r.mu.Unlock()
 }
 
-func (r *recorder) got() []runtime.ProgressEvent {
+func (r *recorder) got() []progress.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]runtime.ProgressEvent(nil), r.events...)
+	return append([]progress.Event(nil), r.events...)
 }
 
-func TestReportProgressWithoutListener(t *testing.T) {
+func TestReportWithoutListener(t *testing.T) {
 	// Outside a call, and in a call nobody listens to: nothing happens.
-	runtime.ReportProgress(context.Background(), 1, 2, "x")
-	runtime.ReportProgress(nil, 1, 2, "x") //nolint:staticcheck // a nil context is a no-op too
+	progress.Report(context.Background(), 1, 2, "x")
+	progress.Report(nil, 1, 2, "x") //nolint:staticcheck // a nil context is a no-op too
 	ts := progressTools(func(ctx context.Context) (*runtime.Result, error) {
 		for i := range 10 {
-			runtime.ReportProgress(ctx, float64(i), 10, "step")
+			progress.Report(ctx, float64(i), 10, "step")
 		}
 		return nil, nil
 	})
@@ -52,10 +54,10 @@ func TestReportProgressWithoutListener(t *testing.T) {
 	}
 }
 
-func TestReportProgressCostsNoAllocationWithoutListener(t *testing.T) {
+func TestReportCostsNoAllocationWithoutListener(t *testing.T) {
 	plain := progressTools(func(context.Context) (*runtime.Result, error) { return nil, nil })
 	reporting := progressTools(func(ctx context.Context) (*runtime.Result, error) {
-		runtime.ReportProgress(ctx, 1, 2, "half")
+		progress.Report(ctx, 1, 2, "half")
 		return nil, nil
 	})
 	ctx := context.Background()
@@ -69,10 +71,10 @@ func TestReportProgressCostsNoAllocationWithoutListener(t *testing.T) {
 func TestWithProgress(t *testing.T) {
 	var rec recorder
 	ts := progressTools(func(ctx context.Context) (*runtime.Result, error) {
-		runtime.ReportProgress(ctx, 1, 3, "first")
-		runtime.ReportProgress(ctx, 2, math.NaN(), "total unknown")
-		runtime.ReportProgress(ctx, math.Inf(1), 3, "dropped: not a number")
-		runtime.ReportProgress(ctx, 3, -1, "")
+		progress.Report(ctx, 1, 3, "first")
+		progress.Report(ctx, 2, math.NaN(), "total unknown")
+		progress.Report(ctx, math.Inf(1), 3, "dropped: not a number")
+		progress.Report(ctx, 3, -1, "")
 		return nil, nil
 	}).WithProgress(rec.observe)
 	ctx := runtime.ContextWithCall(context.Background(), runtime.CallInfo{ID: "call_1", Provider: "test"})
@@ -80,7 +82,7 @@ func TestWithProgress(t *testing.T) {
 		t.Fatal(res.Text())
 	}
 	got := rec.got()
-	want := []runtime.ProgressEvent{
+	want := []progress.Event{
 		{Done: 1, Total: 3, Message: "first"},
 		{Done: 2, Total: 0, Message: "total unknown"},
 		{Done: 3, Total: 0},
@@ -97,20 +99,20 @@ func TestWithProgress(t *testing.T) {
 	}
 }
 
-func TestContextWithProgress(t *testing.T) {
+func TestNewContext(t *testing.T) {
 	var own, outer, inner recorder
 	nested := progressTools(func(ctx context.Context) (*runtime.Result, error) {
-		runtime.ReportProgress(ctx, 7, 7, "nested")
+		progress.Report(ctx, 7, 7, "nested")
 		return nil, nil
 	}).WithProgress(inner.observe)
 	ts := progressTools(func(ctx context.Context) (*runtime.Result, error) {
-		runtime.ReportProgress(ctx, 1, 2, "outer")
+		progress.Report(ctx, 1, 2, "outer")
 		// A call the tool makes in turn does not report to the outer call's listener.
 		nested.Call(ctx, "work", nil)
-		runtime.ReportProgress(ctx, 2, 2, "outer")
+		progress.Report(ctx, 2, 2, "outer")
 		return nil, nil
 	}).WithProgress(own.observe)
-	ts.Call(runtime.ContextWithProgress(context.Background(), outer.observe), "work", nil)
+	ts.Call(progress.NewContext(context.Background(), outer.observe), "work", nil)
 	for _, c := range []struct {
 		name string
 		r    *recorder
@@ -128,15 +130,15 @@ func TestContextWithProgress(t *testing.T) {
 	// A listener alone, without the Toolset's observer, hears the call too.
 	var alone recorder
 	progressTools(func(ctx context.Context) (*runtime.Result, error) {
-		runtime.ReportProgress(ctx, 1, 0, "")
+		progress.Report(ctx, 1, 0, "")
 		return nil, nil
-	}).Call(runtime.ContextWithProgress(context.Background(), alone.observe), "work", nil)
+	}).Call(progress.NewContext(context.Background(), alone.observe), "work", nil)
 	if n := len(alone.got()); n != 1 {
 		t.Errorf("a listener in the context alone got %d events, want 1", n)
 	}
 }
 
-func TestReportProgressConcurrently(t *testing.T) {
+func TestReportConcurrently(t *testing.T) {
 	var n atomic.Int64
 	var inObserver [4]atomic.Int32 // by call
 	const goroutines, reports = 8, 200
@@ -145,13 +147,13 @@ func TestReportProgressConcurrently(t *testing.T) {
 		for g := range goroutines {
 			wg.Go(func() {
 				for i := range reports {
-					runtime.ReportProgress(ctx, float64(g*reports+i), goroutines*reports, "")
+					progress.Report(ctx, float64(g*reports+i), goroutines*reports, "")
 				}
 			})
 		}
 		wg.Wait()
 		return nil, nil
-	}).WithProgress(func(_ context.Context, p runtime.ProgressEvent) {
+	}).WithProgress(func(_ context.Context, p progress.Event) {
 		c := &inObserver[p.CallID[0]-'0']
 		if c.Add(1) != 1 {
 			t.Error("two reports of one call observed at once")
@@ -170,15 +172,15 @@ func TestReportProgressConcurrently(t *testing.T) {
 	}
 }
 
-func TestReportProgressAfterTheCallEnded(t *testing.T) {
+func TestReportAfterTheCallEnded(t *testing.T) {
 	var rec recorder
 	release := make(chan struct{})
 	reported := make(chan struct{})
 	ts := progressTools(func(ctx context.Context) (*runtime.Result, error) {
-		runtime.ReportProgress(ctx, 1, 0, "during")
+		progress.Report(ctx, 1, 0, "during")
 		go func() {
 			<-release
-			runtime.ReportProgress(ctx, 2, 0, "after: a goroutine that outlives the call")
+			progress.Report(ctx, 2, 0, "after: a goroutine that outlives the call")
 			close(reported)
 		}()
 		return nil, nil
@@ -193,7 +195,7 @@ func TestReportProgressAfterTheCallEnded(t *testing.T) {
 	done := make(chan struct{})
 	slow := progressTools(func(ctx context.Context) (*runtime.Result, error) {
 		<-stop
-		runtime.ReportProgress(ctx, 3, 0, "after the timeout")
+		progress.Report(ctx, 3, 0, "after the timeout")
 		close(done)
 		return nil, nil
 	}).WithProgress(rec.observe).WithTimeout(10 * time.Millisecond)
@@ -207,11 +209,11 @@ func TestReportProgressAfterTheCallEnded(t *testing.T) {
 	}
 }
 
-func TestProgressObserverPanics(t *testing.T) {
+func TestObserverPanics(t *testing.T) {
 	ts := progressTools(func(ctx context.Context) (*runtime.Result, error) {
-		runtime.ReportProgress(ctx, 1, 0, "")
+		progress.Report(ctx, 1, 0, "")
 		return runtime.TextResult("done"), nil
-	}).WithProgress(func(context.Context, runtime.ProgressEvent) { panic("observer bug") })
+	}).WithProgress(func(context.Context, progress.Event) { panic("observer bug") })
 	if res := ts.Call(context.Background(), "work", nil); res.IsError || res.Text() != "done" {
 		t.Errorf("result %q (error %v), want done", res.Text(), res.IsError)
 	}

@@ -1,13 +1,17 @@
-package runtime
+package loop
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/toolgen/toolgen/runtime"
 )
 
 // fakeProvider is a wire format for the Loop's tests: a response body "calls:N" makes
@@ -17,11 +21,11 @@ type fakeProvider struct{}
 
 func (fakeProvider) Name() string { return "fake" }
 
-func (fakeProvider) Prepare(request []byte, ts *Toolset, choice Choice) ([]byte, error) {
+func (fakeProvider) Prepare(request []byte, ts *runtime.Toolset, choice Choice) ([]byte, error) {
 	return fmt.Appendf(bytes.Clone(request), " choice=%s", choice), nil
 }
 
-func (fakeProvider) Calls(response []byte) ([]ToolCall, error) {
+func (fakeProvider) Calls(response []byte) ([]runtime.ToolCall, error) {
 	n, ok := strings.CutPrefix(string(response), "calls:")
 	if !ok {
 		return nil, nil
@@ -30,14 +34,14 @@ func (fakeProvider) Calls(response []byte) ([]ToolCall, error) {
 	if err != nil {
 		return nil, err
 	}
-	calls := make([]ToolCall, count)
+	calls := make([]runtime.ToolCall, count)
 	for i := range calls {
-		calls[i] = ToolCall{ID: "call_" + strconv.Itoa(i), Name: "echo", Arguments: []byte(`{"text":"hi"}`)}
+		calls[i] = runtime.ToolCall{ID: "call_" + strconv.Itoa(i), Name: "echo", Arguments: []byte(`{"text":"hi"}`)}
 	}
 	return calls, nil
 }
 
-func (fakeProvider) Continue(request, response []byte, results []CallResult) ([]byte, error) {
+func (fakeProvider) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
 	return fmt.Appendf(bytes.Clone(request), " answered=%d", len(results)), nil
 }
 
@@ -52,7 +56,7 @@ func scriptedSend(sent *[]string, responses ...string) SendFunc {
 }
 
 // TestLoopMaxRounds: a model that still calls tools once they are switched off gets no
-// answers, and Run says so with ErrMaxRounds and the last response.
+// answers, and Run says so with runtime.ErrMaxRounds and the last response.
 func TestLoopMaxRounds(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
@@ -71,7 +75,7 @@ func TestLoopMaxRounds(t *testing.T) {
 			l := Loop{Provider: fakeProvider{}, Tools: newTestSet(), Send: scriptedSend(&sent, tc.calls),
 				MaxRounds: tc.maxRounds, OnRound: func(Round) { rounds++ }}
 			resp, conv, err := l.Run(context.Background(), []byte("ask"))
-			if !errors.Is(err, ErrMaxRounds) {
+			if !errors.Is(err, runtime.ErrMaxRounds) {
 				t.Fatalf("err = %v, want ErrMaxRounds", err)
 			}
 			for _, want := range []string{"fake: ", strconv.Itoa(tc.rounds) + " rounds", tc.left} {
@@ -119,4 +123,47 @@ func TestLoopMaxRoundsAnswered(t *testing.T) {
 			}
 		})
 	}
+}
+
+// newTestSet is a stand-in for a generated package's tools: echo (a required text,
+// echoed), tools that succeed with nothing, fail safely or internally, panic, hang and
+// return a structured value, each of them taking no other arguments.
+func newTestSet() *runtime.Toolset {
+	closed := `{"type":"object","additionalProperties":false}`
+	tools := []struct {
+		name, schema string
+		timeout      time.Duration
+		run          func(ctx context.Context, args json.RawMessage) (*runtime.Result, error)
+	}{
+		{"echo", `{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`, 0,
+			func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+				var in struct{ Text string }
+				err := json.Unmarshal(args, &in)
+				return runtime.TextResult(in.Text), err
+			}},
+		{"fail_internal", closed, 0, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			return nil, errors.New("database password=hunter2 rejected")
+		}},
+		{"fail_safe", closed, 0, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			return nil, runtime.ToolErrorf("order %d not found", 42)
+		}},
+		{"hang", closed, 20 * time.Millisecond, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			time.Sleep(time.Second) // ignores its context
+			return runtime.TextResult("late"), nil
+		}},
+		{"list", closed, 0, func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			return runtime.StructuredResult([]string{}, true)
+		}},
+		{"nothing", closed, 0, func(context.Context, json.RawMessage) (*runtime.Result, error) { return nil, nil }},
+		{"panic", closed, 0, func(context.Context, json.RawMessage) (*runtime.Result, error) { panic("secret internal state") }},
+	}
+	var sets []*runtime.Toolset
+	for _, tool := range tools {
+		ts, err := runtime.NewTool(runtime.Tool{Name: tool.name, Timeout: tool.timeout, InputSchema: json.RawMessage(tool.schema)}, tool.run)
+		if err != nil {
+			panic(err) // the schemas above are fixed
+		}
+		sets = append(sets, ts)
+	}
+	return runtime.Join(sets...)
 }

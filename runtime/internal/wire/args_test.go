@@ -1,4 +1,4 @@
-package runtime
+package wire
 
 import (
 	"maps"
@@ -41,33 +41,6 @@ func TestArgumentsMap(t *testing.T) {
 		}
 		if _, ok := Argument([]byte(bad), "a"); ok {
 			t.Errorf("Argument(%q, a) found it", bad)
-		}
-	}
-}
-
-func TestCheckResults(t *testing.T) {
-	calls := []ToolCall{{ID: "a", Name: "echo"}, {ID: "b", Name: "list"}}
-	answer := func(cs ...ToolCall) []CallResult {
-		out := make([]CallResult, len(cs))
-		for i, c := range cs {
-			out[i] = CallResult{Call: c, Result: TextResult("ok")}
-		}
-		return out
-	}
-	if err := CheckResults(calls, answer(calls...)); err != nil {
-		t.Errorf("CheckResults of matching results: %v", err)
-	}
-	if err := CheckResults(nil, nil); err != nil {
-		t.Errorf("CheckResults of no calls: %v", err)
-	}
-	for _, bad := range [][]CallResult{
-		answer(calls[0]),
-		answer(calls[1], calls[0]),
-		answer(calls[0], calls[1], calls[1]),
-		answer(calls[0], ToolCall{ID: "b", Name: "echo"}),
-	} {
-		if err := CheckResults(calls, bad); err == nil {
-			t.Errorf("CheckResults accepted %d mismatched results", len(bad))
 		}
 	}
 }

@@ -1,4 +1,22 @@
-package runtime
+// Package client lets a tool ask the client that called it for more while the call
+// runs: a message from its model (Sample), input from its user (Elicit), the roots it
+// works in (Roots), a place for the call's log (Logger), and to go on as a task
+// (StartTask). toolmcp puts the MCP session's Client in the context of every
+// tools/call; an application that calls tools itself (a loop.Loop,
+// runtime.Toolset.Call) may give its own with NewContext. Outside a call served by a
+// Client, every request fails with an error for which errors.Is(err,
+// errors.ErrUnsupported) holds.
+//
+// A tool asks with the context it was called with:
+//
+//	func (s *Service) Book(ctx context.Context, in BookArgs) (string, error) {
+//		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "Book this flight?"})
+//		if err != nil {
+//			return "", err // client.ErrInputRequired included: return it at once
+//		}
+//		...
+//	}
+package client
 
 import (
 	"context"
@@ -6,6 +24,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/internal/clientctx"
 )
 
 // Client is the client that called a tool, as the tool sees it: beside taking the
@@ -13,8 +34,8 @@ import (
 // its model for a message (Sample), ask its user for input (Elicit) and take the
 // tool's log messages (Logger). toolmcp gives every tools/call the MCP session's, so a
 // tool reaches the MCP client's model, user and log from its context; an application
-// that calls tools itself (a Loop, Toolset.Call) may give its own with
-// ContextWithClient. Without one, Sample and Elicit fail with an error for which
+// that calls tools itself (a loop.Loop, runtime.Toolset.Call) may give its own with
+// NewContext. Without one, Sample and Elicit fail with an error for which
 // errors.Is(err, errors.ErrUnsupported) holds, and Logger drops what it is given.
 //
 // A Client must be safe for concurrent use: a tool may ask from several goroutines,
@@ -39,29 +60,24 @@ type Client interface {
 // An InputAwaiter is a Client that ends a call's round to ask for input
 // (ErrInputRequired), and knows whether it did: AwaitsInput reports whether a request
 // of the call whose Client it is awaits an answer that comes with the call sent again.
-// Toolset.Call gives such a call OutcomeInputRequired whatever its tool returned, or
-// its Approver when that denied it (an approver that asks the client, as toolmcp's
-// ElicitApprover does), so that observers see what the client gets. toolmcp's Client
-// is one.
+// runtime.Toolset.Call gives such a call runtime.OutcomeInputRequired whatever its
+// tool returned, or its Approver when that denied it (an approver that asks the
+// client, as toolmcp's ElicitApprover does), so that observers see what the client
+// gets. toolmcp's Client is one.
 type InputAwaiter interface {
 	AwaitsInput() bool
 }
 
-type clientKey struct{}
-
-// ContextWithClient returns ctx with c serving the tool calls run with it, and the
-// calls those tools make in turn with their contexts.
-func ContextWithClient(ctx context.Context, c Client) context.Context {
-	return context.WithValue(ctx, clientKey{}, c)
+// NewContext returns ctx with c serving the tool calls run with it, and the calls
+// those tools make in turn with their contexts.
+func NewContext(ctx context.Context, c Client) context.Context {
+	return clientctx.With(ctx, c)
 }
 
-// ClientFrom returns the Client of the call whose context ctx is, and whether there
+// FromContext returns the Client of the call whose context ctx is, and whether there
 // is one.
-func ClientFrom(ctx context.Context) (Client, bool) {
-	if ctx == nil {
-		return nil, false
-	}
-	c, ok := ctx.Value(clientKey{}).(Client)
+func FromContext(ctx context.Context) (Client, bool) {
+	c, ok := clientctx.From(ctx).(Client)
 	return c, ok && c != nil
 }
 
@@ -69,16 +85,16 @@ func ClientFrom(ctx context.Context) (Client, bool) {
 // whose answer comes with the call sent again, as MCP 2026-07-28 has it: the server
 // answers the call with the request, and the client sends the call again with the
 // answer. The tool should return the error (wrapped or not) at once: the call is
-// answered with the request whatever the tool returns (Toolset.Call gives it
-// OutcomeInputRequired when the error reaches it, or when the Client is an
+// answered with the request whatever the tool returns (runtime.Toolset.Call gives it
+// runtime.OutcomeInputRequired when the error reaches it, or when the Client is an
 // InputAwaiter that says so), and the tool runs again, from the start, when the answer
 // comes, its requests answered in the order it makes them, each by the answer to the
 // same request (toolmcp asks anew one that changed). So a tool that asks should ask
 // before it acts, and ask in the same order every time.
-var ErrInputRequired = errors.New("runtime: the call waits for the client's input")
+var ErrInputRequired = clientctx.ErrInputRequired
 
 // errNoClient is why Sample and Elicit fail outside a call served by a Client.
-var errNoClient = fmt.Errorf("no client serves this call (it did not come through an MCP client; see runtime.ContextWithClient): %w", errors.ErrUnsupported)
+var errNoClient = fmt.Errorf("no client serves this call (it did not come through an MCP client; see client.NewContext): %w", errors.ErrUnsupported)
 
 // SampleRequest asks the client's model for one message (MCP sampling/createMessage).
 type SampleRequest struct {
@@ -117,23 +133,23 @@ const MaxInputKeyBytes = 64
 const DefaultSampleMaxTokens = 1000
 
 // SampleMessage is one message of a sampling conversation: text, an image or audio
-// (ContentText, ContentImage, ContentAudio).
+// (runtime.ContentText, runtime.ContentImage, runtime.ContentAudio).
 type SampleMessage struct {
-	Role    Role
-	Content Content
+	Role    runtime.Role
+	Content runtime.Content
 }
 
 // UserMessage returns a message from the user holding text.
 func UserMessage(text string) SampleMessage {
-	return SampleMessage{Role: RoleUser, Content: TextContent(text)}
+	return SampleMessage{Role: runtime.RoleUser, Content: runtime.TextContent(text)}
 }
 
 // SampleResult is the message the client's model answered.
 type SampleResult struct {
-	// Role is who wrote it, RoleAssistant for the model.
-	Role Role
+	// Role is who wrote it, runtime.RoleAssistant for the model.
+	Role runtime.Role
 	// Content is the answer: text, an image or audio.
-	Content Content
+	Content runtime.Content
 	// Model names the model that answered, as the client says.
 	Model string
 	// StopReason is why the model stopped, as the client says: "endTurn",
@@ -143,7 +159,7 @@ type SampleResult struct {
 
 // Text returns the answer's text, "" when it is not text.
 func (r *SampleResult) Text() string {
-	if r == nil || r.Content.Type != ContentText {
+	if r == nil || r.Content.Type != runtime.ContentText {
 		return ""
 	}
 	return r.Content.Text
@@ -154,7 +170,7 @@ func (r *SampleResult) Text() string {
 // which errors.Is(err, errors.ErrUnsupported) holds. The answer comes from outside the
 // application, as a model's arguments do: treat it as untrusted text.
 func Sample(ctx context.Context, req *SampleRequest) (*SampleResult, error) {
-	c, ok := ClientFrom(ctx)
+	c, ok := FromContext(ctx)
 	if !ok {
 		return nil, fmt.Errorf("sampling: %w", errNoClient)
 	}
@@ -203,7 +219,7 @@ type ElicitResult struct {
 // which errors.Is(err, errors.ErrUnsupported) holds. What the user writes comes from
 // outside the application: decode it as untrusted input.
 func Elicit(ctx context.Context, req *ElicitRequest) (*ElicitResult, error) {
-	c, ok := ClientFrom(ctx)
+	c, ok := FromContext(ctx)
 	if !ok {
 		return nil, fmt.Errorf("elicitation: %w", errNoClient)
 	}
@@ -250,7 +266,7 @@ type RootsLister interface {
 // roots it returns an error for which errors.Is(err, errors.ErrUnsupported) holds.
 // The URIs come from the client: check a path against them before trusting it.
 func Roots(ctx context.Context, req *RootsRequest) ([]Root, error) {
-	c, ok := ClientFrom(ctx)
+	c, ok := FromContext(ctx)
 	if !ok {
 		return nil, fmt.Errorf("roots: %w", errNoClient)
 	}
@@ -272,10 +288,38 @@ func Roots(ctx context.Context, req *RootsRequest) ([]Root, error) {
 // bound to the call either way. What a tool logs reaches the client as written: never
 // log a sensitive value.
 func Logger(ctx context.Context) *slog.Logger {
-	if c, ok := ClientFrom(ctx); ok {
+	if c, ok := FromContext(ctx); ok {
 		if h := c.LogHandler(ctx); h != nil {
 			return slog.New(h)
 		}
 	}
 	return slog.New(slog.DiscardHandler)
+}
+
+// A TaskStarter is a Client that can go on with a call as a task (MCP's tasks
+// extension): toolmcp's Client is one. StartTask reports whether the call now runs
+// as one.
+type TaskStarter interface {
+	StartTask(ctx context.Context) bool
+}
+
+// StartTask ends the prelude of a call to a tool whose runtime.Tool.TaskPrelude is set: the
+// client gets a task for the call at once, and the tool goes on in the background,
+// its requests to the client from here on in the task's (tasks/get's inputRequests,
+// answered with tasks/update). Before it, the call runs in its request, its requests
+// answered in the call's rounds: a tool asks there what decides whether the task is
+// worth starting, and the answers it needs to start it.
+//
+// StartTask reports whether the call runs as a task: false outside MCP, for a tool
+// without a prelude, for a client that did not negotiate the extension (the call
+// goes on in its request, and its result answers it), and when the task could not be
+// stored (the call's context is then cancelled, and the client gets the error). A
+// call that runs as a task already reports true again, and nothing changes.
+func StartTask(ctx context.Context) bool {
+	c, ok := FromContext(ctx)
+	if !ok {
+		return false
+	}
+	s, ok := c.(TaskStarter)
+	return ok && s.StartTask(ctx)
 }

@@ -1,14 +1,27 @@
-package runtime
+// Package loop runs a conversation with a model that calls tools: it sends a request,
+// runs the tool calls of the response on a runtime.Toolset, sends their results back,
+// and goes on until the model answers without calling tools, within a bound on the
+// rounds (ErrMaxRounds past it). A Provider is one API's wire format over raw JSON
+// bodies (runtime/openai, runtime/anthropic, runtime/gemini implement it); a SendFunc,
+// or a StreamFunc for streamed responses, is the user's HTTP client or SDK. A Loop
+// that defers approvals stops at calls that need one and returns a Pending to store
+// and Resume later, in this process or another.
+//
+//	l := loop.Loop{Provider: openai.Chat{}, Tools: weather.Tools(), Send: send}
+//	response, conversation, err := l.Run(ctx, request)
+package loop
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/toolgen/toolgen/runtime/invalid"
 	"math"
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // Choice says whether the model may, must or must not call tools in a request.
@@ -28,13 +41,13 @@ type Provider interface {
 	// Name names the provider in events ("openai", "anthropic", ...).
 	Name() string
 	// Prepare returns request with the tools of ts offered and the tool choice set.
-	Prepare(request []byte, ts *Toolset, choice Choice) ([]byte, error)
+	Prepare(request []byte, ts *runtime.Toolset, choice Choice) ([]byte, error)
 	// Calls returns the tool calls of a response body, in order; none when the model
 	// answered without tools.
-	Calls(response []byte) ([]ToolCall, error)
+	Calls(response []byte) ([]runtime.ToolCall, error)
 	// Continue returns request extended with the response's model turn and the
 	// answers to its calls, ready to send back.
-	Continue(request, response []byte, results []CallResult) ([]byte, error)
+	Continue(request, response []byte, results []runtime.CallResult) ([]byte, error)
 }
 
 // Pauser is a Provider whose API may pause a turn in which it runs tools of its own
@@ -88,7 +101,7 @@ type Loop struct {
 	// Provider is the wire format; a StreamProvider when Stream is set.
 	Provider Provider
 	// Tools runs the calls.
-	Tools *Toolset
+	Tools *runtime.Toolset
 	// Send sends a request and returns the whole response; unused when Stream is set.
 	Send SendFunc
 	// Stream, when set, sends each request asking for a streamed response and passes
@@ -100,7 +113,7 @@ type Loop struct {
 	OnText func(delta string)
 	// MaxRounds bounds the rounds of tool calls (DefaultMaxRounds when zero).
 	MaxRounds int
-	// MaxParallel bounds the calls of one round that run at once (see RunCalls).
+	// MaxParallel bounds the calls of one round that run at once (see runtime.Toolset.RunCalls).
 	MaxParallel int
 	// MaxInvalidCalls bounds the calls of one tool in a row with invalid arguments
 	// that are answered with their violations alone (DefaultMaxInvalidCalls when zero
@@ -123,7 +136,7 @@ type Round struct {
 	Number   int
 	Provider string
 	// Calls holds the calls and their results, in the order the model made them.
-	Calls []CallResult
+	Calls []runtime.CallResult
 	// Duration is how long the round's calls took, all together.
 	Duration time.Duration
 	// InvalidCalls holds, in the order of the tools' names, each tool whose latest
@@ -142,11 +155,11 @@ type InvalidCount struct {
 	Stopped bool
 }
 
-// ErrMaxRounds is wrapped by the error Run returns, together with the last response, when
-// MaxRounds rounds of calls have run and the model still calls tools in its answer to the
-// request with tools switched off. Those calls are left unanswered: the conversation has
-// no final answer.
-var ErrMaxRounds = errors.New("runtime: the model still calls tools after the round limit")
+// ErrMaxRounds is wrapped by the error Run returns, together with the last response,
+// when MaxRounds rounds of calls have run and the model still calls tools in its answer
+// to the request with tools switched off. Those calls are left unanswered: the
+// conversation has no final answer. It is runtime.ErrMaxRounds, the same value.
+var ErrMaxRounds = runtime.ErrMaxRounds
 
 // ErrNoProvider is returned by Run when the Loop lacks a Provider, Tools or Send.
 var ErrNoProvider = errors.New("runtime: Loop needs a Provider, Tools and Send")
@@ -188,7 +201,7 @@ func (l *Loop) run(ctx context.Context, request []byte, first int, invalid map[s
 		maxInvalid = DefaultMaxInvalidCalls
 	}
 	name := l.Provider.Name()
-	ctx = ContextWithCall(ctx, CallInfo{Provider: name})
+	ctx = runtime.ContextWithCall(ctx, runtime.CallInfo{Provider: name})
 	search, err := l.clientSearch(pending)
 	if err != nil {
 		return nil, request, err
@@ -200,7 +213,7 @@ func (l *Loop) run(ctx context.Context, request []byte, first int, invalid map[s
 		}
 		var (
 			req, resp []byte
-			calls     []ToolCall
+			calls     []runtime.ToolCall
 			tools     = search.offered(l.Tools)
 		)
 		switch {
@@ -275,7 +288,7 @@ func (l *Loop) maxRounds() int {
 }
 
 // sendRound sends the request of one round and reads the calls of its response.
-func (l *Loop) sendRound(ctx context.Context, request []byte, tools *Toolset, choice Choice, round int) (req, resp []byte, calls []ToolCall, err error) {
+func (l *Loop) sendRound(ctx context.Context, request []byte, tools *runtime.Toolset, choice Choice, round int) (req, resp []byte, calls []runtime.ToolCall, err error) {
 	name := l.Provider.Name()
 	req, err = l.Provider.Prepare(request, tools, choice)
 	if err != nil {
@@ -295,7 +308,7 @@ func (l *Loop) sendRound(ctx context.Context, request []byte, tools *Toolset, ch
 // streamRound sends the request of one round asking for a stream, feeds its events to
 // a Stream, passing the text on to OnText as it grows, and returns the whole response
 // the complete stream makes and its calls.
-func (l *Loop) streamRound(ctx context.Context, sp StreamProvider, request []byte, tools *Toolset, choice Choice, round int) (req, resp []byte, calls []ToolCall, err error) {
+func (l *Loop) streamRound(ctx context.Context, sp StreamProvider, request []byte, tools *runtime.Toolset, choice Choice, round int) (req, resp []byte, calls []runtime.ToolCall, err error) {
 	name := sp.Name()
 	req, err = sp.PrepareStream(request, tools, choice)
 	if err != nil {
@@ -338,11 +351,11 @@ func (l *Loop) streamRound(ctx context.Context, sp StreamProvider, request []byt
 
 // countInvalid counts the invalid calls in a row of each tool in results, in their
 // order, and answers each invalid call past maxInvalid with the stop instead.
-func (l *Loop) countInvalid(results []CallResult, invalid map[string]int, maxInvalid int) {
+func (l *Loop) countInvalid(results []runtime.CallResult, invalid map[string]int, maxInvalid int) {
 	for i := range results {
 		r := &results[i]
 		name := r.Call.Name
-		if r.Result == nil || r.Result.Outcome != OutcomeInvalidArguments {
+		if r.Result == nil || r.Result.Outcome != runtime.OutcomeInvalidArguments {
 			delete(invalid, name) // a valid call, or no call of a known tool
 			continue
 		}
@@ -358,7 +371,7 @@ func (l *Loop) countInvalid(results []CallResult, invalid map[string]int, maxInv
 // stopCalling returns the answer to the nth invalid call in a row of the named tool,
 // past the Loop's bound: an error telling the model to stop calling the tool, followed
 // by the violations of res, within the tool's result budget.
-func (l *Loop) stopCalling(res *Result, name string, n int) *Result {
+func (l *Loop) stopCalling(res *runtime.Result, name string, n int) *runtime.Result {
 	text := res.Text()
 	var ae *invalid.ArgumentError
 	if _, cut := res.Truncated(); cut && errors.As(res.Err, &ae) {
@@ -366,9 +379,9 @@ func (l *Loop) stopCalling(res *Result, name string, n int) *Result {
 	}
 	msg := name + ": invalid arguments " + strconv.Itoa(n) + " times in a row; stop calling " + name +
 		" and answer without it. This call: " + text
-	tool, _ := l.Tools.Lookup(name)
-	out, _ := applyBudget(errorResult(OutcomeInvalidArguments, msg, res.Err), l.Tools.resultBudget(tool))
-	return out
+	stop := &runtime.Result{IsError: true, Content: []runtime.Content{runtime.TextContent(msg)}, Err: res.Err,
+		Outcome: runtime.OutcomeInvalidArguments}
+	return l.Tools.Fit(name, stop)
 }
 
 // invalidCounts returns the counts of invalid, in the order of the tools' names.
@@ -383,3 +396,46 @@ func invalidCounts(invalid map[string]int, maxInvalid int) []InvalidCount {
 	sort.Slice(out, func(i, j int) bool { return out[i].Tool < out[j].Tool })
 	return out
 }
+
+// Stream accumulates one streamed response, event by event, into what a whole
+// response would have said. The provider packages give one per wire format through
+// StreamProvider.Stream, all of this one shape; each keeps the bounds of its format
+// (the arguments of one call, cut turns, duplicate call ids, malformed calls).
+type Stream interface {
+	// Add adds one server-sent event: its name (empty when it has none) and its data.
+	// An event the format cannot take is an error, which the Stream keeps: later calls
+	// of Add, Calls and Response return it again.
+	Add(event, data []byte) error
+	// Text returns the text the model has written so far. It only grows: the text of
+	// a later call starts with that of an earlier one.
+	Text() string
+	// Calls returns the tool calls of the complete stream, in order. A stream cut
+	// off, or one that holds half a call, is an error: Calls never returns half a call.
+	Calls() ([]runtime.ToolCall, error)
+	// Response returns the complete stream as the whole response body the API would
+	// have answered without streaming, which the Provider's Calls and Continue read.
+	// It fails as Calls does.
+	Response() ([]byte, error)
+	// Done reports whether the stream is complete and has no error.
+	Done() bool
+}
+
+// StreamProvider is a Provider that can also read its responses streamed, for a Loop
+// with a Stream function.
+type StreamProvider interface {
+	Provider
+	// PrepareStream returns request prepared as Prepare does, and asking for a streamed
+	// response: "stream": true in the body, for the formats that say it there. A format
+	// that says it in the URL instead (Gemini's streamGenerateContent?alt=sse) leaves
+	// the body as Prepare does: the URL is the StreamFunc's business.
+	PrepareStream(request []byte, ts *runtime.Toolset, choice Choice) ([]byte, error)
+	// Stream returns an empty Stream for one streamed response.
+	Stream() Stream
+}
+
+// StreamFunc sends a request body to the provider's API, asking for a streamed
+// response, and calls events with each server-sent event of the response, in order,
+// as the provider packages' ReadSSE functions read them from the response body. It
+// returns the first error of events, unchanged, or its own, and nil once the
+// response has ended. Users supply it, as they supply a SendFunc.
+type StreamFunc func(ctx context.Context, request []byte, events func(event, data []byte) error) error

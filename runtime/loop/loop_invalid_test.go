@@ -1,15 +1,17 @@
-package runtime
+package loop
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/toolgen/toolgen/runtime/invalid"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // turnProvider is a wire format for the tests of the bound on invalid calls: a response
@@ -21,29 +23,29 @@ type turnProvider struct{ answered *[][]string }
 
 func (turnProvider) Name() string { return "turns" }
 
-func (turnProvider) Prepare(request []byte, ts *Toolset, choice Choice) ([]byte, error) {
+func (turnProvider) Prepare(request []byte, ts *runtime.Toolset, choice Choice) ([]byte, error) {
 	return fmt.Appendf(bytes.Clone(request), " choice=%s", choice), nil
 }
 
-func (p turnProvider) PrepareStream(request []byte, ts *Toolset, choice Choice) ([]byte, error) {
+func (p turnProvider) PrepareStream(request []byte, ts *runtime.Toolset, choice Choice) ([]byte, error) {
 	req, err := p.Prepare(request, ts, choice)
 	return append(req, " stream"...), err
 }
 
-func (turnProvider) Calls(response []byte) ([]ToolCall, error) {
+func (turnProvider) Calls(response []byte) ([]runtime.ToolCall, error) {
 	lines, ok := strings.CutPrefix(string(response), "turn\n")
 	if !ok {
 		return nil, nil
 	}
-	var calls []ToolCall
+	var calls []runtime.ToolCall
 	for i, line := range strings.Split(lines, "\n") {
 		name, args, _ := strings.Cut(line, " ")
-		calls = append(calls, ToolCall{ID: "call_" + strconv.Itoa(i), Name: name, Arguments: []byte(args)})
+		calls = append(calls, runtime.ToolCall{ID: "call_" + strconv.Itoa(i), Name: name, Arguments: []byte(args)})
 	}
 	return calls, nil
 }
 
-func (p turnProvider) Continue(request, response []byte, results []CallResult) ([]byte, error) {
+func (p turnProvider) Continue(request, response []byte, results []runtime.CallResult) ([]byte, error) {
 	var texts []string
 	for _, r := range results {
 		texts = append(texts, r.Result.Text())
@@ -85,7 +87,7 @@ func (s *turnStream) Response() ([]byte, error) {
 	return []byte("turn\n" + strings.Join(s.lines, "\n")), nil
 }
 
-func (s *turnStream) Calls() ([]ToolCall, error) {
+func (s *turnStream) Calls() ([]runtime.ToolCall, error) {
 	body, err := s.Response()
 	if err != nil {
 		return nil, err
@@ -178,8 +180,8 @@ func runTurns(t *testing.T, l Loop, stream bool, bound int, turns []invalidTurn)
 			if strings.HasSuffix(c, "!") != res.IsError {
 				t.Errorf("round %d, call %d (%s): IsError = %v", i+1, j, c, res.IsError)
 			}
-			if strings.HasSuffix(c, "!") && c != "ech!" && res.Outcome != OutcomeInvalidArguments {
-				t.Errorf("round %d, call %d (%s): Outcome = %s", i+1, j, c, res.Outcome)
+			if strings.HasSuffix(c, "!") && c != "ech!" && res.Outcome != runtime.OutcomeInvalidArguments {
+				t.Errorf("round %d, call %d (%s): runtime.Outcome = %s", i+1, j, c, res.Outcome)
 			}
 		}
 		var counts []string
@@ -281,7 +283,7 @@ func TestLoopInvalidCallsOneTurn(t *testing.T) {
 	}
 }
 
-// TestLoopInvalidCallsUnknownTool: calls of a tool the Toolset does not have are
+// TestLoopInvalidCallsUnknownTool: calls of a tool the runtime.Toolset does not have are
 // answered as unknown every time and counted nowhere.
 func TestLoopInvalidCallsUnknownTool(t *testing.T) {
 	runTurns(t, Loop{MaxInvalidCalls: 1}, false, 1, []invalidTurn{
@@ -301,13 +303,13 @@ func TestLoopInvalidCallsBudget(t *testing.T) {
 	args.WriteString(`"text":"hi"}`)
 	var sent []string
 	var last Round
-	l := Loop{Provider: argsProvider{fakeProvider{}, args.String()}, Tools: newTestSet().WithResultBudget(MinResultBytes),
+	l := Loop{Provider: argsProvider{fakeProvider{}, args.String()}, Tools: newTestSet().WithResultBudget(runtime.MinResultBytes),
 		MaxInvalidCalls: 1, Send: scriptedSend(&sent, "calls:1", "calls:1", "Done."), OnRound: func(r Round) { last = r }}
 	if _, _, err := l.Run(context.Background(), []byte("ask")); err != nil {
 		t.Fatal(err)
 	}
 	res := last.Calls[0].Result
-	if n, cut := res.Truncated(); !cut || n <= MinResultBytes || len(res.Text()) > MinResultBytes {
+	if n, cut := res.Truncated(); !cut || n <= runtime.MinResultBytes || len(res.Text()) > runtime.MinResultBytes {
 		t.Errorf("Truncated() = %d, %v; text of %d bytes: %q", n, cut, len(res.Text()), res.Text())
 	}
 	if want := "echo: invalid arguments 2 times in a row; stop calling echo and answer without it. This call: invalid arguments for echo: /unknown_property_0: unknown property"; !strings.HasPrefix(res.Text(), want) {
@@ -317,8 +319,8 @@ func TestLoopInvalidCallsBudget(t *testing.T) {
 		t.Errorf("text = %q, want one truncation marker", res.Text())
 	}
 	var ae *invalid.ArgumentError
-	if !errors.As(res.Err, &ae) || res.Outcome != OutcomeInvalidArguments {
-		t.Errorf("Err = %v, Outcome = %s; want the ArgumentError, invalid_arguments", res.Err, res.Outcome)
+	if !errors.As(res.Err, &ae) || res.Outcome != runtime.OutcomeInvalidArguments {
+		t.Errorf("Err = %v, runtime.Outcome = %s; want the ArgumentError, invalid_arguments", res.Err, res.Outcome)
 	}
 }
 
@@ -328,7 +330,7 @@ type argsProvider struct {
 	args string
 }
 
-func (p argsProvider) Calls(response []byte) ([]ToolCall, error) {
+func (p argsProvider) Calls(response []byte) ([]runtime.ToolCall, error) {
 	calls, err := p.fakeProvider.Calls(response)
 	for i := range calls {
 		calls[i].Arguments = []byte(p.args)

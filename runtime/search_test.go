@@ -10,10 +10,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/search"
-
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/search"
 )
 
 // dynamicTools builds each tool as a dynamic tool and joins them.

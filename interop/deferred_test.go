@@ -11,16 +11,15 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-	"github.com/toolgen/toolgen/runtime/searchtool"
-
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/toolgen/toolgen/runtime"
 	rtanthropic "github.com/toolgen/toolgen/runtime/anthropic"
+	"github.com/toolgen/toolgen/runtime/loop"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
+	"github.com/toolgen/toolgen/runtime/searchtool"
 	"github.com/toolgen/toolgen/tooltest"
 )
 

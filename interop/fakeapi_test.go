@@ -8,10 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	bank "github.com/toolgen/toolgen/examples/bank/banking"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/tooltest"
 )
 

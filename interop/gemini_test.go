@@ -11,8 +11,6 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"google.golang.org/genai"
 
 	"github.com/toolgen/toolgen/examples/payments/checkout"
@@ -20,6 +18,7 @@ import (
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
 	rtgemini "github.com/toolgen/toolgen/runtime/gemini"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/tooltest"
 )
 

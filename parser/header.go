@@ -4,9 +4,8 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/toolgen/toolgen/runtime/mcpheader"
-
 	"github.com/toolgen/toolgen/model"
+	"github.com/toolgen/toolgen/runtime/mcpheader"
 )
 
 // maxSafeInteger is the largest integer JavaScript represents exactly, 2^53-1: MCP

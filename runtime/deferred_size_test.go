@@ -6,10 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/searchtool"
-
 	"github.com/toolgen/toolgen/internal/toolsize"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/searchtool"
 )
 
 // TestDeferredRequestSizes measures, on the catalog of testdata/search with five tools

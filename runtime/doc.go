@@ -6,8 +6,13 @@
 // It depends on the standard library only, so every program that uses generated tools
 // can afford it. The provider packages below it (runtime/openai, runtime/anthropic,
 // runtime/gemini) translate between a provider's wire format and a Toolset;
-// runtime/dialect lowers a tool's schema to each provider's subset. What only generated
-// code calls is in runtime/toolimpl.
+// runtime/dialect lowers a tool's schema to each provider's subset. Beside them:
+// runtime/loop runs a conversation with a model over any of them; runtime/client lets a
+// tool ask the client that called it (a model's message, the user's input, roots, a
+// log); runtime/progress carries a call's progress reports; runtime/searchtool makes
+// the tool a model finds deferred tools with, and runtime/search ranks them;
+// runtime/invalid says what is wrong with a call's arguments. What only generated code
+// calls is in runtime/toolimpl.
 //
 // A typical use, with the tools of a generated package weather:
 //

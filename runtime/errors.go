@@ -32,9 +32,9 @@ func (e *ToolError) Error() string { return e.Message }
 // Unwrap returns the cause.
 func (e *ToolError) Unwrap() error { return e.Err }
 
-// SafeMessage returns the message of the first *ToolError in err's chain, and whether
+// safeMessage returns the message of the first *ToolError in err's chain, and whether
 // there is one.
-func SafeMessage(err error) (string, bool) {
+func safeMessage(err error) (string, bool) {
 	var te *ToolError
 	if errors.As(err, &te) {
 		return te.Message, true

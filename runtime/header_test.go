@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/mcpheader"
-
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/mcpheader"
 )
 
 func okRun(context.Context, json.RawMessage) (*runtime.Result, error) {

@@ -175,8 +175,8 @@ func toolValues(tools []*runtime.Tool) []runtime.Tool {
 
 // BenchmarkSearchLongQuery measures hostile queries on the catalog: 1 MiB of a query's
 // words repeated, 100,000 one-letter words, 1 MiB of punctuation and a word of 1 MiB.
-// Search stops reading a query after its first MaxSearchTerms words or
-// MaxSearchQueryBytes, so each costs at most what a query of that length does.
+// Search stops reading a query after its first search.MaxTerms words or
+// search.MaxQueryBytes, so each costs at most what a query of that length does.
 func BenchmarkSearchLongQuery(b *testing.B) {
 	ts := loadCatalog(b)
 	ts.Search("warm up", 1)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/search"
 )
 
 // dynamicTools builds each tool as a dynamic tool and joins them.
@@ -173,12 +174,12 @@ func TestSearchJoin(t *testing.T) {
 
 func TestSearchLimit(t *testing.T) {
 	var defs []runtime.Tool
-	for i := range runtime.DefaultSearchLimit + 5 {
+	for i := range search.DefaultLimit + 5 {
 		defs = append(defs, runtime.Tool{Name: fmt.Sprintf("report_%02d", i), Description: "Builds a report."})
 	}
 	ts := dynamicTools(t, defs...)
 	for _, tc := range []struct{ limit, want int }{
-		{0, runtime.DefaultSearchLimit}, {-1, runtime.DefaultSearchLimit}, {1, 1},
+		{0, search.DefaultLimit}, {-1, search.DefaultLimit}, {1, 1},
 		{len(defs), len(defs)}, {len(defs) + 1, len(defs)},
 	} {
 		if got := ts.Search("reports", tc.limit); len(got) != tc.want {
@@ -187,29 +188,29 @@ func TestSearchLimit(t *testing.T) {
 	}
 }
 
-// TestSearchTermsLimit: the word at MaxSearchTerms counts, the one after it does not.
+// TestSearchTermsLimit: the word at search.MaxTerms counts, the one after it does not.
 func TestSearchTermsLimit(t *testing.T) {
 	ts := smallCatalog(t)
-	filler := strings.Repeat("zeppelin ", runtime.MaxSearchTerms-1)
+	filler := strings.Repeat("zeppelin ", search.MaxTerms-1)
 	if got := names(ts.Search(filler+"refund", 1)); !slices.Equal(got, []string{"refund_payment"}) {
-		t.Errorf("word %d: %v", runtime.MaxSearchTerms, got)
+		t.Errorf("word %d: %v", search.MaxTerms, got)
 	}
 	if got := ts.Search(filler+"zeppelin refund", 1); got != nil {
-		t.Errorf("word %d: %v, want nothing", runtime.MaxSearchTerms+1, names(got))
+		t.Errorf("word %d: %v, want nothing", search.MaxTerms+1, names(got))
 	}
 }
 
-// TestSearchPrefixLimit: a query word matches the first MaxSearchPrefixMatches longer
+// TestSearchPrefixLimit: a query word matches the first search.MaxPrefixMatches longer
 // words it begins, in alphabetical order, and not the next.
 func TestSearchPrefixLimit(t *testing.T) {
 	var defs []runtime.Tool
-	for i := range runtime.MaxSearchPrefixMatches + 1 {
+	for i := range search.MaxPrefixMatches + 1 {
 		defs = append(defs, runtime.Tool{Name: fmt.Sprintf("tool%d", i), Description: fmt.Sprintf("Uses the widget%d.", i)})
 	}
 	got := names(dynamicTools(t, defs...).Search("widget", 100))
 	slices.Sort(got)
 	var want []string
-	for i := range runtime.MaxSearchPrefixMatches {
+	for i := range search.MaxPrefixMatches {
 		want = append(want, fmt.Sprintf("tool%d", i))
 	}
 	if !slices.Equal(got, want) {
@@ -242,7 +243,7 @@ func TestSearchHostile(t *testing.T) {
 		if name == "1 MiB, one word repeated" && !slices.Equal(names(got), want) {
 			t.Errorf("%s: %v, want %v", name, names(got), want)
 		}
-		if allocs := testing.AllocsPerRun(3, func() { ts.Search(q, 5) }); allocs > small+2*runtime.MaxSearchTerms {
+		if allocs := testing.AllocsPerRun(3, func() { ts.Search(q, 5) }); allocs > small+2*search.MaxTerms {
 			t.Errorf("%s: %.0f allocations, a short query %.0f", name, allocs, small)
 		}
 	}

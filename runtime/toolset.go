@@ -807,7 +807,7 @@ func outcome(ctx context.Context, tool *Tool, timeout time.Duration, r *Result, 
 	case errors.Is(err, clientctx.ErrInputRequired):
 		return errorResult(OutcomeInputRequired, tool.Name+" waits for the client's input", err)
 	case err != nil:
-		if msg, ok := SafeMessage(err); ok {
+		if msg, ok := safeMessage(err); ok {
 			return errorResult(OutcomeToolError, msg, err)
 		}
 		return errorResult(OutcomeInternalError, internalMessage(tool), err)

@@ -13,12 +13,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/client"
-
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
 )
 
 // DefaultClientTimeout is how long a tool's request to the client (client.Sample,

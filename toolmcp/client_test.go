@@ -16,13 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/progress"
-
-	"github.com/toolgen/toolgen/runtime/client"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
+	"github.com/toolgen/toolgen/runtime/progress"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 

@@ -7,11 +7,10 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/progress"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/progress"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 

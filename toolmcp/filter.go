@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/toolgen/toolgen/runtime/searchtool"
-
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/searchtool"
 )
 
 // ToolFilter decides whether the client of a request may see and call a tool: req is

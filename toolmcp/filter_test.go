@@ -14,12 +14,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/searchtool"
-
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/searchtool"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 

@@ -8,11 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/client"
-
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen/toolgen/runtime/client"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 

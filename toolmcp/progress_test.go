@@ -9,11 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/progress"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/progress"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 	"github.com/toolgen/toolgen/toolmcp"
 )

@@ -10,12 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/client"
-
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 

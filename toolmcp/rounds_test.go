@@ -11,12 +11,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/client"
-
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 

@@ -14,12 +14,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/progress"
-
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/progress"
 )
 
 // TasksExtension is the identifier of MCP's tasks extension (SEP-2663), which a

@@ -12,14 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/progress"
-
-	"github.com/toolgen/toolgen/runtime/client"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/internal/taskclient"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
+	"github.com/toolgen/toolgen/runtime/progress"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 

@@ -50,12 +50,11 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/progress"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/client"
+	"github.com/toolgen/toolgen/runtime/progress"
 )
 
 // An Option configures Register.

@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
 	rtopenai "github.com/toolgen/toolgen/runtime/openai"
 	"github.com/toolgen/toolgen/toolopenai"
 )

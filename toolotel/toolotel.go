@@ -2,6 +2,7 @@ package toolotel
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -226,8 +227,9 @@ func statusDescription(e runtime.Event) string {
 			d += "and more violations not listed"
 		}
 	case runtime.OutcomeToolError:
-		if e.Err != nil {
-			d, _ = runtime.SafeMessage(e.Err)
+		// The message a tool marked as safe for the model (runtime.ToolErrorf).
+		if te := (*runtime.ToolError)(nil); errors.As(e.Err, &te) {
+			d = te.Message
 		}
 	case runtime.OutcomeDenied:
 		d = e.Reason

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/client"
-
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -20,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
 	"github.com/toolgen/toolgen/toolotel"
 )
 

@@ -27,11 +27,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 

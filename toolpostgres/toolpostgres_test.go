@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/client"
-
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,6 +22,7 @@ import (
 	"github.com/toolgen/toolgen/internal/storetest"
 	"github.com/toolgen/toolgen/internal/taskclient"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
 	"github.com/toolgen/toolgen/toolmcp"
 	"github.com/toolgen/toolgen/toolpostgres"
 )

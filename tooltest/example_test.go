@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/runtime/openai"
 	"github.com/toolgen/toolgen/tooltest"
 )

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 

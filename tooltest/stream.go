@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/runtime/openai"
 )
 

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/examples/weather/forecast"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // TestStreamConversation runs the conversation of TestConversation streamed, for every

@@ -9,10 +9,9 @@ import (
 	"os"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/examples/bank/banking"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/tooltest"
 )
 

@@ -28,14 +28,13 @@ import (
 	"os"
 	"strings"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-	"github.com/toolgen/toolgen/runtime/searchtool"
-
 	"github.com/toolgen/toolgen/examples/catalog/shop"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/runtime/gemini"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/runtime/openai"
+	"github.com/toolgen/toolgen/runtime/searchtool"
 	"github.com/toolgen/toolgen/tooltest"
 )
 

@@ -34,13 +34,12 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/toolgen/toolgen/runtime/client"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/examples/conformance/suite"
 	"github.com/toolgen/toolgen/examples/internal/mcpserve"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
 	"github.com/toolgen/toolgen/toolmcp"
 	"github.com/toolgen/toolgen/toolpostgres"
 )

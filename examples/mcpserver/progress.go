@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/progress"
-
 	"github.com/toolgen/toolgen/examples/bank/banking"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/progress"
 )
 
 // reportDayDelay stands for the time a slow back end takes to answer for one day.

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/tooltest"
 )
 

@@ -23,10 +23,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/tooltest"
 )
 

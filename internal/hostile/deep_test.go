@@ -10,10 +10,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 

@@ -13,9 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/runtime/openai"
 	"github.com/toolgen/toolgen/toolmcp"
 )

@@ -11,13 +11,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-	"github.com/toolgen/toolgen/runtime/searchtool"
-
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/anthropic"
 	"github.com/toolgen/toolgen/runtime/gemini"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/runtime/openai"
+	"github.com/toolgen/toolgen/runtime/searchtool"
 )
 
 // BytesPerToken is the estimator of tokens: a token for every 4 bytes of JSON, the

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // ReadFunc is a provider package's ReadSSE.

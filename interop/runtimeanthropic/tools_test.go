@@ -6,14 +6,13 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
 	tga "github.com/toolgen/toolgen/runtime/anthropic"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // TestToolsMatchSDK checks every definition against the SDK's ToolParam: it decodes as

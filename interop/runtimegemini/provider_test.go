@@ -8,12 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"google.golang.org/genai"
 
 	"github.com/toolgen/toolgen/internal/wiretest"
 	tgg "github.com/toolgen/toolgen/runtime/gemini"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // parallelCalls are the calls of one turn: a tool that works, an unknown tool, a tool

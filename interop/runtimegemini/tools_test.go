@@ -7,14 +7,13 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"google.golang.org/genai"
 
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
 	tgg "github.com/toolgen/toolgen/runtime/gemini"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // TestToolsMatchSDK checks the declarations against the SDK's Tool: they decode and

@@ -12,10 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/anthropic"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/tooltest"
 )
 

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // Messages is the Messages API as a loop.Provider, for loop.Loop. It works on

@@ -7,11 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
 	tga "github.com/toolgen/toolgen/runtime/anthropic"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // Tool is the definition of one tool in a Messages request's "tools" array.

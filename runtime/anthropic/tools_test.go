@@ -5,12 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
 	tga "github.com/toolgen/toolgen/runtime/anthropic"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // TestToolsLen checks that every tool gets one definition (interop/runtimeanthropic

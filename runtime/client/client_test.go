@@ -9,9 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/client"
-
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
 )
 
 // TestClientOutsideMCP: a call no Client serves cannot ask a model or a user, and says

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // GenerateContent is the generateContent method as a loop.Provider, for

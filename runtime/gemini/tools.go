@@ -4,10 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // ToolDeclarations is one entry of a request's "tools" array that declares functions.

@@ -12,12 +12,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-	"github.com/toolgen/toolgen/runtime/searchtool"
-
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/gemini"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/runtime/openai"
+	"github.com/toolgen/toolgen/runtime/searchtool"
 )
 
 // recordingCatalog is the catalog of testdata/search, each tool answering with its

@@ -11,9 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/runtime/openai"
 	"github.com/toolgen/toolgen/tooltest"
 )

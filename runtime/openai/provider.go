@@ -7,10 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // Chat is the Chat Completions format as a loop.Provider, for loop.Loop. It works

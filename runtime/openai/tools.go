@@ -3,11 +3,10 @@ package openai
 import (
 	"encoding/json"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
 	"github.com/toolgen/toolgen/runtime/internal/wire"
+	"github.com/toolgen/toolgen/runtime/loop"
 )
 
 // ChatTool is a tool definition in Chat Completions' format:

@@ -8,12 +8,11 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime/loop"
-
 	"github.com/toolgen/toolgen/examples/weather/forecast"
 	"github.com/toolgen/toolgen/internal/wiretest"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/dialect"
+	"github.com/toolgen/toolgen/runtime/loop"
 	"github.com/toolgen/toolgen/runtime/openai"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )

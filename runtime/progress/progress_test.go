@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/progress"
-
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/progress"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 

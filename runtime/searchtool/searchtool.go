@@ -32,7 +32,7 @@ const MaxResults = 20
 
 // MaxQueryChars is the longest query, in characters, a call of the search tool takes
 // (a longer one is an argument error); runtime.Toolset.Search reads at most
-// runtime.MaxSearchQueryBytes of it anyway.
+// search.MaxQueryBytes of it anyway.
 const MaxQueryChars = 1000
 
 // searchToolDescription is what the model is told of the search tool.

@@ -33,11 +33,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/progress"
-
-	"github.com/toolgen/toolgen/runtime/client"
-
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
+	"github.com/toolgen/toolgen/runtime/progress"
 )
 
 //go:generate go tool toolgen generate

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/progress"
-
-	"github.com/toolgen/toolgen/runtime/client"
-
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
+	"github.com/toolgen/toolgen/runtime/progress"
 )
 
 // The tools of the tasks scenarios (tasks-*, MCP's tasks extension): greet answers at

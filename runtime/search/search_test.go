@@ -1,4 +1,4 @@
-package runtime
+package search
 
 import (
 	"encoding/json"
@@ -82,44 +82,44 @@ func TestStemFamily(t *testing.T) {
 }
 
 func TestQueryTermsLimit(t *testing.T) {
-	words := make([]string, MaxSearchTerms+1)
+	words := make([]string, MaxTerms+1)
 	for i := range words {
 		words[i] = fmt.Sprintf("w%d", i)
 	}
-	if got := queryTerms(strings.Join(words[:MaxSearchTerms], " ")); len(got) != MaxSearchTerms {
-		t.Errorf("%d words: %d terms, want %d", MaxSearchTerms, len(got), MaxSearchTerms)
+	if got := queryTerms(strings.Join(words[:MaxTerms], " ")); len(got) != MaxTerms {
+		t.Errorf("%d words: %d terms, want %d", MaxTerms, len(got), MaxTerms)
 	}
-	if got := queryTerms(strings.Join(words, " ")); len(got) != MaxSearchTerms || slices.Contains(got, words[MaxSearchTerms]) {
-		t.Errorf("%d words: %d terms %q, want the first %d", len(words), len(got), got, MaxSearchTerms)
+	if got := queryTerms(strings.Join(words, " ")); len(got) != MaxTerms || slices.Contains(got, words[MaxTerms]) {
+		t.Errorf("%d words: %d terms %q, want the first %d", len(words), len(got), got, MaxTerms)
 	}
 	// Stop words count as words; repeated words give one term.
-	if got := queryTerms(strings.Repeat("the ", MaxSearchTerms) + "issue"); got != nil {
-		t.Errorf("terms past %d stop words = %q, want none", MaxSearchTerms, got)
+	if got := queryTerms(strings.Repeat("the ", MaxTerms) + "issue"); got != nil {
+		t.Errorf("terms past %d stop words = %q, want none", MaxTerms, got)
 	}
-	// A word split at case changes gives several terms: MaxSearchTerms of them count.
+	// A word split at case changes gives several terms: MaxTerms of them count.
 	var split []string
-	for i := range MaxSearchTerms/3 + 1 {
+	for i := range MaxTerms/3 + 1 {
 		split = append(split, fmt.Sprintf("ab%dCd%d", i, i)) // ab0, cd0, ab0cd0
 	}
-	if got := queryTerms(strings.Join(split, " ")); len(got) != MaxSearchTerms {
-		t.Errorf("%d words of 3 terms: %d terms, want %d", len(split), len(got), MaxSearchTerms)
+	if got := queryTerms(strings.Join(split, " ")); len(got) != MaxTerms {
+		t.Errorf("%d words of 3 terms: %d terms, want %d", len(split), len(got), MaxTerms)
 	}
-	if got := queryTerms(strings.Join(split[:MaxSearchTerms/3], " ")); len(got) != MaxSearchTerms/3*3 {
-		t.Errorf("%d words of 3 terms: %d terms, want %d", MaxSearchTerms/3, len(got), MaxSearchTerms/3*3)
+	if got := queryTerms(strings.Join(split[:MaxTerms/3], " ")); len(got) != MaxTerms/3*3 {
+		t.Errorf("%d words of 3 terms: %d terms, want %d", MaxTerms/3, len(got), MaxTerms/3*3)
 	}
 	if got := queryTerms("issue issues Issue"); !slices.Equal(got, []string{"issu"}) {
 		t.Errorf("repeated word: %q", got)
 	}
 }
 
-// TestQueryBytesLimit: the byte at MaxSearchQueryBytes is read, the one after it is not.
+// TestQueryBytesLimit: the byte at MaxQueryBytes is read, the one after it is not.
 func TestQueryBytesLimit(t *testing.T) {
-	pad := strings.Repeat(" ", MaxSearchQueryBytes-len("iban"))
+	pad := strings.Repeat(" ", MaxQueryBytes-len("iban"))
 	if got := queryTerms(pad + "iban"); !slices.Equal(got, []string{"iban"}) {
-		t.Errorf("a word ending at byte %d: %q", MaxSearchQueryBytes, got)
+		t.Errorf("a word ending at byte %d: %q", MaxQueryBytes, got)
 	}
 	if got := queryTerms(pad + " iban"); !slices.Equal(got, []string{"iba"}) {
-		t.Errorf("a word ending at byte %d: %q, want it cut", MaxSearchQueryBytes+1, got)
+		t.Errorf("a word ending at byte %d: %q, want it cut", MaxQueryBytes+1, got)
 	}
 }
 
@@ -144,9 +144,9 @@ func TestSchemaProperties(t *testing.T) {
 	}
 }
 
-// TestSchemaPropertiesLimit: MaxSearchProperties properties are indexed, the next is not.
+// TestSchemaPropertiesLimit: MaxProperties properties are indexed, the next is not.
 func TestSchemaPropertiesLimit(t *testing.T) {
-	for _, n := range []int{MaxSearchProperties, MaxSearchProperties + 1} {
+	for _, n := range []int{MaxProperties, MaxProperties + 1} {
 		var b strings.Builder
 		b.WriteString(`{"type":"object","properties":{`)
 		for i := range n {
@@ -157,50 +157,31 @@ func TestSchemaPropertiesLimit(t *testing.T) {
 		}
 		b.WriteString(`}}`)
 		names, descs := schemaProperties(json.RawMessage(b.String()))
-		if len(names) != MaxSearchProperties || len(descs) != MaxSearchProperties {
-			t.Errorf("%d properties: %d names and %d descriptions indexed, want %d", n, len(names), len(descs), MaxSearchProperties)
+		if len(names) != MaxProperties || len(descs) != MaxProperties {
+			t.Errorf("%d properties: %d names and %d descriptions indexed, want %d", n, len(names), len(descs), MaxProperties)
 		}
-		last := fmt.Sprintf("p%04d", MaxSearchProperties-1)
+		last := fmt.Sprintf("p%04d", MaxProperties-1)
 		if names[len(names)-1] != last {
 			t.Errorf("%d properties: the last indexed is %s, want %s", n, names[len(names)-1], last)
 		}
 	}
 }
 
-// TestSearchLazy: a Toolset has no index until its first search, and the Toolsets the
-// With methods make share it.
-func TestSearchLazy(t *testing.T) {
-	ts := NewToolset([]Tool{{Name: "get_issue", Description: "Get an issue."}, {Name: "list_pulls"}}, nil)
-	if ts.search == nil || ts.search.idx != nil {
-		t.Fatal("the index was built before the first search")
-	}
-	view := ts.WithTimeout(1)
-	if got := view.Search("issue", 0); len(got) != 1 || got[0].Name != "get_issue" {
-		t.Fatalf("Search = %v", got)
-	}
-	if ts.search.idx == nil || ts.search.idx != view.search.idx {
-		t.Error("the With copy did not share the index")
-	}
-	if g := ts.Select("list_pulls"); g.search == ts.search {
-		t.Error("Select shares the index of other tools")
-	}
-}
-
-// FuzzSearchQuery: any query gives at most MaxSearchTerms distinct terms, each valid
+// FuzzSearchQuery: any query gives at most MaxTerms distinct terms, each valid
 // UTF-8, lowercase, without separators and at most maxSearchWordBytes long, and a
-// search of it returns at most its limit of distinct tools, the same on a second run.
+// ranking of it returns at most its limit of distinct tools, the same on a second run.
 func FuzzSearchQuery(f *testing.F) {
 	for _, s := range []string{"", "merge PRs", "listPullRequests", "HTTPServer URLs", "Über\xffstraße", "the the the", "a-b_c.d", "ÉTÉ ǅ ǲ ﬃ İ"} {
 		f.Add(s)
 	}
-	ts := NewToolset([]Tool{
-		{Name: "merge_pull_request", Description: "Merges a pull request."},
-		{Name: "list_issues", Title: "List issues", Groups: []string{"issues"}},
-		{Name: "straße", Description: "Über alles.", InputSchema: json.RawMessage(`{"properties":{"httpServer":{"description":"URLs"}}}`)},
-	}, nil)
+	idx := NewIndex([]*Terms{
+		Read("merge_pull_request", "", "Merges a pull request.", nil, nil),
+		Read("list_issues", "List issues", "", []string{"issues"}, nil),
+		Read("straße", "", "Über alles.", nil, json.RawMessage(`{"properties":{"httpServer":{"description":"URLs"}}}`)),
+	})
 	f.Fuzz(func(t *testing.T, query string) {
 		terms := queryTerms(query)
-		if len(terms) > MaxSearchTerms {
+		if len(terms) > MaxTerms {
 			t.Fatalf("%d terms", len(terms))
 		}
 		for _, term := range terms {
@@ -213,12 +194,12 @@ func FuzzSearchQuery(f *testing.F) {
 				}
 			}
 		}
-		got := ts.Search(query, 2)
+		got := idx.Rank(query, 2)
 		if len(got) > 2 || len(got) == 2 && got[0] == got[1] {
-			t.Fatalf("Search(%q) = %v", query, got)
+			t.Fatalf("Rank(%q) = %v", query, got)
 		}
-		if again := ts.Search(query, 2); !slices.Equal(got, again) {
-			t.Fatalf("Search(%q) = %v, then %v", query, got, again)
+		if again := idx.Rank(query, 2); !slices.Equal(got, again) {
+			t.Fatalf("Rank(%q) = %v, then %v", query, got, again)
 		}
 	})
 }

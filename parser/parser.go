@@ -78,6 +78,7 @@ func Load(cfg Config, patterns ...string) ([]*model.Package, error) {
 	if len(cfg.Tags) > 0 {
 		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
 	}
+	pcfg.Overlay = generatedStubs(pcfg, patterns)
 	pkgs, err := packages.Load(pcfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("parser: loading %s: %w", strings.Join(patterns, " "), err)

@@ -83,6 +83,7 @@ import (
 	"os"
 	"path"
 	rdebug "runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strings"
 
@@ -153,9 +154,14 @@ var errReported = errors.New("reported")
 // command as os.Args[0] says it was run (see commandName).
 func run(args []string, stdout, stderr io.Writer) int {
 	name := commandName(os.Args[0])
+	var prof profiler
 	root := newRootCommand(name, stdout, stderr)
+	prof.register(root)
 	root.SetArgs(goFlagSpelling(args))
 	err := root.Execute()
+	if perr := prof.stop(); err == nil {
+		err = perr
+	}
 	var ue usageError
 	switch {
 	case err == nil:
@@ -171,7 +177,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // longFlags are the flags longer than a letter that may be spelled with one dash.
-var longFlags = []string{"tags", "strict", "warnings", "json", "verbose", "help", "base"}
+var longFlags = []string{"tags", "strict", "warnings", "json", "verbose", "help", "base", "cpuprofile"}
 
 // goFlagSpelling lets the long flags through with one dash, as the go command spells
 // them (-tags, -strict, -json): pflag would otherwise read -tags as the shorthand flags
@@ -220,6 +226,51 @@ func newRootCommand(name string, stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newGenerateCommand(stdout, stderr), newCheckCommand(name, stdout, stderr), newListCommand(stdout, stderr), newDiffCommand(stdout, stderr), newVersionCommand(stdout))
 	return root
+}
+
+// profiler is the hidden -cpuprofile flag, for measuring toolgen itself (how long a big
+// package takes to load and generate): it writes a CPU profile of the command to the
+// file named, which go tool pprof reads.
+type profiler struct {
+	path string
+	file *os.File
+}
+
+func (p *profiler) register(root *cobra.Command) {
+	root.PersistentFlags().StringVar(&p.path, "cpuprofile", "", "write a CPU profile of the command to `file`")
+	_ = root.PersistentFlags().MarkHidden("cpuprofile")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return p.start() }
+}
+
+// start begins profiling when the flag names a file.
+func (p *profiler) start() error {
+	if p.path == "" {
+		return nil
+	}
+	f, err := os.Create(p.path)
+	if err != nil {
+		return fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("cpu profile %s: %w", p.path, err)
+	}
+	p.file = f
+	return nil
+}
+
+// stop ends the profile start began, if any, and closes its file.
+func (p *profiler) stop() error {
+	if p.file == nil {
+		return nil
+	}
+	pprof.StopCPUProfile()
+	err := p.file.Close()
+	p.file = nil
+	if err != nil {
+		return fmt.Errorf("cpu profile: %w", err)
+	}
+	return nil
 }
 
 // loadFlags are the flags of generate and check.

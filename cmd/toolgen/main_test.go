@@ -309,3 +309,29 @@ func TestCommandName(t *testing.T) {
 		}
 	}
 }
+
+// TestCPUProfile checks the hidden -cpuprofile flag: the command runs as without it
+// and leaves a profile that runtime/pprof wrote (gzip, as pprof's format is), and a
+// file it cannot create is an error, not a profile-less run.
+func TestCPUProfile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cpu.prof")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"version", "-cpuprofile", file}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("run = %d, stderr %q", code, stderr.String())
+	}
+	if !strings.HasPrefix(stdout.String(), "toolgen ") {
+		t.Errorf("stdout %q, want the version", stdout.String())
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Errorf("profile starts %q, want gzip", data[:min(len(data), 2)])
+	}
+	stderr.Reset()
+	bad := filepath.Join(t.TempDir(), "missing", "cpu.prof")
+	if code := run([]string{"version", "--cpuprofile=" + bad}, &stdout, &stderr); code != exitFail || !strings.Contains(stderr.String(), "cpu profile") {
+		t.Errorf("run with %s = %d, stderr %q; want %d and the error", bad, code, stderr.String(), exitFail)
+	}
+}

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/internal/engine"
 )
 
 // gateTools: "delete" is destructive, "peek" read-only, "touch" unannotated (so
@@ -20,7 +22,7 @@ var gateTools = [...]Tool{
 	{Name: "touch", Timeout: 0},
 }
 
-func dispatchGate(i int, d *Decoder) invocation {
+func dispatchGate(i int, d *engine.Decoder) invocation {
 	var id int64
 	var secret string
 	if d.BeginObject() {

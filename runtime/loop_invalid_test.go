@@ -5,11 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/toolgen/toolgen/runtime/invalid"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
 // turnProvider is a wire format for the tests of the bound on invalid calls: a response

@@ -1,8 +1,9 @@
-package runtime
+package engine
 
 import (
-	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"regexp/syntax"
+
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 )
 
 // Most patterns in tool schemas are simple: anchored at both ends, a sequence of ASCII

@@ -15,8 +15,8 @@ import (
 	v6 "github.com/santhosh-tekuri/jsonschema/v6"
 	segjson "github.com/segmentio/encoding/json"
 
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/invalid"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // An approach decodes a tool's JSON arguments into its Go argument type.
@@ -32,7 +32,7 @@ type approach[T any] struct {
 // decode is the generated decoder function of T; validate is the hand-written
 // validation of the schema's rules; defaults sets the schema's defaults on a new T
 // before encoding/json fills it in.
-func approaches[T any](tool string, decode func(*runtime.Decoder, *T), validate func(*T) error, defaults func(*T)) []approach[T] {
+func approaches[T any](tool string, decode func(*toolimpl.Decoder, *T), validate func(*T) error, defaults func(*T)) []approach[T] {
 	t, ok := Tools().Lookup(tool)
 	if !ok {
 		panic("no tool " + tool)
@@ -54,11 +54,11 @@ func approaches[T any](tool string, decode func(*runtime.Decoder, *T), validate 
 // runs the tool: a pooled Decoder reset for the arguments, the generated function, then
 // Finish. (The generated dispatch function does exactly this, and then wraps the decoded
 // value in a closure that calls the tool; BenchmarkCall measures that whole path.)
-func generated[T any](tool string, decode func(*runtime.Decoder, *T)) func([]byte) (T, error) {
-	d := runtime.NewDecoder(nil, runtime.Limits{})
+func generated[T any](tool string, decode func(*toolimpl.Decoder, *T)) func([]byte) (T, error) {
+	d := toolimpl.NewDecoder(nil, toolimpl.Limits{})
 	return func(args []byte) (T, error) {
 		var in T
-		d.Reset(args, runtime.Limits{})
+		d.Reset(args, toolimpl.Limits{})
 		decode(d, &in)
 		if !d.Finish() {
 			return in, &invalid.ArgumentError{Tool: tool, Violations: d.Violations()}

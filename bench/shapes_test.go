@@ -13,7 +13,7 @@ import (
 	v6 "github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/toolgen/toolgen/bench/shapes"
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // The payloads of issue 12, on the tools of bench/shapes: types written without
@@ -24,7 +24,7 @@ import (
 // shapeApproaches returns the ways the benchmarks decode the arguments of a tool of
 // bench/shapes into T: the generated decoder, the floor, the validator (which is also
 // the corpus's oracle), and the type-only peers.
-func shapeApproaches[T any](tool string, decode func(*runtime.Decoder, *T), floor func([]byte, *T) error, defaults func(*T)) []approach[T] {
+func shapeApproaches[T any](tool string, decode func(*toolimpl.Decoder, *T), floor func([]byte, *T) error, defaults func(*T)) []approach[T] {
 	t, ok := shapes.Tools().Lookup(tool)
 	if !ok {
 		panic("no tool " + tool)

@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // Tools returns the package's tools: add_stock, get_weather and list_transactions.
@@ -59,7 +59,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// add_stock
@@ -110,7 +110,7 @@ var toolgenHints = [...]bool{
 }
 
 // toolgenDecodeBatchRequest reads a BatchRequest object into v.
-func toolgenDecodeBatchRequest(d *runtime.Decoder, v *BatchRequest) {
+func toolgenDecodeBatchRequest(d *toolimpl.Decoder, v *BatchRequest) {
 	if !d.BeginObject() {
 		return
 	}
@@ -140,7 +140,7 @@ func toolgenDecodeBatchRequest(d *runtime.Decoder, v *BatchRequest) {
 }
 
 // toolgenDecodeWeatherQuery reads a WeatherQuery object into v.
-func toolgenDecodeWeatherQuery(d *runtime.Decoder, v *WeatherQuery) {
+func toolgenDecodeWeatherQuery(d *toolimpl.Decoder, v *WeatherQuery) {
 	if !d.BeginObject() {
 		return
 	}
@@ -193,7 +193,7 @@ func toolgenDecodeWeatherQuery(d *runtime.Decoder, v *WeatherQuery) {
 }
 
 // toolgenDecodeTransactionsQuery reads a TransactionsQuery object into v.
-func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
+func toolgenDecodeTransactionsQuery(d *toolimpl.Decoder, v *TransactionsQuery) {
 	if !d.BeginObject() {
 		return
 	}
@@ -300,7 +300,7 @@ func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
 }
 
 // toolgenDecodeItem reads a Item object into v.
-func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
+func toolgenDecodeItem(d *toolimpl.Decoder, v *Item) {
 	if !d.BeginObject() {
 		return
 	}
@@ -347,7 +347,7 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 }
 
 // toolgenDecodeAmountRange reads a AmountRange object into v.
-func toolgenDecodeAmountRange(d *runtime.Decoder, v *AmountRange) {
+func toolgenDecodeAmountRange(d *toolimpl.Decoder, v *AmountRange) {
 	if !d.BeginObject() {
 		return
 	}

@@ -249,7 +249,7 @@ func (g *goGen) toolSet(f *jen.File, set toolSetInfo) error {
 		f.Func().Id(ctor).Params(jen.Id("recv").Op("*").Id(set.recv)).Op("*").Qual(runtimePkg, "Toolset").Block(
 			jen.Return(jen.Qual(runtimePkg, "NewToolset").Call(
 				jen.Id(defs).Index(jen.Op(":")),
-				jen.Func().Params(jen.Id("i").Int(), jen.Id("d").Op("*").Qual(runtimePkg, "Decoder")).Qual(implPkg, "Invocation").Block(
+				jen.Func().Params(jen.Id("i").Int(), jen.Id("d").Op("*").Qual(implPkg, "Decoder")).Qual(implPkg, "Invocation").Block(
 					jen.Return(jen.Id(dispatch).Call(jen.Id("recv"), jen.Id("i"), jen.Id("d"))),
 				),
 			)),
@@ -273,7 +273,7 @@ func (g *goGen) toolSet(f *jen.File, set toolSetInfo) error {
 	}
 
 	// The dispatch function.
-	params := []jen.Code{jen.Id("i").Int(), jen.Id("d").Op("*").Qual(runtimePkg, "Decoder")}
+	params := []jen.Code{jen.Id("i").Int(), jen.Id("d").Op("*").Qual(implPkg, "Decoder")}
 	if set.recv != "" {
 		params = append([]jen.Code{jen.Id("recv").Op("*").Id(set.recv)}, params...)
 	}
@@ -697,7 +697,7 @@ func (g *goGen) paramsType(f *jen.File, t *model.Tool) {
 	}
 	f.Commentf("%s reads the arguments of %s into v.", g.paramsDecoderName(t), t.Name)
 	f.Func().Id(g.paramsDecoderName(t)).Params(
-		jen.Id("d").Op("*").Qual(runtimePkg, "Decoder"), jen.Id("v").Op("*").Id(name),
+		jen.Id("d").Op("*").Qual(implPkg, "Decoder"), jen.Id("v").Op("*").Id(name),
 	).Block(g.objectFunctionBody(t.Input.Params)...)
 }
 
@@ -721,7 +721,7 @@ func (g *goGen) structDecoder(f *jen.File, nt *model.NamedType) error {
 	name := g.decoderName(nt.ID)
 	f.Commentf("%s reads a %s object into v.", name, nt.Name)
 	f.Func().Id(name).Params(
-		jen.Id("d").Op("*").Qual(runtimePkg, "Decoder"),
+		jen.Id("d").Op("*").Qual(implPkg, "Decoder"),
 		jen.Id("v").Op("*").Qual(nt.PkgPath, nt.Name),
 	).Block(g.objectFunctionBody(nt.Underlying.Fields)...)
 	return nil
@@ -762,14 +762,14 @@ func (g *goGen) unionDecoder(f *jen.File, nt *model.NamedType) error {
 	}
 	f.Commentf("%s reads a %s object into v: a %s, as its %q says.", name, nt.Name, orList(kinds), u.Tag)
 	f.Func().Id(name).Params(
-		jen.Id("d").Op("*").Qual(runtimePkg, "Decoder"),
+		jen.Id("d").Op("*").Qual(implPkg, "Decoder"),
 		jen.Id("v").Op("*").Qual(nt.PkgPath, nt.Name),
 	).Block(jen.Switch(jen.Id("d").Dot("BeginUnion").Call(args...)).Block(cases...))
 	v := lvalue{val: func() *jen.Statement { return jen.Id("v") }, ptr: true}
 	for _, vf := range funcs {
 		f.Commentf("%s reads the properties of a %s, the object BeginUnion began as a %s, into v.", vf.name, vf.nt.Name, nt.Name)
 		f.Func().Id(vf.name).Params(
-			jen.Id("d").Op("*").Qual(runtimePkg, "Decoder"),
+			jen.Id("d").Op("*").Qual(implPkg, "Decoder"),
 			jen.Id("v").Op("*").Qual(vf.nt.PkgPath, vf.nt.Name),
 		).Block(g.objectBody(vf.nt.Underlying.Fields, v, 0, vf.tag)...)
 	}

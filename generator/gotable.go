@@ -547,7 +547,7 @@ func (g *goGen) emitTables(f *jen.File) {
 		nt := g.pkg.Type(id)
 		name := g.tab.wrapped[id]
 		f.Commentf("%s reads a %s into the value at p, for the tables.", name, nt.Name)
-		f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(runtimePkg, "Decoder"), jen.Id("p").Qual("unsafe", "Pointer")).Block(
+		f.Func().Id(name).Params(jen.Id("d").Op("*").Qual(implPkg, "Decoder"), jen.Id("p").Qual("unsafe", "Pointer")).Block(
 			jen.Id(g.decoderName(id)).Call(jen.Id("d"), jen.Parens(jen.Op("*").Qual(nt.PkgPath, nt.Name)).Parens(jen.Id("p"))),
 		)
 	}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/runtime/internal/engine"
 )
 
 // budgetSet returns a Toolset of one tool per result, each returning its result (the
@@ -22,7 +24,7 @@ func budgetSet(results []*Result, budgets ...int) *Toolset {
 			tools[i].MaxResultBytes = budgets[i]
 		}
 	}
-	return NewToolset(tools, func(i int, d *Decoder) invocation {
+	return NewToolset(tools, func(i int, d *engine.Decoder) invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil
@@ -231,7 +233,7 @@ func TestResultBudgetErrors(t *testing.T) {
 	for i := range tools {
 		tools[i].Name = strings.Repeat("n", 40) + string(rune('A'+i%26)) + string(rune('A'+i/26))
 	}
-	ts := NewToolset(tools, func(int, *Decoder) invocation { return nil }).WithResultBudget(MinResultBytes)
+	ts := NewToolset(tools, func(int, *engine.Decoder) invocation { return nil }).WithResultBudget(MinResultBytes)
 	res = ts.Call(context.Background(), "missing", nil)
 	if len(res.Text()) > MinResultBytes || res.Outcome != OutcomeUnknownTool {
 		t.Errorf("unknown tool: %d bytes, outcome %s", len(res.Text()), res.Outcome)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/internal/engine"
 )
 
 // gateTools: "delete" is destructive, "peek" read-only, "touch" unannotated (so
@@ -21,7 +22,7 @@ var gateTools = [...]Tool{
 	{Name: "touch", Timeout: 0},
 }
 
-func dispatchGate(i int, d *Decoder) invocation {
+func dispatchGate(i int, d *engine.Decoder) invocation {
 	var id int64
 	var secret string
 	if d.BeginObject() {

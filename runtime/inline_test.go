@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime/internal/clientctx"
+	"github.com/toolgen/toolgen/runtime/internal/engine"
 	"github.com/toolgen/toolgen/runtime/progress"
 )
 
@@ -21,7 +22,7 @@ func TestInlineCalls(t *testing.T) {
 	defer close(block)
 	tools := [...]Tool{{Name: "goexit"}, {Name: "ok"}, {Name: "panics"}, {Name: "ignores_context"}, {Name: "caller"}}
 	var callerGoroutine []byte
-	dispatch := func(i int, d *Decoder) invocation {
+	dispatch := func(i int, d *engine.Decoder) invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil
@@ -268,7 +269,7 @@ func TestLookupAtTheLinearLimit(t *testing.T) {
 // internal error result, and the calls after it are answered as usual.
 func TestInlineDecoderPanic(t *testing.T) {
 	tools := []Tool{{Name: "buggy"}, {Name: "fine"}}
-	ts := NewToolset(tools, func(i int, d *Decoder) invocation {
+	ts := NewToolset(tools, func(i int, d *engine.Decoder) invocation {
 		if i == 0 {
 			var s []int
 			_ = s[3] // a decoder bug

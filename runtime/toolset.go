@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolgen/toolgen/runtime/internal/clientctx"
+	"github.com/toolgen/toolgen/runtime/internal/engine"
 	"github.com/toolgen/toolgen/runtime/internal/progressctx"
 	"github.com/toolgen/toolgen/runtime/invalid"
 )
@@ -23,7 +24,7 @@ type invocation = func(ctx context.Context) (*Result, error)
 // dispatchFunc decodes the arguments of the tool at index (in the slice given to
 // NewToolset) with d, and returns the call to run, or nil when the arguments are
 // invalid (d then holds the violations): toolimpl.Dispatch.
-type dispatchFunc = func(index int, d *Decoder) invocation
+type dispatchFunc = func(index int, d *engine.Decoder) invocation
 
 // Toolset is a set of tools that can be listed and called. The generated Tools and
 // TTools functions return one; Group, Select and Join make others, and the With methods
@@ -31,7 +32,7 @@ type dispatchFunc = func(index int, d *Decoder) invocation
 type Toolset struct {
 	entries []entry // sorted by tool name
 	cfg     config
-	pool    *sync.Pool // of *Decoder
+	pool    *sync.Pool // of *engine.Decoder
 	search  *lazyIndex // built at the first Search; shared by the With methods' copies
 }
 
@@ -61,8 +62,9 @@ type entry struct {
 }
 
 // NewToolset returns the Toolset of tools, whose calls dispatch decodes and runs.
-// Generated code calls it; tools must have unique names.
-func NewToolset(tools []Tool, dispatch func(index int, d *Decoder) func(ctx context.Context) (*Result, error)) *Toolset {
+// Generated code calls it, with a dispatch of type toolimpl.Dispatch (its decoder is
+// toolimpl.Decoder); tools must have unique names.
+func NewToolset(tools []Tool, dispatch func(index int, d *engine.Decoder) func(ctx context.Context) (*Result, error)) *Toolset {
 	entries := make([]entry, len(tools))
 	lowered := new(sync.Map)
 	for i := range tools {
@@ -439,10 +441,10 @@ func (ts *Toolset) callHere(ctx context.Context, e *entry, args []byte) (res *Re
 		}
 	}()
 	d := &st.d
-	d.Reset(args, ts.cfg.limits)
+	d.Reset(args, decoderLimits(ts.cfg.limits))
 	run := e.dispatch(e.index, d)
 	if run == nil || d.Failed() {
-		err := &invalid.ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
+		err := &invalid.ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.Violations()), Omitted: d.Omitted()}
 		ts.pool.Put(st)
 		return errorResult(OutcomeInvalidArguments, err.Error(), err), false
 	}
@@ -605,10 +607,10 @@ func (ts *Toolset) decodeCall(e *entry, args []byte, wantOK bool) (run invocatio
 		ts.pool.Put(st)
 	}()
 	d := &st.d
-	d.Reset(args, ts.cfg.limits)
+	d.Reset(args, decoderLimits(ts.cfg.limits))
 	run = e.dispatch(e.index, d)
 	if run == nil || d.Failed() {
-		return nil, nil, &invalid.ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.violations), Omitted: d.omitted}
+		return nil, nil, &invalid.ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.Violations()), Omitted: d.Omitted()}
 	}
 	if wantOK {
 		ok = st.takeOK()
@@ -627,7 +629,7 @@ const okBatch = 16
 // handed out is the caller's alone: the batch never gives it out again, and each is
 // a result of its own, with its own content block.
 type callState struct {
-	d  Decoder
+	d  engine.Decoder
 	ok []okResult
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/internal/engine"
 	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
@@ -23,7 +24,7 @@ var testTools = [...]Tool{
 	{Name: "panic"},
 }
 
-func dispatchTest(i int, d *Decoder) invocation {
+func dispatchTest(i int, d *engine.Decoder) invocation {
 	switch i {
 	case 0:
 		var text string
@@ -214,7 +215,7 @@ func TestResultText(t *testing.T) {
 }
 
 func TestCallRecoversDecoderPanics(t *testing.T) {
-	ts := NewToolset([]Tool{{Name: "buggy"}}, func(int, *Decoder) invocation {
+	ts := NewToolset([]Tool{{Name: "buggy"}}, func(int, *engine.Decoder) invocation {
 		var s []int
 		_ = s[3] // a decoder bug
 		return nil
@@ -230,7 +231,7 @@ func TestRunCalls(t *testing.T) {
 	running, peak := 0, 0
 	var order []string
 	tools := []Tool{{Name: "par"}, {Name: "seq", Sequential: true}}
-	ts := NewToolset(tools, func(i int, d *Decoder) invocation {
+	ts := NewToolset(tools, func(i int, d *engine.Decoder) invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil

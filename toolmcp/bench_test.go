@@ -85,7 +85,7 @@ func thousandTools() ([]runtime.Tool, toolimpl.Dispatch) {
 				`"required":["city","days"]}`),
 		}
 	}
-	dispatch := func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	dispatch := func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		var in benchIn
 		if d.BeginObject() {
 			var city bool

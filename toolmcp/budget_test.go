@@ -34,7 +34,7 @@ func TestResultBudget(t *testing.T) {
 		MaxResultBytes: 2000,
 	}}
 	var events []runtime.Event
-	ts := runtime.NewToolset(tools, func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	ts := runtime.NewToolset(tools, func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil

@@ -27,7 +27,7 @@ func hoursTools() *runtime.Toolset {
 		InputSchema:  json.RawMessage(emptyObject),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
 	}}
-	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(tools, func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil

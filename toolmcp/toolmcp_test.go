@@ -68,7 +68,7 @@ func newFixture() *fixture {
 		Name:        "whoami",
 		InputSchema: json.RawMessage(emptyObject),
 	}}
-	f.ts = runtime.NewToolset(tools, func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	f.ts = runtime.NewToolset(tools, func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		if tools[i].Name == "echo" {
 			return decodeEcho(d)
 		}
@@ -119,7 +119,7 @@ func newFixture() *fixture {
 	return f
 }
 
-func decodeEcho(d *runtime.Decoder) toolimpl.Invocation {
+func decodeEcho(d *toolimpl.Decoder) toolimpl.Invocation {
 	var text string
 	if d.BeginObject() {
 		var seen bool

@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // Tools returns the package's tools: import_contacts, search_logs and set_alarm.
@@ -59,7 +59,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// import_contacts
@@ -110,7 +110,7 @@ var toolgenHints = [...]bool{
 }
 
 // toolgenDecodeContactList reads a ContactList object into v.
-func toolgenDecodeContactList(d *runtime.Decoder, v *ContactList) {
+func toolgenDecodeContactList(d *toolimpl.Decoder, v *ContactList) {
 	if !d.BeginObject() {
 		return
 	}
@@ -139,7 +139,7 @@ func toolgenDecodeContactList(d *runtime.Decoder, v *ContactList) {
 }
 
 // toolgenDecodeLogQuery reads a LogQuery object into v.
-func toolgenDecodeLogQuery(d *runtime.Decoder, v *LogQuery) {
+func toolgenDecodeLogQuery(d *toolimpl.Decoder, v *LogQuery) {
 	if !d.BeginObject() {
 		return
 	}
@@ -255,7 +255,7 @@ func toolgenDecodeLogQuery(d *runtime.Decoder, v *LogQuery) {
 }
 
 // toolgenDecodeAlarmArgs reads a AlarmArgs object into v.
-func toolgenDecodeAlarmArgs(d *runtime.Decoder, v *AlarmArgs) {
+func toolgenDecodeAlarmArgs(d *toolimpl.Decoder, v *AlarmArgs) {
 	if !d.BeginObject() {
 		return
 	}
@@ -320,7 +320,7 @@ func toolgenDecodeAlarmArgs(d *runtime.Decoder, v *AlarmArgs) {
 }
 
 // toolgenDecodeContact reads a Contact object into v.
-func toolgenDecodeContact(d *runtime.Decoder, v *Contact) {
+func toolgenDecodeContact(d *toolimpl.Decoder, v *Contact) {
 	if !d.BeginObject() {
 		return
 	}
@@ -383,7 +383,7 @@ func toolgenDecodeContact(d *runtime.Decoder, v *Contact) {
 }
 
 // toolgenDecodeLogFilter reads a LogFilter object into v.
-func toolgenDecodeLogFilter(d *runtime.Decoder, v *LogFilter) {
+func toolgenDecodeLogFilter(d *toolimpl.Decoder, v *LogFilter) {
 	if !d.BeginObject() {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/invalid"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // The cost tests of the generated decoders: whatever a model sends, decoding it costs
@@ -18,8 +19,8 @@ import (
 
 // decodeTool decodes args with the generated decoder of one of the two tools that
 // between them hold every type and keyword, and renders what the model would read.
-func decodeTool(which int, args []byte) (text string, d *runtime.Decoder) {
-	d = runtime.NewDecoder(args, runtime.Limits{})
+func decodeTool(which int, args []byte) (text string, d *toolimpl.Decoder) {
+	d = toolimpl.NewDecoder(args, toolimpl.Limits{})
 	if which == 0 {
 		var v Kinds
 		toolgenDecodeKinds(d, &v)
@@ -107,7 +108,7 @@ func TestAdversarialCost(t *testing.T) {
 				t.Fatalf("%s: %d bytes, over the limit", a.name, len(args))
 			}
 			var text string
-			var d *runtime.Decoder
+			var d *toolimpl.Decoder
 			c := difftest.CheckCost(t, a.name, args, func() { text, d = decodeTool(a.tool, args) })
 			t.Logf("%-20s %7d bytes: %5.2f B/byte, %d violations (%d omitted)", a.name, len(args), float64(c.Bytes)/float64(len(args)), len(d.Violations()), d.Omitted())
 			checkText(t, a.name, text, d)
@@ -116,7 +117,7 @@ func TestAdversarialCost(t *testing.T) {
 }
 
 // checkText checks what the model reads about rejected arguments.
-func checkText(t *testing.T, what, text string, d *runtime.Decoder) {
+func checkText(t *testing.T, what, text string, d *toolimpl.Decoder) {
 	t.Helper()
 	if len(d.Violations()) > runtime.DefaultMaxViolations+1 { // the budget, and a syntax error or limit that stopped decoding
 		t.Errorf("%s: %d violations listed", what, len(d.Violations()))
@@ -143,7 +144,7 @@ func FuzzCost(f *testing.F) {
 			which = 1
 		}
 		var text string
-		var d *runtime.Decoder
+		var d *toolimpl.Decoder
 		difftest.CheckCost(t, "decode", args, func() { text, d = decodeTool(which, args) })
 		checkText(t, "decode", text, d)
 	})

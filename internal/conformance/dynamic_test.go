@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen/toolgen/internal/conformance/other"
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // The differential test of dynamic tools: every conformance tool, called through the
@@ -29,9 +30,9 @@ func dynamicSubjects(t testing.TB) []difftest.Twin {
 		}
 		return difftest.InputSchemaOf(t, b)
 	}
-	value := func(decode func(d *runtime.Decoder) any) func([]byte) (json.RawMessage, error) {
+	value := func(decode func(d *toolimpl.Decoder) any) func([]byte) (json.RawMessage, error) {
 		return func(args []byte) (json.RawMessage, error) {
-			d := runtime.NewDecoder(args, runtime.Limits{})
+			d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 			v := decode(d)
 			if !d.Finish() {
 				return nil, fmt.Errorf("the generated decoder refuses what its Toolset accepted")
@@ -55,7 +56,7 @@ func dynamicSubjects(t testing.TB) []difftest.Twin {
 			s.Echo = true
 			s.GoTyped = map[string]string{"/dateTime": "a string with format date-time, read as a time.Time by a dynamic tool"}
 		case "echo_schedule":
-			s.Value = value(func(d *runtime.Decoder) any {
+			s.Value = value(func(d *toolimpl.Decoder) any {
 				var v Schedule
 				toolgenDecodeSchedule(d, &v)
 				return v
@@ -63,25 +64,25 @@ func dynamicSubjects(t testing.TB) []difftest.Twin {
 			const layout = "a time.Time with a Go layout: its schema's pattern says the form, time.Parse reads the value (a month 13, or a one-digit hour, differ) and says what it wants"
 			s.GoTyped = map[string]string{"/at": layout, "/until": layout, "/clocks/*": layout}
 		case "greet":
-			s.Value = value(func(d *runtime.Decoder) any {
+			s.Value = value(func(d *toolimpl.Decoder) any {
 				var v toolgenArgsGreet
 				toolgenDecodeArgsGreet(d, &v)
 				return map[string]any{"name": v.name, "times": v.times, "loud": v.loud, "color": v.color}
 			})
 		case "fail":
-			s.Value = value(func(d *runtime.Decoder) any {
+			s.Value = value(func(d *toolimpl.Decoder) any {
 				var v toolgenArgsFail
 				toolgenDecodeArgsFail(d, &v)
 				return map[string]any{"how": v.how}
 			})
 		case "store_lookup":
-			s.Value = value(func(d *runtime.Decoder) any {
+			s.Value = value(func(d *toolimpl.Decoder) any {
 				var v toolgenArgsStoreLookup
 				toolgenDecodeArgsStoreLookup(d, &v)
 				return map[string]any{"key": v.key}
 			})
 		case "put":
-			s.Value = value(func(d *runtime.Decoder) any {
+			s.Value = value(func(d *toolimpl.Decoder) any {
 				var v other.Tag
 				toolgenDecodeTag(d, &v)
 				return v

@@ -14,12 +14,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // Tools returns the package's tools: counts, echo_constrained, echo_kinds, echo_schedule, fail, greet, list, no_args, number and rich.
@@ -123,7 +123,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// counts
@@ -258,7 +258,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 
 // StoreTools returns the tools of recv's methods: put and store_lookup.
 func StoreTools(recv *Store) *runtime.Toolset {
-	return runtime.NewToolset(toolgenStoreTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(toolgenStoreTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		return toolgenDispatchStore(recv, i, d)
 	})
 }
@@ -286,7 +286,7 @@ var toolgenStoreTools = [...]runtime.Tool{{
 
 // toolgenDispatchStore decodes the arguments of the tool toolgenStoreTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchStore(recv *Store, i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatchStore(recv *Store, i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// put
@@ -337,7 +337,7 @@ type toolgenArgsFail struct {
 }
 
 // toolgenDecodeArgsFail reads the arguments of fail into v.
-func toolgenDecodeArgsFail(d *runtime.Decoder, v *toolgenArgsFail) {
+func toolgenDecodeArgsFail(d *toolimpl.Decoder, v *toolgenArgsFail) {
 	if !d.BeginObject() {
 		return
 	}
@@ -380,7 +380,7 @@ type toolgenArgsGreet struct {
 }
 
 // toolgenDecodeArgsGreet reads the arguments of greet into v.
-func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
+func toolgenDecodeArgsGreet(d *toolimpl.Decoder, v *toolgenArgsGreet) {
 	if !d.BeginObject() {
 		return
 	}
@@ -448,7 +448,7 @@ type toolgenArgsStoreLookup struct {
 }
 
 // toolgenDecodeArgsStoreLookup reads the arguments of store_lookup into v.
-func toolgenDecodeArgsStoreLookup(d *runtime.Decoder, v *toolgenArgsStoreLookup) {
+func toolgenDecodeArgsStoreLookup(d *toolimpl.Decoder, v *toolgenArgsStoreLookup) {
 	if !d.BeginObject() {
 		return
 	}
@@ -475,7 +475,7 @@ func toolgenDecodeArgsStoreLookup(d *runtime.Decoder, v *toolgenArgsStoreLookup)
 }
 
 // toolgenDecodeConstrained reads a Constrained object into v.
-func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
+func toolgenDecodeConstrained(d *toolimpl.Decoder, v *Constrained) {
 	if !d.BeginObject() {
 		return
 	}
@@ -872,7 +872,7 @@ func toolgenDecodeConstrained(d *runtime.Decoder, v *Constrained) {
 }
 
 // toolgenDecodeKinds reads a Kinds object into v.
-func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
+func toolgenDecodeKinds(d *toolimpl.Decoder, v *Kinds) {
 	if !d.BeginObject() {
 		return
 	}
@@ -1244,7 +1244,7 @@ func toolgenDecodeKinds(d *runtime.Decoder, v *Kinds) {
 }
 
 // toolgenDecodeSchedule reads a Schedule object into v.
-func toolgenDecodeSchedule(d *runtime.Decoder, v *Schedule) {
+func toolgenDecodeSchedule(d *toolimpl.Decoder, v *Schedule) {
 	if !d.BeginObject() {
 		return
 	}
@@ -1297,7 +1297,7 @@ func toolgenDecodeSchedule(d *runtime.Decoder, v *Schedule) {
 }
 
 // toolgenDecodeTag reads a Tag object into v.
-func toolgenDecodeTag(d *runtime.Decoder, v *other.Tag) {
+func toolgenDecodeTag(d *toolimpl.Decoder, v *other.Tag) {
 	if !d.BeginObject() {
 		return
 	}
@@ -1329,7 +1329,7 @@ func toolgenDecodeTag(d *runtime.Decoder, v *other.Tag) {
 }
 
 // toolgenDecodeNode reads a Node object into v.
-func toolgenDecodeNode(d *runtime.Decoder, v *Node) {
+func toolgenDecodeNode(d *toolimpl.Decoder, v *Node) {
 	if !d.BeginObject() {
 		return
 	}

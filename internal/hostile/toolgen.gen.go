@@ -13,17 +13,17 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // VaultTools returns the tools of recv's methods: bail_out, connect_backend, explode, hang, list_secrets, pay, ping, put_secret and put_tree.
 func VaultTools(recv *Vault) *runtime.Toolset {
-	return runtime.NewToolset(toolgenVaultTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(toolgenVaultTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		return toolgenDispatchVault(recv, i, d)
 	})
 }
@@ -140,7 +140,7 @@ var toolgenVaultTools = [...]runtime.Tool{{
 
 // toolgenDispatchVault decodes the arguments of the tool toolgenVaultTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchVault(recv *Vault, i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatchVault(recv *Vault, i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// bail_out
@@ -312,7 +312,7 @@ type toolgenArgsListSecrets struct {
 }
 
 // toolgenDecodeArgsListSecrets reads the arguments of list_secrets into v.
-func toolgenDecodeArgsListSecrets(d *runtime.Decoder, v *toolgenArgsListSecrets) {
+func toolgenDecodeArgsListSecrets(d *toolimpl.Decoder, v *toolgenArgsListSecrets) {
 	if !d.BeginObject() {
 		return
 	}
@@ -353,7 +353,7 @@ type toolgenArgsPutTree struct {
 }
 
 // toolgenDecodeArgsPutTree reads the arguments of put_tree into v.
-func toolgenDecodeArgsPutTree(d *runtime.Decoder, v *toolgenArgsPutTree) {
+func toolgenDecodeArgsPutTree(d *toolimpl.Decoder, v *toolgenArgsPutTree) {
 	if !d.BeginObject() {
 		return
 	}
@@ -386,7 +386,7 @@ func toolgenDecodeArgsPutTree(d *runtime.Decoder, v *toolgenArgsPutTree) {
 }
 
 // toolgenDecodeConnectRequest reads a ConnectRequest object into v.
-func toolgenDecodeConnectRequest(d *runtime.Decoder, v *ConnectRequest) {
+func toolgenDecodeConnectRequest(d *toolimpl.Decoder, v *ConnectRequest) {
 	if !d.BeginObject() {
 		return
 	}
@@ -428,7 +428,7 @@ func toolgenDecodeConnectRequest(d *runtime.Decoder, v *ConnectRequest) {
 }
 
 // toolgenDecodeExplodeRequest reads a ExplodeRequest object into v.
-func toolgenDecodeExplodeRequest(d *runtime.Decoder, v *ExplodeRequest) {
+func toolgenDecodeExplodeRequest(d *toolimpl.Decoder, v *ExplodeRequest) {
 	if !d.BeginObject() {
 		return
 	}
@@ -473,7 +473,7 @@ func toolgenDecodeExplodeRequest(d *runtime.Decoder, v *ExplodeRequest) {
 }
 
 // toolgenDecodePaymentRequest reads a PaymentRequest object into v.
-func toolgenDecodePaymentRequest(d *runtime.Decoder, v *PaymentRequest) {
+func toolgenDecodePaymentRequest(d *toolimpl.Decoder, v *PaymentRequest) {
 	if !d.BeginObject() {
 		return
 	}
@@ -583,7 +583,7 @@ func toolgenDecodePaymentRequest(d *runtime.Decoder, v *PaymentRequest) {
 }
 
 // toolgenDecodeStoreRequest reads a StoreRequest object into v.
-func toolgenDecodeStoreRequest(d *runtime.Decoder, v *StoreRequest) {
+func toolgenDecodeStoreRequest(d *toolimpl.Decoder, v *StoreRequest) {
 	if !d.BeginObject() {
 		return
 	}
@@ -702,7 +702,7 @@ func toolgenDecodeStoreRequest(d *runtime.Decoder, v *StoreRequest) {
 }
 
 // toolgenDecodeEntry reads a Entry object into v.
-func toolgenDecodeEntry(d *runtime.Decoder, v *Entry) {
+func toolgenDecodeEntry(d *toolimpl.Decoder, v *Entry) {
 	if !d.BeginObject() {
 		return
 	}
@@ -787,7 +787,7 @@ func toolgenDecodeEntry(d *runtime.Decoder, v *Entry) {
 }
 
 // toolgenDecodeCredentials reads a Credentials object into v.
-func toolgenDecodeCredentials(d *runtime.Decoder, v *Credentials) {
+func toolgenDecodeCredentials(d *toolimpl.Decoder, v *Credentials) {
 	if !d.BeginObject() {
 		return
 	}
@@ -837,7 +837,7 @@ func toolgenDecodeCredentials(d *runtime.Decoder, v *Credentials) {
 }
 
 // toolgenDecodeLock reads a Lock object into v.
-func toolgenDecodeLock(d *runtime.Decoder, v *Lock) {
+func toolgenDecodeLock(d *toolimpl.Decoder, v *Lock) {
 	if !d.BeginObject() {
 		return
 	}

@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/toolgen/toolgen/internal/difftest"
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
@@ -19,7 +18,7 @@ func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]in
 	if !ok {
 		t.Fatalf("toolgen_table_test.go has no table for %s", tool)
 	}
-	d := runtime.NewDecoder(args, runtime.Limits{})
+	d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 	toolimpl.Decode(d, &toolgenTwinTables, i, v)
 	ok = d.Finish()
 	return d.Violations(), ok
@@ -28,7 +27,7 @@ func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]in
 func kindsModes(t testing.TB) difftest.Modes[Args] {
 	return difftest.Modes[Args]{
 		Specialised: difftest.Subject[Args]{Tool: "kinds", Decode: func(args []byte) (Args, []invalid.Violation, bool) {
-			d := runtime.NewDecoder(args, runtime.Limits{})
+			d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 			var v Args
 			toolgenDecodeArgs(d, &v)
 			ok := d.Finish()
@@ -52,7 +51,7 @@ type paramsArgs struct {
 func paramsModes(t testing.TB) difftest.Modes[paramsArgs] {
 	return difftest.Modes[paramsArgs]{
 		Specialised: difftest.Subject[paramsArgs]{Tool: "params", Decode: func(args []byte) (paramsArgs, []invalid.Violation, bool) {
-			d := runtime.NewDecoder(args, runtime.Limits{})
+			d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 			var v toolgenArgsParams
 			toolgenDecodeArgsParams(d, &v)
 			ok := d.Finish()

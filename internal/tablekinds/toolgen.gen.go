@@ -13,12 +13,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // Tools returns the package's tools: kinds and params.
@@ -48,7 +48,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// kinds
@@ -94,7 +94,7 @@ type toolgenArgsParams struct {
 }
 
 // toolgenDecodeArgsParams reads the arguments of params into v.
-func toolgenDecodeArgsParams(d *runtime.Decoder, v *toolgenArgsParams) {
+func toolgenDecodeArgsParams(d *toolimpl.Decoder, v *toolgenArgsParams) {
 	if !d.BeginObject() {
 		return
 	}
@@ -144,7 +144,7 @@ func toolgenDecodeArgsParams(d *runtime.Decoder, v *toolgenArgsParams) {
 }
 
 // toolgenDecodeArgs reads a Args object into v.
-func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
+func toolgenDecodeArgs(d *toolimpl.Decoder, v *Args) {
 	if !d.BeginObject() {
 		return
 	}
@@ -525,7 +525,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 }
 
 // toolgenDecodeItem reads a Item object into v.
-func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
+func toolgenDecodeItem(d *toolimpl.Decoder, v *Item) {
 	if !d.BeginObject() {
 		return
 	}
@@ -573,7 +573,7 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 }
 
 // toolgenDecodeTree reads a Tree object into v.
-func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
+func toolgenDecodeTree(d *toolimpl.Decoder, v *Tree) {
 	if !d.BeginObject() {
 		return
 	}
@@ -613,7 +613,7 @@ func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
 }
 
 // toolgenDecodeShape reads a Shape object into v: a Circle or Square, as its "kind" says.
-func toolgenDecodeShape(d *runtime.Decoder, v *Shape) {
+func toolgenDecodeShape(d *toolimpl.Decoder, v *Shape) {
 	switch d.BeginUnion("kind", "circle", "square") {
 	case 0:
 		var x Circle
@@ -627,7 +627,7 @@ func toolgenDecodeShape(d *runtime.Decoder, v *Shape) {
 }
 
 // toolgenDecodeCircleInShape reads the properties of a Circle, the object BeginUnion began as a Shape, into v.
-func toolgenDecodeCircleInShape(d *runtime.Decoder, v *Circle) {
+func toolgenDecodeCircleInShape(d *toolimpl.Decoder, v *Circle) {
 	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
@@ -657,7 +657,7 @@ func toolgenDecodeCircleInShape(d *runtime.Decoder, v *Circle) {
 }
 
 // toolgenDecodeSquareInShape reads the properties of a Square, the object BeginUnion began as a Shape, into v.
-func toolgenDecodeSquareInShape(d *runtime.Decoder, v *Square) {
+func toolgenDecodeSquareInShape(d *toolimpl.Decoder, v *Square) {
 	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {

@@ -7,12 +7,11 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-func toolgenTwinTableDecodeShape(d *runtime.Decoder, p unsafe.Pointer) {
+func toolgenTwinTableDecodeShape(d *toolimpl.Decoder, p unsafe.Pointer) {
 	toolgenDecodeShape(d, (*Shape)(p))
 }
 

@@ -3,7 +3,7 @@ package unions
 import (
 	"testing"
 
-	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // BenchmarkDecode compares the decoder of a union (Shape) on one of its variants, with
@@ -20,11 +20,11 @@ func BenchmarkDecode(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			data := []byte(c.args)
-			d := runtime.NewDecoder(nil, runtime.Limits{})
+			d := toolimpl.NewDecoder(nil, toolimpl.Limits{})
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				d.Reset(data, runtime.Limits{})
+				d.Reset(data, toolimpl.Limits{})
 				if c.union {
 					var s Shape
 					toolgenDecodeShape(d, &s)

@@ -6,7 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/toolgen/toolgen/internal/difftest"
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
@@ -18,7 +17,7 @@ import (
 func measureModes(t testing.TB) difftest.Modes[Measure] {
 	return difftest.Modes[Measure]{
 		Specialised: difftest.Subject[Measure]{Tool: "echo_shape", Decode: func(args []byte) (Measure, []invalid.Violation, bool) {
-			d := runtime.NewDecoder(args, runtime.Limits{})
+			d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 			var v Measure
 			toolgenDecodeMeasure(d, &v)
 			ok := d.Finish()
@@ -29,7 +28,7 @@ func measureModes(t testing.TB) difftest.Modes[Measure] {
 			if !ok {
 				t.Fatal("toolgen_table_test.go has no table for echo_shape")
 			}
-			d := runtime.NewDecoder(args, runtime.Limits{})
+			d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 			var v Measure
 			toolimpl.Decode(d, &toolgenTwinTables, i, unsafe.Pointer(&v))
 			ok = d.Finish()

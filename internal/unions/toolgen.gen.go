@@ -12,12 +12,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // Tools returns the package's tools: echo_shape, eval, rect_area, shapes and unlock.
@@ -79,7 +79,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// echo_shape
@@ -166,7 +166,7 @@ type toolgenArgsEval struct {
 }
 
 // toolgenDecodeArgsEval reads the arguments of eval into v.
-func toolgenDecodeArgsEval(d *runtime.Decoder, v *toolgenArgsEval) {
+func toolgenDecodeArgsEval(d *toolimpl.Decoder, v *toolgenArgsEval) {
 	if !d.BeginObject() {
 		return
 	}
@@ -193,7 +193,7 @@ type toolgenArgsShapes struct {
 }
 
 // toolgenDecodeArgsShapes reads the arguments of shapes into v.
-func toolgenDecodeArgsShapes(d *runtime.Decoder, v *toolgenArgsShapes) {
+func toolgenDecodeArgsShapes(d *toolimpl.Decoder, v *toolgenArgsShapes) {
 	if !d.BeginObject() {
 		return
 	}
@@ -226,7 +226,7 @@ type toolgenArgsUnlock struct {
 }
 
 // toolgenDecodeArgsUnlock reads the arguments of unlock into v.
-func toolgenDecodeArgsUnlock(d *runtime.Decoder, v *toolgenArgsUnlock) {
+func toolgenDecodeArgsUnlock(d *toolimpl.Decoder, v *toolgenArgsUnlock) {
 	if !d.BeginObject() {
 		return
 	}
@@ -248,7 +248,7 @@ func toolgenDecodeArgsUnlock(d *runtime.Decoder, v *toolgenArgsUnlock) {
 }
 
 // toolgenDecodeMeasure reads a Measure object into v.
-func toolgenDecodeMeasure(d *runtime.Decoder, v *Measure) {
+func toolgenDecodeMeasure(d *toolimpl.Decoder, v *Measure) {
 	if !d.BeginObject() {
 		return
 	}
@@ -299,7 +299,7 @@ func toolgenDecodeMeasure(d *runtime.Decoder, v *Measure) {
 }
 
 // toolgenDecodeRect reads a Rect object into v.
-func toolgenDecodeRect(d *runtime.Decoder, v *Rect) {
+func toolgenDecodeRect(d *toolimpl.Decoder, v *Rect) {
 	if !d.BeginObject() {
 		return
 	}
@@ -364,7 +364,7 @@ func toolgenDecodeRect(d *runtime.Decoder, v *Rect) {
 }
 
 // toolgenDecodeExpr reads a Expr object into v: a Num or Add, as its "op" says.
-func toolgenDecodeExpr(d *runtime.Decoder, v *Expr) {
+func toolgenDecodeExpr(d *toolimpl.Decoder, v *Expr) {
 	switch d.BeginUnion("op", "num", "add") {
 	case 0:
 		var x Num
@@ -378,7 +378,7 @@ func toolgenDecodeExpr(d *runtime.Decoder, v *Expr) {
 }
 
 // toolgenDecodeNumInExpr reads the properties of a Num, the object BeginUnion began as a Expr, into v.
-func toolgenDecodeNumInExpr(d *runtime.Decoder, v *Num) {
+func toolgenDecodeNumInExpr(d *toolimpl.Decoder, v *Num) {
 	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
@@ -405,7 +405,7 @@ func toolgenDecodeNumInExpr(d *runtime.Decoder, v *Num) {
 }
 
 // toolgenDecodeAddInExpr reads the properties of a Add, the object BeginUnion began as a Expr, into v.
-func toolgenDecodeAddInExpr(d *runtime.Decoder, v *Add) {
+func toolgenDecodeAddInExpr(d *toolimpl.Decoder, v *Add) {
 	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
@@ -438,7 +438,7 @@ func toolgenDecodeAddInExpr(d *runtime.Decoder, v *Add) {
 }
 
 // toolgenDecodeShape reads a Shape object into v: a Circle, Rect or Group, as its "type" says.
-func toolgenDecodeShape(d *runtime.Decoder, v *Shape) {
+func toolgenDecodeShape(d *toolimpl.Decoder, v *Shape) {
 	switch d.BeginUnion("type", "circle", "rectangle", "group") {
 	case 0:
 		var x Circle
@@ -456,7 +456,7 @@ func toolgenDecodeShape(d *runtime.Decoder, v *Shape) {
 }
 
 // toolgenDecodeCircleInShape reads the properties of a Circle, the object BeginUnion began as a Shape, into v.
-func toolgenDecodeCircleInShape(d *runtime.Decoder, v *Circle) {
+func toolgenDecodeCircleInShape(d *toolimpl.Decoder, v *Circle) {
 	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
@@ -486,7 +486,7 @@ func toolgenDecodeCircleInShape(d *runtime.Decoder, v *Circle) {
 }
 
 // toolgenDecodeRectInShape reads the properties of a Rect, the object BeginUnion began as a Shape, into v.
-func toolgenDecodeRectInShape(d *runtime.Decoder, v *Rect) {
+func toolgenDecodeRectInShape(d *toolimpl.Decoder, v *Rect) {
 	var seen [5]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
@@ -554,7 +554,7 @@ func toolgenDecodeRectInShape(d *runtime.Decoder, v *Rect) {
 }
 
 // toolgenDecodeGroupInShape reads the properties of a Group, the object BeginUnion began as a Shape, into v.
-func toolgenDecodeGroupInShape(d *runtime.Decoder, v *Group) {
+func toolgenDecodeGroupInShape(d *toolimpl.Decoder, v *Group) {
 	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
@@ -595,7 +595,7 @@ func toolgenDecodeGroupInShape(d *runtime.Decoder, v *Group) {
 }
 
 // toolgenDecodeSecret reads a Secret object into v: a PIN, as its "kind" says.
-func toolgenDecodeSecret(d *runtime.Decoder, v *Secret) {
+func toolgenDecodeSecret(d *toolimpl.Decoder, v *Secret) {
 	switch d.BeginUnion("kind", "pin") {
 	case 0:
 		var x PIN
@@ -605,7 +605,7 @@ func toolgenDecodeSecret(d *runtime.Decoder, v *Secret) {
 }
 
 // toolgenDecodePINInSecret reads the properties of a PIN, the object BeginUnion began as a Secret, into v.
-func toolgenDecodePINInSecret(d *runtime.Decoder, v *PIN) {
+func toolgenDecodePINInSecret(d *toolimpl.Decoder, v *PIN) {
 	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {

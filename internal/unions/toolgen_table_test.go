@@ -5,20 +5,19 @@ package unions
 import (
 	"unsafe"
 
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-func toolgenTwinTableDecodeShape(d *runtime.Decoder, p unsafe.Pointer) {
+func toolgenTwinTableDecodeShape(d *toolimpl.Decoder, p unsafe.Pointer) {
 	toolgenDecodeShape(d, (*Shape)(p))
 }
 
-func toolgenTwinTableDecodeExpr(d *runtime.Decoder, p unsafe.Pointer) {
+func toolgenTwinTableDecodeExpr(d *toolimpl.Decoder, p unsafe.Pointer) {
 	toolgenDecodeExpr(d, (*Expr)(p))
 }
 
-func toolgenTwinTableDecodeSecret(d *runtime.Decoder, p unsafe.Pointer) {
+func toolgenTwinTableDecodeSecret(d *toolimpl.Decoder, p unsafe.Pointer) {
 	toolgenDecodeSecret(d, (*Secret)(p))
 }
 

@@ -30,7 +30,7 @@ func testTools() *runtime.Toolset {
 		{Name: "ping"},
 		{Name: "fail", Description: "Always fails."},
 	}
-	return runtime.NewToolset(tools, func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(tools, func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		switch i {
 		case 0:
 			var city string

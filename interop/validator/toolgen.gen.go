@@ -22,7 +22,7 @@ const (
 
 // RecorderTools returns the tools of recv's methods: bool_opt_required, bool_required, duration_omit, duration_required, float_gt_lt, float_min, float_opt_gt_neg, float_opt_max_neg, float_opt_min, float_required, int8_min, int_gt_lt, int_len, int_min_max, int_omit_gte, int_oneof, int_opt_gt_neg, int_opt_gt_zero, int_opt_gte, int_opt_len, int_opt_len_zero, int_opt_lt_zero, int_opt_lte, int_opt_max_neg, int_opt_oneof, int_opt_oneof_zero, int_range, int_required, int_required_min, ints_dive_gte, ints_dive_required, ints_unique, map_max_dive, map_opt_max, map_opt_min, map_required, map_str_unique, map_unique, ptr_int_gte, ptr_int_omit_gte, ptr_map_max, ptr_max, ptr_min, ptr_omit_min, ptr_omitnil_min, ptr_opt_min, ptr_required, ptr_slice_dive_min, ptr_time_required, slice_dive_email, slice_dive_min, slice_dive_oneof, slice_dive_required, slice_len, slice_min_max, slice_omit_dive_min, slice_omitnil_min, slice_opt_dive_min, slice_opt_gt, slice_opt_len, slice_opt_len_zero, slice_opt_max, slice_opt_min, slice_opt_unique, slice_opt_unique_dive, slice_required, slice_unique, str_clock, str_date, str_date_time, str_email, str_gt_lt, str_gte_lte, str_hostname, str_hostname_rfc1123, str_ip, str_ipv4, str_ipv6, str_late_omit, str_len, str_min_max, str_omit_email, str_omit_min, str_omitzero_min, str_oneof, str_opt_date, str_opt_email, str_opt_gt, str_opt_gte, str_opt_ipv4, str_opt_len, str_opt_len_zero, str_opt_lt, str_opt_max, str_opt_min, str_opt_oneof, str_opt_oneof_empty, str_opt_required, str_opt_uuid, str_required, str_required_min, str_uri, str_url, str_uuid, time_opt_required, time_required, times_dive_required, uint_opt_max, uint_opt_required and uint_required.
 func RecorderTools(recv *Recorder) *runtime.Toolset {
-	return runtime.NewToolset(toolgenRecorderTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(toolgenRecorderTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		return toolgenDispatchRecorder(recv, i, d)
 	})
 }
@@ -1125,7 +1125,7 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 
 // toolgenDispatchRecorder decodes the arguments of the tool toolgenRecorderTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchRecorder(recv *Recorder, i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatchRecorder(recv *Recorder, i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// bool_opt_required
@@ -2567,7 +2567,7 @@ var toolgenHints = [...]bool{
 }
 
 // toolgenDecodeBoolOptRequired reads a BoolOptRequired object into v.
-func toolgenDecodeBoolOptRequired(d *runtime.Decoder, v *BoolOptRequired) {
+func toolgenDecodeBoolOptRequired(d *toolimpl.Decoder, v *BoolOptRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2594,7 +2594,7 @@ func toolgenDecodeBoolOptRequired(d *runtime.Decoder, v *BoolOptRequired) {
 }
 
 // toolgenDecodeBoolRequired reads a BoolRequired object into v.
-func toolgenDecodeBoolRequired(d *runtime.Decoder, v *BoolRequired) {
+func toolgenDecodeBoolRequired(d *toolimpl.Decoder, v *BoolRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2621,7 +2621,7 @@ func toolgenDecodeBoolRequired(d *runtime.Decoder, v *BoolRequired) {
 }
 
 // toolgenDecodeDurationOmit reads a DurationOmit object into v.
-func toolgenDecodeDurationOmit(d *runtime.Decoder, v *DurationOmit) {
+func toolgenDecodeDurationOmit(d *toolimpl.Decoder, v *DurationOmit) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2642,7 +2642,7 @@ func toolgenDecodeDurationOmit(d *runtime.Decoder, v *DurationOmit) {
 }
 
 // toolgenDecodeDurationRequired reads a DurationRequired object into v.
-func toolgenDecodeDurationRequired(d *runtime.Decoder, v *DurationRequired) {
+func toolgenDecodeDurationRequired(d *toolimpl.Decoder, v *DurationRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2667,7 +2667,7 @@ func toolgenDecodeDurationRequired(d *runtime.Decoder, v *DurationRequired) {
 }
 
 // toolgenDecodeFloatGtLt reads a FloatGtLt object into v.
-func toolgenDecodeFloatGtLt(d *runtime.Decoder, v *FloatGtLt) {
+func toolgenDecodeFloatGtLt(d *toolimpl.Decoder, v *FloatGtLt) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2697,7 +2697,7 @@ func toolgenDecodeFloatGtLt(d *runtime.Decoder, v *FloatGtLt) {
 }
 
 // toolgenDecodeFloatMin reads a FloatMin object into v.
-func toolgenDecodeFloatMin(d *runtime.Decoder, v *FloatMin) {
+func toolgenDecodeFloatMin(d *toolimpl.Decoder, v *FloatMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2724,7 +2724,7 @@ func toolgenDecodeFloatMin(d *runtime.Decoder, v *FloatMin) {
 }
 
 // toolgenDecodeFloatOptGtNeg reads a FloatOptGtNeg object into v.
-func toolgenDecodeFloatOptGtNeg(d *runtime.Decoder, v *FloatOptGtNeg) {
+func toolgenDecodeFloatOptGtNeg(d *toolimpl.Decoder, v *FloatOptGtNeg) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2748,7 +2748,7 @@ func toolgenDecodeFloatOptGtNeg(d *runtime.Decoder, v *FloatOptGtNeg) {
 }
 
 // toolgenDecodeFloatOptMaxNeg reads a FloatOptMaxNeg object into v.
-func toolgenDecodeFloatOptMaxNeg(d *runtime.Decoder, v *FloatOptMaxNeg) {
+func toolgenDecodeFloatOptMaxNeg(d *toolimpl.Decoder, v *FloatOptMaxNeg) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2775,7 +2775,7 @@ func toolgenDecodeFloatOptMaxNeg(d *runtime.Decoder, v *FloatOptMaxNeg) {
 }
 
 // toolgenDecodeFloatOptMin reads a FloatOptMin object into v.
-func toolgenDecodeFloatOptMin(d *runtime.Decoder, v *FloatOptMin) {
+func toolgenDecodeFloatOptMin(d *toolimpl.Decoder, v *FloatOptMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2802,7 +2802,7 @@ func toolgenDecodeFloatOptMin(d *runtime.Decoder, v *FloatOptMin) {
 }
 
 // toolgenDecodeFloatRequired reads a FloatRequired object into v.
-func toolgenDecodeFloatRequired(d *runtime.Decoder, v *FloatRequired) {
+func toolgenDecodeFloatRequired(d *toolimpl.Decoder, v *FloatRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2827,7 +2827,7 @@ func toolgenDecodeFloatRequired(d *runtime.Decoder, v *FloatRequired) {
 }
 
 // toolgenDecodeInt8Min reads a Int8Min object into v.
-func toolgenDecodeInt8Min(d *runtime.Decoder, v *Int8Min) {
+func toolgenDecodeInt8Min(d *toolimpl.Decoder, v *Int8Min) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2851,7 +2851,7 @@ func toolgenDecodeInt8Min(d *runtime.Decoder, v *Int8Min) {
 }
 
 // toolgenDecodeIntGtLt reads a IntGtLt object into v.
-func toolgenDecodeIntGtLt(d *runtime.Decoder, v *IntGtLt) {
+func toolgenDecodeIntGtLt(d *toolimpl.Decoder, v *IntGtLt) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2881,7 +2881,7 @@ func toolgenDecodeIntGtLt(d *runtime.Decoder, v *IntGtLt) {
 }
 
 // toolgenDecodeIntLen reads a IntLen object into v.
-func toolgenDecodeIntLen(d *runtime.Decoder, v *IntLen) {
+func toolgenDecodeIntLen(d *toolimpl.Decoder, v *IntLen) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2905,7 +2905,7 @@ func toolgenDecodeIntLen(d *runtime.Decoder, v *IntLen) {
 }
 
 // toolgenDecodeIntMinMax reads a IntMinMax object into v.
-func toolgenDecodeIntMinMax(d *runtime.Decoder, v *IntMinMax) {
+func toolgenDecodeIntMinMax(d *toolimpl.Decoder, v *IntMinMax) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2929,7 +2929,7 @@ func toolgenDecodeIntMinMax(d *runtime.Decoder, v *IntMinMax) {
 }
 
 // toolgenDecodeIntOmitGte reads a IntOmitGte object into v.
-func toolgenDecodeIntOmitGte(d *runtime.Decoder, v *IntOmitGte) {
+func toolgenDecodeIntOmitGte(d *toolimpl.Decoder, v *IntOmitGte) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2950,7 +2950,7 @@ func toolgenDecodeIntOmitGte(d *runtime.Decoder, v *IntOmitGte) {
 }
 
 // toolgenDecodeIntOneof reads a IntOneof object into v.
-func toolgenDecodeIntOneof(d *runtime.Decoder, v *IntOneof) {
+func toolgenDecodeIntOneof(d *toolimpl.Decoder, v *IntOneof) {
 	if !d.BeginObject() {
 		return
 	}
@@ -2979,7 +2979,7 @@ func toolgenDecodeIntOneof(d *runtime.Decoder, v *IntOneof) {
 }
 
 // toolgenDecodeIntOptGtNeg reads a IntOptGtNeg object into v.
-func toolgenDecodeIntOptGtNeg(d *runtime.Decoder, v *IntOptGtNeg) {
+func toolgenDecodeIntOptGtNeg(d *toolimpl.Decoder, v *IntOptGtNeg) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3003,7 +3003,7 @@ func toolgenDecodeIntOptGtNeg(d *runtime.Decoder, v *IntOptGtNeg) {
 }
 
 // toolgenDecodeIntOptGtZero reads a IntOptGtZero object into v.
-func toolgenDecodeIntOptGtZero(d *runtime.Decoder, v *IntOptGtZero) {
+func toolgenDecodeIntOptGtZero(d *toolimpl.Decoder, v *IntOptGtZero) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3030,7 +3030,7 @@ func toolgenDecodeIntOptGtZero(d *runtime.Decoder, v *IntOptGtZero) {
 }
 
 // toolgenDecodeIntOptGte reads a IntOptGte object into v.
-func toolgenDecodeIntOptGte(d *runtime.Decoder, v *IntOptGte) {
+func toolgenDecodeIntOptGte(d *toolimpl.Decoder, v *IntOptGte) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3054,7 +3054,7 @@ func toolgenDecodeIntOptGte(d *runtime.Decoder, v *IntOptGte) {
 }
 
 // toolgenDecodeIntOptLen reads a IntOptLen object into v.
-func toolgenDecodeIntOptLen(d *runtime.Decoder, v *IntOptLen) {
+func toolgenDecodeIntOptLen(d *toolimpl.Decoder, v *IntOptLen) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3078,7 +3078,7 @@ func toolgenDecodeIntOptLen(d *runtime.Decoder, v *IntOptLen) {
 }
 
 // toolgenDecodeIntOptLenZero reads a IntOptLenZero object into v.
-func toolgenDecodeIntOptLenZero(d *runtime.Decoder, v *IntOptLenZero) {
+func toolgenDecodeIntOptLenZero(d *toolimpl.Decoder, v *IntOptLenZero) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3099,7 +3099,7 @@ func toolgenDecodeIntOptLenZero(d *runtime.Decoder, v *IntOptLenZero) {
 }
 
 // toolgenDecodeIntOptLtZero reads a IntOptLtZero object into v.
-func toolgenDecodeIntOptLtZero(d *runtime.Decoder, v *IntOptLtZero) {
+func toolgenDecodeIntOptLtZero(d *toolimpl.Decoder, v *IntOptLtZero) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3126,7 +3126,7 @@ func toolgenDecodeIntOptLtZero(d *runtime.Decoder, v *IntOptLtZero) {
 }
 
 // toolgenDecodeIntOptLte reads a IntOptLte object into v.
-func toolgenDecodeIntOptLte(d *runtime.Decoder, v *IntOptLte) {
+func toolgenDecodeIntOptLte(d *toolimpl.Decoder, v *IntOptLte) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3147,7 +3147,7 @@ func toolgenDecodeIntOptLte(d *runtime.Decoder, v *IntOptLte) {
 }
 
 // toolgenDecodeIntOptMaxNeg reads a IntOptMaxNeg object into v.
-func toolgenDecodeIntOptMaxNeg(d *runtime.Decoder, v *IntOptMaxNeg) {
+func toolgenDecodeIntOptMaxNeg(d *toolimpl.Decoder, v *IntOptMaxNeg) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3171,7 +3171,7 @@ func toolgenDecodeIntOptMaxNeg(d *runtime.Decoder, v *IntOptMaxNeg) {
 }
 
 // toolgenDecodeIntOptOneof reads a IntOptOneof object into v.
-func toolgenDecodeIntOptOneof(d *runtime.Decoder, v *IntOptOneof) {
+func toolgenDecodeIntOptOneof(d *toolimpl.Decoder, v *IntOptOneof) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3200,7 +3200,7 @@ func toolgenDecodeIntOptOneof(d *runtime.Decoder, v *IntOptOneof) {
 }
 
 // toolgenDecodeIntOptOneofZero reads a IntOptOneofZero object into v.
-func toolgenDecodeIntOptOneofZero(d *runtime.Decoder, v *IntOptOneofZero) {
+func toolgenDecodeIntOptOneofZero(d *toolimpl.Decoder, v *IntOptOneofZero) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3226,7 +3226,7 @@ func toolgenDecodeIntOptOneofZero(d *runtime.Decoder, v *IntOptOneofZero) {
 }
 
 // toolgenDecodeIntRange reads a IntRange object into v.
-func toolgenDecodeIntRange(d *runtime.Decoder, v *IntRange) {
+func toolgenDecodeIntRange(d *toolimpl.Decoder, v *IntRange) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3250,7 +3250,7 @@ func toolgenDecodeIntRange(d *runtime.Decoder, v *IntRange) {
 }
 
 // toolgenDecodeIntRequired reads a IntRequired object into v.
-func toolgenDecodeIntRequired(d *runtime.Decoder, v *IntRequired) {
+func toolgenDecodeIntRequired(d *toolimpl.Decoder, v *IntRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3275,7 +3275,7 @@ func toolgenDecodeIntRequired(d *runtime.Decoder, v *IntRequired) {
 }
 
 // toolgenDecodeIntRequiredMin reads a IntRequiredMin object into v.
-func toolgenDecodeIntRequiredMin(d *runtime.Decoder, v *IntRequiredMin) {
+func toolgenDecodeIntRequiredMin(d *toolimpl.Decoder, v *IntRequiredMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3299,7 +3299,7 @@ func toolgenDecodeIntRequiredMin(d *runtime.Decoder, v *IntRequiredMin) {
 }
 
 // toolgenDecodeIntsDiveGte reads a IntsDiveGte object into v.
-func toolgenDecodeIntsDiveGte(d *runtime.Decoder, v *IntsDiveGte) {
+func toolgenDecodeIntsDiveGte(d *toolimpl.Decoder, v *IntsDiveGte) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3329,7 +3329,7 @@ func toolgenDecodeIntsDiveGte(d *runtime.Decoder, v *IntsDiveGte) {
 }
 
 // toolgenDecodeIntsDiveRequired reads a IntsDiveRequired object into v.
-func toolgenDecodeIntsDiveRequired(d *runtime.Decoder, v *IntsDiveRequired) {
+func toolgenDecodeIntsDiveRequired(d *toolimpl.Decoder, v *IntsDiveRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3360,7 +3360,7 @@ func toolgenDecodeIntsDiveRequired(d *runtime.Decoder, v *IntsDiveRequired) {
 }
 
 // toolgenDecodeIntsUnique reads a IntsUnique object into v.
-func toolgenDecodeIntsUnique(d *runtime.Decoder, v *IntsUnique) {
+func toolgenDecodeIntsUnique(d *toolimpl.Decoder, v *IntsUnique) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3391,7 +3391,7 @@ func toolgenDecodeIntsUnique(d *runtime.Decoder, v *IntsUnique) {
 }
 
 // toolgenDecodeMapMaxDive reads a MapMaxDive object into v.
-func toolgenDecodeMapMaxDive(d *runtime.Decoder, v *MapMaxDive) {
+func toolgenDecodeMapMaxDive(d *toolimpl.Decoder, v *MapMaxDive) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3430,7 +3430,7 @@ func toolgenDecodeMapMaxDive(d *runtime.Decoder, v *MapMaxDive) {
 }
 
 // toolgenDecodeMapOptMax reads a MapOptMax object into v.
-func toolgenDecodeMapOptMax(d *runtime.Decoder, v *MapOptMax) {
+func toolgenDecodeMapOptMax(d *toolimpl.Decoder, v *MapOptMax) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3466,7 +3466,7 @@ func toolgenDecodeMapOptMax(d *runtime.Decoder, v *MapOptMax) {
 }
 
 // toolgenDecodeMapOptMin reads a MapOptMin object into v.
-func toolgenDecodeMapOptMin(d *runtime.Decoder, v *MapOptMin) {
+func toolgenDecodeMapOptMin(d *toolimpl.Decoder, v *MapOptMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3505,7 +3505,7 @@ func toolgenDecodeMapOptMin(d *runtime.Decoder, v *MapOptMin) {
 }
 
 // toolgenDecodeMapRequired reads a MapRequired object into v.
-func toolgenDecodeMapRequired(d *runtime.Decoder, v *MapRequired) {
+func toolgenDecodeMapRequired(d *toolimpl.Decoder, v *MapRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3543,7 +3543,7 @@ func toolgenDecodeMapRequired(d *runtime.Decoder, v *MapRequired) {
 }
 
 // toolgenDecodeMapStrUnique reads a MapStrUnique object into v.
-func toolgenDecodeMapStrUnique(d *runtime.Decoder, v *MapStrUnique) {
+func toolgenDecodeMapStrUnique(d *toolimpl.Decoder, v *MapStrUnique) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3582,7 +3582,7 @@ func toolgenDecodeMapStrUnique(d *runtime.Decoder, v *MapStrUnique) {
 }
 
 // toolgenDecodeMapUnique reads a MapUnique object into v.
-func toolgenDecodeMapUnique(d *runtime.Decoder, v *MapUnique) {
+func toolgenDecodeMapUnique(d *toolimpl.Decoder, v *MapUnique) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3621,7 +3621,7 @@ func toolgenDecodeMapUnique(d *runtime.Decoder, v *MapUnique) {
 }
 
 // toolgenDecodePtrIntGte reads a PtrIntGte object into v.
-func toolgenDecodePtrIntGte(d *runtime.Decoder, v *PtrIntGte) {
+func toolgenDecodePtrIntGte(d *toolimpl.Decoder, v *PtrIntGte) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3646,7 +3646,7 @@ func toolgenDecodePtrIntGte(d *runtime.Decoder, v *PtrIntGte) {
 }
 
 // toolgenDecodePtrIntOmitGte reads a PtrIntOmitGte object into v.
-func toolgenDecodePtrIntOmitGte(d *runtime.Decoder, v *PtrIntOmitGte) {
+func toolgenDecodePtrIntOmitGte(d *toolimpl.Decoder, v *PtrIntOmitGte) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3668,7 +3668,7 @@ func toolgenDecodePtrIntOmitGte(d *runtime.Decoder, v *PtrIntOmitGte) {
 }
 
 // toolgenDecodePtrMapMax reads a PtrMapMax object into v.
-func toolgenDecodePtrMapMax(d *runtime.Decoder, v *PtrMapMax) {
+func toolgenDecodePtrMapMax(d *toolimpl.Decoder, v *PtrMapMax) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3708,7 +3708,7 @@ func toolgenDecodePtrMapMax(d *runtime.Decoder, v *PtrMapMax) {
 }
 
 // toolgenDecodePtrMax reads a PtrMax object into v.
-func toolgenDecodePtrMax(d *runtime.Decoder, v *PtrMax) {
+func toolgenDecodePtrMax(d *toolimpl.Decoder, v *PtrMax) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3734,7 +3734,7 @@ func toolgenDecodePtrMax(d *runtime.Decoder, v *PtrMax) {
 }
 
 // toolgenDecodePtrMin reads a PtrMin object into v.
-func toolgenDecodePtrMin(d *runtime.Decoder, v *PtrMin) {
+func toolgenDecodePtrMin(d *toolimpl.Decoder, v *PtrMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3760,7 +3760,7 @@ func toolgenDecodePtrMin(d *runtime.Decoder, v *PtrMin) {
 }
 
 // toolgenDecodePtrOmitMin reads a PtrOmitMin object into v.
-func toolgenDecodePtrOmitMin(d *runtime.Decoder, v *PtrOmitMin) {
+func toolgenDecodePtrOmitMin(d *toolimpl.Decoder, v *PtrOmitMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3783,7 +3783,7 @@ func toolgenDecodePtrOmitMin(d *runtime.Decoder, v *PtrOmitMin) {
 }
 
 // toolgenDecodePtrOmitnilMin reads a PtrOmitnilMin object into v.
-func toolgenDecodePtrOmitnilMin(d *runtime.Decoder, v *PtrOmitnilMin) {
+func toolgenDecodePtrOmitnilMin(d *toolimpl.Decoder, v *PtrOmitnilMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3806,7 +3806,7 @@ func toolgenDecodePtrOmitnilMin(d *runtime.Decoder, v *PtrOmitnilMin) {
 }
 
 // toolgenDecodePtrOptMin reads a PtrOptMin object into v.
-func toolgenDecodePtrOptMin(d *runtime.Decoder, v *PtrOptMin) {
+func toolgenDecodePtrOptMin(d *toolimpl.Decoder, v *PtrOptMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3832,7 +3832,7 @@ func toolgenDecodePtrOptMin(d *runtime.Decoder, v *PtrOptMin) {
 }
 
 // toolgenDecodePtrRequired reads a PtrRequired object into v.
-func toolgenDecodePtrRequired(d *runtime.Decoder, v *PtrRequired) {
+func toolgenDecodePtrRequired(d *toolimpl.Decoder, v *PtrRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3857,7 +3857,7 @@ func toolgenDecodePtrRequired(d *runtime.Decoder, v *PtrRequired) {
 }
 
 // toolgenDecodePtrSliceDiveMin reads a PtrSliceDiveMin object into v.
-func toolgenDecodePtrSliceDiveMin(d *runtime.Decoder, v *PtrSliceDiveMin) {
+func toolgenDecodePtrSliceDiveMin(d *toolimpl.Decoder, v *PtrSliceDiveMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3889,7 +3889,7 @@ func toolgenDecodePtrSliceDiveMin(d *runtime.Decoder, v *PtrSliceDiveMin) {
 }
 
 // toolgenDecodePtrTimeRequired reads a PtrTimeRequired object into v.
-func toolgenDecodePtrTimeRequired(d *runtime.Decoder, v *PtrTimeRequired) {
+func toolgenDecodePtrTimeRequired(d *toolimpl.Decoder, v *PtrTimeRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3914,7 +3914,7 @@ func toolgenDecodePtrTimeRequired(d *runtime.Decoder, v *PtrTimeRequired) {
 }
 
 // toolgenDecodeSliceDiveEmail reads a SliceDiveEmail object into v.
-func toolgenDecodeSliceDiveEmail(d *runtime.Decoder, v *SliceDiveEmail) {
+func toolgenDecodeSliceDiveEmail(d *toolimpl.Decoder, v *SliceDiveEmail) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3946,7 +3946,7 @@ func toolgenDecodeSliceDiveEmail(d *runtime.Decoder, v *SliceDiveEmail) {
 }
 
 // toolgenDecodeSliceDiveMin reads a SliceDiveMin object into v.
-func toolgenDecodeSliceDiveMin(d *runtime.Decoder, v *SliceDiveMin) {
+func toolgenDecodeSliceDiveMin(d *toolimpl.Decoder, v *SliceDiveMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -3977,7 +3977,7 @@ func toolgenDecodeSliceDiveMin(d *runtime.Decoder, v *SliceDiveMin) {
 }
 
 // toolgenDecodeSliceDiveOneof reads a SliceDiveOneof object into v.
-func toolgenDecodeSliceDiveOneof(d *runtime.Decoder, v *SliceDiveOneof) {
+func toolgenDecodeSliceDiveOneof(d *toolimpl.Decoder, v *SliceDiveOneof) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4014,7 +4014,7 @@ func toolgenDecodeSliceDiveOneof(d *runtime.Decoder, v *SliceDiveOneof) {
 }
 
 // toolgenDecodeSliceDiveRequired reads a SliceDiveRequired object into v.
-func toolgenDecodeSliceDiveRequired(d *runtime.Decoder, v *SliceDiveRequired) {
+func toolgenDecodeSliceDiveRequired(d *toolimpl.Decoder, v *SliceDiveRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4045,7 +4045,7 @@ func toolgenDecodeSliceDiveRequired(d *runtime.Decoder, v *SliceDiveRequired) {
 }
 
 // toolgenDecodeSliceLen reads a SliceLen object into v.
-func toolgenDecodeSliceLen(d *runtime.Decoder, v *SliceLen) {
+func toolgenDecodeSliceLen(d *toolimpl.Decoder, v *SliceLen) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4077,7 +4077,7 @@ func toolgenDecodeSliceLen(d *runtime.Decoder, v *SliceLen) {
 }
 
 // toolgenDecodeSliceMinMax reads a SliceMinMax object into v.
-func toolgenDecodeSliceMinMax(d *runtime.Decoder, v *SliceMinMax) {
+func toolgenDecodeSliceMinMax(d *toolimpl.Decoder, v *SliceMinMax) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4109,7 +4109,7 @@ func toolgenDecodeSliceMinMax(d *runtime.Decoder, v *SliceMinMax) {
 }
 
 // toolgenDecodeSliceOmitDiveMin reads a SliceOmitDiveMin object into v.
-func toolgenDecodeSliceOmitDiveMin(d *runtime.Decoder, v *SliceOmitDiveMin) {
+func toolgenDecodeSliceOmitDiveMin(d *toolimpl.Decoder, v *SliceOmitDiveMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4137,7 +4137,7 @@ func toolgenDecodeSliceOmitDiveMin(d *runtime.Decoder, v *SliceOmitDiveMin) {
 }
 
 // toolgenDecodeSliceOmitnilMin reads a SliceOmitnilMin object into v.
-func toolgenDecodeSliceOmitnilMin(d *runtime.Decoder, v *SliceOmitnilMin) {
+func toolgenDecodeSliceOmitnilMin(d *toolimpl.Decoder, v *SliceOmitnilMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4165,7 +4165,7 @@ func toolgenDecodeSliceOmitnilMin(d *runtime.Decoder, v *SliceOmitnilMin) {
 }
 
 // toolgenDecodeSliceOptDiveMin reads a SliceOptDiveMin object into v.
-func toolgenDecodeSliceOptDiveMin(d *runtime.Decoder, v *SliceOptDiveMin) {
+func toolgenDecodeSliceOptDiveMin(d *toolimpl.Decoder, v *SliceOptDiveMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4193,7 +4193,7 @@ func toolgenDecodeSliceOptDiveMin(d *runtime.Decoder, v *SliceOptDiveMin) {
 }
 
 // toolgenDecodeSliceOptGt reads a SliceOptGt object into v.
-func toolgenDecodeSliceOptGt(d *runtime.Decoder, v *SliceOptGt) {
+func toolgenDecodeSliceOptGt(d *toolimpl.Decoder, v *SliceOptGt) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4224,7 +4224,7 @@ func toolgenDecodeSliceOptGt(d *runtime.Decoder, v *SliceOptGt) {
 }
 
 // toolgenDecodeSliceOptLen reads a SliceOptLen object into v.
-func toolgenDecodeSliceOptLen(d *runtime.Decoder, v *SliceOptLen) {
+func toolgenDecodeSliceOptLen(d *toolimpl.Decoder, v *SliceOptLen) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4256,7 +4256,7 @@ func toolgenDecodeSliceOptLen(d *runtime.Decoder, v *SliceOptLen) {
 }
 
 // toolgenDecodeSliceOptLenZero reads a SliceOptLenZero object into v.
-func toolgenDecodeSliceOptLenZero(d *runtime.Decoder, v *SliceOptLenZero) {
+func toolgenDecodeSliceOptLenZero(d *toolimpl.Decoder, v *SliceOptLenZero) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4285,7 +4285,7 @@ func toolgenDecodeSliceOptLenZero(d *runtime.Decoder, v *SliceOptLenZero) {
 }
 
 // toolgenDecodeSliceOptMax reads a SliceOptMax object into v.
-func toolgenDecodeSliceOptMax(d *runtime.Decoder, v *SliceOptMax) {
+func toolgenDecodeSliceOptMax(d *toolimpl.Decoder, v *SliceOptMax) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4313,7 +4313,7 @@ func toolgenDecodeSliceOptMax(d *runtime.Decoder, v *SliceOptMax) {
 }
 
 // toolgenDecodeSliceOptMin reads a SliceOptMin object into v.
-func toolgenDecodeSliceOptMin(d *runtime.Decoder, v *SliceOptMin) {
+func toolgenDecodeSliceOptMin(d *toolimpl.Decoder, v *SliceOptMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4344,7 +4344,7 @@ func toolgenDecodeSliceOptMin(d *runtime.Decoder, v *SliceOptMin) {
 }
 
 // toolgenDecodeSliceOptUnique reads a SliceOptUnique object into v.
-func toolgenDecodeSliceOptUnique(d *runtime.Decoder, v *SliceOptUnique) {
+func toolgenDecodeSliceOptUnique(d *toolimpl.Decoder, v *SliceOptUnique) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4372,7 +4372,7 @@ func toolgenDecodeSliceOptUnique(d *runtime.Decoder, v *SliceOptUnique) {
 }
 
 // toolgenDecodeSliceOptUniqueDive reads a SliceOptUniqueDive object into v.
-func toolgenDecodeSliceOptUniqueDive(d *runtime.Decoder, v *SliceOptUniqueDive) {
+func toolgenDecodeSliceOptUniqueDive(d *toolimpl.Decoder, v *SliceOptUniqueDive) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4403,7 +4403,7 @@ func toolgenDecodeSliceOptUniqueDive(d *runtime.Decoder, v *SliceOptUniqueDive) 
 }
 
 // toolgenDecodeSliceRequired reads a SliceRequired object into v.
-func toolgenDecodeSliceRequired(d *runtime.Decoder, v *SliceRequired) {
+func toolgenDecodeSliceRequired(d *toolimpl.Decoder, v *SliceRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4433,7 +4433,7 @@ func toolgenDecodeSliceRequired(d *runtime.Decoder, v *SliceRequired) {
 }
 
 // toolgenDecodeSliceUnique reads a SliceUnique object into v.
-func toolgenDecodeSliceUnique(d *runtime.Decoder, v *SliceUnique) {
+func toolgenDecodeSliceUnique(d *toolimpl.Decoder, v *SliceUnique) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4464,7 +4464,7 @@ func toolgenDecodeSliceUnique(d *runtime.Decoder, v *SliceUnique) {
 }
 
 // toolgenDecodeStrClock reads a StrClock object into v.
-func toolgenDecodeStrClock(d *runtime.Decoder, v *StrClock) {
+func toolgenDecodeStrClock(d *toolimpl.Decoder, v *StrClock) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4489,7 +4489,7 @@ func toolgenDecodeStrClock(d *runtime.Decoder, v *StrClock) {
 }
 
 // toolgenDecodeStrDate reads a StrDate object into v.
-func toolgenDecodeStrDate(d *runtime.Decoder, v *StrDate) {
+func toolgenDecodeStrDate(d *toolimpl.Decoder, v *StrDate) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4514,7 +4514,7 @@ func toolgenDecodeStrDate(d *runtime.Decoder, v *StrDate) {
 }
 
 // toolgenDecodeStrDateTime reads a StrDateTime object into v.
-func toolgenDecodeStrDateTime(d *runtime.Decoder, v *StrDateTime) {
+func toolgenDecodeStrDateTime(d *toolimpl.Decoder, v *StrDateTime) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4539,7 +4539,7 @@ func toolgenDecodeStrDateTime(d *runtime.Decoder, v *StrDateTime) {
 }
 
 // toolgenDecodeStrEmail reads a StrEmail object into v.
-func toolgenDecodeStrEmail(d *runtime.Decoder, v *StrEmail) {
+func toolgenDecodeStrEmail(d *toolimpl.Decoder, v *StrEmail) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4564,7 +4564,7 @@ func toolgenDecodeStrEmail(d *runtime.Decoder, v *StrEmail) {
 }
 
 // toolgenDecodeStrGtLt reads a StrGtLt object into v.
-func toolgenDecodeStrGtLt(d *runtime.Decoder, v *StrGtLt) {
+func toolgenDecodeStrGtLt(d *toolimpl.Decoder, v *StrGtLt) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4590,7 +4590,7 @@ func toolgenDecodeStrGtLt(d *runtime.Decoder, v *StrGtLt) {
 }
 
 // toolgenDecodeStrGteLte reads a StrGteLte object into v.
-func toolgenDecodeStrGteLte(d *runtime.Decoder, v *StrGteLte) {
+func toolgenDecodeStrGteLte(d *toolimpl.Decoder, v *StrGteLte) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4616,7 +4616,7 @@ func toolgenDecodeStrGteLte(d *runtime.Decoder, v *StrGteLte) {
 }
 
 // toolgenDecodeStrHostname reads a StrHostname object into v.
-func toolgenDecodeStrHostname(d *runtime.Decoder, v *StrHostname) {
+func toolgenDecodeStrHostname(d *toolimpl.Decoder, v *StrHostname) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4641,7 +4641,7 @@ func toolgenDecodeStrHostname(d *runtime.Decoder, v *StrHostname) {
 }
 
 // toolgenDecodeStrHostnameRFC1123 reads a StrHostnameRFC1123 object into v.
-func toolgenDecodeStrHostnameRFC1123(d *runtime.Decoder, v *StrHostnameRFC1123) {
+func toolgenDecodeStrHostnameRFC1123(d *toolimpl.Decoder, v *StrHostnameRFC1123) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4666,7 +4666,7 @@ func toolgenDecodeStrHostnameRFC1123(d *runtime.Decoder, v *StrHostnameRFC1123) 
 }
 
 // toolgenDecodeStrIP reads a StrIP object into v.
-func toolgenDecodeStrIP(d *runtime.Decoder, v *StrIP) {
+func toolgenDecodeStrIP(d *toolimpl.Decoder, v *StrIP) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4690,7 +4690,7 @@ func toolgenDecodeStrIP(d *runtime.Decoder, v *StrIP) {
 }
 
 // toolgenDecodeStrIPv4 reads a StrIPv4 object into v.
-func toolgenDecodeStrIPv4(d *runtime.Decoder, v *StrIPv4) {
+func toolgenDecodeStrIPv4(d *toolimpl.Decoder, v *StrIPv4) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4715,7 +4715,7 @@ func toolgenDecodeStrIPv4(d *runtime.Decoder, v *StrIPv4) {
 }
 
 // toolgenDecodeStrIPv6 reads a StrIPv6 object into v.
-func toolgenDecodeStrIPv6(d *runtime.Decoder, v *StrIPv6) {
+func toolgenDecodeStrIPv6(d *toolimpl.Decoder, v *StrIPv6) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4740,7 +4740,7 @@ func toolgenDecodeStrIPv6(d *runtime.Decoder, v *StrIPv6) {
 }
 
 // toolgenDecodeStrLateOmit reads a StrLateOmit object into v.
-func toolgenDecodeStrLateOmit(d *runtime.Decoder, v *StrLateOmit) {
+func toolgenDecodeStrLateOmit(d *toolimpl.Decoder, v *StrLateOmit) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4765,7 +4765,7 @@ func toolgenDecodeStrLateOmit(d *runtime.Decoder, v *StrLateOmit) {
 }
 
 // toolgenDecodeStrLen reads a StrLen object into v.
-func toolgenDecodeStrLen(d *runtime.Decoder, v *StrLen) {
+func toolgenDecodeStrLen(d *toolimpl.Decoder, v *StrLen) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4791,7 +4791,7 @@ func toolgenDecodeStrLen(d *runtime.Decoder, v *StrLen) {
 }
 
 // toolgenDecodeStrMinMax reads a StrMinMax object into v.
-func toolgenDecodeStrMinMax(d *runtime.Decoder, v *StrMinMax) {
+func toolgenDecodeStrMinMax(d *toolimpl.Decoder, v *StrMinMax) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4817,7 +4817,7 @@ func toolgenDecodeStrMinMax(d *runtime.Decoder, v *StrMinMax) {
 }
 
 // toolgenDecodeStrOmitEmail reads a StrOmitEmail object into v.
-func toolgenDecodeStrOmitEmail(d *runtime.Decoder, v *StrOmitEmail) {
+func toolgenDecodeStrOmitEmail(d *toolimpl.Decoder, v *StrOmitEmail) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4839,7 +4839,7 @@ func toolgenDecodeStrOmitEmail(d *runtime.Decoder, v *StrOmitEmail) {
 }
 
 // toolgenDecodeStrOmitMin reads a StrOmitMin object into v.
-func toolgenDecodeStrOmitMin(d *runtime.Decoder, v *StrOmitMin) {
+func toolgenDecodeStrOmitMin(d *toolimpl.Decoder, v *StrOmitMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4861,7 +4861,7 @@ func toolgenDecodeStrOmitMin(d *runtime.Decoder, v *StrOmitMin) {
 }
 
 // toolgenDecodeStrOmitzeroMin reads a StrOmitzeroMin object into v.
-func toolgenDecodeStrOmitzeroMin(d *runtime.Decoder, v *StrOmitzeroMin) {
+func toolgenDecodeStrOmitzeroMin(d *toolimpl.Decoder, v *StrOmitzeroMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4883,7 +4883,7 @@ func toolgenDecodeStrOmitzeroMin(d *runtime.Decoder, v *StrOmitzeroMin) {
 }
 
 // toolgenDecodeStrOneof reads a StrOneof object into v.
-func toolgenDecodeStrOneof(d *runtime.Decoder, v *StrOneof) {
+func toolgenDecodeStrOneof(d *toolimpl.Decoder, v *StrOneof) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4916,7 +4916,7 @@ func toolgenDecodeStrOneof(d *runtime.Decoder, v *StrOneof) {
 }
 
 // toolgenDecodeStrOptDate reads a StrOptDate object into v.
-func toolgenDecodeStrOptDate(d *runtime.Decoder, v *StrOptDate) {
+func toolgenDecodeStrOptDate(d *toolimpl.Decoder, v *StrOptDate) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4941,7 +4941,7 @@ func toolgenDecodeStrOptDate(d *runtime.Decoder, v *StrOptDate) {
 }
 
 // toolgenDecodeStrOptEmail reads a StrOptEmail object into v.
-func toolgenDecodeStrOptEmail(d *runtime.Decoder, v *StrOptEmail) {
+func toolgenDecodeStrOptEmail(d *toolimpl.Decoder, v *StrOptEmail) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4966,7 +4966,7 @@ func toolgenDecodeStrOptEmail(d *runtime.Decoder, v *StrOptEmail) {
 }
 
 // toolgenDecodeStrOptGt reads a StrOptGt object into v.
-func toolgenDecodeStrOptGt(d *runtime.Decoder, v *StrOptGt) {
+func toolgenDecodeStrOptGt(d *toolimpl.Decoder, v *StrOptGt) {
 	if !d.BeginObject() {
 		return
 	}
@@ -4991,7 +4991,7 @@ func toolgenDecodeStrOptGt(d *runtime.Decoder, v *StrOptGt) {
 }
 
 // toolgenDecodeStrOptGte reads a StrOptGte object into v.
-func toolgenDecodeStrOptGte(d *runtime.Decoder, v *StrOptGte) {
+func toolgenDecodeStrOptGte(d *toolimpl.Decoder, v *StrOptGte) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5016,7 +5016,7 @@ func toolgenDecodeStrOptGte(d *runtime.Decoder, v *StrOptGte) {
 }
 
 // toolgenDecodeStrOptIPv4 reads a StrOptIPv4 object into v.
-func toolgenDecodeStrOptIPv4(d *runtime.Decoder, v *StrOptIPv4) {
+func toolgenDecodeStrOptIPv4(d *toolimpl.Decoder, v *StrOptIPv4) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5041,7 +5041,7 @@ func toolgenDecodeStrOptIPv4(d *runtime.Decoder, v *StrOptIPv4) {
 }
 
 // toolgenDecodeStrOptLen reads a StrOptLen object into v.
-func toolgenDecodeStrOptLen(d *runtime.Decoder, v *StrOptLen) {
+func toolgenDecodeStrOptLen(d *toolimpl.Decoder, v *StrOptLen) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5067,7 +5067,7 @@ func toolgenDecodeStrOptLen(d *runtime.Decoder, v *StrOptLen) {
 }
 
 // toolgenDecodeStrOptLenZero reads a StrOptLenZero object into v.
-func toolgenDecodeStrOptLenZero(d *runtime.Decoder, v *StrOptLenZero) {
+func toolgenDecodeStrOptLenZero(d *toolimpl.Decoder, v *StrOptLenZero) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5090,7 +5090,7 @@ func toolgenDecodeStrOptLenZero(d *runtime.Decoder, v *StrOptLenZero) {
 }
 
 // toolgenDecodeStrOptLt reads a StrOptLt object into v.
-func toolgenDecodeStrOptLt(d *runtime.Decoder, v *StrOptLt) {
+func toolgenDecodeStrOptLt(d *toolimpl.Decoder, v *StrOptLt) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5112,7 +5112,7 @@ func toolgenDecodeStrOptLt(d *runtime.Decoder, v *StrOptLt) {
 }
 
 // toolgenDecodeStrOptMax reads a StrOptMax object into v.
-func toolgenDecodeStrOptMax(d *runtime.Decoder, v *StrOptMax) {
+func toolgenDecodeStrOptMax(d *toolimpl.Decoder, v *StrOptMax) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5134,7 +5134,7 @@ func toolgenDecodeStrOptMax(d *runtime.Decoder, v *StrOptMax) {
 }
 
 // toolgenDecodeStrOptMin reads a StrOptMin object into v.
-func toolgenDecodeStrOptMin(d *runtime.Decoder, v *StrOptMin) {
+func toolgenDecodeStrOptMin(d *toolimpl.Decoder, v *StrOptMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5159,7 +5159,7 @@ func toolgenDecodeStrOptMin(d *runtime.Decoder, v *StrOptMin) {
 }
 
 // toolgenDecodeStrOptOneof reads a StrOptOneof object into v.
-func toolgenDecodeStrOptOneof(d *runtime.Decoder, v *StrOptOneof) {
+func toolgenDecodeStrOptOneof(d *toolimpl.Decoder, v *StrOptOneof) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5190,7 +5190,7 @@ func toolgenDecodeStrOptOneof(d *runtime.Decoder, v *StrOptOneof) {
 }
 
 // toolgenDecodeStrOptOneofEmpty reads a StrOptOneofEmpty object into v.
-func toolgenDecodeStrOptOneofEmpty(d *runtime.Decoder, v *StrOptOneofEmpty) {
+func toolgenDecodeStrOptOneofEmpty(d *toolimpl.Decoder, v *StrOptOneofEmpty) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5218,7 +5218,7 @@ func toolgenDecodeStrOptOneofEmpty(d *runtime.Decoder, v *StrOptOneofEmpty) {
 }
 
 // toolgenDecodeStrOptRequired reads a StrOptRequired object into v.
-func toolgenDecodeStrOptRequired(d *runtime.Decoder, v *StrOptRequired) {
+func toolgenDecodeStrOptRequired(d *toolimpl.Decoder, v *StrOptRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5243,7 +5243,7 @@ func toolgenDecodeStrOptRequired(d *runtime.Decoder, v *StrOptRequired) {
 }
 
 // toolgenDecodeStrOptUUID reads a StrOptUUID object into v.
-func toolgenDecodeStrOptUUID(d *runtime.Decoder, v *StrOptUUID) {
+func toolgenDecodeStrOptUUID(d *toolimpl.Decoder, v *StrOptUUID) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5268,7 +5268,7 @@ func toolgenDecodeStrOptUUID(d *runtime.Decoder, v *StrOptUUID) {
 }
 
 // toolgenDecodeStrRequired reads a StrRequired object into v.
-func toolgenDecodeStrRequired(d *runtime.Decoder, v *StrRequired) {
+func toolgenDecodeStrRequired(d *toolimpl.Decoder, v *StrRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5293,7 +5293,7 @@ func toolgenDecodeStrRequired(d *runtime.Decoder, v *StrRequired) {
 }
 
 // toolgenDecodeStrRequiredMin reads a StrRequiredMin object into v.
-func toolgenDecodeStrRequiredMin(d *runtime.Decoder, v *StrRequiredMin) {
+func toolgenDecodeStrRequiredMin(d *toolimpl.Decoder, v *StrRequiredMin) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5318,7 +5318,7 @@ func toolgenDecodeStrRequiredMin(d *runtime.Decoder, v *StrRequiredMin) {
 }
 
 // toolgenDecodeStrURI reads a StrURI object into v.
-func toolgenDecodeStrURI(d *runtime.Decoder, v *StrURI) {
+func toolgenDecodeStrURI(d *toolimpl.Decoder, v *StrURI) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5342,7 +5342,7 @@ func toolgenDecodeStrURI(d *runtime.Decoder, v *StrURI) {
 }
 
 // toolgenDecodeStrURL reads a StrURL object into v.
-func toolgenDecodeStrURL(d *runtime.Decoder, v *StrURL) {
+func toolgenDecodeStrURL(d *toolimpl.Decoder, v *StrURL) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5367,7 +5367,7 @@ func toolgenDecodeStrURL(d *runtime.Decoder, v *StrURL) {
 }
 
 // toolgenDecodeStrUUID reads a StrUUID object into v.
-func toolgenDecodeStrUUID(d *runtime.Decoder, v *StrUUID) {
+func toolgenDecodeStrUUID(d *toolimpl.Decoder, v *StrUUID) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5392,7 +5392,7 @@ func toolgenDecodeStrUUID(d *runtime.Decoder, v *StrUUID) {
 }
 
 // toolgenDecodeTimeOptRequired reads a TimeOptRequired object into v.
-func toolgenDecodeTimeOptRequired(d *runtime.Decoder, v *TimeOptRequired) {
+func toolgenDecodeTimeOptRequired(d *toolimpl.Decoder, v *TimeOptRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5417,7 +5417,7 @@ func toolgenDecodeTimeOptRequired(d *runtime.Decoder, v *TimeOptRequired) {
 }
 
 // toolgenDecodeTimeRequired reads a TimeRequired object into v.
-func toolgenDecodeTimeRequired(d *runtime.Decoder, v *TimeRequired) {
+func toolgenDecodeTimeRequired(d *toolimpl.Decoder, v *TimeRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5442,7 +5442,7 @@ func toolgenDecodeTimeRequired(d *runtime.Decoder, v *TimeRequired) {
 }
 
 // toolgenDecodeTimesDiveRequired reads a TimesDiveRequired object into v.
-func toolgenDecodeTimesDiveRequired(d *runtime.Decoder, v *TimesDiveRequired) {
+func toolgenDecodeTimesDiveRequired(d *toolimpl.Decoder, v *TimesDiveRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5473,7 +5473,7 @@ func toolgenDecodeTimesDiveRequired(d *runtime.Decoder, v *TimesDiveRequired) {
 }
 
 // toolgenDecodeUintOptMax reads a UintOptMax object into v.
-func toolgenDecodeUintOptMax(d *runtime.Decoder, v *UintOptMax) {
+func toolgenDecodeUintOptMax(d *toolimpl.Decoder, v *UintOptMax) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5494,7 +5494,7 @@ func toolgenDecodeUintOptMax(d *runtime.Decoder, v *UintOptMax) {
 }
 
 // toolgenDecodeUintOptRequired reads a UintOptRequired object into v.
-func toolgenDecodeUintOptRequired(d *runtime.Decoder, v *UintOptRequired) {
+func toolgenDecodeUintOptRequired(d *toolimpl.Decoder, v *UintOptRequired) {
 	if !d.BeginObject() {
 		return
 	}
@@ -5518,7 +5518,7 @@ func toolgenDecodeUintOptRequired(d *runtime.Decoder, v *UintOptRequired) {
 }
 
 // toolgenDecodeUintRequired reads a UintRequired object into v.
-func toolgenDecodeUintRequired(d *runtime.Decoder, v *UintRequired) {
+func toolgenDecodeUintRequired(d *toolimpl.Decoder, v *UintRequired) {
 	if !d.BeginObject() {
 		return
 	}

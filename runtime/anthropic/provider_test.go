@@ -276,7 +276,7 @@ func TestLoopRecorded(t *testing.T) {
 		InputSchema: json.RawMessage(`{"properties":{"city":{"type":"string"},"units":{"enum":["celsius","fahrenheit"],"type":"string"}},"required":["city"],"type":"object"}`),
 	}}
 	calls := 0
-	ts := runtime.NewToolset(tools, func(_ int, d *runtime.Decoder) toolimpl.Invocation {
+	ts := runtime.NewToolset(tools, func(_ int, d *toolimpl.Decoder) toolimpl.Invocation {
 		d.Raw()
 		if !d.Finish() {
 			return nil

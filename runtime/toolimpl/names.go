@@ -6,7 +6,22 @@ import (
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/argcheck"
+	"github.com/toolgen/toolgen/runtime/internal/engine"
 )
+
+// Decoder reads one call's JSON arguments in a single pass, without reflection, and
+// collects every violation of the tool's schema with its JSON Pointer path; generated
+// decoders drive it. It is runtime/internal/engine's, which dynamic tools
+// (runtime.NewTool) read their arguments over too.
+type Decoder = engine.Decoder
+
+// Limits bound what one call's arguments may cost, as runtime.Limits (of the same
+// fields, which converts to it) does for a Toolset; a zero field means its default.
+type Limits = engine.Limits
+
+// NewDecoder returns a decoder for args within limits. Empty arguments (no bytes, or
+// only white space) and null mean an empty object.
+func NewDecoder(args []byte, limits Limits) *Decoder { return engine.NewDecoder(args, limits) }
 
 // Invocation runs one call whose arguments were decoded and found valid. It returns
 // the tool's result, or the error the tool returned.
@@ -15,7 +30,7 @@ type Invocation = func(ctx context.Context) (*runtime.Result, error)
 // Dispatch decodes the arguments of the tool at index (in the slice given to
 // runtime.NewToolset) with d, and returns the call to run, or nil when the arguments are
 // invalid (d then holds the violations). Generated code implements it with a switch.
-type Dispatch = func(index int, d *runtime.Decoder) Invocation
+type Dispatch = func(index int, d *Decoder) Invocation
 
 // PropertyFlags say how a property is read (Decoder.Property); combine them with |.
 type PropertyFlags = argcheck.PropertyFlags

@@ -7,7 +7,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
@@ -115,12 +114,12 @@ type Value struct {
 	MinItems, MaxItems int
 	HasMinItems        bool
 	HasMaxItems        bool
-	Unique             func(d *runtime.Decoder, p unsafe.Pointer)
+	Unique             func(d *Decoder, p unsafe.Pointer)
 	Keys               []string // a map's allowed keys, when it has an enum of them
 	Elem               int      // what a pointer points to, a list's item, a map's value: its index in the Values
 	Ops                OpsFunc
 	Ref                int // KObject: the index of its Object in the tables
-	Func               func(d *runtime.Decoder, p unsafe.Pointer)
+	Func               func(d *Decoder, p unsafe.Pointer)
 }
 
 // Field is one property of an Object. It is required unless its Flags say Optional.
@@ -173,7 +172,7 @@ func (t *Tables) names(o *Object) []string {
 // the pointer, slice or map at p (of the Value v), with arg the list's maxItems (OpItem)
 // and key a map's key (OpHas, OpPut). It returns a pointer (OpNew, OpItem, OpHas) or a
 // length (OpLen).
-type OpsFunc func(op Op, d *runtime.Decoder, p unsafe.Pointer, tables *Tables, v *Value, arg int, key []byte) (unsafe.Pointer, int)
+type OpsFunc func(op Op, d *Decoder, p unsafe.Pointer, tables *Tables, v *Value, arg int, key []byte) (unsafe.Pointer, int)
 
 // Op is an operation of a Value's Ops on the slice, map or pointer at p.
 type Op uint8
@@ -194,14 +193,14 @@ const maxStackFields = 32
 
 // Decode reads the object tables[i] describes into the struct at p, as the
 // specialised decoder of its type does: BeginObject, then its properties.
-func Decode(d *runtime.Decoder, tables *Tables, i int, p unsafe.Pointer) {
+func Decode(d *Decoder, tables *Tables, i int, p unsafe.Pointer) {
 	if !d.BeginObject() {
 		return
 	}
 	objectBody(d, tables, &tables.Objects[i], p)
 }
 
-func objectBody(d *runtime.Decoder, tables *Tables, o *Object, p unsafe.Pointer) {
+func objectBody(d *Decoder, tables *Tables, o *Object, p unsafe.Pointer) {
 	fields := tables.Fields[o.First : o.First+o.Len]
 	var stack [maxStackFields]Presence
 	var seen []Presence
@@ -245,7 +244,7 @@ func objectBody(d *runtime.Decoder, tables *Tables, o *Object, p unsafe.Pointer)
 }
 
 // storeDefault stores f's default at p.
-func storeDefault(d *runtime.Decoder, tables *Tables, f *Field, p unsafe.Pointer) {
+func storeDefault(d *Decoder, tables *Tables, f *Field, p unsafe.Pointer) {
 	v := &f.Value
 	if v.Kind == KPointer {
 		p, _ = v.Ops(OpNew, d, p, tables, v, 0, nil)
@@ -300,7 +299,7 @@ func storeFloat(v *Value, p unsafe.Pointer, f float64) {
 }
 
 // value reads the value v describes into p; nullHandled says the caller consumed a null.
-func value(d *runtime.Decoder, tables *Tables, v *Value, p unsafe.Pointer, nullHandled bool) {
+func value(d *Decoder, tables *Tables, v *Value, p unsafe.Pointer, nullHandled bool) {
 	switch v.Kind {
 	case KString:
 		stringValue(d, v, p)
@@ -402,7 +401,7 @@ func value(d *runtime.Decoder, tables *Tables, v *Value, p unsafe.Pointer, nullH
 	}
 }
 
-func stringValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
+func stringValue(d *Decoder, v *Value, p unsafe.Pointer) {
 	if v.HasEnum {
 		s, ok := d.StringBytes()
 		if !ok {
@@ -442,7 +441,7 @@ func stringValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
 	*(*string)(p) = s
 }
 
-func intValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
+func intValue(d *Decoder, v *Value, p unsafe.Pointer) {
 	n, ok := d.Int(v.Min, v.Max)
 	if !ok {
 		return
@@ -475,7 +474,7 @@ func intValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
 	storeInt(v, p, n)
 }
 
-func uintValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
+func uintValue(d *Decoder, v *Value, p unsafe.Pointer) {
 	n, ok := d.Uint(v.UMin, v.UMax)
 	if !ok {
 		return
@@ -508,7 +507,7 @@ func uintValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
 	storeUint(v, p, n)
 }
 
-func floatValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
+func floatValue(d *Decoder, v *Value, p unsafe.Pointer) {
 	bits := 64
 	if v.Size == 4 {
 		bits = 32
@@ -551,7 +550,7 @@ func floatValue(d *runtime.Decoder, v *Value, p unsafe.Pointer) {
 	storeFloat(v, p, f)
 }
 
-func mapValue(d *runtime.Decoder, tables *Tables, v *Value, p unsafe.Pointer) {
+func mapValue(d *Decoder, tables *Tables, v *Value, p unsafe.Pointer) {
 	if !d.BeginObject() {
 		return
 	}
@@ -593,12 +592,12 @@ func mapValue(d *runtime.Decoder, tables *Tables, v *Value, p unsafe.Pointer) {
 }
 
 // PointerOps is the Ops of a Value of type *T.
-func PointerOps[T any](op Op, d *runtime.Decoder, p unsafe.Pointer, tables *Tables, v *Value, arg int, key []byte) (unsafe.Pointer, int) {
+func PointerOps[T any](op Op, d *Decoder, p unsafe.Pointer, tables *Tables, v *Value, arg int, key []byte) (unsafe.Pointer, int) {
 	return unsafe.Pointer(New((**T)(p))), 0
 }
 
 // SliceOps is the Ops of a Value of a slice type S.
-func SliceOps[S ~[]E, E any](op Op, d *runtime.Decoder, p unsafe.Pointer, tables *Tables, v *Value, arg int, key []byte) (unsafe.Pointer, int) {
+func SliceOps[S ~[]E, E any](op Op, d *Decoder, p unsafe.Pointer, tables *Tables, v *Value, arg int, key []byte) (unsafe.Pointer, int) {
 	s := (*S)(p)
 	if op == OpMake {
 		MakeSlice(s)
@@ -608,7 +607,7 @@ func SliceOps[S ~[]E, E any](op Op, d *runtime.Decoder, p unsafe.Pointer, tables
 }
 
 // MapOps is the Ops of a Value of a map type M.
-func MapOps[M ~map[K]V, K ~string, V any](op Op, d *runtime.Decoder, p unsafe.Pointer, tables *Tables, v *Value, arg int, key []byte) (unsafe.Pointer, int) {
+func MapOps[M ~map[K]V, K ~string, V any](op Op, d *Decoder, p unsafe.Pointer, tables *Tables, v *Value, arg int, key []byte) (unsafe.Pointer, int) {
 	m := (*M)(p)
 	switch op {
 	case OpMake:
@@ -629,12 +628,12 @@ func MapOps[M ~map[K]V, K ~string, V any](op Op, d *runtime.Decoder, p unsafe.Po
 }
 
 // UniqueOps is the Unique of a Value of a slice type S (uniqueItems).
-func UniqueOps[S ~[]E, E comparable](d *runtime.Decoder, p unsafe.Pointer) {
+func UniqueOps[S ~[]E, E comparable](d *Decoder, p unsafe.Pointer) {
 	Unique(d, *(*S)(p))
 }
 
 // UniqueValuesOps is the Unique of a Value of a map type M (validate's unique).
-func UniqueValuesOps[M ~map[K]V, K ~string, V comparable](d *runtime.Decoder, p unsafe.Pointer) {
+func UniqueValuesOps[M ~map[K]V, K ~string, V comparable](d *Decoder, p unsafe.Pointer) {
 	UniqueValues(d, map[K]V(*(*M)(p)))
 }
 

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
@@ -36,7 +35,7 @@ func TestDecodeStackFields(t *testing.T) {
 			all = append(all, fmt.Sprintf(`"p%d":"v%d"`, i, i%10))
 		}
 		var v [maxStackFields + 1]string
-		d := runtime.NewDecoder([]byte("{"+strings.Join(all, ",")+"}"), runtime.Limits{})
+		d := NewDecoder([]byte("{"+strings.Join(all, ",")+"}"), Limits{})
 		Decode(d, tables, 0, unsafe.Pointer(&v))
 		if !d.Finish() {
 			t.Fatalf("%d properties: %v", n, d.Violations())
@@ -47,7 +46,7 @@ func TestDecodeStackFields(t *testing.T) {
 			}
 		}
 		last := fmt.Sprintf("p%d", n-1)
-		d = runtime.NewDecoder([]byte(`{"p0":"toolong","p0":"x","zz":1}`), runtime.Limits{MaxViolations: 100})
+		d = NewDecoder([]byte(`{"p0":"toolong","p0":"x","zz":1}`), Limits{MaxViolations: 100})
 		Decode(d, tables, 0, unsafe.Pointer(&v))
 		if d.Finish() {
 			t.Fatalf("%d properties: accepted", n)

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
@@ -18,8 +17,8 @@ func TestVersionRange(t *testing.T) {
 }
 
 // readInts decodes args, a list of integers in [0, 9], as generated code does.
-func readInts(args string, max int) ([]int64, *runtime.Decoder) {
-	d := runtime.NewDecoder([]byte(args), runtime.Limits{})
+func readInts(args string, max int) ([]int64, *toolimpl.Decoder) {
+	d := toolimpl.NewDecoder([]byte(args), toolimpl.Limits{})
 	var s []int64
 	if d.BeginArray() {
 		toolimpl.MakeSlice(&s)
@@ -62,7 +61,7 @@ func TestUnique(t *testing.T) {
 		{[]string{"a", "b", "c"}, ""},
 		{[]string{"a", "b", "a", "b"}, "must not hold equal items (items 0 and 2 are equal)"},
 	} {
-		d := runtime.NewDecoder([]byte(`[]`), runtime.Limits{})
+		d := toolimpl.NewDecoder([]byte(`[]`), toolimpl.Limits{})
 		toolimpl.Unique(d, c.items)
 		var got string
 		if v := d.Violations(); len(v) > 0 {
@@ -90,7 +89,7 @@ func TestUniqueValues(t *testing.T) {
 		{map[string]int{"d": 1, "c": 2, "b": 1, "a": 2}, `must not hold equal values (properties "a" and "c" are equal)`},
 	} {
 		for range 5 { // a map's order changes from one range to the next
-			d := runtime.NewDecoder([]byte(`{}`), runtime.Limits{})
+			d := toolimpl.NewDecoder([]byte(`{}`), toolimpl.Limits{})
 			toolimpl.UniqueValues(d, c.m)
 			var got string
 			if v := d.Violations(); len(v) > 0 {
@@ -119,7 +118,7 @@ func TestNotZeroTime(t *testing.T) {
 		{zero.Add(time.Nanosecond), true},
 		{time.Date(2024, 1, 31, 9, 30, 0, 0, time.UTC), true},
 	} {
-		d := runtime.NewDecoder([]byte(`""`), runtime.Limits{})
+		d := toolimpl.NewDecoder([]byte(`""`), toolimpl.Limits{})
 		toolimpl.NotZeroTime(d, c.t)
 		v := d.Violations()
 		if ok := len(v) == 0; ok != c.want {
@@ -145,7 +144,7 @@ func TestMatch(t *testing.T) {
 		{p, "Kebab", "must match the pattern ^[a-z]+(?:-[a-z]+)*$"},
 		{bad, "", "must match the pattern ("},
 	} {
-		d := runtime.NewDecoder([]byte(`""`), runtime.Limits{})
+		d := toolimpl.NewDecoder([]byte(`""`), toolimpl.Limits{})
 		toolimpl.Match(d, c.s, c.p)
 		var got string
 		if v := d.Violations(); len(v) > 0 {

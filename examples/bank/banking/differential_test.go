@@ -12,7 +12,6 @@ import (
 	"unsafe"
 
 	"github.com/toolgen/toolgen/internal/difftest"
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
@@ -68,7 +67,7 @@ func closeAccountSubject(t testing.TB) difftest.Subject[CloseRequest] {
 		Tool:        "close_account",
 		InputSchema: inputSchema(t, "close_account"),
 		Decode: func(args []byte) (CloseRequest, []invalid.Violation, bool) {
-			d := runtime.NewDecoder(args, runtime.Limits{})
+			d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 			var v CloseRequest
 			toolgenDecodeCloseRequest(d, &v)
 			ok := d.Finish()
@@ -95,7 +94,7 @@ func getTransactionsSubject(t testing.TB) difftest.Subject[getTransactionsArgs] 
 		Tool:        "get_transactions",
 		InputSchema: inputSchema(t, "get_transactions"),
 		Decode: func(args []byte) (getTransactionsArgs, []invalid.Violation, bool) {
-			d := runtime.NewDecoder(args, runtime.Limits{})
+			d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 			var v toolgenArgsGetTransactions
 			toolgenDecodeArgsGetTransactions(d, &v)
 			ok := d.Finish()
@@ -111,7 +110,7 @@ func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]in
 	if !ok {
 		t.Fatalf("toolgen_table_test.go has no table for %s", tool)
 	}
-	d := runtime.NewDecoder(args, runtime.Limits{})
+	d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 	toolimpl.Decode(d, &toolgenTwinTables, i, v)
 	ok = d.Finish()
 	return d.Violations(), ok
@@ -262,7 +261,7 @@ func TestClosedByNeverSet(t *testing.T) {
 		`{"reason":"moving","confirm":true,"closedby":"x"}`,
 		`{"reason":"moving","confirm":true,"Closed\u0042y":"x"}`,
 	} {
-		d := runtime.NewDecoder([]byte(args), runtime.Limits{})
+		d := toolimpl.NewDecoder([]byte(args), toolimpl.Limits{})
 		var v CloseRequest
 		toolgenDecodeCloseRequest(d, &v)
 		if d.Finish() {

@@ -12,17 +12,17 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // ServiceTools returns the tools of recv's methods: close_account and get_transactions.
 func ServiceTools(recv *Service) *runtime.Toolset {
-	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		return toolgenDispatchService(recv, i, d)
 	})
 }
@@ -56,7 +56,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 
 // toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatchService(recv *Service, i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// close_account
@@ -112,7 +112,7 @@ type toolgenArgsGetTransactions struct {
 }
 
 // toolgenDecodeArgsGetTransactions reads the arguments of get_transactions into v.
-func toolgenDecodeArgsGetTransactions(d *runtime.Decoder, v *toolgenArgsGetTransactions) {
+func toolgenDecodeArgsGetTransactions(d *toolimpl.Decoder, v *toolgenArgsGetTransactions) {
 	if !d.BeginObject() {
 		return
 	}
@@ -146,7 +146,7 @@ func toolgenDecodeArgsGetTransactions(d *runtime.Decoder, v *toolgenArgsGetTrans
 }
 
 // toolgenDecodeCloseRequest reads a CloseRequest object into v.
-func toolgenDecodeCloseRequest(d *runtime.Decoder, v *CloseRequest) {
+func toolgenDecodeCloseRequest(d *toolimpl.Decoder, v *CloseRequest) {
 	if !d.BeginObject() {
 		return
 	}

@@ -11,17 +11,17 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // StoreTools returns the tools of recv's methods: cancel_order, change_shipping_address, get_customer, get_order, list_orders, list_refunds, refund_order, search_products, track_shipment and update_stock.
 func StoreTools(recv *Store) *runtime.Toolset {
-	return runtime.NewToolset(toolgenStoreTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(toolgenStoreTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		return toolgenDispatchStore(recv, i, d)
 	})
 }
@@ -149,7 +149,7 @@ var toolgenStoreTools = [...]runtime.Tool{{
 
 // toolgenDispatchStore decodes the arguments of the tool toolgenStoreTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchStore(recv *Store, i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatchStore(recv *Store, i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// cancel_order
@@ -339,7 +339,7 @@ type toolgenArgsCancelOrder struct {
 }
 
 // toolgenDecodeArgsCancelOrder reads the arguments of cancel_order into v.
-func toolgenDecodeArgsCancelOrder(d *runtime.Decoder, v *toolgenArgsCancelOrder) {
+func toolgenDecodeArgsCancelOrder(d *toolimpl.Decoder, v *toolgenArgsCancelOrder) {
 	if !d.BeginObject() {
 		return
 	}
@@ -369,7 +369,7 @@ type toolgenArgsChangeShippingAddress struct {
 }
 
 // toolgenDecodeArgsChangeShippingAddress reads the arguments of change_shipping_address into v.
-func toolgenDecodeArgsChangeShippingAddress(d *runtime.Decoder, v *toolgenArgsChangeShippingAddress) {
+func toolgenDecodeArgsChangeShippingAddress(d *toolimpl.Decoder, v *toolgenArgsChangeShippingAddress) {
 	if !d.BeginObject() {
 		return
 	}
@@ -409,7 +409,7 @@ type toolgenArgsGetCustomer struct {
 }
 
 // toolgenDecodeArgsGetCustomer reads the arguments of get_customer into v.
-func toolgenDecodeArgsGetCustomer(d *runtime.Decoder, v *toolgenArgsGetCustomer) {
+func toolgenDecodeArgsGetCustomer(d *toolimpl.Decoder, v *toolgenArgsGetCustomer) {
 	if !d.BeginObject() {
 		return
 	}
@@ -439,7 +439,7 @@ type toolgenArgsGetOrder struct {
 }
 
 // toolgenDecodeArgsGetOrder reads the arguments of get_order into v.
-func toolgenDecodeArgsGetOrder(d *runtime.Decoder, v *toolgenArgsGetOrder) {
+func toolgenDecodeArgsGetOrder(d *toolimpl.Decoder, v *toolgenArgsGetOrder) {
 	if !d.BeginObject() {
 		return
 	}
@@ -468,7 +468,7 @@ type toolgenArgsListOrders struct {
 }
 
 // toolgenDecodeArgsListOrders reads the arguments of list_orders into v.
-func toolgenDecodeArgsListOrders(d *runtime.Decoder, v *toolgenArgsListOrders) {
+func toolgenDecodeArgsListOrders(d *toolimpl.Decoder, v *toolgenArgsListOrders) {
 	if !d.BeginObject() {
 		return
 	}
@@ -498,7 +498,7 @@ type toolgenArgsListRefunds struct {
 }
 
 // toolgenDecodeArgsListRefunds reads the arguments of list_refunds into v.
-func toolgenDecodeArgsListRefunds(d *runtime.Decoder, v *toolgenArgsListRefunds) {
+func toolgenDecodeArgsListRefunds(d *toolimpl.Decoder, v *toolgenArgsListRefunds) {
 	if !d.BeginObject() {
 		return
 	}
@@ -527,7 +527,7 @@ type toolgenArgsSearchProducts struct {
 }
 
 // toolgenDecodeArgsSearchProducts reads the arguments of search_products into v.
-func toolgenDecodeArgsSearchProducts(d *runtime.Decoder, v *toolgenArgsSearchProducts) {
+func toolgenDecodeArgsSearchProducts(d *toolimpl.Decoder, v *toolgenArgsSearchProducts) {
 	if !d.BeginObject() {
 		return
 	}
@@ -557,7 +557,7 @@ type toolgenArgsTrackShipment struct {
 }
 
 // toolgenDecodeArgsTrackShipment reads the arguments of track_shipment into v.
-func toolgenDecodeArgsTrackShipment(d *runtime.Decoder, v *toolgenArgsTrackShipment) {
+func toolgenDecodeArgsTrackShipment(d *toolimpl.Decoder, v *toolgenArgsTrackShipment) {
 	if !d.BeginObject() {
 		return
 	}
@@ -587,7 +587,7 @@ type toolgenArgsUpdateStock struct {
 }
 
 // toolgenDecodeArgsUpdateStock reads the arguments of update_stock into v.
-func toolgenDecodeArgsUpdateStock(d *runtime.Decoder, v *toolgenArgsUpdateStock) {
+func toolgenDecodeArgsUpdateStock(d *toolimpl.Decoder, v *toolgenArgsUpdateStock) {
 	if !d.BeginObject() {
 		return
 	}
@@ -621,7 +621,7 @@ func toolgenDecodeArgsUpdateStock(d *runtime.Decoder, v *toolgenArgsUpdateStock)
 }
 
 // toolgenDecodeRefundRequest reads a RefundRequest object into v.
-func toolgenDecodeRefundRequest(d *runtime.Decoder, v *RefundRequest) {
+func toolgenDecodeRefundRequest(d *toolimpl.Decoder, v *RefundRequest) {
 	if !d.BeginObject() {
 		return
 	}

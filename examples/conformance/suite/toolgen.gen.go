@@ -10,12 +10,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // Tools returns the package's tools: confirm_delete, failing_job, greet, multi_input, protocol_error_job, slow_compute, test_audio_content, test_custom_headers, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_input_required_result_capabilities, test_input_required_result_elicitation, test_input_required_result_list_roots, test_input_required_result_multi_round, test_input_required_result_multiple_inputs, test_input_required_result_request_state, test_input_required_result_sampling, test_input_required_result_tampered_state, test_logging_tool, test_missing_capability, test_multiple_content_types, test_sampling, test_simple_text, test_streaming_elicitation, test_tool_with_logging and test_tool_with_progress.
@@ -315,7 +315,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// confirm_delete
@@ -764,7 +764,7 @@ type toolgenArgsGreet struct {
 }
 
 // toolgenDecodeArgsGreet reads the arguments of greet into v.
-func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
+func toolgenDecodeArgsGreet(d *toolimpl.Decoder, v *toolgenArgsGreet) {
 	if !d.BeginObject() {
 		return
 	}
@@ -788,7 +788,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 }
 
 // toolgenDecodeConfirmDeleteArgs reads a ConfirmDeleteArgs object into v.
-func toolgenDecodeConfirmDeleteArgs(d *runtime.Decoder, v *ConfirmDeleteArgs) {
+func toolgenDecodeConfirmDeleteArgs(d *toolimpl.Decoder, v *ConfirmDeleteArgs) {
 	if !d.BeginObject() {
 		return
 	}
@@ -813,7 +813,7 @@ func toolgenDecodeConfirmDeleteArgs(d *runtime.Decoder, v *ConfirmDeleteArgs) {
 }
 
 // toolgenDecodeSlowComputeArgs reads a SlowComputeArgs object into v.
-func toolgenDecodeSlowComputeArgs(d *runtime.Decoder, v *SlowComputeArgs) {
+func toolgenDecodeSlowComputeArgs(d *toolimpl.Decoder, v *SlowComputeArgs) {
 	if !d.BeginObject() {
 		return
 	}
@@ -845,7 +845,7 @@ func toolgenDecodeSlowComputeArgs(d *runtime.Decoder, v *SlowComputeArgs) {
 }
 
 // toolgenDecodeHeaderArgs reads a HeaderArgs object into v.
-func toolgenDecodeHeaderArgs(d *runtime.Decoder, v *HeaderArgs) {
+func toolgenDecodeHeaderArgs(d *toolimpl.Decoder, v *HeaderArgs) {
 	if !d.BeginObject() {
 		return
 	}
@@ -885,7 +885,7 @@ func toolgenDecodeHeaderArgs(d *runtime.Decoder, v *HeaderArgs) {
 }
 
 // toolgenDecodeElicitationArgs reads a ElicitationArgs object into v.
-func toolgenDecodeElicitationArgs(d *runtime.Decoder, v *ElicitationArgs) {
+func toolgenDecodeElicitationArgs(d *toolimpl.Decoder, v *ElicitationArgs) {
 	if !d.BeginObject() {
 		return
 	}
@@ -911,7 +911,7 @@ func toolgenDecodeElicitationArgs(d *runtime.Decoder, v *ElicitationArgs) {
 }
 
 // toolgenDecodeSamplingArgs reads a SamplingArgs object into v.
-func toolgenDecodeSamplingArgs(d *runtime.Decoder, v *SamplingArgs) {
+func toolgenDecodeSamplingArgs(d *toolimpl.Decoder, v *SamplingArgs) {
 	if !d.BeginObject() {
 		return
 	}

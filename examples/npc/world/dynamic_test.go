@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/toolgen/toolgen/internal/difftest"
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/invalid"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // The differential test of dynamic tools: each tool of the package, through
@@ -26,9 +26,9 @@ func inputSchema(t testing.TB, tool string) []byte {
 }
 
 // decoded returns the Value of a tool whose arguments are the struct T.
-func decoded[T any](decode func(d *runtime.Decoder, v *T)) func([]byte) (json.RawMessage, error) {
+func decoded[T any](decode func(d *toolimpl.Decoder, v *T)) func([]byte) (json.RawMessage, error) {
 	return difftest.FromSubject(difftest.Subject[T]{Decode: func(args []byte) (T, []invalid.Violation, bool) {
-		d := runtime.NewDecoder(args, runtime.Limits{})
+		d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 		var v T
 		decode(d, &v)
 		ok := d.Finish()

@@ -11,17 +11,17 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // WorldTools returns the tools of recv's methods: get_npc_health, give_quest and open_door.
 func WorldTools(recv *World) *runtime.Toolset {
-	return runtime.NewToolset(toolgenWorldTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(toolgenWorldTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		return toolgenDispatchWorld(recv, i, d)
 	})
 }
@@ -67,7 +67,7 @@ var toolgenWorldTools = [...]runtime.Tool{{
 
 // toolgenDispatchWorld decodes the arguments of the tool toolgenWorldTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchWorld(recv *World, i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatchWorld(recv *World, i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// get_npc_health
@@ -130,7 +130,7 @@ var toolgenHints = [...]bool{
 }
 
 // toolgenDecodeHealthQuery reads a HealthQuery object into v.
-func toolgenDecodeHealthQuery(d *runtime.Decoder, v *HealthQuery) {
+func toolgenDecodeHealthQuery(d *toolimpl.Decoder, v *HealthQuery) {
 	if !d.BeginObject() {
 		return
 	}
@@ -163,7 +163,7 @@ func toolgenDecodeHealthQuery(d *runtime.Decoder, v *HealthQuery) {
 }
 
 // toolgenDecodeQuestOffer reads a QuestOffer object into v.
-func toolgenDecodeQuestOffer(d *runtime.Decoder, v *QuestOffer) {
+func toolgenDecodeQuestOffer(d *toolimpl.Decoder, v *QuestOffer) {
 	if !d.BeginObject() {
 		return
 	}
@@ -233,7 +233,7 @@ func toolgenDecodeQuestOffer(d *runtime.Decoder, v *QuestOffer) {
 }
 
 // toolgenDecodeDoorRequest reads a DoorRequest object into v.
-func toolgenDecodeDoorRequest(d *runtime.Decoder, v *DoorRequest) {
+func toolgenDecodeDoorRequest(d *toolimpl.Decoder, v *DoorRequest) {
 	if !d.BeginObject() {
 		return
 	}

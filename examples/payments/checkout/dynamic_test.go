@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgen/toolgen/internal/difftest"
 	"github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // The differential test of the union example: pay_invoice, whose method is a tagged
@@ -48,7 +49,7 @@ func payTwin(t testing.TB) difftest.Twin {
 	return difftest.Twin{
 		Tools: ShopTools(New()), Tool: "pay_invoice", Schema: difftest.InputSchemaOf(t, b),
 		Value: func(args []byte) (json.RawMessage, error) {
-			d := runtime.NewDecoder(args, runtime.Limits{})
+			d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 			var v toolgenArgsPayInvoice
 			toolgenDecodeArgsPayInvoice(d, &v)
 			if !d.Finish() {

@@ -11,17 +11,17 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // ShopTools returns the tools of recv's methods: list_invoices and pay_invoice.
 func ShopTools(recv *Shop) *runtime.Toolset {
-	return runtime.NewToolset(toolgenShopTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(toolgenShopTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		return toolgenDispatchShop(recv, i, d)
 	})
 }
@@ -51,7 +51,7 @@ var toolgenShopTools = [...]runtime.Tool{{
 
 // toolgenDispatchShop decodes the arguments of the tool toolgenShopTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchShop(recv *Shop, i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatchShop(recv *Shop, i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// list_invoices
@@ -99,7 +99,7 @@ type toolgenArgsPayInvoice struct {
 }
 
 // toolgenDecodeArgsPayInvoice reads the arguments of pay_invoice into v.
-func toolgenDecodeArgsPayInvoice(d *runtime.Decoder, v *toolgenArgsPayInvoice) {
+func toolgenDecodeArgsPayInvoice(d *toolimpl.Decoder, v *toolgenArgsPayInvoice) {
 	if !d.BeginObject() {
 		return
 	}
@@ -134,7 +134,7 @@ func toolgenDecodeArgsPayInvoice(d *runtime.Decoder, v *toolgenArgsPayInvoice) {
 }
 
 // toolgenDecodePaymentMethod reads a PaymentMethod object into v: a Card or BankTransfer, as its "type" says.
-func toolgenDecodePaymentMethod(d *runtime.Decoder, v *PaymentMethod) {
+func toolgenDecodePaymentMethod(d *toolimpl.Decoder, v *PaymentMethod) {
 	switch d.BeginUnion("type", "card", "bank_transfer") {
 	case 0:
 		var x Card
@@ -148,7 +148,7 @@ func toolgenDecodePaymentMethod(d *runtime.Decoder, v *PaymentMethod) {
 }
 
 // toolgenDecodeCardInPaymentMethod reads the properties of a Card, the object BeginUnion began as a PaymentMethod, into v.
-func toolgenDecodeCardInPaymentMethod(d *runtime.Decoder, v *Card) {
+func toolgenDecodeCardInPaymentMethod(d *toolimpl.Decoder, v *Card) {
 	var seen [4]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
@@ -197,7 +197,7 @@ func toolgenDecodeCardInPaymentMethod(d *runtime.Decoder, v *Card) {
 }
 
 // toolgenDecodeBankTransferInPaymentMethod reads the properties of a BankTransfer, the object BeginUnion began as a PaymentMethod, into v.
-func toolgenDecodeBankTransferInPaymentMethod(d *runtime.Decoder, v *BankTransfer) {
+func toolgenDecodeBankTransferInPaymentMethod(d *toolimpl.Decoder, v *BankTransfer) {
 	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {

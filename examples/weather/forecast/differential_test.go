@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/toolgen/toolgen/internal/difftest"
-	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/invalid"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
@@ -64,7 +63,7 @@ func getWeatherSubject(t testing.TB) difftest.Subject[Query] {
 		Tool:        "get_weather",
 		InputSchema: inputSchema(t, "get_weather"),
 		Decode: func(args []byte) (Query, []invalid.Violation, bool) {
-			d := runtime.NewDecoder(args, runtime.Limits{})
+			d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 			var v Query
 			toolgenDecodeQuery(d, &v)
 			ok := d.Finish()
@@ -84,7 +83,7 @@ func helloWorldSubject(t testing.TB) difftest.Subject[helloWorldArgs] {
 		Tool:        "hello_world",
 		InputSchema: inputSchema(t, "hello_world"),
 		Decode: func(args []byte) (helloWorldArgs, []invalid.Violation, bool) {
-			d := runtime.NewDecoder(args, runtime.Limits{})
+			d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 			var v toolgenArgsHelloWorld
 			toolgenDecodeArgsHelloWorld(d, &v)
 			ok := d.Finish()
@@ -100,7 +99,7 @@ func tableDecode(t testing.TB, tool string, args []byte, v unsafe.Pointer) ([]in
 	if !ok {
 		t.Fatalf("toolgen_table_test.go has no table for %s", tool)
 	}
-	d := runtime.NewDecoder(args, runtime.Limits{})
+	d := toolimpl.NewDecoder(args, toolimpl.Limits{})
 	toolimpl.Decode(d, &toolgenTwinTables, i, v)
 	ok = d.Finish()
 	return d.Violations(), ok

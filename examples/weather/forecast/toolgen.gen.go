@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // Tools returns the package's tools: get_weather and hello_world.
@@ -56,7 +56,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// get_weather
@@ -105,7 +105,7 @@ type toolgenArgsHelloWorld struct {
 }
 
 // toolgenDecodeArgsHelloWorld reads the arguments of hello_world into v.
-func toolgenDecodeArgsHelloWorld(d *runtime.Decoder, v *toolgenArgsHelloWorld) {
+func toolgenDecodeArgsHelloWorld(d *toolimpl.Decoder, v *toolgenArgsHelloWorld) {
 	if !d.BeginObject() {
 		return
 	}
@@ -140,7 +140,7 @@ func toolgenDecodeArgsHelloWorld(d *runtime.Decoder, v *toolgenArgsHelloWorld) {
 }
 
 // toolgenDecodeQuery reads a Query object into v.
-func toolgenDecodeQuery(d *runtime.Decoder, v *Query) {
+func toolgenDecodeQuery(d *toolimpl.Decoder, v *Query) {
 	if !d.BeginObject() {
 		return
 	}

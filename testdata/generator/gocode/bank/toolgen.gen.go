@@ -21,7 +21,7 @@ const (
 
 // ServiceTools returns the tools of recv's methods: balance, freeze_card, get_transactions, ping and statement.
 func ServiceTools(recv *Service) *runtime.Toolset {
-	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		return toolgenDispatchService(recv, i, d)
 	})
 }
@@ -74,7 +74,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 
 // toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatchService(recv *Service, i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// balance
@@ -156,7 +156,7 @@ var toolgenHints = [...]bool{
 }
 
 // toolgenDecodeFreezeArgs reads a FreezeArgs object into v.
-func toolgenDecodeFreezeArgs(d *runtime.Decoder, v *FreezeArgs) {
+func toolgenDecodeFreezeArgs(d *toolimpl.Decoder, v *FreezeArgs) {
 	if !d.BeginObject() {
 		return
 	}
@@ -181,7 +181,7 @@ func toolgenDecodeFreezeArgs(d *runtime.Decoder, v *FreezeArgs) {
 }
 
 // toolgenDecodeTransactionsQuery reads a TransactionsQuery object into v.
-func toolgenDecodeTransactionsQuery(d *runtime.Decoder, v *TransactionsQuery) {
+func toolgenDecodeTransactionsQuery(d *toolimpl.Decoder, v *TransactionsQuery) {
 	if !d.BeginObject() {
 		return
 	}

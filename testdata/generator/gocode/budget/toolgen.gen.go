@@ -78,7 +78,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// peek
@@ -169,7 +169,7 @@ type toolgenArgsPeek struct {
 }
 
 // toolgenDecodeArgsPeek reads the arguments of peek into v.
-func toolgenDecodeArgsPeek(d *runtime.Decoder, v *toolgenArgsPeek) {
+func toolgenDecodeArgsPeek(d *toolimpl.Decoder, v *toolgenArgsPeek) {
 	if !d.BeginObject() {
 		return
 	}
@@ -198,7 +198,7 @@ type toolgenArgsReadFile struct {
 }
 
 // toolgenDecodeArgsReadFile reads the arguments of read_file into v.
-func toolgenDecodeArgsReadFile(d *runtime.Decoder, v *toolgenArgsReadFile) {
+func toolgenDecodeArgsReadFile(d *toolimpl.Decoder, v *toolgenArgsReadFile) {
 	if !d.BeginObject() {
 		return
 	}
@@ -227,7 +227,7 @@ type toolgenArgsStat struct {
 }
 
 // toolgenDecodeArgsStat reads the arguments of stat into v.
-func toolgenDecodeArgsStat(d *runtime.Decoder, v *toolgenArgsStat) {
+func toolgenDecodeArgsStat(d *toolimpl.Decoder, v *toolgenArgsStat) {
 	if !d.BeginObject() {
 		return
 	}
@@ -256,7 +256,7 @@ type toolgenArgsTouch struct {
 }
 
 // toolgenDecodeArgsTouch reads the arguments of touch into v.
-func toolgenDecodeArgsTouch(d *runtime.Decoder, v *toolgenArgsTouch) {
+func toolgenDecodeArgsTouch(d *toolimpl.Decoder, v *toolgenArgsTouch) {
 	if !d.BeginObject() {
 		return
 	}

@@ -53,7 +53,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// greet
@@ -107,7 +107,7 @@ type toolgenArgsGreet struct {
 }
 
 // toolgenDecodeArgsGreet reads the arguments of greet into v.
-func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
+func toolgenDecodeArgsGreet(d *toolimpl.Decoder, v *toolgenArgsGreet) {
 	if !d.BeginObject() {
 		return
 	}
@@ -141,7 +141,7 @@ func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
 }
 
 // toolgenDecodeItem reads a Item object into v.
-func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
+func toolgenDecodeItem(d *toolimpl.Decoder, v *Item) {
 	if !d.BeginObject() {
 		return
 	}
@@ -173,7 +173,7 @@ func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
 }
 
 // toolgenDecodeArgsGreet2 reads a ArgsGreet object into v.
-func toolgenDecodeArgsGreet2(d *runtime.Decoder, v *ArgsGreet) {
+func toolgenDecodeArgsGreet2(d *toolimpl.Decoder, v *ArgsGreet) {
 	if !d.BeginObject() {
 		return
 	}
@@ -197,7 +197,7 @@ func toolgenDecodeArgsGreet2(d *runtime.Decoder, v *ArgsGreet) {
 }
 
 // toolgenDecodeItem2 reads a item object into v.
-func toolgenDecodeItem2(d *runtime.Decoder, v *item) {
+func toolgenDecodeItem2(d *toolimpl.Decoder, v *item) {
 	if !d.BeginObject() {
 		return
 	}

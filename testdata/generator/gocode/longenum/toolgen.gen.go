@@ -34,7 +34,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// pick
@@ -52,7 +52,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 }
 
 // toolgenDecodePickArgs reads a PickArgs object into v.
-func toolgenDecodePickArgs(d *runtime.Decoder, v *PickArgs) {
+func toolgenDecodePickArgs(d *toolimpl.Decoder, v *PickArgs) {
 	if !d.BeginObject() {
 		return
 	}

@@ -36,7 +36,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// ping
@@ -54,7 +54,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 
 // NewServiceToolset returns the tools of recv's methods: echo.
 func NewServiceToolset(recv *Service) *runtime.Toolset {
-	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *runtime.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		return toolgenDispatchService(recv, i, d)
 	})
 }
@@ -72,7 +72,7 @@ var toolgenServiceTools = [...]runtime.Tool{{
 
 // toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchService(recv *Service, i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatchService(recv *Service, i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// echo
@@ -102,7 +102,7 @@ type toolgenArgsEcho struct {
 }
 
 // toolgenDecodeArgsEcho reads the arguments of echo into v.
-func toolgenDecodeArgsEcho(d *runtime.Decoder, v *toolgenArgsEcho) {
+func toolgenDecodeArgsEcho(d *toolimpl.Decoder, v *toolgenArgsEcho) {
 	if !d.BeginObject() {
 		return
 	}

@@ -92,7 +92,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// extra
@@ -237,7 +237,7 @@ type toolgenArgsWithCard struct {
 }
 
 // toolgenDecodeArgsWithCard reads the arguments of with_card into v.
-func toolgenDecodeArgsWithCard(d *runtime.Decoder, v *toolgenArgsWithCard) {
+func toolgenDecodeArgsWithCard(d *toolimpl.Decoder, v *toolgenArgsWithCard) {
 	if !d.BeginObject() {
 		return
 	}

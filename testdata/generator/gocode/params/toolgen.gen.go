@@ -58,7 +58,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// add
@@ -127,7 +127,7 @@ type toolgenArgsAdd struct {
 }
 
 // toolgenDecodeArgsAdd reads the arguments of add into v.
-func toolgenDecodeArgsAdd(d *runtime.Decoder, v *toolgenArgsAdd) {
+func toolgenDecodeArgsAdd(d *toolimpl.Decoder, v *toolgenArgsAdd) {
 	if !d.BeginObject() {
 		return
 	}
@@ -176,7 +176,7 @@ type toolgenArgsGreet struct {
 }
 
 // toolgenDecodeArgsGreet reads the arguments of greet into v.
-func toolgenDecodeArgsGreet(d *runtime.Decoder, v *toolgenArgsGreet) {
+func toolgenDecodeArgsGreet(d *toolimpl.Decoder, v *toolgenArgsGreet) {
 	if !d.BeginObject() {
 		return
 	}
@@ -281,7 +281,7 @@ type toolgenArgsPick struct {
 }
 
 // toolgenDecodeArgsPick reads the arguments of pick into v.
-func toolgenDecodeArgsPick(d *runtime.Decoder, v *toolgenArgsPick) {
+func toolgenDecodeArgsPick(d *toolimpl.Decoder, v *toolgenArgsPick) {
 	if !d.BeginObject() {
 		return
 	}
@@ -325,7 +325,7 @@ type toolgenArgsSingle struct {
 }
 
 // toolgenDecodeArgsSingle reads the arguments of single into v.
-func toolgenDecodeArgsSingle(d *runtime.Decoder, v *toolgenArgsSingle) {
+func toolgenDecodeArgsSingle(d *toolimpl.Decoder, v *toolgenArgsSingle) {
 	if !d.BeginObject() {
 		return
 	}

@@ -69,7 +69,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// count
@@ -143,7 +143,7 @@ type toolgenArgsGet struct {
 }
 
 // toolgenDecodeArgsGet reads the arguments of get into v.
-func toolgenDecodeArgsGet(d *runtime.Decoder, v *toolgenArgsGet) {
+func toolgenDecodeArgsGet(d *toolimpl.Decoder, v *toolgenArgsGet) {
 	if !d.BeginObject() {
 		return
 	}
@@ -168,7 +168,7 @@ func toolgenDecodeArgsGet(d *runtime.Decoder, v *toolgenArgsGet) {
 }
 
 // toolgenDecodeQuery reads a Query object into v.
-func toolgenDecodeQuery(d *runtime.Decoder, v *Query) {
+func toolgenDecodeQuery(d *toolimpl.Decoder, v *Query) {
 	if !d.BeginObject() {
 		return
 	}
@@ -215,7 +215,7 @@ func toolgenDecodeQuery(d *runtime.Decoder, v *Query) {
 }
 
 // toolgenDecodeMoney reads a Money object into v.
-func toolgenDecodeMoney(d *runtime.Decoder, v *Money) {
+func toolgenDecodeMoney(d *toolimpl.Decoder, v *Money) {
 	if !d.BeginObject() {
 		return
 	}

@@ -36,7 +36,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// move
@@ -64,7 +64,7 @@ type toolgenArgsMove struct {
 }
 
 // toolgenDecodeArgsMove reads the arguments of move into v.
-func toolgenDecodeArgsMove(d *runtime.Decoder, v *toolgenArgsMove) {
+func toolgenDecodeArgsMove(d *toolimpl.Decoder, v *toolgenArgsMove) {
 	if !d.BeginObject() {
 		return
 	}
@@ -130,7 +130,7 @@ func toolgenDecodeArgsMove(d *runtime.Decoder, v *toolgenArgsMove) {
 }
 
 // toolgenDecodePoint reads a Point object into v.
-func toolgenDecodePoint(d *runtime.Decoder, v *Point) {
+func toolgenDecodePoint(d *toolimpl.Decoder, v *Point) {
 	if !d.BeginObject() {
 		return
 	}

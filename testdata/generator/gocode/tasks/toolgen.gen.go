@@ -63,7 +63,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// migrate
@@ -133,7 +133,7 @@ type toolgenArgsReport struct {
 }
 
 // toolgenDecodeArgsReport reads the arguments of report into v.
-func toolgenDecodeArgsReport(d *runtime.Decoder, v *toolgenArgsReport) {
+func toolgenDecodeArgsReport(d *toolimpl.Decoder, v *toolgenArgsReport) {
 	if !d.BeginObject() {
 		return
 	}

@@ -46,7 +46,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// book
@@ -90,7 +90,7 @@ type toolgenArgsCancel struct {
 }
 
 // toolgenDecodeArgsCancel reads the arguments of cancel into v.
-func toolgenDecodeArgsCancel(d *runtime.Decoder, v *toolgenArgsCancel) {
+func toolgenDecodeArgsCancel(d *toolimpl.Decoder, v *toolgenArgsCancel) {
 	if !d.BeginObject() {
 		return
 	}
@@ -124,7 +124,7 @@ func toolgenDecodeArgsCancel(d *runtime.Decoder, v *toolgenArgsCancel) {
 }
 
 // toolgenDecodeBooking reads a Booking object into v.
-func toolgenDecodeBooking(d *runtime.Decoder, v *Booking) {
+func toolgenDecodeBooking(d *toolimpl.Decoder, v *Booking) {
 	if !d.BeginObject() {
 		return
 	}

@@ -36,7 +36,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// mixed
@@ -53,7 +53,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 }
 
 // toolgenDecodeArgs reads a Args object into v.
-func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
+func toolgenDecodeArgs(d *toolimpl.Decoder, v *Args) {
 	if !d.BeginObject() {
 		return
 	}
@@ -371,7 +371,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 }
 
 // toolgenDecodeNamed reads a Named object into v.
-func toolgenDecodeNamed(d *runtime.Decoder, v *Named) {
+func toolgenDecodeNamed(d *toolimpl.Decoder, v *Named) {
 	if !d.BeginObject() {
 		return
 	}
@@ -395,7 +395,7 @@ func toolgenDecodeNamed(d *runtime.Decoder, v *Named) {
 }
 
 // toolgenDecodeTree reads a Tree object into v.
-func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
+func toolgenDecodeTree(d *toolimpl.Decoder, v *Tree) {
 	if !d.BeginObject() {
 		return
 	}
@@ -433,7 +433,7 @@ func toolgenDecodeTree(d *runtime.Decoder, v *Tree) {
 }
 
 // toolgenDecodeA reads a A object into v.
-func toolgenDecodeA(d *runtime.Decoder, v *A) {
+func toolgenDecodeA(d *toolimpl.Decoder, v *A) {
 	if !d.BeginObject() {
 		return
 	}
@@ -453,7 +453,7 @@ func toolgenDecodeA(d *runtime.Decoder, v *A) {
 }
 
 // toolgenDecodeB reads a B object into v.
-func toolgenDecodeB(d *runtime.Decoder, v *B) {
+func toolgenDecodeB(d *toolimpl.Decoder, v *B) {
 	if !d.BeginObject() {
 		return
 	}
@@ -489,7 +489,7 @@ func toolgenDecodeB(d *runtime.Decoder, v *B) {
 }
 
 // toolgenDecodeLeaf reads a Leaf object into v.
-func toolgenDecodeLeaf(d *runtime.Decoder, v *Leaf) {
+func toolgenDecodeLeaf(d *toolimpl.Decoder, v *Leaf) {
 	if !d.BeginObject() {
 		return
 	}

@@ -87,7 +87,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// check
@@ -183,7 +183,7 @@ var toolgenHints = [...]bool{
 }
 
 // toolgenDecodeArgs reads a Args object into v.
-func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
+func toolgenDecodeArgs(d *toolimpl.Decoder, v *Args) {
 	if !d.BeginObject() {
 		return
 	}
@@ -391,7 +391,7 @@ func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
 }
 
 // toolgenDecodeLists reads a Lists object into v.
-func toolgenDecodeLists(d *runtime.Decoder, v *Lists) {
+func toolgenDecodeLists(d *toolimpl.Decoder, v *Lists) {
 	if !d.BeginObject() {
 		return
 	}
@@ -551,7 +551,7 @@ func toolgenDecodeLists(d *runtime.Decoder, v *Lists) {
 }
 
 // toolgenDecodeNumbers reads a Numbers object into v.
-func toolgenDecodeNumbers(d *runtime.Decoder, v *Numbers) {
+func toolgenDecodeNumbers(d *toolimpl.Decoder, v *Numbers) {
 	if !d.BeginObject() {
 		return
 	}
@@ -671,7 +671,7 @@ func toolgenDecodeNumbers(d *runtime.Decoder, v *Numbers) {
 }
 
 // toolgenDecodeMixed reads a Mixed object into v.
-func toolgenDecodeMixed(d *runtime.Decoder, v *Mixed) {
+func toolgenDecodeMixed(d *toolimpl.Decoder, v *Mixed) {
 	if !d.BeginObject() {
 		return
 	}
@@ -761,7 +761,7 @@ func toolgenDecodeMixed(d *runtime.Decoder, v *Mixed) {
 }
 
 // toolgenDecodePresence reads a Presence object into v.
-func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
+func toolgenDecodePresence(d *toolimpl.Decoder, v *Presence) {
 	if !d.BeginObject() {
 		return
 	}
@@ -997,7 +997,7 @@ func toolgenDecodePresence(d *runtime.Decoder, v *Presence) {
 }
 
 // toolgenDecodeItem reads a Item object into v.
-func toolgenDecodeItem(d *runtime.Decoder, v *Item) {
+func toolgenDecodeItem(d *toolimpl.Decoder, v *Item) {
 	if !d.BeginObject() {
 		return
 	}

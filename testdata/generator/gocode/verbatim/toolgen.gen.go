@@ -37,7 +37,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// get_weather
@@ -61,7 +61,7 @@ var toolgenHints = [...]bool{
 }
 
 // toolgenDecodeArgs reads a Args object into v.
-func toolgenDecodeArgs(d *runtime.Decoder, v *Args) {
+func toolgenDecodeArgs(d *toolimpl.Decoder, v *Args) {
 	if !d.BeginObject() {
 		return
 	}

@@ -43,7 +43,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// get_weather
@@ -71,7 +71,7 @@ var toolgenHints = [...]bool{
 }
 
 // toolgenDecodeWeatherArgs reads a WeatherArgs object into v.
-func toolgenDecodeWeatherArgs(d *runtime.Decoder, v *WeatherArgs) {
+func toolgenDecodeWeatherArgs(d *toolimpl.Decoder, v *WeatherArgs) {
 	if !d.BeginObject() {
 		return
 	}

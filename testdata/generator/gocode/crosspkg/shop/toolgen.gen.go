@@ -46,7 +46,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// place-order
@@ -80,7 +80,7 @@ func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
 }
 
 // toolgenDecodeOrder reads a Order object into v.
-func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
+func toolgenDecodeOrder(d *toolimpl.Decoder, v *Order) {
 	if !d.BeginObject() {
 		return
 	}
@@ -149,7 +149,7 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 }
 
 // toolgenDecodeCatalogItem reads a Item object into v.
-func toolgenDecodeCatalogItem(d *runtime.Decoder, v *catalog.Item) {
+func toolgenDecodeCatalogItem(d *toolimpl.Decoder, v *catalog.Item) {
 	if !d.BeginObject() {
 		return
 	}
@@ -186,7 +186,7 @@ func toolgenDecodeCatalogItem(d *runtime.Decoder, v *catalog.Item) {
 }
 
 // toolgenDecodeInventoryItem reads a Item object into v.
-func toolgenDecodeInventoryItem(d *runtime.Decoder, v *inventory.Item) {
+func toolgenDecodeInventoryItem(d *toolimpl.Decoder, v *inventory.Item) {
 	if !d.BeginObject() {
 		return
 	}

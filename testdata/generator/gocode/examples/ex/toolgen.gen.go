@@ -55,7 +55,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// forecast
@@ -105,7 +105,7 @@ type toolgenArgsForecast struct {
 }
 
 // toolgenDecodeArgsForecast reads the arguments of forecast into v.
-func toolgenDecodeArgsForecast(d *runtime.Decoder, v *toolgenArgsForecast) {
+func toolgenDecodeArgsForecast(d *toolimpl.Decoder, v *toolgenArgsForecast) {
 	if !d.BeginObject() {
 		return
 	}

@@ -39,7 +39,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// add
@@ -69,7 +69,7 @@ type toolgenArgsAdd struct {
 }
 
 // toolgenDecodeArgsAdd reads the arguments of add into v.
-func toolgenDecodeArgsAdd(d *runtime.Decoder, v *toolgenArgsAdd) {
+func toolgenDecodeArgsAdd(d *toolimpl.Decoder, v *toolgenArgsAdd) {
 	if !d.BeginObject() {
 		return
 	}

@@ -41,7 +41,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// draw
@@ -79,7 +79,7 @@ type toolgenArgsDraw struct {
 }
 
 // toolgenDecodeArgsDraw reads the arguments of draw into v.
-func toolgenDecodeArgsDraw(d *runtime.Decoder, v *toolgenArgsDraw) {
+func toolgenDecodeArgsDraw(d *toolimpl.Decoder, v *toolgenArgsDraw) {
 	if !d.BeginObject() {
 		return
 	}
@@ -111,7 +111,7 @@ func toolgenDecodeArgsDraw(d *runtime.Decoder, v *toolgenArgsDraw) {
 }
 
 // toolgenDecodeOrder reads a Order object into v.
-func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
+func toolgenDecodeOrder(d *toolimpl.Decoder, v *Order) {
 	if !d.BeginObject() {
 		return
 	}
@@ -163,7 +163,7 @@ func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
 }
 
 // toolgenDecodeShape reads a Shape object into v: a Circle, as its "type" says.
-func toolgenDecodeShape(d *runtime.Decoder, v *Shape) {
+func toolgenDecodeShape(d *toolimpl.Decoder, v *Shape) {
 	switch d.BeginUnion("type", "circle") {
 	case 0:
 		var x Circle
@@ -173,7 +173,7 @@ func toolgenDecodeShape(d *runtime.Decoder, v *Shape) {
 }
 
 // toolgenDecodeCircleInShape reads the properties of a Circle, the object BeginUnion began as a Shape, into v.
-func toolgenDecodeCircleInShape(d *runtime.Decoder, v *Circle) {
+func toolgenDecodeCircleInShape(d *toolimpl.Decoder, v *Circle) {
 	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
@@ -200,7 +200,7 @@ func toolgenDecodeCircleInShape(d *runtime.Decoder, v *Circle) {
 }
 
 // toolgenDecodeMethod reads a Method object into v: a Card or BankTransfer, as its "kind" says.
-func toolgenDecodeMethod(d *runtime.Decoder, v *Method) {
+func toolgenDecodeMethod(d *toolimpl.Decoder, v *Method) {
 	switch d.BeginUnion("kind", "card", "bank") {
 	case 0:
 		var x Card
@@ -214,7 +214,7 @@ func toolgenDecodeMethod(d *runtime.Decoder, v *Method) {
 }
 
 // toolgenDecodeCardInMethod reads the properties of a Card, the object BeginUnion began as a Method, into v.
-func toolgenDecodeCardInMethod(d *runtime.Decoder, v *Card) {
+func toolgenDecodeCardInMethod(d *toolimpl.Decoder, v *Card) {
 	var seen [2]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {
@@ -241,7 +241,7 @@ func toolgenDecodeCardInMethod(d *runtime.Decoder, v *Card) {
 }
 
 // toolgenDecodeBankTransferInMethod reads the properties of a BankTransfer, the object BeginUnion began as a Method, into v.
-func toolgenDecodeBankTransferInMethod(d *runtime.Decoder, v *BankTransfer) {
+func toolgenDecodeBankTransferInMethod(d *toolimpl.Decoder, v *BankTransfer) {
 	var seen [3]toolimpl.Presence
 	for d.NextField() {
 		switch string(d.FieldName()) {

@@ -1,4 +1,4 @@
-package runtime
+package engine
 
 import (
 	"encoding/json"
@@ -13,7 +13,7 @@ import (
 // whenever the toolgen engine compiles a schema, beyondToolgen passes it.
 func TestBeyondToolgenOnlyWhatToolgenRefuses(t *testing.T) {
 	var files []string
-	for _, pattern := range []string{"../examples/*/toolschema/*.json", "../examples/*/*/toolschema/*.json", "testdata/toolschemas/*.json"} {
+	for _, pattern := range []string{"../../../examples/*/toolschema/*.json", "../../../examples/*/*/toolschema/*.json", "../../testdata/toolschemas/*.json"} {
 		m, _ := filepath.Glob(pattern)
 		files = append(files, m...)
 	}

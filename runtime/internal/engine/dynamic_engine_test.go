@@ -1,4 +1,4 @@
-package runtime
+package engine
 
 import (
 	"encoding/json"
@@ -57,7 +57,7 @@ func TestGeneratedSchemasOneEngine(t *testing.T) {
 		}
 		return nil
 	}
-	for _, root := range []string{filepath.Join("..", "testdata", "generator"), filepath.Join("..", "examples"), filepath.Join("..", "internal")} {
+	for _, root := range []string{filepath.Join("..", "..", "..", "testdata", "generator"), filepath.Join("..", "..", "..", "examples"), filepath.Join("..", "..", "..", "internal")} {
 		if err := filepath.Walk(root, walk); err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package runtime
+package engine
 
 import "testing"
 
@@ -17,7 +17,7 @@ func TestRedactDeepPaths(t *testing.T) {
 		`{"list":[{"key":"11"},"12",{"k":{"key":"13"}}]}`:                                                 `{"list":[{"key":"[redacted]"},"[redacted]",{"k":{"key":"13"}}]}`,
 		`{"list":{"key":"14"}}`:                                                                           `{"list":{"key":"[redacted]"}}`, // "*" stands for any key too
 	} {
-		if got := string(Redact(tool, []byte(in))); got != want {
+		if got := string(Redact(tool.Sensitive, []byte(in))); got != want {
 			t.Errorf("Redact(%s)\n = %s\nwant %s", in, got, want)
 		}
 	}

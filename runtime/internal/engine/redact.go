@@ -1,4 +1,4 @@
-package runtime
+package engine
 
 import (
 	"encoding/json"
@@ -12,18 +12,18 @@ import (
 // Redacted replaces the values of sensitive properties in logged arguments.
 const Redacted = "[redacted]"
 
-// Redact returns args with the values of t's sensitive properties (Tool.Sensitive)
-// replaced by "[redacted]", for logs and approval prompts, in whatever form they
+// Redact returns args with the values of the sensitive properties (the JSON Pointers
+// of sensitive, as a Tool's Sensitive lists them) replaced by "[redacted]", for logs and approval prompts, in whatever form they
 // arrived: inside an object or array sent as a string, or in arguments encoded twice,
 // and at any depth a path's "**" reaches. Arguments that are not well-formed JSON are
 // not echoed at all.
-func Redact(t *Tool, args []byte) json.RawMessage {
+func Redact(sensitive []string, args []byte) json.RawMessage {
 	d := NewDecoder(args, Limits{})
 	v, ok := d.anyValue(true) // numbers as sent: what people approve is what runs
 	if !ok || !d.Finish() {
 		return json.RawMessage(`"[malformed arguments, not shown]"`)
 	}
-	r := newRedactor(t.Sensitive)
+	r := newRedactor(sensitive)
 	v = r.redact(v, r.start())
 	out, err := json.Marshal(v)
 	if err != nil {

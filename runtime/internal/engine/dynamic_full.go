@@ -1,4 +1,4 @@
-package runtime
+package engine
 
 import (
 	"maps"
@@ -1024,7 +1024,7 @@ func (c *fcompiler) inPlace(n *fnode) []*fnode {
 
 // compileFullTool compiles def's input schema, doc, with the general engine and
 // completes def.Sensitive with the properties the schema marks.
-func compileFullTool(def *Tool, doc *jv) (*program, error) {
+func compileFullTool(def *Tool, doc *jv) (*Program, error) {
 	fp, err := compileFull(def.Name, doc)
 	if err != nil {
 		return nil, err
@@ -1058,7 +1058,7 @@ func compileFullTool(def *Tool, doc *jv) (*program, error) {
 		}
 	}
 	def.Sensitive = sens
-	prog := &program{full: fp}
+	prog := &Program{full: fp}
 	for _, p := range sens {
 		segs := strings.Split(p[1:], "/")
 		for i := range segs {

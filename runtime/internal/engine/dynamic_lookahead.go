@@ -1,11 +1,12 @@
-package runtime
+package engine
 
 import (
 	"errors"
 	"fmt"
-	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 	"regexp"
 	"strings"
+
+	"github.com/toolgen/toolgen/runtime/internal/argcheck"
 )
 
 // MaxLookaheads is the most lookaheads at the start of a pattern of a dynamic tool's

@@ -13,12 +13,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // Tools returns the package's tools: run.
@@ -40,7 +40,7 @@ var toolgenTools = [...]toolgenImportRuntime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolgenImportRuntime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// run
@@ -63,7 +63,7 @@ var toolgenHints = [...]bool{
 }
 
 // toolgenDecodeArgs reads a Args object into v.
-func toolgenDecodeArgs(d *toolgenImportRuntime.Decoder, v *Args) {
+func toolgenDecodeArgs(d *toolimpl.Decoder, v *Args) {
 	if !d.BeginObject() {
 		return
 	}
@@ -115,7 +115,7 @@ func toolgenDecodeArgs(d *toolgenImportRuntime.Decoder, v *Args) {
 }
 
 // toolgenDecodeItem reads a Item object into v.
-func toolgenDecodeItem(d *toolgenImportRuntime.Decoder, v *toolgenImportOther.Item) {
+func toolgenDecodeItem(d *toolimpl.Decoder, v *toolgenImportOther.Item) {
 	if !d.BeginObject() {
 		return
 	}

@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // Tools returns the package's tools: look and plain.
@@ -39,7 +39,7 @@ var toolgenTools = [...]runtime.Tool{{
 
 // toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
 // call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *runtime.Decoder) toolimpl.Invocation {
+func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 	switch i {
 	case 0:
 		// look
@@ -74,7 +74,7 @@ type toolgenArgsLook struct {
 }
 
 // toolgenDecodeArgsLook reads the arguments of look into v.
-func toolgenDecodeArgsLook(d *runtime.Decoder, v *toolgenArgsLook) {
+func toolgenDecodeArgsLook(d *toolimpl.Decoder, v *toolgenArgsLook) {
 	if !d.BeginObject() {
 		return
 	}
@@ -111,7 +111,7 @@ type toolgenArgsPlain struct {
 }
 
 // toolgenDecodeArgsPlain reads the arguments of plain into v.
-func toolgenDecodeArgsPlain(d *runtime.Decoder, v *toolgenArgsPlain) {
+func toolgenDecodeArgsPlain(d *toolimpl.Decoder, v *toolgenArgsPlain) {
 	if !d.BeginObject() {
 		return
 	}
@@ -135,7 +135,7 @@ func toolgenDecodeArgsPlain(d *runtime.Decoder, v *toolgenArgsPlain) {
 }
 
 // toolgenDecodeOrder reads a Order object into v.
-func toolgenDecodeOrder(d *runtime.Decoder, v *Order) {
+func toolgenDecodeOrder(d *toolimpl.Decoder, v *Order) {
 	if !d.BeginObject() {
 		return
 	}

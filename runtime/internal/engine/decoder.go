@@ -720,22 +720,26 @@ func (d *Decoder) NextField() bool {
 	}
 	if i < len(b) && b[i] == '"' {
 		start := i + 1
-		// Most names end within eight bytes: those are found here, without a call.
-		var end int
+		// Most names end within sixteen bytes: those are found here, eight bytes at a
+		// time, without a call; any other name (longer, escaped, near the end of the
+		// text) is left to nextField, which starts again from d.pos. With no call but
+		// those that return, nothing is kept on the stack across one.
 		if start+8 <= len(b) {
-			if special := jsonread.Special8(binary.LittleEndian.Uint64(b[start:])); special != 0 {
-				end = start + bits.TrailingZeros64(special)/8
-			} else {
-				end = jsonread.PlainEnd(b, start+8)
+			end := start
+			special := jsonread.Special8(binary.LittleEndian.Uint64(b[start:]))
+			if special == 0 && start+16 <= len(b) {
+				end = start + 8
+				special = jsonread.Special8(binary.LittleEndian.Uint64(b[end:]))
 			}
-		} else {
-			end = jsonread.PlainEnd(b, start)
-		}
-		if end+2 <= len(b) && binary.LittleEndian.Uint16(b[end:]) == '"'|':'<<8 {
-			top.first = false
-			d.keyStart, d.keyEnd, d.keyEscaped = start, end, false
-			d.pos = end + 2
-			return true
+			if special != 0 {
+				end += bits.TrailingZeros64(special) / 8
+				if end+2 <= len(b) && binary.LittleEndian.Uint16(b[end:]) == '"'|':'<<8 {
+					top.first = false
+					d.keyStart, d.keyEnd, d.keyEscaped = start, end, false
+					d.pos = end + 2
+					return true
+				}
+			}
 		}
 	}
 	return d.nextField(top)

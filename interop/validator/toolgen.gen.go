@@ -12,12 +12,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 6 of toolgen's generated code: with a runtime that does not
+// This file is version 7 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(6 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 6)
+	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
 )
 
 // RecorderTools returns the tools of recv's methods: bool_opt_required, bool_required, duration_omit, duration_required, float_gt_lt, float_min, float_opt_gt_neg, float_opt_max_neg, float_opt_min, float_required, int8_min, int_gt_lt, int_len, int_min_max, int_omit_gte, int_oneof, int_opt_gt_neg, int_opt_gt_zero, int_opt_gte, int_opt_len, int_opt_len_zero, int_opt_lt_zero, int_opt_lte, int_opt_max_neg, int_opt_oneof, int_opt_oneof_zero, int_range, int_required, int_required_min, ints_dive_gte, ints_dive_required, ints_unique, map_max_dive, map_opt_max, map_opt_min, map_required, map_str_unique, map_unique, ptr_int_gte, ptr_int_omit_gte, ptr_map_max, ptr_max, ptr_min, ptr_omit_min, ptr_omitnil_min, ptr_opt_min, ptr_required, ptr_slice_dive_min, ptr_time_required, slice_dive_email, slice_dive_min, slice_dive_oneof, slice_dive_required, slice_len, slice_min_max, slice_omit_dive_min, slice_omitnil_min, slice_opt_dive_min, slice_opt_gt, slice_opt_len, slice_opt_len_zero, slice_opt_max, slice_opt_min, slice_opt_unique, slice_opt_unique_dive, slice_required, slice_unique, str_clock, str_date, str_date_time, str_email, str_gt_lt, str_gte_lte, str_hostname, str_hostname_rfc1123, str_ip, str_ipv4, str_ipv6, str_late_omit, str_len, str_min_max, str_omit_email, str_omit_min, str_omitzero_min, str_oneof, str_opt_date, str_opt_email, str_opt_gt, str_opt_gte, str_opt_ipv4, str_opt_len, str_opt_len_zero, str_opt_lt, str_opt_max, str_opt_min, str_opt_oneof, str_opt_oneof_empty, str_opt_required, str_opt_uuid, str_required, str_required_min, str_uri, str_url, str_uuid, time_opt_required, time_required, times_dive_required, uint_opt_max, uint_opt_required and uint_required.

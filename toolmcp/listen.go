@@ -35,7 +35,8 @@ const (
 )
 
 // TaskListener serves SEP-2575 subscriptions/listen requests asking for SEP-2663
-// notifications/tasks: an SSE stream that acknowledges the subscription, sends a
+// notifications/tasks, of clients that declare the tasks extension in the request's
+// _meta (others get -32021, as a task tool's call does): an SSE stream that acknowledges the subscription, sends a
 // notifications/tasks for each listed task of the caller at every status change
 // (and its current status first), and ends with the request's result when every
 // listed task of the caller is terminal, at MaxLifetime, or when the client goes.
@@ -65,6 +66,9 @@ type listenRequest struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params struct {
+		Meta struct {
+			Capabilities *mcp.ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
+		} `json:"_meta"`
 		Notifications struct {
 			TaskIDs []string `json:"taskIds"`
 		} `json:"notifications"`
@@ -133,6 +137,10 @@ func (l *TaskListener) serve(w http.ResponseWriter, r *http.Request, body []byte
 	var req listenRequest
 	if err := json.Unmarshal(body, &req); err != nil || len(req.ID) == 0 {
 		writeAnswer(w, http.StatusBadRequest, answer(nil, jsonrpc.CodeInvalidRequest, "Invalid request: subscriptions/listen is a request with an id"))
+		return
+	}
+	if caps := req.Params.Meta.Capabilities; caps == nil || caps.Extensions[TasksExtension] == nil {
+		writeAnswer(w, http.StatusOK, rpcAnswer(req.ID, missingTasksError()))
 		return
 	}
 	maxIDs := l.MaxTaskIDs
@@ -243,4 +251,10 @@ func taskNotification(rec *TaskRecord, meta map[string]json.RawMessage) map[stri
 	}
 	p["_meta"] = meta
 	return p
+}
+
+// rpcAnswer returns the JSON-RPC error response of err to the request id.
+func rpcAnswer(id json.RawMessage, err error) []byte {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": err})
+	return b
 }

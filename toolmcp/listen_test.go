@@ -42,7 +42,7 @@ func serveListen(t *testing.T, ts *rt.Toolset, store toolmcp.Store, l *toolmcp.T
 func listen(ctx context.Context, t *testing.T, url, user string, ids []string) *http.Response {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen",
-		"params": map[string]any{"_meta": map[string]any{}, "notifications": map[string]any{"taskIds": ids}}})
+		"params": map[string]any{"_meta": map[string]any{"io.modelcontextprotocol/clientCapabilities": map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}}, "notifications": map[string]any{"taskIds": ids}}})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(string(body)))
 	if err != nil {
 		t.Fatal(err)
@@ -287,5 +287,26 @@ func TestListenLifetime(t *testing.T) {
 	resp.Body.Close()
 	if !strings.Contains(string(b), `"status":"working"`) || !strings.Contains(string(b), `"result"`) {
 		t.Fatalf("stream: %s", b)
+	}
+}
+
+func TestListenNegotiation(t *testing.T) {
+	ts := taskTool(t, "wait", rt.TaskOptional, func(ctx context.Context, _ json.RawMessage) (*rt.Result, error) {
+		return rt.TextResult("done"), nil
+	})
+	url := serveListen(t, ts, toolmcp.NewMemoryStore(), &toolmcp.TaskListener{})
+	body := `{"jsonrpc":"2.0","id":3,"method":"subscriptions/listen","params":{"_meta":{},"notifications":{"taskIds":[]}}}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"code":-32021`) || !strings.Contains(string(b), `"id":3`) {
+		t.Fatalf("listen without the extension: %s", b)
 	}
 }

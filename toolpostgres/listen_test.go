@@ -36,7 +36,7 @@ func listenReplica(t *testing.T, store toolmcp.Store) string {
 // is closed when the stream ends.
 func statuses(ctx context.Context, t *testing.T, url, user, id string) <-chan string {
 	t.Helper()
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"_meta":{},"notifications":{"taskIds":[%q]}}}`, id)
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}},"notifications":{"taskIds":[%q]}}}`, id)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)

@@ -56,6 +56,9 @@ type HTTPScreen struct {
 	// handler's default limit; the handler's own StreamableHTTPOptions.MaxRequestBodyBytes
 	// applies too, so raise both.
 	MaxMessageBytes int64
+	// Listen, when set, serves the subscriptions/listen requests of MCP 2026-07-28
+	// and later (notifications/tasks); without it they go on like any request.
+	Listen *TaskListener
 }
 
 // ServeHTTP screens a POST's body and passes on what the SDK reads as every reader does.
@@ -93,6 +96,10 @@ func (s *HTTPScreen) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeAnswer(w, http.StatusBadRequest, answer(topLevelID(body), mcp.CodeHeaderMismatch, "Header mismatch: "+msg))
 			return
 		}
+	}
+	if s.Listen != nil && Revision2026(r, body) && isListen(body) {
+		s.Listen.serve(w, r, body)
+		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	s.next(r, body).ServeHTTP(w, r)

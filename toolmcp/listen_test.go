@@ -260,6 +260,7 @@ func TestListenLimits(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("after disconnect: %d streams, %d goroutines (before %d)", l.OpenStreams(), runtime.NumGoroutine(), before)
 		}
+		http.DefaultClient.CloseIdleConnections() // the client's idle connections are not the server's
 		time.Sleep(10 * time.Millisecond)
 	}
 	resp = listen(ctx, t, url, "ann", []string{id})

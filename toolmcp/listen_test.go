@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	rt "github.com/toolgen/toolgen/runtime"
+	"github.com/toolgen/toolgen/runtime/client"
 	"github.com/toolgen/toolgen/toolmcp"
 )
 
@@ -96,7 +97,7 @@ func TestListenStatusChanges(t *testing.T) {
 	gate := make(chan struct{})
 	ts := taskTool(t, "ask", rt.TaskOptional, func(ctx context.Context, _ json.RawMessage) (*rt.Result, error) {
 		form := json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)
-		res, err := rt.Elicit(ctx, &rt.ElicitRequest{Message: "n?", Schema: form})
+		res, err := client.Elicit(ctx, &client.ElicitRequest{Message: "n?", Schema: form})
 		if err != nil {
 			return nil, err
 		}

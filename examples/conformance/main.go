@@ -164,10 +164,15 @@ func triggerToolChange(s *mcp.Server) *runtime.Toolset {
 	return trigger
 }
 
-// httpHandler serves s over streamable HTTP at /mcp, behind toolmcp.HTTPScreen.
-func httpHandler(s *mcp.Server) http.Handler {
+// httpHandler serves s over streamable HTTP at /mcp, behind toolmcp.HTTPScreen, which
+// answers subscriptions/listen for the tasks kept in store.
+func httpHandler(s *mcp.Server, store toolmcp.Store) http.Handler {
+	screen := toolmcp.NewHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	if store != nil {
+		screen.Listen = &toolmcp.TaskListener{Store: store} // notifications/tasks
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", toolmcp.NewHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	mux.Handle("/mcp", screen)
 	return mux
 }
 

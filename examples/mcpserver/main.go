@@ -86,12 +86,18 @@ func newTaskServer(logger *slog.Logger, store toolmcp.Store) *mcp.Server {
 // later, where the request is the call's whole life; older ones cancel with
 // notifications/cancelled). toolmcp.HTTPScreen answers a body the SDK would read
 // differently from other readers (a key twice, two JSON values) with a JSON-RPC error.
-func httpHandler(s *mcp.Server) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", &toolmcp.HTTPScreen{Next: mcp.NewStreamableHTTPHandler(
+func httpHandler(s *mcp.Server, store toolmcp.Store) http.Handler {
+	screen := &toolmcp.HTTPScreen{Next: mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true},
-	)})
+	)}
+	if store != nil {
+		// The task status notifications of subscriptions/listen, read from the store
+		// the tasks are kept in, so a listener on one replica sees a task another runs.
+		screen.Listen = &toolmcp.TaskListener{Store: store}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", screen)
 	return mux
 }
 

@@ -427,7 +427,7 @@ func TestSubprocess(t *testing.T) {
 }
 
 func TestHTTP(t *testing.T) {
-	srv := httptest.NewServer(httpHandler(newServer(quiet)))
+	srv := httptest.NewServer(httpHandler(newServer(quiet), nil))
 	t.Cleanup(srv.Close)
 	cs := connectClient(t, &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp"})
 	checkSession(t, cs)
@@ -475,7 +475,7 @@ type toolResult struct {
 }
 
 func TestHTTPRawRequests(t *testing.T) {
-	srv := httptest.NewServer(httpHandler(newServer(quiet)))
+	srv := httptest.NewServer(httpHandler(newServer(quiet), nil))
 	t.Cleanup(srv.Close)
 	url := srv.URL + "/mcp"
 	// Stateless: each request stands alone, no initialize needed first.

@@ -32,8 +32,10 @@ type Command struct {
 	// Tasks, when set, replaces Server: it returns the server serving tasks with
 	// store, which the -store flag names (OpenStore).
 	Tasks func(logger *slog.Logger, store toolmcp.Store) *mcp.Server
-	// Handler returns the HTTP handler of the server.
-	Handler func(*mcp.Server) http.Handler
+	// Handler returns the HTTP handler of the server; store is the tasks' store (nil
+	// when Tasks is not set), for the toolmcp.TaskListener that serves the task status
+	// notifications of subscriptions/listen.
+	Handler func(s *mcp.Server, store toolmcp.Store) http.Handler
 	// Postgres opens the PostgreSQL store a postgres:// value of -store names, and
 	// returns what closes it: a function of github.com/toolgen/toolgen/toolpostgres,
 	// which the root module does not require, so the commands that set it are
@@ -63,8 +65,13 @@ func (c Command) Main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	var s *mcp.Server
+	var (
+		s     *mcp.Server
+		store toolmcp.Store
+	)
 	if c.Tasks != nil {
+		var closeStore func()
+		var err error
 		store, closeStore, err := OpenStore(ctx, storeName, c.Postgres)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", c.Name, err)
@@ -80,7 +87,7 @@ func (c Command) Main() {
 	if *addr == "" {
 		err = s.Run(ctx, toolmcp.StdioTransport())
 	} else {
-		err = ServeHTTP(ctx, *addr, c.Handler(s), logger)
+		err = ServeHTTP(ctx, *addr, c.Handler(s, store), logger)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		logger.Error(c.Name, "error", err)

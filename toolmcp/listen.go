@@ -227,13 +227,13 @@ func (l *TaskListener) serve(w http.ResponseWriter, r *http.Request, body []byte
 			}
 		}
 		if live == 0 {
-			send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{"resultType": "complete"}})
+			send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{"resultType": "complete", "_meta": meta}})
 			return
 		}
 		select {
 		case <-ctx.Done():
 			if r.Context().Err() == nil {
-				send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{"resultType": "complete"}})
+				send(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{"resultType": "complete", "_meta": meta}})
 			}
 			return
 		case <-tick.C:

@@ -15,7 +15,7 @@ import (
 // (task status notifications) from the store its tasks are kept in: a client of
 // MCP 2026-07-28 that declares the tasks extension gets the acknowledgement, then,
 // as no task it lists runs (an unknown id reads as no task of its own), the request's
-// result.
+// result, which names the subscription in its _meta as SEP-2575 asks.
 func TestHTTPListen(t *testing.T) {
 	store := toolmcp.NewMemoryStore()
 	srv := httptest.NewServer(httpHandler(newTaskServer(quiet, store), store))
@@ -56,7 +56,8 @@ func TestHTTPListen(t *testing.T) {
 		}
 	}
 	if len(msgs) != 2 || msgs[0].Method != "notifications/subscriptions/acknowledged" ||
-		!strings.Contains(string(msgs[1].Result), `"resultType":"complete"`) {
+		!strings.Contains(string(msgs[1].Result), `"resultType":"complete"`) ||
+		!strings.Contains(string(msgs[1].Result), `"io.modelcontextprotocol/subscriptionId":7`) {
 		t.Fatalf("status %d, want the acknowledgement then the result; got:\n%s", resp.StatusCode, data)
 	}
 }

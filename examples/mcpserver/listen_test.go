@@ -38,18 +38,14 @@ func TestHTTPListen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var msgs []struct {
+	type message struct {
 		Method string          `json:"method"`
 		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
 	}
+	var msgs []message
 	for line := range strings.Lines(string(data)) {
 		if d, ok := strings.CutPrefix(strings.TrimSpace(line), "data: "); ok {
-			var m struct {
-				Method string          `json:"method"`
-				Result json.RawMessage `json:"result"`
-				Error  json.RawMessage `json:"error"`
-			}
+			var m message
 			if json.Unmarshal([]byte(d), &m) == nil {
 				msgs = append(msgs, m)
 			}

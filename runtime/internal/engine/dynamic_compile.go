@@ -84,6 +84,9 @@ type node struct {
 	enumUint  map[uint64]struct{}
 	enumNum   map[string]struct{} // the numbers' appendDecimalKey
 	enumBool  [2]bool             // false, true allowed
+	// enumTexts are the enum's values (or the const), compact JSON, in schema order,
+	// for the generator's view (Node.Enum).
+	enumTexts []string
 	// enumDur: the durations of a Go duration's enum, compared as durations, as a
 	// generated decoder compares a time.Duration with its constants.
 	enumDur map[time.Duration]struct{}
@@ -96,6 +99,9 @@ type node struct {
 	multiple string // multipleOf of a number, as JSON text ("" when absent)
 	multInt  int64  // multipleOf of an integer (0 when absent)
 	multText string
+	// bounds are the number keywords as the schema writes them (JSON text, "" when
+	// absent), for the generator's view (Node.Bounds).
+	bounds Bounds
 
 	// Objects.
 	props      []*prop
@@ -973,6 +979,7 @@ func (c *compiler) numberNode(n *node, s *jv, integer bool) {
 	if c.err != nil {
 		return
 	}
+	n.bounds = Bounds{Minimum: minT, Maximum: maxT, ExclusiveMinimum: exMinT, ExclusiveMaximum: exMaxT, MultipleOf: multT}
 	if integer {
 		// toolgen writes minimum 0 for unsigned Go integers, with the maximum of
 		// uint8, uint16 or uint32 or none: read those as unsigned, as the generated
@@ -1279,7 +1286,7 @@ func (c *compiler) enumConst(n *node, s *jv, typ string) {
 			n.enumBool[b2i(v.b)] = true
 		}
 	}
-	n.enumMsg = oneOfMessage(texts)
+	n.enumMsg, n.enumTexts = oneOfMessage(texts), texts
 }
 
 // b2i is 1 for true, 0 for false.

@@ -57,6 +57,7 @@ func goSourceGen(pkg *model.Package, schemas *schemaSet, opts Options) ([]byte, 
 	f.ImportName(implPkg, "toolimpl")
 	f.ImportName(invalidPkg, "invalid")
 	g.importAliases(f)
+	g.noteNodes()
 	f.Comment("This file is version " + strconv.Itoa(toolimpl.GenVersion) + " of toolgen's generated code: with a runtime that does not")
 	f.Comment("support that version, a constant below overflows and the build fails instead of")
 	f.Comment("misbehaving.")
@@ -190,6 +191,9 @@ type goGen struct {
 
 	decoders map[string]bool // named struct types whose decoder is queued
 	queue    []string
+	// typeNodes holds, for each named struct or union type the tools' arguments reach,
+	// the distinct nodes of its schema in the tools' programs (see noteNodes).
+	typeNodes map[string][]toolimpl.Node
 
 	hints []hint // the annotation hints the tools point at (see annotationFields)
 
@@ -698,7 +702,7 @@ func (g *goGen) paramsType(f *jen.File, t *model.Tool) {
 	f.Commentf("%s reads the arguments of %s into v.", g.paramsDecoderName(t), t.Name)
 	f.Func().Id(g.paramsDecoderName(t)).Params(
 		jen.Id("d").Op("*").Qual(implPkg, "Decoder"), jen.Id("v").Op("*").Id(name),
-	).Block(g.objectFunctionBody(t.Input.Params)...)
+	).Block(g.objectFunctionBody(t.Input.Params, g.toolNode(t))...)
 }
 
 // decoderName names the decoder function of a named struct type.
@@ -718,12 +722,16 @@ func (g *goGen) structDecoder(f *jen.File, nt *model.NamedType) error {
 	if nt == nil || nt.Underlying.Kind != model.Struct {
 		return fmt.Errorf("no struct type to decode for %v", nt)
 	}
+	n, err := g.typeNode(nt.ID)
+	if err != nil {
+		return err
+	}
 	name := g.decoderName(nt.ID)
 	f.Commentf("%s reads a %s object into v.", name, nt.Name)
 	f.Func().Id(name).Params(
 		jen.Id("d").Op("*").Qual(implPkg, "Decoder"),
 		jen.Id("v").Op("*").Qual(nt.PkgPath, nt.Name),
-	).Block(g.objectFunctionBody(nt.Underlying.Fields)...)
+	).Block(g.objectFunctionBody(nt.Underlying.Fields, n)...)
 	return nil
 }
 
@@ -732,17 +740,32 @@ func (g *goGen) structDecoder(f *jen.File, nt *model.NamedType) error {
 // follows it.
 func (g *goGen) unionDecoder(f *jen.File, nt *model.NamedType) error {
 	u := nt.Underlying
+	un, err := g.typeNode(nt.ID)
+	if err != nil {
+		return err
+	}
+	// The discriminator and its values are the program's; the model says which Go
+	// type each variant is.
+	tag := un.Tag()
+	nodes, values := un.Variants()
+	if tag != u.Tag || len(values) != len(u.Variants) {
+		return fmt.Errorf("union %s: the compiled schema's oneOf is not the union's", nt.ID)
+	}
 	name := g.decoderName(nt.ID)
-	args := []jen.Code{jen.Lit(u.Tag)}
+	args := []jen.Code{jen.Lit(tag)}
 	var cases []jen.Code
 	var kinds []string
 	type variantFunc struct {
 		name string
 		nt   *model.NamedType
+		node toolimpl.Node
 		tag  string
 	}
 	var funcs []variantFunc
 	for i, v := range u.Variants {
+		if values[i] != v.Value {
+			return fmt.Errorf("union %s: variant %d is %q in the compiled schema, %q in the model", nt.ID, i, values[i], v.Value)
+		}
 		if v.Type == nil || v.Type.Kind != model.Named {
 			return fmt.Errorf("union %s: variant %q is not a named type", nt.ID, v.Value)
 		}
@@ -751,8 +774,8 @@ func (g *goGen) unionDecoder(f *jen.File, nt *model.NamedType) error {
 			return fmt.Errorf("union %s: variant %q is not a struct type", nt.ID, v.Value)
 		}
 		vname := g.helper("variant", nt.ID+"\x00"+vnt.ID, "toolgenDecode"+identFromID(vnt.ID)+"In"+identFromID(nt.ID))
-		funcs = append(funcs, variantFunc{vname, vnt, u.Tag})
-		args = append(args, jen.Lit(v.Value))
+		funcs = append(funcs, variantFunc{vname, vnt, nodes[i], tag})
+		args = append(args, jen.Lit(values[i]))
 		kinds = append(kinds, vnt.Name)
 		cases = append(cases, jen.Case(jen.Lit(i)).Block(
 			jen.Var().Id("x").Qual(vnt.PkgPath, vnt.Name),
@@ -760,7 +783,7 @@ func (g *goGen) unionDecoder(f *jen.File, nt *model.NamedType) error {
 			jen.Op("*").Id("v").Op("=").Id("x"),
 		))
 	}
-	f.Commentf("%s reads a %s object into v: a %s, as its %q says.", name, nt.Name, orList(kinds), u.Tag)
+	f.Commentf("%s reads a %s object into v: a %s, as its %q says.", name, nt.Name, orList(kinds), tag)
 	f.Func().Id(name).Params(
 		jen.Id("d").Op("*").Qual(implPkg, "Decoder"),
 		jen.Id("v").Op("*").Qual(nt.PkgPath, nt.Name),
@@ -771,7 +794,7 @@ func (g *goGen) unionDecoder(f *jen.File, nt *model.NamedType) error {
 		f.Func().Id(vf.name).Params(
 			jen.Id("d").Op("*").Qual(implPkg, "Decoder"),
 			jen.Id("v").Op("*").Qual(vf.nt.PkgPath, vf.nt.Name),
-		).Block(g.objectBody(vf.nt.Underlying.Fields, v, 0, vf.tag)...)
+		).Block(g.objectBody(vf.nt.Underlying.Fields, vf.node, v, 0, vf.tag)...)
 	}
 	return nil
 }
@@ -821,18 +844,18 @@ func orList(names []string) string {
 
 // objectFunctionBody is the body of a decoder function for an object with fields,
 // decoding into the struct pointer v.
-func (g *goGen) objectFunctionBody(fields []*model.Field) []jen.Code {
+func (g *goGen) objectFunctionBody(fields []*model.Field, n toolimpl.Node) []jen.Code {
 	v := lvalue{val: func() *jen.Statement { return jen.Id("v") }, ptr: true}
 	stmts := []jen.Code{jen.If(jen.Op("!").Id("d").Dot("BeginObject").Call()).Block(jen.Return())}
-	return append(stmts, g.objectBody(fields, v, 0, "")...)
+	return append(stmts, g.objectBody(fields, n, v, 0, "")...)
 }
 
-// objectBody reads the properties of an object whose opening brace was read into the
-// struct dst. tag, when not "", is the discriminator of the union the struct is a
+// objectBody reads the properties of an object of node n whose opening brace was read
+// into the struct dst. tag, when not "", is the discriminator of the union the struct is a
 // variant of: a property besides the fields, which BeginUnion has read already (it is
 // present, and names this variant), so its value is only skipped, and a repeat of it
 // reported.
-func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int, tag string) []jen.Code {
+func (g *goGen) objectBody(fields []*model.Field, n toolimpl.Node, dst lvalue, depth int, tag string) []jen.Code {
 	seen := "seen" + suffix(depth)
 	first := 0 // the index in seen of fields[0]
 	if tag != "" {
@@ -854,13 +877,15 @@ func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int, tag str
 			),
 		))
 	}
+	props := make([]toolimpl.Prop, len(fields))
 	for i, fld := range fields {
+		props[i] = g.property(n, fld)
 		names = append(names, jen.Lit(fld.Name))
 		target, prep := g.fieldTarget(dst, fld)
-		body := append(prep, g.value(fld.Type, &fld.Constraints, target, depth, !fld.Required)...)
+		body := append(prep, g.value(fld.Type, props[i].Node(), factsOf(&fld.Constraints), target, depth, !props[i].Required())...)
 		body = append(body, jen.Id("d").Dot("Leave").Call())
 		cases = append(cases, jen.Case(jen.Lit(fld.Name)).Block(
-			jen.If(jen.Id("d").Dot("Property").Call(jen.Op("&").Id(seen).Index(jen.Lit(first+i)), jen.Lit(fld.Name), propertyFlags(fld))).Block(body...),
+			jen.If(jen.Id("d").Dot("Property").Call(jen.Op("&").Id(seen).Index(jen.Lit(first+i)), jen.Lit(fld.Name), flagsOf(!props[i].Required(), props[i].Sensitive()))).Block(body...),
 		))
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Unknown").Call(names...)))
@@ -869,26 +894,33 @@ func (g *goGen) objectBody(fields []*model.Field, dst lvalue, depth int, tag str
 	))
 	for i, fld := range fields {
 		switch {
-		case fld.Required:
+		case props[i].Required():
 			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(first+i)).Op("==").Qual(implPkg, "Absent")).Block(
 				jen.Id("d").Dot("Missing").Call(jen.Lit(fld.Name)),
 			))
-		case fld.Constraints.Default != "":
+		case props[i].Default() != "":
 			target, prep := g.fieldTarget(dst, fld)
-			set := append(prep, g.defaultValue(fld, target))
+			set := append(prep, g.defaultValue(fld.Type, props[i].Default(), target))
 			stmts = append(stmts, jen.If(jen.Id(seen).Index(jen.Lit(first+i)).Op("!=").Qual(implPkg, "Present")).Block(set...))
 		}
 	}
 	return stmts
 }
 
-// propertyFlags returns the toolimpl.PropertyFlags expression for fld.
+// propertyFlags returns the toolimpl.PropertyFlags expression for fld, as the model
+// says it (table-driven decoding's).
 func propertyFlags(fld *model.Field) jen.Code {
+	return flagsOf(!fld.Required, fld.Constraints.Sensitive)
+}
+
+// flagsOf returns the toolimpl.PropertyFlags expression of a property that is
+// optional, sensitive or both.
+func flagsOf(optional, sensitive bool) jen.Code {
 	var flags []jen.Code
-	if !fld.Required {
+	if optional {
 		flags = append(flags, jen.Qual(implPkg, "Optional"))
 	}
-	if fld.Constraints.Sensitive {
+	if sensitive {
 		flags = append(flags, jen.Qual(implPkg, "Sensitive"))
 	}
 	switch len(flags) {
@@ -1047,41 +1079,42 @@ func (g *goGen) convert(r resolved, expr jen.Code, basic string) jen.Code {
 	return expr
 }
 
-// value returns the statements that read a value of type t, checked against c, into dst.
-// nullHandled reports that the caller already consumed a null.
-func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int, nullHandled bool) []jen.Code {
+// value returns the statements that read a value of type t, checked as its node n
+// says (x: what the model alone says of it), into dst. nullHandled reports that the
+// caller already consumed a null.
+func (g *goGen) value(t *model.Type, n toolimpl.Node, x goFacts, dst lvalue, depth int, nullHandled bool) []jen.Code {
 	r := g.resolve(t)
 	sfx := suffix(depth)
 	switch r.Kind {
 	case model.String:
-		return g.stringValue(r, c, dst, sfx)
+		return g.stringValue(r, n, dst, sfx)
 	case model.Bool:
 		var body []jen.Code
-		if c.Const != "" {
+		if vals, code := enumOf(n); code == "Const" {
 			cond := jen.Id("b" + sfx)
-			if c.Const == "true" {
+			if vals[0] == "true" {
 				cond = jen.Op("!").Id("b" + sfx)
 			}
 			body = append(body, jen.If(cond).Block(
-				jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, "Const"), jen.Lit(oneOfMessage([]string{c.Const}))),
+				jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, "Const"), jen.Lit(oneOfMessage(vals))),
 			))
 		}
 		body = append(body, dst.place().Op("=").Add(g.convert(r, jen.Id("b"+sfx), "bool")))
 		return []jen.Code{jen.If(jen.List(jen.Id("b"+sfx), jen.Id("ok")).Op(":=").Id("d").Dot("Bool").Call(), jen.Id("ok")).Block(body...)}
 	case model.Int, model.Uint:
-		return g.integerValue(r, c, dst, sfx)
+		return g.integerValue(r, n, x, dst, sfx)
 	case model.Float:
-		return g.floatValue(r, c, dst, sfx)
+		return g.floatValue(r, n, x, dst, sfx)
 	case model.Time:
 		switch {
-		case c.Layout != "":
-			return g.timeValue(r, c, dst, "TimeLayout", "t"+sfx, jen.Lit(c.Layout))
-		case c.Format == "date":
-			return g.timeValue(r, c, dst, "Date", "t"+sfx)
+		case x.layout != "":
+			return g.timeValue(r, x, dst, "TimeLayout", "t"+sfx, jen.Lit(x.layout))
+		case n.Format() == "date":
+			return g.timeValue(r, x, dst, "Date", "t"+sfx)
 		}
-		return g.timeValue(r, c, dst, "Time", "t"+sfx)
+		return g.timeValue(r, x, dst, "Time", "t"+sfx)
 	case model.Duration:
-		return g.durationValue(r, c, dst, sfx)
+		return g.durationValue(r, n, x, dst, sfx)
 	case model.Bytes:
 		return g.simpleValue(r, dst, "Bytes", "x"+sfx, "")
 	case model.Any:
@@ -1089,28 +1122,29 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 	case model.Raw:
 		return g.simpleValue(r, dst, "Raw", "x"+sfx, "")
 	case model.Text:
-		if hasStringKeywords(c) {
-			return g.stringValue(r, c, dst, sfx)
+		if hasStringKeywords(n) {
+			return g.stringValue(r, n, dst, sfx)
 		}
 		return []jen.Code{jen.Id("d").Dot("Text").Call(dst.addr())}
 	case model.Pointer:
 		p := "p" + sfx
 		inner := append([]jen.Code{jen.Id(p).Op(":=").Qual(implPkg, "New").Call(dst.addr())},
-			g.value(t.Elem, c, lvalue{val: func() *jen.Statement { return jen.Id(p) }, ptr: true}, depth+1, false)...)
+			g.value(t.Elem, n, x, lvalue{val: func() *jen.Statement { return jen.Id(p) }, ptr: true}, depth+1, false)...)
 		if r.named != nil {
 			g.fail(fmt.Errorf("named pointer type %s is not supported", r.named.Name))
 		}
-		if nullHandled || c.NotNull {
-			// NotNull: null is read as the value pointed to, and refused by its check.
+		if nullHandled || !n.Nullable() {
+			// Not nullable (validate's rules refuse a nil pointer): null is read as
+			// the value pointed to, and refused by its check.
 			return inner
 		}
 		return []jen.Code{jen.If(jen.Op("!").Id("d").Dot("Null").Call()).Block(inner...)}
 	case model.Slice:
-		return g.sliceValue(r, c, dst, depth)
+		return g.sliceValue(r, n, x, dst, depth)
 	case model.Array:
-		return g.arrayValue(r, c, dst, depth)
+		return g.arrayValue(r, n, x, dst, depth)
 	case model.Map:
-		return g.mapValue(r, c, dst, depth)
+		return g.mapValue(r, n, x, dst, depth)
 	case model.Union:
 		if r.named == nil {
 			g.fail(errors.New("a union must be a named type"))
@@ -1121,16 +1155,16 @@ func (g *goGen) value(t *model.Type, c *model.Constraints, dst lvalue, depth int
 		if r.named != nil {
 			return []jen.Code{jen.Id(g.decoderName(r.named.ID)).Call(jen.Id("d"), dst.addr())}
 		}
-		return []jen.Code{jen.If(jen.Id("d").Dot("BeginObject").Call()).Block(g.objectBody(r.Fields, dst, depth+1, "")...)}
+		return []jen.Code{jen.If(jen.Id("d").Dot("BeginObject").Call()).Block(g.objectBody(r.Fields, n, dst, depth+1, "")...)}
 	}
 	g.fail(fmt.Errorf("cannot decode a value of kind %q", r.Kind))
 	return nil
 }
 
 // timeValue reads a time.Time with a Decoder method, and refuses the zero time when
-// c says NotZero.
-func (g *goGen) timeValue(r resolved, c *model.Constraints, dst lvalue, method, v string, args ...jen.Code) []jen.Code {
-	if !c.NotZero {
+// x says notZero.
+func (g *goGen) timeValue(r resolved, x goFacts, dst lvalue, method, v string, args ...jen.Code) []jen.Code {
+	if !x.notZero {
 		return g.simpleValue(r, dst, method, v, "", args...)
 	}
 	return []jen.Code{jen.If(
@@ -1148,8 +1182,8 @@ func (g *goGen) simpleValue(r resolved, dst lvalue, method, v, basic string, arg
 	).Block(dst.place().Op("=").Add(g.convert(r, jen.Id(v), basic)))}
 }
 
-// enumValues returns the allowed values of a property: its enum keyword, else its
-// type's constants.
+// enumValues returns the allowed values of a property as the model says them: its
+// enum keyword, else its type's constants (table-driven decoding's).
 func enumValues(r resolved, c *model.Constraints) []string {
 	if len(c.Enum) > 0 {
 		return c.Enum
@@ -1170,7 +1204,7 @@ func constantFor(r resolved, v string) string {
 		return ""
 	}
 	for _, e := range r.named.Enum {
-		if e.Value == v {
+		if sameJSON(e.Value, v) {
 			return e.GoName
 		}
 	}
@@ -1193,24 +1227,20 @@ func (g *goGen) enumLiteral(r resolved, v string) jen.Code {
 func oneOfMessage(vals []string) string { return message.OneOf(vals) }
 
 // hasStringKeywords reports keywords that a text value is checked against as a string.
-func hasStringKeywords(c *model.Constraints) bool {
-	return c.MinLength != nil || c.MaxLength != nil || c.Pattern != "" || c.Format != "" || len(c.Enum) > 0 || c.Const != ""
+func hasStringKeywords(n toolimpl.Node) bool {
+	_, hasMin := n.MinLength()
+	_, hasMax := n.MaxLength()
+	vals, _ := n.Enum()
+	return hasMin || hasMax || n.Pattern() != "" || n.Format() != "" || len(vals) > 0
 }
 
-func (g *goGen) stringValue(r resolved, c *model.Constraints, dst lvalue, sfx string) []jen.Code {
+func (g *goGen) stringValue(r resolved, n toolimpl.Node, dst lvalue, sfx string) []jen.Code {
 	s := "s" + sfx
-	vals := enumValues(r, c)
-	if c.Const != "" {
-		vals = []string{c.Const}
-	}
+	vals, code := enumOf(n)
 	if r.Kind == model.Text {
-		return g.textValue(c, dst, s, vals)
+		return g.textValue(n, dst, s, vals, code)
 	}
 	if len(vals) > 0 {
-		code := "Enum"
-		if c.Const != "" {
-			code = "Const"
-		}
 		var cases []jen.Code
 		for _, v := range vals {
 			cases = append(cases, jen.Case(g.valueLiteral(v)).Block(dst.place().Op("=").Add(g.enumLiteral(r, v))))
@@ -1222,42 +1252,43 @@ func (g *goGen) stringValue(r resolved, c *model.Constraints, dst lvalue, sfx st
 			jen.Switch(jen.String().Parens(jen.Id(s))).Block(cases...),
 		)}
 	}
-	body := g.stringChecks(c, s)
+	body := g.stringChecks(n, s)
 	body = append(body, dst.place().Op("=").Add(g.convert(r, jen.Id(s), "string")))
 	return []jen.Code{jen.If(jen.List(jen.Id(s), jen.Id("ok")).Op(":=").Id("d").Dot("String").Call(), jen.Id("ok")).Block(body...)}
 }
 
-// stringChecks returns the checks of the string keywords on the string in variable s.
-func (g *goGen) stringChecks(c *model.Constraints, s string) []jen.Code {
+// stringChecks returns the checks of node n's string keywords on the string in
+// variable s.
+func (g *goGen) stringChecks(n toolimpl.Node, s string) []jen.Code {
 	var body []jen.Code
-	if c.MinLength != nil {
-		body = append(body, jen.Id("d").Dot("MinLength").Call(jen.Id(s), jen.Lit(*c.MinLength)))
+	if v, ok := n.MinLength(); ok {
+		body = append(body, jen.Id("d").Dot("MinLength").Call(jen.Id(s), jen.Lit(v)))
 	}
-	if c.MaxLength != nil {
-		body = append(body, jen.Id("d").Dot("MaxLength").Call(jen.Id(s), jen.Lit(*c.MaxLength)))
+	if v, ok := n.MaxLength(); ok {
+		body = append(body, jen.Id("d").Dot("MaxLength").Call(jen.Id(s), jen.Lit(v)))
 	}
-	if c.Pattern != "" {
-		if m, ok := g.matcher(c.Pattern); ok {
+	if src := n.Pattern(); src != "" {
+		if m, ok := g.matcher(src); ok {
 			// The same violation as toolimpl.Match reports.
 			body = append(body, jen.If(jen.Op("!").Id(m).Call(jen.Id(s))).Block(
-				jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, "Pattern"), jen.Lit(message.Pattern(c.Pattern))),
+				jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, "Pattern"), jen.Lit(message.Pattern(src))),
 			))
 		} else {
-			body = append(body, jen.Qual(implPkg, "Match").Call(jen.Id("d"), jen.Id(s), jen.Id(g.pattern(c.Pattern))))
+			body = append(body, jen.Qual(implPkg, "Match").Call(jen.Id("d"), jen.Id(s), jen.Id(g.pattern(src))))
 		}
 	}
-	if c.Format != "" {
-		body = append(body, jen.Id("d").Dot("Format").Call(jen.Id(s), jen.Qual(implPkg, formatConst(c.Format))))
+	if f := n.Format(); f != "" {
+		body = append(body, jen.Id("d").Dot("Format").Call(jen.Id(s), jen.Qual(implPkg, formatConst(f))))
 	}
 	return body
 }
 
 // textValue reads a string, checks it as a string, and has the value parse it.
-func (g *goGen) textValue(c *model.Constraints, dst lvalue, s string, vals []string) []jen.Code {
+func (g *goGen) textValue(n toolimpl.Node, dst lvalue, s string, vals []string, code string) []jen.Code {
 	set := jen.Id("d").Dot("SetText").Call(dst.addr(), jen.Id(s))
-	body := g.stringChecks(c, s)
+	body := g.stringChecks(n, s)
 	if len(vals) > 0 {
-		body = append(body, oneOf(c, jen.Id(s), g.literals(vals), vals, set))
+		body = append(body, oneOf(code, jen.Id(s), g.literals(vals), vals, set))
 	} else {
 		body = append(body, set)
 	}
@@ -1266,12 +1297,8 @@ func (g *goGen) textValue(c *model.Constraints, dst lvalue, s string, vals []str
 
 // oneOf returns the switch that checks the value subject against the allowed values
 // (list holds their Go expressions, vals their JSON text): assign runs for an allowed
-// value, and any other is reported as an enum (or const) violation.
-func oneOf(c *model.Constraints, subject jen.Code, list []jen.Code, vals []string, assign jen.Code) jen.Code {
-	code := "Enum"
-	if c.Const != "" {
-		code = "Const"
-	}
+// value, and any other is reported as a violation of code ("Enum" or "Const").
+func oneOf(code string, subject jen.Code, list []jen.Code, vals []string, assign jen.Code) jen.Code {
 	return jen.Switch(subject).Block(
 		jen.Case(list...).Block(assign),
 		jen.Default().Block(jen.Id("d").Dot("Fail").Call(jen.Qual(invalidPkg, code), jen.Lit(oneOfMessage(vals)))),
@@ -1288,27 +1315,24 @@ func (g *goGen) literals(vals []string) []jen.Code {
 }
 
 // durationValue reads a Go duration string, checking enum and const.
-func (g *goGen) durationValue(r resolved, c *model.Constraints, dst lvalue, sfx string) []jen.Code {
-	vals := c.Enum
-	if c.Const != "" {
-		vals = []string{c.Const}
-	}
-	x := "x" + sfx
+func (g *goGen) durationValue(r resolved, n toolimpl.Node, x goFacts, dst lvalue, sfx string) []jen.Code {
+	vals, code := enumOf(n)
+	v := "x" + sfx
 	if len(vals) == 0 {
-		if !c.NotZero {
-			return g.simpleValue(r, dst, "Duration", x, "")
+		if !x.notZero {
+			return g.simpleValue(r, dst, "Duration", v, "")
 		}
-		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id("ok")).Op(":=").Id("d").Dot("Duration").Call(), jen.Id("ok")).Block(
-			jen.Qual(implPkg, "NotZero").Call(jen.Id("d"), jen.Id(x)),
-			dst.place().Op("=").Add(g.convert(r, jen.Id(x), "")),
+		return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Id("d").Dot("Duration").Call(), jen.Id("ok")).Block(
+			jen.Qual(implPkg, "NotZero").Call(jen.Id("d"), jen.Id(v)),
+			dst.place().Op("=").Add(g.convert(r, jen.Id(v), "")),
 		)}
 	}
 	var list []jen.Code
-	for _, v := range vals {
-		list = append(list, g.durationConst(v))
+	for _, e := range vals {
+		list = append(list, g.durationConst(e))
 	}
-	return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id("ok")).Op(":=").Id("d").Dot("Duration").Call(), jen.Id("ok")).Block(
-		oneOf(c, jen.Id(x), list, vals, dst.place().Op("=").Add(g.convert(r, jen.Id(x), ""))),
+	return []jen.Code{jen.If(jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Id("d").Dot("Duration").Call(), jen.Id("ok")).Block(
+		oneOf(code, jen.Id(v), list, vals, dst.place().Op("=").Add(g.convert(r, jen.Id(v), ""))),
 	)}
 }
 
@@ -1360,36 +1384,58 @@ func (g *goGen) pattern(src string) string {
 
 // integerValue reads an integer, checking the Go type's range and the inclusive bounds
 // in one call and the other keywords after it.
-func (g *goGen) integerValue(r resolved, c *model.Constraints, dst lvalue, sfx string) []jen.Code {
-	n := "n" + sfx
+func (g *goGen) integerValue(r resolved, n toolimpl.Node, x goFacts, dst lvalue, sfx string) []jen.Code {
+	v := "n" + sfx
 	signed := r.Kind == model.Int
 	lo, hi := intRange(r.Type)
 	method, basic := "Int", "int64"
 	if !signed {
 		method, basic = "Uint", "uint64"
 	}
+	b := n.Bounds()
+	impliedLo, impliedHi := impliedRange(r.Type)
 	loCode, hiCode := lo, hi
-	if c.Minimum != "" && tighter(r.Type, c.Minimum, true) {
-		loCode = jen.Op(c.Minimum)
+	// The type's own bounds, which the schema writes for the narrow types, are
+	// spelled as the type's constants.
+	if b.Minimum != "" && (b.Minimum != impliedLo || x.wroteMin) && tighter(r.Type, b.Minimum, true) {
+		loCode = jen.Op(b.Minimum)
 	}
-	if c.Maximum != "" && tighter(r.Type, c.Maximum, false) {
-		hiCode = jen.Op(c.Maximum)
+	if b.Maximum != "" && (b.Maximum != impliedHi || x.wroteMax) && tighter(r.Type, b.Maximum, false) {
+		hiCode = jen.Op(b.Maximum)
 	}
 	var body []jen.Code
-	body = append(body, g.integerChecks(c, n, signed)...)
-	vals := enumValues(r, c)
-	if c.Const != "" {
-		vals = []string{c.Const}
-	}
-	assign := dst.place().Op("=").Add(g.convert(r, jen.Id(n), basic))
+	body = append(body, g.integerChecks(b, x.notZero, v, signed)...)
+	vals, code := enumOf(n)
+	assign := dst.place().Op("=").Add(g.convert(r, jen.Id(v), basic))
 	if len(vals) > 0 {
-		body = append(body, oneOf(c, jen.Id(n), g.literals(vals), vals, assign))
+		body = append(body, oneOf(code, jen.Id(v), g.literals(vals), vals, assign))
 	} else {
 		body = append(body, assign)
 	}
 	return []jen.Code{jen.If(
-		jen.List(jen.Id(n), jen.Id("ok")).Op(":=").Id("d").Dot(method).Call(loCode, hiCode), jen.Id("ok"),
+		jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Id("d").Dot(method).Call(loCode, hiCode), jen.Id("ok"),
 	).Block(body...)}
+}
+
+// impliedRange returns the bounds the schema writes for an integer type narrower than
+// 64 bits (and the minimum 0 of an unsigned one) as JSON text, "" for none (see
+// builder.leaf).
+func impliedRange(t *model.Type) (lo, hi string) {
+	switch t.Kind {
+	case model.Int:
+		switch t.Bits {
+		case 8, 16, 32:
+			return "-" + new(big.Int).Lsh(big.NewInt(1), uint(t.Bits-1)).String(),
+				new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(t.Bits-1)), big.NewInt(1)).String()
+		}
+	case model.Uint:
+		switch t.Bits {
+		case 8, 16, 32:
+			return "0", new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(t.Bits)), big.NewInt(1)).String()
+		}
+		return "0", ""
+	}
+	return "", ""
 }
 
 // tighter reports whether the integer bound (JSON text) is inside the range of t, so it
@@ -1422,11 +1468,11 @@ func intRange(t *model.Type) (lo, hi jen.Code) {
 	return jen.Qual("math", "MinInt"+strconv.Itoa(bits)), jen.Qual("math", "MaxInt"+strconv.Itoa(bits))
 }
 
-// numberChecks returns the checks of the bounds and multipleOf on the float in
-// variable n.
-func (g *goGen) numberChecks(c *model.Constraints, n string) []jen.Code {
+// numberChecks returns the checks of notZero, the bounds and multipleOf on the float
+// in variable n.
+func (g *goGen) numberChecks(b toolimpl.Bounds, notZero bool, n string) []jen.Code {
 	var out []jen.Code
-	if c.NotZero {
+	if notZero {
 		out = append(out, jen.Qual(implPkg, "NotZero").Call(jen.Id("d"), jen.Id(n)))
 	}
 	check := func(op, bound, code, keyword string) {
@@ -1435,25 +1481,25 @@ func (g *goGen) numberChecks(c *model.Constraints, n string) []jen.Code {
 		}
 		out = append(out, jen.If(jen.Id(n).Op(op).Op(bound)).Block(failBound(code, keyword, bound)))
 	}
-	check("<", c.Minimum, "Minimum", "minimum")
-	check(">", c.Maximum, "Maximum", "maximum")
-	check("<=", c.ExclusiveMinimum, "ExclusiveMinimum", "exclusiveMinimum")
-	check(">=", c.ExclusiveMaximum, "ExclusiveMaximum", "exclusiveMaximum")
-	if c.MultipleOf != "" {
-		out = append(out, jen.Id("d").Dot("MultipleOf").Call(jen.Lit(c.MultipleOf)))
+	check("<", b.Minimum, "Minimum", "minimum")
+	check(">", b.Maximum, "Maximum", "maximum")
+	check("<=", b.ExclusiveMinimum, "ExclusiveMinimum", "exclusiveMinimum")
+	check(">=", b.ExclusiveMaximum, "ExclusiveMaximum", "exclusiveMaximum")
+	if b.MultipleOf != "" {
+		out = append(out, jen.Id("d").Dot("MultipleOf").Call(jen.Lit(b.MultipleOf)))
 	}
 	return out
 }
 
-// integerChecks returns the checks of NotZero, the exclusive bounds and multipleOf on
+// integerChecks returns the checks of notZero, the exclusive bounds and multipleOf on
 // the integer in variable n, an int64 (signed) or a uint64 (Decoder.Int's or Uint's): a
 // bound is compared as a constant of that type, which the bound may lie outside
 // (exclusiveMinimum=-5 on a uint; multipleOf=1e30, of which only 0 is a multiple). A
 // check that no value of the type can fail is left out, one that every value fails
 // fails without comparing (the parser refuses bounds that leave no value).
-func (g *goGen) integerChecks(c *model.Constraints, n string, signed bool) []jen.Code {
+func (g *goGen) integerChecks(b toolimpl.Bounds, notZero bool, n string, signed bool) []jen.Code {
 	var out []jen.Code
-	if c.NotZero {
+	if notZero {
 		out = append(out, jen.Qual(implPkg, "NotZero").Call(jen.Id("d"), jen.Id(n)))
 	}
 	// check adds "if n op bound { fail }", where op holds for every n above the
@@ -1469,9 +1515,9 @@ func (g *goGen) integerChecks(c *model.Constraints, n string, signed bool) []jen
 			out = append(out, failBound(code, keyword, bound))
 		}
 	}
-	check("<=", c.ExclusiveMinimum, "ExclusiveMinimum", "exclusiveMinimum", true)
-	check(">=", c.ExclusiveMaximum, "ExclusiveMaximum", "exclusiveMaximum", false)
-	if m := c.MultipleOf; m != "" {
+	check("<=", b.ExclusiveMinimum, "ExclusiveMinimum", "exclusiveMinimum", true)
+	check(">=", b.ExclusiveMaximum, "ExclusiveMaximum", "exclusiveMaximum", false)
+	if m := b.MultipleOf; m != "" {
 		fail := failBound("MultipleOf", "multipleOf", m)
 		if outside(m, signed) == 0 {
 			out = append(out, jen.If(jen.Id(n).Op("%").Op(m).Op("!=").Lit(0)).Block(fail))
@@ -1508,20 +1554,17 @@ func outside(v string, signed bool) int {
 	return 0
 }
 
-func (g *goGen) floatValue(r resolved, c *model.Constraints, dst lvalue, sfx string) []jen.Code {
+func (g *goGen) floatValue(r resolved, n toolimpl.Node, x goFacts, dst lvalue, sfx string) []jen.Code {
 	f := "f" + sfx
 	bits := r.Bits
 	if bits == 0 {
 		bits = 64
 	}
-	body := g.numberChecks(c, f)
-	vals := enumValues(r, c)
-	if c.Const != "" {
-		vals = []string{c.Const}
-	}
+	body := g.numberChecks(n.Bounds(), x.notZero, f)
+	vals, code := enumOf(n)
 	assign := dst.place().Op("=").Add(g.convert(r, jen.Id(f), "float64"))
 	if len(vals) > 0 {
-		body = append(body, oneOf(c, jen.Id(f), g.literals(vals), vals, assign))
+		body = append(body, oneOf(code, jen.Id(f), g.literals(vals), vals, assign))
 	} else {
 		body = append(body, assign)
 	}
@@ -1530,8 +1573,9 @@ func (g *goGen) floatValue(r resolved, c *model.Constraints, dst lvalue, sfx str
 	).Block(body...)}
 }
 
-// itemConstraints returns the keywords that apply to each item of a list or map: all
-// but the list keywords and the property's own.
+// itemConstraints returns the keywords that apply to each item of a list or map, as
+// the model says them (table-driven decoding's): all but the list keywords and the
+// property's own.
 func itemConstraints(c *model.Constraints) *model.Constraints {
 	item := *c
 	item.MinItems, item.MaxItems, item.UniqueItems = nil, nil, false
@@ -1539,64 +1583,64 @@ func itemConstraints(c *model.Constraints) *model.Constraints {
 	return &item
 }
 
-func listChecks(c *model.Constraints, count jen.Code) []jen.Code {
+// listChecks returns the checks of an array node's minItems and maxItems on count.
+func listChecks(n toolimpl.Node, count jen.Code) []jen.Code {
 	var out []jen.Code
-	if c.MinItems != nil {
-		out = append(out, jen.Id("d").Dot("MinItems").Call(count, jen.Lit(*c.MinItems)))
+	if v, ok := n.MinItems(); ok {
+		out = append(out, jen.Id("d").Dot("MinItems").Call(count, jen.Lit(v)))
 	}
-	if c.MaxItems != nil {
-		out = append(out, jen.Id("d").Dot("MaxItems").Call(count, jen.Lit(*c.MaxItems)))
+	if v, ok := n.MaxItems(); ok {
+		out = append(out, jen.Id("d").Dot("MaxItems").Call(count, jen.Lit(v)))
 	}
 	return out
 }
 
-func (g *goGen) sliceValue(r resolved, c *model.Constraints, dst lvalue, depth int) []jen.Code {
+func (g *goGen) sliceValue(r resolved, n toolimpl.Node, x goFacts, dst lvalue, depth int) []jen.Code {
 	e := "e" + suffix(depth)
 	// toolimpl.Item makes room for several items at a time (growing from one by
 	// append's doubling would allocate for each of the first items, and copy long
 	// arrays often), and keeps the valid items only: d.Count, not the slice, counts
 	// the items.
-	maxItems := 0
-	if c.MaxItems != nil {
-		maxItems = *c.MaxItems
-	}
+	maxItems, _ := n.MaxItems()
 	body := []jen.Code{
 		jen.Qual(implPkg, "MakeSlice").Call(dst.addr()),
 		jen.For(jen.Id("d").Dot("NextItem").Call()).Block(append(
 			[]jen.Code{
 				jen.Id(e).Op(":=").Qual(implPkg, "Item").Call(jen.Id("d"), dst.addr(), jen.Lit(maxItems)),
 			},
-			g.value(r.Elem, itemConstraints(c), lvalue{val: func() *jen.Statement { return jen.Id(e) }, ptr: true}, depth+1, false)...,
+			g.value(r.Elem, n.Items(), x.item(), lvalue{val: func() *jen.Statement { return jen.Id(e) }, ptr: true}, depth+1, false)...,
 		)...),
 	}
-	body = append(body, listChecks(c, jen.Id("d").Dot("Count").Call())...)
-	if c.UniqueItems {
+	body = append(body, listChecks(n, jen.Id("d").Dot("Count").Call())...)
+	if n.UniqueItems() {
 		body = append(body, jen.Qual(implPkg, "Unique").Call(jen.Id("d"), dst.place()))
 	}
 	return []jen.Code{jen.If(jen.Id("d").Dot("BeginArray").Call()).Block(body...)}
 }
 
-func (g *goGen) arrayValue(r resolved, c *model.Constraints, dst lvalue, depth int) []jen.Code {
-	n := "n" + suffix(depth)
-	item := lvalue{val: func() *jen.Statement { return dst.operand().Index(jen.Id(n)) }}
+func (g *goGen) arrayValue(r resolved, n toolimpl.Node, x goFacts, dst lvalue, depth int) []jen.Code {
+	i := "n" + suffix(depth)
+	item := lvalue{val: func() *jen.Statement { return dst.operand().Index(jen.Id(i)) }}
+	// The Go array's length is its item count, whatever tighter counts the schema
+	// says beside it.
 	body := []jen.Code{
-		jen.Id(n).Op(":=").Lit(0),
+		jen.Id(i).Op(":=").Lit(0),
 		jen.For(jen.Id("d").Dot("NextItem").Call()).Block(
-			jen.If(jen.Id(n).Op("<").Lit(r.Len)).Block(
-				g.value(r.Elem, itemConstraints(c), item, depth+1, false)...,
+			jen.If(jen.Id(i).Op("<").Lit(r.Len)).Block(
+				g.value(r.Elem, n.Items(), x.item(), item, depth+1, false)...,
 			).Else().Block(jen.Id("d").Dot("Skip").Call()),
-			jen.Id(n).Op("++"),
+			jen.Id(i).Op("++"),
 		),
-		jen.Id("d").Dot("MinItems").Call(jen.Id(n), jen.Lit(r.Len)),
-		jen.Id("d").Dot("MaxItems").Call(jen.Id(n), jen.Lit(r.Len)),
+		jen.Id("d").Dot("MinItems").Call(jen.Id(i), jen.Lit(r.Len)),
+		jen.Id("d").Dot("MaxItems").Call(jen.Id(i), jen.Lit(r.Len)),
 	}
-	if c.UniqueItems {
+	if n.UniqueItems() {
 		body = append(body, jen.Qual(implPkg, "Unique").Call(jen.Id("d"), dst.operand().Index(jen.Op(":"))))
 	}
 	return []jen.Code{jen.If(jen.Id("d").Dot("BeginArray").Call()).Block(body...)}
 }
 
-func (g *goGen) mapValue(r resolved, c *model.Constraints, dst lvalue, depth int) []jen.Code {
+func (g *goGen) mapValue(r resolved, n toolimpl.Node, x goFacts, dst lvalue, depth int) []jen.Code {
 	sfx := suffix(depth)
 	k, e := "k"+sfx, "e"+sfx
 	key := g.resolve(r.Key)
@@ -1605,13 +1649,9 @@ func (g *goGen) mapValue(r resolved, c *model.Constraints, dst lvalue, depth int
 		keyExpr = jen.Qual(key.named.PkgPath, key.named.Name).Parens(jen.Id("d").Dot("FieldName").Call())
 	}
 	var loop []jen.Code
-	if keys := enumValues(key, &model.Constraints{}); len(keys) > 0 {
+	if keys := n.PropertyNames(); len(keys) > 0 {
 		var names []jen.Code
-		for _, v := range keys {
-			var s string
-			if err := json.Unmarshal([]byte(v), &s); err != nil {
-				g.fail(fmt.Errorf("map key enum value %s: %w", v, err))
-			}
+		for _, s := range keys {
 			names = append(names, jen.Lit(s))
 		}
 		loop = append(loop, jen.Switch(jen.String().Parens(jen.Id("d").Dot("FieldName").Call())).Block(
@@ -1627,7 +1667,7 @@ func (g *goGen) mapValue(r resolved, c *model.Constraints, dst lvalue, depth int
 		jen.Id("d").Dot("Enter").Call(jen.String().Parens(jen.Id(k))),
 		jen.Id(e).Op(":=").Qual(implPkg, "ZeroValue").Call(dst.place()),
 	)
-	loop = append(loop, g.value(r.Elem, itemConstraints(c), lvalue{val: func() *jen.Statement { return jen.Id(e) }}, depth+1, false)...)
+	loop = append(loop, g.value(r.Elem, n.Additional(), x.item(), lvalue{val: func() *jen.Statement { return jen.Id(e) }}, depth+1, false)...)
 	loop = append(loop,
 		dst.operand().Index(jen.Id(k)).Op("=").Id(e),
 		jen.Id("d").Dot("Leave").Call(),
@@ -1636,22 +1676,22 @@ func (g *goGen) mapValue(r resolved, c *model.Constraints, dst lvalue, depth int
 		jen.Qual(implPkg, "MakeMap").Call(dst.addr()),
 		jen.For(jen.Id("d").Dot("NextField").Call()).Block(loop...),
 	}
-	if c.MinItems != nil {
-		body = append(body, jen.Id("d").Dot("MinProperties").Call(jen.Len(dst.place()), jen.Lit(*c.MinItems)))
+	if v, ok := n.MinProperties(); ok {
+		body = append(body, jen.Id("d").Dot("MinProperties").Call(jen.Len(dst.place()), jen.Lit(v)))
 	}
-	if c.MaxItems != nil {
-		body = append(body, jen.Id("d").Dot("MaxProperties").Call(jen.Len(dst.place()), jen.Lit(*c.MaxItems)))
+	if v, ok := n.MaxProperties(); ok {
+		body = append(body, jen.Id("d").Dot("MaxProperties").Call(jen.Len(dst.place()), jen.Lit(v)))
 	}
-	if c.UniqueItems {
+	if x.uniqueValues {
 		// validate's unique on a map: its values are distinct (no schema keyword says it).
 		body = append(body, jen.Qual(implPkg, "UniqueValues").Call(jen.Id("d"), dst.place()))
 	}
 	return []jen.Code{jen.If(jen.Id("d").Dot("BeginObject").Call()).Block(body...)}
 }
 
-// defaultValue returns the statement that stores fld's default in dst.
-func (g *goGen) defaultValue(fld *model.Field, dst lvalue) jen.Code {
-	t, v := fld.Type, fld.Constraints.Default
+// defaultValue returns the statement that stores the default v (the program's JSON
+// text) of a property of type t in dst.
+func (g *goGen) defaultValue(t *model.Type, v string, dst lvalue) jen.Code {
 	ptr := t.Kind == model.Pointer
 	if ptr {
 		t = t.Elem

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgen/toolgen/model"
 	"github.com/toolgen/toolgen/runtime/schematree"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // schemaSet holds the canonical schemas of a package's tools and the schema files made
@@ -43,6 +44,10 @@ type toolSchema struct {
 	openAI, anthropic lowered
 	// geminiJSON is the input schema lowered to Gemini's dialect, compact JSON.
 	geminiJSON []byte
+
+	// program is inputJSON compiled by the engine dynamic tools use: the generated
+	// decoder's checks are read from its nodes (gocode_program.go).
+	program *toolimpl.Program
 }
 
 // lowered is a tool's input schema in one provider's dialect.
@@ -204,6 +209,9 @@ func buildTool(pkg *model.Package, cyclic map[string]bool, t *model.Tool) (*tool
 	if ts.inputJSON, err = encodeRoot(ts.input, pkg.SchemaURI()); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
+	if ts.program, err = toolimpl.CompileSchema(t.Name, ts.inputJSON, sensitivePaths(pkg, t)); err != nil {
+		return nil, fmt.Errorf("input schema: compile: %w", err)
+	}
 	if !t.Output.Structured() {
 		return ts, nil
 	}
@@ -251,6 +259,14 @@ func (s *schemaSet) files() []File {
 		files[i] = File{Path: f.Path, Data: bytes.Clone(f.Data)}
 	}
 	return files
+}
+
+// program returns the compiled input schema of the named tool, or nil.
+func (s *schemaSet) program(tool string) *toolimpl.Program {
+	if ts := s.lookup(tool); ts != nil {
+		return ts.program
+	}
+	return nil
 }
 
 // lookup returns the schemas of the named tool, or nil.

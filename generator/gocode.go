@@ -907,12 +907,6 @@ func (g *goGen) objectBody(fields []*model.Field, n toolimpl.Node, dst lvalue, d
 	return stmts
 }
 
-// propertyFlags returns the toolimpl.PropertyFlags expression for fld, as the model
-// says it (table-driven decoding's).
-func propertyFlags(fld *model.Field) jen.Code {
-	return flagsOf(!fld.Required, fld.Constraints.Sensitive)
-}
-
 // flagsOf returns the toolimpl.PropertyFlags expression of a property that is
 // optional, sensitive or both.
 func flagsOf(optional, sensitive bool) jen.Code {
@@ -1180,22 +1174,6 @@ func (g *goGen) simpleValue(r resolved, dst lvalue, method, v, basic string, arg
 	return []jen.Code{jen.If(
 		jen.List(jen.Id(v), jen.Id("ok")).Op(":=").Id("d").Dot(method).Call(args...), jen.Id("ok"),
 	).Block(dst.place().Op("=").Add(g.convert(r, jen.Id(v), basic)))}
-}
-
-// enumValues returns the allowed values of a property as the model says them: its
-// enum keyword, else its type's constants (table-driven decoding's).
-func enumValues(r resolved, c *model.Constraints) []string {
-	if len(c.Enum) > 0 {
-		return c.Enum
-	}
-	if r.named != nil {
-		vals := make([]string, len(r.named.Enum))
-		for i, e := range r.named.Enum {
-			vals[i] = e.Value
-		}
-		return vals
-	}
-	return nil
 }
 
 // constantFor returns the typed constant whose JSON value is v, or "".
@@ -1571,16 +1549,6 @@ func (g *goGen) floatValue(r resolved, n toolimpl.Node, x goFacts, dst lvalue, s
 	return []jen.Code{jen.If(
 		jen.List(jen.Id(f), jen.Id("ok")).Op(":=").Id("d").Dot("Float").Call(jen.Lit(bits)), jen.Id("ok"),
 	).Block(body...)}
-}
-
-// itemConstraints returns the keywords that apply to each item of a list or map, as
-// the model says them (table-driven decoding's): all but the list keywords and the
-// property's own.
-func itemConstraints(c *model.Constraints) *model.Constraints {
-	item := *c
-	item.MinItems, item.MaxItems, item.UniqueItems = nil, nil, false
-	item.Default, item.Title, item.Deprecated, item.NotNull = "", "", false, false
-	return &item
 }
 
 // listChecks returns the checks of an array node's minItems and maxItems on count.

@@ -117,7 +117,7 @@ func (g *goGen) paramsDecodeCall(t *model.Tool, addr jen.Code) jen.Code {
 			return g.tableDecodeCall(i, addr)
 		}
 		i := g.reserveTable(key)
-		g.tab.objects[i] = g.objectTable(t.Input.Params, jen.Id(g.paramsTypeName(t)))
+		g.tab.objects[i] = g.objectTable(t.Input.Params, g.toolNode(t), jen.Id(g.paramsTypeName(t)))
 		g.tab.tools = append(g.tab.tools, toolTable{t.Name, i})
 		return g.tableDecodeCall(i, addr)
 	}
@@ -148,7 +148,11 @@ func (g *goGen) namedTable(nt *model.NamedType) int {
 		return i
 	}
 	i := g.reserveTable(key)
-	g.tab.objects[i] = g.objectTable(nt.Underlying.Fields, jen.Qual(nt.PkgPath, nt.Name))
+	n, err := g.typeNode(nt.ID)
+	if err != nil {
+		g.fail(err)
+	}
+	g.tab.objects[i] = g.objectTable(nt.Underlying.Fields, n, jen.Qual(nt.PkgPath, nt.Name))
 	return i
 }
 
@@ -227,20 +231,21 @@ func (g *goGen) valueTableable(t *model.Type) bool {
 }
 
 // objectTable returns the Object literal of a struct of type typ with these fields,
-// after appending the fields to the Fields array (contiguous: the values of the fields,
-// built first, may append the fields of other structs).
-func (g *goGen) objectTable(fields []*model.Field, typ jen.Code) jen.Code {
+// read as the object node n says, after appending the fields to the Fields array
+// (contiguous: the values of the fields, built first, may append the fields of other
+// structs).
+func (g *goGen) objectTable(fields []*model.Field, n toolimpl.Node, typ jen.Code) jen.Code {
 	var elems []jen.Code
 	for _, f := range fields {
-		elems = append(elems, g.fieldTable(f, typ))
+		elems = append(elems, g.fieldTable(f, g.property(n, f), typ))
 	}
 	first := len(g.tab.fields)
 	g.tab.fields = append(g.tab.fields, elems...)
 	return jen.Values(kv("First", jen.Lit(first)), kv("Len", jen.Lit(len(elems))))
 }
 
-// fieldTable returns the Field literal of f in a struct of type typ.
-func (g *goGen) fieldTable(f *model.Field, typ jen.Code) jen.Code {
+// fieldTable returns the Field literal of f, the property p, in a struct of type typ.
+func (g *goGen) fieldTable(f *model.Field, p toolimpl.Prop, typ jen.Code) jen.Code {
 	// The offset of an embedded struct's field adds up the offsets along the path.
 	var offset *jen.Statement
 	sel := jen.Add(typ).Values()
@@ -257,20 +262,20 @@ func (g *goGen) fieldTable(f *model.Field, typ jen.Code) jen.Code {
 		kv("Name", jen.Lit(f.Name)),
 		kv("Offset", offset),
 	}
-	if !f.Required || f.Constraints.Sensitive {
-		elems = append(elems, kv("Flags", propertyFlags(f)))
+	if !p.Required() || p.Sensitive() {
+		elems = append(elems, kv("Flags", flagsOf(!p.Required(), p.Sensitive())))
 	}
-	elems = append(elems, kv("Value", g.valueTable(f.Type, &f.Constraints)))
-	if f.Constraints.Default != "" {
-		elems = append(elems, g.defaultTable(f)...)
+	elems = append(elems, kv("Value", g.valueTable(f.Type, p.Node(), factsOf(&f.Constraints))))
+	if v := p.Default(); v != "" {
+		elems = append(elems, g.defaultTable(f.Type, v)...)
 	}
 	return jen.Values(elems...)
 }
 
-// defaultTable returns the elements of a Field literal that store f's default.
-func (g *goGen) defaultTable(f *model.Field) []jen.Code {
-	r := g.resolveDefault(f.Type)
-	v := f.Constraints.Default
+// defaultTable returns the elements of a Field literal that store the default v (the
+// program's JSON text) of a field of type t.
+func (g *goGen) defaultTable(t *model.Type, v string) []jen.Code {
+	r := g.resolveDefault(t)
 	out := []jen.Code{jen.Id("HasDefault").Op(":").True()}
 	switch r.Kind {
 	case model.String:
@@ -294,59 +299,55 @@ func (g *goGen) defaultTable(f *model.Field) []jen.Code {
 	return out
 }
 
-// valueTable returns the Value literal of t checked against c.
-func (g *goGen) valueTable(t *model.Type, c *model.Constraints) jen.Code {
-	return jen.Qual(implPkg, "Value").Values(g.valueFields(t, c)...)
+// valueTable returns the Value literal of t checked as node n says (x: what the model
+// alone says).
+func (g *goGen) valueTable(t *model.Type, n toolimpl.Node, x goFacts) jen.Code {
+	return jen.Qual(implPkg, "Value").Values(g.valueFields(t, n, x)...)
 }
 
 func kv(name string, v jen.Code) jen.Code { return jen.Id(name).Op(":").Add(v) }
 
 func kind(k string) jen.Code { return kv("Kind", jen.Qual(implPkg, k)) }
 
-// valueFields returns the elements of the Value literal of t checked against c, as
-// value (gocode.go) reads it.
-func (g *goGen) valueFields(t *model.Type, c *model.Constraints) []jen.Code {
+// valueFields returns the elements of the Value literal of t checked as node n says
+// (x: what the model alone says), as value (gocode.go) reads it.
+func (g *goGen) valueFields(t *model.Type, n toolimpl.Node, x goFacts) []jen.Code {
 	r := g.resolve(t)
 	var out []jen.Code
-	if c.NotZero {
+	if x.notZero {
 		out = append(out, kv("NotZero", jen.True()))
 	}
 	switch r.Kind {
 	case model.String:
 		out = append(out, kind("KString"))
-		vals := enumValues(r, c)
-		code := "Enum"
-		if c.Const != "" {
-			vals, code = []string{c.Const}, "Const"
-		}
-		if len(vals) > 0 {
+		if vals, code := enumOf(n); len(vals) > 0 {
 			out = append(append(out, kv("Strings", jen.Index().String().Values(g.literals(vals)...))), g.enumFields(code, vals)...)
 			return out
 		}
-		if c.MinLength != nil {
-			out = append(out, kv("MinLength", jen.Lit(*c.MinLength)), kv("HasMinLength", jen.True()))
+		if v, ok := n.MinLength(); ok {
+			out = append(out, kv("MinLength", jen.Lit(v)), kv("HasMinLength", jen.True()))
 		}
-		if c.MaxLength != nil {
-			out = append(out, kv("MaxLength", jen.Lit(*c.MaxLength)), kv("HasMaxLength", jen.True()))
+		if v, ok := n.MaxLength(); ok {
+			out = append(out, kv("MaxLength", jen.Lit(v)), kv("HasMaxLength", jen.True()))
 		}
-		if c.Pattern != "" {
-			if m, ok := g.matcher(c.Pattern); ok {
+		if src := n.Pattern(); src != "" {
+			if m, ok := g.matcher(src); ok {
 				out = append(out, kv("Matcher", jen.Id(m)))
 			} else {
-				out = append(out, kv("PatternSource", jen.Lit(c.Pattern)))
+				out = append(out, kv("PatternSource", jen.Lit(src)))
 			}
-			out = append(out, kv("PatternMessage", jen.Lit(toolimpl.PatternMessage(c.Pattern))))
+			out = append(out, kv("PatternMessage", jen.Lit(toolimpl.PatternMessage(src))))
 		}
-		if c.Format != "" {
-			out = append(out, kv("Format", jen.Qual(implPkg, formatConst(c.Format))))
+		if f := n.Format(); f != "" {
+			out = append(out, kv("Format", jen.Qual(implPkg, formatConst(f))))
 		}
 	case model.Bool:
 		out = append(out, kind("KBool"))
-		if c.Const != "" {
-			out = append(out, kv("Const", jen.Op(c.Const)), kv("HasConst", jen.True()), kv("EnumMessage", jen.Lit("must be "+c.Const)))
+		if vals, code := enumOf(n); code == "Const" {
+			out = append(out, kv("Const", jen.Op(vals[0])), kv("HasConst", jen.True()), kv("EnumMessage", jen.Lit("must be "+vals[0])))
 		}
 	case model.Int, model.Uint:
-		out = append(out, g.integerFields(r, c)...)
+		out = append(out, g.integerFields(r, n, x)...)
 	case model.Float:
 		out = append(out, kind("KFloat"), kv("Size", g.sizeOf(r)))
 		bound := func(has, field, msgField, bound, msg string) {
@@ -354,37 +355,28 @@ func (g *goGen) valueFields(t *model.Type, c *model.Constraints) []jen.Code {
 				out = append(out, kv(field, jen.Op(bound)), kv(has, jen.True()), kv(msgField, jen.Lit(msg+" "+bound)))
 			}
 		}
-		bound("HasFMin", "FMin", "FMinMsg", c.Minimum, "must be at least")
-		bound("HasFMax", "FMax", "FMaxMsg", c.Maximum, "must be at most")
-		bound("HasFExMin", "FExMin", "FExMinMsg", c.ExclusiveMinimum, "must be greater than")
-		bound("HasFExMax", "FExMax", "FExMaxMsg", c.ExclusiveMaximum, "must be less than")
-		if c.MultipleOf != "" {
-			out = append(out, kv("MultipleOf", jen.Lit(c.MultipleOf)))
+		b := n.Bounds()
+		bound("HasFMin", "FMin", "FMinMsg", b.Minimum, "must be at least")
+		bound("HasFMax", "FMax", "FMaxMsg", b.Maximum, "must be at most")
+		bound("HasFExMin", "FExMin", "FExMinMsg", b.ExclusiveMinimum, "must be greater than")
+		bound("HasFExMax", "FExMax", "FExMaxMsg", b.ExclusiveMaximum, "must be less than")
+		if b.MultipleOf != "" {
+			out = append(out, kv("MultipleOf", jen.Lit(b.MultipleOf)))
 		}
-		vals := enumValues(r, c)
-		code := "Enum"
-		if c.Const != "" {
-			vals, code = []string{c.Const}, "Const"
-		}
-		if len(vals) > 0 {
+		if vals, code := enumOf(n); len(vals) > 0 {
 			out = append(append(out, kv("Floats", jen.Index().Float64().Values(g.literals(vals)...))), g.enumFields(code, vals)...)
 		}
 	case model.Time:
 		out = append(out, kind("KTime"))
 		switch {
-		case c.Layout != "":
-			out = append(out, kv("Layout", jen.Lit(c.Layout)))
-		case c.Format == "date":
+		case x.layout != "":
+			out = append(out, kv("Layout", jen.Lit(x.layout)))
+		case n.Format() == "date":
 			out = append(out, kv("Date", jen.True()))
 		}
 	case model.Duration:
 		out = append(out, kind("KDuration"))
-		vals := c.Enum
-		code := "Enum"
-		if c.Const != "" {
-			vals, code = []string{c.Const}, "Const"
-		}
-		if len(vals) > 0 {
+		if vals, code := enumOf(n); len(vals) > 0 {
 			var list []jen.Code
 			for _, v := range vals {
 				list = append(list, jen.Int64().Call(g.durationConst(v)))
@@ -399,36 +391,34 @@ func (g *goGen) valueFields(t *model.Type, c *model.Constraints) []jen.Code {
 		out = append(out, kind("KRaw"))
 	case model.Pointer:
 		out = append(out, kind("KPointer"))
-		if c.NotNull {
+		if !n.Nullable() {
 			out = append(out, kv("NotNull", jen.True()))
 		}
 		out = append(out,
-			kv("Elem", g.elemValue(t.Elem, c)),
+			kv("Elem", g.elemValue(t.Elem, n, x)),
 			kv("Ops", jen.Qual(implPkg, "PointerOps").Index(g.goType(t.Elem))),
 		)
-	case model.Slice, model.Map:
-		item := itemConstraints(c)
-		if r.Kind == model.Slice {
-			out = append(out, kind("KSlice"), kv("Ops", jen.Qual(implPkg, "SliceOps").Index(g.goType(t))))
-			if c.UniqueItems {
-				out = append(out, kv("Unique", jen.Qual(implPkg, "UniqueOps").Index(g.goType(t))))
-			}
-		} else {
-			out = append(out, kind("KMap"), kv("Ops", jen.Qual(implPkg, "MapOps").Index(g.goType(t))))
-			if c.UniqueItems {
-				out = append(out, kv("Unique", jen.Qual(implPkg, "UniqueValuesOps").Index(g.goType(t))))
-			}
-			if keys := enumValues(g.resolve(r.Key), &model.Constraints{}); len(keys) > 0 {
-				out = append(out, kv("Keys", jen.Index().String().Values(g.literals(keys)...)))
-			}
+	case model.Slice:
+		out = append(out, kind("KSlice"), kv("Ops", jen.Qual(implPkg, "SliceOps").Index(g.goType(t))))
+		if n.UniqueItems() {
+			out = append(out, kv("Unique", jen.Qual(implPkg, "UniqueOps").Index(g.goType(t))))
 		}
-		if c.MinItems != nil {
-			out = append(out, kv("MinItems", jen.Lit(*c.MinItems)), kv("HasMinItems", jen.True()))
+		out = append(out, counts(n.MinItems, n.MaxItems)...)
+		out = append(out, kv("Elem", g.elemValue(r.Elem, n.Items(), x.item())))
+	case model.Map:
+		out = append(out, kind("KMap"), kv("Ops", jen.Qual(implPkg, "MapOps").Index(g.goType(t))))
+		if x.uniqueValues {
+			out = append(out, kv("Unique", jen.Qual(implPkg, "UniqueValuesOps").Index(g.goType(t))))
 		}
-		if c.MaxItems != nil {
-			out = append(out, kv("MaxItems", jen.Lit(*c.MaxItems)), kv("HasMaxItems", jen.True()))
+		if keys := n.PropertyNames(); len(keys) > 0 {
+			var names []jen.Code
+			for _, k := range keys {
+				names = append(names, jen.Lit(k))
+			}
+			out = append(out, kv("Keys", jen.Index().String().Values(names...)))
 		}
-		out = append(out, kv("Elem", g.elemValue(r.Elem, item)))
+		out = append(out, counts(n.MinProperties, n.MaxProperties)...)
+		out = append(out, kv("Elem", g.elemValue(r.Elem, n.Additional(), x.item())))
 	case model.Struct, model.Union:
 		if r.named == nil {
 			g.fail(fmt.Errorf("a table cannot describe an anonymous %s", r.Kind))
@@ -445,10 +435,23 @@ func (g *goGen) valueFields(t *model.Type, c *model.Constraints) []jen.Code {
 	return out
 }
 
-// elemValue appends the Value of t checked against c to the Values array and returns
-// its index.
-func (g *goGen) elemValue(t *model.Type, c *model.Constraints) jen.Code {
-	v := jen.Values(g.valueFields(t, c)...)
+// counts returns a list Value's MinItems and MaxItems elements: an array's item
+// counts or a map's property counts (min and max read them from the node).
+func counts(min, max func() (int, bool)) []jen.Code {
+	var out []jen.Code
+	if v, ok := min(); ok {
+		out = append(out, kv("MinItems", jen.Lit(v)), kv("HasMinItems", jen.True()))
+	}
+	if v, ok := max(); ok {
+		out = append(out, kv("MaxItems", jen.Lit(v)), kv("HasMaxItems", jen.True()))
+	}
+	return out
+}
+
+// elemValue appends the Value of t checked as node n says to the Values array and
+// returns its index.
+func (g *goGen) elemValue(t *model.Type, n toolimpl.Node, x goFacts) jen.Code {
+	v := jen.Values(g.valueFields(t, n, x)...)
 	i := len(g.tab.values)
 	g.tab.values = append(g.tab.values, v)
 	return jen.Lit(i)
@@ -473,14 +476,16 @@ func (g *goGen) sizeOf(r resolved) jen.Code {
 
 // integerFields returns the elements of an integer's Value, as integerValue and
 // integerChecks decide them.
-func (g *goGen) integerFields(r resolved, c *model.Constraints) []jen.Code {
+func (g *goGen) integerFields(r resolved, n toolimpl.Node, x goFacts) []jen.Code {
 	signed := r.Kind == model.Int
 	lo, hi := intRange(r.Type)
-	if c.Minimum != "" && tighter(r.Type, c.Minimum, true) {
-		lo = jen.Op(c.Minimum)
+	b := n.Bounds()
+	impliedLo, impliedHi := impliedRange(r.Type)
+	if b.Minimum != "" && (b.Minimum != impliedLo || x.wroteMin) && tighter(r.Type, b.Minimum, true) {
+		lo = jen.Op(b.Minimum)
 	}
-	if c.Maximum != "" && tighter(r.Type, c.Maximum, false) {
-		hi = jen.Op(c.Maximum)
+	if b.Maximum != "" && (b.Maximum != impliedHi || x.wroteMax) && tighter(r.Type, b.Maximum, false) {
+		hi = jen.Op(b.Maximum)
 	}
 	out := []jen.Code{kind("KUint"), kv("Size", g.sizeOf(r)), kv("UMin", lo), kv("UMax", hi)}
 	sfx, list := "Uint", jen.Index().Uint64()
@@ -502,9 +507,9 @@ func (g *goGen) integerFields(r resolved, c *model.Constraints) []jen.Code {
 		}
 		out = append(out, kv(field+"Message", jen.Lit(msg+" "+bound)))
 	}
-	check("ExMin", c.ExclusiveMinimum, "must be greater than", true)
-	check("ExMax", c.ExclusiveMaximum, "must be less than", false)
-	if m := c.MultipleOf; m != "" {
+	check("ExMin", b.ExclusiveMinimum, "must be greater than", true)
+	check("ExMax", b.ExclusiveMaximum, "must be less than", false)
+	if m := b.MultipleOf; m != "" {
 		if outside(m, signed) == 0 {
 			out = append(out, kv("Multiple", jen.Qual(implPkg, "CheckCompare")), kv("Multiple"+sfx, jen.Op(m)))
 		} else {
@@ -512,12 +517,7 @@ func (g *goGen) integerFields(r resolved, c *model.Constraints) []jen.Code {
 		}
 		out = append(out, kv("MultipleMessage", jen.Lit("must be a multiple of "+m)))
 	}
-	vals := enumValues(r, c)
-	code := "Enum"
-	if c.Const != "" {
-		vals, code = []string{c.Const}, "Const"
-	}
-	if len(vals) > 0 {
+	if vals, code := enumOf(n); len(vals) > 0 {
 		out = append(out, kv(sfx+"s", list.Values(g.literals(vals)...)))
 		out = append(out, g.enumFields(code, vals)...)
 	}

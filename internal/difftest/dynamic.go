@@ -17,19 +17,21 @@ import (
 	"github.com/toolgen/toolgen/runtime/jsonread"
 )
 
-// The check of the program's two readers: the emitted code and the interpreter. A
-// tool's generated decoder, called through its package's generated Toolset, and the
-// dynamic tool built from the same tool's canonical input schema must agree on every
-// argument text, on accept or reject, on the model-facing text of a rejection and, for
-// accepted arguments, on the value decoded.
+// The check of the program's two readers: the emitted code and the interpreter. Both
+// read one program: the generator compiles each tool's canonical input schema with the
+// compiler runtime.NewTool uses (toolimpl.CompileSchema) and emits every check from the
+// node it reaches, and the dynamic tool interprets the same nodes. So a keyword, a
+// message, a default or a sensitive property cannot be read one way by one reader and
+// another way by the other; what Pair.Check holds is that the two agree on the
+// program's semantics: a tool's generated decoder, called through its package's
+// generated Toolset, and the dynamic tool built from the same canonical schema must
+// agree on every argument text, on accept or reject, on the model-facing text of a
+// rejection and, for accepted arguments, on the value decoded.
 //
-// What may differ is what the canonical schema cannot say: the Go type behind a
-// property. A Twin lists those properties in GoTyped, each with the reason; their
-// violations are left out of the comparison, and so are their values. Each entry must
-// stay for as long as the schema is all a dynamic tool has: the Go type is not in the
-// program, so the interpreter cannot read as the type does. (Tagged unions are no
-// longer among them: NewTool reads the canonical union as the generated union decoder
-// does.) The reasons, for the examples and conformance tools:
+// What may differ is what the program cannot say: the Go type behind a property, which
+// the generated decoder reads as that type does and the interpreter cannot know. A
+// Twin lists those properties in GoTyped, each with the reason; their violations are
+// left out of the comparison, and so are their values. Every reason is a Go type:
 //
 //   - a float32 (a number past its range is refused; its value is rounded to it);
 //   - an encoding.TextUnmarshaler such as netip.Addr (the type parses the text; its
@@ -49,12 +51,15 @@ import (
 //     leaves its range out of the schema: the range checked first, and the wording of
 //     a value past the 64-bit range, differ.
 //
-// Where no example or conformance tool goes, a dynamic tool reads the schema as JSON
-// Schema says rather than as a Go type would: uniqueItems compares objects and nullable
-// items as JSON values (Go compares struct fields, zero values and all, and pointers by
-// address), minLength and maxLength beside contentEncoding base64 are checked (a
-// generated []byte ignores them), and an object without additionalProperties takes
-// other properties (toolgen always writes false).
+// The validate rules that no schema keyword says (required on a number, a duration or
+// a time; unique on a map) are the model's, not the program's, and are excused the
+// same way (generator's goTyped).
+//
+// Where no example or conformance tool goes, the Go type decides too: uniqueItems
+// compares objects and nullable items as Go values in generated code (struct fields,
+// zero values and all, and pointers by address) and as JSON values in the
+// interpreter, and a generated []byte ignores minLength and maxLength beside
+// contentEncoding base64, which the interpreter checks.
 //
 // The values compared are the JSON that run receives and the generated decoder's Go
 // value marshaled by encoding/json, both parsed, modulo Go-type details that are not

@@ -3,10 +3,10 @@
 // accepted and what they must decode to.
 //
 // It holds toolgen's two differential checks: Check, of a generated decoder against
-// this oracle (a peer validator and encoding/json), and Pair.Check, of the two readers
-// of a tool's program, the generated decoder and the dynamic tool runtime.NewTool
-// builds from the same canonical schema, which must agree on every argument text (see
-// dynamic.go).
+// this oracle (a peer validator and encoding/json), and Pair.Check, the one check that
+// the two readers of a tool's compiled program, the emitted code and the interpreter
+// (the dynamic tool runtime.NewTool builds from the same canonical schema), agree on
+// its semantics: on every argument text, but where a Go type decides (see dynamic.go).
 //
 // The oracle applies the leniencies of docs/DESIGN.md ("Decoding") to the arguments, then
 // accepts them iff the result validates against the tool's canonical input schema

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgen/toolgen/model"
+	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
@@ -89,4 +91,43 @@ func checksOf(n toolimpl.Node) string {
 	}
 	walk(n)
 	return b.String()
+}
+
+// TestSchemaSizeLimit checks that a tool whose canonical input schema is exactly
+// runtime.MaxSchemaBytes long generates, and that one a byte longer is refused when
+// generating, as runtime.NewTool would refuse it, rather than compiled differently.
+func TestSchemaSizeLimit(t *testing.T) {
+	pkgOf := func(pad int) *model.Package {
+		vals := make([]string, 1000)
+		for i := range vals {
+			vals[i] = fmt.Sprintf(`"v%04d%s"`, i, strings.Repeat("x", 1000))
+		}
+		vals[0] = fmt.Sprintf(`"v0000%s"`, strings.Repeat("x", pad))
+		return &model.Package{Name: "big", Path: "example.com/big", Dir: ".", Tools: []*model.Tool{{
+			Name: "pick", GoName: "Pick", Description: "Picks one.",
+			Input: model.Input{Kind: model.InputParams, Params: []*model.Field{{
+				Name: "v", GoPath: []string{"v"}, Type: &model.Type{Kind: model.String}, Required: true,
+				Constraints: model.Constraints{Enum: vals},
+			}}},
+			Output: model.Output{Kind: model.OutputNone},
+		}}}
+	}
+	size := func(pad int) (int, error) {
+		set, err := canonicalSchemas(pkgOf(pad))
+		if err != nil {
+			return 0, err
+		}
+		return len(set.tools[0].inputJSON), nil
+	}
+	n, err := size(0)
+	if err != nil || n > runtime.MaxSchemaBytes {
+		t.Fatalf("the base schema: %d bytes, %v", n, err)
+	}
+	pad := runtime.MaxSchemaBytes - n
+	if n, err := size(pad); err != nil || n != runtime.MaxSchemaBytes {
+		t.Fatalf("at MaxSchemaBytes: %d bytes, %v", n, err)
+	}
+	if _, err := size(pad + 1); err == nil || !strings.Contains(err.Error(), "MaxSchemaBytes") {
+		t.Fatalf("past MaxSchemaBytes: %v", err)
+	}
 }

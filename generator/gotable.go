@@ -111,7 +111,7 @@ func (g *goGen) structDecodeCall(id string, addr jen.Code) jen.Code {
 // paramsDecodeCall returns the statement that reads the arguments of the ordinary
 // function t into addr.
 func (g *goGen) paramsDecodeCall(t *model.Tool, addr jen.Code) jen.Code {
-	if g.tab != nil && g.fieldsTableable(t.Input.Params) {
+	if g.tab != nil && g.fieldsTableable(t.Input.Params, g.toolNode(t)) {
 		key := "args\x00" + t.Name
 		if i, ok := g.tab.index[key]; ok {
 			return g.tableDecodeCall(i, addr)
@@ -130,7 +130,7 @@ func (g *goGen) paramsDecodeCall(t *model.Tool, addr jen.Code) jen.Code {
 // paramsHasTable reports whether t's params struct is decoded by a table, so its
 // specialised decoder is not written.
 func (g *goGen) paramsHasTable(t *model.Tool) bool {
-	return g.tab != nil && g.fieldsTableable(t.Input.Params)
+	return g.tab != nil && g.fieldsTableable(t.Input.Params, g.toolNode(t))
 }
 
 func (g *goGen) reserveTable(key string) int {
@@ -168,7 +168,8 @@ func (g *goGen) tableable(nt *model.NamedType) bool {
 		return false
 	}
 	g.tab.able[nt.ID] = 3
-	ok := g.fieldsTableable(nt.Underlying.Fields)
+	n, err := g.typeNode(nt.ID)
+	ok := err == nil && g.fieldsTableable(nt.Underlying.Fields, n)
 	g.tab.able[nt.ID] = 2
 	if ok {
 		g.tab.able[nt.ID] = 1
@@ -176,14 +177,16 @@ func (g *goGen) tableable(nt *model.NamedType) bool {
 	return ok
 }
 
-func (g *goGen) fieldsTableable(fields []*model.Field) bool {
+// fieldsTableable reports whether the tables describe every field of an object read by
+// node n (a default only of the kinds a Field stores).
+func (g *goGen) fieldsTableable(fields []*model.Field, n toolimpl.Node) bool {
 	for _, f := range fields {
 		for _, p := range f.EmbeddedPointers {
 			if p {
 				return false
 			}
 		}
-		if f.Constraints.Default != "" && !defaultTableable(g.resolveDefault(f.Type)) {
+		if p, _ := n.Property(f.Name); p.Default() != "" && !defaultTableable(g.resolveDefault(f.Type)) {
 			return false
 		}
 		if !g.valueTableable(f.Type) {

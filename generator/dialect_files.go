@@ -44,15 +44,14 @@ var geminiParamName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 // dialect drops the root's "$schema" (schema=), which no provider needs, so the
 // provider files are the same with it as without.
 func (ts *toolSchema) lower(sink *warningSink) error {
-	var ws []dialect.Warning
-	var l dialect.Lowered
-	l, ws = dialect.OpenAI(ts.inputJSON, ts.tool.Strict)
+	in := dialect.Parse(ts.inputJSON) // read once for the three
+	l, ws := in.OpenAI(ts.tool.Strict)
 	ts.openAI = lowered{json: l.Parameters, strict: l.Strict}
 	sink.add(ts.tool, openAIDialect, notStrictFor, ts.issues(ws))
-	l, ws = dialect.Anthropic(ts.inputJSON, ts.tool.Strict)
+	l, ws = in.Anthropic(ts.tool.Strict)
 	ts.anthropic = lowered{json: l.Parameters, strict: l.Strict}
 	sink.add(ts.tool, anthropicDialect, notStrictFor, ts.issues(ws))
-	l, ws = dialect.Gemini(ts.inputJSON)
+	l, ws = in.Gemini()
 	if l.Parameters == nil {
 		return fmt.Errorf("gemini schema: %s", ws[0].Message)
 	}

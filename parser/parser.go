@@ -79,7 +79,7 @@ func Load(cfg Config, patterns ...string) ([]*model.Package, error) {
 		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
 	}
 	pcfg.Overlay = generatedStubs(pcfg, patterns)
-	pkgs, err := packages.Load(pcfg, patterns...)
+	pkgs, err := loadPackages(pcfg, patterns)
 	if err != nil {
 		return nil, fmt.Errorf("parser: loading %s: %w", strings.Join(patterns, " "), err)
 	}

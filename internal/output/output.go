@@ -137,20 +137,40 @@ func ownedFiles(dir string) ([]string, error) {
 
 // Apply makes the changes on disk under root. Each file is written atomically: to a
 // temporary file in its directory, then renamed over the old one. A toolschema
-// directory left empty is removed.
+// directory that does not exist yet is written whole, as a temporary directory beside
+// it renamed into place: its files get their names at once, which for a package of
+// thousands of tools saves a rename and a cleanup per file. A toolschema directory left
+// empty is removed.
 func Apply(root string, changes []Change) error {
+	fresh := freshDirs(root, changes)
+	made := map[string]bool{} // directories known to exist
 	for _, c := range changes {
 		path := filepath.Join(root, filepath.FromSlash(c.Path))
+		dir := filepath.Dir(path)
+		if group, ok := fresh[dir]; ok {
+			if group != nil {
+				if err := writeDir(dir, group); err != nil {
+					return err
+				}
+				fresh[dir] = nil // written
+			}
+			continue
+		}
 		if c.Op == Delete {
 			if err := os.Remove(path); err != nil {
 				return fmt.Errorf("remove %s: %w", c.Path, err)
 			}
-			dir := filepath.Dir(path)
 			if filepath.Base(dir) == generator.SchemaDir {
 				// Fails, harmlessly, when the directory still holds files.
 				_ = os.Remove(dir)
 			}
 			continue
+		}
+		if !made[dir] {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return fmt.Errorf("write %s: %w", c.Path, err)
+			}
+			made[dir] = true
 		}
 		if err := writeAtomic(path, c.New); err != nil {
 			return fmt.Errorf("write %s: %w", c.Path, err)
@@ -159,16 +179,85 @@ func Apply(root string, changes []Change) error {
 	return nil
 }
 
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+// freshDirs returns the changes to make in each toolschema directory that does not
+// exist yet, by absolute directory: only files to create, since nothing is there.
+func freshDirs(root string, changes []Change) map[string][]Change {
+	groups := map[string][]Change{}
+	for _, c := range changes {
+		dir := filepath.Dir(filepath.Join(root, filepath.FromSlash(c.Path)))
+		if c.Op == Create && filepath.Base(dir) == generator.SchemaDir {
+			groups[dir] = append(groups[dir], c)
+		}
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	for dir := range groups {
+		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+			delete(groups, dir)
+		}
+	}
+	return groups
+}
+
+// writeDir creates the directory dir, which does not exist, holding the files of
+// changes: it writes them in a temporary directory beside it, then renames that into
+// place, so that dir appears complete or not at all.
+func writeDir(dir string, changes []Change) (err error) {
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", changes[0].Path, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", changes[0].Path, err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
+	for _, c := range changes {
+		if err := writeNew(filepath.Join(tmp, filepath.Base(filepath.FromSlash(c.Path))), c.New); err != nil {
+			return fmt.Errorf("write %s: %w", c.Path, err)
+		}
+	}
+	// MkdirTemp makes the directory private; it gets the mode MkdirAll gives.
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", changes[0].Path, err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return fmt.Errorf("write %s: %w", changes[0].Path, err)
+	}
+	return nil
+}
+
+// writeNew writes a file that does not exist yet, with mode 0644.
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // harmless once renamed
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil { // whatever the umask
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeAtomic replaces or creates the file path, in an existing directory, with data:
+// it writes a temporary file beside it and renames that over it.
+func writeAtomic(path string, data []byte) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(tmp.Name())
+		}
+	}()
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err

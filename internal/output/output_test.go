@@ -331,3 +331,49 @@ func TestOpString(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyFreshSchemaDir checks that a toolschema directory that does not exist yet
+// appears complete or not at all: with its files and the modes of the others when
+// every write succeeds, not at all (and no temporary directory) when one fails.
+func TestApplyFreshSchemaDir(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"p/p.go": "package p\n"})
+	changes := []Change{
+		{Op: Create, Path: "p/toolgen.gen.go", New: []byte("package p\n")},
+		{Op: Create, Path: "p/toolschema/a.json", New: []byte("{}\n")},
+		{Op: Create, Path: "p/toolschema/b.json", New: []byte("[]\n")},
+	}
+	if err := Apply(root, changes); err != nil {
+		t.Fatal(err)
+	}
+	got := readTree(t, root)
+	want := map[string]string{"p/p.go": "package p\n", "p/toolgen.gen.go": "package p\n", "p/toolschema/a.json": "{}\n", "p/toolschema/b.json": "[]\n"}
+	if !maps.Equal(got, want) {
+		t.Errorf("tree = %q, want %q", got, want)
+	}
+	for name, perm := range map[string]fs.FileMode{"p/toolschema": 0o755, "p/toolschema/a.json": 0o644, "p/toolschema/b.json": 0o644} {
+		info, err := os.Stat(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Mode().Perm() != perm {
+			t.Errorf("%s has mode %v, want %v", name, info.Mode().Perm(), perm)
+		}
+	}
+
+	// A file that cannot be written (its name holds a NUL byte) leaves no directory.
+	err := Apply(root, []Change{
+		{Op: Create, Path: "q/toolschema/a.json", New: []byte("{}\n")},
+		{Op: Create, Path: "q/toolschema/b\x00.json", New: []byte("{}\n")},
+	})
+	if err == nil || !strings.Contains(err.Error(), "write q/toolschema/b") {
+		t.Fatalf("Apply = %v, want an error writing q/toolschema/b", err)
+	}
+	entries, err := os.ReadDir(filepath.Join(root, "q"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 0 {
+		t.Errorf("q holds %v after a failed write, want nothing", entries)
+	}
+}

@@ -64,18 +64,7 @@ func (w Warning) String() string {
 // this package does not know), the schema goes as given, not strict, and the warnings
 // say why. Without strict, the schema goes as given.
 func OpenAI(schema json.RawMessage, strict bool) (Lowered, []Warning) {
-	if !strict {
-		return Lowered{Parameters: asGiven(schema)}, nil
-	}
-	root, err := parse(schema)
-	if err != nil {
-		return Lowered{Parameters: schema}, []Warning{{Message: err.Error()}}
-	}
-	s, ok, issues := lowerOpenAI(root, true)
-	if !ok {
-		return Lowered{Parameters: asGiven(schema)}, issues.warnings()
-	}
-	return Lowered{Parameters: mustEncode(s), Strict: true}, nil
+	return Parse(schema).OpenAI(strict)
 }
 
 // Anthropic returns the input_schema to send to Anthropic. Without strict mode
@@ -86,18 +75,7 @@ func OpenAI(schema json.RawMessage, strict bool) (Lowered, []Warning) {
 // more than 16 union-typed values and keywords this package does not know keep the
 // schema out of strict mode, as given, with warnings that say why.
 func Anthropic(schema json.RawMessage, strict bool) (Lowered, []Warning) {
-	if !strict {
-		return Lowered{Parameters: asGiven(schema)}, nil
-	}
-	root, err := parse(schema)
-	if err != nil {
-		return Lowered{Parameters: schema}, []Warning{{Message: err.Error()}}
-	}
-	s, ok, issues := lowerAnthropic(root, true)
-	if !ok {
-		return Lowered{Parameters: asGiven(schema)}, issues.warnings()
-	}
-	return Lowered{Parameters: mustEncode(s), Strict: true}, nil
+	return Parse(schema).Anthropic(strict)
 }
 
 // Gemini returns the "parameters" of a Gemini function declaration: the schema with
@@ -108,7 +86,78 @@ func Anthropic(schema json.RawMessage, strict bool) (Lowered, []Warning) {
 // For a schema that is not JSON Schema it can read, Parameters is nil (send the schema
 // as "parametersJsonSchema" instead) and a warning says why.
 func Gemini(schema json.RawMessage) (Lowered, []Warning) {
-	root, err := parse(schema)
+	return Parse(schema).Gemini()
+}
+
+// Parsed is one input schema to lower to several dialects, read once: toolgen lowers
+// every tool's schema to all of them. Its methods return what the functions of the
+// same names return for the schema. A Parsed is not safe for concurrent use.
+type Parsed struct {
+	raw  json.RawMessage
+	root *schema // once read
+	err  error   // why it cannot be read
+	read bool    // root or err is set
+	lent bool    // root was given to a lowering, which gets a copy from then on
+}
+
+// Parse returns schema to lower, which is read when a lowering first needs it (a
+// schema sent as given is not read).
+func Parse(schema json.RawMessage) *Parsed {
+	return &Parsed{raw: schema}
+}
+
+// tree returns the schema's tree for one lowering: the first gets the tree read, the
+// others a copy, so that no lowering sees what another did.
+func (p *Parsed) tree() (*schema, error) {
+	if !p.read {
+		p.root, p.err = parse(p.raw)
+		p.read = true
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	if p.lent {
+		return p.root.Clone(), nil
+	}
+	p.lent = true
+	return p.root, nil
+}
+
+// OpenAI is the function OpenAI for the schema.
+func (p *Parsed) OpenAI(strict bool) (Lowered, []Warning) {
+	if !strict {
+		return Lowered{Parameters: asGiven(p.raw)}, nil
+	}
+	root, err := p.tree()
+	if err != nil {
+		return Lowered{Parameters: p.raw}, []Warning{{Message: err.Error()}}
+	}
+	s, ok, issues := lowerOpenAI(root, true)
+	if !ok {
+		return Lowered{Parameters: asGiven(p.raw)}, issues.warnings()
+	}
+	return Lowered{Parameters: mustEncode(s), Strict: true}, nil
+}
+
+// Anthropic is the function Anthropic for the schema.
+func (p *Parsed) Anthropic(strict bool) (Lowered, []Warning) {
+	if !strict {
+		return Lowered{Parameters: asGiven(p.raw)}, nil
+	}
+	root, err := p.tree()
+	if err != nil {
+		return Lowered{Parameters: p.raw}, []Warning{{Message: err.Error()}}
+	}
+	s, ok, issues := lowerAnthropic(root, true)
+	if !ok {
+		return Lowered{Parameters: asGiven(p.raw)}, issues.warnings()
+	}
+	return Lowered{Parameters: mustEncode(s), Strict: true}, nil
+}
+
+// Gemini is the function Gemini for the schema.
+func (p *Parsed) Gemini() (Lowered, []Warning) {
+	root, err := p.tree()
 	if err != nil {
 		return Lowered{}, []Warning{{Message: err.Error()}}
 	}

@@ -147,3 +147,29 @@ func TestGeminiUnreadable(t *testing.T) {
 		}
 	}
 }
+
+// TestParsedLowersAlike checks that a schema read once gives every lowering, in any
+// order and any number of times, what the functions give: no lowering sees what
+// another did to the tree.
+func TestParsedLowersAlike(t *testing.T) {
+	recursive := `{"type":"object","properties":{"tree":{"$ref":"#/$defs/Tree","description":"The tree."}},"required":["tree"],"additionalProperties":false,"$defs":{"Tree":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/Tree"},"minItems":2}},"additionalProperties":false}}}`
+	for _, schema := range []string{weather, union, recursive, `{"type":"object","properties":{"v":{"not":{}}}}`, `[]`} {
+		in := json.RawMessage(schema)
+		want := []string{
+			fmt.Sprint(dialect.Gemini(in)), fmt.Sprint(dialect.OpenAI(in, true)), fmt.Sprint(dialect.Anthropic(in, true)),
+			fmt.Sprint(dialect.OpenAI(in, false)), fmt.Sprint(dialect.Anthropic(in, false)),
+		}
+		p := dialect.Parse(in)
+		for round := range 2 {
+			got := []string{
+				fmt.Sprint(p.Gemini()), fmt.Sprint(p.OpenAI(true)), fmt.Sprint(p.Anthropic(true)),
+				fmt.Sprint(p.OpenAI(false)), fmt.Sprint(p.Anthropic(false)),
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("%s, round %d, lowering %d:\ngot  %s\nwant %s", schema, round, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -70,19 +70,10 @@ func Bool[X any](b bool) *Schema[X] {
 	return &Schema[X]{Boolean: &b}
 }
 
-// keywords has Schema's fields without its MarshalJSON method.
-type keywords[X any] Schema[X]
-
 // MarshalJSON writes the node's keywords in field order, or true or false for a boolean
 // schema.
 func (s *Schema[X]) MarshalJSON() ([]byte, error) {
-	if s.Boolean != nil {
-		if *s.Boolean {
-			return []byte("true"), nil
-		}
-		return []byte("false"), nil
-	}
-	return EncodeJSON((*keywords[X])(s), false)
+	return s.appendJSON(nil)
 }
 
 // Keywords returns s as compact JSON text, or "" if it cannot be written.
@@ -229,26 +220,7 @@ type Map[S any] []Entry[S]
 
 // MarshalJSON writes the entries as a JSON object, in order.
 func (m Map[S]) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, e := range m {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		key, err := EncodeJSON(e.Name, false)
-		if err != nil {
-			return nil, err
-		}
-		val, err := EncodeJSON(e.Schema, false)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(key)
-		buf.WriteByte(':')
-		buf.Write(val)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	return m.appendJSON(nil)
 }
 
 // Get returns the schema named name, or the zero S (nil for a pointer) if there is none.

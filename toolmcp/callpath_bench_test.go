@@ -206,3 +206,35 @@ func BenchmarkToolsCallHTTP(b *testing.B) {
 		}
 	}
 }
+
+// TestToolsCallAllocations: a tools/call served by toolmcp (HTTPScreen, the handler,
+// Call and the result's conversion) allocates at most a few heap objects more than the
+// same call answered by the floor, a raw handler that reads nothing.
+func TestToolsCallAllocations(t *testing.T) {
+	for _, c := range callPathCases {
+		if c.call != "valid" {
+			continue
+		}
+		t.Run(c.mode, func(t *testing.T) {
+			allocs := map[string]float64{}
+			for _, impl := range []string{"toolmcp", "floor"} {
+				h := callPathServer(t, impl, c.stateless)
+				rc := recordToolsCall(t, h, c.stateless, c.args)
+				allocs[impl] = testing.AllocsPerRun(200, func() {
+					h.ServeHTTP(httptest.NewRecorder(), rc.request())
+				})
+			}
+			// 5 now: the screen's body reader, the call's context (runtime's CallInfo,
+			// toolmcp's frame, the Client), Call's own two, less the floor's result's
+			// three that the conversion makes in one. The race detector's sync.Pool
+			// drops pooled objects at random: it gets more.
+			limit := 6.0
+			if toolmcp.RaceEnabled {
+				limit = 12
+			}
+			if extra := allocs["toolmcp"] - allocs["floor"]; extra > limit {
+				t.Errorf("toolmcp allocates %v objects a call, %v more than the floor's %v (at most %v)", allocs["toolmcp"], extra, allocs["floor"], limit)
+			}
+		})
+	}
+}

@@ -184,7 +184,8 @@ var callPathCases = []struct {
 
 // BenchmarkToolsCallHTTP measures one tools/call on the server's handler, for toolmcp
 // and the floor: allocs/op is deterministic, the difference between the two is what
-// toolmcp adds to the SDK's own work on a call.
+// toolmcp adds to the SDK's own work on a call. cpu-ns/op is the process's CPU time per
+// call (the collector's included), steadier than ns/op on a loaded machine.
 func BenchmarkToolsCallHTTP(b *testing.B) {
 	for _, c := range callPathCases {
 		for _, impl := range []string{"toolmcp", "floor"} {
@@ -198,10 +199,12 @@ func BenchmarkToolsCallHTTP(b *testing.B) {
 					b.Fatalf("the replayed call: %s", got)
 				}
 				b.ReportAllocs()
+				start := processCPU()
 				for b.Loop() {
 					w := httptest.NewRecorder()
 					h.ServeHTTP(w, rc.request())
 				}
+				reportCPU(b, start)
 			})
 		}
 	}

@@ -46,19 +46,34 @@ type sessionClient struct {
 	timeout time.Duration
 
 	mu      sync.Mutex
-	task    *taskRun        // the task the call runs as, or nil (tasks.go)
-	ended   bool            // the call returned: nothing of it may follow its result
-	sending sync.WaitGroup  // the sends under way, which end waits for
-	stop    context.Context // done once the call returned: a request under way stops waiting
-	cancel  context.CancelFunc
+	task    *taskRun       // the task the call runs as, or nil (tasks.go)
+	ended   bool           // the call returned: nothing of it may follow its result
+	sending sync.WaitGroup // the sends under way, which end waits for
+	// stop is done once the call returned: a request under way stops waiting. It is
+	// made by the first request (stopped), which most calls never make.
+	stop   context.Context
+	cancel context.CancelFunc
 }
 
-func newSessionClient(call *mcpCall, timeout time.Duration) *sessionClient {
+// init readies c, the client of call, for the call's sends.
+func (c *sessionClient) init(call *mcpCall, timeout time.Duration) {
 	if timeout <= 0 {
 		timeout = DefaultClientTimeout
 	}
-	stop, cancel := context.WithCancel(context.Background())
-	return &sessionClient{call: call, req: call.req, timeout: timeout, stop: stop, cancel: cancel}
+	c.call, c.req, c.timeout = call, call.req, timeout
+}
+
+// stopped returns the context that is done once the call returned.
+func (c *sessionClient) stopped() context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stop == nil {
+		c.stop, c.cancel = context.WithCancel(context.Background())
+		if c.ended {
+			c.cancel()
+		}
+	}
+	return c.stop
 }
 
 // begin starts a send to the client, and reports whether it may go: not once the call
@@ -107,8 +122,11 @@ func (c *sessionClient) AwaitsInput() bool { return c.call.asking() }
 func (c *sessionClient) end() {
 	c.mu.Lock()
 	c.ended = true
+	cancel := c.cancel
 	c.mu.Unlock()
-	c.cancel()
+	if cancel != nil {
+		cancel()
+	}
 	c.sending.Wait()
 }
 
@@ -242,7 +260,7 @@ func (c *sessionClient) exchange(ctx context.Context, what, key string, cp capab
 		}
 		wait, cancel := context.WithTimeout(ctx, c.timeout)
 		defer cancel()
-		defer context.AfterFunc(c.stop, cancel)()
+		defer context.AfterFunc(c.stopped(), cancel)()
 		r, err := task.ask(wait, params)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", what, c.waitError(ctx, wait, err))
@@ -269,7 +287,7 @@ func (c *sessionClient) exchange(ctx context.Context, what, key string, cp capab
 	wait, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	// The call's end ends the wait: the answer would come after the result.
-	defer context.AfterFunc(c.stop, cancel)()
+	defer context.AfterFunc(c.stopped(), cancel)()
 	r, err := send(wait, ss)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, c.waitError(ctx, wait, err))
@@ -526,7 +544,7 @@ func (c *sessionClient) waitError(call, wait context.Context, err error) error {
 	switch {
 	case call.Err() != nil:
 		return fmt.Errorf("the call's context ended before the client answered: %w", call.Err())
-	case c.stop.Err() != nil:
+	case c.stopped().Err() != nil:
 		return fmt.Errorf("the call it was made for returned before the client answered: %w", context.Canceled)
 	case wait.Err() != nil:
 		return fmt.Errorf("the client did not answer within %v: %w", c.timeout, wait.Err())

@@ -40,3 +40,48 @@ func FuzzCheckMCPHeaders(f *testing.F) {
 		}
 	})
 }
+
+// TestMCPHeadersFine: the one pass without allocations that lets most requests through
+// agrees with the sorted reading that names the wrong header, at each limit and one
+// past it, and allocates nothing on the headers of a request of MCP 2026-07-28.
+func TestMCPHeadersFine(t *testing.T) {
+	params := func(n int) http.Header {
+		h := http.Header{"Mcp-Method": {"tools/call"}, "Content-Type": {"application/json"}}
+		for i := range n {
+			h["Mcp-Param-P"+strings.Repeat("x", i)] = []string{"v"}
+		}
+		return h
+	}
+	cases := []struct {
+		name string
+		h    http.Header
+		fine bool
+	}{
+		{"none", http.Header{}, true},
+		{"a request", http.Header{"Mcp-Method": {"tools/call"}, "Mcp-Name": {"get_weather"}, "Mcp-Protocol-Version": {"2026-07-28"}, "Accept": {"*/*"}}, true},
+		{"other headers twice", http.Header{"Accept": {"a", "b"}, "X-Bad": {"\x00"}}, true},
+		{"MaxParamHeaders", params(MaxParamHeaders), true},
+		{"one Mcp-Param past", params(MaxParamHeaders + 1), false},
+		{"twice", http.Header{"Mcp-Name": {"a", "b"}}, false},
+		{"twice, in lower case", http.Header{"mcp-param-x": {"a", "b"}}, false},
+		{"MaxMCPHeaderBytes", http.Header{"Mcp-Name": {strings.Repeat("n", MaxMCPHeaderBytes)}}, true},
+		{"one byte past", http.Header{"Mcp-Name": {strings.Repeat("n", MaxMCPHeaderBytes+1)}}, false},
+		{"a tab", http.Header{"Mcp-Name": {"a\tb"}}, true},
+		{"a control byte", http.Header{"MCP-PROTOCOL-VERSION": {"2026\x01"}}, false},
+		{"not ASCII", http.Header{"Mcp-Param-R": {"Région"}}, false},
+		{"a name not in ASCII", http.Header{"Mcp-Protocol-Vers\u0130on": {"\x7f"}}, false},
+		{"a name not MCP's", http.Header{"Mcp-Nam\u212a": {"\x7f"}}, true},
+	}
+	for _, c := range cases {
+		if got := mcpHeadersFine(c.h); got != c.fine {
+			t.Errorf("%s: mcpHeadersFine %v, want %v", c.name, got, c.fine)
+		}
+		if problem := mcpHeadersProblem(c.h); (problem == "") != c.fine {
+			t.Errorf("%s: mcpHeadersProblem %q, want fine %v", c.name, problem, c.fine)
+		}
+	}
+	h := cases[1].h
+	if n := testing.AllocsPerRun(100, func() { checkMCPHeaders(h) }); n != 0 {
+		t.Errorf("checkMCPHeaders allocates %v times on fine headers", n)
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,7 +80,8 @@ func (s *HTTPScreen) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		tooLong()
 		return
 	}
-	body, err := readBody(r.Body, r.ContentLength, limit)
+	bb := bodyBuffers.Get().(*bodyBuffer)
+	body, err := readBody(r.Body, r.ContentLength, limit, bb.b[:0])
 	if errors.Is(err, errBodyTooLong) {
 		tooLong()
 		return
@@ -89,20 +92,34 @@ func (s *HTTPScreen) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if msg := keysAnswer(body, checkKeys(body, maxMessageDepth), "Parse error: the body is not one valid JSON value"); msg != nil {
 		writeAnswer(w, http.StatusBadRequest, msg)
+		bb.release(body)
 		return
 	}
-	if Revision2026(r, body) {
+	modern := Revision2026(r, body)
+	if modern {
 		if msg := checkMCPHeaders(r.Header); msg != "" {
 			writeAnswer(w, http.StatusBadRequest, answer(topLevelID(body), mcp.CodeHeaderMismatch, "Header mismatch: "+msg))
+			bb.release(body)
 			return
 		}
 	}
-	if s.Listen != nil && Revision2026(r, body) && isListen(body) {
+	if s.Listen != nil && modern && isListen(body) {
+		// A stream: its body is not lent, so it is not kept for the next request.
 		s.Listen.serve(w, r, body)
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	s.next(r, body).ServeHTTP(w, r)
+	next := s.Next
+	if s.Stateless != nil && modern {
+		next = s.Stateless
+	}
+	// The body is lent to next until it returns: the http.Handler contract forbids
+	// reading a request's body once ServeHTTP returned, and screenedBody enforces it,
+	// so the buffer serves the next request.
+	sb := &screenedBody{data: body}
+	r.Body = sb
+	next.ServeHTTP(w, r)
+	sb.detach()
+	bb.release(body)
 }
 
 // next returns the handler of r, whose body (nil when it has none) was screened.
@@ -132,11 +149,18 @@ const MaxParamHeaders = 64
 // outside visible ASCII, space and tab: the client Base64-encodes such a value).
 // Header names are matched case-insensitively, as HTTP does.
 func checkMCPHeaders(h http.Header) string {
+	if mcpHeadersFine(h) {
+		return ""
+	}
+	return mcpHeadersProblem(h)
+}
+
+// mcpHeadersProblem is checkMCPHeaders's message: the first header wrong, by name.
+func mcpHeadersProblem(h http.Header) string {
 	params := 0
 	for _, name := range slices.Sorted(maps.Keys(h)) {
-		lower := strings.ToLower(name)
-		param := strings.HasPrefix(lower, "mcp-param-")
-		if !param && lower != "mcp-method" && lower != "mcp-name" && lower != "mcp-protocol-version" {
+		mcpHeader, param := mcpHeaderName(name)
+		if !mcpHeader {
 			continue
 		}
 		if param {
@@ -162,6 +186,57 @@ func checkMCPHeaders(h http.Header) string {
 		}
 	}
 	return ""
+}
+
+// mcpHeadersFine reports whether checkMCPHeaders finds nothing wrong with h, reading it
+// in one pass, in the map's order, without allocating: checkMCPHeaders reads the
+// headers sorted, to name the first wrong one the same way every time, only when one
+// is.
+func mcpHeadersFine(h http.Header) bool {
+	params := 0
+	for name, vals := range h {
+		mcpHeader, param := mcpHeaderName(name)
+		if !mcpHeader {
+			continue
+		}
+		if param {
+			if params++; params > MaxParamHeaders {
+				return false
+			}
+		}
+		if len(vals) > 1 {
+			return false
+		}
+		for _, v := range vals {
+			if len(v) > MaxMCPHeaderBytes {
+				return false
+			}
+			for i := 0; i < len(v); i++ {
+				if c := v[i]; c != '\t' && (c < 0x20 || c > 0x7e) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// mcpHeaderName reports whether the header name is one of MCP's, as checkMCPHeaders
+// matches them (its lower case is Mcp-Method, Mcp-Name, MCP-Protocol-Version, or starts
+// with Mcp-Param-), and whether it is an Mcp-Param-{Name}. An ASCII name, as every
+// name net/http reads is, is compared without allocating.
+func mcpHeaderName(name string) (mcpHeader, param bool) {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			lower := strings.ToLower(name)
+			param = strings.HasPrefix(lower, "mcp-param-")
+			return param || lower == "mcp-method" || lower == "mcp-name" || lower == "mcp-protocol-version", param
+		}
+	}
+	// For ASCII strings strings.EqualFold is ASCII's case folding, as ToLower's.
+	param = len(name) >= len("mcp-param-") && strings.EqualFold(name[:len("mcp-param-")], "mcp-param-")
+	return param || strings.EqualFold(name, "mcp-method") || strings.EqualFold(name, "mcp-name") ||
+		strings.EqualFold(name, "mcp-protocol-version"), param
 }
 
 // Revision20260728 is the MCP revision that has no sessions (SEP-2575): each request
@@ -241,19 +316,22 @@ func writeAnswer(w http.ResponseWriter, status int, msg []byte) {
 
 var errBodyTooLong = errors.New("toolmcp: request body too long")
 
-// readBody reads r to its end, when that comes within limit bytes; size is the body's
-// length when known, else -1. It returns errBodyTooLong on a body longer than limit.
-func readBody(r io.Reader, size, limit int64) ([]byte, error) {
+// readBody reads r to its end, when that comes within limit bytes, into buf (empty, of
+// any capacity); size is the body's length when known, else -1. It returns
+// errBodyTooLong on a body longer than limit, having read at most limit+1 bytes.
+func readBody(r io.Reader, size, limit int64, buf []byte) ([]byte, error) {
 	n := int64(bytes.MinRead)
 	if size >= 0 {
 		n = size + 1 // room to read the end without growing
 	}
-	buf := make([]byte, 0, min(n, limit+1))
+	if n = min(n, limit+1); int64(cap(buf)) < n {
+		buf = slices.Grow(buf, int(n))
+	}
 	for {
 		if len(buf) == cap(buf) {
 			buf = slices.Grow(buf, int(min(int64(cap(buf)), limit+1-int64(len(buf)))))
 		}
-		m, err := r.Read(buf[len(buf):cap(buf)])
+		m, err := r.Read(buf[len(buf):int(min(int64(cap(buf)), limit+1))])
 		buf = buf[:len(buf)+m]
 		if int64(len(buf)) > limit {
 			return nil, errBodyTooLong
@@ -265,4 +343,64 @@ func readBody(r io.Reader, size, limit int64) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// maxPooledBodyBytes is the capacity of the largest body buffer HTTPScreen keeps for a
+// later request, once the handler it lent the body to returned; a larger one is left to
+// the collector.
+const maxPooledBodyBytes = 64 << 10
+
+// bodyBuffer is a buffer HTTPScreen reads bodies into, kept in bodyBuffers between
+// requests.
+type bodyBuffer struct{ b []byte }
+
+// bodyBuffers keeps HTTPScreen's body buffers from one request to the next.
+var bodyBuffers = sync.Pool{New: func() any { return new(bodyBuffer) }}
+
+// release gives back the buffer, whose latest bytes are body, once nothing reads body.
+func (bb *bodyBuffer) release(body []byte) {
+	if cap(body) > maxPooledBodyBytes {
+		return
+	}
+	bb.b = body[:0]
+	bodyBuffers.Put(bb)
+}
+
+// errBodyDetached is what a read of a screened body returns once HTTPScreen's
+// ServeHTTP returned.
+var errBodyDetached = errors.New("toolmcp: the request body was read after its handler returned")
+
+// screenedBody is the body HTTPScreen passes on: the bytes it read, until detach. It
+// has Read and Close only, so every reader copies its bytes (no WriteTo hands out the
+// buffer, which serves the next request once detached).
+type screenedBody struct {
+	mu       sync.Mutex
+	data     []byte
+	off      int
+	detached bool
+}
+
+// Read reads the body, as a bytes.Reader does; after detach it fails.
+func (b *screenedBody) Read(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.detached {
+		return 0, errBodyDetached
+	}
+	if b.off >= len(b.data) {
+		return 0, io.EOF
+	}
+	n := copy(p, b.data[b.off:])
+	b.off += n
+	return n, nil
+}
+
+// Close does nothing, as io.NopCloser's: the body is in memory.
+func (b *screenedBody) Close() error { return nil }
+
+// detach ends the body's reading: its buffer may serve another request.
+func (b *screenedBody) detach() {
+	b.mu.Lock()
+	b.detached, b.data = true, nil
+	b.mu.Unlock()
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -168,15 +169,39 @@ type carriedAnswer struct {
 
 type mcpCallKey struct{}
 
-// withMCPCall returns ctx carrying req, for ElicitApprover and the call's Client.
-func withMCPCall(ctx context.Context, req *mcp.CallToolRequest) (context.Context, *mcpCall) {
-	c := &mcpCall{req: req}
+// init readies c, the call of req.
+func (c *mcpCall) init(req *mcp.CallToolRequest) {
+	c.req = req
 	if req != nil && req.Params != nil && req.Params.RequestState != "" {
 		var ok bool
 		c.state, ok = readRoundState(req.Params.RequestState)
 		c.badState = !ok
 	}
-	return context.WithValue(ctx, mcpCallKey{}, c), c
+}
+
+// callFrame is what one tools/call adds to its context, allocated at once: the
+// context carrying its mcpCall, for ElicitApprover and the call's Client, and that
+// Client.
+type callFrame struct {
+	context.Context // the parent
+	call            mcpCall
+	client          sessionClient
+}
+
+// Value returns the frame's mcpCall for mcpCallKey, else the parent's value.
+func (f *callFrame) Value(key any) any {
+	if _, ok := key.(mcpCallKey); ok {
+		return &f.call
+	}
+	return f.Context.Value(key)
+}
+
+// newCallFrame returns the frame of the call req, under ctx.
+func newCallFrame(ctx context.Context, req *mcp.CallToolRequest, clientTimeout time.Duration) *callFrame {
+	f := &callFrame{Context: ctx}
+	f.call.init(req)
+	f.client.init(&f.call, clientTimeout)
+	return f
 }
 
 // callOf returns the mcpCall of ctx, or nil.

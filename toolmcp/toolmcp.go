@@ -188,14 +188,31 @@ func cloneBool(p *bool) *bool {
 // on it (the TypeScript SDK's callTool) fails such a call: give a tool whose results
 // may be long a budget= its longest valid result fits.
 func Result(r *runtime.Result) *mcp.CallToolResult {
-	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
-	for _, c := range r.Content {
-		out.Content = append(out.Content, content(c))
+	var out *mcp.CallToolResult
+	if len(r.Content) == 1 && r.Content[0].Type == runtime.ContentText && len(r.Content[0].Audience) == 0 {
+		// Most results are one text block ("ok", the violations of invalid arguments,
+		// a structured value's JSON): allocated with the result.
+		one := &textResult{text: mcp.TextContent{Text: r.Content[0].Text}}
+		one.content[0] = &one.text
+		out = &one.res
+		out.IsError, out.Content = r.IsError, one.content[:]
+	} else {
+		out = &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
+		for _, c := range r.Content {
+			out.Content = append(out.Content, content(c))
+		}
 	}
 	if _, cut := r.Truncated(); len(r.Structured) > 0 && !cut {
 		out.StructuredContent = r.Structured
 	}
 	return out
+}
+
+// textResult is a result of one text block with its block, in one allocation.
+type textResult struct {
+	res     mcp.CallToolResult
+	content [1]mcp.Content
+	text    mcp.TextContent
 }
 
 // audience returns the audience annotation of a block for roles: the roles MCP knows,
@@ -253,10 +270,10 @@ func callContext(ctx context.Context, req *mcp.CallToolRequest, c *config, task 
 	ctx = runtime.ContextWithCall(ctx, runtime.CallInfo{Provider: "mcp"})
 	// ElicitApprover (elicit.go) and the call's Client read the request from the
 	// context, and may end the round asking the client for input instead (rounds.go).
-	ctx, mc := withMCPCall(ctx, req)
 	// The tool reaches the client's model, user and log (client.Sample,
 	// client.Elicit, client.Logger) through the session (client.go), or its task.
-	sc := newSessionClient(mc, c.clientTimeout)
+	f := newCallFrame(ctx, req, c.clientTimeout)
+	ctx, mc, sc := f, &f.call, &f.client
 	sc.task = task
 	if task != nil {
 		ctx = context.WithValue(ctx, taskRunKey{}, task)

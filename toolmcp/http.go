@@ -32,7 +32,8 @@ import (
 // ASCII, within MaxMCPHeaderBytes, with at most MaxParamHeaders Mcp-Param headers, is
 // answered with header mismatch (-32020, HTTP 400); the SDK then matches their values
 // to the body. Every other request reaches Next (or Stateless) unchanged, the body as
-// it came.
+// it came, readable until Next's ServeHTTP returns, as the http.Handler contract has
+// it: a read after that fails, since the screen's buffer then serves a later request.
 //
 // The SDK acts on the last of two keys, where a proxy or a log may read the first; it
 // matches the protocol's keys exactly, where a reader decoding with encoding/json

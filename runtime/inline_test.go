@@ -43,7 +43,7 @@ func TestInlineCalls(t *testing.T) {
 			return nil, nil
 		}
 	}
-	ts := NewToolset(tools[:], dispatch).WithInlineCalls(true)
+	ts := NewToolset(tools[:], runLater(dispatch)).WithInlineCalls(true)
 	ctx := context.Background()
 
 	if r := ts.Call(ctx, "ok", nil); r.IsError || r.Text() != "ok" || r.Outcome != OutcomeOK {
@@ -89,7 +89,7 @@ func TestInlineCalls(t *testing.T) {
 // and that the observer hears of every call.
 func TestRunCallsGoexitInline(t *testing.T) {
 	var events []Event
-	ts := NewToolset(goexitTools[:], dispatchGoexit).WithObserver(func(_ context.Context, e Event) { events = append(events, e) }).WithMaxParallel(1)
+	ts := NewToolset(goexitTools[:], runLater(dispatchGoexit)).WithObserver(func(_ context.Context, e Event) { events = append(events, e) }).WithMaxParallel(1)
 	calls := []ToolCall{{ID: "a", Name: "goexit"}, {ID: "b", Name: "ok"}, {ID: "c", Name: "goexit"}}
 	results := ts.RunCalls(context.Background(), calls, 0)
 	if err := checkResults(calls, results); err != nil {
@@ -247,7 +247,7 @@ func TestLookupAtTheLinearLimit(t *testing.T) {
 		for i := range tools {
 			tools[i].Name = fmt.Sprintf("tool_%02d", n-1-i) // given out of order
 		}
-		ts := NewToolset(tools, dispatchTest)
+		ts := NewToolset(tools, runLater(dispatchTest))
 		for i := range n {
 			name := fmt.Sprintf("tool_%02d", i)
 			if tool, ok := ts.Lookup(name); !ok || tool.Name != name {
@@ -269,7 +269,7 @@ func TestLookupAtTheLinearLimit(t *testing.T) {
 // internal error result, and the calls after it are answered as usual.
 func TestInlineDecoderPanic(t *testing.T) {
 	tools := []Tool{{Name: "buggy"}, {Name: "fine"}}
-	ts := NewToolset(tools, func(i int, d *engine.Decoder) invocation {
+	ts := NewToolset(tools, runLater(func(i int, d *engine.Decoder) invocation {
 		if i == 0 {
 			var s []int
 			_ = s[3] // a decoder bug
@@ -279,7 +279,7 @@ func TestInlineDecoderPanic(t *testing.T) {
 			return nil
 		}
 		return func(context.Context) (*Result, error) { return nil, nil }
-	}).WithInlineCalls(true)
+	})).WithInlineCalls(true)
 	for range 3 {
 		if r := ts.Call(context.Background(), "buggy", []byte(`{}`)); !r.IsError || r.Outcome != OutcomeInternalError || !strings.Contains(r.Err.Error(), "index out of range") {
 			t.Errorf("buggy: %v %s %v", r.IsError, r.Outcome, r.Err)
@@ -295,7 +295,7 @@ func TestInlineDecoderPanic(t *testing.T) {
 // internal_error event naming Goexit, with the call's id.
 func TestInlineGoexitObserved(t *testing.T) {
 	events := make(chan Event, 4)
-	ts := NewToolset(goexitTools[:], dispatchGoexit).WithInlineCalls(true).
+	ts := NewToolset(goexitTools[:], runLater(dispatchGoexit)).WithInlineCalls(true).
 		WithObserver(func(_ context.Context, e Event) { events <- e })
 	ended := make(chan bool)
 	go func() {

@@ -341,3 +341,56 @@ func TestAwaitingInputOnlyAfterTheToolRan(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOnlyResults checks WithReadOnlyResults: on, an inline call of a tool that
+// returns nothing is answered with one "ok" result, shared by the Toolsets made from
+// this one, and takes no memory for it; the other results, those of calls not inline,
+// and those of a Toolset without the setting stay new ones.
+func TestReadOnlyResults(t *testing.T) {
+	ctx := context.Background()
+	ts := newTestSet().WithInlineCalls(true).WithReadOnlyResults(true)
+	first := ts.Call(ctx, "nothing", nil)
+	if first.IsError || first.Text() != "ok" || first.Outcome != OutcomeOK || len(first.Content) != 1 {
+		t.Fatalf("%v %s %q", first.IsError, first.Outcome, first.Text())
+	}
+	if r := ts.WithObserver(func(context.Context, Event) {}).Call(ctx, "nothing", nil); r != first {
+		t.Errorf("a Toolset made from the read-only one answers a new result")
+	}
+	_, direct := newDirectSet()
+	direct = direct.WithInlineCalls(true).WithReadOnlyResults(true)
+	a, b := direct.Call(ctx, "count", []byte(`{"times":1}`)), direct.Call(ctx, "count", []byte(`{"times":2}`))
+	if a != b || a.Text() != "ok" {
+		t.Errorf("a tool with arguments, run at once: %p %p %q", a, b, a.Text())
+	}
+	if r := ts.Call(ctx, "echo", []byte(`{"text":"hi"}`)); r == first || r.Text() != "hi" {
+		t.Errorf("echo answered %q", r.Text())
+	}
+	for _, c := range []struct {
+		name string
+		ts   *Toolset
+	}{{"off", ts.WithReadOnlyResults(false)}, {"not inline", ts.WithInlineCalls(false)}, {"never set", newTestSet().WithInlineCalls(true)}} {
+		if a, b := c.ts.Call(ctx, "nothing", nil), c.ts.Call(ctx, "nothing", nil); a == first || a == b || a.Text() != "ok" || b.Text() != "ok" {
+			t.Errorf("%s: the results are shared", c.name)
+		}
+	}
+	if raceEnabled {
+		return // the race detector allocates
+	}
+	if n := testing.AllocsPerRun(1000, func() {
+		if r := ts.Call(ctx, "nothing", nil); r != first {
+			t.Fatalf("a new result %p, not the shared %p", r, first)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations a call, want none", n)
+	}
+	const calls = 1000
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range calls {
+		ts.Call(ctx, "nothing", nil)
+	}
+	runtime.ReadMemStats(&after)
+	if perCall := (after.TotalAlloc - before.TotalAlloc) / calls; perCall >= 16 {
+		t.Errorf("%d bytes a call, want none for the result", perCall)
+	}
+}

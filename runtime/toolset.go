@@ -65,6 +65,7 @@ type config struct {
 	resultBudget int    // bytes; 0 is DefaultMaxResultBytes, negative none
 	deferral     *Defer // nil: no tool is deferred
 	inline       bool
+	sharedOK     *Result // the "ok" result of WithReadOnlyResults, or nil
 }
 
 type entry struct {
@@ -283,6 +284,24 @@ func (ts *Toolset) WithInlineCalls(on bool) *Toolset {
 	return ts.with(func(c *config) { c.inline = on })
 }
 
+// WithReadOnlyResults returns the same tools whose callers, when on, promise to treat
+// every result Call returns as read-only: never to change its fields or its content
+// blocks, or append to them. An inline call (WithInlineCalls) of a tool that returns
+// nothing may then be answered with one "ok" result shared by all such calls of the
+// Toolsets made from this one, instead of a new one: it saves the 256 bytes each such
+// call otherwise takes, and the collector's work for them, which with the collector on
+// is about as much CPU time as the rest of an inline call of a small tool (see
+// docs/PERFORMANCE.md). Callers that convert each result at once (a provider adapter,
+// an MCP handler) lose nothing. Off, the default, every result is the caller's own.
+func (ts *Toolset) WithReadOnlyResults(on bool) *Toolset {
+	return ts.with(func(c *config) {
+		c.sharedOK = nil
+		if on {
+			c.sharedOK = new(okResult).set()
+		}
+	})
+}
+
 // WithApprover returns the same tools gated by a: every call to a tool whose effective
 // annotations say destructive waits for its decision. See Approver.
 func (ts *Toolset) WithApprover(a Approver) *Toolset {
@@ -479,9 +498,12 @@ func (ts *Toolset) callHere(ctx context.Context, e *entry, args []byte) (res *Re
 		return errorResult(OutcomeInvalidArguments, err.Error(), err), false
 	}
 	if r == nil && err == nil {
-		ok := st.takeOK()
+		res := ts.cfg.sharedOK
+		if res == nil {
+			res = st.takeOK().set()
+		}
 		ts.pool.Put(st)
-		return ran(ctx, e.tool, ok.set(), true)
+		return ran(ctx, e.tool, res, true)
 	}
 	ts.pool.Put(st)
 	return ran(ctx, e.tool, outcome(ctx, e.tool, 0, r, err), false)

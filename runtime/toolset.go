@@ -276,10 +276,12 @@ func (ts *Toolset) WithMaxParallel(n int) *Toolset {
 // Goexit there ends only that goroutine, and the call is answered with an internal
 // error result.
 //
-// Inline, a call costs the decode of its arguments, the tool, and about one
-// allocation, the decoded arguments' (see docs/PERFORMANCE.md). The "ok" results of
-// tools that return nothing come 16 to an allocation: each is the caller's alone, but
-// a result kept keeps the 4 KB of its batch.
+// Inline, with nothing to approve, no progress to report and a context that cannot
+// end, the generated dispatch calls the tool at once, its decoded arguments on its
+// stack: a call costs the decode of its arguments and the tool, and allocates nothing
+// for the arguments themselves (see docs/PERFORMANCE.md). The "ok" results of tools
+// that return nothing come 16 to an allocation: each is the caller's alone (unless
+// WithReadOnlyResults), but a result kept keeps the 4 KB of its batch.
 func (ts *Toolset) WithInlineCalls(on bool) *Toolset {
 	return ts.with(func(c *config) { c.inline = on })
 }

@@ -84,7 +84,10 @@ func (p payload[T]) benchDecode(b *testing.B) {
 
 // BenchmarkCall compares Toolset.Call, end to end, on the no-op tools with the bare
 // generated decode of the same arguments (path=decode: BenchmarkDecode's generated
-// approach).
+// approach): path=call on a goroutine of its own, call_inline with WithInlineCalls, and,
+// with a runtime that has it, call_inline_readonly with WithReadOnlyResults too (the
+// "ok" result shared; looked up as a method, so that run.sh builds this file against a
+// runtime from before it too).
 //
 //	go test -run '^$' -bench BenchmarkCall -benchmem .   # in bench
 func BenchmarkCall(b *testing.B) {
@@ -104,10 +107,17 @@ func BenchmarkCall(b *testing.B) {
 				}
 				reportCPU(b, cpu)
 			})
-			for _, path := range []struct {
+			paths := []struct {
 				name string
 				ts   *runtime.Toolset
-			}{{"call", ts}, {"call_inline", ts.WithInlineCalls(true)}} {
+			}{{"call", ts}, {"call_inline", ts.WithInlineCalls(true)}}
+			if ro, ok := any(ts).(readOnlyResults); ok {
+				paths = append(paths, struct {
+					name string
+					ts   *runtime.Toolset
+				}{"call_inline_readonly", ro.WithReadOnlyResults(true).WithInlineCalls(true)})
+			}
+			for _, path := range paths {
 				b.Run("path="+path.name, func(b *testing.B) {
 					if r := path.ts.Call(ctx, tool, args); r.IsError {
 						b.Fatal(r.Text())
@@ -124,6 +134,12 @@ func BenchmarkCall(b *testing.B) {
 			}
 		})
 	}
+}
+
+// readOnlyResults is the runtime.Toolset method BenchmarkCall's call_inline_readonly
+// path needs.
+type readOnlyResults interface {
+	WithReadOnlyResults(on bool) *runtime.Toolset
 }
 
 // BenchmarkToolset1000 measures getting 1,000 tools ready: the Toolset of the generated

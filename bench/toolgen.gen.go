@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // Tools returns the package's tools: add_stock, get_weather and list_transactions.
@@ -57,42 +57,56 @@ var toolgenTools = [...]runtime.Tool{{
 	Strict:      true,
 }}
 
-// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatch(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// add_stock
 		var in BatchRequest
 		toolgenDecodeBatchRequest(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, AddStock(ctx, in)
+		}
+		v := in
 		return func(ctx context.Context) (*runtime.Result, error) {
-			return nil, AddStock(ctx, in)
-		}
+			return nil, AddStock(ctx, v)
+		}, nil, nil
 	case 1:
 		// get_weather
 		var in WeatherQuery
 		toolgenDecodeWeatherQuery(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, GetWeather(ctx, in)
+		}
+		v := in
 		return func(ctx context.Context) (*runtime.Result, error) {
-			return nil, GetWeather(ctx, in)
-		}
+			return nil, GetWeather(ctx, v)
+		}, nil, nil
 	case 2:
 		// list_transactions
 		var in TransactionsQuery
 		toolgenDecodeTransactionsQuery(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, ListTransactions(ctx, in)
+		}
+		v := in
 		return func(ctx context.Context) (*runtime.Result, error) {
-			return nil, ListTransactions(ctx, in)
-		}
+			return nil, ListTransactions(ctx, v)
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

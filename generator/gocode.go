@@ -242,20 +242,43 @@ func (g *goGen) toolSet(f *jen.File, set toolSetInfo) error {
 		names[i] = t.Name
 	}
 
+	// The dispatch is a toolimpl.DirectDispatch, which runs the tool at once, in a
+	// package of specialised decoders. Table-driven packages keep a toolimpl.Dispatch,
+	// which returns the call to run, given to NewToolset through toolimpl.Direct: a
+	// direct call in each of a thousand cases (each case's decoded value on one frame,
+	// the tool and its result inlined) doubles the compiler's time on the package.
+	direct := g.tab == nil
+	dispatchParams := []jen.Code{jen.Id("i").Int(), jen.Id("d").Op("*").Qual(implPkg, "Decoder")}
+	dispatchArgs := []jen.Code{jen.Id("recv"), jen.Id("i"), jen.Id("d")}
+	dispatchResults := jen.Qual(implPkg, "Invocation")
+	noCall := []jen.Code{jen.Nil()}
+	if direct {
+		dispatchParams = append(dispatchParams, jen.Id("ctx").Qual("context", "Context"))
+		dispatchArgs = append(dispatchArgs, jen.Id("ctx"))
+		dispatchResults = jen.Params(jen.Qual(implPkg, "Invocation"), jen.Op("*").Qual(runtimePkg, "Result"), jen.Error())
+		noCall = []jen.Code{jen.Nil(), jen.Nil(), jen.Nil()}
+	}
+	asDirect := func(dispatch jen.Code) jen.Code {
+		if direct {
+			return dispatch
+		}
+		return jen.Qual(implPkg, "Direct").Call(dispatch)
+	}
+
 	// The constructor.
 	if set.recv == "" {
 		f.Commentf("%s returns the package's tools: %s.", ctor, englishList(names))
 		f.Func().Id(ctor).Params().Op("*").Qual(runtimePkg, "Toolset").Block(
-			jen.Return(jen.Qual(runtimePkg, "NewToolset").Call(jen.Id(defs).Index(jen.Op(":")), jen.Id(dispatch))),
+			jen.Return(jen.Qual(runtimePkg, "NewToolset").Call(jen.Id(defs).Index(jen.Op(":")), asDirect(jen.Id(dispatch)))),
 		)
 	} else {
 		f.Commentf("%s returns the tools of recv's methods: %s.", ctor, englishList(names))
 		f.Func().Id(ctor).Params(jen.Id("recv").Op("*").Id(set.recv)).Op("*").Qual(runtimePkg, "Toolset").Block(
 			jen.Return(jen.Qual(runtimePkg, "NewToolset").Call(
 				jen.Id(defs).Index(jen.Op(":")),
-				jen.Func().Params(jen.Id("i").Int(), jen.Id("d").Op("*").Qual(implPkg, "Decoder")).Qual(implPkg, "Invocation").Block(
-					jen.Return(jen.Id(dispatch).Call(jen.Id("recv"), jen.Id("i"), jen.Id("d"))),
-				),
+				asDirect(jen.Func().Params(dispatchParams...).Add(dispatchResults).Block(
+					jen.Return(jen.Id(dispatch).Call(dispatchArgs...)),
+				)),
 			)),
 		)
 	}
@@ -277,23 +300,30 @@ func (g *goGen) toolSet(f *jen.File, set toolSetInfo) error {
 	}
 
 	// The dispatch function.
-	params := []jen.Code{jen.Id("i").Int(), jen.Id("d").Op("*").Qual(implPkg, "Decoder")}
+	params := dispatchParams
 	if set.recv != "" {
 		params = append([]jen.Code{jen.Id("recv").Op("*").Id(set.recv)}, params...)
 	}
-	f.Commentf("%s decodes the arguments of the tool %s[i] and returns the", dispatch, defs)
-	f.Comment("call to run, or nil when they are invalid (d then holds every violation).")
+	if direct {
+		f.Commentf("%s decodes the arguments of the tool %s[i] and, when they are", dispatch, defs)
+		f.Comment("valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,")
+		f.Comment("returns the call to run. It returns nothing when they are invalid (d then holds")
+		f.Comment("every violation).")
+	} else {
+		f.Commentf("%s decodes the arguments of the tool %s[i] and returns the", dispatch, defs)
+		f.Comment("call to run, or nil when they are invalid (d then holds every violation).")
+	}
 	var cases []jen.Code
 	for i, t := range set.tools {
-		body, err := g.dispatchCase(t)
+		body, err := g.dispatchCase(t, direct)
 		if err != nil {
 			return err
 		}
 		cases = append(cases, jen.Case(jen.Lit(i)).Block(append([]jen.Code{jen.Comment(t.Name)}, body...)...))
 	}
-	f.Func().Id(dispatch).Params(params...).Qual(implPkg, "Invocation").Block(
+	f.Func().Id(dispatch).Params(params...).Add(dispatchResults).Block(
 		jen.Switch(jen.Id("i")).Block(cases...),
-		jen.Return(jen.Nil()),
+		jen.Return(noCall...),
 	)
 	return nil
 }
@@ -536,12 +566,17 @@ func durationLiteral(d time.Duration) jen.Code {
 	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
 }
 
-// dispatchCase returns the statements of one tool's case in the dispatch switch.
-func (g *goGen) dispatchCase(t *model.Tool) ([]jen.Code, error) {
+// dispatchCase returns the statements of one tool's case in the dispatch switch: of a
+// toolimpl.DirectDispatch when direct, else of a toolimpl.Dispatch.
+func (g *goGen) dispatchCase(t *model.Tool, direct bool) ([]jen.Code, error) {
 	var stmts []jen.Code
-	var args []jen.Code
+	// args are the tool's arguments when it runs at once; later those of the call to
+	// run, which holds a copy of the decoded value: were it to hold in itself, whose
+	// address the decode takes, in would move to the heap for both.
+	var args, later []jen.Code
 	if t.Context {
 		args = append(args, jen.Id("ctx"))
+		later = append(later, jen.Id("ctx"))
 	}
 	switch t.Input.Kind {
 	case model.InputNone:
@@ -560,8 +595,10 @@ func (g *goGen) dispatchCase(t *model.Tool) ([]jen.Code, error) {
 		)
 		if ptr {
 			args = append(args, jen.Op("&").Id("in"))
+			later = append(later, jen.Op("&").Id("v"))
 		} else {
 			args = append(args, jen.Id("in"))
+			later = append(later, jen.Id("v"))
 		}
 	case model.InputParams:
 		stmts = append(stmts,
@@ -570,64 +607,106 @@ func (g *goGen) dispatchCase(t *model.Tool) ([]jen.Code, error) {
 		)
 		for _, p := range t.Input.Params {
 			args = append(args, jen.Id("in").Dot(paramField(p)))
+			later = append(later, jen.Id("v").Dot(paramField(p)))
 		}
 	default:
 		return nil, fmt.Errorf("tool %s: unknown input kind %q", t.Name, t.Input.Kind)
 	}
-	stmts = append(stmts, jen.If(jen.Op("!").Id("d").Dot("Finish").Call()).Block(jen.Return(jen.Nil())))
-
-	call := jen.Id(t.GoName).Call(args...)
-	if t.Receiver != "" {
-		call = jen.Id("recv").Dot(t.GoName).Call(args...)
+	returnRun := func(r, err jen.Code) []jen.Code {
+		if err == nil {
+			return []jen.Code{jen.Return(r)}
+		}
+		return []jen.Code{jen.Return(r, err)}
 	}
-	run, err := g.runBody(t, call)
+	if !direct {
+		// The call to run holds in itself: nothing else uses it.
+		stmts = append(stmts, jen.If(jen.Op("!").Id("d").Dot("Finish").Call()).Block(jen.Return(jen.Nil())))
+		run, err := g.runBody(t, g.toolCall(t, args), returnRun)
+		if err != nil {
+			return nil, err
+		}
+		return append(stmts, jen.Return(jen.Func().Params(g.runParam(t)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).Block(run...))), nil
+	}
+	stmts = append(stmts, jen.If(jen.Op("!").Id("d").Dot("Finish").Call()).Block(jen.Return(jen.Nil(), jen.Nil(), jen.Nil())))
+	now, err := g.runBody(t, g.toolCall(t, args), func(r, err jen.Code) []jen.Code {
+		if err == nil {
+			return []jen.Code{
+				jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(r),
+				jen.Return(jen.Nil(), jen.Id("r"), jen.Err()),
+			}
+		}
+		return []jen.Code{jen.Return(jen.Nil(), r, err)}
+	})
 	if err != nil {
 		return nil, err
 	}
-	ctxParam := jen.Qual("context", "Context")
-	if t.Context {
-		ctxParam = jen.Id("ctx").Qual("context", "Context")
+	run, err := g.runBody(t, g.toolCall(t, later), returnRun)
+	if err != nil {
+		return nil, err
+	}
+	stmts = append(stmts, jen.If(jen.Id("ctx").Op("!=").Nil()).Block(now...))
+	if t.Input.Kind == model.InputStruct || len(t.Input.Params) > 0 {
+		stmts = append(stmts, jen.Id("v").Op(":=").Id("in"))
 	}
 	stmts = append(stmts, jen.Return(
-		jen.Func().Params(ctxParam).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).Block(run...),
+		jen.Func().Params(g.runParam(t)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).Block(run...),
+		jen.Nil(), jen.Nil(),
 	))
 	return stmts, nil
 }
 
+// toolCall is the call of t's function with args.
+func (g *goGen) toolCall(t *model.Tool, args []jen.Code) jen.Code {
+	if t.Receiver != "" {
+		return jen.Id("recv").Dot(t.GoName).Call(args...)
+	}
+	return jen.Id(t.GoName).Call(args...)
+}
+
+// runParam is the parameter of the call to run that the dispatch returns for t: the
+// context, named only when t's function takes it.
+func (g *goGen) runParam(t *model.Tool) jen.Code {
+	if t.Context {
+		return jen.Id("ctx").Qual("context", "Context")
+	}
+	return jen.Qual("context", "Context")
+}
+
 // runBody returns the statements that call the tool's function and turn what it
-// returns into a result.
-func (g *goGen) runBody(t *model.Tool, call jen.Code) ([]jen.Code, error) {
+// returns into a result; ret makes the statements that return a result and an error
+// (with err nil, r is a call that returns both).
+func (g *goGen) runBody(t *model.Tool, call jen.Code, ret func(r, err jen.Code) []jen.Code) ([]jen.Code, error) {
 	o := t.Output
 	switch o.Kind {
 	case model.OutputNone:
 		if o.Error {
-			return []jen.Code{jen.Return(jen.Nil(), call)}, nil
+			return ret(jen.Nil(), call), nil
 		}
-		return []jen.Code{call, jen.Return(jen.Nil(), jen.Nil())}, nil
+		return append([]jen.Code{call}, ret(jen.Nil(), jen.Nil())...), nil
 	}
 	var stmts []jen.Code
 	if o.Kind == model.OutputValueContent {
 		// (R, []runtime.Content, error): the blocks go after the value's JSON.
 		stmts = append(stmts,
 			jen.List(jen.Id("out"), jen.Id("content"), jen.Err()).Op(":=").Add(call),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.If(jen.Err().Op("!=").Nil()).Block(ret(jen.Nil(), jen.Err())...),
 		)
 	} else if o.Error {
 		stmts = append(stmts,
 			jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.If(jen.Err().Op("!=").Nil()).Block(ret(jen.Nil(), jen.Err())...),
 		)
 	} else {
 		stmts = append(stmts, jen.Id("out").Op(":=").Add(call))
 	}
 	switch o.Kind {
 	case model.OutputText:
-		stmts = append(stmts, jen.Return(jen.Qual(runtimePkg, "TextResult").Call(jen.Id("out")), jen.Nil()))
+		stmts = append(stmts, ret(jen.Qual(runtimePkg, "TextResult").Call(jen.Id("out")), jen.Nil())...)
 	case model.OutputResult:
 		if o.ResultPointer {
-			stmts = append(stmts, jen.Return(jen.Id("out"), jen.Nil()))
+			stmts = append(stmts, ret(jen.Id("out"), jen.Nil())...)
 		} else {
-			stmts = append(stmts, jen.Return(jen.Op("&").Id("out"), jen.Nil()))
+			stmts = append(stmts, ret(jen.Op("&").Id("out"), jen.Nil())...)
 		}
 	case model.OutputValue, model.OutputValueContent:
 		switch g.resolve(o.Type).Kind {
@@ -644,7 +723,7 @@ func (g *goGen) runBody(t *model.Tool, call jen.Code) ([]jen.Code, error) {
 		if o.Kind == model.OutputValueContent {
 			args = append(args, jen.Id("content").Op("..."))
 		}
-		stmts = append(stmts, jen.Return(jen.Qual(runtimePkg, "StructuredResult").Call(args...)))
+		stmts = append(stmts, ret(jen.Qual(runtimePkg, "StructuredResult").Call(args...), nil)...)
 	default:
 		return nil, fmt.Errorf("tool %s: unknown output kind %q", t.Name, o.Kind)
 	}

@@ -168,7 +168,7 @@ func dispatchGoexit(i int, d *engine.Decoder) invocation {
 // TestCallAlwaysAnswers checks the promise that Call returns a result, and RunCalls one
 // per call under its id, whatever the tool does and whatever the caller passes.
 func TestCallAlwaysAnswers(t *testing.T) {
-	ts := NewToolset(goexitTools[:], dispatchGoexit)
+	ts := NewToolset(goexitTools[:], runLater(dispatchGoexit))
 	done := make(chan *Result, 1)
 	go func() { done <- ts.Call(context.Background(), "goexit", nil) }()
 	r := <-done
@@ -216,7 +216,7 @@ func TestRedactWrongShapes(t *testing.T) {
 	}
 	var got []Event
 	tools := [...]Tool{{Name: "vault", Sensitive: []string{"/password"}}}
-	ts := NewToolset(tools[:], func(int, *engine.Decoder) invocation { return nil }).
+	ts := NewToolset(tools[:], runLater(func(int, *engine.Decoder) invocation { return nil })).
 		WithArgumentLogging(true).
 		WithObserver(func(_ context.Context, e Event) { got = append(got, e) })
 	ts.Call(context.Background(), "vault", []byte(`{"pasword":"s3cr3t"}`))
@@ -228,7 +228,7 @@ func TestRedactWrongShapes(t *testing.T) {
 // TestApproverGoexit checks that an approver that ends its goroutine denies the call
 // instead of leaving Call without an answer.
 func TestApproverGoexit(t *testing.T) {
-	ts := NewToolset(goexitTools[:], dispatchGoexit).
+	ts := NewToolset(goexitTools[:], runLater(dispatchGoexit)).
 		WithApprover(func(context.Context, ApprovalRequest) Decision { runtime.Goexit(); return Allow() })
 	done := make(chan *Result, 1)
 	go func() { done <- ts.Call(context.Background(), "ok", nil) }()

@@ -28,7 +28,7 @@ func budgetTools(t *testing.T) (ts *runtime.Toolset, text, structured string) {
 		{Name: "long_text", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		{Name: "long_json", InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`{"type":"object"}`)},
 	}
-	ts = runtime.NewToolset(tools, func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+	ts = runtime.NewToolset(tools, toolimpl.Direct(func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil
@@ -37,7 +37,7 @@ func budgetTools(t *testing.T) (ts *runtime.Toolset, text, structured string) {
 			return func(context.Context) (*runtime.Result, error) { return runtime.TextResult(text), nil }
 		}
 		return func(context.Context) (*runtime.Result, error) { return res, nil }
-	}).WithResultBudget(1000)
+	})).WithResultBudget(1000)
 	return ts, text, structured
 }
 

@@ -24,13 +24,13 @@ func budgetSet(results []*Result, budgets ...int) *Toolset {
 			tools[i].MaxResultBytes = budgets[i]
 		}
 	}
-	return NewToolset(tools, func(i int, d *engine.Decoder) invocation {
+	return NewToolset(tools, runLater(func(i int, d *engine.Decoder) invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil
 		}
 		return func(context.Context) (*Result, error) { return results[i], nil }
-	})
+	}))
 }
 
 // checkCut checks that got is a cut of text to budget bytes: valid UTF-8 where text
@@ -233,7 +233,7 @@ func TestResultBudgetErrors(t *testing.T) {
 	for i := range tools {
 		tools[i].Name = strings.Repeat("n", 40) + string(rune('A'+i%26)) + string(rune('A'+i/26))
 	}
-	ts := NewToolset(tools, func(int, *engine.Decoder) invocation { return nil }).WithResultBudget(MinResultBytes)
+	ts := NewToolset(tools, runLater(func(int, *engine.Decoder) invocation { return nil })).WithResultBudget(MinResultBytes)
 	res = ts.Call(context.Background(), "missing", nil)
 	if len(res.Text()) > MinResultBytes || res.Outcome != OutcomeUnknownTool {
 		t.Errorf("unknown tool: %d bytes, outcome %s", len(res.Text()), res.Outcome)

@@ -66,7 +66,7 @@ func contentTools(budget int, value any) *runtime.Toolset {
 		{Name: "value_card", InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`{"type":"object"}`)},
 		{Name: "value_note", InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`{"type":"object"}`)},
 	}
-	return runtime.NewToolset(tools, func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(tools, toolimpl.Direct(func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil
@@ -78,7 +78,7 @@ func contentTools(budget int, value any) *runtime.Toolset {
 		return func(context.Context) (*runtime.Result, error) {
 			return runtime.StructuredResult(value, false, blocks...)
 		}
-	}).WithResultBudget(budget)
+	})).WithResultBudget(budget)
 }
 
 // TestContentForTheUserAdapters checks that no adapter sends the model the block for

@@ -70,7 +70,7 @@ func dispatchGate(i int, d *engine.Decoder) invocation {
 	}
 }
 
-func gateSet() *Toolset { return NewToolset(gateTools[:], dispatchGate) }
+func gateSet() *Toolset { return NewToolset(gateTools[:], runLater(dispatchGate)) }
 
 func TestApprovalGate(t *testing.T) {
 	var asked []string

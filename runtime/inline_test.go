@@ -43,7 +43,7 @@ func TestInlineCalls(t *testing.T) {
 			return nil, nil
 		}
 	}
-	ts := NewToolset(tools[:], dispatch).WithInlineCalls(true)
+	ts := NewToolset(tools[:], runLater(dispatch)).WithInlineCalls(true)
 	ctx := context.Background()
 
 	if r := ts.Call(ctx, "ok", nil); r.IsError || r.Text() != "ok" || r.Outcome != OutcomeOK {
@@ -89,7 +89,7 @@ func TestInlineCalls(t *testing.T) {
 // and that the observer hears of every call.
 func TestRunCallsGoexitInline(t *testing.T) {
 	var events []Event
-	ts := NewToolset(goexitTools[:], dispatchGoexit).WithObserver(func(_ context.Context, e Event) { events = append(events, e) }).WithMaxParallel(1)
+	ts := NewToolset(goexitTools[:], runLater(dispatchGoexit)).WithObserver(func(_ context.Context, e Event) { events = append(events, e) }).WithMaxParallel(1)
 	calls := []ToolCall{{ID: "a", Name: "goexit"}, {ID: "b", Name: "ok"}, {ID: "c", Name: "goexit"}}
 	results := ts.RunCalls(context.Background(), calls, 0)
 	if err := checkResults(calls, results); err != nil {
@@ -247,7 +247,7 @@ func TestLookupAtTheLinearLimit(t *testing.T) {
 		for i := range tools {
 			tools[i].Name = fmt.Sprintf("tool_%02d", n-1-i) // given out of order
 		}
-		ts := NewToolset(tools, dispatchTest)
+		ts := NewToolset(tools, runLater(dispatchTest))
 		for i := range n {
 			name := fmt.Sprintf("tool_%02d", i)
 			if tool, ok := ts.Lookup(name); !ok || tool.Name != name {
@@ -269,7 +269,7 @@ func TestLookupAtTheLinearLimit(t *testing.T) {
 // internal error result, and the calls after it are answered as usual.
 func TestInlineDecoderPanic(t *testing.T) {
 	tools := []Tool{{Name: "buggy"}, {Name: "fine"}}
-	ts := NewToolset(tools, func(i int, d *engine.Decoder) invocation {
+	ts := NewToolset(tools, runLater(func(i int, d *engine.Decoder) invocation {
 		if i == 0 {
 			var s []int
 			_ = s[3] // a decoder bug
@@ -279,7 +279,7 @@ func TestInlineDecoderPanic(t *testing.T) {
 			return nil
 		}
 		return func(context.Context) (*Result, error) { return nil, nil }
-	}).WithInlineCalls(true)
+	})).WithInlineCalls(true)
 	for range 3 {
 		if r := ts.Call(context.Background(), "buggy", []byte(`{}`)); !r.IsError || r.Outcome != OutcomeInternalError || !strings.Contains(r.Err.Error(), "index out of range") {
 			t.Errorf("buggy: %v %s %v", r.IsError, r.Outcome, r.Err)
@@ -295,7 +295,7 @@ func TestInlineDecoderPanic(t *testing.T) {
 // internal_error event naming Goexit, with the call's id.
 func TestInlineGoexitObserved(t *testing.T) {
 	events := make(chan Event, 4)
-	ts := NewToolset(goexitTools[:], dispatchGoexit).WithInlineCalls(true).
+	ts := NewToolset(goexitTools[:], runLater(dispatchGoexit)).WithInlineCalls(true).
 		WithObserver(func(_ context.Context, e Event) { events <- e })
 	ended := make(chan bool)
 	go func() {
@@ -339,5 +339,58 @@ func TestAwaitingInputOnlyAfterTheToolRan(t *testing.T) {
 				t.Errorf("inline %v: Call(%s, %s) = %s, want %s", inline, c.name, c.args, r.Outcome, c.want)
 			}
 		}
+	}
+}
+
+// TestReadOnlyResults checks WithReadOnlyResults: on, an inline call of a tool that
+// returns nothing is answered with one "ok" result, shared by the Toolsets made from
+// this one, and takes no memory for it; the other results, those of calls not inline,
+// and those of a Toolset without the setting stay new ones.
+func TestReadOnlyResults(t *testing.T) {
+	ctx := context.Background()
+	ts := newTestSet().WithInlineCalls(true).WithReadOnlyResults(true)
+	first := ts.Call(ctx, "nothing", nil)
+	if first.IsError || first.Text() != "ok" || first.Outcome != OutcomeOK || len(first.Content) != 1 {
+		t.Fatalf("%v %s %q", first.IsError, first.Outcome, first.Text())
+	}
+	if r := ts.WithObserver(func(context.Context, Event) {}).Call(ctx, "nothing", nil); r != first {
+		t.Errorf("a Toolset made from the read-only one answers a new result")
+	}
+	_, direct := newDirectSet()
+	direct = direct.WithInlineCalls(true).WithReadOnlyResults(true)
+	a, b := direct.Call(ctx, "count", []byte(`{"times":1}`)), direct.Call(ctx, "count", []byte(`{"times":2}`))
+	if a != b || a.Text() != "ok" {
+		t.Errorf("a tool with arguments, run at once: %p %p %q", a, b, a.Text())
+	}
+	if r := ts.Call(ctx, "echo", []byte(`{"text":"hi"}`)); r == first || r.Text() != "hi" {
+		t.Errorf("echo answered %q", r.Text())
+	}
+	for _, c := range []struct {
+		name string
+		ts   *Toolset
+	}{{"off", ts.WithReadOnlyResults(false)}, {"not inline", ts.WithInlineCalls(false)}, {"never set", newTestSet().WithInlineCalls(true)}} {
+		if a, b := c.ts.Call(ctx, "nothing", nil), c.ts.Call(ctx, "nothing", nil); a == first || a == b || a.Text() != "ok" || b.Text() != "ok" {
+			t.Errorf("%s: the results are shared", c.name)
+		}
+	}
+	if raceEnabled {
+		return // the race detector allocates
+	}
+	if n := testing.AllocsPerRun(1000, func() {
+		if r := ts.Call(ctx, "nothing", nil); r != first {
+			t.Fatalf("a new result %p, not the shared %p", r, first)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations a call, want none", n)
+	}
+	const calls = 1000
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range calls {
+		ts.Call(ctx, "nothing", nil)
+	}
+	runtime.ReadMemStats(&after)
+	if perCall := (after.TotalAlloc - before.TotalAlloc) / calls; perCall >= 16 {
+		t.Errorf("%d bytes a call, want none for the result", perCall)
 	}
 }

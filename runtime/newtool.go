@@ -109,12 +109,16 @@ func NewTool(def Tool, run func(ctx context.Context, args json.RawMessage) (*Res
 	def.Groups = slices.Clone(def.Groups)
 	def.Examples = slices.Clone(def.Examples)
 	tools := []Tool{def}
-	ts := NewToolset(tools, func(_ int, d *engine.Decoder) invocation {
+	ts := NewToolset(tools, func(_ int, d *engine.Decoder, ctx context.Context) (invocation, *Result, error) {
 		args, ok := prog.Decode(d)
 		if !ok {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*Result, error) { return run(ctx, args) }
+		if ctx != nil {
+			r, err := run(ctx, args)
+			return nil, r, err
+		}
+		return func(ctx context.Context) (*Result, error) { return run(ctx, args) }, nil, nil
 	})
 	if err := checkExamples(ts); err != nil {
 		return nil, err

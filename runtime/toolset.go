@@ -21,10 +21,26 @@ import (
 // the tool's result, or the error the tool returned (toolimpl.invocation).
 type invocation = func(ctx context.Context) (*Result, error)
 
-// dispatchFunc decodes the arguments of the tool at index (in the slice given to
-// NewToolset) with d, and returns the call to run, or nil when the arguments are
-// invalid (d then holds the violations): toolimpl.Dispatch.
-type dispatchFunc = func(index int, d *engine.Decoder) invocation
+// dispatchFunc decodes the arguments of the tool at index with d, and when they are
+// valid, runs the tool at once with ctx and returns what it returned or, when ctx is
+// nil, returns the call to run instead. When the arguments are invalid it returns
+// nothing, and d holds the violations (d.Finished is false): toolimpl.DirectDispatch,
+// what NewToolset takes.
+type dispatchFunc = func(index int, d *engine.Decoder, ctx context.Context) (invocation, *Result, error)
+
+// runLater makes a dispatchFunc of a dispatch that only returns the call to run, or nil
+// when the arguments are invalid: with a context, the call is run at once. NewTool's
+// dispatch is one (toolimpl.Direct is the same for generated table-driven code).
+func runLater(dispatch func(index int, d *engine.Decoder) invocation) dispatchFunc {
+	return func(i int, d *engine.Decoder, ctx context.Context) (invocation, *Result, error) {
+		run := dispatch(i, d)
+		if run == nil || ctx == nil {
+			return run, nil, nil
+		}
+		r, err := run(ctx)
+		return nil, r, err
+	}
+}
 
 // Toolset is a set of tools that can be listed and called. The generated Tools and
 // TTools functions return one; Group, Select and Join make others, and the With methods
@@ -49,6 +65,7 @@ type config struct {
 	resultBudget int    // bytes; 0 is DefaultMaxResultBytes, negative none
 	deferral     *Defer // nil: no tool is deferred
 	inline       bool
+	sharedOK     *Result // the "ok" result of WithReadOnlyResults, or nil
 }
 
 type entry struct {
@@ -62,15 +79,27 @@ type entry struct {
 }
 
 // NewToolset returns the Toolset of tools, whose calls dispatch decodes and runs.
-// Generated code calls it, with a dispatch of type toolimpl.Dispatch (its decoder is
-// toolimpl.Decoder); tools must have unique names.
-func NewToolset(tools []Tool, dispatch func(index int, d *engine.Decoder) func(ctx context.Context) (*Result, error)) *Toolset {
+// Generated code calls it, with a dispatch of type toolimpl.DirectDispatch (its decoder
+// is toolimpl.Decoder); tools must have unique names. With a context, dispatch decodes
+// the arguments of the tool at index and, when they are valid, runs the tool with that
+// context, on arguments still in its own frame, and returns its result; with a nil
+// context it returns the call to run instead. When the arguments are invalid it
+// returns nothing and d holds the violations. A call run on the caller's goroutine
+// with nothing to approve (WithInlineCalls) then costs no closure.
+func NewToolset(tools []Tool, dispatch func(index int, d *engine.Decoder, ctx context.Context) (func(ctx context.Context) (*Result, error), *Result, error)) *Toolset {
 	entries := make([]entry, len(tools))
 	lowered := new(sync.Map)
 	for i := range tools {
 		entries[i] = entry{tool: &tools[i], dispatch: dispatch, index: i, lowered: lowered}
 	}
 	return newToolset(entries, config{}, nil)
+}
+
+// later returns the call to run of the tool of e, decoded with d, or nil when its
+// arguments are invalid.
+func (e *entry) later(d *engine.Decoder) invocation {
+	run, _, _ := e.dispatch(e.index, d, nil)
+	return run
 }
 
 func newToolset(entries []entry, cfg config, pool *sync.Pool) *Toolset {
@@ -247,12 +276,32 @@ func (ts *Toolset) WithMaxParallel(n int) *Toolset {
 // Goexit there ends only that goroutine, and the call is answered with an internal
 // error result.
 //
-// Inline, a call costs the decode of its arguments, the tool, and about one
-// allocation, the decoded arguments' (see docs/PERFORMANCE.md). The "ok" results of
-// tools that return nothing come 16 to an allocation: each is the caller's alone, but
-// a result kept keeps the 4 KB of its batch.
+// Inline, with nothing to approve, no progress to report and a context that cannot
+// end, the generated dispatch calls the tool at once, its decoded arguments on its
+// stack: a call costs the decode of its arguments and the tool, and allocates nothing
+// for the arguments themselves (see docs/PERFORMANCE.md). The "ok" results of tools
+// that return nothing come 16 to an allocation: each is the caller's alone (unless
+// WithReadOnlyResults), but a result kept keeps the 4 KB of its batch.
 func (ts *Toolset) WithInlineCalls(on bool) *Toolset {
 	return ts.with(func(c *config) { c.inline = on })
+}
+
+// WithReadOnlyResults returns the same tools whose callers, when on, promise to treat
+// every result Call returns as read-only: never to change its fields or its content
+// blocks, or append to them. An inline call (WithInlineCalls) of a tool that returns
+// nothing may then be answered with one "ok" result shared by all such calls of the
+// Toolsets made from this one, instead of a new one: it saves the 256 bytes each such
+// call otherwise takes, and the collector's work for them, which with the collector on
+// is about as much CPU time as the rest of an inline call of a small tool (see
+// docs/PERFORMANCE.md). Callers that convert each result at once (a provider adapter,
+// an MCP handler) lose nothing. Off, the default, every result is the caller's own.
+func (ts *Toolset) WithReadOnlyResults(on bool) *Toolset {
+	return ts.with(func(c *config) {
+		c.sharedOK = nil
+		if on {
+			c.sharedOK = new(okResult).set()
+		}
+	})
 }
 
 // WithApprover returns the same tools gated by a: every call to a tool whose effective
@@ -422,45 +471,43 @@ func ran(ctx context.Context, tool *Tool, res *Result, fits bool) (*Result, bool
 }
 
 // callHere is callOther for a call with nothing to approve, no progress to report
-// and no way to end early, run on the caller's goroutine: decodeCall and runInline in
-// one, under one deferred recover.
+// and no way to end early, run on the caller's goroutine: the dispatch decodes the
+// arguments into its own frame and calls the tool from there, without a closure, under
+// one deferred recover. The call's state is held until the tool returns; Decoder.Finished
+// tells a panic of the decode (the decoder is then dropped) from one of the tool's.
 func (ts *Toolset) callHere(ctx context.Context, e *entry, args []byte) (res *Result, fits bool) {
 	st := ts.pool.Get().(*callState)
-	decoding := true
+	d := &st.d
 	defer func() {
 		p := recover()
 		switch {
 		case p == nil:
-		case decoding:
+		case !d.Finished():
 			// The decoder may be inconsistent: do not reuse it.
 			err := fmt.Errorf("decoding the arguments of %s panicked: %v\n%s", e.tool.Name, p, debug.Stack())
 			res, fits = errorResult(OutcomeInternalError, internalMessage(e.tool), err), false
 		default:
+			ts.pool.Put(st)
 			err := fmt.Errorf("%s panicked: %v\n%s", e.tool.Name, p, debug.Stack())
 			res, fits = ran(ctx, e.tool, errorResult(OutcomeInternalError, internalMessage(e.tool), err), false)
 		}
 	}()
-	d := &st.d
 	d.Reset(args, decoderLimits(ts.cfg.limits))
-	run := e.dispatch(e.index, d)
-	if run == nil || d.Failed() {
+	_, r, err := e.dispatch(e.index, d, ctx)
+	if !d.Finished() {
 		err := &invalid.ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.Violations()), Omitted: d.Omitted()}
 		ts.pool.Put(st)
 		return errorResult(OutcomeInvalidArguments, err.Error(), err), false
 	}
-	var ok *okResult
-	if e.tool.OutputSchema == nil {
-		ok = st.takeOK()
-	}
-	decoding = false
-	ts.pool.Put(st)
-	r, err := run(ctx)
 	if r == nil && err == nil {
-		if ok == nil {
-			ok = new(okResult)
+		res := ts.cfg.sharedOK
+		if res == nil {
+			res = st.takeOK().set()
 		}
-		return ran(ctx, e.tool, ok.set(), true)
+		ts.pool.Put(st)
+		return ran(ctx, e.tool, res, true)
 	}
+	ts.pool.Put(st)
 	return ran(ctx, e.tool, outcome(ctx, e.tool, 0, r, err), false)
 }
 
@@ -608,7 +655,7 @@ func (ts *Toolset) decodeCall(e *entry, args []byte, wantOK bool) (run invocatio
 	}()
 	d := &st.d
 	d.Reset(args, decoderLimits(ts.cfg.limits))
-	run = e.dispatch(e.index, d)
+	run = e.later(d)
 	if run == nil || d.Failed() {
 		return nil, nil, &invalid.ArgumentError{Tool: e.tool.Name, Violations: slices.Clone(d.Violations()), Omitted: d.Omitted()}
 	}

@@ -82,7 +82,7 @@ func dispatchTest(i int, d *engine.Decoder) invocation {
 	return nil
 }
 
-func newTestSet() *Toolset { return NewToolset(testTools[:], dispatchTest) }
+func newTestSet() *Toolset { return NewToolset(testTools[:], runLater(dispatchTest)) }
 
 func TestCall(t *testing.T) {
 	ts := newTestSet()
@@ -177,7 +177,7 @@ func TestToolsetViews(t *testing.T) {
 	if j.Len() != 2 {
 		t.Errorf("Join of overlapping groups has %d tools, want 2", j.Len())
 	}
-	other := NewToolset([]Tool{{Name: "echo"}}, dispatchTest)
+	other := NewToolset([]Tool{{Name: "echo"}}, runLater(dispatchTest))
 	defer func() {
 		if recover() == nil {
 			t.Errorf("Join of two different tools named echo did not panic")
@@ -215,11 +215,11 @@ func TestResultText(t *testing.T) {
 }
 
 func TestCallRecoversDecoderPanics(t *testing.T) {
-	ts := NewToolset([]Tool{{Name: "buggy"}}, func(int, *engine.Decoder) invocation {
+	ts := NewToolset([]Tool{{Name: "buggy"}}, runLater(func(int, *engine.Decoder) invocation {
 		var s []int
 		_ = s[3] // a decoder bug
 		return nil
-	})
+	}))
 	r := ts.Call(context.Background(), "buggy", []byte(`{}`))
 	if !r.IsError || r.Text() != "buggy failed with an internal error" || !strings.Contains(r.Err.Error(), "index out of range") {
 		t.Errorf("got %v %q %v", r.IsError, r.Text(), r.Err)
@@ -231,7 +231,7 @@ func TestRunCalls(t *testing.T) {
 	running, peak := 0, 0
 	var order []string
 	tools := []Tool{{Name: "par"}, {Name: "seq", Sequential: true}}
-	ts := NewToolset(tools, func(i int, d *engine.Decoder) invocation {
+	ts := NewToolset(tools, runLater(func(i int, d *engine.Decoder) invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil
@@ -249,7 +249,7 @@ func TestRunCalls(t *testing.T) {
 			mu.Unlock()
 			return TextResult(name), nil
 		}
-	})
+	}))
 	calls := []ToolCall{{ID: "1", Name: "seq"}, {ID: "2", Name: "par"}, {ID: "3", Name: "nope"}, {ID: "4", Name: "par"}, {ID: "5", Name: "par", Arguments: []byte("{")}, {ID: "6", Name: "par"}, {ID: "7", Name: "seq"}}
 	got := ts.RunCalls(context.Background(), calls, 2)
 	if len(got) != len(calls) {

@@ -54,7 +54,7 @@ func handTools(count *int) *runtime.Toolset {
 		Name:        "picture",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 	}}
-	return runtime.NewToolset(tools, func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(tools, toolimpl.Direct(func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		if i == 1 {
 			d.EmptyObject()
 			if !d.Finish() {
@@ -91,7 +91,7 @@ func handTools(count *int) *runtime.Toolset {
 			mu.Unlock()
 			return runtime.TextResult(input), nil
 		}
-	})
+	}))
 }
 
 // testTools returns the tools of the tests: examples/weather's generated ones, with

@@ -134,7 +134,7 @@ func BenchmarkRegister1000(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			s := newServer()
-			toolmcp.Register(s, runtime.NewToolset(tools, dispatch))
+			toolmcp.Register(s, runtime.NewToolset(tools, toolimpl.Direct(dispatch)))
 		}
 	})
 	b.Run("sdk-typed", func(b *testing.B) {
@@ -170,7 +170,7 @@ func TestBenchmarkToolsWork(t *testing.T) {
 	}
 	tools, dispatch := thousandTools()
 	s := newServer()
-	toolmcp.Register(s, runtime.NewToolset(tools, dispatch))
+	toolmcp.Register(s, runtime.NewToolset(tools, toolimpl.Direct(dispatch)))
 	cs := connect(t, s)
 	if res := call(t, cs, "tool_0999", map[string]any{"city": "Oslo", "days": 2}); jsonOf(t, res.StructuredContent) != `{"city":"Oslo","days":2}` {
 		t.Errorf("tool_0999: %s", jsonOf(t, res))

@@ -34,13 +34,13 @@ func TestResultBudget(t *testing.T) {
 		MaxResultBytes: 2000,
 	}}
 	var events []runtime.Event
-	ts := runtime.NewToolset(tools, func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+	ts := runtime.NewToolset(tools, toolimpl.Direct(func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil
 		}
 		return func(context.Context) (*runtime.Result, error) { return res, nil }
-	}).WithObserver(func(_ context.Context, e runtime.Event) { events = append(events, e) })
+	})).WithObserver(func(_ context.Context, e runtime.Event) { events = append(events, e) })
 	got := call(t, serve(t, ts), "long", map[string]any{})
 	if got.IsError {
 		t.Fatalf("error result: %s", text(got))

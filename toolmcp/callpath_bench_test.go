@@ -42,7 +42,7 @@ var weatherTool = runtime.Tool{
 
 // weatherToolset is a Toolset of weatherTool.
 func weatherToolset() *runtime.Toolset {
-	return runtime.NewToolset([]runtime.Tool{weatherTool}, func(_ int, d *toolimpl.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset([]runtime.Tool{weatherTool}, toolimpl.Direct(func(_ int, d *toolimpl.Decoder) toolimpl.Invocation {
 		var city, unit string
 		var days int64
 		if d.BeginObject() {
@@ -75,7 +75,7 @@ func weatherToolset() *runtime.Toolset {
 		}
 		_, _, _ = city, days, unit
 		return func(context.Context) (*runtime.Result, error) { return nil, nil }
-	})
+	}))
 }
 
 // callPathServer returns the MCP endpoint of impl ("toolmcp" or "floor").

@@ -27,7 +27,7 @@ func hoursTools() *runtime.Toolset {
 		InputSchema:  json.RawMessage(emptyObject),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"result":{"type":"integer"}},"required":["result"]}`),
 	}}
-	return runtime.NewToolset(tools, func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(tools, toolimpl.Direct(func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil
@@ -40,7 +40,7 @@ func hoursTools() *runtime.Toolset {
 		return func(context.Context) (*runtime.Result, error) {
 			return runtime.StructuredResult(map[string]int{"result": 3}, false)
 		}
-	})
+	}))
 }
 
 // TestNonObjectOutput: under MCP 2026-07-28 (SEP-2106) a tool whose value is not an

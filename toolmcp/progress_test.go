@@ -20,13 +20,13 @@ import (
 // progressTool is a Toolset of one tool, "work", that runs run.
 func progressTool(run func(ctx context.Context) (*runtime.Result, error)) *runtime.Toolset {
 	tools := []runtime.Tool{{Name: "work", InputSchema: []byte(emptyObject)}}
-	return runtime.NewToolset(tools, func(_ int, d *toolimpl.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(tools, toolimpl.Direct(func(_ int, d *toolimpl.Decoder) toolimpl.Invocation {
 		d.EmptyObject()
 		if !d.Finish() {
 			return nil
 		}
 		return run
-	})
+	}))
 }
 
 // progressClient serves ts and connects a go-sdk client that records every

@@ -68,7 +68,7 @@ func newFixture() *fixture {
 		Name:        "whoami",
 		InputSchema: json.RawMessage(emptyObject),
 	}}
-	f.ts = runtime.NewToolset(tools, func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+	f.ts = runtime.NewToolset(tools, toolimpl.Direct(func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		if tools[i].Name == "echo" {
 			return decodeEcho(d)
 		}
@@ -115,7 +115,7 @@ func newFixture() *fixture {
 			}
 		}
 		return nil
-	})
+	}))
 	return f
 }
 

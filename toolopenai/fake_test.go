@@ -65,7 +65,7 @@ func echoTools(count *int) *runtime.Toolset {
 		Description: "Says its input back.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"input":{"type":"string"}},"required":["input"],"additionalProperties":false}`),
 	}}
-	return runtime.NewToolset(tools, func(_ int, d *toolimpl.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(tools, toolimpl.Direct(func(_ int, d *toolimpl.Decoder) toolimpl.Invocation {
 		var input string
 		var seen bool
 		if d.BeginObject() {
@@ -92,7 +92,7 @@ func echoTools(count *int) *runtime.Toolset {
 			mu.Unlock()
 			return runtime.TextResult(input), nil
 		}
-	})
+	}))
 }
 
 // testTools returns the tools of the tests: examples/weather's generated ones (strict)

@@ -9,11 +9,20 @@ import (
 	"github.com/toolgen/toolgen/runtime"
 )
 
-// call calls a tool of the package through the generated Toolset.
+// call calls a tool of the package through the generated Toolset, on a goroutine of its
+// own and inline (WithInlineCalls: the generated dispatch runs the tool at once), and
+// checks that both answer alike.
 func call(t *testing.T, name, args string) *runtime.Result {
 	t.Helper()
 	ts := runtime.Join(Tools(), StoreTools(&Store{prefix: "v:"}))
-	return ts.Call(context.Background(), name, []byte(args))
+	r := ts.Call(context.Background(), name, []byte(args))
+	in := ts.WithInlineCalls(true).Call(context.Background(), name, []byte(args))
+	if in.IsError != r.IsError || in.Outcome != r.Outcome || in.Text() != r.Text() || string(in.Structured) != string(r.Structured) ||
+		len(in.Content) != len(r.Content) || (in.Err == nil) != (r.Err == nil) {
+		t.Errorf("Call(%s, %s) inline = %v %s %q %s, apart %v %s %q %s", name, args,
+			in.IsError, in.Outcome, in.Text(), in.Structured, r.IsError, r.Outcome, r.Text(), r.Structured)
+	}
+	return r
 }
 
 // echoed decodes the structured result of an echo tool into v.

@@ -14,12 +14,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // Tools returns the package's tools: counts, echo_constrained, echo_kinds, echo_schedule, fail, greet, list, no_args, number and rich.
@@ -121,15 +121,26 @@ var toolgenTools = [...]runtime.Tool{{
 	Strict:      true,
 }}
 
-// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatch(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// counts
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := Counts()
+			// An empty result is {}, never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeMap(&out)
+			}
+			r, err := runtime.StructuredResult(out, false)
+			return nil, r, err
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := Counts()
@@ -138,78 +149,128 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				toolimpl.MakeMap(&out)
 			}
 			return runtime.StructuredResult(out, false)
-		}
+		}, nil, nil
 	case 1:
 		// echo_constrained
 		var in Constrained
 		toolgenDecodeConstrained(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := EchoConstrained(in)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, false)
+			return nil, r, err
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := EchoConstrained(v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.StructuredResult(out, false)
-		}
+		}, nil, nil
 	case 2:
 		// echo_kinds
 		var in Kinds
 		toolgenDecodeKinds(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := EchoKinds(in)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, false)
+			return nil, r, err
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := EchoKinds(v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.StructuredResult(out, false)
-		}
+		}, nil, nil
 	case 3:
 		// echo_schedule
 		var in Schedule
 		toolgenDecodeSchedule(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := EchoSchedule(in)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := EchoSchedule(v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 4:
 		// fail
 		var in toolgenArgsFail
 		toolgenDecodeArgsFail(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, Fail(ctx, in.how)
+		}
+		v := in
 		return func(ctx context.Context) (*runtime.Result, error) {
-			return nil, Fail(ctx, in.how)
-		}
+			return nil, Fail(ctx, v.how)
+		}, nil, nil
 	case 5:
 		// greet
 		var in toolgenArgsGreet
 		toolgenDecodeArgsGreet(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := Greet(ctx, in.name, in.times, in.loud, in.color)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := Greet(ctx, v.name, v.times, v.loud, v.color)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 6:
 		// list
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := List()
+			if err != nil {
+				return nil, nil, err
+			}
+			// An empty result is [], never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeSlice(&out)
+			}
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out, err := List()
@@ -221,45 +282,58 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				toolimpl.MakeSlice(&out)
 			}
 			return runtime.StructuredResult(out, true)
-		}
+		}, nil, nil
 	case 7:
 		// no_args
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			NoArgs()
+			return nil, nil, nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			NoArgs()
 			return nil, nil
-		}
+		}, nil, nil
 	case 8:
 		// number
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := Number()
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := Number()
 			return runtime.StructuredResult(out, true)
-		}
+		}, nil, nil
 	case 9:
 		// rich
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := Rich()
+			return nil, &out, nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := Rich()
 			return &out, nil
-		}
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // StoreTools returns the tools of recv's methods: put and store_lookup.
 func StoreTools(recv *Store) *runtime.Toolset {
-	return runtime.NewToolset(toolgenStoreTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
-		return toolgenDispatchStore(recv, i, d)
+	return runtime.NewToolset(toolgenStoreTools[:], func(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
+		return toolgenDispatchStore(recv, i, d, ctx)
 	})
 }
 
@@ -284,33 +358,44 @@ var toolgenStoreTools = [...]runtime.Tool{{
 	Strict:      true,
 }}
 
-// toolgenDispatchStore decodes the arguments of the tool toolgenStoreTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchStore(recv *Store, i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatchStore decodes the arguments of the tool toolgenStoreTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatchStore(recv *Store, i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// put
 		var in other.Tag
 		toolgenDecodeTag(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.Put(ctx, in)
+		}
+		v := in
 		return func(ctx context.Context) (*runtime.Result, error) {
-			return nil, recv.Put(ctx, in)
-		}
+			return nil, recv.Put(ctx, v)
+		}, nil, nil
 	case 1:
 		// store_lookup
 		var in toolgenArgsStoreLookup
 		toolgenDecodeArgsStoreLookup(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := recv.Lookup(in.key)
-			return runtime.TextResult(out), nil
+			return nil, runtime.TextResult(out), nil
 		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := recv.Lookup(v.key)
+			return runtime.TextResult(out), nil
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

@@ -13,18 +13,18 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // VaultTools returns the tools of recv's methods: bail_out, connect_backend, explode, hang, list_secrets, pay, ping, put_secret and put_tree.
 func VaultTools(recv *Vault) *runtime.Toolset {
-	return runtime.NewToolset(toolgenVaultTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
-		return toolgenDispatchVault(recv, i, d)
+	return runtime.NewToolset(toolgenVaultTools[:], func(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
+		return toolgenDispatchVault(recv, i, d, ctx)
 	})
 }
 
@@ -138,15 +138,24 @@ var toolgenVaultTools = [...]runtime.Tool{{
 	Sensitive:   []string{"/root/**/pin", "/root/**/code", "/root/**/behind/**/code"},
 }}
 
-// toolgenDispatchVault decodes the arguments of the tool toolgenVaultTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchVault(recv *Vault, i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatchVault decodes the arguments of the tool toolgenVaultTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatchVault(recv *Vault, i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// bail_out
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := recv.BailOut(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := recv.BailOut(ctx)
@@ -154,40 +163,63 @@ func toolgenDispatchVault(recv *Vault, i int, d *toolimpl.Decoder) toolimpl.Invo
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 1:
 		// connect_backend
 		var in ConnectRequest
 		toolgenDecodeConnectRequest(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.ConnectBackend(ctx, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.ConnectBackend(ctx, v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 2:
 		// explode
 		var in ExplodeRequest
 		toolgenDecodeExplodeRequest(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.Explode(ctx, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.Explode(ctx, v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 3:
 		// hang
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := recv.Hang(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := recv.Hang(ctx)
@@ -195,16 +227,29 @@ func toolgenDispatchVault(recv *Vault, i int, d *toolimpl.Decoder) toolimpl.Invo
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 4:
 		// list_secrets
 		var in toolgenArgsListSecrets
 		toolgenDecodeArgsListSecrets(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.ListSecrets(ctx, in.prefix, in.limit)
+			if err != nil {
+				return nil, nil, err
+			}
+			// An empty result is [], never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeSlice(&out)
+			}
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.ListSecrets(ctx, v.prefix, v.limit)
 			if err != nil {
 				return nil, err
 			}
@@ -213,26 +258,42 @@ func toolgenDispatchVault(recv *Vault, i int, d *toolimpl.Decoder) toolimpl.Invo
 				toolimpl.MakeSlice(&out)
 			}
 			return runtime.StructuredResult(out, true)
-		}
+		}, nil, nil
 	case 5:
 		// pay
 		var in PaymentRequest
 		toolgenDecodePaymentRequest(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.Pay(ctx, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, false)
+			return nil, r, err
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.Pay(ctx, v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.StructuredResult(out, false)
-		}
+		}, nil, nil
 	case 6:
 		// ping
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := recv.Ping(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := recv.Ping(ctx)
@@ -240,37 +301,53 @@ func toolgenDispatchVault(recv *Vault, i int, d *toolimpl.Decoder) toolimpl.Invo
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 7:
 		// put_secret
 		var in StoreRequest
 		toolgenDecodeStoreRequest(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.PutSecret(ctx, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.PutSecret(ctx, v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 8:
 		// put_tree
 		var in toolgenArgsPutTree
 		toolgenDecodeArgsPutTree(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.PutTree(ctx, in.label, in.root)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.PutTree(ctx, v.label, v.root)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

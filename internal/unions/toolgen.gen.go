@@ -12,12 +12,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // Tools returns the package's tools: echo_shape, eval, rect_area, shapes and unlock.
@@ -77,55 +77,91 @@ var toolgenTools = [...]runtime.Tool{{
 	Sensitive:   []string{"/secret/code"},
 }}
 
-// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatch(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// echo_shape
 		var in Measure
 		toolgenDecodeMeasure(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := EchoShape(in)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, false)
+			return nil, r, err
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := EchoShape(v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.StructuredResult(out, false)
-		}
+		}, nil, nil
 	case 1:
 		// eval
 		var in toolgenArgsEval
 		toolgenDecodeArgsEval(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := Eval(in.e)
-			return runtime.StructuredResult(out, true)
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
 		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := Eval(v.e)
+			return runtime.StructuredResult(out, true)
+		}, nil, nil
 	case 2:
 		// rect_area
 		var in Rect
 		toolgenDecodeRect(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := RectArea(in)
-			return runtime.StructuredResult(out, true)
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
 		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := RectArea(v)
+			return runtime.StructuredResult(out, true)
+		}, nil, nil
 	case 3:
 		// shapes
 		var in toolgenArgsShapes
 		toolgenDecodeArgsShapes(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := Shapes(ctx, in.shapes)
+			if err != nil {
+				return nil, nil, err
+			}
+			// An empty result is [], never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeSlice(&out)
+			}
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := Shapes(ctx, v.shapes)
 			if err != nil {
 				return nil, err
 			}
@@ -134,20 +170,25 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				toolimpl.MakeSlice(&out)
 			}
 			return runtime.StructuredResult(out, true)
-		}
+		}, nil, nil
 	case 4:
 		// unlock
 		var in toolgenArgsUnlock
 		toolgenDecodeArgsUnlock(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := Unlock(in.secret)
-			return runtime.TextResult(out), nil
+			return nil, runtime.TextResult(out), nil
 		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := Unlock(v.secret)
+			return runtime.TextResult(out), nil
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

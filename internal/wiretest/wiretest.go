@@ -51,7 +51,7 @@ func Tools() []runtime.Tool {
 // CustomTools returns a Toolset whose one tool, code_exec, serves a custom tool call:
 // one string parameter, input, run as "ran <input>".
 func CustomTools() *runtime.Toolset {
-	return runtime.NewToolset([]runtime.Tool{{Name: "code_exec"}}, func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset([]runtime.Tool{{Name: "code_exec"}}, toolimpl.Direct(func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		var input string
 		if d.BeginObject() {
 			for d.NextField() {
@@ -68,7 +68,7 @@ func CustomTools() *runtime.Toolset {
 			return nil
 		}
 		return func(context.Context) (*runtime.Result, error) { return runtime.TextResult("ran " + input), nil }
-	})
+	}))
 }
 
 // Toolset returns the tools of Tools, as a generated package's Tools function would:
@@ -78,7 +78,7 @@ func CustomTools() *runtime.Toolset {
 // a generated decoder gives.
 func Toolset() *runtime.Toolset {
 	tools := Tools()
-	return runtime.NewToolset(tools, func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(tools, toolimpl.Direct(func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		raw, ok := d.Raw()
 		if ok && raw[0] != '{' {
 			d.Fail(invalid.Type, "must be an object")
@@ -105,7 +105,7 @@ func Toolset() *runtime.Toolset {
 			}
 		}
 		return nil
-	})
+	}))
 }
 
 // ParallelCalls returns the calls of one turn to the tools of Toolset: get_weather for

@@ -203,7 +203,7 @@ func TestLoopRecorded(t *testing.T) {
 		InputSchema: json.RawMessage(`{"properties":{"city":{"type":"string"},"units":{"enum":["celsius","fahrenheit"],"type":"string"}},"required":["city"],"type":"object"}`),
 	}}
 	calls := 0
-	ts := runtime.NewToolset(tools, func(_ int, d *toolimpl.Decoder) toolimpl.Invocation {
+	ts := runtime.NewToolset(tools, toolimpl.Direct(func(_ int, d *toolimpl.Decoder) toolimpl.Invocation {
 		d.Raw()
 		if !d.Finish() {
 			return nil
@@ -214,7 +214,7 @@ func TestLoopRecorded(t *testing.T) {
 			}
 			return runtime.TextResult("Sunny 68°F"), nil
 		}
-	})
+	}))
 	round := 0
 	lp := loop.Loop{Provider: tga.Messages{}, Tools: ts, Send: func(_ context.Context, req []byte) ([]byte, error) {
 		want := recorded[round].Request

@@ -30,7 +30,7 @@ func testTools() *runtime.Toolset {
 		{Name: "ping"},
 		{Name: "fail", Description: "Always fails."},
 	}
-	return runtime.NewToolset(tools, func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+	return runtime.NewToolset(tools, toolimpl.Direct(func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 		switch i {
 		case 0:
 			var city string
@@ -88,5 +88,5 @@ func testTools() *runtime.Toolset {
 			}
 		}
 		return func(context.Context) (*runtime.Result, error) { return runtime.TextResult("pong"), nil }
-	})
+	}))
 }

@@ -12,18 +12,18 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // RecorderTools returns the tools of recv's methods: bool_opt_required, bool_required, duration_omit, duration_required, float_gt_lt, float_min, float_opt_gt_neg, float_opt_max_neg, float_opt_min, float_required, int8_min, int_gt_lt, int_len, int_min_max, int_omit_gte, int_oneof, int_opt_gt_neg, int_opt_gt_zero, int_opt_gte, int_opt_len, int_opt_len_zero, int_opt_lt_zero, int_opt_lte, int_opt_max_neg, int_opt_oneof, int_opt_oneof_zero, int_range, int_required, int_required_min, ints_dive_gte, ints_dive_required, ints_unique, map_max_dive, map_opt_max, map_opt_min, map_required, map_str_unique, map_unique, ptr_int_gte, ptr_int_omit_gte, ptr_map_max, ptr_max, ptr_min, ptr_omit_min, ptr_omitnil_min, ptr_opt_min, ptr_required, ptr_slice_dive_min, ptr_time_required, slice_dive_email, slice_dive_min, slice_dive_oneof, slice_dive_required, slice_len, slice_min_max, slice_omit_dive_min, slice_omitnil_min, slice_opt_dive_min, slice_opt_gt, slice_opt_len, slice_opt_len_zero, slice_opt_max, slice_opt_min, slice_opt_unique, slice_opt_unique_dive, slice_required, slice_unique, str_clock, str_date, str_date_time, str_email, str_gt_lt, str_gte_lte, str_hostname, str_hostname_rfc1123, str_ip, str_ipv4, str_ipv6, str_late_omit, str_len, str_min_max, str_omit_email, str_omit_min, str_omitzero_min, str_oneof, str_opt_date, str_opt_email, str_opt_gt, str_opt_gte, str_opt_ipv4, str_opt_len, str_opt_len_zero, str_opt_lt, str_opt_max, str_opt_min, str_opt_oneof, str_opt_oneof_empty, str_opt_required, str_opt_uuid, str_required, str_required_min, str_uri, str_url, str_uuid, time_opt_required, time_required, times_dive_required, uint_opt_max, uint_opt_required and uint_required.
 func RecorderTools(recv *Recorder) *runtime.Toolset {
-	return runtime.NewToolset(toolgenRecorderTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
-		return toolgenDispatchRecorder(recv, i, d)
+	return runtime.NewToolset(toolgenRecorderTools[:], func(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
+		return toolgenDispatchRecorder(recv, i, d, ctx)
 	})
 }
 
@@ -1123,1112 +1123,1554 @@ var toolgenRecorderTools = [...]runtime.Tool{{
 	Strict:      true,
 }}
 
-// toolgenDispatchRecorder decodes the arguments of the tool toolgenRecorderTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchRecorder(recv *Recorder, i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatchRecorder decodes the arguments of the tool toolgenRecorderTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatchRecorder(recv *Recorder, i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// bool_opt_required
 		var in BoolOptRequired
 		toolgenDecodeBoolOptRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.BoolOptRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.BoolOptRequired(in)
-		}
+			return nil, recv.BoolOptRequired(v)
+		}, nil, nil
 	case 1:
 		// bool_required
 		var in BoolRequired
 		toolgenDecodeBoolRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.BoolRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.BoolRequired(in)
-		}
+			return nil, recv.BoolRequired(v)
+		}, nil, nil
 	case 2:
 		// duration_omit
 		var in DurationOmit
 		toolgenDecodeDurationOmit(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.DurationOmit(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.DurationOmit(in)
-		}
+			return nil, recv.DurationOmit(v)
+		}, nil, nil
 	case 3:
 		// duration_required
 		var in DurationRequired
 		toolgenDecodeDurationRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.DurationRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.DurationRequired(in)
-		}
+			return nil, recv.DurationRequired(v)
+		}, nil, nil
 	case 4:
 		// float_gt_lt
 		var in FloatGtLt
 		toolgenDecodeFloatGtLt(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.FloatGtLt(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.FloatGtLt(in)
-		}
+			return nil, recv.FloatGtLt(v)
+		}, nil, nil
 	case 5:
 		// float_min
 		var in FloatMin
 		toolgenDecodeFloatMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.FloatMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.FloatMin(in)
-		}
+			return nil, recv.FloatMin(v)
+		}, nil, nil
 	case 6:
 		// float_opt_gt_neg
 		var in FloatOptGtNeg
 		toolgenDecodeFloatOptGtNeg(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.FloatOptGtNeg(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.FloatOptGtNeg(in)
-		}
+			return nil, recv.FloatOptGtNeg(v)
+		}, nil, nil
 	case 7:
 		// float_opt_max_neg
 		var in FloatOptMaxNeg
 		toolgenDecodeFloatOptMaxNeg(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.FloatOptMaxNeg(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.FloatOptMaxNeg(in)
-		}
+			return nil, recv.FloatOptMaxNeg(v)
+		}, nil, nil
 	case 8:
 		// float_opt_min
 		var in FloatOptMin
 		toolgenDecodeFloatOptMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.FloatOptMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.FloatOptMin(in)
-		}
+			return nil, recv.FloatOptMin(v)
+		}, nil, nil
 	case 9:
 		// float_required
 		var in FloatRequired
 		toolgenDecodeFloatRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.FloatRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.FloatRequired(in)
-		}
+			return nil, recv.FloatRequired(v)
+		}, nil, nil
 	case 10:
 		// int8_min
 		var in Int8Min
 		toolgenDecodeInt8Min(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.Int8Min(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.Int8Min(in)
-		}
+			return nil, recv.Int8Min(v)
+		}, nil, nil
 	case 11:
 		// int_gt_lt
 		var in IntGtLt
 		toolgenDecodeIntGtLt(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntGtLt(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntGtLt(in)
-		}
+			return nil, recv.IntGtLt(v)
+		}, nil, nil
 	case 12:
 		// int_len
 		var in IntLen
 		toolgenDecodeIntLen(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntLen(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntLen(in)
-		}
+			return nil, recv.IntLen(v)
+		}, nil, nil
 	case 13:
 		// int_min_max
 		var in IntMinMax
 		toolgenDecodeIntMinMax(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntMinMax(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntMinMax(in)
-		}
+			return nil, recv.IntMinMax(v)
+		}, nil, nil
 	case 14:
 		// int_omit_gte
 		var in IntOmitGte
 		toolgenDecodeIntOmitGte(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntOmitGte(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntOmitGte(in)
-		}
+			return nil, recv.IntOmitGte(v)
+		}, nil, nil
 	case 15:
 		// int_oneof
 		var in IntOneof
 		toolgenDecodeIntOneof(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntOneof(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntOneof(in)
-		}
+			return nil, recv.IntOneof(v)
+		}, nil, nil
 	case 16:
 		// int_opt_gt_neg
 		var in IntOptGtNeg
 		toolgenDecodeIntOptGtNeg(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntOptGtNeg(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntOptGtNeg(in)
-		}
+			return nil, recv.IntOptGtNeg(v)
+		}, nil, nil
 	case 17:
 		// int_opt_gt_zero
 		var in IntOptGtZero
 		toolgenDecodeIntOptGtZero(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntOptGtZero(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntOptGtZero(in)
-		}
+			return nil, recv.IntOptGtZero(v)
+		}, nil, nil
 	case 18:
 		// int_opt_gte
 		var in IntOptGte
 		toolgenDecodeIntOptGte(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntOptGte(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntOptGte(in)
-		}
+			return nil, recv.IntOptGte(v)
+		}, nil, nil
 	case 19:
 		// int_opt_len
 		var in IntOptLen
 		toolgenDecodeIntOptLen(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntOptLen(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntOptLen(in)
-		}
+			return nil, recv.IntOptLen(v)
+		}, nil, nil
 	case 20:
 		// int_opt_len_zero
 		var in IntOptLenZero
 		toolgenDecodeIntOptLenZero(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntOptLenZero(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntOptLenZero(in)
-		}
+			return nil, recv.IntOptLenZero(v)
+		}, nil, nil
 	case 21:
 		// int_opt_lt_zero
 		var in IntOptLtZero
 		toolgenDecodeIntOptLtZero(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntOptLtZero(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntOptLtZero(in)
-		}
+			return nil, recv.IntOptLtZero(v)
+		}, nil, nil
 	case 22:
 		// int_opt_lte
 		var in IntOptLte
 		toolgenDecodeIntOptLte(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntOptLte(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntOptLte(in)
-		}
+			return nil, recv.IntOptLte(v)
+		}, nil, nil
 	case 23:
 		// int_opt_max_neg
 		var in IntOptMaxNeg
 		toolgenDecodeIntOptMaxNeg(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntOptMaxNeg(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntOptMaxNeg(in)
-		}
+			return nil, recv.IntOptMaxNeg(v)
+		}, nil, nil
 	case 24:
 		// int_opt_oneof
 		var in IntOptOneof
 		toolgenDecodeIntOptOneof(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntOptOneof(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntOptOneof(in)
-		}
+			return nil, recv.IntOptOneof(v)
+		}, nil, nil
 	case 25:
 		// int_opt_oneof_zero
 		var in IntOptOneofZero
 		toolgenDecodeIntOptOneofZero(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntOptOneofZero(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntOptOneofZero(in)
-		}
+			return nil, recv.IntOptOneofZero(v)
+		}, nil, nil
 	case 26:
 		// int_range
 		var in IntRange
 		toolgenDecodeIntRange(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntRange(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntRange(in)
-		}
+			return nil, recv.IntRange(v)
+		}, nil, nil
 	case 27:
 		// int_required
 		var in IntRequired
 		toolgenDecodeIntRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntRequired(in)
-		}
+			return nil, recv.IntRequired(v)
+		}, nil, nil
 	case 28:
 		// int_required_min
 		var in IntRequiredMin
 		toolgenDecodeIntRequiredMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntRequiredMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntRequiredMin(in)
-		}
+			return nil, recv.IntRequiredMin(v)
+		}, nil, nil
 	case 29:
 		// ints_dive_gte
 		var in IntsDiveGte
 		toolgenDecodeIntsDiveGte(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntsDiveGte(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntsDiveGte(in)
-		}
+			return nil, recv.IntsDiveGte(v)
+		}, nil, nil
 	case 30:
 		// ints_dive_required
 		var in IntsDiveRequired
 		toolgenDecodeIntsDiveRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntsDiveRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntsDiveRequired(in)
-		}
+			return nil, recv.IntsDiveRequired(v)
+		}, nil, nil
 	case 31:
 		// ints_unique
 		var in IntsUnique
 		toolgenDecodeIntsUnique(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.IntsUnique(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.IntsUnique(in)
-		}
+			return nil, recv.IntsUnique(v)
+		}, nil, nil
 	case 32:
 		// map_max_dive
 		var in MapMaxDive
 		toolgenDecodeMapMaxDive(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.MapMaxDive(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.MapMaxDive(in)
-		}
+			return nil, recv.MapMaxDive(v)
+		}, nil, nil
 	case 33:
 		// map_opt_max
 		var in MapOptMax
 		toolgenDecodeMapOptMax(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.MapOptMax(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.MapOptMax(in)
-		}
+			return nil, recv.MapOptMax(v)
+		}, nil, nil
 	case 34:
 		// map_opt_min
 		var in MapOptMin
 		toolgenDecodeMapOptMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.MapOptMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.MapOptMin(in)
-		}
+			return nil, recv.MapOptMin(v)
+		}, nil, nil
 	case 35:
 		// map_required
 		var in MapRequired
 		toolgenDecodeMapRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.MapRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.MapRequired(in)
-		}
+			return nil, recv.MapRequired(v)
+		}, nil, nil
 	case 36:
 		// map_str_unique
 		var in MapStrUnique
 		toolgenDecodeMapStrUnique(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.MapStrUnique(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.MapStrUnique(in)
-		}
+			return nil, recv.MapStrUnique(v)
+		}, nil, nil
 	case 37:
 		// map_unique
 		var in MapUnique
 		toolgenDecodeMapUnique(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.MapUnique(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.MapUnique(in)
-		}
+			return nil, recv.MapUnique(v)
+		}, nil, nil
 	case 38:
 		// ptr_int_gte
 		var in PtrIntGte
 		toolgenDecodePtrIntGte(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.PtrIntGte(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.PtrIntGte(in)
-		}
+			return nil, recv.PtrIntGte(v)
+		}, nil, nil
 	case 39:
 		// ptr_int_omit_gte
 		var in PtrIntOmitGte
 		toolgenDecodePtrIntOmitGte(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.PtrIntOmitGte(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.PtrIntOmitGte(in)
-		}
+			return nil, recv.PtrIntOmitGte(v)
+		}, nil, nil
 	case 40:
 		// ptr_map_max
 		var in PtrMapMax
 		toolgenDecodePtrMapMax(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.PtrMapMax(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.PtrMapMax(in)
-		}
+			return nil, recv.PtrMapMax(v)
+		}, nil, nil
 	case 41:
 		// ptr_max
 		var in PtrMax
 		toolgenDecodePtrMax(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.PtrMax(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.PtrMax(in)
-		}
+			return nil, recv.PtrMax(v)
+		}, nil, nil
 	case 42:
 		// ptr_min
 		var in PtrMin
 		toolgenDecodePtrMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.PtrMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.PtrMin(in)
-		}
+			return nil, recv.PtrMin(v)
+		}, nil, nil
 	case 43:
 		// ptr_omit_min
 		var in PtrOmitMin
 		toolgenDecodePtrOmitMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.PtrOmitMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.PtrOmitMin(in)
-		}
+			return nil, recv.PtrOmitMin(v)
+		}, nil, nil
 	case 44:
 		// ptr_omitnil_min
 		var in PtrOmitnilMin
 		toolgenDecodePtrOmitnilMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.PtrOmitnilMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.PtrOmitnilMin(in)
-		}
+			return nil, recv.PtrOmitnilMin(v)
+		}, nil, nil
 	case 45:
 		// ptr_opt_min
 		var in PtrOptMin
 		toolgenDecodePtrOptMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.PtrOptMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.PtrOptMin(in)
-		}
+			return nil, recv.PtrOptMin(v)
+		}, nil, nil
 	case 46:
 		// ptr_required
 		var in PtrRequired
 		toolgenDecodePtrRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.PtrRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.PtrRequired(in)
-		}
+			return nil, recv.PtrRequired(v)
+		}, nil, nil
 	case 47:
 		// ptr_slice_dive_min
 		var in PtrSliceDiveMin
 		toolgenDecodePtrSliceDiveMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.PtrSliceDiveMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.PtrSliceDiveMin(in)
-		}
+			return nil, recv.PtrSliceDiveMin(v)
+		}, nil, nil
 	case 48:
 		// ptr_time_required
 		var in PtrTimeRequired
 		toolgenDecodePtrTimeRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.PtrTimeRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.PtrTimeRequired(in)
-		}
+			return nil, recv.PtrTimeRequired(v)
+		}, nil, nil
 	case 49:
 		// slice_dive_email
 		var in SliceDiveEmail
 		toolgenDecodeSliceDiveEmail(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceDiveEmail(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceDiveEmail(in)
-		}
+			return nil, recv.SliceDiveEmail(v)
+		}, nil, nil
 	case 50:
 		// slice_dive_min
 		var in SliceDiveMin
 		toolgenDecodeSliceDiveMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceDiveMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceDiveMin(in)
-		}
+			return nil, recv.SliceDiveMin(v)
+		}, nil, nil
 	case 51:
 		// slice_dive_oneof
 		var in SliceDiveOneof
 		toolgenDecodeSliceDiveOneof(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceDiveOneof(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceDiveOneof(in)
-		}
+			return nil, recv.SliceDiveOneof(v)
+		}, nil, nil
 	case 52:
 		// slice_dive_required
 		var in SliceDiveRequired
 		toolgenDecodeSliceDiveRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceDiveRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceDiveRequired(in)
-		}
+			return nil, recv.SliceDiveRequired(v)
+		}, nil, nil
 	case 53:
 		// slice_len
 		var in SliceLen
 		toolgenDecodeSliceLen(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceLen(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceLen(in)
-		}
+			return nil, recv.SliceLen(v)
+		}, nil, nil
 	case 54:
 		// slice_min_max
 		var in SliceMinMax
 		toolgenDecodeSliceMinMax(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceMinMax(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceMinMax(in)
-		}
+			return nil, recv.SliceMinMax(v)
+		}, nil, nil
 	case 55:
 		// slice_omit_dive_min
 		var in SliceOmitDiveMin
 		toolgenDecodeSliceOmitDiveMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceOmitDiveMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceOmitDiveMin(in)
-		}
+			return nil, recv.SliceOmitDiveMin(v)
+		}, nil, nil
 	case 56:
 		// slice_omitnil_min
 		var in SliceOmitnilMin
 		toolgenDecodeSliceOmitnilMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceOmitnilMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceOmitnilMin(in)
-		}
+			return nil, recv.SliceOmitnilMin(v)
+		}, nil, nil
 	case 57:
 		// slice_opt_dive_min
 		var in SliceOptDiveMin
 		toolgenDecodeSliceOptDiveMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceOptDiveMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceOptDiveMin(in)
-		}
+			return nil, recv.SliceOptDiveMin(v)
+		}, nil, nil
 	case 58:
 		// slice_opt_gt
 		var in SliceOptGt
 		toolgenDecodeSliceOptGt(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceOptGt(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceOptGt(in)
-		}
+			return nil, recv.SliceOptGt(v)
+		}, nil, nil
 	case 59:
 		// slice_opt_len
 		var in SliceOptLen
 		toolgenDecodeSliceOptLen(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceOptLen(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceOptLen(in)
-		}
+			return nil, recv.SliceOptLen(v)
+		}, nil, nil
 	case 60:
 		// slice_opt_len_zero
 		var in SliceOptLenZero
 		toolgenDecodeSliceOptLenZero(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceOptLenZero(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceOptLenZero(in)
-		}
+			return nil, recv.SliceOptLenZero(v)
+		}, nil, nil
 	case 61:
 		// slice_opt_max
 		var in SliceOptMax
 		toolgenDecodeSliceOptMax(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceOptMax(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceOptMax(in)
-		}
+			return nil, recv.SliceOptMax(v)
+		}, nil, nil
 	case 62:
 		// slice_opt_min
 		var in SliceOptMin
 		toolgenDecodeSliceOptMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceOptMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceOptMin(in)
-		}
+			return nil, recv.SliceOptMin(v)
+		}, nil, nil
 	case 63:
 		// slice_opt_unique
 		var in SliceOptUnique
 		toolgenDecodeSliceOptUnique(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceOptUnique(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceOptUnique(in)
-		}
+			return nil, recv.SliceOptUnique(v)
+		}, nil, nil
 	case 64:
 		// slice_opt_unique_dive
 		var in SliceOptUniqueDive
 		toolgenDecodeSliceOptUniqueDive(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceOptUniqueDive(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceOptUniqueDive(in)
-		}
+			return nil, recv.SliceOptUniqueDive(v)
+		}, nil, nil
 	case 65:
 		// slice_required
 		var in SliceRequired
 		toolgenDecodeSliceRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceRequired(in)
-		}
+			return nil, recv.SliceRequired(v)
+		}, nil, nil
 	case 66:
 		// slice_unique
 		var in SliceUnique
 		toolgenDecodeSliceUnique(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.SliceUnique(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.SliceUnique(in)
-		}
+			return nil, recv.SliceUnique(v)
+		}, nil, nil
 	case 67:
 		// str_clock
 		var in StrClock
 		toolgenDecodeStrClock(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrClock(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrClock(in)
-		}
+			return nil, recv.StrClock(v)
+		}, nil, nil
 	case 68:
 		// str_date
 		var in StrDate
 		toolgenDecodeStrDate(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrDate(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrDate(in)
-		}
+			return nil, recv.StrDate(v)
+		}, nil, nil
 	case 69:
 		// str_date_time
 		var in StrDateTime
 		toolgenDecodeStrDateTime(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrDateTime(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrDateTime(in)
-		}
+			return nil, recv.StrDateTime(v)
+		}, nil, nil
 	case 70:
 		// str_email
 		var in StrEmail
 		toolgenDecodeStrEmail(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrEmail(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrEmail(in)
-		}
+			return nil, recv.StrEmail(v)
+		}, nil, nil
 	case 71:
 		// str_gt_lt
 		var in StrGtLt
 		toolgenDecodeStrGtLt(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrGtLt(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrGtLt(in)
-		}
+			return nil, recv.StrGtLt(v)
+		}, nil, nil
 	case 72:
 		// str_gte_lte
 		var in StrGteLte
 		toolgenDecodeStrGteLte(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrGteLte(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrGteLte(in)
-		}
+			return nil, recv.StrGteLte(v)
+		}, nil, nil
 	case 73:
 		// str_hostname
 		var in StrHostname
 		toolgenDecodeStrHostname(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrHostname(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrHostname(in)
-		}
+			return nil, recv.StrHostname(v)
+		}, nil, nil
 	case 74:
 		// str_hostname_rfc1123
 		var in StrHostnameRFC1123
 		toolgenDecodeStrHostnameRFC1123(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrHostnameRFC1123(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrHostnameRFC1123(in)
-		}
+			return nil, recv.StrHostnameRFC1123(v)
+		}, nil, nil
 	case 75:
 		// str_ip
 		var in StrIP
 		toolgenDecodeStrIP(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrIP(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrIP(in)
-		}
+			return nil, recv.StrIP(v)
+		}, nil, nil
 	case 76:
 		// str_ipv4
 		var in StrIPv4
 		toolgenDecodeStrIPv4(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrIPv4(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrIPv4(in)
-		}
+			return nil, recv.StrIPv4(v)
+		}, nil, nil
 	case 77:
 		// str_ipv6
 		var in StrIPv6
 		toolgenDecodeStrIPv6(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrIPv6(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrIPv6(in)
-		}
+			return nil, recv.StrIPv6(v)
+		}, nil, nil
 	case 78:
 		// str_late_omit
 		var in StrLateOmit
 		toolgenDecodeStrLateOmit(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrLateOmit(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrLateOmit(in)
-		}
+			return nil, recv.StrLateOmit(v)
+		}, nil, nil
 	case 79:
 		// str_len
 		var in StrLen
 		toolgenDecodeStrLen(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrLen(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrLen(in)
-		}
+			return nil, recv.StrLen(v)
+		}, nil, nil
 	case 80:
 		// str_min_max
 		var in StrMinMax
 		toolgenDecodeStrMinMax(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrMinMax(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrMinMax(in)
-		}
+			return nil, recv.StrMinMax(v)
+		}, nil, nil
 	case 81:
 		// str_omit_email
 		var in StrOmitEmail
 		toolgenDecodeStrOmitEmail(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOmitEmail(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOmitEmail(in)
-		}
+			return nil, recv.StrOmitEmail(v)
+		}, nil, nil
 	case 82:
 		// str_omit_min
 		var in StrOmitMin
 		toolgenDecodeStrOmitMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOmitMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOmitMin(in)
-		}
+			return nil, recv.StrOmitMin(v)
+		}, nil, nil
 	case 83:
 		// str_omitzero_min
 		var in StrOmitzeroMin
 		toolgenDecodeStrOmitzeroMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOmitzeroMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOmitzeroMin(in)
-		}
+			return nil, recv.StrOmitzeroMin(v)
+		}, nil, nil
 	case 84:
 		// str_oneof
 		var in StrOneof
 		toolgenDecodeStrOneof(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOneof(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOneof(in)
-		}
+			return nil, recv.StrOneof(v)
+		}, nil, nil
 	case 85:
 		// str_opt_date
 		var in StrOptDate
 		toolgenDecodeStrOptDate(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptDate(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptDate(in)
-		}
+			return nil, recv.StrOptDate(v)
+		}, nil, nil
 	case 86:
 		// str_opt_email
 		var in StrOptEmail
 		toolgenDecodeStrOptEmail(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptEmail(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptEmail(in)
-		}
+			return nil, recv.StrOptEmail(v)
+		}, nil, nil
 	case 87:
 		// str_opt_gt
 		var in StrOptGt
 		toolgenDecodeStrOptGt(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptGt(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptGt(in)
-		}
+			return nil, recv.StrOptGt(v)
+		}, nil, nil
 	case 88:
 		// str_opt_gte
 		var in StrOptGte
 		toolgenDecodeStrOptGte(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptGte(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptGte(in)
-		}
+			return nil, recv.StrOptGte(v)
+		}, nil, nil
 	case 89:
 		// str_opt_ipv4
 		var in StrOptIPv4
 		toolgenDecodeStrOptIPv4(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptIPv4(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptIPv4(in)
-		}
+			return nil, recv.StrOptIPv4(v)
+		}, nil, nil
 	case 90:
 		// str_opt_len
 		var in StrOptLen
 		toolgenDecodeStrOptLen(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptLen(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptLen(in)
-		}
+			return nil, recv.StrOptLen(v)
+		}, nil, nil
 	case 91:
 		// str_opt_len_zero
 		var in StrOptLenZero
 		toolgenDecodeStrOptLenZero(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptLenZero(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptLenZero(in)
-		}
+			return nil, recv.StrOptLenZero(v)
+		}, nil, nil
 	case 92:
 		// str_opt_lt
 		var in StrOptLt
 		toolgenDecodeStrOptLt(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptLt(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptLt(in)
-		}
+			return nil, recv.StrOptLt(v)
+		}, nil, nil
 	case 93:
 		// str_opt_max
 		var in StrOptMax
 		toolgenDecodeStrOptMax(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptMax(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptMax(in)
-		}
+			return nil, recv.StrOptMax(v)
+		}, nil, nil
 	case 94:
 		// str_opt_min
 		var in StrOptMin
 		toolgenDecodeStrOptMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptMin(in)
-		}
+			return nil, recv.StrOptMin(v)
+		}, nil, nil
 	case 95:
 		// str_opt_oneof
 		var in StrOptOneof
 		toolgenDecodeStrOptOneof(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptOneof(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptOneof(in)
-		}
+			return nil, recv.StrOptOneof(v)
+		}, nil, nil
 	case 96:
 		// str_opt_oneof_empty
 		var in StrOptOneofEmpty
 		toolgenDecodeStrOptOneofEmpty(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptOneofEmpty(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptOneofEmpty(in)
-		}
+			return nil, recv.StrOptOneofEmpty(v)
+		}, nil, nil
 	case 97:
 		// str_opt_required
 		var in StrOptRequired
 		toolgenDecodeStrOptRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptRequired(in)
-		}
+			return nil, recv.StrOptRequired(v)
+		}, nil, nil
 	case 98:
 		// str_opt_uuid
 		var in StrOptUUID
 		toolgenDecodeStrOptUUID(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrOptUUID(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrOptUUID(in)
-		}
+			return nil, recv.StrOptUUID(v)
+		}, nil, nil
 	case 99:
 		// str_required
 		var in StrRequired
 		toolgenDecodeStrRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrRequired(in)
-		}
+			return nil, recv.StrRequired(v)
+		}, nil, nil
 	case 100:
 		// str_required_min
 		var in StrRequiredMin
 		toolgenDecodeStrRequiredMin(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrRequiredMin(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrRequiredMin(in)
-		}
+			return nil, recv.StrRequiredMin(v)
+		}, nil, nil
 	case 101:
 		// str_uri
 		var in StrURI
 		toolgenDecodeStrURI(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrURI(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrURI(in)
-		}
+			return nil, recv.StrURI(v)
+		}, nil, nil
 	case 102:
 		// str_url
 		var in StrURL
 		toolgenDecodeStrURL(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrURL(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrURL(in)
-		}
+			return nil, recv.StrURL(v)
+		}, nil, nil
 	case 103:
 		// str_uuid
 		var in StrUUID
 		toolgenDecodeStrUUID(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.StrUUID(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.StrUUID(in)
-		}
+			return nil, recv.StrUUID(v)
+		}, nil, nil
 	case 104:
 		// time_opt_required
 		var in TimeOptRequired
 		toolgenDecodeTimeOptRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.TimeOptRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.TimeOptRequired(in)
-		}
+			return nil, recv.TimeOptRequired(v)
+		}, nil, nil
 	case 105:
 		// time_required
 		var in TimeRequired
 		toolgenDecodeTimeRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.TimeRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.TimeRequired(in)
-		}
+			return nil, recv.TimeRequired(v)
+		}, nil, nil
 	case 106:
 		// times_dive_required
 		var in TimesDiveRequired
 		toolgenDecodeTimesDiveRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.TimesDiveRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.TimesDiveRequired(in)
-		}
+			return nil, recv.TimesDiveRequired(v)
+		}, nil, nil
 	case 107:
 		// uint_opt_max
 		var in UintOptMax
 		toolgenDecodeUintOptMax(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.UintOptMax(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.UintOptMax(in)
-		}
+			return nil, recv.UintOptMax(v)
+		}, nil, nil
 	case 108:
 		// uint_opt_required
 		var in UintOptRequired
 		toolgenDecodeUintOptRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.UintOptRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.UintOptRequired(in)
-		}
+			return nil, recv.UintOptRequired(v)
+		}, nil, nil
 	case 109:
 		// uint_required
 		var in UintRequired
 		toolgenDecodeUintRequired(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.UintRequired(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, recv.UintRequired(in)
-		}
+			return nil, recv.UintRequired(v)
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

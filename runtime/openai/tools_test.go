@@ -48,7 +48,7 @@ func TestToolsBuiltByHand(t *testing.T) {
 		{Name: "w", InputSchema: json.RawMessage(weatherSchema), Strict: true},
 		{Name: "m", InputSchema: json.RawMessage(`{"type":"object","additionalProperties":{"type":"string"}}`), Strict: true},
 		{Name: "n", InputSchema: json.RawMessage(weatherSchema)},
-	}, func(int, *toolimpl.Decoder) toolimpl.Invocation { return nil })
+	}, toolimpl.Direct(func(int, *toolimpl.Decoder) toolimpl.Invocation { return nil }))
 	c := openai.ChatTools(ts)
 	r := openai.ResponsesTools(ts)
 	for i, want := range []struct {

@@ -17,7 +17,7 @@ import (
 // arguments.
 func progressTools(run func(ctx context.Context) (*runtime.Result, error)) *runtime.Toolset {
 	tools := []runtime.Tool{{Name: "work", InputSchema: []byte(`{"type":"object"}`)}}
-	return runtime.NewToolset(tools, func(int, *toolimpl.Decoder) toolimpl.Invocation { return run })
+	return runtime.NewToolset(tools, toolimpl.Direct(func(int, *toolimpl.Decoder) toolimpl.Invocation { return run }))
 }
 
 // recorder collects progress events.

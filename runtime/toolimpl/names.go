@@ -29,8 +29,32 @@ type Invocation = func(ctx context.Context) (*runtime.Result, error)
 
 // Dispatch decodes the arguments of the tool at index (in the slice given to
 // runtime.NewToolset) with d, and returns the call to run, or nil when the arguments are
-// invalid (d then holds the violations). Generated code implements it with a switch.
+// invalid (d then holds the violations). Generated table-driven code implements it with
+// a switch, and gives it to runtime.NewToolset through Direct.
 type Dispatch = func(index int, d *Decoder) Invocation
+
+// DirectDispatch is what runtime.NewToolset takes: with a context, it decodes the
+// arguments of the tool at index with d and, when they are valid, runs the tool with
+// that context, its arguments still in the dispatch's frame, and returns what it
+// returned; with a nil context it returns the call to run instead, as a Dispatch does.
+// When the arguments are invalid it returns nothing (d then holds the violations, and
+// d.Finished is false). Generated code of version 8 implements it with a switch.
+type DirectDispatch = func(index int, d *Decoder, ctx context.Context) (Invocation, *runtime.Result, error)
+
+// Direct returns the DirectDispatch of dispatch: with a context, it runs the call that
+// dispatch returns at once. Table-driven generated code uses it, whose per-tool calls
+// to run keep the compiler's work on a package of a thousand tools small, and so can
+// any hand-written dispatch.
+func Direct(dispatch Dispatch) DirectDispatch {
+	return func(i int, d *Decoder, ctx context.Context) (Invocation, *runtime.Result, error) {
+		run := dispatch(i, d)
+		if run == nil || ctx == nil {
+			return run, nil, nil
+		}
+		r, err := run(ctx)
+		return nil, r, err
+	}
+}
 
 // PropertyFlags say how a property is read (Decoder.Property); combine them with |.
 type PropertyFlags = argcheck.PropertyFlags

@@ -48,13 +48,17 @@ import (
 // the Decoder is this package's (Decoder, an alias of runtime/internal/engine's, which
 // dynamic tools share), no longer runtime's: generated code names toolimpl.Decoder, and
 // code of version 6, which names runtime.Decoder, no longer builds, so MinVersion is 7.
+// Version 8: runtime.NewToolset takes a dispatch that runs the tool at once
+// (DirectDispatch), on arguments decoded into its own frame, so that a call run inline
+// costs no closure; table-driven code passes its Dispatch through Direct. Code of
+// version 7 gives NewToolset a Dispatch, so it no longer builds, and MinVersion is 8.
 const (
-	MinVersion = 7
-	MaxVersion = 7
+	MinVersion = 8
+	MaxVersion = 8
 )
 
 // GenVersion is the version of the code that the toolgen of this module generates.
-const GenVersion = 7
+const GenVersion = 8
 
 // EnforceVersion is the type generated code converts its version range checks to: a
 // negative constant does not convert, and the build fails.

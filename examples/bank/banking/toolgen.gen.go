@@ -12,18 +12,18 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // ServiceTools returns the tools of recv's methods: close_account and get_transactions.
 func ServiceTools(recv *Service) *runtime.Toolset {
-	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
-		return toolgenDispatchService(recv, i, d)
+	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
+		return toolgenDispatchService(recv, i, d, ctx)
 	})
 }
 
@@ -54,33 +54,56 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	Strict:        true,
 }}
 
-// toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchService(recv *Service, i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatchService(recv *Service, i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// close_account
 		var in CloseRequest
 		toolgenDecodeCloseRequest(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.CloseAccount(ctx, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.CloseAccount(ctx, v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 1:
 		// get_transactions
 		var in toolgenArgsGetTransactions
 		toolgenDecodeArgsGetTransactions(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.GetTransactions(ctx, in.startDate, in.endDate)
+			if err != nil {
+				return nil, nil, err
+			}
+			// An empty result is [], never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeSlice(&out)
+			}
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.GetTransactions(ctx, v.startDate, v.endDate)
 			if err != nil {
 				return nil, err
 			}
@@ -89,9 +112,9 @@ func toolgenDispatchService(recv *Service, i int, d *toolimpl.Decoder) toolimpl.
 				toolimpl.MakeSlice(&out)
 			}
 			return runtime.StructuredResult(out, true)
-		}
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

@@ -11,18 +11,18 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // StoreTools returns the tools of recv's methods: cancel_order, change_shipping_address, get_customer, get_order, list_orders, list_refunds, refund_order, search_products, track_shipment and update_stock.
 func StoreTools(recv *Store) *runtime.Toolset {
-	return runtime.NewToolset(toolgenStoreTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
-		return toolgenDispatchStore(recv, i, d)
+	return runtime.NewToolset(toolgenStoreTools[:], func(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
+		return toolgenDispatchStore(recv, i, d, ctx)
 	})
 }
 
@@ -147,155 +147,244 @@ var toolgenStoreTools = [...]runtime.Tool{{
 	Strict:      true,
 }}
 
-// toolgenDispatchStore decodes the arguments of the tool toolgenStoreTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchStore(recv *Store, i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatchStore decodes the arguments of the tool toolgenStoreTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatchStore(recv *Store, i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// cancel_order
 		var in toolgenArgsCancelOrder
 		toolgenDecodeArgsCancelOrder(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.CancelOrder(in.id)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := recv.CancelOrder(v.id)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 1:
 		// change_shipping_address
 		var in toolgenArgsChangeShippingAddress
 		toolgenDecodeArgsChangeShippingAddress(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.ChangeShippingAddress(in.orderId, in.address)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := recv.ChangeShippingAddress(v.orderId, v.address)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 2:
 		// get_customer
 		var in toolgenArgsGetCustomer
 		toolgenDecodeArgsGetCustomer(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.GetCustomer(in.email)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := recv.GetCustomer(v.email)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 3:
 		// get_order
 		var in toolgenArgsGetOrder
 		toolgenDecodeArgsGetOrder(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.GetOrder(in.id)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := recv.GetOrder(v.id)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.StructuredResult(out, true)
-		}
+		}, nil, nil
 	case 4:
 		// list_orders
 		var in toolgenArgsListOrders
 		toolgenDecodeArgsListOrders(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := recv.ListOrders(in.customer)
 			// An empty result is [], never null, so it cannot read like a failure.
 			if out == nil {
 				toolimpl.MakeSlice(&out)
 			}
-			return runtime.StructuredResult(out, true)
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
 		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := recv.ListOrders(v.customer)
+			// An empty result is [], never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeSlice(&out)
+			}
+			return runtime.StructuredResult(out, true)
+		}, nil, nil
 	case 5:
 		// list_refunds
 		var in toolgenArgsListRefunds
 		toolgenDecodeArgsListRefunds(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := recv.ListRefunds(in.orderId)
 			// An empty result is [], never null, so it cannot read like a failure.
 			if out == nil {
 				toolimpl.MakeSlice(&out)
 			}
-			return runtime.StructuredResult(out, true)
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
 		}
-	case 6:
-		// refund_order
-		var in RefundRequest
-		toolgenDecodeRefundRequest(d, &in)
-		if !d.Finish() {
-			return nil
-		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			out, err := recv.RefundOrder(in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		}
-	case 7:
-		// search_products
-		var in toolgenArgsSearchProducts
-		toolgenDecodeArgsSearchProducts(d, &in)
-		if !d.Finish() {
-			return nil
-		}
-		return func(context.Context) (*runtime.Result, error) {
-			out := recv.SearchProducts(in.query)
+			out := recv.ListRefunds(v.orderId)
 			// An empty result is [], never null, so it cannot read like a failure.
 			if out == nil {
 				toolimpl.MakeSlice(&out)
 			}
 			return runtime.StructuredResult(out, true)
+		}, nil, nil
+	case 6:
+		// refund_order
+		var in RefundRequest
+		toolgenDecodeRefundRequest(d, &in)
+		if !d.Finish() {
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			out, err := recv.RefundOrder(in)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := recv.RefundOrder(v)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(out), nil
+		}, nil, nil
+	case 7:
+		// search_products
+		var in toolgenArgsSearchProducts
+		toolgenDecodeArgsSearchProducts(d, &in)
+		if !d.Finish() {
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := recv.SearchProducts(in.query)
+			// An empty result is [], never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeSlice(&out)
+			}
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := recv.SearchProducts(v.query)
+			// An empty result is [], never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeSlice(&out)
+			}
+			return runtime.StructuredResult(out, true)
+		}, nil, nil
 	case 8:
 		// track_shipment
 		var in toolgenArgsTrackShipment
 		toolgenDecodeArgsTrackShipment(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.TrackShipment(ctx, in.orderId)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.TrackShipment(ctx, v.orderId)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 9:
 		// update_stock
 		var in toolgenArgsUpdateStock
 		toolgenDecodeArgsUpdateStock(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.UpdateStock(in.sku, in.stock)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := recv.UpdateStock(v.sku, v.stock)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

@@ -10,12 +10,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // Tools returns the package's tools: confirm_delete, failing_job, greet, multi_input, protocol_error_job, slow_compute, test_audio_content, test_custom_headers, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_embedded_resource, test_error_handling, test_image_content, test_input_required_result_capabilities, test_input_required_result_elicitation, test_input_required_result_list_roots, test_input_required_result_multi_round, test_input_required_result_multiple_inputs, test_input_required_result_request_state, test_input_required_result_sampling, test_input_required_result_tampered_state, test_logging_tool, test_missing_capability, test_multiple_content_types, test_sampling, test_simple_text, test_streaming_elicitation, test_tool_with_logging and test_tool_with_progress.
@@ -313,49 +313,74 @@ var toolgenTools = [...]runtime.Tool{{
 	Strict:      true,
 }}
 
-// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatch(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// confirm_delete
 		var in ConfirmDeleteArgs
 		toolgenDecodeConfirmDeleteArgs(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := ConfirmDelete(ctx, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := ConfirmDelete(ctx, v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 1:
 		// failing_job
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			return nil, nil, FailingJob(ctx)
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			return nil, FailingJob(ctx)
-		}
+		}, nil, nil
 	case 2:
 		// greet
 		var in toolgenArgsGreet
 		toolgenDecodeArgsGreet(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := Greet(in.name)
-			return runtime.TextResult(out), nil
+			return nil, runtime.TextResult(out), nil
 		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := Greet(v.name)
+			return runtime.TextResult(out), nil
+		}, nil, nil
 	case 3:
 		// multi_input
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := MultiInput(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := MultiInput(ctx)
@@ -363,70 +388,105 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 4:
 		// protocol_error_job
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			return nil, nil, ProtocolErrorJob()
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, ProtocolErrorJob()
-		}
+		}, nil, nil
 	case 5:
 		// slow_compute
 		var in SlowComputeArgs
 		toolgenDecodeSlowComputeArgs(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := SlowCompute(ctx, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := SlowCompute(ctx, v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 6:
 		// test_audio_content
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := Audio()
+			return nil, out, nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := Audio()
 			return out, nil
-		}
+		}, nil, nil
 	case 7:
 		// test_custom_headers
 		var in HeaderArgs
 		toolgenDecodeHeaderArgs(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := CustomHeaders(in)
-			return runtime.TextResult(out), nil
+			return nil, runtime.TextResult(out), nil
 		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := CustomHeaders(v)
+			return runtime.TextResult(out), nil
+		}, nil, nil
 	case 8:
 		// test_elicitation
 		var in ElicitationArgs
 		toolgenDecodeElicitationArgs(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := Elicitation(ctx, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := Elicitation(ctx, v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 9:
 		// test_elicitation_sep1034_defaults
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := ElicitationDefaults(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := ElicitationDefaults(ctx)
@@ -434,12 +494,19 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 10:
 		// test_elicitation_sep1330_enums
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := ElicitationEnums(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := ElicitationEnums(ctx)
@@ -447,41 +514,59 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 11:
 		// test_embedded_resource
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := EmbeddedResource()
+			return nil, out, nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := EmbeddedResource()
 			return out, nil
-		}
+		}, nil, nil
 	case 12:
 		// test_error_handling
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			return nil, nil, ErrorHandling()
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, ErrorHandling()
-		}
+		}, nil, nil
 	case 13:
 		// test_image_content
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := Image()
+			return nil, out, nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := Image()
 			return out, nil
-		}
+		}, nil, nil
 	case 14:
 		// test_input_required_result_capabilities
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := InputRequiredCapabilities(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := InputRequiredCapabilities(ctx)
@@ -489,12 +574,19 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 15:
 		// test_input_required_result_elicitation
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := InputRequiredElicitation(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := InputRequiredElicitation(ctx)
@@ -502,12 +594,19 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 16:
 		// test_input_required_result_list_roots
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := InputRequiredListRoots(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := InputRequiredListRoots(ctx)
@@ -515,12 +614,19 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 17:
 		// test_input_required_result_multi_round
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := InputRequiredMultiRound(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := InputRequiredMultiRound(ctx)
@@ -528,12 +634,19 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 18:
 		// test_input_required_result_multiple_inputs
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := InputRequiredMultipleInputs(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := InputRequiredMultipleInputs(ctx)
@@ -541,12 +654,19 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 19:
 		// test_input_required_result_request_state
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := InputRequiredRequestState(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := InputRequiredRequestState(ctx)
@@ -554,12 +674,19 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 20:
 		// test_input_required_result_sampling
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := InputRequiredSampling(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := InputRequiredSampling(ctx)
@@ -567,12 +694,19 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 21:
 		// test_input_required_result_tampered_state
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := InputRequiredTamperedState(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := InputRequiredTamperedState(ctx)
@@ -580,22 +714,33 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 22:
 		// test_logging_tool
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := LoggingTool(ctx)
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out := LoggingTool(ctx)
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 23:
 		// test_missing_capability
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := MissingCapability(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := MissingCapability(ctx)
@@ -603,46 +748,69 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 24:
 		// test_multiple_content_types
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := MultipleContentTypes()
+			return nil, out, nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := MultipleContentTypes()
 			return out, nil
-		}
+		}, nil, nil
 	case 25:
 		// test_sampling
 		var in SamplingArgs
 		toolgenDecodeSamplingArgs(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := Sampling(ctx, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := Sampling(ctx, v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 26:
 		// test_simple_text
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := SimpleText()
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := SimpleText()
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 27:
 		// test_streaming_elicitation
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := StreamingElicitation(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := StreamingElicitation(ctx)
@@ -650,12 +818,19 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 28:
 		// test_tool_with_logging
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := WithLogging(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := WithLogging(ctx)
@@ -663,12 +838,19 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 29:
 		// test_tool_with_progress
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := WithProgress(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := WithProgress(ctx)
@@ -676,9 +858,9 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

@@ -11,18 +11,18 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // WorldTools returns the tools of recv's methods: get_npc_health, give_quest and open_door.
 func WorldTools(recv *World) *runtime.Toolset {
-	return runtime.NewToolset(toolgenWorldTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
-		return toolgenDispatchWorld(recv, i, d)
+	return runtime.NewToolset(toolgenWorldTools[:], func(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
+		return toolgenDispatchWorld(recv, i, d, ctx)
 	})
 }
 
@@ -65,54 +65,83 @@ var toolgenWorldTools = [...]runtime.Tool{{
 	Strict:       true,
 }}
 
-// toolgenDispatchWorld decodes the arguments of the tool toolgenWorldTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchWorld(recv *World, i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatchWorld decodes the arguments of the tool toolgenWorldTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatchWorld(recv *World, i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// get_npc_health
 		var in HealthQuery
 		toolgenDecodeHealthQuery(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.GetNPCHealth(ctx, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, false)
+			return nil, r, err
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.GetNPCHealth(ctx, v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.StructuredResult(out, false)
-		}
+		}, nil, nil
 	case 1:
 		// give_quest
 		var in QuestOffer
 		toolgenDecodeQuestOffer(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.GiveQuest(ctx, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, false)
+			return nil, r, err
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.GiveQuest(ctx, v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.StructuredResult(out, false)
-		}
+		}, nil, nil
 	case 2:
 		// open_door
 		var in DoorRequest
 		toolgenDecodeDoorRequest(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.OpenDoor(ctx, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, false)
+			return nil, r, err
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.OpenDoor(ctx, v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.StructuredResult(out, false)
-		}
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

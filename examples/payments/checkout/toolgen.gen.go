@@ -11,18 +11,18 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // ShopTools returns the tools of recv's methods: list_invoices and pay_invoice.
 func ShopTools(recv *Shop) *runtime.Toolset {
-	return runtime.NewToolset(toolgenShopTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
-		return toolgenDispatchShop(recv, i, d)
+	return runtime.NewToolset(toolgenShopTools[:], func(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
+		return toolgenDispatchShop(recv, i, d, ctx)
 	})
 }
 
@@ -49,15 +49,26 @@ var toolgenShopTools = [...]runtime.Tool{{
 	Sensitive:    []string{"/method/number"},
 }}
 
-// toolgenDispatchShop decodes the arguments of the tool toolgenShopTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchShop(recv *Shop, i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatchShop decodes the arguments of the tool toolgenShopTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatchShop(recv *Shop, i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// list_invoices
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := recv.ListInvoices()
+			// An empty result is [], never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeSlice(&out)
+			}
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := recv.ListInvoices()
@@ -66,23 +77,32 @@ func toolgenDispatchShop(recv *Shop, i int, d *toolimpl.Decoder) toolimpl.Invoca
 				toolimpl.MakeSlice(&out)
 			}
 			return runtime.StructuredResult(out, true)
-		}
+		}, nil, nil
 	case 1:
 		// pay_invoice
 		var in toolgenArgsPayInvoice
 		toolgenDecodeArgsPayInvoice(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.PayInvoice(ctx, in.invoice, in.method)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, false)
+			return nil, r, err
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.PayInvoice(ctx, v.invoice, v.method)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.StructuredResult(out, false)
-		}
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

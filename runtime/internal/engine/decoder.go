@@ -103,6 +103,7 @@ type Decoder struct {
 	omitted   int
 	textBytes int
 	broken    bool // a syntax error or exceeded limit stopped decoding
+	finished  bool // Finish found the arguments valid (see Finished)
 
 	// The name of the property NextField moved to: d.data[keyStart:keyEnd], or key
 	// when it held escapes. The common case writes no pointer into the Decoder, which
@@ -179,7 +180,7 @@ func (d *Decoder) Reset(args []byte, limits Limits) {
 	d.path = d.path[:0]
 	d.scratch = d.scratch[:0]
 	d.limits = limits
-	d.broken = false
+	d.broken, d.finished = false, false
 	d.omitted, d.textBytes, d.count = 0, 0, 0
 	d.lastStored, d.lastFailed = -1, false
 	if d.lastKept != nil {
@@ -219,8 +220,14 @@ func (d *Decoder) Finish() bool {
 			d.syntaxError("unexpected text after the arguments")
 		}
 	}
-	return len(d.violations) == 0
+	d.finished = !d.Failed()
+	return d.finished
 }
+
+// Finished reports whether Finish, since the last Reset, found the arguments valid:
+// what runs after it (the tool, when generated code runs it at once) is no longer the
+// decode, and a panic there leaves d consistent.
+func (d *Decoder) Finished() bool { return d.finished }
 
 // Violations returns what was found wrong so far, in the order found, within the
 // budget of Limits.MaxViolations and MaxViolationBytes.

@@ -11,18 +11,18 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // ServiceTools returns the tools of recv's methods: balance, freeze_card, get_transactions, ping and statement.
 func ServiceTools(recv *Service) *runtime.Toolset {
-	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
-		return toolgenDispatchService(recv, i, d)
+	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
+		return toolgenDispatchService(recv, i, d, ctx)
 	})
 }
 
@@ -72,15 +72,25 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 }}
 
-// toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchService(recv *Service, i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatchService(recv *Service, i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// balance
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := recv.Balance(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := recv.Balance(ctx)
@@ -88,26 +98,43 @@ func toolgenDispatchService(recv *Service, i int, d *toolimpl.Decoder) toolimpl.
 				return nil, err
 			}
 			return runtime.StructuredResult(out, true)
-		}
+		}, nil, nil
 	case 1:
 		// freeze_card
 		var in FreezeArgs
 		toolgenDecodeFreezeArgs(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, recv.FreezeCard(ctx, &in)
+		}
+		v := in
 		return func(ctx context.Context) (*runtime.Result, error) {
-			return nil, recv.FreezeCard(ctx, &in)
-		}
+			return nil, recv.FreezeCard(ctx, &v)
+		}, nil, nil
 	case 2:
 		// get_transactions
 		var in TransactionsQuery
 		toolgenDecodeTransactionsQuery(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := recv.GetTransactions(ctx, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			// An empty result is [], never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeSlice(&out)
+			}
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, err := recv.GetTransactions(ctx, v)
 			if err != nil {
 				return nil, err
 			}
@@ -116,22 +143,33 @@ func toolgenDispatchService(recv *Service, i int, d *toolimpl.Decoder) toolimpl.
 				toolimpl.MakeSlice(&out)
 			}
 			return runtime.StructuredResult(out, true)
-		}
+		}, nil, nil
 	case 3:
 		// ping
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			recv.Ping()
+			return nil, nil, nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			recv.Ping()
 			return nil, nil
-		}
+		}, nil, nil
 	case 4:
 		// statement
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := recv.Statement(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, out, nil
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			out, err := recv.Statement(ctx)
@@ -139,9 +177,9 @@ func toolgenDispatchService(recv *Service, i int, d *toolimpl.Decoder) toolimpl.
 				return nil, err
 			}
 			return out, nil
-		}
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

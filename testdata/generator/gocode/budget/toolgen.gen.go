@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // Tools returns the package's tools: peek, read_file, stat, tail and touch.
@@ -76,57 +76,96 @@ var toolgenTools = [...]runtime.Tool{{
 	Strict:      true,
 }}
 
-// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatch(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// peek
 		var in toolgenArgsPeek
 		toolgenDecodeArgsPeek(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := Peek(in.path)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := Peek(v.path)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 1:
 		// read_file
 		var in toolgenArgsReadFile
 		toolgenDecodeArgsReadFile(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := ReadFile(in.path)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := ReadFile(v.path)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 2:
 		// stat
 		var in toolgenArgsStat
 		toolgenDecodeArgsStat(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := Stat(in.path)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := Stat(v.path)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.StructuredResult(out, true)
-		}
+		}, nil, nil
 	case 3:
 		// tail
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := Tail()
+			if err != nil {
+				return nil, nil, err
+			}
+			// An empty result is [], never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeSlice(&out)
+			}
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out, err := Tail()
@@ -138,19 +177,23 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				toolimpl.MakeSlice(&out)
 			}
 			return runtime.StructuredResult(out, true)
-		}
+		}, nil, nil
 	case 4:
 		// touch
 		var in toolgenArgsTouch
 		toolgenDecodeArgsTouch(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, Touch(in.path)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, Touch(in.path)
-		}
+			return nil, Touch(v.path)
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

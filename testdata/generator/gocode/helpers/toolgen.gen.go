@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // Tools returns the package's tools: greet, put and take.
@@ -51,45 +51,62 @@ var toolgenTools = [...]runtime.Tool{{
 	Strict:      true,
 }}
 
-// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatch(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// greet
 		var in toolgenArgsGreet
 		toolgenDecodeArgsGreet(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := Greet(in.name, in.n)
-			return runtime.TextResult(out), nil
+			return nil, runtime.TextResult(out), nil
 		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := Greet(v.name, v.n)
+			return runtime.TextResult(out), nil
+		}, nil, nil
 	case 1:
 		// put
 		var in Item
 		toolgenDecodeItem(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := Put(in)
-			return runtime.TextResult(out), nil
+			return nil, runtime.TextResult(out), nil
 		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := Put(v)
+			return runtime.TextResult(out), nil
+		}, nil, nil
 	case 2:
 		// take
 		var in ArgsGreet
 		toolgenDecodeArgsGreet2(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := Take(in)
-			return runtime.TextResult(out), nil
+			return nil, runtime.TextResult(out), nil
 		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := Take(v)
+			return runtime.TextResult(out), nil
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

@@ -13,12 +13,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // Tools returns the package's tools: run.
@@ -38,22 +38,28 @@ var toolgenTools = [...]toolgenImportRuntime.Tool{{
 	Timeout:     5 * time.Second,
 }}
 
-// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatch(i int, d *toolimpl.Decoder, ctx toolgenImportContext.Context) (toolimpl.Invocation, *toolgenImportRuntime.Result, error) {
 	switch i {
 	case 0:
 		// run
 		var in Args
 		toolgenDecodeArgs(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, Run(in)
+		}
+		v := in
 		return func(toolgenImportContext.Context) (*toolgenImportRuntime.Result, error) {
-			return nil, Run(in)
-		}
+			return nil, Run(v)
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // Tools returns the package's tools: do.
@@ -34,22 +34,28 @@ var toolgenTools = [...]runtime.Tool{{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"objs":{"type":"array","description":"Objects.","items":{"type":"object","additionalProperties":{"type":"integer"}}},"pairs":{"type":"array","description":"Pairs.","items":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2}},"pp":{"type":["object","null"],"description":"Points to a map.","additionalProperties":{"type":"integer"}},"pa":{"type":["array","null"],"description":"Points to an array, whose items are distinct.","items":{"type":"integer"},"minItems":2,"maxItems":2,"uniqueItems":true}},"required":["objs","pairs"],"additionalProperties":false}`),
 }}
 
-// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatch(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// do
 		var in Args
 		toolgenDecodeArgs(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, Do(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, Do(in)
-		}
+			return nil, Do(v)
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

@@ -10,12 +10,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // AllTools returns the package's tools: ping.
@@ -34,28 +34,34 @@ var toolgenTools = [...]runtime.Tool{{
 	Strict:      true,
 }}
 
-// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatch(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// ping
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := Ping()
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := Ping()
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // NewServiceToolset returns the tools of recv's methods: echo.
 func NewServiceToolset(recv *Service) *runtime.Toolset {
-	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *toolimpl.Decoder) toolimpl.Invocation {
-		return toolgenDispatchService(recv, i, d)
+	return runtime.NewToolset(toolgenServiceTools[:], func(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
+		return toolgenDispatchService(recv, i, d, ctx)
 	})
 }
 
@@ -70,23 +76,30 @@ var toolgenServiceTools = [...]runtime.Tool{{
 	Strict:      true,
 }}
 
-// toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatchService(recv *Service, i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatchService decodes the arguments of the tool toolgenServiceTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatchService(recv *Service, i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// echo
 		var in toolgenArgsEcho
 		toolgenDecodeArgsEcho(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := recv.Echo(in.msg)
-			return runtime.TextResult(out), nil
+			return nil, runtime.TextResult(out), nil
 		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := recv.Echo(v.msg)
+			return runtime.TextResult(out), nil
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

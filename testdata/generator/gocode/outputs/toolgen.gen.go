@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // Tools returns the package's tools: extra, full, full_ptr, just_error, list_with_card, map, named, nothing, text, text_err and with_card.
@@ -90,35 +90,53 @@ var toolgenTools = [...]runtime.Tool{{
 	Strict:       true,
 }}
 
-// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatch(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// extra
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := Extra()
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := Extra()
 			return runtime.StructuredResult(out, true)
-		}
+		}, nil, nil
 	case 1:
 		// full
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := Full()
+			return nil, &out, nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := Full()
 			return &out, nil
-		}
+		}, nil, nil
 	case 2:
 		// full_ptr
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := FullPtr()
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, out, nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out, err := FullPtr()
@@ -126,21 +144,36 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return out, nil
-		}
+		}, nil, nil
 	case 3:
 		// just_error
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			return nil, nil, JustError(ctx)
 		}
 		return func(ctx context.Context) (*runtime.Result, error) {
 			return nil, JustError(ctx)
-		}
+		}, nil, nil
 	case 4:
 		// list_with_card
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, content, err := ListWithCard()
+			if err != nil {
+				return nil, nil, err
+			}
+			// An empty result is [], never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeSlice(&out)
+			}
+			r, err := runtime.StructuredResult(out, true, content...)
+			return nil, r, err
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out, content, err := ListWithCard()
@@ -152,12 +185,24 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				toolimpl.MakeSlice(&out)
 			}
 			return runtime.StructuredResult(out, true, content...)
-		}
+		}, nil, nil
 	case 5:
 		// map
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := Map()
+			if err != nil {
+				return nil, nil, err
+			}
+			// An empty result is {}, never null, so it cannot read like a failure.
+			if out == nil {
+				toolimpl.MakeMap(&out)
+			}
+			r, err := runtime.StructuredResult(out, false)
+			return nil, r, err
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out, err := Map()
@@ -169,42 +214,62 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				toolimpl.MakeMap(&out)
 			}
 			return runtime.StructuredResult(out, false)
-		}
+		}, nil, nil
 	case 6:
 		// named
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := Named()
+			r, err := runtime.StructuredResult(out, true)
+			return nil, r, err
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := Named()
 			return runtime.StructuredResult(out, true)
-		}
+		}, nil, nil
 	case 7:
 		// nothing
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			Nothing()
+			return nil, nil, nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			Nothing()
 			return nil, nil
-		}
+		}, nil, nil
 	case 8:
 		// text
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out := Text()
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out := Text()
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 9:
 		// text_err
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := TextErr()
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out, err := TextErr()
@@ -212,23 +277,32 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 10:
 		// with_card
 		var in toolgenArgsWithCard
 		toolgenDecodeArgsWithCard(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(ctx context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, content, err := WithCard(ctx, in.n)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, false, content...)
+			return nil, r, err
+		}
+		v := in
+		return func(ctx context.Context) (*runtime.Result, error) {
+			out, content, err := WithCard(ctx, v.n)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.StructuredResult(out, false, content...)
-		}
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenArgsWithCard holds the arguments of with_card, decoded.

@@ -10,12 +10,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // Tools returns the package's tools: migrate, ping, plain and report.
@@ -61,24 +61,36 @@ var toolgenTools = [...]runtime.Tool{{
 	Task:        runtime.TaskOptional,
 }}
 
-// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatch(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// migrate
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			return nil, nil, Migrate()
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			return nil, Migrate()
-		}
+		}, nil, nil
 	case 1:
 		// ping
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := Ping()
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out, err := Ping()
@@ -86,12 +98,19 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 2:
 		// plain
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := Plain()
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out, err := Plain()
@@ -99,23 +118,31 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	case 3:
 		// report
 		var in toolgenArgsReport
 		toolgenDecodeArgsReport(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := Report(in.period)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, runtime.TextResult(out), nil
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := Report(v.period)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.TextResult(out), nil
-		}
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

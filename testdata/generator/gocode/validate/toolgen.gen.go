@@ -12,12 +12,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // Tools returns the package's tools: check, count, get, measure, mix, present and put.
@@ -85,39 +85,62 @@ var toolgenTools = [...]runtime.Tool{{
 	Strict:      true,
 }}
 
-// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatch(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// check
 		var in Args
 		toolgenDecodeArgs(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out, err := Check(in)
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, false)
+			return nil, r, err
+		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out, err := Check(v)
 			if err != nil {
 				return nil, err
 			}
 			return runtime.StructuredResult(out, false)
-		}
+		}, nil, nil
 	case 1:
 		// count
 		var in Lists
 		toolgenDecodeLists(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, Count(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, Count(in)
-		}
+			return nil, Count(v)
+		}, nil, nil
 	case 2:
 		// get
 		d.EmptyObject()
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			out, err := Get()
+			if err != nil {
+				return nil, nil, err
+			}
+			r, err := runtime.StructuredResult(out, false)
+			return nil, r, err
 		}
 		return func(context.Context) (*runtime.Result, error) {
 			out, err := Get()
@@ -125,49 +148,65 @@ func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
 				return nil, err
 			}
 			return runtime.StructuredResult(out, false)
-		}
+		}, nil, nil
 	case 3:
 		// measure
 		var in Numbers
 		toolgenDecodeNumbers(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, Measure(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, Measure(in)
-		}
+			return nil, Measure(v)
+		}, nil, nil
 	case 4:
 		// mix
 		var in Mixed
 		toolgenDecodeMixed(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, Mix(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, Mix(in)
-		}
+			return nil, Mix(v)
+		}, nil, nil
 	case 5:
 		// present
 		var in Presence
 		toolgenDecodePresence(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, Present(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, Present(in)
-		}
+			return nil, Present(v)
+		}, nil, nil
 	case 6:
 		// put
 		var in Item
 		toolgenDecodeItem(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
+		if ctx != nil {
+			return nil, nil, Put(in)
+		}
+		v := in
 		return func(context.Context) (*runtime.Result, error) {
-			return nil, Put(in)
-		}
+			return nil, Put(v)
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenHints holds the tools' annotation hints, one element for each hint of each

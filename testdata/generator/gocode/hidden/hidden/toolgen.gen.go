@@ -11,12 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// This file is version 7 of toolgen's generated code: with a runtime that does not
+// This file is version 8 of toolgen's generated code: with a runtime that does not
 // support that version, a constant below overflows and the build fails instead of
 // misbehaving.
 const (
-	_ = toolimpl.EnforceVersion(7 - toolimpl.MinVersion)
-	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 7)
+	_ = toolimpl.EnforceVersion(8 - toolimpl.MinVersion)
+	_ = toolimpl.EnforceVersion(toolimpl.MaxVersion - 8)
 )
 
 // Tools returns the package's tools: look and plain.
@@ -37,34 +37,46 @@ var toolgenTools = [...]runtime.Tool{{
 	Strict:      true,
 }}
 
-// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and returns the
-// call to run, or nil when they are invalid (d then holds every violation).
-func toolgenDispatch(i int, d *toolimpl.Decoder) toolimpl.Invocation {
+// toolgenDispatch decodes the arguments of the tool toolgenTools[i] and, when they are
+// valid, runs the tool with ctx and returns what it returned, or, when ctx is nil,
+// returns the call to run. It returns nothing when they are invalid (d then holds
+// every violation).
+func toolgenDispatch(i int, d *toolimpl.Decoder, ctx context.Context) (toolimpl.Invocation, *runtime.Result, error) {
 	switch i {
 	case 0:
 		// look
 		var in toolgenArgsLook
 		toolgenDecodeArgsLook(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := Look(in.order, in.note)
-			return runtime.TextResult(out), nil
+			return nil, runtime.TextResult(out), nil
 		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := Look(v.order, v.note)
+			return runtime.TextResult(out), nil
+		}, nil, nil
 	case 1:
 		// plain
 		var in toolgenArgsPlain
 		toolgenDecodeArgsPlain(d, &in)
 		if !d.Finish() {
-			return nil
+			return nil, nil, nil
 		}
-		return func(context.Context) (*runtime.Result, error) {
+		if ctx != nil {
 			out := Plain(in.note)
-			return runtime.TextResult(out), nil
+			return nil, runtime.TextResult(out), nil
 		}
+		v := in
+		return func(context.Context) (*runtime.Result, error) {
+			out := Plain(v.note)
+			return runtime.TextResult(out), nil
+		}, nil, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // toolgenArgsLook holds the arguments of look, decoded.

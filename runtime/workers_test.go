@@ -185,3 +185,42 @@ func TestWorkersDoNotLeak(t *testing.T) {
 		t.Errorf("%d goroutines before, %d after the Toolset was dropped:\n%s", base, n, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// TestWorkerDecodes checks that a call with nothing to approve, no progress to report
+// and no deadline decodes its arguments on the worker its tool runs on, not on the
+// caller's goroutine: the decode, often the deepest part of a call, uses the worker's
+// grown stack too. A call with a deadline decodes on the caller's goroutine, so that
+// the deadline holds whatever the tool does.
+func TestWorkerDecodes(t *testing.T) {
+	var decodedOn, ranOn string
+	id := func() string {
+		buf := make([]byte, 64)
+		return goroutineID(buf[:runtime.Stack(buf, false)])
+	}
+	tools := [...]Tool{{Name: "where"}}
+	ts := NewToolset(tools[:], runLater(func(i int, d *engine.Decoder) invocation {
+		decodedOn = id()
+		d.EmptyObject()
+		if !d.Finish() {
+			return nil
+		}
+		return func(context.Context) (*Result, error) { ranOn = id(); return nil, nil }
+	}))
+	here := id()
+	cancellable, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, ctx := range []context.Context{context.Background(), cancellable} {
+		if r := ts.Call(ctx, "where", []byte(`{}`)); r.IsError {
+			t.Fatal(r.Text())
+		}
+		if decodedOn == here || decodedOn != ranOn {
+			t.Errorf("decoded on %s, ran on %s; the caller is %s", decodedOn, ranOn, here)
+		}
+		if r := ts.Call(ctx, "where", []byte(`{"x":1}`)); r.Outcome != OutcomeInvalidArguments || decodedOn == here {
+			t.Errorf("invalid arguments: %s, decoded on %s, the caller is %s", r.Outcome, decodedOn, here)
+		}
+	}
+	if r := ts.WithTimeout(time.Minute).Call(cancellable, "where", []byte(`{}`)); r.IsError || decodedOn != here || ranOn == here {
+		t.Errorf("with a timeout: %q, decoded on %s, ran on %s; the caller is %s", r.Text(), decodedOn, ranOn, here)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,6 +40,13 @@ import (
 // With MCPHTTP_PROFILE set to a directory, each server writes a CPU profile of its whole
 // life there (impl-mode.pprof); internal/cpusplit splits one between toolgen, the SDK,
 // net/http and the Go runtime.
+//
+// Other settings, for bench/mcphttp.sh's rounds: MCPHTTP_SERVE_BIN names a cmd/mcpserve
+// binary built already (another checkout's, to compare two; else it is built here);
+// MCPHTTP_SERVER_CPUS pins the server to those CPUs (taskset -c; the clients' pinning is
+// the caller's); MCPHTTP_WARMUP is how many calls the clients make before the clock
+// starts (default 200), so that each server runs warm: its heap grown to its working
+// size, its goroutines' stacks grown, its connections open.
 func BenchmarkMCPHTTP(b *testing.B) {
 	bin := mcpserveBinary(b)
 	servers := map[string]*mcpServer{}
@@ -112,6 +120,9 @@ type mcpServer struct {
 // mcpserveBinary builds cmd/mcpserve once per benchmark run.
 func mcpserveBinary(b *testing.B) string {
 	b.Helper()
+	if bin := os.Getenv("MCPHTTP_SERVE_BIN"); bin != "" {
+		return bin
+	}
 	bin := filepath.Join(b.TempDir(), "mcpserve")
 	out, err := exec.Command("go", "build", "-o", bin, "./cmd/mcpserve").CombinedOutput()
 	if err != nil {
@@ -130,6 +141,9 @@ func startMCPServer(b *testing.B, bin, impl string, stateless bool, key string) 
 		args = append(args, "-cpuprofile", filepath.Join(dir, key+".pprof"))
 	}
 	cmd := exec.Command(bin, args...)
+	if cpus := os.Getenv("MCPHTTP_SERVER_CPUS"); cpus != "" {
+		cmd = exec.Command("taskset", append([]string{"-c", cpus, bin}, args...)...)
+	}
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -247,6 +261,24 @@ func runMCPCalls(b *testing.B, s *mcpServer, clients int) {
 			b.Fatalf("%s accepted %s %s", s.impl, c.params.Name, c.params.Arguments)
 		}
 	}
+
+	// The warm-up: every client calls, as in the run, before the clock starts.
+	warmup := 200
+	if v := os.Getenv("MCPHTTP_WARMUP"); v != "" {
+		var err error
+		if warmup, err = strconv.Atoi(v); err != nil {
+			b.Fatalf("MCPHTTP_WARMUP=%q: %v", v, err)
+		}
+	}
+	var warm sync.WaitGroup
+	for w := range clients {
+		warm.Go(func() {
+			for i := w; i < warmup; i += clients {
+				sessions[w].CallTool(ctx, mcpCalls[i%len(mcpCalls)].fresh())
+			}
+		})
+	}
+	warm.Wait()
 
 	latencies := make([][]time.Duration, clients)
 	var next atomic.Int64

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/toolgen/toolgen/runtime/internal/clientctx"
 	"github.com/toolgen/toolgen/runtime/invalid"
 )
 
@@ -38,7 +39,9 @@ type CallInfo struct {
 	Provider string
 }
 
-type callInfoKey struct{}
+// callInfoKey is the context key of a call's CallInfo; toolimpl.CallValue answers it
+// for a context type of a caller's own.
+type callInfoKey = clientctx.InfoKey
 
 // ContextWithCall returns ctx carrying info.
 func ContextWithCall(ctx context.Context, info CallInfo) context.Context {

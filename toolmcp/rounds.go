@@ -16,6 +16,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // Under MCP 2026-07-28 a server sends no request while it serves a call. A call that
@@ -180,25 +182,30 @@ func (c *mcpCall) init(req *mcp.CallToolRequest) {
 }
 
 // callFrame is what one tools/call adds to its context, allocated at once: the
-// context carrying its mcpCall, for ElicitApprover and the call's Client, and that
-// Client.
+// context carrying its mcpCall, for ElicitApprover and the call's Client, that Client
+// (client.NewContext's value) and the call's runtime.CallInfo (ContextWithCall's).
 type callFrame struct {
 	context.Context // the parent
 	call            mcpCall
 	client          sessionClient
+	info            any // a runtime.CallInfo
 }
 
-// Value returns the frame's mcpCall for mcpCallKey, else the parent's value.
+// Value returns the frame's mcpCall for mcpCallKey, its CallInfo and its Client for
+// runtime's keys of those (toolimpl.CallValue), else the parent's value.
 func (f *callFrame) Value(key any) any {
 	if _, ok := key.(mcpCallKey); ok {
 		return &f.call
 	}
+	if v, ok := toolimpl.CallValue(key, f.info, &f.client); ok {
+		return v
+	}
 	return f.Context.Value(key)
 }
 
-// newCallFrame returns the frame of the call req, under ctx.
-func newCallFrame(ctx context.Context, req *mcp.CallToolRequest, clientTimeout time.Duration) *callFrame {
-	f := &callFrame{Context: ctx}
+// newCallFrame returns the frame of the call req, under ctx, whose CallInfo is info.
+func newCallFrame(ctx context.Context, req *mcp.CallToolRequest, clientTimeout time.Duration, info any) *callFrame {
+	f := &callFrame{Context: ctx, info: info}
 	f.call.init(req)
 	f.client.init(&f.call, clientTimeout)
 	return f

@@ -53,7 +53,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime"
-	"github.com/toolgen/toolgen/runtime/client"
 	"github.com/toolgen/toolgen/runtime/progress"
 )
 
@@ -68,6 +67,19 @@ type config struct {
 
 	filter     ToolFilter // filter.go
 	searchTool bool
+
+	// callInfo is runtime.CallInfo{Provider: "mcp"}, boxed once by Register: each
+	// call's frame answers it (callFrame.Value) without allocating.
+	callInfo any
+}
+
+// mcpCallInfo returns the CallInfo of c's calls, boxed: Register's, or a new one for a
+// config Register did not make.
+func (c *config) mcpCallInfo() any {
+	if c.callInfo != nil {
+		return c.callInfo
+	}
+	return runtime.CallInfo{Provider: "mcp"}
 }
 
 // WithContext derives the context of each call from the request's before the tool runs.
@@ -108,7 +120,7 @@ func WithContext(f func(ctx context.Context, req *mcp.CallToolRequest) context.C
 // there Sample and Elicit fail with an error for which errors.Is(err,
 // errors.ErrUnsupported) holds.
 func Register(s *mcp.Server, ts *runtime.Toolset, opts ...Option) {
-	var c config
+	c := config{callInfo: runtime.CallInfo{Provider: "mcp"}}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -267,19 +279,19 @@ func content(c runtime.Content) mcp.Content {
 // whose end the caller defers: the call's info, the request, the client (the session's,
 // or the task's when task is not nil), and what WithContext derives.
 func callContext(ctx context.Context, req *mcp.CallToolRequest, c *config, task *taskRun) (context.Context, *mcpCall, *sessionClient) {
-	ctx = runtime.ContextWithCall(ctx, runtime.CallInfo{Provider: "mcp"})
 	// ElicitApprover (elicit.go) and the call's Client read the request from the
 	// context, and may end the round asking the client for input instead (rounds.go).
 	// The tool reaches the client's model, user and log (client.Sample,
 	// client.Elicit, client.Logger) through the session (client.go), or its task.
-	f := newCallFrame(ctx, req, c.clientTimeout)
+	// The frame is the call's one context value: it also answers runtime's keys of
+	// the call's CallInfo (runtime.ContextWithCall) and Client (client.NewContext).
+	f := newCallFrame(ctx, req, c.clientTimeout, c.mcpCallInfo())
 	ctx, mc, sc := f, &f.call, &f.client
 	sc.task = task
 	if task != nil {
 		ctx = context.WithValue(ctx, taskRunKey{}, task)
 		ctx = progress.NewContext(ctx, task.observeProgress)
 	}
-	ctx = client.NewContext(ctx, sc)
 	if c.context != nil {
 		ctx = c.context(ctx, req)
 	}

@@ -19,6 +19,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/toolgen/toolgen/runtime/internal/clientctx"
 	"github.com/toolgen/toolgen/runtime/internal/lists"
 	"github.com/toolgen/toolgen/runtime/invalid"
 )
@@ -212,4 +213,22 @@ func MarshalVariant(member string, v any) ([]byte, error) {
 	}
 	body[0] = ','
 	return out, nil
+}
+
+// CallValue is what the Value method of a context type of a caller's own answers for
+// runtime's keys, when that one object carries a call's runtime.CallInfo (what
+// runtime.ContextWithCall adds) and its client.Client (what client.NewContext adds): an
+// MCP server's per-call frame, which then costs one object instead of three. For the
+// CallInfo's key it returns info, which must hold a runtime.CallInfo (boxed once by the
+// caller, so that reading it allocates nothing); for the Client's key it returns c, a
+// client.Client; ok is false for every other key, which the caller's type answers
+// itself (usually from its parent context).
+func CallValue(key, info, c any) (v any, ok bool) {
+	switch key.(type) {
+	case clientctx.InfoKey:
+		return info, true
+	case clientctx.Key:
+		return c, true
+	}
+	return nil, false
 }

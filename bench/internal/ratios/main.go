@@ -8,6 +8,13 @@
 // Benchmarks are grouped by their name without the col key (BenchmarkDecode/payload=
 // weather/approach=generated-2 is row "BenchmarkDecode/payload=weather", column
 // "generated"); each cell is the median of every run of that benchmark.
+//
+// With -paired each file is one round, holding one run of every cell, and each cell is
+// the median of its rounds' own ratios to the base, with their lowest and highest: a
+// ratio taken within a round, of runs a few seconds apart, is not moved by the load
+// changing from round to round, which moves the runs of every cell alike.
+//
+//	go run ./internal/ratios -paired -col impl -base floor -unit calls/s rounds/*.txt
 package main
 
 import (
@@ -27,7 +34,24 @@ func main() {
 	col := flag.String("col", "approach", "the name key whose values are the columns")
 	base := flag.String("base", "encoding_json", `the column the ratios are to ("": no ratios)`)
 	unit := flag.String("unit", "ns/op", "the unit of the medians and ratios: ns/op or a metric a benchmark reports, such as calls/s")
+	paired := flag.Bool("paired", false, "each file is a round: the median, lowest and highest of the rounds' own ratios to base")
 	flag.Parse()
+	if *paired {
+		var rounds []*table
+		for _, name := range flag.Args() {
+			f, err := os.Open(name)
+			if err != nil {
+				log.Fatal(err)
+			}
+			r := newTable()
+			r.unit = *unit
+			r.read(f, *col)
+			f.Close()
+			rounds = append(rounds, r)
+		}
+		printPaired(os.Stdout, rounds, *col, *base, *unit)
+		return
+	}
 	t := newTable()
 	t.unit = *unit
 	if flag.NArg() == 0 {
@@ -220,4 +244,45 @@ func number(v float64) string {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// printPaired prints, for each row and column, the median of the rounds' ratios of the
+// cell to base, each round's ratio of its own runs (the median of each, when a round
+// ran one more than once), and the lowest and highest of them.
+func printPaired(w io.Writer, rounds []*table, col, base, unit string) {
+	var rows, cols []string
+	for _, r := range rounds {
+		for _, row := range r.rows {
+			if !slices.Contains(rows, row) {
+				rows = append(rows, row)
+			}
+		}
+		for _, c := range r.cols {
+			if !slices.Contains(cols, c) {
+				cols = append(cols, c)
+			}
+		}
+	}
+	fmt.Fprintf(w, "%s: the median of the rounds' own ratios to %s [lowest, highest] (n = rounds):\n\n", unit, base)
+	header(w, col, cols)
+	for _, row := range rows {
+		fmt.Fprintf(w, "| %s |", row)
+		for _, c := range cols {
+			var rs []float64
+			for _, r := range rounds {
+				b, ok1 := median(r.ns[[2]string{row, base}])
+				v, ok2 := median(r.ns[[2]string{row, c}])
+				if ok1 && ok2 && b > 0 {
+					rs = append(rs, v/b)
+				}
+			}
+			m, ok := median(rs)
+			if !ok {
+				fmt.Fprint(w, " |")
+				continue
+			}
+			fmt.Fprintf(w, " %s [%s, %s] (n=%d) |", ratio(m), ratio(slices.Min(rs)), ratio(slices.Max(rs)), len(rs))
+		}
+		fmt.Fprintln(w)
+	}
 }

@@ -99,7 +99,26 @@ import (
 )
 
 func main() {
+	setGC(os.LookupEnv)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// gcPercent is the garbage collector's target toolgen runs with unless GOGC is set:
+// four times the heap's growth the default allows. A run is short and its heap is
+// mostly the generated text, so a larger target trades memory for fewer collections:
+// at 5,000 tools, 1.1-1.5 s less CPU for about 1.3 GB at the peak instead of 0.93 GB
+// (bench/results/2026-12-03/gen5).
+const gcPercent = 400
+
+// setGC sets the garbage collector's target to gcPercent unless the environment
+// (lookup is os.LookupEnv) sets GOGC, which the Go runtime has then applied. It
+// returns the target it set, or -1 when it left the runtime's alone.
+func setGC(lookup func(string) (string, bool)) int {
+	if _, ok := lookup("GOGC"); ok {
+		return -1
+	}
+	rdebug.SetGCPercent(gcPercent)
+	return gcPercent
 }
 
 // commandName is the command a user runs toolgen by, for the messages that tell them

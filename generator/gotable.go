@@ -37,6 +37,13 @@ const TableMinTools = 500
 type Options struct {
 	// Decoders says how to decode the arguments; DecodersAuto by default.
 	Decoders Decoders
+	// SchemaFiles, when not nil, receives the files under toolschema/ as soon as they
+	// are rendered, while toolgen.gen.go still is, so that a caller may start writing
+	// them: they are the files GenerateWith returns, whose data must not be modified.
+	// GenerateWith calls it at most once, on a goroutine of its own, and only when
+	// the schemas have no error; it can still fail afterwards (in the Go source), so
+	// a caller that writes them early must be able to take them back.
+	SchemaFiles func([]File)
 }
 
 // tables reports whether pkg gets table-driven decoders under opts.

@@ -579,6 +579,15 @@ func (g *goGen) emitTables(f *jen.File) {
 	f.Var().Id(values).Op("=").Index(jen.Op("...")).Qual(implPkg, "Value").Custom(multiline, g.tab.values...)
 }
 
+// bigTables names the arrays of the tables that emitTables declared, which
+// renderFile prints itself.
+func (g *goGen) bigTables() []string {
+	if g.tab == nil || len(g.tab.objects) == 0 {
+		return nil
+	}
+	return []string{g.tableArray("Objects"), g.tableArray("Fields"), g.tableArray("Values")}
+}
+
 // tableHeader is the header line that says a file's decoders are tables.
 func tableHeader(pkg *model.Package, opts Options) string {
 	why := "as toolgen writes them for a package of at least " + strconv.Itoa(TableMinTools) + " tools (this one has " + strconv.Itoa(len(pkg.Tools)) + ")"

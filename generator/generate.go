@@ -57,7 +57,17 @@ func GenerateWith(pkg *model.Package, opts Options) ([]File, []Warning, error) {
 	// schemas: they run at the same time. Their errors come in the order they did
 	// when one ran after the other.
 	lowered := make(chan error, 1)
-	go func() { lowered <- schemas.lowerAll() }()
+	var files []File
+	go func() {
+		err := schemas.lowerAll()
+		if err == nil && len(schemas.errors) == 0 {
+			files = schemas.files()
+			if opts.SchemaFiles != nil {
+				opts.SchemaFiles(slices.Clone(files))
+			}
+		}
+		lowered <- err
+	}()
 	src, srcErr := goSource(pkg, schemas, opts)
 	if err := <-lowered; err != nil {
 		return nil, nil, fmt.Errorf("generate schemas for %s: %w", pkg.Path, err)
@@ -68,7 +78,6 @@ func GenerateWith(pkg *model.Package, opts Options) ([]File, []Warning, error) {
 	if srcErr != nil {
 		return nil, nil, fmt.Errorf("generate Go code for %s: %w", pkg.Path, srcErr)
 	}
-	files := schemas.files()
 	files = append(files, File{Path: GoFile, Data: src})
 	sortFiles(files)
 	warnings := slices.Concat(pkg.Warnings, schemas.warnings, Lint(pkg))

@@ -40,6 +40,19 @@ func goSource(pkg *model.Package, schemas *schemaSet, opts Options) ([]byte, err
 
 // goSourceGen is goSource, with the state of the generation.
 func goSourceGen(pkg *model.Package, schemas *schemaSet, opts Options) ([]byte, *goGen, error) {
+	f, g, err := goFileGen(pkg, schemas, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, err := renderFile(f, g.bigTables())
+	if err != nil {
+		return nil, nil, fmt.Errorf("render: %w", err)
+	}
+	return groupImports(src), g, nil
+}
+
+// goFileGen builds toolgen.gen.go for pkg, to render, with the state of the generation.
+func goFileGen(pkg *model.Package, schemas *schemaSet, opts Options) (*jen.File, *goGen, error) {
 	g := &goGen{
 		pkg:      pkg,
 		schemas:  schemas,
@@ -99,11 +112,7 @@ func goSourceGen(pkg *model.Package, schemas *schemaSet, opts Options) ([]byte, 
 	if g.err != nil {
 		return nil, nil, g.err
 	}
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
-		return nil, nil, fmt.Errorf("render: %w", err)
-	}
-	return groupImports(buf.Bytes()), g, nil
+	return f, g, nil
 }
 
 // groupImports puts the standard library's imports of a rendered file first and the

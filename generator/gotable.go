@@ -37,6 +37,13 @@ const TableMinTools = 500
 type Options struct {
 	// Decoders says how to decode the arguments; DecodersAuto by default.
 	Decoders Decoders
+	// SchemaFiles, when not nil, receives the files under toolschema/ as soon as they
+	// are rendered, while toolgen.gen.go still is, so that a caller may start writing
+	// them: they are the files GenerateWith returns, whose data must not be modified.
+	// GenerateWith calls it at most once, on a goroutine of its own, and only when
+	// the schemas have no error; it can still fail afterwards (in the Go source), so
+	// a caller that writes them early must be able to take them back.
+	SchemaFiles func([]File)
 }
 
 // tables reports whether pkg gets table-driven decoders under opts.
@@ -570,6 +577,15 @@ func (g *goGen) emitTables(f *jen.File) {
 	f.Var().Id(fields).Op("=").Index(jen.Op("...")).Qual(implPkg, "Field").Custom(multiline, g.tab.fields...)
 	f.Commentf("%s are the values that pointers, lists and maps hold.", values)
 	f.Var().Id(values).Op("=").Index(jen.Op("...")).Qual(implPkg, "Value").Custom(multiline, g.tab.values...)
+}
+
+// bigTables names the arrays of the tables that emitTables declared, which
+// renderFile prints itself.
+func (g *goGen) bigTables() []string {
+	if g.tab == nil || len(g.tab.objects) == 0 {
+		return nil
+	}
+	return []string{g.tableArray("Objects"), g.tableArray("Fields"), g.tableArray("Values")}
 }
 
 // tableHeader is the header line that says a file's decoders are tables.

@@ -85,3 +85,43 @@ func TestTableThreshold(t *testing.T) {
 		t.Error("DecodersSpecialised on a big package wrote tables")
 	}
 }
+
+// TestSchemaFilesOption checks Options.SchemaFiles: called once, with exactly the
+// toolschema files GenerateWith returns, and the files returned are those without it.
+func TestSchemaFilesOption(t *testing.T) {
+	pkg := manyTools(5)
+	plain, _, err := Generate(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var early [][]File
+	files, _, err := GenerateWith(pkg, Options{SchemaFiles: func(fs []File) { early = append(early, fs) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(early) != 1 {
+		t.Fatalf("SchemaFiles called %d times, want once", len(early))
+	}
+	var want []File
+	for _, f := range files {
+		if f.Path != GoFile {
+			want = append(want, f)
+		}
+	}
+	if len(early[0]) != len(want) || len(want) != len(plain)-1 {
+		t.Fatalf("SchemaFiles got %d files, GenerateWith returned %d schema files", len(early[0]), len(want))
+	}
+	for i, f := range early[0] {
+		if f.Path != want[i].Path || !bytes.Equal(f.Data, want[i].Data) {
+			t.Errorf("SchemaFiles file %d is %s, want %s as returned", i, f.Path, want[i].Path)
+		}
+	}
+	if len(files) != len(plain) {
+		t.Fatalf("%d files, want %d as without the option", len(files), len(plain))
+	}
+	for i := range plain {
+		if files[i].Path != plain[i].Path || !bytes.Equal(files[i].Data, plain[i].Data) {
+			t.Errorf("%s differs from the file without the option", plain[i].Path)
+		}
+	}
+}

@@ -167,7 +167,7 @@ func parseSizes(b *testing.B) []int {
 
 // writeModule writes a module at dir whose package synthetic holds n tools and that
 // uses the toolgen module at root.
-func writeModule(b *testing.B, root, dir string, n int) {
+func writeModule(b testing.TB, root, dir string, n int) {
 	gomod := "module example.com/scaling\n\ngo 1.26.0\n\nrequire github.com/toolgen/toolgen v0.0.0\n\nreplace github.com/toolgen/toolgen => " + root + "\n"
 	writeFile(b, filepath.Join(dir, "go.mod"), []byte(gomod))
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
@@ -181,7 +181,7 @@ func writeModule(b *testing.B, root, dir string, n int) {
 	}
 }
 
-func writeFile(b *testing.B, path string, data []byte) {
+func writeFile(b testing.TB, path string, data []byte) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		b.Fatal(err)
 	}

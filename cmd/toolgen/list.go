@@ -48,7 +48,7 @@ func newListCommand(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Print the tools: package, name, groups, annotations and estimated tokens per provider",
 		Long:  listLong,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			gens, _, err := generateAll(args, flags.tags, stderr)
+			gens, _, err := generateAll(args, flags.tags, stderr, nil)
 			if err != nil {
 				return err
 			}

@@ -335,3 +335,25 @@ func TestCPUProfile(t *testing.T) {
 		t.Errorf("run with %s = %d, stderr %q; want %d and the error", bad, code, stderr.String(), exitFail)
 	}
 }
+
+// TestSetGC checks the garbage collector's target: gcPercent when GOGC is not set,
+// the runtime's own (GOGC's) when it is, even set empty.
+func TestSetGC(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
+	if got := setGC(func(string) (string, bool) { return "", false }); got != gcPercent {
+		t.Errorf("setGC without GOGC = %d, want %d", got, gcPercent)
+	}
+	if got := debug.SetGCPercent(100); got != gcPercent {
+		t.Errorf("GC percent after setGC without GOGC = %d, want %d", got, gcPercent)
+	}
+	for _, v := range []string{"50", "off", ""} {
+		lookup := func(k string) (string, bool) { return v, k == "GOGC" }
+		if got := setGC(lookup); got != -1 {
+			t.Errorf("setGC with GOGC=%q = %d, want -1", v, got)
+		}
+		if got := debug.SetGCPercent(100); got != 100 {
+			t.Errorf("GC percent after setGC with GOGC=%q = %d, want 100 (left alone)", v, got)
+		}
+	}
+}

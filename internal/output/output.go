@@ -11,8 +11,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/rogpeppe/go-internal/diff"
 
@@ -85,13 +88,18 @@ func planDir(root string, d Dir) ([]Change, error) {
 	for _, f := range d.Files {
 		want[f.Path] = f.Data
 	}
-	existing, err := ownedFiles(base)
+	existing, noSchemaDir, err := ownedFiles(base)
 	if err != nil {
 		return nil, err
 	}
 	var changes []Change
 	for _, f := range d.Files {
 		rel := filepath.ToSlash(filepath.Join(d.Path, f.Path))
+		if noSchemaDir && f.Path != generator.GoFile && generator.Owned(f.Path) {
+			// No need to look for each of thousands of files.
+			changes = append(changes, Change{Op: Create, Path: rel, New: f.Data})
+			continue
+		}
 		old, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(f.Path)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -116,15 +124,17 @@ func planDir(root string, d Dir) ([]Change, error) {
 	return changes, nil
 }
 
-// ownedFiles lists the toolgen files present in a package directory, relative to it.
-func ownedFiles(dir string) ([]string, error) {
+// ownedFiles lists the toolgen files present in a package directory, relative to it,
+// and reports whether its toolschema directory is missing.
+func ownedFiles(dir string) ([]string, bool, error) {
 	var out []string
 	if _, err := os.Stat(filepath.Join(dir, generator.GoFile)); err == nil {
 		out = append(out, generator.GoFile)
 	}
 	entries, err := os.ReadDir(filepath.Join(dir, generator.SchemaDir))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("list %s: %w", generator.SchemaDir, err)
+	missing := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !missing {
+		return nil, false, fmt.Errorf("list %s: %w", generator.SchemaDir, err)
 	}
 	for _, e := range entries {
 		name := generator.SchemaDir + "/" + e.Name()
@@ -132,7 +142,7 @@ func ownedFiles(dir string) ([]string, error) {
 			out = append(out, name)
 		}
 	}
-	return out, nil
+	return out, missing, nil
 }
 
 // Apply makes the changes on disk under root. Each file is written atomically: to a
@@ -142,6 +152,16 @@ func ownedFiles(dir string) ([]string, error) {
 // thousands of tools saves a rename and a cleanup per file. A toolschema directory left
 // empty is removed.
 func Apply(root string, changes []Change) error {
+	return NewStager(root).Apply(changes)
+}
+
+// Apply is the package's Apply, under the Stager's root, taking for each toolschema
+// directory to create the one staged for it when that holds exactly the files the
+// changes create there (otherwise it writes them as Apply does). It then discards
+// whatever else was staged.
+func (s *Stager) Apply(changes []Change) error {
+	defer s.Discard()
+	root := s.root
 	fresh := freshDirs(root, changes)
 	made := map[string]bool{} // directories known to exist
 	for _, c := range changes {
@@ -149,8 +169,10 @@ func Apply(root string, changes []Change) error {
 		dir := filepath.Dir(path)
 		if group, ok := fresh[dir]; ok {
 			if group != nil {
-				if err := writeDir(dir, group); err != nil {
-					return err
+				if !s.take(dir, group) {
+					if err := writeDir(dir, group); err != nil {
+						return err
+					}
 				}
 				fresh[dir] = nil // written
 			}
@@ -214,19 +236,184 @@ func writeDir(dir string, changes []Change) (err error) {
 			os.RemoveAll(tmp)
 		}
 	}()
-	for _, c := range changes {
-		if err := writeNew(filepath.Join(tmp, filepath.Base(filepath.FromSlash(c.Path))), c.New); err != nil {
-			return fmt.Errorf("write %s: %w", c.Path, err)
-		}
+	if err := writeFiles(tmp, changes); err != nil {
+		return err
 	}
+	return publishDir(tmp, dir, changes[0].Path)
+}
+
+// publishDir renames the temporary directory tmp, written whole, to dir; first is the
+// path of a file in it, for errors.
+func publishDir(tmp, dir, first string) error {
 	// MkdirTemp makes the directory private; it gets the mode MkdirAll gives.
 	if err := os.Chmod(tmp, 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", changes[0].Path, err)
+		return fmt.Errorf("write %s: %w", first, err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
-		return fmt.Errorf("write %s: %w", changes[0].Path, err)
+		return fmt.Errorf("write %s: %w", first, err)
 	}
 	return nil
+}
+
+// writers is how many goroutines write the files of a new directory. Creating a
+// file costs the kernel 0.2-1 ms on ext4, much of it under the directory's lock, so
+// more than a few do not help (bench/results/2026-12-03/gen5).
+const writers = 4
+
+// writeFiles creates the files of changes, which do not exist, in the directory dir,
+// each under its base name, on a few goroutines. The error is the one of the first
+// file, in the order of changes, that could not be written, wrapped with its path.
+func writeFiles(dir string, changes []Change) error {
+	errs := make([]error, len(changes))
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range min(writers, len(changes)) {
+		wg.Go(func() {
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(changes) {
+					return
+				}
+				c := changes[i]
+				if err := writeNew(filepath.Join(dir, filepath.Base(filepath.FromSlash(c.Path))), c.New); err != nil {
+					errs[i] = fmt.Errorf("write %s: %w", c.Path, err)
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Stager writes, ahead of Apply, the toolschema directories that do not exist yet,
+// while the rest of generation goes on: a package's schema files are ready before its
+// toolgen.gen.go, and creating thousands of files is mostly the kernel's time, which a
+// second processor can spend while the first renders the Go source. A staged
+// directory is a temporary one beside its place; only Apply renames it into place, so
+// that a toolschema directory still appears whole or not at all, and only if Apply
+// runs. Its methods may be called from several goroutines.
+type Stager struct {
+	root string
+	mu   sync.Mutex
+	dirs map[string]*staged // by the absolute path of the toolschema directory
+}
+
+// staged is one directory being written, or written, by Stage.
+type staged struct {
+	done  chan struct{} // closed when the writing ends
+	tmp   string        // the temporary directory, "" once taken or removed
+	files map[string][]byte
+	err   error
+}
+
+// NewStager returns a Stager for changes under root.
+func NewStager(root string) *Stager {
+	return &Stager{root: root, dirs: map[string]*staged{}}
+}
+
+// Stage starts writing the toolschema files among files, the generated files of the
+// package directory dir (relative to the root, with forward slashes), into a
+// temporary directory, if the package's toolschema directory does not exist (and was
+// not staged already). It returns at once; failures to write are Apply's to find
+// (which then writes the files itself, and reports its own errors). Stage must not
+// be called once Apply or Discard has begun. The files' data must not change after.
+func (s *Stager) Stage(dir string, files []generator.File) {
+	base := filepath.Join(s.root, filepath.FromSlash(dir))
+	schemaDir := filepath.Join(base, generator.SchemaDir)
+	var changes []Change
+	for _, f := range files {
+		if generator.Owned(f.Path) && f.Path != generator.GoFile {
+			changes = append(changes, Change{Op: Create, Path: path.Join(dir, f.Path), New: f.Data})
+		}
+	}
+	if len(changes) == 0 {
+		return
+	}
+	if _, err := os.Lstat(schemaDir); !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.dirs[schemaDir]; ok {
+		return
+	}
+	st := &staged{done: make(chan struct{}), files: map[string][]byte{}}
+	for _, c := range changes {
+		st.files[filepath.Base(filepath.FromSlash(c.Path))] = c.New
+	}
+	s.dirs[schemaDir] = st
+	go func() {
+		defer close(st.done)
+		st.tmp, st.err = stageDir(schemaDir, changes)
+	}()
+}
+
+// stageDir writes changes in a new temporary directory beside dir and returns its
+// path; on failure, it leaves nothing.
+func stageDir(dir string, changes []Change) (tmp string, err error) {
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err = os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp*")
+	if err != nil {
+		return "", err
+	}
+	if err := writeFiles(tmp, changes); err != nil {
+		os.RemoveAll(tmp)
+		return "", err
+	}
+	return tmp, nil
+}
+
+// take renames the directory staged for dir into place, if it was written and holds
+// exactly the files of changes, and reports whether it did. Otherwise the staged
+// directory goes, and Apply writes the files itself.
+func (s *Stager) take(dir string, changes []Change) bool {
+	s.mu.Lock()
+	st := s.dirs[dir]
+	delete(s.dirs, dir)
+	s.mu.Unlock()
+	if st == nil {
+		return false
+	}
+	<-st.done
+	if st.err != nil || st.tmp == "" {
+		return false
+	}
+	same := len(st.files) == len(changes)
+	for _, c := range changes {
+		data, ok := st.files[filepath.Base(filepath.FromSlash(c.Path))]
+		same = same && ok && bytes.Equal(data, c.New)
+	}
+	if same && publishDir(st.tmp, dir, changes[0].Path) == nil {
+		return true
+	}
+	os.RemoveAll(st.tmp)
+	return false
+}
+
+// Discard waits for the directories being staged and removes those Apply did not
+// take. A generate that fails, or writes nothing, calls it, so that nothing staged
+// stays behind.
+func (s *Stager) Discard() {
+	s.mu.Lock()
+	dirs := s.dirs
+	s.dirs = map[string]*staged{}
+	s.mu.Unlock()
+	for _, st := range dirs {
+		<-st.done
+		if st.tmp != "" {
+			os.RemoveAll(st.tmp)
+		}
+	}
 }
 
 // writeNew writes a file that does not exist yet, with mode 0644.

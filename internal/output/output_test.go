@@ -1,6 +1,7 @@
 package output
 
 import (
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -375,5 +376,119 @@ func TestApplyFreshSchemaDir(t *testing.T) {
 	}
 	if len(entries) != 0 {
 		t.Errorf("q holds %v after a failed write, want nothing", entries)
+	}
+}
+
+// TestStager checks the directories staged ahead of Apply: Apply puts one in place
+// when it holds the files the changes create, and writes the changes' own otherwise;
+// what Apply does not take goes; a directory that exists is not staged; and a staged
+// write that fails leaves Apply to write, and to report the error with the path.
+func TestStager(t *testing.T) {
+	fresh := func(t *testing.T) string {
+		root := t.TempDir()
+		writeTree(t, root, map[string]string{"p/p.go": "package p\n"})
+		return root
+	}
+	gen := files("toolgen.gen.go", "package p\n", "toolschema/a.json", "{}\n", "toolschema/b.json", "[]\n")
+	want := map[string]string{"p/p.go": "package p\n", "p/toolgen.gen.go": "package p\n", "p/toolschema/a.json": "{}\n", "p/toolschema/b.json": "[]\n"}
+	plan := func(t *testing.T, root string, fs []generator.File) []Change {
+		changes, err := Plan(root, []Dir{{Path: "p", Files: fs}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return changes
+	}
+	t.Run("taken", func(t *testing.T) {
+		root := fresh(t)
+		s := NewStager(root)
+		s.Stage("p", gen)
+		s.Stage("p", files("toolschema/c.json", "{}\n")) // staged already: ignored
+		changes := plan(t, root, gen)
+		s.mu.Lock()
+		st := s.dirs[filepath.Join(root, "p", "toolschema")]
+		s.mu.Unlock()
+		if st == nil {
+			t.Fatal("nothing staged for p/toolschema")
+		}
+		<-st.done
+		tmp := st.tmp
+		if err := s.Apply(changes); err != nil {
+			t.Fatal(err)
+		}
+		if got := readTree(t, root); !maps.Equal(got, want) {
+			t.Errorf("tree = %q, want %q", got, want)
+		}
+		if _, err := os.Lstat(tmp); !os.IsNotExist(err) {
+			t.Errorf("staged directory %s still there (%v)", tmp, err)
+		}
+		info, err := os.Stat(filepath.Join(root, "p", "toolschema"))
+		if err != nil || info.Mode().Perm() != 0o755 {
+			t.Errorf("toolschema: %v, %v; want mode 0755", info, err)
+		}
+	})
+	t.Run("different", func(t *testing.T) {
+		root := fresh(t)
+		s := NewStager(root)
+		s.Stage("p", files("toolschema/a.json", "old\n", "toolschema/z.json", "{}\n"))
+		if err := s.Apply(plan(t, root, gen)); err != nil {
+			t.Fatal(err)
+		}
+		if got := readTree(t, root); !maps.Equal(got, want) {
+			t.Errorf("tree = %q, want %q", got, want)
+		}
+	})
+	t.Run("discarded", func(t *testing.T) {
+		root := fresh(t)
+		s := NewStager(root)
+		s.Stage("p", gen)
+		s.Discard()
+		if got, want := readTree(t, root), map[string]string{"p/p.go": "package p\n"}; !maps.Equal(got, want) {
+			t.Errorf("tree after Discard = %q, want %q", got, want)
+		}
+		entries, err := os.ReadDir(filepath.Join(root, "p"))
+		if err != nil || len(entries) != 1 {
+			t.Errorf("p holds %v (%v) after Discard, want only p.go", entries, err)
+		}
+	})
+	t.Run("exists", func(t *testing.T) {
+		root := fresh(t)
+		writeTree(t, root, map[string]string{"p/toolschema/a.json": "{}\n"})
+		s := NewStager(root)
+		s.Stage("p", gen)
+		if len(s.dirs) != 0 {
+			t.Errorf("staged %v, want nothing: toolschema exists", s.dirs)
+		}
+	})
+	t.Run("failed", func(t *testing.T) {
+		root := fresh(t)
+		bad := files("toolschema/a.json", "{}\n", "toolschema/b\x00.json", "{}\n")
+		s := NewStager(root)
+		s.Stage("p", bad)
+		err := s.Apply(plan(t, root, bad))
+		if err == nil || !strings.Contains(err.Error(), "write p/toolschema/b") {
+			t.Fatalf("Apply = %v, want an error writing p/toolschema/b", err)
+		}
+		entries, err := os.ReadDir(filepath.Join(root, "p"))
+		if err != nil || len(entries) != 1 {
+			t.Errorf("p holds %v (%v) after a failed write, want only p.go", entries, err)
+		}
+	})
+}
+
+// TestWriteFilesFirstError checks that of several files that cannot be written, the
+// error is the first's, in order, with its path, whichever goroutine failed first.
+func TestWriteFilesFirstError(t *testing.T) {
+	dir := t.TempDir()
+	var changes []Change
+	for i := range 40 {
+		name := fmt.Sprintf("p/toolschema/%02d.json", i)
+		if i >= 10 && i%3 == 1 {
+			name = fmt.Sprintf("p/toolschema/%02d\x00.json", i)
+		}
+		changes = append(changes, Change{Op: Create, Path: name, New: []byte("{}\n")})
+	}
+	err := writeFiles(dir, changes)
+	if err == nil || !strings.Contains(err.Error(), "write p/toolschema/10") {
+		t.Fatalf("writeFiles = %v, want the error of p/toolschema/10", err)
 	}
 }

@@ -62,6 +62,7 @@ type tableGen struct {
 	funcs   []string       // named types read by a wrapper of their specialised decoder
 	wrapped map[string]string
 	tools   []toolTable // the table of each tool's arguments
+	calls   bool        // a toolimpl.Calls refers to the Tables, which must then be declared
 }
 
 // toolTable is the index of a tool's argument table, -1 when it has none.
@@ -555,6 +556,10 @@ func (g *goGen) emitTables(f *jen.File) {
 		)
 	}
 	if len(g.tab.objects) == 0 {
+		if g.tab.calls {
+			f.Commentf("%s are empty: no tool's arguments have a table.", g.tableName())
+			f.Var().Id(g.tableName()).Qual(implPkg, "Tables")
+		}
 		return
 	}
 	objects, fields, values := g.tableArray("Objects"), g.tableArray("Fields"), g.tableArray("Values")
@@ -583,4 +588,141 @@ func tableHeader(pkg *model.Package, opts Options) string {
 
 func newTableGen() *tableGen {
 	return &tableGen{index: map[string]int{}, able: map[string]int{}, wrapped: map[string]string{}}
+}
+
+// tableToolSet is toolSet for a table-driven package: the constructor gives
+// runtime.NewToolset a toolimpl.Calls of one small function per tool (a toolimpl.Call:
+// it makes the tool's arguments and runs the tool on them), which a switch of returns
+// picks by index with the index of the arguments' table (a switch, not an array: an
+// array's initializer would refer to the tools, and a tool that calls the constructor
+// would make an initialization cycle). toolimpl.Calls decodes, and makes the one
+// closure of a call to run: the compiler compiles a small function per tool, apart and
+// in parallel, where one switch of a case per tool, with a closure each, cost it time
+// more than linear in the number of tools.
+func (g *goGen) tableToolSet(f *jen.File, set toolSetInfo, ctor, defs string, names []string) error {
+	pick := g.helper("calls", set.recv, "toolgenCall"+upperFirst(set.recv))
+	recvType := jen.Struct()
+	recvArg := jen.Struct().Values()
+	recvParam := jen.Id("_").Struct()
+	if set.recv != "" {
+		recvType = jen.Op("*").Id(set.recv)
+		recvArg = jen.Id("recv")
+		recvParam = jen.Id("recv").Op("*").Id(set.recv)
+	}
+	g.tab.calls = true
+	dispatch := jen.Qual(implPkg, "Calls").Call(recvArg, jen.Op("&").Id(g.tableName()), jen.Id(pick))
+	if set.recv == "" {
+		f.Commentf("%s returns the package's tools: %s.", ctor, englishList(names))
+		f.Func().Id(ctor).Params().Op("*").Qual(runtimePkg, "Toolset").Block(
+			jen.Return(jen.Qual(runtimePkg, "NewToolset").Call(jen.Id(defs).Index(jen.Op(":")), dispatch)),
+		)
+	} else {
+		f.Commentf("%s returns the tools of recv's methods: %s.", ctor, englishList(names))
+		f.Func().Id(ctor).Params(recvParam.Clone()).Op("*").Qual(runtimePkg, "Toolset").Block(
+			jen.Return(jen.Qual(runtimePkg, "NewToolset").Call(jen.Id(defs).Index(jen.Op(":")), dispatch)),
+		)
+	}
+	if err := g.toolDefs(f, set, ctor, defs); err != nil {
+		return err
+	}
+	funcs := make([]string, len(set.tools))
+	bodies := make([][]jen.Code, len(set.tools))
+	tables := make([]int, len(set.tools))
+	for i, t := range set.tools {
+		funcs[i] = g.helper("call", set.recv+"\x00"+t.Name, pick+strconv.Itoa(i))
+		body, table, err := g.tableCall(t)
+		if err != nil {
+			return err
+		}
+		bodies[i], tables[i] = body, table
+	}
+	f.Commentf("%s returns the function of the tool %s[i] and the index of its", pick, defs)
+	f.Comment("arguments' table (-1: the function reads them), for toolimpl.Calls.")
+	var cases []jen.Code
+	for i := range set.tools {
+		cases = append(cases, jen.Case(jen.Lit(i)).Block(jen.Return(jen.Id(funcs[i]), jen.Lit(tables[i]))))
+	}
+	f.Func().Id(pick).Params(jen.Id("i").Int()).Params(jen.Qual(implPkg, "Call").Types(recvType), jen.Int()).Block(
+		jen.Switch(jen.Id("i")).Block(cases...),
+		jen.Return(jen.Nil(), jen.Lit(-1)),
+	)
+	for i, t := range set.tools {
+		f.Commentf("%s is the toolimpl.Call of %s.", funcs[i], t.Name)
+		f.Func().Id(funcs[i]).Params(
+			recvParam.Clone(),
+			jen.Id("ctx").Qual("context", "Context"),
+			jen.Id("d").Op("*").Qual(implPkg, "Decoder"),
+			jen.Id("p").Qual("unsafe", "Pointer"),
+		).Params(jen.Qual("unsafe", "Pointer"), jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).Block(bodies[i]...)
+	}
+	return nil
+}
+
+// tableCall returns the body of t's toolimpl.Call and the index of the table that
+// reads its arguments, -1 when the Call reads them.
+func (g *goGen) tableCall(t *model.Tool) ([]jen.Code, int, error) {
+	var args []jen.Code
+	if t.Context {
+		args = append(args, jen.Id("ctx"))
+	}
+	var prepare []jen.Code
+	table := -1
+	// decoded makes the statements of a tool with arguments of type typ, which decode
+	// (the call that reads them into in, registered in g.tab.tools) reads unless they
+	// have a table.
+	decoded := func(typ, decode jen.Code) {
+		table = g.tab.tools[len(g.tab.tools)-1].index
+		if table >= 0 {
+			prepare = []jen.Code{jen.Return(jen.Qual("unsafe", "Pointer").Call(jen.New(typ)), jen.Nil(), jen.Nil())}
+		} else {
+			prepare = []jen.Code{
+				jen.Id("in").Op(":=").New(typ),
+				decode,
+				jen.Return(jen.Qual("unsafe", "Pointer").Call(jen.Id("in")), jen.Nil(), jen.Nil()),
+			}
+		}
+	}
+	var stmts []jen.Code
+	switch t.Input.Kind {
+	case model.InputNone:
+		prepare = []jen.Code{jen.Id("d").Dot("EmptyObject").Call(), jen.Return(jen.Nil(), jen.Nil(), jen.Nil())}
+	case model.InputStruct:
+		typ, ptr := t.Input.Type, false
+		if typ.Kind == model.Pointer {
+			typ, ptr = typ.Elem, true
+		}
+		if typ.Kind != model.Named {
+			return nil, 0, fmt.Errorf("tool %s: the argument struct must be a named type", t.Name)
+		}
+		decoded(g.goType(typ), g.toolDecodeCall(t, typ.Ref, jen.Id("in")))
+		stmts = append(stmts, jen.Id("in").Op(":=").Parens(jen.Op("*").Add(g.goType(typ))).Parens(jen.Id("p")))
+		if ptr {
+			args = append(args, jen.Id("in"))
+		} else {
+			args = append(args, jen.Op("*").Id("in"))
+		}
+	case model.InputParams:
+		decoded(jen.Id(g.paramsTypeName(t)), g.paramsDecodeCall(t, jen.Id("in")))
+		if len(t.Input.Params) > 0 {
+			stmts = append(stmts, jen.Id("in").Op(":=").Parens(jen.Op("*").Id(g.paramsTypeName(t))).Parens(jen.Id("p")))
+		}
+		for _, p := range t.Input.Params {
+			args = append(args, jen.Id("in").Dot(paramField(p)))
+		}
+	default:
+		return nil, 0, fmt.Errorf("tool %s: unknown input kind %q", t.Name, t.Input.Kind)
+	}
+	run, err := g.runBody(t, g.toolCall(t, args), func(r, err jen.Code) []jen.Code {
+		if err == nil {
+			return []jen.Code{
+				jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(r),
+				jen.Return(jen.Nil(), jen.Id("r"), jen.Err()),
+			}
+		}
+		return []jen.Code{jen.Return(jen.Nil(), r, err)}
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return append(append([]jen.Code{jen.If(jen.Id("d").Op("!=").Nil()).Block(prepare...)}, stmts...), run...), table, nil
 }

@@ -54,15 +54,17 @@ const tablesVar = model.HelperPrefix + "Tables"
 
 // tableGen holds the table-driven state of one file's generation.
 type tableGen struct {
-	objects []jen.Code     // the elements of the Objects array, by index
-	fields  []jen.Code     // of the Fields array
-	values  []jen.Code     // of the Values array
-	index   map[string]int // the index of a struct's Object, by tableKey
-	able    map[string]int // tableable's memo: 1 yes, 2 no, 3 being decided
-	funcs   []string       // named types read by a wrapper of their specialised decoder
-	wrapped map[string]string
-	tools   []toolTable // the table of each tool's arguments
-	calls   bool        // a toolimpl.Calls refers to the Tables, which must then be declared
+	objects []jen.Code // the elements of the Objects array, by index
+	fields  []jen.Code // of the Fields array
+	values  []jen.Code // of the Values array
+	// valueIndex is the index of each Value in values, by its literal's text.
+	valueIndex map[string]int
+	index      map[string]int // the index of a struct's Object, by tableKey
+	able       map[string]int // tableable's memo: 1 yes, 2 no, 3 being decided
+	funcs      []string       // named types read by a wrapper of their specialised decoder
+	wrapped    map[string]string
+	tools      []toolTable // the table of each tool's arguments
+	calls      bool        // a toolimpl.Calls refers to the Tables, which must then be declared
 }
 
 // toolTable is the index of a tool's argument table, -1 when it has none.
@@ -269,7 +271,7 @@ func (g *goGen) fieldTable(f *model.Field, p toolimpl.Prop, typ jen.Code) jen.Co
 	if !p.Required() || p.Sensitive() {
 		elems = append(elems, kv("Flags", flagsOf(!p.Required(), p.Sensitive())))
 	}
-	elems = append(elems, kv("Value", g.valueTable(f.Type, p.Node(), factsOf(&f.Constraints))))
+	elems = append(elems, kv("Value", g.valueIndex(g.valueFields(f.Type, p.Node(), factsOf(&f.Constraints)))))
 	if v := p.Default(); v != "" {
 		elems = append(elems, g.defaultTable(f.Type, v)...)
 	}
@@ -301,12 +303,6 @@ func (g *goGen) defaultTable(t *model.Type, v string) []jen.Code {
 		out = append(out, jen.Id("DefInt").Op(":").Int64().Call(g.durationConst(v)))
 	}
 	return out
-}
-
-// valueTable returns the Value literal of t checked as node n says (x: what the model
-// alone says).
-func (g *goGen) valueTable(t *model.Type, n toolimpl.Node, x goFacts) jen.Code {
-	return jen.Qual(implPkg, "Value").Values(g.valueFields(t, n, x)...)
 }
 
 func kv(name string, v jen.Code) jen.Code { return jen.Id(name).Op(":").Add(v) }
@@ -452,12 +448,25 @@ func counts(min, max func() (int, bool)) []jen.Code {
 	return out
 }
 
-// elemValue appends the Value of t checked as node n says to the Values array and
-// returns its index.
+// elemValue returns the index in the Values array of the Value of t checked as node n
+// says.
 func (g *goGen) elemValue(t *model.Type, n toolimpl.Node, x goFacts) jen.Code {
-	v := jen.Values(g.valueFields(t, n, x)...)
-	i := len(g.tab.values)
-	g.tab.values = append(g.tab.values, v)
+	return g.valueIndex(g.valueFields(t, n, x))
+}
+
+// valueIndex returns the index in the Values array of the Value of these elements,
+// appending it unless an identical Value is there already: the fields of a thousand
+// tools hold a few dozen distinct Values, which they share, so that the tables are
+// small data and few literals for the compiler.
+func (g *goGen) valueIndex(elems []jen.Code) jen.Code {
+	v := jen.Values(elems...)
+	key := fmt.Sprintf("%#v", v)
+	i, ok := g.tab.valueIndex[key]
+	if !ok {
+		i = len(g.tab.values)
+		g.tab.values = append(g.tab.values, v)
+		g.tab.valueIndex[key] = i
+	}
 	return jen.Lit(i)
 }
 
@@ -573,7 +582,7 @@ func (g *goGen) emitTables(f *jen.File) {
 	f.Var().Id(objects).Op("=").Index(jen.Op("...")).Qual(implPkg, "Object").Custom(multiline, g.tab.objects...)
 	f.Commentf("%s are the structs' properties.", fields)
 	f.Var().Id(fields).Op("=").Index(jen.Op("...")).Qual(implPkg, "Field").Custom(multiline, g.tab.fields...)
-	f.Commentf("%s are the values that pointers, lists and maps hold.", values)
+	f.Commentf("%s are the values of the fields and those that pointers, lists and maps hold, each once.", values)
 	f.Var().Id(values).Op("=").Index(jen.Op("...")).Qual(implPkg, "Value").Custom(multiline, g.tab.values...)
 }
 
@@ -587,7 +596,7 @@ func tableHeader(pkg *model.Package, opts Options) string {
 }
 
 func newTableGen() *tableGen {
-	return &tableGen{index: map[string]int{}, able: map[string]int{}, wrapped: map[string]string{}}
+	return &tableGen{index: map[string]int{}, able: map[string]int{}, wrapped: map[string]string{}, valueIndex: map[string]int{}}
 }
 
 // tableToolSet is toolSet for a table-driven package: the constructor gives

@@ -257,6 +257,9 @@ func (g *goGen) toolSet(f *jen.File, set toolSetInfo) error {
 	// direct call in each of a thousand cases (each case's decoded value on one frame,
 	// the tool and its result inlined) doubles the compiler's time on the package.
 	direct := g.tab == nil
+	if !direct {
+		return g.tableToolSet(f, set, ctor, defs, names)
+	}
 	dispatchParams := []jen.Code{jen.Id("i").Int(), jen.Id("d").Op("*").Qual(implPkg, "Decoder")}
 	dispatchArgs := []jen.Code{jen.Id("recv"), jen.Id("i"), jen.Id("d")}
 	dispatchResults := jen.Qual(implPkg, "Invocation")
@@ -292,20 +295,8 @@ func (g *goGen) toolSet(f *jen.File, set toolSetInfo) error {
 		)
 	}
 
-	// The metadata.
-	f.Commentf("%s describes the tools of %s, sorted by name.", defs, ctor)
-	var defErr error
-	f.Var().Id(defs).Op("=").Index(jen.Op("...")).Qual(runtimePkg, "Tool").ValuesFunc(func(grp *jen.Group) {
-		for _, t := range set.tools {
-			d, err := g.toolDef(t)
-			if err != nil && defErr == nil {
-				defErr = err
-			}
-			grp.Add(d)
-		}
-	})
-	if defErr != nil {
-		return defErr
+	if err := g.toolDefs(f, set, ctor, defs); err != nil {
+		return err
 	}
 
 	// The dispatch function.
@@ -335,6 +326,22 @@ func (g *goGen) toolSet(f *jen.File, set toolSetInfo) error {
 		jen.Return(noCall...),
 	)
 	return nil
+}
+
+// toolDefs emits defs, the metadata of the tools of set, which ctor returns.
+func (g *goGen) toolDefs(f *jen.File, set toolSetInfo, ctor, defs string) error {
+	f.Commentf("%s describes the tools of %s, sorted by name.", defs, ctor)
+	var defErr error
+	f.Var().Id(defs).Op("=").Index(jen.Op("...")).Qual(runtimePkg, "Tool").ValuesFunc(func(grp *jen.Group) {
+		for _, t := range set.tools {
+			d, err := g.toolDef(t)
+			if err != nil && defErr == nil {
+				defErr = err
+			}
+			grp.Add(d)
+		}
+	})
+	return defErr
 }
 
 // toolDef returns the runtime.Tool literal of t, fields in declaration order.

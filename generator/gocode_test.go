@@ -48,7 +48,14 @@ func TestGoldenGoCode(t *testing.T) {
 // TestGeneratedCodeBuilds writes each parser golden case's sources with everything
 // generated for them into a module, and runs go vet on it: the generated code must
 // compile and pass vet for every shape of input.
-func TestGeneratedCodeBuilds(t *testing.T) {
+func TestGeneratedCodeBuilds(t *testing.T) { vetGenerated(t, Options{}) }
+
+// TestTableGeneratedCodeBuilds is TestGeneratedCodeBuilds with table-driven decoders,
+// which packages of generator.TableMinTools tools get: every shape of input must
+// compile and pass vet that way too.
+func TestTableGeneratedCodeBuilds(t *testing.T) { vetGenerated(t, Options{Decoders: DecodersTable}) }
+
+func vetGenerated(t *testing.T, opts Options) {
 	if testing.Short() {
 		t.Skip("builds modules")
 	}
@@ -72,7 +79,7 @@ func TestGeneratedCodeBuilds(t *testing.T) {
 				}
 			}
 			for _, pkg := range c.pkgs {
-				files, _, err := Generate(pkg)
+				files, _, err := GenerateWith(pkg, opts)
 				if err != nil {
 					t.Fatalf("Generate(%s): %v", pkg.Path, err)
 				}

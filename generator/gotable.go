@@ -61,14 +61,17 @@ const tablesVar = model.HelperPrefix + "Tables"
 
 // tableGen holds the table-driven state of one file's generation.
 type tableGen struct {
-	objects []jen.Code     // the elements of the Objects array, by index
-	fields  []jen.Code     // of the Fields array
-	values  []jen.Code     // of the Values array
-	index   map[string]int // the index of a struct's Object, by tableKey
-	able    map[string]int // tableable's memo: 1 yes, 2 no, 3 being decided
-	funcs   []string       // named types read by a wrapper of their specialised decoder
-	wrapped map[string]string
-	tools   []toolTable // the table of each tool's arguments
+	objects []jen.Code // the elements of the Objects array, by index
+	fields  []jen.Code // of the Fields array
+	values  []jen.Code // of the Values array
+	// valueIndex is the index of each Value in values, by its literal's text.
+	valueIndex map[string]int
+	index      map[string]int // the index of a struct's Object, by tableKey
+	able       map[string]int // tableable's memo: 1 yes, 2 no, 3 being decided
+	funcs      []string       // named types read by a wrapper of their specialised decoder
+	wrapped    map[string]string
+	tools      []toolTable // the table of each tool's arguments
+	calls      bool        // a toolimpl.Calls refers to the Tables, which must then be declared
 }
 
 // toolTable is the index of a tool's argument table, -1 when it has none.
@@ -275,7 +278,7 @@ func (g *goGen) fieldTable(f *model.Field, p toolimpl.Prop, typ jen.Code) jen.Co
 	if !p.Required() || p.Sensitive() {
 		elems = append(elems, kv("Flags", flagsOf(!p.Required(), p.Sensitive())))
 	}
-	elems = append(elems, kv("Value", g.valueTable(f.Type, p.Node(), factsOf(&f.Constraints))))
+	elems = append(elems, kv("Value", g.valueIndex(g.valueFields(f.Type, p.Node(), factsOf(&f.Constraints)))))
 	if v := p.Default(); v != "" {
 		elems = append(elems, g.defaultTable(f.Type, v)...)
 	}
@@ -307,12 +310,6 @@ func (g *goGen) defaultTable(t *model.Type, v string) []jen.Code {
 		out = append(out, jen.Id("DefInt").Op(":").Int64().Call(g.durationConst(v)))
 	}
 	return out
-}
-
-// valueTable returns the Value literal of t checked as node n says (x: what the model
-// alone says).
-func (g *goGen) valueTable(t *model.Type, n toolimpl.Node, x goFacts) jen.Code {
-	return jen.Qual(implPkg, "Value").Values(g.valueFields(t, n, x)...)
 }
 
 func kv(name string, v jen.Code) jen.Code { return jen.Id(name).Op(":").Add(v) }
@@ -458,12 +455,25 @@ func counts(min, max func() (int, bool)) []jen.Code {
 	return out
 }
 
-// elemValue appends the Value of t checked as node n says to the Values array and
-// returns its index.
+// elemValue returns the index in the Values array of the Value of t checked as node n
+// says.
 func (g *goGen) elemValue(t *model.Type, n toolimpl.Node, x goFacts) jen.Code {
-	v := jen.Values(g.valueFields(t, n, x)...)
-	i := len(g.tab.values)
-	g.tab.values = append(g.tab.values, v)
+	return g.valueIndex(g.valueFields(t, n, x))
+}
+
+// valueIndex returns the index in the Values array of the Value of these elements,
+// appending it unless an identical Value is there already: the fields of a thousand
+// tools hold a few dozen distinct Values, which they share, so that the tables are
+// small data and few literals for the compiler.
+func (g *goGen) valueIndex(elems []jen.Code) jen.Code {
+	v := jen.Values(elems...)
+	key := fmt.Sprintf("%#v", v)
+	i, ok := g.tab.valueIndex[key]
+	if !ok {
+		i = len(g.tab.values)
+		g.tab.values = append(g.tab.values, v)
+		g.tab.valueIndex[key] = i
+	}
 	return jen.Lit(i)
 }
 
@@ -562,6 +572,10 @@ func (g *goGen) emitTables(f *jen.File) {
 		)
 	}
 	if len(g.tab.objects) == 0 {
+		if g.tab.calls {
+			f.Commentf("%s are empty: no tool's arguments have a table.", g.tableName())
+			f.Var().Id(g.tableName()).Qual(implPkg, "Tables")
+		}
 		return
 	}
 	objects, fields, values := g.tableArray("Objects"), g.tableArray("Fields"), g.tableArray("Values")
@@ -575,7 +589,7 @@ func (g *goGen) emitTables(f *jen.File) {
 	f.Var().Id(objects).Op("=").Index(jen.Op("...")).Qual(implPkg, "Object").Custom(multiline, g.tab.objects...)
 	f.Commentf("%s are the structs' properties.", fields)
 	f.Var().Id(fields).Op("=").Index(jen.Op("...")).Qual(implPkg, "Field").Custom(multiline, g.tab.fields...)
-	f.Commentf("%s are the values that pointers, lists and maps hold.", values)
+	f.Commentf("%s are the values of the fields and those that pointers, lists and maps hold, each once.", values)
 	f.Var().Id(values).Op("=").Index(jen.Op("...")).Qual(implPkg, "Value").Custom(multiline, g.tab.values...)
 }
 
@@ -598,5 +612,142 @@ func tableHeader(pkg *model.Package, opts Options) string {
 }
 
 func newTableGen() *tableGen {
-	return &tableGen{index: map[string]int{}, able: map[string]int{}, wrapped: map[string]string{}}
+	return &tableGen{index: map[string]int{}, able: map[string]int{}, wrapped: map[string]string{}, valueIndex: map[string]int{}}
+}
+
+// tableToolSet is toolSet for a table-driven package: the constructor gives
+// runtime.NewToolset a toolimpl.Calls of one small function per tool (a toolimpl.Call:
+// it makes the tool's arguments and runs the tool on them), which a switch of returns
+// picks by index with the index of the arguments' table (a switch, not an array: an
+// array's initializer would refer to the tools, and a tool that calls the constructor
+// would make an initialization cycle). toolimpl.Calls decodes, and makes the one
+// closure of a call to run: the compiler compiles a small function per tool, apart and
+// in parallel, where one switch of a case per tool, with a closure each, cost it time
+// more than linear in the number of tools.
+func (g *goGen) tableToolSet(f *jen.File, set toolSetInfo, ctor, defs string, names []string) error {
+	pick := g.helper("calls", set.recv, "toolgenCall"+upperFirst(set.recv))
+	recvType := jen.Struct()
+	recvArg := jen.Struct().Values()
+	recvParam := jen.Id("_").Struct()
+	if set.recv != "" {
+		recvType = jen.Op("*").Id(set.recv)
+		recvArg = jen.Id("recv")
+		recvParam = jen.Id("recv").Op("*").Id(set.recv)
+	}
+	g.tab.calls = true
+	dispatch := jen.Qual(implPkg, "Calls").Call(recvArg, jen.Op("&").Id(g.tableName()), jen.Id(pick))
+	if set.recv == "" {
+		f.Commentf("%s returns the package's tools: %s.", ctor, englishList(names))
+		f.Func().Id(ctor).Params().Op("*").Qual(runtimePkg, "Toolset").Block(
+			jen.Return(jen.Qual(runtimePkg, "NewToolset").Call(jen.Id(defs).Index(jen.Op(":")), dispatch)),
+		)
+	} else {
+		f.Commentf("%s returns the tools of recv's methods: %s.", ctor, englishList(names))
+		f.Func().Id(ctor).Params(recvParam.Clone()).Op("*").Qual(runtimePkg, "Toolset").Block(
+			jen.Return(jen.Qual(runtimePkg, "NewToolset").Call(jen.Id(defs).Index(jen.Op(":")), dispatch)),
+		)
+	}
+	if err := g.toolDefs(f, set, ctor, defs); err != nil {
+		return err
+	}
+	funcs := make([]string, len(set.tools))
+	bodies := make([][]jen.Code, len(set.tools))
+	tables := make([]int, len(set.tools))
+	for i, t := range set.tools {
+		funcs[i] = g.helper("call", set.recv+"\x00"+t.Name, pick+strconv.Itoa(i))
+		body, table, err := g.tableCall(t)
+		if err != nil {
+			return err
+		}
+		bodies[i], tables[i] = body, table
+	}
+	f.Commentf("%s returns the function of the tool %s[i] and the index of its", pick, defs)
+	f.Comment("arguments' table (-1: the function reads them), for toolimpl.Calls.")
+	var cases []jen.Code
+	for i := range set.tools {
+		cases = append(cases, jen.Case(jen.Lit(i)).Block(jen.Return(jen.Id(funcs[i]), jen.Lit(tables[i]))))
+	}
+	f.Func().Id(pick).Params(jen.Id("i").Int()).Params(jen.Qual(implPkg, "Call").Types(recvType), jen.Int()).Block(
+		jen.Switch(jen.Id("i")).Block(cases...),
+		jen.Return(jen.Nil(), jen.Lit(-1)),
+	)
+	for i, t := range set.tools {
+		f.Commentf("%s is the toolimpl.Call of %s.", funcs[i], t.Name)
+		f.Func().Id(funcs[i]).Params(
+			recvParam.Clone(),
+			jen.Id("ctx").Qual("context", "Context"),
+			jen.Id("d").Op("*").Qual(implPkg, "Decoder"),
+			jen.Id("p").Qual("unsafe", "Pointer"),
+		).Params(jen.Qual("unsafe", "Pointer"), jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).Block(bodies[i]...)
+	}
+	return nil
+}
+
+// tableCall returns the body of t's toolimpl.Call and the index of the table that
+// reads its arguments, -1 when the Call reads them.
+func (g *goGen) tableCall(t *model.Tool) ([]jen.Code, int, error) {
+	var args []jen.Code
+	if t.Context {
+		args = append(args, jen.Id("ctx"))
+	}
+	var prepare []jen.Code
+	table := -1
+	// decoded makes the statements of a tool with arguments of type typ, which decode
+	// (the call that reads them into in, registered in g.tab.tools) reads unless they
+	// have a table.
+	decoded := func(typ, decode jen.Code) {
+		table = g.tab.tools[len(g.tab.tools)-1].index
+		if table >= 0 {
+			prepare = []jen.Code{jen.Return(jen.Qual("unsafe", "Pointer").Call(jen.New(typ)), jen.Nil(), jen.Nil())}
+		} else {
+			prepare = []jen.Code{
+				jen.Id("in").Op(":=").New(typ),
+				decode,
+				jen.Return(jen.Qual("unsafe", "Pointer").Call(jen.Id("in")), jen.Nil(), jen.Nil()),
+			}
+		}
+	}
+	var stmts []jen.Code
+	switch t.Input.Kind {
+	case model.InputNone:
+		prepare = []jen.Code{jen.Id("d").Dot("EmptyObject").Call(), jen.Return(jen.Nil(), jen.Nil(), jen.Nil())}
+	case model.InputStruct:
+		typ, ptr := t.Input.Type, false
+		if typ.Kind == model.Pointer {
+			typ, ptr = typ.Elem, true
+		}
+		if typ.Kind != model.Named {
+			return nil, 0, fmt.Errorf("tool %s: the argument struct must be a named type", t.Name)
+		}
+		decoded(g.goType(typ), g.toolDecodeCall(t, typ.Ref, jen.Id("in")))
+		stmts = append(stmts, jen.Id("in").Op(":=").Parens(jen.Op("*").Add(g.goType(typ))).Parens(jen.Id("p")))
+		if ptr {
+			args = append(args, jen.Id("in"))
+		} else {
+			args = append(args, jen.Op("*").Id("in"))
+		}
+	case model.InputParams:
+		decoded(jen.Id(g.paramsTypeName(t)), g.paramsDecodeCall(t, jen.Id("in")))
+		if len(t.Input.Params) > 0 {
+			stmts = append(stmts, jen.Id("in").Op(":=").Parens(jen.Op("*").Id(g.paramsTypeName(t))).Parens(jen.Id("p")))
+		}
+		for _, p := range t.Input.Params {
+			args = append(args, jen.Id("in").Dot(paramField(p)))
+		}
+	default:
+		return nil, 0, fmt.Errorf("tool %s: unknown input kind %q", t.Name, t.Input.Kind)
+	}
+	run, err := g.runBody(t, g.toolCall(t, args), func(r, err jen.Code) []jen.Code {
+		if err == nil {
+			return []jen.Code{
+				jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(r),
+				jen.Return(jen.Nil(), jen.Id("r"), jen.Err()),
+			}
+		}
+		return []jen.Code{jen.Return(jen.Nil(), r, err)}
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return append(append([]jen.Code{jen.If(jen.Id("d").Op("!=").Nil()).Block(prepare...)}, stmts...), run...), table, nil
 }

@@ -32,22 +32,28 @@ var toolgenTwinTableObjects = [...]toolimpl.Object{
 }
 
 var toolgenTwinTableFields = [...]toolimpl.Field{
-	{Name: "shape", Offset: unsafe.Offsetof(Measure{}.Shape), Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape}},
-	{Name: "spare", Offset: unsafe.Offsetof(Measure{}.Spare), Flags: toolimpl.Optional, Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape}},
-	{Name: "named", Offset: unsafe.Offsetof(Measure{}.Named), Flags: toolimpl.Optional, Value: toolimpl.Value{Kind: toolimpl.KMap, Ops: toolimpl.MapOps[map[string]Shape], Elem: 0}},
-	{Name: "hidden", Offset: unsafe.Offsetof(Measure{}.Hidden), Flags: toolimpl.Optional | toolimpl.Sensitive, Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape}},
-	{Name: "e", Offset: unsafe.Offsetof(toolgenArgsEval{}.e), Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeExpr}},
-	{Name: "width", Offset: unsafe.Offsetof(Rect{}.Width), Value: toolimpl.Value{Kind: toolimpl.KFloat, Size: 8, FMin: 0, HasFMin: true, FMinMsg: "must be at least 0"}},
-	{Name: "height", Offset: unsafe.Offsetof(Rect{}.Height), Value: toolimpl.Value{Kind: toolimpl.KFloat, Size: 8, FMin: 0, HasFMin: true, FMinMsg: "must be at least 0"}},
-	{Name: "label", Offset: unsafe.Offsetof(Rect{}.Label), Flags: toolimpl.Optional, Value: toolimpl.Value{Kind: toolimpl.KString, MaxLength: 8, HasMaxLength: true}},
-	{Name: "unit", Offset: unsafe.Offsetof(Rect{}.Unit), Flags: toolimpl.Optional, Value: toolimpl.Value{Kind: toolimpl.KString, Strings: []string{"m", "cm"}, HasEnum: true, EnumCode: invalid.Enum, EnumMessage: "must be one of \"m\", \"cm\""}, HasDefault: true, DefString: "m"},
-	{Name: "shapes", Offset: unsafe.Offsetof(toolgenArgsShapes{}.shapes), Value: toolimpl.Value{Kind: toolimpl.KSlice, Ops: toolimpl.SliceOps[[]Shape], Elem: 1}},
-	{Name: "secret", Offset: unsafe.Offsetof(toolgenArgsUnlock{}.secret), Value: toolimpl.Value{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeSecret}},
+	{Name: "shape", Offset: unsafe.Offsetof(Measure{}.Shape), Value: 0},
+	{Name: "spare", Offset: unsafe.Offsetof(Measure{}.Spare), Flags: toolimpl.Optional, Value: 0},
+	{Name: "named", Offset: unsafe.Offsetof(Measure{}.Named), Flags: toolimpl.Optional, Value: 1},
+	{Name: "hidden", Offset: unsafe.Offsetof(Measure{}.Hidden), Flags: toolimpl.Optional | toolimpl.Sensitive, Value: 0},
+	{Name: "e", Offset: unsafe.Offsetof(toolgenArgsEval{}.e), Value: 2},
+	{Name: "width", Offset: unsafe.Offsetof(Rect{}.Width), Value: 3},
+	{Name: "height", Offset: unsafe.Offsetof(Rect{}.Height), Value: 3},
+	{Name: "label", Offset: unsafe.Offsetof(Rect{}.Label), Flags: toolimpl.Optional, Value: 4},
+	{Name: "unit", Offset: unsafe.Offsetof(Rect{}.Unit), Flags: toolimpl.Optional, Value: 5, HasDefault: true, DefString: "m"},
+	{Name: "shapes", Offset: unsafe.Offsetof(toolgenArgsShapes{}.shapes), Value: 6},
+	{Name: "secret", Offset: unsafe.Offsetof(toolgenArgsUnlock{}.secret), Value: 7},
 }
 
 var toolgenTwinTableValues = [...]toolimpl.Value{
 	{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape},
-	{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeShape},
+	{Kind: toolimpl.KMap, Ops: toolimpl.MapOps[map[string]Shape], Elem: 0},
+	{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeExpr},
+	{Kind: toolimpl.KFloat, Size: 8, FMin: 0, HasFMin: true, FMinMsg: "must be at least 0"},
+	{Kind: toolimpl.KString, MaxLength: 8, HasMaxLength: true},
+	{Kind: toolimpl.KString, Strings: []string{"m", "cm"}, HasEnum: true, EnumCode: invalid.Enum, EnumMessage: "must be one of \"m\", \"cm\""},
+	{Kind: toolimpl.KSlice, Ops: toolimpl.SliceOps[[]Shape], Elem: 0},
+	{Kind: toolimpl.KFunc, Func: toolgenTwinTableDecodeSecret},
 }
 
 func toolgenTwinMatch0(s string) bool {

@@ -3,6 +3,7 @@ package toolimpl
 import (
 	"context"
 	"regexp"
+	"unsafe"
 
 	"github.com/toolgen/toolgen/runtime"
 	"github.com/toolgen/toolgen/runtime/internal/argcheck"
@@ -29,8 +30,8 @@ type Invocation = func(ctx context.Context) (*runtime.Result, error)
 
 // Dispatch decodes the arguments of the tool at index (in the slice given to
 // runtime.NewToolset) with d, and returns the call to run, or nil when the arguments are
-// invalid (d then holds the violations). Generated table-driven code implements it with
-// a switch, and gives it to runtime.NewToolset through Direct.
+// invalid (d then holds the violations). A hand-written dispatch may implement it and
+// give it to runtime.NewToolset through Direct; generated table-driven code uses Calls.
 type Dispatch = func(index int, d *Decoder) Invocation
 
 // DirectDispatch is what runtime.NewToolset takes: with a context, it decodes the
@@ -42,9 +43,8 @@ type Dispatch = func(index int, d *Decoder) Invocation
 type DirectDispatch = func(index int, d *Decoder, ctx context.Context) (Invocation, *runtime.Result, error)
 
 // Direct returns the DirectDispatch of dispatch: with a context, it runs the call that
-// dispatch returns at once. Table-driven generated code uses it, whose per-tool calls
-// to run keep the compiler's work on a package of a thousand tools small, and so can
-// any hand-written dispatch.
+// dispatch returns at once, for a hand-written dispatch (table-driven generated code
+// used it before Calls).
 func Direct(dispatch Dispatch) DirectDispatch {
 	return func(i int, d *Decoder, ctx context.Context) (Invocation, *runtime.Result, error) {
 		run := dispatch(i, d)
@@ -53,6 +53,47 @@ func Direct(dispatch Dispatch) DirectDispatch {
 		}
 		r, err := run(ctx)
 		return nil, r, err
+	}
+}
+
+// Call is the generated function of one tool of a table-driven package, for Calls.
+// With a decoder d (ctx and p nil) it prepares the tool's arguments: it returns a new
+// zero value of them for Decode to fill in with the tool's table, or, for a tool
+// whose arguments have no table, reads them with d into a new value and returns that
+// (nil for a tool without arguments, which it reads with d too). Without a decoder it
+// runs the tool with ctx on the arguments at p and returns what it returned. recv is
+// the receiver of a type's tools (struct{} for a package's).
+type Call[R any] func(recv R, ctx context.Context, d *Decoder, p unsafe.Pointer) (unsafe.Pointer, *runtime.Result, error)
+
+// Calls returns the DirectDispatch of the tools that call(i) returns, each with the
+// index of the Object of tables its arguments are read with (-1: the Call reads them),
+// and the receiver recv: a small function per tool, which the compiler compiles apart
+// and in parallel, in place of a switch of a case per tool, and one closure for the
+// call to run, this one, in place of one per tool. The dispatch prepares the
+// arguments with the tool's Call, decodes them, checks them with Decoder.Finish, and
+// runs the tool with the Call at once when given a context, else returns the call to
+// run. call returns nil for an index past the tools; the dispatch then returns nothing.
+func Calls[R any](recv R, tables *Tables, call func(i int) (Call[R], int)) DirectDispatch {
+	return func(i int, d *Decoder, ctx context.Context) (Invocation, *runtime.Result, error) {
+		f, table := call(i)
+		if f == nil {
+			return nil, nil, nil
+		}
+		p, _, _ := f(recv, nil, d, nil)
+		if table >= 0 {
+			Decode(d, tables, table, p)
+		}
+		if !d.Finish() {
+			return nil, nil, nil
+		}
+		if ctx != nil {
+			_, r, err := f(recv, ctx, nil, p)
+			return nil, r, err
+		}
+		return func(ctx context.Context) (*runtime.Result, error) {
+			_, r, err := f(recv, ctx, nil, p)
+			return r, err
+		}, nil, nil
 	}
 }
 

@@ -127,7 +127,7 @@ type Field struct {
 	Name   string
 	Offset uintptr // of the Go field in the struct
 	Flags  PropertyFlags
-	Value  Value
+	Value  int // the index of its Value in the Tables' Values, which identical fields share
 	// The property's default, stored when it is absent (HasDefault): in the field
 	// of the Value's kind (a duration's in DefInt), through a pointer when the Value
 	// is one.
@@ -153,7 +153,7 @@ type Object struct {
 type Tables struct {
 	Objects []Object
 	Fields  []Field
-	Values  []Value // the values other values hold (Value.Elem)
+	Values  []Value // the values of the fields (Field.Value) and those other values hold (Value.Elem)
 }
 
 // Names returns the property names of the Object at index i.
@@ -224,7 +224,7 @@ func objectBody(d *Decoder, tables *Tables, o *Object, p unsafe.Pointer) {
 		}
 		f := &fields[k]
 		if d.Property(&seen[k], f.Name, f.Flags) {
-			value(d, tables, &f.Value, unsafe.Add(p, f.Offset), f.Flags&Optional != 0)
+			value(d, tables, &tables.Values[f.Value], unsafe.Add(p, f.Offset), f.Flags&Optional != 0)
 			d.Leave()
 		}
 	}
@@ -245,7 +245,7 @@ func objectBody(d *Decoder, tables *Tables, o *Object, p unsafe.Pointer) {
 
 // storeDefault stores f's default at p.
 func storeDefault(d *Decoder, tables *Tables, f *Field, p unsafe.Pointer) {
-	v := &f.Value
+	v := &tables.Values[f.Value]
 	if v.Kind == KPointer {
 		p, _ = v.Ops(OpNew, d, p, tables, v, 0, nil)
 		v = &tables.Values[v.Elem]

@@ -12,12 +12,12 @@ import (
 // stringsTables describes an object of n required string properties p0, p1, ...
 // stored in a [maxStackFields + 1]string.
 func stringsTables(n int) *Tables {
-	t := &Tables{Objects: []Object{{First: 0, Len: n}}}
+	t := &Tables{Objects: []Object{{First: 0, Len: n}}, Values: []Value{{Kind: KString, MaxLength: 3, HasMaxLength: true}}}
 	for i := range n {
 		t.Fields = append(t.Fields, Field{
 			Name:   fmt.Sprintf("p%d", i),
 			Offset: uintptr(i) * unsafe.Sizeof(""),
-			Value:  Value{Kind: KString, MaxLength: 3, HasMaxLength: true},
+			Value:  0,
 		})
 	}
 	return t

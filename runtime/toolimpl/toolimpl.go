@@ -53,6 +53,9 @@ import (
 // (DirectDispatch), on arguments decoded into its own frame, so that a call run inline
 // costs no closure; table-driven code passes its Dispatch through Direct. Code of
 // version 7 gives NewToolset a Dispatch, so it no longer builds, and MinVersion is 8.
+// Version 8 code of a table-driven package may instead give NewToolset the Calls of a
+// function per tool (toolimpl.Calls); the version-8 code that passes a Dispatch through
+// Direct still builds.
 const (
 	MinVersion = 8
 	MaxVersion = 8

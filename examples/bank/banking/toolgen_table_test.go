@@ -16,13 +16,17 @@ var toolgenTwinTableObjects = [...]toolimpl.Object{
 }
 
 var toolgenTwinTableFields = [...]toolimpl.Field{
-	{Name: "reason", Offset: unsafe.Offsetof(CloseRequest{}.Reason), Value: toolimpl.Value{Kind: toolimpl.KString, MinLength: 3, HasMinLength: true, MaxLength: 500, HasMaxLength: true}},
-	{Name: "confirm", Offset: unsafe.Offsetof(CloseRequest{}.Confirm), Value: toolimpl.Value{Kind: toolimpl.KBool, Const: true, HasConst: true, EnumMessage: "must be true"}},
-	{Name: "startDate", Offset: unsafe.Offsetof(toolgenArgsGetTransactions{}.startDate), Value: toolimpl.Value{Kind: toolimpl.KTime}},
-	{Name: "endDate", Offset: unsafe.Offsetof(toolgenArgsGetTransactions{}.endDate), Value: toolimpl.Value{Kind: toolimpl.KTime}},
+	{Name: "reason", Offset: unsafe.Offsetof(CloseRequest{}.Reason), Value: 0},
+	{Name: "confirm", Offset: unsafe.Offsetof(CloseRequest{}.Confirm), Value: 1},
+	{Name: "startDate", Offset: unsafe.Offsetof(toolgenArgsGetTransactions{}.startDate), Value: 2},
+	{Name: "endDate", Offset: unsafe.Offsetof(toolgenArgsGetTransactions{}.endDate), Value: 2},
 }
 
-var toolgenTwinTableValues = [...]toolimpl.Value{}
+var toolgenTwinTableValues = [...]toolimpl.Value{
+	{Kind: toolimpl.KString, MinLength: 3, HasMinLength: true, MaxLength: 500, HasMaxLength: true},
+	{Kind: toolimpl.KBool, Const: true, HasConst: true, EnumMessage: "must be true"},
+	{Kind: toolimpl.KTime},
+}
 
 // toolgenTwinIndex is the index in toolgenTwinTables of each tool's argument table.
 var toolgenTwinIndex = map[string]int{

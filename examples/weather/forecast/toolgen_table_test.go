@@ -17,14 +17,20 @@ var toolgenTwinTableObjects = [...]toolimpl.Object{
 }
 
 var toolgenTwinTableFields = [...]toolimpl.Field{
-	{Name: "city", Offset: unsafe.Offsetof(Query{}.City), Value: toolimpl.Value{Kind: toolimpl.KString, MinLength: 1, HasMinLength: true, MaxLength: 80, HasMaxLength: true}},
-	{Name: "days", Offset: unsafe.Offsetof(Query{}.Days), Flags: toolimpl.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 14}, HasDefault: true, DefInt: 1},
-	{Name: "unit", Offset: unsafe.Offsetof(Query{}.Unit), Flags: toolimpl.Optional, Value: toolimpl.Value{Kind: toolimpl.KString, Strings: []string{"celsius", "fahrenheit"}, HasEnum: true, EnumCode: invalid.Enum, EnumMessage: "must be one of \"celsius\", \"fahrenheit\""}, HasDefault: true, DefString: "celsius"},
-	{Name: "name", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.name), Value: toolimpl.Value{Kind: toolimpl.KString, MinLength: 1, HasMinLength: true}},
-	{Name: "times", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.times), Flags: toolimpl.Optional, Value: toolimpl.Value{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 5}, HasDefault: true, DefInt: 1},
+	{Name: "city", Offset: unsafe.Offsetof(Query{}.City), Value: 0},
+	{Name: "days", Offset: unsafe.Offsetof(Query{}.Days), Flags: toolimpl.Optional, Value: 1, HasDefault: true, DefInt: 1},
+	{Name: "unit", Offset: unsafe.Offsetof(Query{}.Unit), Flags: toolimpl.Optional, Value: 2, HasDefault: true, DefString: "celsius"},
+	{Name: "name", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.name), Value: 3},
+	{Name: "times", Offset: unsafe.Offsetof(toolgenArgsHelloWorld{}.times), Flags: toolimpl.Optional, Value: 4, HasDefault: true, DefInt: 1},
 }
 
-var toolgenTwinTableValues = [...]toolimpl.Value{}
+var toolgenTwinTableValues = [...]toolimpl.Value{
+	{Kind: toolimpl.KString, MinLength: 1, HasMinLength: true, MaxLength: 80, HasMaxLength: true},
+	{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 14},
+	{Kind: toolimpl.KString, Strings: []string{"celsius", "fahrenheit"}, HasEnum: true, EnumCode: invalid.Enum, EnumMessage: "must be one of \"celsius\", \"fahrenheit\""},
+	{Kind: toolimpl.KString, MinLength: 1, HasMinLength: true},
+	{Kind: toolimpl.KInt, Size: unsafe.Sizeof(int(0)), Min: 1, Max: 5},
+}
 
 // toolgenTwinIndex is the index in toolgenTwinTables of each tool's argument table.
 var toolgenTwinIndex = map[string]int{

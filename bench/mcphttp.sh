@@ -102,9 +102,17 @@ if [ "$PROFILE_CALLS" -gt 0 ]; then
 	echo "profiles, load average $(load)" | tee -a "$OUT/machine.txt" >&2
 	for impl in "${impls[@]}"; do
 		for mode in stateless sessions; do
-			MCPHTTP_PROFILE="$OUT/profiles" run "$mode" 8 "$impl" "$PROFILE_CALLS" >> "$OUT/profiled.txt"
+			# base's server is a toolmcp one, whose profile is named so: it is written
+			# apart, not over this tree's toolmcp profile, and renamed.
+			dir=$OUT/profiles
 			if [ "$impl" = base ]; then
-				mv "$OUT/profiles/toolmcp-$mode.pprof" "$OUT/profiles/base-$mode.pprof"
+				dir=$OUT/profiles/base
+				mkdir -p "$dir"
+			fi
+			MCPHTTP_PROFILE="$dir" run "$mode" 8 "$impl" "$PROFILE_CALLS" >> "$OUT/profiled.txt"
+			if [ "$impl" = base ]; then
+				mv "$dir/toolmcp-$mode.pprof" "$OUT/profiles/base-$mode.pprof"
+				rmdir "$dir"
 			fi
 		done
 	done

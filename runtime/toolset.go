@@ -369,6 +369,14 @@ func Join(sets ...*Toolset) *Toolset {
 // for logs. The result's model-facing text is bounded by the tool's result budget
 // (WithResultBudget), errors included. The call's id and provider, for the approver
 // and observers, come from the context (ContextWithCall).
+//
+// Unless WithInlineCalls applies, the tool runs on a worker goroutine of the Toolset's,
+// reused from call to call (a tool's runtime.Goexit ends only its worker, which is not
+// reused). A worker keeps what Go keeps on a goroutine: a tool that sets its profiler
+// labels (runtime/pprof.SetGoroutineLabels) or locks its OS thread
+// (runtime.LockOSThread) must undo it before it returns, or the next calls on that
+// worker inherit it; a tool that changes its thread's state and wants the thread gone
+// with it should do that work on a goroutine of its own.
 func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
 	return ts.callOn(ctx, name, args, ts != nil && ts.cfg.inline)
 }

@@ -20,6 +20,10 @@ import (
 //   - a call whose deadline passes or whose context ends is answered at once while the
 //     tool goes on; its worker is never handed back, and its late result is dropped.
 //
+// What a worker keeps from one call to the next is what Go keeps on a goroutine: its
+// stack, its profiler labels and a lock on its OS thread; Toolset.Call's doc tells
+// tools to undo the last two.
+//
 // Nothing leaks: the idle workers are held by a sync.Pool, which drops what it holds
 // when unused over two collections, and a worker's handle, once unreachable (dropped by
 // the pool, by a call that did not wait for its tool, or with the Toolset), closes its

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/rogpeppe/go-internal/diff"
 
@@ -255,38 +254,19 @@ func publishDir(tmp, dir, first string) error {
 	return nil
 }
 
-// writers is how many goroutines write the files of a new directory. Creating a
-// file costs the kernel 0.2-1 ms on ext4, much of it under the directory's lock, so
-// more than a few do not help (bench/results/2026-12-03/gen5).
-const writers = 4
-
 // writeFiles creates the files of changes, which do not exist, in the directory dir,
-// each under its base name, on a few goroutines. The error is the one of the first
-// file, in the order of changes, that could not be written, wrapped with its path.
+// each under its base name, one after the other: creating a file is the kernel's
+// work under the directory's lock, so that more goroutines creating files in one
+// directory take more CPU time and no less wall time (5,000 files on this project's
+// 2-core machine: 4.2-4.6 s of wall and 4.3-4.7 s of CPU time on one goroutine,
+// 4.2-4.5 s and 7.3-8.0 s on two, 4.4-4.5 s and 8.0-8.1 s on four;
+// bench/results/2026-12-03/big/create-files.txt), CPU time that the rendering of the
+// Go source, which runs meanwhile (Stager), then lacks. The error is
+// the one of the first file that could not be written, wrapped with its path.
 func writeFiles(dir string, changes []Change) error {
-	errs := make([]error, len(changes))
-	var next atomic.Int64
-	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for range min(writers, len(changes)) {
-		wg.Go(func() {
-			for !failed.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= len(changes) {
-					return
-				}
-				c := changes[i]
-				if err := writeNew(filepath.Join(dir, filepath.Base(filepath.FromSlash(c.Path))), c.New); err != nil {
-					errs[i] = fmt.Errorf("write %s: %w", c.Path, err)
-					failed.Store(true)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
+	for _, c := range changes {
+		if err := writeNew(filepath.Join(dir, filepath.Base(filepath.FromSlash(c.Path))), c.New); err != nil {
+			return fmt.Errorf("write %s: %w", c.Path, err)
 		}
 	}
 	return nil

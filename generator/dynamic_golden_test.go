@@ -25,14 +25,7 @@ func TestGoldenDynamicDifferential(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds modules")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gosum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, gosum := toolgenModule(t)
 	for _, c := range parserCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()

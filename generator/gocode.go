@@ -644,15 +644,7 @@ func (g *goGen) dispatchCase(t *model.Tool, direct bool) ([]jen.Code, error) {
 		return append(stmts, jen.Return(jen.Func().Params(g.runParam(t)).Params(jen.Op("*").Qual(runtimePkg, "Result"), jen.Error()).Block(run...))), nil
 	}
 	stmts = append(stmts, jen.If(jen.Op("!").Id("d").Dot("Finish").Call()).Block(jen.Return(jen.Nil(), jen.Nil(), jen.Nil())))
-	now, err := g.runBody(t, g.toolCall(t, args), func(r, err jen.Code) []jen.Code {
-		if err == nil {
-			return []jen.Code{
-				jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(r),
-				jen.Return(jen.Nil(), jen.Id("r"), jen.Err()),
-			}
-		}
-		return []jen.Code{jen.Return(jen.Nil(), r, err)}
-	})
+	now, err := g.runBody(t, g.toolCall(t, args), returnDirect)
 	if err != nil {
 		return nil, err
 	}
@@ -1850,4 +1842,17 @@ func englishList(names []string) string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// returnDirect is runBody's ret for a dispatch that ran the tool at once
+// (toolimpl.DirectDispatch, toolimpl.Call): it returns no call to run, then the result
+// r and the error err (with err nil, r is a call that returns both).
+func returnDirect(r, err jen.Code) []jen.Code {
+	if err == nil {
+		return []jen.Code{
+			jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(r),
+			jen.Return(jen.Nil(), jen.Id("r"), jen.Err()),
+		}
+	}
+	return []jen.Code{jen.Return(jen.Nil(), r, err)}
 }

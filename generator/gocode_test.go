@@ -59,14 +59,7 @@ func vetGenerated(t *testing.T, opts Options) {
 	if testing.Short() {
 		t.Skip("builds modules")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gosum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, gosum := toolgenModule(t)
 	for _, c := range parserCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -230,4 +223,19 @@ func packageLevelNames(f *ast.File) []string {
 		}
 	}
 	return names
+}
+
+// toolgenModule returns the directory of the toolgen module, for a test module's
+// replace directive, and its go.sum, for the test module's own.
+func toolgenModule(t *testing.T) (root string, gosum []byte) {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gosum, err = os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, gosum
 }

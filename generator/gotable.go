@@ -737,15 +737,7 @@ func (g *goGen) tableCall(t *model.Tool) ([]jen.Code, int, error) {
 	default:
 		return nil, 0, fmt.Errorf("tool %s: unknown input kind %q", t.Name, t.Input.Kind)
 	}
-	run, err := g.runBody(t, g.toolCall(t, args), func(r, err jen.Code) []jen.Code {
-		if err == nil {
-			return []jen.Code{
-				jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(r),
-				jen.Return(jen.Nil(), jen.Id("r"), jen.Err()),
-			}
-		}
-		return []jen.Code{jen.Return(jen.Nil(), r, err)}
-	})
+	run, err := g.runBody(t, g.toolCall(t, args), returnDirect)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -226,14 +225,7 @@ func TestTableCallsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gosum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, gosum := toolgenModule(t)
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/calls\n\ngo 1.26\n\nrequire github.com/toolgen/toolgen v0.0.0\n\nreplace github.com/toolgen/toolgen => "+root+"\n"))
 	write(t, filepath.Join(dir, "go.sum"), gosum)

@@ -460,34 +460,10 @@ func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool)
 		// Nothing to ask, no one to report progress to, and nothing can cancel the
 		// call or give it a deadline (a context whose Done is nil has neither).
 		res, fits = ts.callHere(ctx, e, args)
-	} else if !inline && timeout <= 0 && ts.cfg.approver == nil && ts.cfg.policy == RunAll && ts.cfg.progress == nil &&
-		!progressctx.HasListener(ctx) && !hasDeadline(ctx) {
-		// Nothing to ask, no progress to report and no deadline to keep: the whole
-		// call, its decode included, runs on a worker, whose grown stack both use.
-		res, fits = ts.callOnWorker(ctx, e, args)
 	} else {
 		res, fits = ts.callOther(ctx, e, args, timeout, inline)
 	}
 	return res, fits
-}
-
-// hasDeadline reports whether ctx has a deadline.
-func hasDeadline(ctx context.Context) bool {
-	_, ok := ctx.Deadline()
-	return ok
-}
-
-// callOnWorker runs a call with nothing to approve, no progress to report and no
-// deadline on a worker of the Toolset's (workers.go) and waits for its end: the worker
-// decodes the arguments and runs the tool as callOther does inline, and a Goexit there
-// ends only the worker.
-func (ts *Toolset) callOnWorker(ctx context.Context, e *entry, args []byte) (*Result, bool) {
-	c := &running{ctx: ctx, tool: e.tool, ts: ts, e: e, args: args}
-	w := ts.workers.get()
-	ts.workers.run(w, c)
-	<-w.done
-	ts.workers.put(w, c)
-	return c.out, c.fits
 }
 
 // ran is awaited for the result of a call whose tool ran: the result that waits for
@@ -814,12 +790,6 @@ type running struct {
 
 	ok     Result
 	okText [1]Content
-
-	// A whole call (callOnWorker), when e is not nil: its decode too runs on the worker.
-	ts   *Toolset
-	e    *entry
-	args []byte
-	fits bool
 }
 
 // finish runs the call, sets c.out whatever happens and then sends on done: a panic is
@@ -835,15 +805,9 @@ func (c *running) finish(done chan<- struct{}) {
 			c.goexit = true
 		}
 		// The result may hold c: let it not hold the call's context and arguments.
-		c.ctx, c.run, c.ts, c.e, c.args = nil, nil, nil, nil, nil
+		c.ctx, c.run = nil, nil
 		done <- struct{}{}
 	}()
-	if c.e != nil {
-		// As an inline call with a context that may end (no approver, no progress):
-		// the decode, the context's check, the tool.
-		c.out, c.fits = c.ts.callOther(c.ctx, c.e, c.args, 0, true)
-		return
-	}
 	r, err := c.run(c.ctx)
 	if r == nil && err == nil {
 		// TextResult(okText), in place.

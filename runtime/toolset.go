@@ -49,7 +49,6 @@ type Toolset struct {
 	entries []entry // sorted by tool name
 	cfg     config
 	pool    *sync.Pool // of *engine.Decoder
-	workers *workers   // the goroutines tools run on; shared like pool
 	search  *lazyIndex // built at the first Search; shared by the With methods' copies
 }
 
@@ -110,7 +109,7 @@ func newToolset(entries []entry, cfg config, pool *sync.Pool) *Toolset {
 	if pool == nil {
 		pool = &sync.Pool{New: func() any { return new(callState) }}
 	}
-	return &Toolset{entries: entries, cfg: cfg, pool: pool, workers: new(workers), search: new(lazyIndex)}
+	return &Toolset{entries: entries, cfg: cfg, pool: pool, search: new(lazyIndex)}
 }
 
 // Lowered returns lower(t) for t, a tool of ts, computed once per tool and key and
@@ -231,7 +230,7 @@ func (ts *Toolset) filter(keep func(*Tool) bool) *Toolset {
 			entries = append(entries, e)
 		}
 	}
-	return &Toolset{entries: entries, cfg: ts.cfg, pool: ts.pool, workers: ts.workers, search: new(lazyIndex)}
+	return &Toolset{entries: entries, cfg: ts.cfg, pool: ts.pool, search: new(lazyIndex)}
 }
 
 // with returns the same tools with the settings change applied.
@@ -261,10 +260,9 @@ func (ts *Toolset) WithMaxParallel(n int) *Toolset {
 
 // WithInlineCalls returns the same tools run, when on, on the goroutine that calls
 // Call, whenever no deadline applies to the call (none from WithTimeout, the tool's
-// timeout= option or the context). It saves the hand-over to the worker goroutine each
-// call otherwise runs on (one of the Toolset's, reused from call to call with the
-// stack it grew; a Goexit ends only it): for callers that own their goroutine and make
-// many small calls.
+// timeout= option or the context). It saves the goroutine each call otherwise starts
+// and hands over to (about half a microsecond, more on a busy machine): for callers
+// that own their goroutine and make many small calls.
 //
 // What it gives up: a tool that calls runtime.Goexit (as a test's t.FailNow does)
 // then ends the caller's goroutine, as any function it called would (no function can
@@ -369,14 +367,6 @@ func Join(sets ...*Toolset) *Toolset {
 // for logs. The result's model-facing text is bounded by the tool's result budget
 // (WithResultBudget), errors included. The call's id and provider, for the approver
 // and observers, come from the context (ContextWithCall).
-//
-// Unless WithInlineCalls applies, the tool runs on a worker goroutine of the Toolset's,
-// reused from call to call (a tool's runtime.Goexit ends only its worker, which is not
-// reused). A worker keeps what Go keeps on a goroutine: a tool that sets its profiler
-// labels (runtime/pprof.SetGoroutineLabels) or locks its OS thread
-// (runtime.LockOSThread) must undo it before it returns, or the next calls on that
-// worker inherit it; a tool that changes its thread's state and wants the thread gone
-// with it should do that work on a goroutine of its own.
 func (ts *Toolset) Call(ctx context.Context, name string, args []byte) *Result {
 	return ts.callOn(ctx, name, args, ts != nil && ts.cfg.inline)
 }
@@ -461,34 +451,10 @@ func (ts *Toolset) call(ctx context.Context, e *entry, args []byte, inline bool)
 		// Nothing to ask, no one to report progress to, and nothing can cancel the
 		// call or give it a deadline (a context whose Done is nil has neither).
 		res, fits = ts.callHere(ctx, e, args)
-	} else if !inline && timeout <= 0 && ts.cfg.approver == nil && ts.cfg.policy == RunAll && ts.cfg.progress == nil &&
-		!progressctx.HasListener(ctx) && !hasDeadline(ctx) {
-		// Nothing to ask, no progress to report and no deadline to keep: the whole
-		// call, its decode included, runs on a worker, whose grown stack both use.
-		res, fits = ts.callOnWorker(ctx, e, args)
 	} else {
 		res, fits = ts.callOther(ctx, e, args, timeout, inline)
 	}
 	return res, fits
-}
-
-// hasDeadline reports whether ctx has a deadline.
-func hasDeadline(ctx context.Context) bool {
-	_, ok := ctx.Deadline()
-	return ok
-}
-
-// callOnWorker runs a call with nothing to approve, no progress to report and no
-// deadline on a worker of the Toolset's (workers.go) and waits for its end: the worker
-// decodes the arguments and runs the tool as callOther does inline, and a Goexit there
-// ends only the worker.
-func (ts *Toolset) callOnWorker(ctx context.Context, e *entry, args []byte) (*Result, bool) {
-	c := &running{ctx: ctx, tool: e.tool, ts: ts, e: e, args: args}
-	w := ts.workers.get()
-	ts.workers.run(w, c)
-	<-w.done
-	ts.workers.put(w, c)
-	return c.out, c.fits
 }
 
 // ran is awaited for the result of a call whose tool ran: the result that waits for
@@ -576,7 +542,7 @@ func (ts *Toolset) callOther(ctx context.Context, e *entry, args []byte, timeout
 		// nil has neither): it runs here, without invoke's checks.
 		res, fits = runInline(ctx, e.tool, run, ok)
 	default:
-		res, fits = invoke(ctx, ts.workers, e.tool, timeout, run, inline, ok)
+		res, fits = invoke(ctx, e.tool, timeout, run, inline, ok)
 	}
 	return ran(ctx, e.tool, res, fits)
 }
@@ -587,11 +553,11 @@ func (ts *Toolset) invokeReporting(ctx context.Context, tool *Tool, timeout time
 	info, _ := CallFromContext(ctx)
 	s := progressctx.NewSink(ctx, tool.Name, info.ID, info.Provider, ts.cfg.progress)
 	if s == nil {
-		return invoke(ctx, ts.workers, tool, timeout, run, inline, ok)
+		return invoke(ctx, tool, timeout, run, inline, ok)
 	}
 	// Deferred: a tool run inline may end the goroutine (runtime.Goexit).
 	defer s.End()
-	return invoke(s, ts.workers, tool, timeout, run, inline, ok)
+	return invoke(s, tool, timeout, run, inline, ok)
 }
 
 // awaited returns res, or, when the call's Client says the call's round ended asking it
@@ -758,7 +724,7 @@ func (ts *Toolset) unknownToolMessage(name string) string {
 // invoke runs a decoded call under the tool's timeout, turning every way it can end
 // into a result; fits reports Call's own "ok" (see Toolset.call). ok, when not nil, is
 // the room for that result inline.
-func invoke(ctx context.Context, ws *workers, tool *Tool, timeout time.Duration, run invocation, inline bool, ok *okResult) (res *Result, fits bool) {
+func invoke(ctx context.Context, tool *Tool, timeout time.Duration, run invocation, inline bool, ok *okResult) (res *Result, fits bool) {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
@@ -767,34 +733,31 @@ func invoke(ctx context.Context, ws *workers, tool *Tool, timeout time.Duration,
 	if err := ctx.Err(); err != nil {
 		return stopped(tool, ctx, timeout), false
 	}
-	// The tool runs on a goroutine other than the caller's, a worker of the Toolset's
-	// (workers.go), so that a tool that ends its goroutine (runtime.Goexit, as a test's
-	// t.FailNow does) cannot take the caller's with it, and a deadline holds even for a
-	// tool that ignores its context.
+	// The tool runs on a goroutine of its own, so that a tool that ends its goroutine
+	// (runtime.Goexit, as a test's t.FailNow does) cannot take the caller's with it,
+	// and a deadline holds even for a tool that ignores its context.
 	_, deadline := ctx.Deadline()
 	if !deadline && inline {
 		return runInline(ctx, tool, run, ok)
 	}
 	c := &running{ctx: ctx, tool: tool, timeout: timeout, run: run}
-	w := ws.get()
-	ws.run(w, c)
 	if !deadline {
 		// No deadline to keep: a canceled context reaches the tool, which stops as
 		// its own code decides.
-		<-w.done
-		ws.put(w, c)
+		c.wg.Add(1)
+		go c.finish()
+		c.wg.Wait()
 		return c.out, c.out == &c.ok
 	}
+	c.done = make(chan struct{})
+	go c.finish()
 	select {
-	case <-w.done:
-		ws.put(w, c)
+	case <-c.done:
 		return c.out, c.out == &c.ok
 	case <-ctx.Done():
-		// The tool may ignore its context: answer now and let it finish alone, on a
-		// worker that is not handed back (its late result is dropped).
+		// The tool may ignore its context: answer now and let it finish alone.
 		select {
-		case <-w.done:
-			ws.put(w, c)
+		case <-c.done:
 			return c.out, c.out == &c.ok
 		default:
 			return stopped(tool, ctx, timeout), false
@@ -802,49 +765,39 @@ func invoke(ctx context.Context, ws *workers, tool *Tool, timeout time.Duration,
 	}
 }
 
-// running is a call being run on a worker goroutine (workers), with room for the
-// result of a tool that returns nothing: the usual call costs one allocation for both.
+// running is a call being run on a goroutine of its own, with room for the result of
+// a tool that returns nothing: the usual call costs one allocation for both.
 type running struct {
 	ctx     context.Context
 	tool    *Tool
 	timeout time.Duration
 	run     invocation
 
-	out    *Result
-	goexit bool // the tool called runtime.Goexit, which ended its worker
+	wg   sync.WaitGroup // done, without a deadline
+	done chan struct{}  // closed when done, with a deadline
+	out  *Result
 
 	ok     Result
 	okText [1]Content
-
-	// A whole call (callOnWorker), when e is not nil: its decode too runs on the worker.
-	ts   *Toolset
-	e    *entry
-	args []byte
-	fits bool
 }
 
-// finish runs the call, sets c.out whatever happens and then sends on done: a panic is
-// recovered, and a tool that calls runtime.Goexit still gets a result, set by the
-// deferred function as its goroutine ends.
-func (c *running) finish(done chan<- struct{}) {
+// finish runs the call and sets c.out, whatever happens: a panic is recovered, and a
+// tool that calls runtime.Goexit still gets a result, set by the deferred function as
+// its goroutine ends.
+func (c *running) finish() {
 	defer func() {
 		if p := recover(); p != nil {
 			err := fmt.Errorf("%s panicked: %v\n%s", c.tool.Name, p, debug.Stack())
 			c.out = errorResult(OutcomeInternalError, internalMessage(c.tool), err)
 		} else if c.out == nil {
 			c.out = errorResult(OutcomeInternalError, internalMessage(c.tool), fmt.Errorf("%s called runtime.Goexit", c.tool.Name))
-			c.goexit = true
 		}
-		// The result may hold c: let it not hold the call's context and arguments.
-		c.ctx, c.run, c.ts, c.e, c.args = nil, nil, nil, nil, nil
-		done <- struct{}{}
+		if c.done != nil {
+			close(c.done)
+		} else {
+			c.wg.Done()
+		}
 	}()
-	if c.e != nil {
-		// As an inline call with a context that may end (no approver, no progress):
-		// the decode, the context's check, the tool.
-		c.out, c.fits = c.ts.callOther(c.ctx, c.e, c.args, 0, true)
-		return
-	}
 	r, err := c.run(c.ctx)
 	if r == nil && err == nil {
 		// TextResult(okText), in place.
@@ -854,6 +807,8 @@ func (c *running) finish(done chan<- struct{}) {
 	} else {
 		c.out = outcome(c.ctx, c.tool, c.timeout, r, err)
 	}
+	// The result may hold c: let it not hold the call's context and arguments.
+	c.ctx, c.run = nil, nil
 }
 
 // runInline runs a call on the caller's goroutine (WithInlineCalls): a panic is

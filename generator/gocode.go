@@ -709,7 +709,12 @@ func (g *goGen) runBody(t *model.Tool, call jen.Code, ret func(r, err jen.Code) 
 	}
 	switch o.Kind {
 	case model.OutputText:
-		stmts = append(stmts, ret(jen.Qual(runtimePkg, "TextResult").Call(jen.Id("out")), jen.Nil())...)
+		text := jen.Qual(runtimePkg, "TextResult")
+		if g.tab != nil {
+			// Not inlined into each of a big package's thousands of tools.
+			text = jen.Qual(implPkg, "Text")
+		}
+		stmts = append(stmts, ret(text.Call(jen.Id("out")), jen.Nil())...)
 	case model.OutputResult:
 		if o.ResultPointer {
 			stmts = append(stmts, ret(jen.Id("out"), jen.Nil())...)

@@ -247,6 +247,9 @@ func TestTableCallsRun(t *testing.T) {
 		if f.Path == GoFile && !strings.Contains(string(f.Data), "toolimpl.Calls(") {
 			t.Fatalf("%s does not dispatch with toolimpl.Calls", GoFile)
 		}
+		if f.Path == GoFile && (!strings.Contains(string(f.Data), "toolimpl.Text(out)") || strings.Contains(string(f.Data), "runtime.TextResult(")) {
+			t.Fatalf("%s: a string result is not made by toolimpl.Text, which is not inlined", GoFile)
+		}
 	}
 	cmd := exec.Command("go", "test", "-count=1", ".")
 	cmd.Dir = dir

@@ -321,7 +321,10 @@ func newGenerateCommand(stdout, stderr io.Writer) *cobra.Command {
 			// written while its Go source renders, and put in place only by Apply.
 			stager := output.NewStager(".")
 			defer stager.Discard()
+			watch := watchInterrupts(stager)
+			defer watch.stop()
 			changes, err := plan(args, flags, stderr, stager.Stage)
+			watch.stop() // writing in place: the signals' own actions again
 			if err != nil {
 				return err
 			}

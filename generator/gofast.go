@@ -161,6 +161,10 @@ func printArray(x []byte, name string) ([]byte, error) {
 		if l != line+1 || fset.Position(e.End()).Line != l {
 			return nil, errCannotPrint
 		}
+		if _, ok := e.(*ast.KeyValueExpr); ok {
+			// Keyed elements, one a line, have their values aligned by gofmt.
+			return nil, errCannotPrint
+		}
 		line = l
 		p.WriteByte('\t')
 		p.expr0(e, 1)

@@ -84,6 +84,8 @@ func TestPrintArray(t *testing.T) {
 		"[...]T{\n{A : func () {}},\n}",
 		"[...]T{\n{A : - -1},\n}",
 		"[...]T{\n{A : f (xs ...)},\n}",
+		"[...]int{\n0 : 1,\n10 : 2,\n}", // gofmt aligns the values of keyed lines
+		"[...]T{\n\"a\" : 1,\n}",
 		"T",
 	} {
 		if got, err := printArray([]byte(x), "v"); err == nil {

@@ -20,9 +20,11 @@ const exitInterrupted = 130
 // was started ignoring (a background job's SIGINT, or nohup's) stay ignored.
 //
 // The watch covers the planning, which is where a run spends its time and where the
-// directories are staged: stop ends it before the run writes anything in place
-// (Stager.Apply), so that a signal then has its default action, as it had before
-// toolgen staged anything, and never exits between two of Apply's writes.
+// directories are staged: the run waits for what is staged to be written and stops
+// the watch before it writes anything in place (Stager.Apply), so that a signal then
+// has its default action, as it had before toolgen staged anything, and never exits
+// between two of Apply's writes. A signal that arrives as the watch stops is dropped,
+// and the run completes.
 type interruptWatch struct {
 	mu      sync.Mutex // held by a discard in progress, and by stop
 	stopped bool
@@ -67,6 +69,9 @@ func (w *interruptWatch) discardOn(stager *output.Stager, exit func(int)) {
 		if w.stopped {
 			return
 		}
+		// A second signal, while the discard waits for files being written, has its
+		// own action: it ends toolgen at once.
+		signal.Stop(w.sigs)
 		stager.Discard()
 		exit(exitInterrupted)
 	case <-w.done:

@@ -324,7 +324,11 @@ func newGenerateCommand(stdout, stderr io.Writer) *cobra.Command {
 			watch := watchInterrupts(stager)
 			defer watch.stop()
 			changes, err := plan(args, flags, stderr, stager.Stage)
-			watch.stop() // writing in place: the signals' own actions again
+			// What is staged is written before the watch ends, so that a signal
+			// while Apply waits for it cannot leave it behind; Apply then writes in
+			// place, and the signals have their own actions again.
+			stager.Wait()
+			watch.stop()
 			if err != nil {
 				return err
 			}

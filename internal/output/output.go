@@ -280,9 +280,10 @@ func writeFiles(dir string, changes []Change) error {
 // that a toolschema directory still appears whole or not at all, and only if Apply
 // runs. Its methods may be called from several goroutines.
 type Stager struct {
-	root string
-	mu   sync.Mutex
-	dirs map[string]*staged // by the absolute path of the toolschema directory
+	root   string
+	mu     sync.Mutex
+	dirs   map[string]*staged // by the absolute path of the toolschema directory
+	closed bool               // Discard has begun: Stage stages nothing more
 }
 
 // staged is one directory being written, or written, by Stage.
@@ -303,7 +304,8 @@ func NewStager(root string) *Stager {
 // temporary directory, if the package's toolschema directory does not exist (and was
 // not staged already). It returns at once; failures to write are Apply's to find
 // (which then writes the files itself, and reports its own errors). Stage must not
-// be called once Apply or Discard has begun. The files' data must not change after.
+// be called once Apply has begun; once Discard has begun (on an interrupt, while
+// generation goes on), it stages nothing. The files' data must not change after.
 func (s *Stager) Stage(dir string, files []generator.File) {
 	base := filepath.Join(s.root, filepath.FromSlash(dir))
 	schemaDir := filepath.Join(base, generator.SchemaDir)
@@ -321,7 +323,7 @@ func (s *Stager) Stage(dir string, files []generator.File) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.dirs[schemaDir]; ok {
+	if _, ok := s.dirs[schemaDir]; ok || s.closed {
 		return
 	}
 	st := &staged{done: make(chan struct{}), files: map[string][]byte{}}
@@ -380,13 +382,27 @@ func (s *Stager) take(dir string, changes []Change) bool {
 	return false
 }
 
+// Wait waits until the directories staged so far are written (or failed to be).
+func (s *Stager) Wait() {
+	s.mu.Lock()
+	var pending []*staged
+	for _, st := range s.dirs {
+		pending = append(pending, st)
+	}
+	s.mu.Unlock()
+	for _, st := range pending {
+		<-st.done
+	}
+}
+
 // Discard waits for the directories being staged and removes those Apply did not
-// take. A generate that fails, or writes nothing, calls it, so that nothing staged
-// stays behind.
+// take; Stage stages nothing after it. A generate that fails, or writes nothing,
+// calls it, so that nothing staged stays behind.
 func (s *Stager) Discard() {
 	s.mu.Lock()
 	dirs := s.dirs
 	s.dirs = map[string]*staged{}
+	s.closed = true
 	s.mu.Unlock()
 	for _, st := range dirs {
 		<-st.done

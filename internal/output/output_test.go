@@ -450,6 +450,43 @@ func TestStager(t *testing.T) {
 			t.Errorf("p holds %v (%v) after Discard, want only p.go", entries, err)
 		}
 	})
+	t.Run("after discard", func(t *testing.T) {
+		// An interrupt discards while generation goes on: what it stages next is
+		// not staged, or nothing would remove it.
+		root := fresh(t)
+		writeTree(t, root, map[string]string{"q/q.go": "package q\n"})
+		s := NewStager(root)
+		s.Stage("p", gen)
+		s.Discard()
+		s.Stage("q", gen)
+		s.Wait()
+		if len(s.dirs) != 0 {
+			t.Errorf("staged %v after Discard, want nothing", s.dirs)
+		}
+		for _, d := range []string{"p", "q"} {
+			if entries, err := os.ReadDir(filepath.Join(root, d)); err != nil || len(entries) != 1 {
+				t.Errorf("%s holds %v (%v), want only its .go file", d, entries, err)
+			}
+		}
+	})
+	t.Run("wait", func(t *testing.T) {
+		root := fresh(t)
+		s := NewStager(root)
+		s.Stage("p", gen)
+		s.Wait()
+		s.mu.Lock()
+		st := s.dirs[filepath.Join(root, "p", "toolschema")]
+		s.mu.Unlock()
+		select {
+		case <-st.done:
+		default:
+			t.Error("Wait returned before the staged directory was written")
+		}
+		if st.err != nil || st.tmp == "" {
+			t.Errorf("staged: %q, %v", st.tmp, st.err)
+		}
+		s.Discard()
+	})
 	t.Run("exists", func(t *testing.T) {
 		root := fresh(t)
 		writeTree(t, root, map[string]string{"p/toolschema/a.json": "{}\n"})

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 
@@ -66,6 +67,7 @@ type tableGen struct {
 	values  []jen.Code // of the Values array
 	// valueIndex is the index of each Value in values, by its literal's text.
 	valueIndex map[string]int
+	keyBuf     bytes.Buffer   // valueKey's buffer, reused
 	index      map[string]int // the index of a struct's Object, by tableKey
 	able       map[string]int // tableable's memo: 1 yes, 2 no, 3 being decided
 	funcs      []string       // named types read by a wrapper of their specialised decoder
@@ -467,7 +469,7 @@ func (g *goGen) elemValue(t *model.Type, n toolimpl.Node, x goFacts) jen.Code {
 // small data and few literals for the compiler.
 func (g *goGen) valueIndex(elems []jen.Code) jen.Code {
 	v := jen.Values(elems...)
-	key := fmt.Sprintf("%#v", v)
+	key := g.valueKey(v)
 	i, ok := g.tab.valueIndex[key]
 	if !ok {
 		i = len(g.tab.values)
@@ -475,6 +477,23 @@ func (g *goGen) valueIndex(elems []jen.Code) jen.Code {
 		g.tab.valueIndex[key] = i
 	}
 	return jen.Lit(i)
+}
+
+// valueKey returns the key of the Value literal v in valueIndex: jennifer's text of it,
+// unformatted (fmt's %#v formats it with go/format, which cost a parse and a print
+// for each of the thousands of fields of a big package). Two literals of the same
+// text are the same Value; two of different texts are different ones, since
+// valueFields builds each element the same way whatever its value, so that spacing
+// never tells apart literals that go/format would print alike.
+func (g *goGen) valueKey(v jen.Code) string {
+	f := jen.NewFile("k")
+	f.NoFormat = true
+	f.Add(v)
+	g.tab.keyBuf.Reset()
+	if err := f.Render(&g.tab.keyBuf); err != nil {
+		g.fail(fmt.Errorf("rendering a table Value: %w", err))
+	}
+	return g.tab.keyBuf.String()
 }
 
 // enumFields returns a Value's enum violation.

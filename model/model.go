@@ -9,6 +9,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -138,6 +139,14 @@ func IsHelperName(name string) bool {
 
 // Type returns the named type with the given ID, or nil.
 func (p *Package) Type(id string) *NamedType {
+	// Types are sorted by ID: a binary search, which the generator's thousands of
+	// look-ups in a package of thousands of types need; a package built unsorted
+	// still finds its types, by the scan below.
+	if i, ok := slices.BinarySearchFunc(p.Types, id, func(t *NamedType, id string) int {
+		return strings.Compare(t.ID, id)
+	}); ok {
+		return p.Types[i]
+	}
 	for _, t := range p.Types {
 		if t.ID == id {
 			return t

@@ -259,6 +259,18 @@ func CloneInt(p *int) *int {
 // compact (no trailing newline) or indented by two spaces with a trailing newline, as
 // files are written.
 func EncodeJSON(v any, indent bool) ([]byte, error) {
+	if a, ok := v.(appender); ok && !indent {
+		// A node appends itself as encoding/json would write it, compact and valid
+		// (appendJSON): encoding/json would only check and copy it again, which for
+		// the thousands of schemas of a big package cost a scan of each. On an error,
+		// encoding/json below reports it as it always did.
+		if a.isNil() {
+			return []byte("null"), nil
+		}
+		if b, err := a.appendJSON(nil); err == nil {
+			return b, nil
+		}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

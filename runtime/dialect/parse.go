@@ -52,29 +52,19 @@ func parseNode(raw json.RawMessage, at string, prop bool) (*schema, bool) {
 	case "false":
 		return boolSchema(false), true
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, false
-	}
 	s := &schema{}
 	if prop {
 		s.Ext.field = at
 	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		key, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
+	if !members(raw, func(key string, v json.RawMessage) bool {
 		if !setKeyword(s, key, compact(v), at) {
 			if !annotations[key] {
 				s.Ext.extra = append(s.Ext.extra, key)
 			}
 		}
+		return true
+	}) {
+		return nil, false
 	}
 	if at != "" && s.Defs != nil {
 		// Only the root's $defs are followed.
@@ -227,28 +217,66 @@ func setKeyword(s *schema, key string, v json.RawMessage, at string) bool {
 
 // parseMap reads an object of schemas in order; prefix is the JSON Pointer of its keys.
 func parseMap(raw json.RawMessage, prefix string, props bool) (schemaMap, bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	m := schemaMap{}
+	if !members(raw, func(name string, v json.RawMessage) bool {
+		n, ok := parseNode(v, prefix+jsonread.EscapeToken(name), props)
+		if ok {
+			m = append(m, namedSchema{Name: name, Schema: n})
+		}
+		return ok
+	}) {
 		return nil, false
 	}
-	m := schemaMap{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		name, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
-		n, ok := parseNode(v, prefix+jsonread.EscapeToken(name), props)
-		if !ok {
-			return nil, false
-		}
-		m = append(m, namedSchema{Name: name, Schema: n})
-	}
 	return m, true
+}
+
+// members calls fn with each member of the JSON object raw, in order: its key decoded
+// as encoding/json decodes it, and its value's text (part of raw). It reports false
+// when raw is not a well-formed object, or as soon as fn does. It reads raw once, where
+// a json.Decoder's Token and Decode cost a scan, a copy and an error value per member
+// (the end of each value in a stream), at every level of every schema.
+func members(raw []byte, fn func(key string, v json.RawMessage) bool) bool {
+	i := jsonread.SkipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return false
+	}
+	if i = jsonread.SkipSpace(raw, i+1); i < len(raw) && raw[i] == '}' {
+		return true
+	}
+	for {
+		if i >= len(raw) || raw[i] != '"' {
+			return false
+		}
+		end, plain, p := jsonread.ScanString(raw, i)
+		if p != jsonread.OK {
+			return false
+		}
+		key := string(raw[i+1 : end-1])
+		if !plain {
+			key = jsonread.Unquote(raw[i:end])
+		}
+		if i = jsonread.SkipSpace(raw, end); i >= len(raw) || raw[i] != ':' {
+			return false
+		}
+		start := jsonread.SkipSpace(raw, i+1)
+		if end, p = jsonread.Skip(raw, start, jsonread.StdMaxDepth); p != jsonread.OK {
+			return false
+		}
+		if !fn(key, raw[start:end]) {
+			return false
+		}
+		if i = jsonread.SkipSpace(raw, end); i >= len(raw) {
+			return false
+		}
+		switch raw[i] {
+		case '}':
+			return true
+		case ',':
+			i = jsonread.SkipSpace(raw, i+1)
+		default:
+			return false
+		}
+	}
 }
 
 // compact returns v as compact JSON.

@@ -224,6 +224,13 @@ func parseSchema(b []byte) (*jv, error) {
 	if len(b) > MaxSchemaBytes {
 		return nil, fmt.Errorf("%d bytes, more than the %d of runtime.MaxSchemaBytes", len(b), MaxSchemaBytes)
 	}
+	if jsonread.Valid(b, jsonread.StdMaxDepth) {
+		// Well-formed text, one value: read it directly, as parseJV would, errors
+		// included (which only the structure can cause then), without a json.Decoder's
+		// cost per token.
+		v, _, err := readJV(b, jsonread.SkipSpace(b, 0), nil, "", 0)
+		return v, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	v, err := parseJV(dec, nil, "", 0)
@@ -295,6 +302,86 @@ func parseJV(dec *json.Decoder, up *jv, tok string, depth int) (*jv, error) {
 		v.kind = 'z'
 	}
 	return v, nil
+}
+
+// readJV is parseJV for the value at b[i] of text that jsonread.Valid accepted; it also
+// returns the index after the value.
+func readJV(b []byte, i int, up *jv, tok string, depth int) (*jv, int, error) {
+	v := &jv{up: up, tok: tok}
+	switch c := b[i]; c {
+	case '{', '[':
+		if depth++; depth > MaxSchemaDepth {
+			return nil, i, fmt.Errorf("%s: nested deeper than the %d levels of runtime.MaxSchemaDepth", orRoot(v.pointer("")), MaxSchemaDepth)
+		}
+		i = jsonread.SkipSpace(b, i+1)
+		if c == '[' {
+			v.kind = 'a'
+			for n := 0; b[i] != ']'; n++ {
+				child, end, err := readJV(b, i, v, strconv.Itoa(n), depth)
+				if err != nil {
+					return nil, end, err
+				}
+				v.items = append(v.items, child)
+				i = afterMember(b, end)
+			}
+			return v, i + 1, nil
+		}
+		v.kind = 'o'
+		for b[i] != '}' {
+			end, plain, _ := jsonread.ScanString(b, i)
+			k := string(b[i+1 : end-1])
+			if !plain {
+				k = jsonread.Unquote(b[i:end])
+			}
+			if _, dup := v.get(k); dup {
+				return nil, i, fmt.Errorf("%s: the key %q appears twice", orRoot(v.pointer("")), k)
+			}
+			i = jsonread.SkipSpace(b, jsonread.SkipSpace(b, end)+1) // past the colon
+			child, end, err := readJV(b, i, v, k, depth)
+			if err != nil {
+				return nil, end, err
+			}
+			v.keys, v.vals = append(v.keys, k), append(v.vals, child)
+			if v.index != nil {
+				v.index[k] = len(v.keys) - 1
+			} else if len(v.keys) >= indexFrom {
+				v.index = make(map[string]int, 2*len(v.keys))
+				for i, k := range v.keys {
+					v.index[k] = i
+				}
+			}
+			i = afterMember(b, end)
+		}
+		return v, i + 1, nil
+	case '"':
+		end, plain, _ := jsonread.ScanString(b, i)
+		v.kind, v.str = 's', string(b[i+1:end-1])
+		if !plain {
+			v.str = jsonread.Unquote(b[i:end])
+		}
+		return v, end, nil
+	case 't':
+		v.kind, v.b = 'b', true
+		return v, i + len("true"), nil
+	case 'f':
+		v.kind = 'b'
+		return v, i + len("false"), nil
+	case 'n':
+		v.kind = 'z'
+		return v, i + len("null"), nil
+	}
+	end, _ := jsonread.ScanNumber(b, i)
+	v.kind, v.str = 'n', string(b[i:end])
+	return v, end, nil
+}
+
+// afterMember returns the index of the next member or item after the one that ends at
+// b[i] (past the comma), or of the bracket that closes them.
+func afterMember(b []byte, i int) int {
+	if i = jsonread.SkipSpace(b, i); b[i] == ',' {
+		i = jsonread.SkipSpace(b, i+1)
+	}
+	return i
 }
 
 // compact returns v as compact JSON text.

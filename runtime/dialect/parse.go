@@ -77,7 +77,13 @@ func parseNode(raw json.RawMessage, at string, prop bool) (*schema, bool) {
 // setKeyword reads one keyword into s; it reports false for a keyword it does not know
 // or cannot read.
 func setKeyword(s *schema, key string, v json.RawMessage, at string) bool {
-	str := func(p *string) bool { return json.Unmarshal(v, p) == nil }
+	str := func(p *string) bool {
+		if s, ok := plainString(v); ok {
+			*p = s
+			return true
+		}
+		return json.Unmarshal(v, p) == nil
+	}
 	num := func(p *json.RawMessage) bool {
 		if _, ok := new(big.Rat).SetString(string(v)); !ok || v[0] == '"' {
 			return false
@@ -102,6 +108,10 @@ func setKeyword(s *schema, key string, v json.RawMessage, at string) bool {
 	case "$ref":
 		return str(&s.Ref)
 	case "type":
+		if one, ok := plainString(v); ok {
+			s.Type = typeList{one}
+			return true
+		}
 		var one string
 		if json.Unmarshal(v, &one) == nil {
 			s.Type = typeList{one}
@@ -231,10 +241,11 @@ func parseMap(raw json.RawMessage, prefix string, props bool) (schemaMap, bool) 
 }
 
 // members calls fn with each member of the JSON object raw, in order: its key decoded
-// as encoding/json decodes it, and its value's text (part of raw). It reports false
-// when raw is not a well-formed object, or as soon as fn does. It reads raw once, where
-// a json.Decoder's Token and Decode cost a scan, a copy and an error value per member
-// (the end of each value in a stream), at every level of every schema.
+// as encoding/json decodes it, and its value's text (part of raw). raw is valid JSON
+// (parse checked it). It reports false when raw is not an object, or as soon as fn
+// does. It reads raw once, where a json.Decoder's Token and Decode cost a scan, a
+// copy and an error value per member (the end of each value in a stream), at every
+// level of every schema.
 func members(raw []byte, fn func(key string, v json.RawMessage) bool) bool {
 	i := jsonread.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
@@ -258,8 +269,10 @@ func members(raw []byte, fn func(key string, v json.RawMessage) bool) bool {
 		if i = jsonread.SkipSpace(raw, end); i >= len(raw) || raw[i] != ':' {
 			return false
 		}
+		// raw is part of the text parse checked (json.Valid): where its value ends is
+		// all there is to find.
 		start := jsonread.SkipSpace(raw, i+1)
-		if end, p = jsonread.Skip(raw, start, jsonread.StdMaxDepth); p != jsonread.OK {
+		if end = jsonread.SkipLoose(raw, start); end < 0 {
 			return false
 		}
 		if !fn(key, raw[start:end]) {
@@ -277,6 +290,20 @@ func members(raw []byte, fn func(key string, v json.RawMessage) bool) bool {
 			return false
 		}
 	}
+}
+
+// plainString returns the contents of v when it is a JSON string without escapes, of
+// ASCII only, as json.Unmarshal would read it, without reflection; ok is false for
+// any other value, which json.Unmarshal is left to read.
+func plainString(v json.RawMessage) (s string, ok bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return "", false
+	}
+	end, plain, p := jsonread.ScanString(v, 0)
+	if p != jsonread.OK || !plain || end != len(v) {
+		return "", false
+	}
+	return string(v[1 : end-1]), true
 }
 
 // compact returns v as compact JSON.

@@ -274,14 +274,19 @@ func EncodeJSON(v any, indent bool) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if indent {
-		enc.SetIndent("", "  ")
-	}
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	if indent {
-		return buf.Bytes(), nil
+		// What an Encoder with SetIndent writes: the same indentation of the same
+		// compact text and its newline, into a buffer grown once for it, where the
+		// Encoder's own grows by doubling from nothing at each call (the schema
+		// files of a big package are megabytes).
+		var out bytes.Buffer
+		if err := json.Indent(&out, buf.Bytes(), "", "  "); err != nil {
+			return nil, err
+		}
+		return out.Bytes(), nil
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

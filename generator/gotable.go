@@ -484,10 +484,15 @@ func (g *goGen) valueIndex(elems []jen.Code) jen.Code {
 // for each of the thousands of fields of a big package). Two literals of the same
 // text are the same Value; two of different texts are different ones, since
 // valueFields builds each element the same way whatever its value, so that spacing
-// never tells apart literals that go/format would print alike.
+// never tells apart literals that go/format would print alike. The text includes the
+// import block, so that types of two packages of the same name are told apart too.
 func (g *goGen) valueKey(v jen.Code) string {
 	f := jen.NewFile("k")
 	f.NoFormat = true
+	// The names jennifer would guess for the packages of nearly every Value, given:
+	// its guess compiles a regular expression each time (a new File each Value).
+	f.ImportName(implPkg, "toolimpl")
+	f.ImportName(invalidPkg, "invalid")
 	f.Add(v)
 	g.tab.keyBuf.Reset()
 	if err := f.Render(&g.tab.keyBuf); err != nil {

@@ -269,15 +269,7 @@ func parseJV(dec *json.Decoder, up *jv, tok string, depth int) (*jv, error) {
 				if err != nil {
 					return nil, err
 				}
-				v.keys, v.vals = append(v.keys, k), append(v.vals, child)
-				if v.index != nil {
-					v.index[k] = len(v.keys) - 1
-				} else if len(v.keys) >= indexFrom {
-					v.index = make(map[string]int, 2*len(v.keys))
-					for i, k := range v.keys {
-						v.index[k] = i
-					}
-				}
+				v.add(k, child)
 			}
 			_, err := dec.Token()
 			return v, err
@@ -302,6 +294,19 @@ func parseJV(dec *json.Decoder, up *jv, tok string, depth int) (*jv, error) {
 		v.kind = 'z'
 	}
 	return v, nil
+}
+
+// add appends the member k of the object v, indexing v's keys once it has indexFrom.
+func (v *jv) add(k string, child *jv) {
+	v.keys, v.vals = append(v.keys, k), append(v.vals, child)
+	if v.index != nil {
+		v.index[k] = len(v.keys) - 1
+	} else if len(v.keys) >= indexFrom {
+		v.index = make(map[string]int, 2*len(v.keys))
+		for i, k := range v.keys {
+			v.index[k] = i
+		}
+	}
 }
 
 // readJV is parseJV for the value at b[i] of text that jsonread.Valid accepted; it also
@@ -341,15 +346,7 @@ func readJV(b []byte, i int, up *jv, tok string, depth int) (*jv, int, error) {
 			if err != nil {
 				return nil, end, err
 			}
-			v.keys, v.vals = append(v.keys, k), append(v.vals, child)
-			if v.index != nil {
-				v.index[k] = len(v.keys) - 1
-			} else if len(v.keys) >= indexFrom {
-				v.index = make(map[string]int, 2*len(v.keys))
-				for i, k := range v.keys {
-					v.index[k] = i
-				}
-			}
+			v.add(k, child)
 			i = afterMember(b, end)
 		}
 		return v, i + 1, nil

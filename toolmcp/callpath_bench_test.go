@@ -22,12 +22,16 @@ import (
 // streamable HTTP, recorded, then replayed straight into the server's http.Handler
 // (ServeHTTP with an httptest.ResponseRecorder), so that the allocations and CPU of one
 // call on the server are measured without a network, a client or a second process.
-// Three servers answer it: toolmcp (Register behind HTTPScreen, as bench/cmd/mcpserve
+// The servers that answer it: toolmcp (Register behind HTTPScreen, as bench/cmd/mcpserve
 // serves it), and the floor (the same tool on the SDK's raw Server.AddTool, answering
 // "ok" without reading the arguments, no screen), stateless (the client speaking MCP
-// 2026-07-28) and with a session (2025-11-25).
+// 2026-07-28) and with a session (2025-11-25). Two more take one part of toolmcp's away,
+// to say what it costs: noscreen (toolmcp without HTTPScreen) and inline (the Toolset
+// WithInlineCalls, so that the tool runs on the SDK's goroutine, not one of its own).
 //
 //	go test -run '^$' -bench BenchmarkToolsCallHTTP -benchmem ./toolmcp
+//
+// Pinned to one CPU (taskset -c 1 ... -test.cpu 1) the rounds agree within about 1%.
 
 // weatherTool is the tool of the call path: the bench package's get_weather, a tool
 // that returns nothing (so Call answers "ok"), its decoder written as toolgen writes one.
@@ -83,8 +87,10 @@ func callPathServer(tb testing.TB, impl string, stateless bool) http.Handler {
 	tb.Helper()
 	s := newServer()
 	switch impl {
-	case "toolmcp":
+	case "toolmcp", "noscreen":
 		toolmcp.Register(s, weatherToolset())
+	case "inline":
+		toolmcp.Register(s, weatherToolset().WithInlineCalls(true))
 	case "floor":
 		s.AddTool(toolmcp.Tool(&weatherTool), func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
@@ -93,7 +99,7 @@ func callPathServer(tb testing.TB, impl string, stateless bool) http.Handler {
 		tb.Fatalf("unknown impl %q", impl)
 	}
 	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: stateless})
-	if impl == "toolmcp" {
+	if impl == "toolmcp" || impl == "inline" {
 		h = &toolmcp.HTTPScreen{Next: h}
 	}
 	return h
@@ -188,8 +194,8 @@ var callPathCases = []struct {
 // call (the collector's included), steadier than ns/op on a loaded machine.
 func BenchmarkToolsCallHTTP(b *testing.B) {
 	for _, c := range callPathCases {
-		for _, impl := range []string{"toolmcp", "floor"} {
-			if impl == "floor" && c.call == "invalid" {
+		for _, impl := range []string{"toolmcp", "noscreen", "inline", "floor"} {
+			if impl != "toolmcp" && c.call == "invalid" {
 				continue // the floor reads nothing: an invalid call is a valid one to it
 			}
 			b.Run("mode="+c.mode+"/call="+c.call+"/impl="+impl, func(b *testing.B) {

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // FuzzCheckMCPHeaders: checkMCPHeaders never passes an MCP header sent twice, past
@@ -83,5 +85,28 @@ func TestMCPHeadersFine(t *testing.T) {
 	h := cases[1].h
 	if n := testing.AllocsPerRun(100, func() { checkMCPHeaders(h) }); n != 0 {
 		t.Errorf("checkMCPHeaders allocates %v times on fine headers", n)
+	}
+}
+
+// TestMCPHeaderNameFirstByte checks mcpHeaderName's shortcut, that a name is not one
+// of MCP's unless it starts with m or M, against strings.ToLower's reading, for every
+// rune before "cp-method", "cp-name", "cp-protocol-version" and "cp-param-x".
+func TestMCPHeaderNameFirstByte(t *testing.T) {
+	slow := func(name string) (bool, bool) {
+		lower := strings.ToLower(name)
+		param := strings.HasPrefix(lower, "mcp-param-")
+		return param || lower == "mcp-method" || lower == "mcp-name" || lower == "mcp-protocol-version", param
+	}
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		for _, rest := range []string{"cp-method", "CP-NAME", "cp-protocol-version", "Cp-Param-X"} {
+			name := string(r) + rest
+			h, p := mcpHeaderName(name)
+			if wh, wp := slow(name); h != wh || p != wp {
+				t.Fatalf("mcpHeaderName(%q) = %v, %v; strings.ToLower reads %v, %v", name, h, p, wh, wp)
+			}
+		}
 	}
 }

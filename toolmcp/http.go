@@ -227,6 +227,11 @@ func mcpHeadersFine(h http.Header) bool {
 // with Mcp-Param-), and whether it is an Mcp-Param-{Name}. An ASCII name, as every
 // name net/http reads is, is compared without allocating.
 func mcpHeaderName(name string) (mcpHeader, param bool) {
+	if name == "" || name[0]|0x20 != 'm' {
+		// Each of MCP's names starts with an m, and no letter but M lowers to it: the
+		// usual header (Accept, Content-Type, User-Agent) is told apart by its first byte.
+		return false, false
+	}
 	for i := 0; i < len(name); i++ {
 		if name[i] >= utf8.RuneSelf {
 			lower := strings.ToLower(name)

@@ -8,6 +8,11 @@
 #   BASE=/tmp/main-checkout bench/mcphttp.sh   # adds impl "base": that checkout's toolmcp
 #   PIN=0:1 bench/mcphttp.sh               # clients on CPU 0, the server on CPU 1
 #
+# On a 2-CPU machine PIN=0:1 is the steadier measure of the server: its GOMAXPROCS is 1
+# and its CPU a call is its own work, not the time its idle Ps spin while the clients
+# run. The rounds then agree within 2% to 7%, against about ±20% unpinned
+# (docs/PERFORMANCE.md, "The MCP path, fifth pass").
+#
 # Each round runs every configuration (stateless and with sessions; 1, 8 and 32
 # clients) for each server (toolmcp, addtool, floor; and base with BASE) once, the
 # servers of one configuration back to back and in an order that turns from round to

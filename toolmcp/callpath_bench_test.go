@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -253,58 +254,79 @@ func TestToolsCallAllocations(t *testing.T) {
 	}
 }
 
-// screenedCall is a tools/call of MCP 2026-07-28 as the SDK's client sends it (347
-// bytes), with its headers, for BenchmarkHTTPScreen.
-var screenedCall = struct {
+// screenedCalls are tools/call requests as the SDK's client sends them, with their
+// headers, for BenchmarkHTTPScreen: of MCP 2026-07-28 (stateless, 347 bytes) and of
+// 2025-11-25 in a session (133 bytes).
+var screenedCalls = []struct {
+	name   string
 	header http.Header
 	body   string
 }{
-	header: http.Header{
-		"Accept":               {"application/json, text/event-stream"},
-		"Accept-Encoding":      {"gzip"},
-		"Content-Length":       {"347"},
-		"Content-Type":         {"application/json"},
-		"Mcp-Method":           {"tools/call"},
-		"Mcp-Name":             {"get_weather"},
-		"Mcp-Protocol-Version": {"2026-07-28"},
-		"User-Agent":           {"Go-http-client/1.1"},
+	{
+		name: "stateless",
+		header: http.Header{
+			"Accept":               {"application/json, text/event-stream"},
+			"Accept-Encoding":      {"gzip"},
+			"Content-Length":       {"347"},
+			"Content-Type":         {"application/json"},
+			"Mcp-Method":           {"tools/call"},
+			"Mcp-Name":             {"get_weather"},
+			"Mcp-Protocol-Version": {"2026-07-28"},
+			"User-Agent":           {"Go-http-client/1.1"},
+		},
+		body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{` +
+			`"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},` +
+			`"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"v1.0.0"},` +
+			`"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"get_weather",` +
+			`"arguments":{"city":"Paris","days":3,"unit":"celsius"}}}`,
 	},
-	body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{` +
-		`"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},` +
-		`"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"v1.0.0"},` +
-		`"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"get_weather",` +
-		`"arguments":{"city":"Paris","days":3,"unit":"celsius"}}}`,
+	{
+		name: "sessions",
+		header: http.Header{
+			"Accept":               {"application/json, text/event-stream"},
+			"Accept-Encoding":      {"gzip"},
+			"Content-Length":       {"133"},
+			"Content-Type":         {"application/json"},
+			"Mcp-Protocol-Version": {"2025-11-25"},
+			"Mcp-Session-Id":       {"QH3OJGZ4NQXZ5VBNVVJ5K2CVJT"},
+			"User-Agent":           {"Go-http-client/1.1"},
+		},
+		body: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather",` +
+			`"arguments":{"city":"Paris","days":3,"unit":"celsius"}}}`,
+	},
 }
 
 // BenchmarkHTTPScreen measures HTTPScreen alone: the same request served by a handler
 // that reads the body, bare and behind the screen; the difference is what the screen
 // costs a request (its copy of the body, the duplicate-key pass, the header checks).
 func BenchmarkHTTPScreen(b *testing.B) {
-	body := []byte(screenedCall.body)
-	if len(body) != 347 {
-		b.Fatalf("the body has %d bytes, its Content-Length says 347", len(body))
-	}
 	read := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, err := io.ReadAll(r.Body); err != nil {
 			b.Error(err)
 		}
 	})
-	for _, name := range []string{"bare", "screen"} {
-		var h http.Handler = read
-		if name == "screen" {
-			h = &toolmcp.HTTPScreen{Next: read}
+	for _, c := range screenedCalls {
+		body := []byte(c.body)
+		if n := strconv.Itoa(len(body)); n != c.header.Get("Content-Length") {
+			b.Fatalf("%s: the body has %s bytes, its Content-Length says %s", c.name, n, c.header.Get("Content-Length"))
 		}
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				r := httptest.NewRequest(http.MethodPost, "/mcp", bytes.NewReader(body))
-				r.Header = screenedCall.header
-				w := httptest.NewRecorder()
-				h.ServeHTTP(w, r)
-				if w.Code != http.StatusOK {
-					b.Fatalf("HTTP %d: %s", w.Code, w.Body)
-				}
+		for _, name := range []string{"bare", "screen"} {
+			var h http.Handler = read
+			if name == "screen" {
+				h = &toolmcp.HTTPScreen{Next: read}
 			}
-		})
+			b.Run("request="+c.name+"/"+name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					r := httptest.NewRequest(http.MethodPost, "/mcp", bytes.NewReader(body))
+					r.Header = c.header
+					w := httptest.NewRecorder()
+					h.ServeHTTP(w, r)
+					if w.Code != http.StatusOK {
+						b.Fatalf("HTTP %d: %s", w.Code, w.Body)
+					}
+				}
+			})
+		}
 	}
 }

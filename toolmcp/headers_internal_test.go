@@ -88,20 +88,30 @@ func TestMCPHeadersFine(t *testing.T) {
 	}
 }
 
-// TestMCPHeaderNameFirstByte checks mcpHeaderName's shortcut, that a name is not one
-// of MCP's unless it starts with m or M, against strings.ToLower's reading, for every
-// rune before "cp-method", "cp-name", "cp-protocol-version" and "cp-param-x".
+// TestMCPHeaderNameFirstByte checks mcpHeaderName's shortcuts against strings.ToLower's
+// reading: its exact comparisons of the canonical names (and their neighbours), and
+// that a name is not one of MCP's unless it starts with m or M, for every rune before
+// the rest of each name, in several cases.
 func TestMCPHeaderNameFirstByte(t *testing.T) {
 	slow := func(name string) (bool, bool) {
 		lower := strings.ToLower(name)
 		param := strings.HasPrefix(lower, "mcp-param-")
 		return param || lower == "mcp-method" || lower == "mcp-name" || lower == "mcp-protocol-version", param
 	}
+	// The canonical names, compared exactly first, and their neighbours.
+	for _, name := range []string{"Mcp-Method", "Mcp-Name", "Mcp-Protocol-Version", "Mcp-Session-Id",
+		"Mcp-Param-", "Mcp-Param-Region", "Mcp-Param", "Mcp-Methods", "Mcp-Nam", "MCP-PROTOCOL-VERSION",
+		"mcp-param-x", "Mcp-Param\u00e9-", "Mcp-Protocol-Versio", "M", "Mcp-"} {
+		h, p := mcpHeaderName(name)
+		if wh, wp := slow(name); h != wh || p != wp {
+			t.Fatalf("mcpHeaderName(%q) = %v, %v; strings.ToLower reads %v, %v", name, h, p, wh, wp)
+		}
+	}
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		if !utf8.ValidRune(r) {
 			continue
 		}
-		for _, rest := range []string{"cp-method", "CP-NAME", "cp-protocol-version", "Cp-Param-X"} {
+		for _, rest := range []string{"cp-method", "CP-NAME", "cp-protocol-version", "Cp-Param-X", "cp-Method", "cp-Name", "cp-Session-Id", "cp-Param-"} {
 			name := string(r) + rest
 			h, p := mcpHeaderName(name)
 			if wh, wp := slow(name); h != wh || p != wp {

@@ -232,6 +232,16 @@ func mcpHeaderName(name string) (mcpHeader, param bool) {
 		// usual header (Accept, Content-Type, User-Agent) is told apart by its first byte.
 		return false, false
 	}
+	// net/http reads header names into their canonical form: compared exactly first.
+	switch name {
+	case "Mcp-Method", "Mcp-Name", "Mcp-Protocol-Version":
+		return true, false
+	case "Mcp-Session-Id":
+		return false, false
+	}
+	if len(name) >= len("Mcp-Param-") && name[:len("Mcp-Param-")] == "Mcp-Param-" {
+		return true, true
+	}
 	for i := 0; i < len(name); i++ {
 		if name[i] >= utf8.RuneSelf {
 			lower := strings.ToLower(name)
@@ -264,10 +274,11 @@ const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 // that is not a date and sorts after 2026-07-28 goes to the stateless handler too,
 // which refuses a version it does not support.
 func Revision2026(r *http.Request, body []byte) bool {
-	if r.Header.Get("Mcp-Session-Id") != "" {
+	// The names are canonical, as Header.Get would make them: looked up as they are.
+	if v := r.Header["Mcp-Session-Id"]; len(v) > 0 && v[0] != "" {
 		return false
 	}
-	if v := r.Header.Get("Mcp-Protocol-Version"); v >= Revision20260728 {
+	if v := r.Header["Mcp-Protocol-Version"]; len(v) > 0 && v[0] >= Revision20260728 {
 		return true
 	}
 	return len(body) > 0 && bodyCarriesVersion(body)

@@ -116,9 +116,8 @@ func (s *keyScanner) scan(data []byte, maxDepth int) keysReport {
 		case jsonread.EndObject, jsonread.EndArray:
 			s.levels = s.levels[:len(s.levels)-1]
 		case jsonread.Key:
-			// The key as its object compares it: folded in the protocol's objects.
 			l := &s.levels[len(s.levels)-1]
-			l.child = shapes[l.shape].member(sc.ComparedKey())
+			l.child = shapes[l.shape].member(sc)
 		}
 	}
 }
@@ -168,6 +167,9 @@ type keyShape struct {
 	// every is the shape of the value of any other member; elem, of an array, the shape
 	// of its elements.
 	every, elem uint8
+	// lengths has bit n set when a member's key has n bytes (n < 64), so that most
+	// keys, plain ones of other lengths, are told apart without being compared.
+	lengths uint64
 }
 
 type shapeMember struct {
@@ -176,9 +178,17 @@ type shapeMember struct {
 	shape  uint8
 }
 
-// member returns the shape of the value of the member key, which is case folded when
-// the object is one of the protocol's.
-func (sh *keyShape) member(key []byte) uint8 {
+// member returns the shape of the value of the member whose key sc just read.
+func (sh *keyShape) member(sc *jsonread.Scanner) uint8 {
+	if len(sh.members) == 0 {
+		return sh.every
+	}
+	if n := len(sc.Raw()) - 2; sc.Plain() && n < 64 && sh.lengths&(1<<n) == 0 {
+		// A plain key is its bytes, and under case folding as long as they are.
+		return sh.every
+	}
+	// The key as its object compares it: folded in the protocol's objects.
+	key := sc.ComparedKey()
 	for i := range sh.members {
 		m := &sh.members[i]
 		if sh.fold && string(key) == m.folded || !sh.fold && string(key) == m.key {
@@ -259,6 +269,9 @@ var shapes = func() []keyShape {
 		for j := range t[i].members {
 			m := &t[i].members[j]
 			m.folded = string(jsonread.Fold([]byte(m.key)))
+			if len(m.key) < 64 {
+				t[i].lengths |= 1 << len(m.key)
+			}
 		}
 	}
 	return t

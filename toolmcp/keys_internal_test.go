@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -439,5 +441,41 @@ func BenchmarkCheckKeys(b *testing.B) {
 				b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/float64(len(in)), "B/byte")
 			})
 		}
+	}
+}
+
+// checkedMessages are tools/call requests as the SDK's client sends them, for
+// BenchmarkCheckKeysMessage: of MCP 2026-07-28 (stateless: the client's identity and
+// capabilities in _meta) and of 2025-11-25 (in a session), with the arguments of the
+// bench package's get_weather and list_transactions.
+var checkedMessages = map[string]string{
+	"stateless_weather": `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{` +
+		`"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},` +
+		`"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"v1.0.0"},` +
+		`"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"get_weather",` +
+		`"arguments":{"city":"Paris","days":3,"unit":"celsius"}}}`,
+	"sessions_weather": `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather",` +
+		`"arguments":{"city":"Paris","days":3,"unit":"celsius"}}}`,
+	"sessions_transactions": `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_transactions",` +
+		`"arguments":{"accountId":"acc-42","from":"2026-10-01T00:00:00Z","to":"2026-10-31T23:59:59Z",` +
+		`"amount":{"min":100,"max":50000,"currency":"EUR"},"categories":["groceries","dining"],"limit":50}}}`,
+}
+
+// BenchmarkCheckKeysMessage reports checkKeys's cost on the tools/call requests a
+// client sends, per message and per byte.
+func BenchmarkCheckKeysMessage(b *testing.B) {
+	for _, name := range slices.Sorted(maps.Keys(checkedMessages)) {
+		in := []byte(checkedMessages[name])
+		b.Run(name, func(b *testing.B) {
+			if r := checkKeys(in, maxMessageDepth); r.problem != keysOK {
+				b.Fatalf("checkKeys: %+v", r)
+			}
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				checkKeys(in, maxMessageDepth)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(in)), "ns/byte")
+		})
 	}
 }

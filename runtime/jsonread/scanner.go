@@ -164,6 +164,9 @@ type Scanner struct {
 	buf   []byte // decoded strings
 	set   keySet
 	keyed []byte // the last key as its object compares it, or nil
+	// lazy says keyed is still to be made, from the last key's own bytes: a plain
+	// short key, which its object compared without copying it (keySet.add).
+	lazy bool
 }
 
 // frame is an object or array being read.
@@ -195,7 +198,7 @@ const (
 func (s *Scanner) Reset(data []byte, opt Options) {
 	s.data, s.pos, s.opt, s.state = data, 0, opt, wantValue
 	s.frames = s.frames[:0]
-	s.kind, s.start, s.end, s.plain, s.err, s.keyed = End, 0, 0, false, nil, nil
+	s.kind, s.start, s.end, s.plain, s.err, s.keyed, s.lazy = End, 0, 0, false, nil, nil, false
 	s.set.reset()
 	if len(data) > opt.Bytes() {
 		s.fail(0, TooLarge)
@@ -205,7 +208,7 @@ func (s *Scanner) Reset(data []byte, opt Options) {
 // Release drops s's hold on the text, and the memory a large text made it keep, before
 // s goes back to a pool.
 func (s *Scanner) Release() {
-	s.data, s.keyed = nil, nil
+	s.data, s.keyed, s.lazy = nil, nil, false
 	s.set.release()
 	if cap(s.buf) > maxKeptBytes {
 		s.buf = nil
@@ -270,8 +273,16 @@ func (s *Scanner) Text() []byte {
 // and case folded (see Fold) under KeysFold; nil in an object of KeysAny. It is valid
 // until the next token.
 func (s *Scanner) ComparedKey() []byte {
-	if s.kind != Key || s.keyed == nil {
+	if s.kind != Key {
 		return nil
+	}
+	if s.lazy {
+		s.lazy = false
+		s.keyed = s.data[s.start+1 : s.end-1]
+		if s.frames[len(s.frames)-1].keys == KeysFold {
+			s.set.a = append(s.set.a[:0], s.keyed...)
+			s.keyed = Fold(s.set.a)
+		}
 	}
 	return s.keyed
 }
@@ -414,12 +425,13 @@ func (s *Scanner) key(i int) Kind {
 		return s.fail(i, StringTooLong)
 	}
 	f := &s.frames[len(s.frames)-1]
-	s.keyed = nil
+	s.keyed, s.lazy = nil, false
 	if f.keys != KeysAny {
 		var first int
 		if s.keyed, first = s.set.add(d, f, i+1, end-1, plain); first >= 0 {
 			return s.duplicate(i, end, first)
 		}
+		s.lazy = s.keyed == nil
 	}
 	f.key, f.keyEnd = int32(i+1), int32(end-1)
 	s.kind, s.start, s.end, s.plain = Key, i, end, plain

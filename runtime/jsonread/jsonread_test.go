@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"runtime"
@@ -512,5 +513,51 @@ func TestScannerSkip(t *testing.T) {
 	}
 	if s.Problem() != DuplicateKey {
 		t.Errorf("after Release: %v", s.Err())
+	}
+}
+
+// TestShortKeys holds the comparison of short keys (held in two words, see keyEntry)
+// to encoding/json's: pairs of keys of 0 to 18 bytes, the same, differing in one byte
+// at each place, in case, written with escapes (a \u0000 among them, which a short key's
+// zero padding must not match), in objects small enough to compare keys one by one
+// and large enough to hash them.
+func TestShortKeys(t *testing.T) {
+	var pairs [][2]string
+	for n := 0; n <= 18; n++ {
+		k := strings.Repeat("k", n)
+		if n > 0 {
+			k = "ab" + strings.Repeat("x", n)
+			k = k[:n]
+		}
+		pairs = append(pairs, [2]string{k, k}, [2]string{k, k + `\u0000`}, [2]string{k + "\\u0000", k + `\u0000`})
+		for i := 0; i < n; i++ {
+			other := []byte(k)
+			other[i] ^= 1
+			upper := []byte(k)
+			upper[i] = byte(unicode.ToUpper(rune(upper[i])))
+			escaped := k[:i] + fmt.Sprintf(`\u%04x`, k[i]) + k[i+1:]
+			pairs = append(pairs, [2]string{k, string(other)}, [2]string{k, string(upper)}, [2]string{k, escaped})
+		}
+		pairs = append(pairs, [2]string{k + "s", k + `\u017f`}, [2]string{k + "K", k + `\u212a`})
+	}
+	for _, p := range pairs {
+		for _, filler := range []int{0, LinearKeys + 1} {
+			var b strings.Builder
+			b.WriteString(`{"` + p[0] + `":0`)
+			for i := range filler {
+				fmt.Fprintf(&b, `,"f%d":0`, i)
+			}
+			b.WriteString(`,"` + p[1] + `":1}`)
+			data := []byte(b.String())
+			for _, mode := range []KeyMode{KeysExact, KeysFold} {
+				var s Scanner
+				_, err := scanAll(&s, data, Options{Keys: mode})
+				var e *Error
+				got := errors.As(err, &e) && e.Problem == DuplicateKey
+				if want := stdDuplicate(t, data, mode == KeysFold); got != want {
+					t.Errorf("%s with keys %d: duplicate %v (%v), encoding/json %v", data, mode, got, err, want)
+				}
+			}
+		}
 	}
 }

@@ -415,12 +415,29 @@ func adversarial(size int) map[string][]byte {
 			b.WriteString("0]")
 			return b.Bytes()
 		}(),
+		// Objects of many short keys each, nested as deep as a message may be: every
+		// open object's keys are held at once.
+		"deep objects of 17 keys": deepKeys(size, jsonread.LinearKeys+1),
+		"deep objects of 33 keys": deepKeys(size, 2*jsonread.LinearKeys+1),
 		"long escaped key": []byte(`{"` + strings.Repeat(`\u00e9`, size/6) + `":0,"x":0}`),
 		"long string":      []byte(`{"a":"` + strings.Repeat("x", size) + `"}`),
 		"deep":             []byte(strings.Repeat(`{"a":[`, n/2) + strings.Repeat("]}", n/2)),
 		"deepest allowed":  []byte(strings.Repeat("[", maxMessageDepth) + strings.Repeat("]", maxMessageDepth)),
 		"numbers":          []byte("[" + strings.Repeat("-1.5e+300,", size/10) + "0]"),
 	}
+}
+
+// deepKeys returns about size bytes (at most maxMessageDepth-1 levels) of objects nested
+// in each other, each with per short keys before the one that holds the next.
+func deepKeys(size, per int) []byte {
+	var level strings.Builder
+	level.WriteByte('{')
+	for i := range per - 1 {
+		level.WriteString(`"` + strconv.Itoa(i) + `":0,`)
+	}
+	level.WriteString(`"x":`)
+	n := min(size/level.Len(), maxMessageDepth-1)
+	return []byte(strings.Repeat(level.String(), n) + "0" + strings.Repeat("}", n))
 }
 
 // BenchmarkCheckKeys reports the cost of checkKeys per byte of adversarial input of

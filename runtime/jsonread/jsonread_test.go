@@ -516,7 +516,7 @@ func TestScannerSkip(t *testing.T) {
 	}
 }
 
-// TestShortKeys holds the comparison of short keys (held in two words, see keyEntry)
+// TestShortKeys holds the comparison of short keys (held in a word, see keyEntry)
 // to encoding/json's: pairs of keys of 0 to 18 bytes, the same, differing in one byte
 // at each place, in case, written with escapes (a \u0000 among them, which a short key's
 // zero padding must not match), in objects small enough to compare keys one by one

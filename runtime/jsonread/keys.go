@@ -17,25 +17,24 @@ const linearKeys = LinearKeys
 // half full.
 const firstTable = 4 * linearKeys
 
-// keyEntry is a key of an open object.
+// keyEntry is a key of an open object: 16 bytes, so that the memory of the keys of
+// the objects open at once stays within a few bytes per byte of their text.
 type keyEntry struct {
 	start, end int32 // the key's bytes, quotes excluded
-	// n is the length of the key as its object compares it (decoded, and folded),
-	// when that is at most shortKey bytes, and w those bytes: the first eight and the
-	// last eight, little-endian, zero beyond the key. Two short keys are the same key
-	// when their n and w are equal. n is -1 for a longer key.
-	n      int32
-	w0, w1 uint64
-	// hash is of the key as its object compares it; equal ones are compared. A long
-	// key always has one; a short key gets one when its object's keys are put in a
-	// hash table (hashed).
-	hash   uint32
-	hashed bool
+	// w is the key as its object compares it (decoded, and folded). When that is at
+	// most shortKey bytes, w holds them, little-endian, zero beyond its end, with its
+	// length in the top byte: two short keys are the same key when their w are. Of a
+	// longer key, w is its hash with the top byte longKey; two long keys with the same
+	// w are compared.
+	w uint64
 }
 
 // shortKey is the longest key, as its object compares it, that a keyEntry holds
-// itself: such keys are compared whole, in two words, without hashing them.
-const shortKey = 16
+// itself: such keys are compared whole, in a word, without hashing them.
+const shortKey = 7
+
+// longKey is the top byte of a long key's w, above any short key's length.
+const longKey = 0xff
 
 // keySet holds the keys of the open objects whose keys are compared.
 type keySet struct {
@@ -115,40 +114,37 @@ func decodeInto(buf *[]byte, d []byte, start, end int) []byte {
 // d[start:end] itself, plain and short, which the caller folds if it wants it
 // folded) and -1, or, when the object has it already, the index in keys of the first.
 //
-// A short key (see shortKey) is compared whole, in two words, with the others of an
-// object with at most linearKeys keys; a plain short key is neither copied nor hashed
-// there. A key of an object with more keys, or a longer one, is hashed with the
-// Scanner's seed and looked up among the keys with its hash.
+// A short key (see shortKey) is compared whole, in a word; a plain short key is
+// neither copied nor hashed in an object of up to linearKeys keys. A longer key is
+// hashed with the Scanner's seed, and so is every key of a larger object, to look it
+// up in the object's hash table.
 func (t *keySet) add(d []byte, f *frame, start, end int, plain bool) (key []byte, first int) {
 	fold := f.keys == KeysFold
-	e := keyEntry{start: int32(start), end: int32(end), n: -1}
+	e := keyEntry{start: int32(start), end: int32(end)}
 	if plain && end-start <= shortKey {
-		e.n = int32(end - start)
-		e.w0, e.w1 = words(d, start, end)
+		e.w = word(d, start, end)
 		if fold {
-			e.w0, e.w1 = upperASCII(e.w0), upperASCII(e.w1)
+			e.w = upperASCII(e.w)
 		}
 	} else {
 		key = decoded(d, start, end, plain, fold, &t.a)
 		if len(key) <= shortKey {
-			e.n = int32(len(key))
-			e.w0, e.w1 = words(key, 0, len(key))
+			e.w = word(key, 0, len(key))
 		} else {
-			e.hash, e.hashed = uint32(maphash.Bytes(t.seed, key)), true
+			e.w = maphash.Bytes(t.seed, key) | longKey<<56
 		}
 	}
 	if f.table == 0 {
 		for j := int(f.n); j < len(t.keys); j++ {
-			if k := &t.keys[j]; k.n == e.n && (e.n >= 0 && k.w0 == e.w0 && k.w1 == e.w1 || e.n < 0 && k.hash == e.hash && t.same(d, j, key, fold)) {
+			if t.equal(d, j, &e, key, fold) {
 				return key, j
 			}
 		}
 	} else {
-		t.hash(&e)
 		tb := t.tables[f.table-1]
 		mask := uint32(len(tb) - 1)
-		for p := e.hash & mask; tb[p] != 0; p = (p + 1) & mask {
-			if j := int(tb[p] - 1); t.keys[j].hash == e.hash && t.equal(d, j, &e, key, fold) {
+		for p := t.slot(&e) & mask; tb[p] != 0; p = (p + 1) & mask {
+			if j := int(tb[p] - 1); t.equal(d, j, &e, key, fold) {
 				return key, j
 			}
 		}
@@ -165,54 +161,43 @@ func (t *keySet) add(d []byte, f *frame, start, end int, plain bool) (key []byte
 	case f.table != 0 && 2*n > len(t.tables[f.table-1]):
 		t.index(f, 2*len(t.tables[f.table-1]))
 	case f.table != 0:
-		insert(t.tables[f.table-1], t.keys, len(t.keys)-1)
+		t.insert(t.tables[f.table-1], len(t.keys)-1)
 	}
 	return key, -1
-}
-
-// hash gives e its hash, if it has none: a short key's is of its length and words.
-func (t *keySet) hash(e *keyEntry) {
-	if e.hashed {
-		return
-	}
-	var b [2*8 + 1]byte
-	binary.LittleEndian.PutUint64(b[0:], e.w0)
-	binary.LittleEndian.PutUint64(b[8:], e.w1)
-	b[16] = byte(e.n)
-	e.hash, e.hashed = uint32(maphash.Bytes(t.seed, b[:])), true
 }
 
 // equal reports whether keys[j] is the key of e, whose compared form is key when it
 // is long.
 func (t *keySet) equal(d []byte, j int, e *keyEntry, key []byte, fold bool) bool {
 	k := &t.keys[j]
-	if k.n != e.n {
-		return false
-	}
-	if e.n >= 0 {
-		return k.w0 == e.w0 && k.w1 == e.w1
-	}
-	return t.same(d, j, key, fold)
+	return k.w == e.w && (e.w>>56 != longKey || t.same(d, j, key, fold))
 }
 
-// words returns the bytes b[start:end], at most shortKey of them, as two words: the
-// first eight and the last eight, little-endian, zero beyond the key's end; for fewer
-// than nine bytes the second is zero. With the length they are the bytes.
-func words(b []byte, start, end int) (w0, w1 uint64) {
+// slot returns the hash that places e in a hash table: a long key's own, and a short
+// key's word hashed with the Scanner's seed.
+func (t *keySet) slot(e *keyEntry) uint32 {
+	if e.w>>56 == longKey {
+		return uint32(e.w)
+	}
+	return uint32(maphash.Comparable(t.seed, e.w))
+}
+
+// word returns the bytes b[start:end], at most shortKey of them, as a keyEntry holds
+// them: little-endian, zero beyond the end, and their number in the top byte.
+func word(b []byte, start, end int) uint64 {
 	n := end - start
-	switch {
-	case n > 8:
-		return binary.LittleEndian.Uint64(b[start:]), binary.LittleEndian.Uint64(b[end-8:])
-	case start+8 <= len(b):
-		return binary.LittleEndian.Uint64(b[start:]) & (1<<(8*n) - 1), 0
+	var w uint64
+	if start+8 <= len(b) {
+		w = binary.LittleEndian.Uint64(b[start:]) & (1<<(8*n) - 1)
+	} else {
+		for i := end - 1; i >= start; i-- {
+			w = w<<8 | uint64(b[i])
+		}
 	}
-	for i := end - 1; i >= start; i-- {
-		w0 = w0<<8 | uint64(b[i])
-	}
-	return w0, 0
+	return w | uint64(n)<<56
 }
 
-// upperASCII returns x, eight bytes of ASCII, with each lower-case letter in upper
+// upperASCII returns x, eight bytes below 0x80, with each lower-case letter in upper
 // case, as Fold folds them.
 func upperASCII(x uint64) uint64 {
 	const ones = 0x0101010101010101
@@ -232,16 +217,15 @@ func (t *keySet) index(f *frame, size int) {
 		tb = make([]int32, size)
 	}
 	for j := int(f.n); j < len(t.keys); j++ {
-		t.hash(&t.keys[j])
-		insert(tb, t.keys, j)
+		t.insert(tb, j)
 	}
 	t.tables[f.table-1] = tb
 }
 
 // insert puts keys[j] into the hash table tb, which has a free slot.
-func insert(tb []int32, keys []keyEntry, j int) {
+func (t *keySet) insert(tb []int32, j int) {
 	mask := uint32(len(tb) - 1)
-	p := keys[j].hash & mask
+	p := t.slot(&t.keys[j]) & mask
 	for tb[p] != 0 {
 		p = (p + 1) & mask
 	}

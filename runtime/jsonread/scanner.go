@@ -144,8 +144,8 @@ func (e *Error) Error() string {
 // next.
 //
 // Its cost is linear in the length of the text: each byte is read once, and, when keys
-// are compared, a key's bytes once more: a short one (16 bytes or fewer as its object
-// compares it) is held in two words and compared whole with the others of an object
+// are compared, a key's bytes once more: a short one (7 bytes or fewer as its object
+// compares it) is held in a word and compared whole with the others of an object
 // of up to LinearKeys keys, and a longer one, or one of a larger object, is hashed
 // (decoded first when the key has escapes or bytes outside ASCII, and case folded
 // under KeysFold) and looked up among its object's in constant expected time.

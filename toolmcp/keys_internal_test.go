@@ -419,11 +419,11 @@ func adversarial(size int) map[string][]byte {
 		// open object's keys are held at once.
 		"deep objects of 17 keys": deepKeys(size, jsonread.LinearKeys+1),
 		"deep objects of 33 keys": deepKeys(size, 2*jsonread.LinearKeys+1),
-		"long escaped key": []byte(`{"` + strings.Repeat(`\u00e9`, size/6) + `":0,"x":0}`),
-		"long string":      []byte(`{"a":"` + strings.Repeat("x", size) + `"}`),
-		"deep":             []byte(strings.Repeat(`{"a":[`, n/2) + strings.Repeat("]}", n/2)),
-		"deepest allowed":  []byte(strings.Repeat("[", maxMessageDepth) + strings.Repeat("]", maxMessageDepth)),
-		"numbers":          []byte("[" + strings.Repeat("-1.5e+300,", size/10) + "0]"),
+		"long escaped key":        []byte(`{"` + strings.Repeat(`\u00e9`, size/6) + `":0,"x":0}`),
+		"long string":             []byte(`{"a":"` + strings.Repeat("x", size) + `"}`),
+		"deep":                    []byte(strings.Repeat(`{"a":[`, n/2) + strings.Repeat("]}", n/2)),
+		"deepest allowed":         []byte(strings.Repeat("[", maxMessageDepth) + strings.Repeat("]", maxMessageDepth)),
+		"numbers":                 []byte("[" + strings.Repeat("-1.5e+300,", size/10) + "0]"),
 	}
 }
 
